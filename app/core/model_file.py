@@ -1,0 +1,65 @@
+"""Checks a model file before llama.cpp sees it, so a bad file gets a clear reason, not a crash."""
+
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+GGUF_MAGIC = b"GGUF"
+# magic (4) + version (4) + tensor count (8) + metadata kv count (8)
+GGUF_HEADER_SIZE = 24
+
+
+class ModelFileError(Exception):
+    """A model file that cannot be used; the message names the file and the reason."""
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(f"Cannot use model file {self.path}: {reason}")
+
+
+def check_model_file(path: Path | str) -> Path:
+    """Return the path if it looks like a complete GGUF file, else raise ModelFileError.
+
+    Truncation is caught by reading the GGUF header and tensor table with the `gguf`
+    package: every tensor's data must lie inside the file.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise ModelFileError(path, "the file does not exist")
+    if path.is_dir():
+        raise ModelFileError(path, "this is a folder, not a model file")
+    if not os.access(path, os.R_OK):
+        raise ModelFileError(path, "the file cannot be read (permission denied)")
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(GGUF_HEADER_SIZE)
+    except OSError as error:
+        raise ModelFileError(path, f"the file cannot be read ({error.strerror or error})") from error
+    if len(header) < GGUF_HEADER_SIZE:
+        raise ModelFileError(path, f"the file is too small to be a GGUF model ({len(header)} bytes)")
+    if header[:4] != GGUF_MAGIC:
+        raise ModelFileError(path, "this is not a GGUF file (wrong magic bytes); Glassbox loads .gguf models")
+    (version,) = struct.unpack("<I", header[4:8])
+    if version not in (2, 3):
+        raise ModelFileError(path, f"unsupported GGUF version {version}")
+    _check_tensor_extent(path)
+    return path
+
+
+def _check_tensor_extent(path: Path) -> None:
+    from gguf import GGUFReader
+
+    try:
+        reader = GGUFReader(path)
+    except Exception as error:  # the gguf package raises several kinds on damaged headers
+        raise ModelFileError(path, f"the GGUF header is damaged or the file is truncated ({error})") from error
+    size = path.stat().st_size
+    for tensor in reader.tensors:
+        end = int(tensor.data_offset) + int(tensor.n_bytes)
+        if end > size:
+            raise ModelFileError(
+                path, f"the file is truncated: tensor {tensor.name} ends at byte {end} but the file has {size}"
+            )
