@@ -1,0 +1,80 @@
+"""`python -m app bench`: performance targets measured as ratios inside one run.
+
+Each section is a module in this package with `run(context) -> list[BenchRow]`; add a
+section by adding its module name to SECTIONS.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import platform
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+SECTIONS: list[str] = ["streaming", "chat_view"]
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    section: str
+    metric: str
+    value: float
+    unit: str = ""
+    target: str = ""  # e.g. ">= 0.97"; empty for plain measurements
+    passed: bool | None = None
+
+
+@dataclass
+class BenchContext:
+    model_path: Path
+    quick: bool = False  # fewer repetitions (used by the tests of the bench itself)
+    details: dict[str, Any] = field(default_factory=dict)  # per-section raw data for the JSON file
+
+
+def check(value: float, target: str) -> bool:
+    """Evaluate a target like '>= 0.97', '<= 1.5' or '< 50'."""
+    operator, number = target.split()
+    limit = float(number)
+    return {">=": value >= limit, "<=": value <= limit, "<": value < limit, ">": value > limit}[operator]
+
+
+def row(section: str, metric: str, value: float, unit: str = "", target: str = "") -> BenchRow:
+    return BenchRow(section, metric, value, unit, target, check(value, target) if target else None)
+
+
+def run_sections(context: BenchContext, only: Sequence[str] = ()) -> list[BenchRow]:
+    rows: list[BenchRow] = []
+    for name in SECTIONS:
+        if only and name not in only:
+            continue
+        module = importlib.import_module(f"app.bench.{name}")
+        rows.extend(module.run(context))
+    return rows
+
+
+def format_table(rows: Sequence[BenchRow]) -> str:
+    header = ("section", "metric", "value", "unit", "target", "ok")
+    lines = [
+        (r.section, r.metric, f"{r.value:.3f}", r.unit, r.target, "" if r.passed is None else ("yes" if r.passed else "NO"))
+        for r in rows
+    ]
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *lines)]
+    def fmt(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([fmt(header), rule, *(fmt(line) for line in lines)])
+
+
+def write_json(path: Path, rows: Sequence[BenchRow], context: BenchContext) -> None:
+    payload = {
+        "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "machine": {"python": platform.python_version(), "platform": platform.platform()},
+        "model": str(context.model_path),
+        "rows": [asdict(r) for r in rows],
+        "details": context.details,
+    }
+    path.write_text(json.dumps(payload, indent=2, default=str))

@@ -1,0 +1,76 @@
+"""`glassbox chat --prompt TEXT`: stream one reply to the terminal, no window."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+from app.cli.common import CommandError, fail, quiet_logging, resolve_model
+from app.core.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
+from app.core.model_file import ModelFileError
+from app.core.sampling import SamplingParams
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("chat", help="stream one reply to the terminal")
+    parser.add_argument("--prompt", required=True, help="what to say to the model")
+    parser.add_argument("--model", help="path to a .gguf file (default: the starter model)")
+    parser.add_argument("--system", default="", help="system prompt")
+    parser.add_argument("--max-tokens", type=_positive, default=512)
+    parser.add_argument("--temperature", type=float, default=0.7)
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--n-ctx", type=_positive, default=4096)
+    parser.add_argument("--gpu-layers", type=int, default=0)
+    parser.add_argument("--stats", action="store_true", help="print the reply's stats to stderr")
+    parser.add_argument("--verbose", action="store_true", help="show llama.cpp's log")
+    parser.set_defaults(handler=run)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text}")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    quiet_logging(args.verbose)
+    if not args.prompt.strip():
+        return fail("the prompt is empty")
+    engine = Engine()
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        engine.load(LoadConfig(resolve_model(args.model), n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers))
+        messages = [ChatMessage("system", args.system)] if args.system else []
+        messages.append(ChatMessage("user", args.prompt))
+        params = SamplingParams(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens)
+        for event in engine.stream_chat(messages, params, stop):
+            if isinstance(event, ReplyDone):
+                print(flush=True)
+                if args.stats:
+                    _print_stats(event)
+                if event.stats.error:
+                    return fail(event.stats.error)
+            else:
+                sys.stdout.write(event.text)
+                sys.stdout.flush()
+    except (CommandError, ModelFileError, EngineError) as error:
+        return fail(str(error))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        engine.close()
+    return 0
+
+
+def _print_stats(done: ReplyDone) -> None:
+    s = done.stats
+    print(
+        f"[{s.prompt_tokens} prompt tokens, {s.completion_tokens} generated, "
+        f"first token after {s.time_to_first_token_s * 1000:.0f} ms, "
+        f"{s.prompt_eval_tokens_per_s:.1f} prompt tok/s, {s.generation_tokens_per_s:.1f} tok/s, "
+        f"stop: {s.stop_reason.value}]",
+        file=sys.stderr,
+    )

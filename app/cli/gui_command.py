@@ -1,0 +1,20 @@
+"""`glassbox` / `glassbox gui`: the desktop window."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("gui", help="open the chat window (the default)")
+    parser.add_argument("--model", help="open with this .gguf file selected")
+    parser.add_argument("--screenshot", help="save a screenshot of the window to this PNG file, then quit")
+    parser.add_argument("--prompt", help="send this message when the model has loaded (for demos and smoke tests)")
+    parser.add_argument("--quit-after-reply", action="store_true", help="close the window after the first reply")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from app.ui.application import run_gui
+
+    return run_gui(args)

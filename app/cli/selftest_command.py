@@ -1,0 +1,43 @@
+"""`glassbox selftest`: load the starter model, generate 16 tokens, exit 0 (the bundle's smoke test)."""
+
+from __future__ import annotations
+
+import argparse
+import threading
+
+from app.cli.common import CommandError, fail, quiet_logging, resolve_model
+from app.core.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
+from app.core.model_file import ModelFileError
+from app.core.sampling import GREEDY
+
+SELFTEST_TOKENS = 16
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("selftest", help="load the starter model and generate 16 tokens")
+    parser.add_argument("--model", help="path to a .gguf file (default: the starter model)")
+    parser.add_argument("--verbose", action="store_true")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    quiet_logging(args.verbose)
+    engine = Engine()
+    try:
+        path = resolve_model(args.model)
+        report = engine.load(LoadConfig(path, n_ctx=512))
+        params = GREEDY.__class__(**{**GREEDY.__dict__, "max_tokens": SELFTEST_TOKENS})
+        done = next(
+            event
+            for event in engine.stream_chat([ChatMessage("user", "Say hello.")], params, threading.Event())
+            if isinstance(event, ReplyDone)
+        )
+    except (CommandError, ModelFileError, EngineError) as error:
+        return fail(str(error))
+    finally:
+        engine.close()
+    if done.stats.error or done.stats.completion_tokens == 0:
+        return fail(f"no reply was generated ({done.stats.error or done.stats.stop_reason.value})")
+    print(f"selftest ok: {path.name} loaded in {report.total_seconds:.2f} s")
+    print(f"reply ({done.stats.completion_tokens} tokens, {done.stats.generation_tokens_per_s:.1f} tok/s): {done.text}")
+    return 0
