@@ -309,7 +309,7 @@ class Engine:
             for token in tokens:
                 if not first_token_at:
                     first_token_at = time.perf_counter()
-                if llama_cpp.llama_token_is_eog(llama._model.vocab, token):
+                if llama_cpp.llama_vocab_is_eog(llama._model.vocab, token):
                     stats.stop_reason = StopReason.END_OF_TEXT
                     break
                 stats.completion_tokens += 1
