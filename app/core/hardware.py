@@ -1,0 +1,261 @@
+"""GPUs (through NVML) and RAM (through psutil), as snapshots that never raise.
+
+A machine without an NVIDIA driver, a driver that stops answering mid-poll, or a
+process list NVML may not show: each becomes a state with a one-line reason the
+panel can print, never an exception in the UI.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import os
+import threading
+from dataclasses import dataclass, field
+from types import ModuleType
+
+import psutil
+
+log = logging.getLogger(__name__)
+
+GPU_BUILD_INSTALL = (
+    'CMAKE_ARGS="-DGGML_CUDA=on" pip install llama-cpp-python==0.3.36 '
+    "--no-binary llama-cpp-python --force-reinstall"
+)
+
+
+class GpuState(str, enum.Enum):
+    AVAILABLE = "available"
+    CPU_ONLY = "cpu only"  # no NVIDIA driver / GPU: nothing to offload to
+    DEGRADED = "degraded"  # NVML worked before but failed in this poll
+
+
+@dataclass(frozen=True)
+class GpuSnapshot:
+    index: int
+    name: str
+    total: int
+    used: int
+    free: int
+    utilization_percent: int | None = None  # None: NVML does not report it for this GPU
+    this_process: int | None = None  # None: NVML does not list processes here (no permission, WDDM)
+    processes_visible: bool = True
+
+    @property
+    def other_processes(self) -> int:
+        """Used memory that is not this app's (other programs, the display, the driver)."""
+        return max(0, self.used - (self.this_process or 0))
+
+    @property
+    def available_to_app(self) -> int:
+        """What a (re)load of this app could use: free now plus what this app holds."""
+        return self.free + (self.this_process or 0)
+
+
+@dataclass(frozen=True)
+class RamSnapshot:
+    total: int
+    available: int
+    process_rss: int
+
+    @property
+    def other_used(self) -> int:
+        return max(0, self.total - self.available - self.process_rss)
+
+
+@dataclass(frozen=True)
+class OffloadSupport:
+    """Whether this llama.cpp build can put layers on a GPU, and what to do if not."""
+
+    supported: bool
+    hint: str = ""
+
+
+@dataclass(frozen=True)
+class HardwareSnapshot:
+    state: GpuState
+    reason: str  # one line; empty when all is well
+    gpus: tuple[GpuSnapshot, ...]
+    ram: RamSnapshot | None
+    driver_version: str = ""
+    offload: OffloadSupport = field(default_factory=lambda: OffloadSupport(False))
+
+    @property
+    def total_vram(self) -> int:
+        return sum(gpu.total for gpu in self.gpus)
+
+    @property
+    def vram_available_to_app(self) -> int:
+        return sum(gpu.available_to_app for gpu in self.gpus)
+
+    @property
+    def vram_used_by_app(self) -> int | None:
+        if not self.gpus or any(gpu.this_process is None for gpu in self.gpus):
+            return None
+        return sum(gpu.this_process or 0 for gpu in self.gpus)
+
+    @property
+    def can_offload(self) -> bool:
+        return self.state is GpuState.AVAILABLE and bool(self.gpus) and self.offload.supported
+
+
+def llama_offload_support() -> OffloadSupport:
+    """Ask llama.cpp whether this build has a GPU backend (CUDA, Metal, Vulkan...)."""
+    try:
+        import llama_cpp
+
+        supported = bool(llama_cpp.llama_supports_gpu_offload())
+    except Exception as error:  # a broken llama.cpp install is reported, not raised
+        log.warning("Cannot ask llama.cpp about GPU offload: %s", error)
+        return OffloadSupport(False, f"llama.cpp could not be asked about GPU support ({error}).")
+    if supported:
+        return OffloadSupport(True)
+    return OffloadSupport(
+        False,
+        "This llama.cpp build runs on the CPU only. For an NVIDIA GPU, install a CUDA build: " + GPU_BUILD_INSTALL,
+    )
+
+
+class HardwareMonitor:
+    """Takes snapshots; safe to call from one poller thread at a time (a lock guards NVML)."""
+
+    def __init__(
+        self,
+        nvml: ModuleType | None = None,
+        pid: int | None = None,
+        offload: OffloadSupport | None = None,
+    ) -> None:
+        self._nvml = nvml
+        self._pid = os.getpid() if pid is None else pid
+        self._process = psutil.Process(self._pid)
+        self._offload = offload
+        self._lock = threading.Lock()
+        self._started = False
+        self._unavailable_reason = ""
+        self._driver_version = ""
+
+    def snapshot(self) -> HardwareSnapshot:
+        """The machine now. Never raises."""
+        with self._lock:
+            ram = self._ram()
+            offload = self._offload_support()
+            if not self._start():
+                return HardwareSnapshot(GpuState.CPU_ONLY, self._unavailable_reason, (), ram, "", offload)
+            try:
+                gpus = tuple(self._gpu(index) for index in range(self._nvml.nvmlDeviceGetCount()))
+            except Exception as error:  # NVMLError, or a driver that vanished under us
+                reason = f"The NVIDIA driver stopped answering ({_describe(error)}); GPU numbers are not current."
+                log.warning("NVML poll failed: %s", _describe(error))
+                return HardwareSnapshot(GpuState.DEGRADED, reason, (), ram, self._driver_version, offload)
+        if not gpus:
+            return HardwareSnapshot(
+                GpuState.CPU_ONLY, "The NVIDIA driver reports no GPU.", (), ram, self._driver_version, offload
+            )
+        return HardwareSnapshot(GpuState.AVAILABLE, "", gpus, ram, self._driver_version, offload)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._started and self._nvml is not None:
+                try:
+                    self._nvml.nvmlShutdown()
+                except Exception as error:
+                    log.debug("nvmlShutdown failed: %s", error)
+            self._started = False
+
+    # ---- parts -------------------------------------------------------------------
+
+    def _offload_support(self) -> OffloadSupport:
+        if self._offload is None:
+            self._offload = llama_offload_support()
+        return self._offload
+
+    def _start(self) -> bool:
+        """Initialise NVML once; remember why it failed so polls stay cheap."""
+        if self._started:
+            return True
+        if self._unavailable_reason:
+            return False
+        try:
+            if self._nvml is None:
+                import pynvml
+
+                self._nvml = pynvml
+            self._nvml.nvmlInit()
+        except ImportError:
+            self._unavailable_reason = "NVML is not installed (the nvidia-ml-py package); running on the CPU."
+            return False
+        except Exception as error:
+            self._unavailable_reason = _cpu_only_reason(self._nvml, error)
+            log.info("No GPU monitoring: %s", self._unavailable_reason)
+            return False
+        self._started = True
+        try:
+            self._driver_version = _text(self._nvml.nvmlSystemGetDriverVersion())
+        except Exception as error:
+            log.debug("No driver version from NVML: %s", error)
+        return True
+
+    def _gpu(self, index: int) -> GpuSnapshot:
+        nvml = self._nvml
+        handle = nvml.nvmlDeviceGetHandleByIndex(index)
+        memory = nvml.nvmlDeviceGetMemoryInfo(handle)
+        utilization: int | None
+        try:
+            utilization = int(nvml.nvmlDeviceGetUtilizationRates(handle).gpu)
+        except nvml.NVMLError_NotSupported:
+            utilization = None
+        this_process, visible = self._process_usage(handle)
+        return GpuSnapshot(
+            index=index,
+            name=_text(nvml.nvmlDeviceGetName(handle)),
+            total=int(memory.total),
+            used=int(memory.used),
+            free=int(memory.free),
+            utilization_percent=utilization,
+            this_process=this_process,
+            processes_visible=visible,
+        )
+
+    def _process_usage(self, handle: object) -> tuple[int | None, bool]:
+        """Bytes this process holds on the GPU, as NVML lists it (compute and graphics contexts)."""
+        nvml = self._nvml
+        try:
+            processes = list(nvml.nvmlDeviceGetComputeRunningProcesses(handle))
+            processes += nvml.nvmlDeviceGetGraphicsRunningProcesses(handle)
+        except (nvml.NVMLError_NotSupported, nvml.NVMLError_NoPermission):
+            return None, False
+        used = [p.usedGpuMemory for p in processes if p.pid == self._pid]
+        if any(size is None for size in used):
+            return None, False  # Windows WDDM does not report per-process memory
+        return sum(used), True
+
+    def _ram(self) -> RamSnapshot | None:
+        try:
+            memory = psutil.virtual_memory()
+            return RamSnapshot(int(memory.total), int(memory.available), int(self._process.memory_info().rss))
+        except (psutil.Error, OSError) as error:
+            log.warning("Cannot read RAM usage: %s", error)
+            return None
+
+
+def _cpu_only_reason(nvml: ModuleType | None, error: BaseException) -> str:
+    if nvml is not None:
+        if isinstance(error, nvml.NVMLError_LibraryNotFound):
+            return "No NVIDIA driver found (NVML library missing); running on the CPU."
+        if isinstance(error, nvml.NVMLError_DriverNotLoaded):
+            return "The NVIDIA driver is not loaded; running on the CPU."
+        if isinstance(error, nvml.NVMLError_NoPermission):
+            return "No permission to talk to the NVIDIA driver; running on the CPU."
+    return f"NVIDIA GPU monitoring is unavailable ({_describe(error)}); running on the CPU."
+
+
+def _describe(error: BaseException) -> str:
+    try:
+        text = str(error)
+    except Exception:  # NVMLError.__str__ may itself call into a missing library
+        text = ""
+    return text or type(error).__name__
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode("utf-8", errors="replace") if isinstance(value, bytes) else str(value)
