@@ -58,6 +58,11 @@ class ContextSettings:
     def kv_cells(self) -> int:
         return _pad(max(self.n_ctx, 1), KV_CELL_PADDING)
 
+    @classmethod
+    def for_load(cls, n_ctx: int, n_batch: int = DEFAULT_UBATCH) -> "ContextSettings":
+        """The settings `Engine.load` gives llama.cpp for this n_ctx and n_batch."""
+        return cls(n_ctx=n_ctx, n_ubatch=max(1, min(n_batch, n_ctx, DEFAULT_UBATCH)))
+
 
 @dataclass(frozen=True)
 class MemoryPlan:
