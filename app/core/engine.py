@@ -68,6 +68,7 @@ class LoadStage:
     name: str
     seconds: float
     detail: str = ""
+    start_s: float = 0.0  # when the stage began, in seconds after the load began
 
 
 @dataclass
@@ -76,6 +77,7 @@ class LoadReport:
 
     config: LoadConfig
     stages: list[LoadStage] = field(default_factory=list)
+    started_at: float = 0.0  # time.perf_counter() when the load began (places log lines on the timeline)
     n_layers: int = 0
     n_ctx_train: int = 0
     chat_template: str = ""
@@ -174,12 +176,11 @@ class Engine:
     ) -> LoadReport:
         """Load a model, replacing any loaded one. Raises ModelFileError or EngineError."""
         self.close()
-        report = LoadReport(config=config)
-        started = time.perf_counter()
+        report = LoadReport(config=config, started_at=time.perf_counter())
         path = check_model_file(config.model_path)
-        report.stages.append(LoadStage("check file", time.perf_counter() - started, "GGUF header and tensor table"))
+        checked = time.perf_counter() - report.started_at
+        report.stages.append(LoadStage("check file", checked, "GGUF header and tensor table"))
 
-        started = time.perf_counter()
         weights = _TimedModelLoad(progress, cancel)
         try:
             with weights:
@@ -195,9 +196,14 @@ class Engine:
             if cancel is not None and cancel.is_set():
                 raise LoadCancelled(f"Loading {path.name} was cancelled.") from error
             raise ModelFileError(path, f"llama.cpp could not load it ({error})") from error
-        report.stages.append(LoadStage("load weights", weights.seconds, f"{config.n_gpu_layers} layers on GPU"))
+        weights_start = weights.started_at - report.started_at
+        weights_end = weights.started_at + weights.seconds
         report.stages.append(
-            LoadStage("create context", time.perf_counter() - started - weights.seconds, f"n_ctx {config.n_ctx}")
+            LoadStage("load weights", weights.seconds, f"{config.n_gpu_layers} layers on GPU", weights_start)
+        )
+        context_at = weights_end - report.started_at
+        report.stages.append(
+            LoadStage("create context", time.perf_counter() - weights_end, f"n_ctx {config.n_ctx}", context_at)
         )
 
         started = time.perf_counter()
@@ -208,7 +214,7 @@ class Engine:
         report.n_layers = int(llama.metadata.get(f"{llama.metadata.get('general.architecture', '')}.block_count", 0))
         report.n_ctx_train = llama._model.n_ctx_train()
         report.chat_template = llama.metadata.get("tokenizer.chat_template", "")
-        report.stages.append(LoadStage("chat template", time.perf_counter() - started))
+        report.stages.append(LoadStage("chat template", time.perf_counter() - started, "", started - report.started_at))
         return report
 
     def close(self) -> None:
@@ -432,6 +438,7 @@ class _TimedModelLoad:
 
     def __init__(self, progress: LoadProgress | None, cancel: threading.Event | None) -> None:
         self.seconds = 0.0
+        self.started_at = 0.0  # time.perf_counter() when llama.cpp began reading the model
         self._progress = progress
         self._cancel = cancel
         self._callback = llama_cpp.llama_progress_callback(self._on_progress)
@@ -448,11 +455,11 @@ class _TimedModelLoad:
 
         def timed_model(*, path_model: str, params: llama_cpp.llama_model_params, verbose: bool) -> object:
             params.progress_callback = self._callback
-            started = time.perf_counter()
+            self.started_at = time.perf_counter()
             try:
                 return original(path_model=path_model, params=params, verbose=verbose)
             finally:
-                self.seconds = time.perf_counter() - started
+                self.seconds = time.perf_counter() - self.started_at
 
         llama_cpp._internals.LlamaModel = timed_model  # type: ignore[assignment]
         return self
