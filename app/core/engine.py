@@ -225,6 +225,17 @@ class Engine:
         if llama is not None:
             llama.close()
 
+    def warm_up(self) -> None:
+        """Decode one token now, so memory that runs out on the first decode fails the load
+        (where the offload fallback can retry with fewer GPU layers), not the first reply.
+        Raises RuntimeError when llama.cpp's decode fails."""
+        llama = self.llama
+        token = llama.token_bos()
+        try:
+            llama.eval([token if token >= 0 else 0])
+        finally:
+            llama.reset()
+
     # ---- prompts -------------------------------------------------------------------
 
     def render_prompt(self, messages: Sequence[ChatMessage]) -> str:
