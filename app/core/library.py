@@ -112,7 +112,7 @@ def safe_component(text: str) -> str:
     """One path component that is valid and harmless on every OS; raises UnsafeNameError if nothing is left."""
     if text in ("", ".", "..") or "\x00" in text:
         raise UnsafeNameError(f"{text!r} is not a usable file name")
-    cleaned = _ODD_CHARACTERS.sub("_", text).strip(" .")
+    cleaned = _ODD_CHARACTERS.sub("_", text.strip(" .")).strip(" .")
     if not cleaned or set(cleaned) <= {"_", "."}:
         raise UnsafeNameError(f"{text!r} is not a usable file name")
     if _WINDOWS_RESERVED.match(cleaned):

@@ -71,10 +71,11 @@ QUANT_TYPES: dict[str, QuantType] = {
     name: QuantType(name, rank=len(_TABLE) - index, note=note) for index, (name, note) in enumerate(_TABLE)
 }
 
-# Quantizations a recommendation never picks on its own: the full-precision ones are huge for
-# no visible gain, and the ternary ones only suit special models.
-_NEVER_RECOMMENDED = {"F32", "TQ1_0", "TQ2_0"}
-# Off the GPU every byte is read once per token, so above this level speed drops with no real gain.
+# The ternary quantizations only suit models trained for them; never suggested on their own.
+_NEVER_RECOMMENDED = {"TQ1_0", "TQ2_0"}
+# Above these levels a bigger file buys no visible quality: on the GPU, Q8_0 (F16 just doubles
+# the memory); off the GPU, where every byte is read once per token, Q5_K_M.
+_GPU_QUALITY_CAP = QUANT_TYPES["Q8_0"].rank
 _CPU_QUALITY_CAP = QUANT_TYPES["Q5_K_M"].rank
 # Below this level quality suffers badly; only offered when nothing better fits.
 _COMFORT_FLOOR = QUANT_TYPES["Q3_K_M"].rank
@@ -190,11 +191,12 @@ class Candidate:
 def recommend(candidates: Sequence[Candidate], free_vram_bytes: int | None, free_ram_bytes: int) -> str | None:
     """The key of the variant to suggest, or None when nothing fits.
 
-    The best quality that runs fully on the GPU; else, off the GPU, the best quality up to
-    Q5_K_M (bigger files are slower per token with no visible gain); a quantization below
-    Q3_K_M only when nothing better fits.
+    The best quality that runs fully on the GPU, up to Q8_0; else, off the GPU, the best
+    quality up to Q5_K_M (bigger files are slower per token with no visible gain); a
+    quantization below Q3_K_M only when nothing better fits; above the caps only when the
+    repository offers nothing smaller, and then the smallest.
     """
-    scored: list[tuple[int, int, int, int, str]] = []
+    scored: list[tuple[int, int, int, int, int, str]] = []
     for candidate in candidates:
         if candidate.quant in _NEVER_RECOMMENDED:
             continue
@@ -203,11 +205,11 @@ def recommend(candidates: Sequence[Candidate], free_vram_bytes: int | None, free
             continue
         rank = quality_rank(candidate.quant)
         on_gpu = hint.fit is Fit.GPU
-        if not on_gpu and rank > _CPU_QUALITY_CAP:
-            continue
+        within_cap = rank <= (_GPU_QUALITY_CAP if on_gpu else _CPU_QUALITY_CAP)
         comfortable = rank >= _COMFORT_FLOOR
-        # Sort key: comfortable quality first, then fully on GPU, then quality, then smaller size.
-        scored.append((int(comfortable), int(on_gpu), rank, -candidate.size_bytes, candidate.key))
+        scored.append(
+            (int(comfortable), int(within_cap), int(on_gpu), rank if within_cap else -rank, -candidate.size_bytes, candidate.key)
+        )
     if not scored:
         return None
     return max(scored)[-1]
