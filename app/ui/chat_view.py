@@ -1,14 +1,16 @@
 """The chat pane: one widget per message, and a cost per streamed token that does not grow with the chat.
 
-Finished messages live in their own container; the streaming message sits beside it in
-the outer layout. Growing the streaming message relays out two items, never the history,
-because the history container's geometry does not change. Tokens are buffered and
-flushed on a short timer, so the view updates at screen rate, not token rate.
+Finished messages live in a container that places them itself and has a fixed height, so
+Qt's layout never asks it, or any of its messages, for a height-for-width while a reply
+streams (a QVBoxLayout there would re-measure the text of every message on every token).
+The streaming message sits beside it in the outer layout; growing it relays out two items.
+Tokens are buffered and flushed on a short timer, so the view updates at screen rate.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from app.ui.markdown import markdown_to_html
@@ -84,6 +86,57 @@ class MessageWidget(QFrame):
         return self._outside_window
 
 
+class MessageColumn(QWidget):
+    """Finished messages stacked top to bottom, placed by hand at a fixed total height.
+
+    Appending measures only the new message. A width change, or a message whose size hint
+    changed (Qt posts LayoutRequest to a parent without a layout), re-places them all.
+    """
+
+    def __init__(self, spacing: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._spacing = spacing
+        self._widgets: list[QWidget] = []
+        self._bottom = 0
+        self.setFixedHeight(0)
+
+    def append(self, widget: QWidget) -> None:
+        widget.setParent(self)
+        self._widgets.append(widget)
+        self._place(widget)
+        widget.show()
+        self.setFixedHeight(self._bottom)
+
+    def remove_all(self) -> None:
+        for widget in self._widgets:
+            widget.deleteLater()
+        self._widgets.clear()
+        self._bottom = 0
+        self.setFixedHeight(0)
+
+    def _place(self, widget: QWidget) -> None:
+        top = self._bottom + (self._spacing if self._bottom else 0)
+        height = widget.heightForWidth(self.width()) if widget.hasHeightForWidth() else widget.sizeHint().height()
+        widget.setGeometry(0, top, self.width(), max(height, widget.minimumSizeHint().height()))
+        self._bottom = top + widget.height()
+
+    def relayout(self) -> None:
+        self._bottom = 0
+        for widget in self._widgets:
+            self._place(widget)
+        self.setFixedHeight(self._bottom)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        if event.size().width() != event.oldSize().width():
+            self.relayout()
+        super().resizeEvent(event)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.relayout()
+        return super().event(event)
+
+
 class ChatView(QScrollArea):
     """Shows a conversation and streams the reply being generated."""
 
@@ -98,10 +151,7 @@ class ChatView(QScrollArea):
         self._outer = QVBoxLayout(content)
         self._outer.setContentsMargins(12, 12, 12, 12)
         self._outer.setSpacing(8)
-        self._history = QWidget(content)
-        self._history_layout = QVBoxLayout(self._history)
-        self._history_layout.setContentsMargins(0, 0, 0, 0)
-        self._history_layout.setSpacing(8)
+        self._history = MessageColumn(spacing=8, parent=content)
         self._outer.addWidget(self._history)
         self._outer.addStretch(1)
         self.setWidget(content)
@@ -127,7 +177,7 @@ class ChatView(QScrollArea):
         else:
             widget.set_plain_text(text)
         widget.set_footer(footer)
-        self._history_layout.addWidget(widget)
+        self._history.append(widget)
         self._messages.append(widget)
         return widget
 
@@ -138,8 +188,7 @@ class ChatView(QScrollArea):
         if self._live is not None:
             self._live.deleteLater()
             self._live = None
-        for widget in self._messages:
-            widget.deleteLater()
+        self._history.remove_all()
         self._messages.clear()
         self._follow_bottom = True
 
@@ -189,11 +238,9 @@ class ChatView(QScrollArea):
         self._live_parts.clear()
         self._live = None
         self._outer.removeWidget(live)
-        live.setParent(self._history)
         live.set_markdown(text)
         live.set_footer(footer)
-        self._history_layout.addWidget(live)
-        live.show()
+        self._history.append(live)
         self._messages.append(live)
         self.replyRendered.emit()
         return live

@@ -1,0 +1,79 @@
+"""The GUI path of the streaming benchmark: LLM worker thread -> queued signals -> chat view."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
+
+from app.bench.qt_offscreen import bench_application
+from app.core.engine import ChatMessage, LoadConfig, ReplyDone
+from app.core.sampling import SamplingParams
+from app.ui.chat_view import ChatView
+from app.ui.workers import LlmThread, ReplyRequest
+
+HEARTBEAT_MS = 5
+
+
+class GuiStreamProbe(QObject):
+    """Measures on the GUI thread, as the user sees it. A QObject with slots, so worker
+    signals are queued to the GUI thread exactly as they are in the main window."""
+
+    def __init__(self, config: LoadConfig, messages: Sequence[ChatMessage], params: SamplingParams) -> None:
+        super().__init__()
+        self._app = bench_application()
+        self._llm = LlmThread()
+        self._view = ChatView()
+        self._view.resize(900, 700)
+        self._view.show()
+        self._request = ReplyRequest(tuple(messages), params)
+        self._loop = QEventLoop()
+        self._first = self._last = 0.0
+        self._done: ReplyDone | None = None
+        worker = self._llm.worker
+        worker.loaded.connect(self._on_loaded)
+        worker.token.connect(self._on_token)
+        worker.finished.connect(self._on_finished)
+        worker.loadRequested.emit(config)
+        self._loop.exec()
+
+    @Slot(object)
+    def _on_loaded(self, _report: object) -> None:
+        self._loop.quit()
+
+    @Slot(str)
+    def _on_token(self, text: str) -> None:
+        self._last = time.perf_counter()
+        self._first = self._first or self._last
+        self._view.append_tokens(text)
+
+    @Slot(object)
+    def _on_finished(self, done: ReplyDone) -> None:
+        self._last = time.perf_counter()
+        self._done = done
+        self._view.finish_reply(done.text)
+        self._loop.quit()
+
+    def measure(self) -> tuple[float, float]:
+        """Return (tokens/s seen on the GUI thread, longest event-loop stall in ms)."""
+        self._first = self._last = 0.0
+        self._done = None
+        beats: list[float] = []
+        heartbeat = QTimer()
+        heartbeat.setInterval(HEARTBEAT_MS)
+        heartbeat.timeout.connect(lambda: beats.append(time.perf_counter()))
+        self._llm.worker.engine.llama.reset()
+        self._view.begin_reply()
+        heartbeat.start()
+        self._llm.worker.generateRequested.emit(self._request)
+        self._loop.exec()
+        heartbeat.stop()
+        assert self._done is not None
+        stall_ms = max(((b - a) * 1000 - HEARTBEAT_MS for a, b in zip(beats, beats[1:])), default=0.0)
+        speed = (self._done.stats.completion_tokens - 1) / (self._last - self._first)
+        return speed, max(stall_ms, 0.0)
+
+    def close(self) -> None:
+        self._view.close()
+        self._llm.shutdown()

@@ -1,0 +1,93 @@
+"""Streaming speed: raw llama-cpp-python vs Glassbox's engine vs the whole GUI path, one process.
+
+
+All three generate the same greedy reply to the same prompt. Speed is generation tokens/s
+(first token to last), the median of several alternating rounds so drift on a shared
+machine hits all three alike. The GUI path runs the LLM worker thread and the chat view
+offscreen and measures on the GUI thread, which also records its longest event-loop stall.
+"""
+
+from __future__ import annotations
+
+import statistics
+import threading
+import time
+from dataclasses import replace
+
+import llama_cpp
+
+from app.bench import BenchContext, BenchRow, row
+from app.core.engine import ChatMessage, Engine, LoadConfig, ReplyDone, default_threads
+from app.core.sampling import GREEDY
+
+SECTION = "streaming"
+PROMPT = "Count from one to two hundred in words, separated by commas."
+N_CTX = 1024
+
+
+def run(context: BenchContext) -> list[BenchRow]:
+    rounds = 2 if context.quick else 5
+    max_tokens = 64 if context.quick else 192
+    messages = [ChatMessage("user", PROMPT)]
+    params = replace(GREEDY, max_tokens=max_tokens)
+    threads = default_threads()
+
+    raw = llama_cpp.Llama(model_path=str(context.model_path), n_ctx=N_CTX, n_threads=threads, verbose=False)
+    engine = Engine()
+    engine.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads))
+    from app.bench.gui_stream import GuiStreamProbe
+
+    gui = GuiStreamProbe(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads), messages, params)
+    speeds: dict[str, list[float]] = {"raw": [], "engine": [], "gui": []}
+    stalls: list[float] = []
+    try:
+        for _ in range(rounds):
+            speeds["raw"].append(_raw_speed(raw, messages, max_tokens))
+            speeds["engine"].append(_engine_speed(engine, messages, params))
+            speed, stall = gui.measure()
+            speeds["gui"].append(speed)
+            stalls.append(stall)
+    finally:
+        gui.close()
+        engine.close()
+        raw.close()
+
+    a, b, c = (statistics.median(speeds[k]) for k in ("raw", "engine", "gui"))
+    context.details[SECTION] = {"rounds": speeds, "stalls_ms": stalls, "max_tokens": max_tokens, "threads": threads}
+    return [
+        row(SECTION, "(a) raw create_chat_completion(stream=True)", a, "tok/s"),
+        row(SECTION, "(b) app.core.engine", b, "tok/s"),
+        row(SECTION, "(c) GUI path: worker thread -> signals -> chat view", c, "tok/s"),
+        row(SECTION, "b/a", b / a, "ratio"),
+        row(SECTION, "c/a", c / a, "ratio", ">= 0.97"),
+        row(SECTION, "longest GUI event-loop stall while streaming", max(stalls), "ms", "< 50"),
+    ]
+
+
+def _raw_speed(llama: llama_cpp.Llama, messages: list[ChatMessage], max_tokens: int) -> float:
+    llama.reset()
+    first = last = 0.0
+    count = 0
+    stream = llama.create_chat_completion(
+        [{"role": m.role, "content": m.content} for m in messages],
+        stream=True,
+        temperature=0.0,
+        top_k=1,
+        top_p=1.0,
+        min_p=0.0,
+        repeat_penalty=1.0,
+        max_tokens=max_tokens,
+        seed=0,
+    )
+    for chunk in stream:
+        if chunk["choices"][0]["delta"].get("content"):
+            count += 1
+            last = time.perf_counter()
+            first = first or last
+    return (count - 1) / (last - first)
+
+
+def _engine_speed(engine: Engine, messages: list[ChatMessage], params: object) -> float:
+    engine.llama.reset()
+    done = next(e for e in engine.stream_chat(messages, params, threading.Event()) if isinstance(e, ReplyDone))  # type: ignore[arg-type]
+    return done.stats.generation_tokens_per_s
