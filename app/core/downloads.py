@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import io
 import json
 import logging
 import os
@@ -498,16 +499,17 @@ class DownloadJob:
         part = self._part_path()
         assert self._hasher is not None
         try:
-            with part.open("ab") as handle:
+            # Unbuffered: the file's size on disk is always the number of bytes hashed, which is
+            # what a resume after a crash relies on.
+            with part.open("ab", buffering=0) as handle:
                 for chunk in response.iter_bytes():
                     if self._interrupt.is_set():
-                        handle.flush()
                         os.fsync(handle.fileno())
                         raise _Interrupted()
                     if offset + len(chunk) > plan.expected_size:
                         handle.close()
                         self._size_mismatch(plan, offset + len(chunk))
-                    handle.write(chunk)
+                    _write_all(handle, chunk)
                     self._hasher.update(chunk)
                     offset += len(chunk)
                     self._hashed = offset
@@ -842,6 +844,13 @@ def _atomic_move(source: Path, destination: Path) -> None:
         temporary.unlink(missing_ok=True)
         raise
     source.unlink()
+
+
+def _write_all(handle: "io.FileIO", data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = handle.write(view)
+        view = view[written:]
 
 
 def _same_device(a: Path, b: Path) -> bool:

@@ -222,3 +222,18 @@ def format_bytes(count: int | float) -> str:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1000
     return f"{value:.1f} TB"
+
+
+def free_memory_now() -> tuple[int | None, int]:
+    """(free VRAM this app could use, or None when it cannot offload; available RAM), measured now."""
+    import psutil
+
+    from app.core.hardware import HardwareMonitor
+
+    monitor = HardwareMonitor()
+    try:
+        snapshot = monitor.snapshot()
+    finally:
+        monitor.close()
+    free_ram = snapshot.ram.available if snapshot.ram else psutil.virtual_memory().available
+    return (snapshot.vram_available_to_app if snapshot.can_offload else None), free_ram

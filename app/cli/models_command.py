@@ -1,0 +1,333 @@
+"""`glassbox models ...`: search the Hub, list a repository's variants, download, and manage the library.
+
+Respects HF_ENDPOINT. `download` shows progress in the terminal; Ctrl+C pauses and keeps
+the bytes, and running the same command again resumes from them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import signal
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from app.cli.common import fail, quiet_logging
+from app.core.downloads import DownloadJob, DownloadManager, DownloadRequest, JobSnapshot, JobState
+from app.core.gguf_summary import format_parameters
+from app.core.hub import HubClient, HubError, RepoListing, Variant, incomplete_split
+from app.core.library import (
+    Cancelled,
+    LibraryError,
+    VerifiedIndex,
+    VerifyState,
+    delete_model,
+    find_model,
+    import_model,
+    library_entries,
+    verify_model,
+)
+from app.core.model_file import ModelFileError
+from app.core.paths import app_paths
+from app.core.quant import fit_hint, format_bytes, free_memory_now, parse_quant, recommend
+from app.core.secrets import TokenStore, TokenStoreError
+
+PROGRESS_INTERVAL_S = 0.25
+EXIT_PAUSED = 130
+EXIT_MISMATCH = 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("models", help="find, download and manage GGUF models")
+    parser.add_argument("--verbose", action="store_true", help="show log messages")
+    commands = parser.add_subparsers(dest="models_command", metavar="ACTION", required=True)
+
+    search = commands.add_parser("search", help="search Hugging Face for GGUF repositories")
+    search.add_argument("text", help="words in the repository name")
+    search.add_argument("--limit", type=int, default=20)
+    search.set_defaults(handler=run_search)
+
+    files = commands.add_parser("files", help="list a repository's GGUF variants with sizes and fit hints")
+    files.add_argument("repo", help="owner/name or a huggingface.co address")
+    files.add_argument("--revision", help="branch, tag or commit (default: main)")
+    files.set_defaults(handler=run_files)
+
+    download = commands.add_parser("download", help="download, verify and install one variant")
+    download.add_argument("repo", help="owner/name or a huggingface.co address")
+    download.add_argument("file", help="a file name, a split model's name, or a quantization such as Q4_K_M")
+    download.add_argument("--revision", help="branch, tag or commit (default: main)")
+    download.set_defaults(handler=run_download)
+
+    listing = commands.add_parser("list", help="list installed models")
+    listing.set_defaults(handler=run_list)
+
+    verify = commands.add_parser("verify", help="hash an installed model again and compare with its record")
+    verify.add_argument("name", help="model name, file name, or path under the models folder")
+    verify.set_defaults(handler=run_verify)
+
+    remove = commands.add_parser("remove", help="delete an installed model")
+    remove.add_argument("name", help="model name, file name, or path under the models folder")
+    remove.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    remove.set_defaults(handler=run_remove)
+
+    add = commands.add_parser("import", help="copy a .gguf file into the library (hashed once)")
+    add.add_argument("path", type=Path)
+    add.set_defaults(handler=run_import)
+
+    token = commands.add_parser("token", help="save, clear or check the Hugging Face token (system keyring)")
+    token.add_argument("action", choices=["set", "clear", "status"])
+    token.set_defaults(handler=run_token)
+
+
+def _client() -> HubClient:
+    return HubClient(token=TokenStore().get())
+
+
+def run_search(args: argparse.Namespace) -> int:
+    quiet_logging(args.verbose)
+    try:
+        results = _client().search(args.text, limit=args.limit)
+    except HubError as error:
+        return fail(error.message)
+    if not results:
+        print(f"No GGUF repositories match {args.text!r}.")
+        return 0
+    rows = [
+        (
+            r.repo_id + (" (gated)" if r.gated else ""),
+            f"{r.downloads:,}",
+            f"{r.likes:,}",
+            r.last_modified.strftime("%Y-%m-%d") if r.last_modified else "",
+        )
+        for r in results
+    ]
+    _print_table(("repository", "downloads", "likes", "updated"), rows)
+    return 0
+
+
+def run_files(args: argparse.Namespace) -> int:
+    quiet_logging(args.verbose)
+    try:
+        listing = _client().listing(args.repo, args.revision)
+    except HubError as error:
+        return fail(error.message)
+    if not listing.variants:
+        print(f"{listing.repo_id} has no GGUF files.")
+        return 0
+    free_vram, free_ram = free_memory_now()
+    best = recommend([v.candidate() for v in listing.variants], free_vram, free_ram)
+    rows = []
+    for variant in listing.variants:
+        hint = fit_hint(variant.size, free_vram, free_ram)
+        parts = f" ({len(variant.files)} parts)" if variant.is_split else ""
+        rows.append(
+            (
+                ("* " if variant.key == best else "  ") + variant.key + parts,
+                variant.quant or "?",
+                format_bytes(variant.size),
+                hint.fit.value,
+                incomplete_split(variant) or variant.note,
+            )
+        )
+    if listing.gated:
+        print(f"{listing.repo_id} is gated: accept its licence on the Hub and save a token (`glassbox models token set`).")
+    _print_table(("variant", "quant", "size", "fit", "quality"), rows)
+    if best:
+        print(f"\n* recommended for this machine: {best}")
+    else:
+        print("\nNo variant fits this machine's free memory.")
+    return 0
+
+
+def run_download(args: argparse.Namespace) -> int:
+    quiet_logging(args.verbose)
+    try:
+        listing = _client().listing(args.repo, args.revision)
+        variant = choose_variant(listing, args.file)
+    except HubError as error:
+        return fail(error.message)
+    except LookupError as error:
+        return fail(str(error))
+    problem = incomplete_split(variant)
+    if problem:
+        return fail(f"{variant.key} cannot be downloaded: {problem}.")
+    store = TokenStore()
+    manager = DownloadManager(app_paths(), token_provider=store.get, max_parallel=1)
+    revision = listing.commit or args.revision
+    jobs: list[DownloadJob] = []
+    interrupted = threading.Event()
+
+    def on_interrupt(_signum: int, _frame: object) -> None:
+        interrupted.set()
+        for job in jobs:
+            job.pause()
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        for file in variant.files:
+            jobs.append(manager.enqueue(DownloadRequest(listing.repo_id, file.filename, revision, file.sha256, file.size)))
+            if interrupted.is_set():
+                jobs[-1].pause()
+        _show_progress(jobs)
+    finally:
+        manager.shutdown()
+        signal.signal(signal.SIGINT, previous)
+    snapshots = [job.snapshot() for job in jobs]
+    print(file=sys.stderr)
+    failed = [s for s in snapshots if s.state is JobState.FAILED]
+    if failed:
+        return fail(failed[0].message)
+    if interrupted.is_set() or any(s.state is JobState.PAUSED for s in snapshots):
+        kept = sum(s.downloaded for s in snapshots if s.state is not JobState.DONE)
+        print(f"Paused with {format_bytes(kept)} kept. Run the same command again to resume.", file=sys.stderr)
+        return EXIT_PAUSED
+    path = snapshots[0].destination
+    print(f"Installed and verified: {path}")
+    return 0
+
+
+def choose_variant(listing: RepoListing, wanted: str) -> Variant:
+    """The variant named by file name, split-model name, or quantization (Q4_K_M)."""
+    for variant in listing.variants:
+        if wanted in (variant.key, *(file.filename for file in variant.files)):
+            return variant
+    quant = parse_quant(wanted) or wanted.upper()
+    matching = [variant for variant in listing.variants if variant.quant == quant]
+    if len(matching) == 1:
+        return matching[0]
+    names = ", ".join(variant.key for variant in (matching or listing.variants))
+    if matching:
+        raise LookupError(f"Several variants are {quant}: {names}. Give the file name.")
+    raise LookupError(f"{listing.repo_id} has no variant {wanted!r}. Choose one of: {names}")
+
+
+def _show_progress(jobs: Sequence[DownloadJob]) -> None:
+    """One terminal line, redrawn a few times a second, until every job has stopped."""
+    stopped = (JobState.DONE, JobState.FAILED, JobState.CANCELLED, JobState.PAUSED)
+    while True:
+        snapshots = [job.snapshot() for job in jobs]
+        sys.stderr.write("\r" + _progress_line(snapshots) + "\x1b[K")
+        sys.stderr.flush()
+        if all(s.state in stopped for s in snapshots) and all(job.wait(0) for job in jobs):
+            return
+        time.sleep(PROGRESS_INTERVAL_S)
+
+
+def _progress_line(snapshots: Sequence[JobSnapshot]) -> str:
+    current = next((s for s in snapshots if s.state in (JobState.RUNNING, JobState.VERIFYING)), snapshots[-1])
+    done = sum(s.downloaded for s in snapshots)
+    total = sum(s.total or 0 for s in snapshots)
+    percent = f"{done / total:4.0%}" if total else "  ?%"
+    speed = f"{format_bytes(current.speed_bps)}/s" if current.speed_bps else ""
+    eta = f"ETA {_duration(current.eta_s)}" if current.eta_s is not None else ""
+    part = f"[{snapshots.index(current) + 1}/{len(snapshots)}] " if len(snapshots) > 1 else ""
+    fields = [percent, f"{format_bytes(done)} / {format_bytes(total)}", speed, eta, f"{part}{current.message}"]
+    return "  ".join(field for field in fields if field)[:160]
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds >= 3600:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    return f"{seconds // 60}m{seconds % 60:02d}s"
+
+
+def run_list(args: argparse.Namespace) -> int:
+    quiet_logging(args.verbose)
+    models_dir = app_paths().models
+    rows = []
+    for entry in library_entries(models_dir):
+        summary = entry.summary
+        rows.append(
+            (
+                entry.model.name + (" (starter)" if entry.model.is_starter else ""),
+                (summary.architecture or "?") if summary else "unreadable",
+                format_parameters(summary.parameter_count) if summary else "",
+                (summary.quantization or "?") if summary else "",
+                format_bytes(entry.model.size_bytes),
+                f"{summary.context_length:,}" if summary and summary.context_length else "",
+                entry.state.value,
+            )
+        )
+    _print_table(("name", "arch", "params", "quant", "size", "context", "hash"), rows)
+    print(f"\nModels folder: {models_dir}")
+    return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    quiet_logging(args.verbose)
+    models_dir = app_paths().models
+    try:
+        model = find_model(models_dir, args.name)
+        result = verify_model(model, VerifiedIndex(models_dir), progress=_hash_progress)
+    except (LibraryError, OSError) as error:
+        return fail(str(error))
+    except Cancelled:
+        return fail("cancelled")
+    print(file=sys.stderr)
+    print(result.message)
+    return 0 if result.state is VerifyState.VERIFIED else EXIT_MISMATCH
+
+
+def run_remove(args: argparse.Namespace) -> int:
+    quiet_logging(args.verbose)
+    models_dir = app_paths().models
+    try:
+        model = find_model(models_dir, args.name)
+        if not args.yes:
+            answer = input(f"Delete {model.name} ({format_bytes(model.size_bytes)}, {len(model.files)} file(s))? [y/N] ")
+            if answer.strip().lower() not in ("y", "yes"):
+                print("Nothing deleted.")
+                return 0
+        removed = delete_model(model, models_dir)
+    except LibraryError as error:
+        return fail(str(error))
+    print(f"Deleted {len(removed)} file(s) of {model.name}.")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    quiet_logging(args.verbose)
+    try:
+        model = import_model(args.path, app_paths().models, progress=_hash_progress)
+    except (LibraryError, ModelFileError) as error:
+        return fail(str(error))
+    print(file=sys.stderr)
+    print(f"Imported {model.name}: {model.path}")
+    return 0
+
+
+def run_token(args: argparse.Namespace) -> int:
+    quiet_logging(args.verbose)
+    store = TokenStore()
+    try:
+        if args.action == "set":
+            store.set(getpass.getpass("Hugging Face token (input hidden): "))
+            print("Token saved in the system keyring.")
+        elif args.action == "clear":
+            store.clear()
+            print("Token removed from the system keyring.")
+        elif store.saved_in_keyring():
+            print("A token is saved in the system keyring.")
+        elif store.get():
+            print("No token in the keyring; HF_TOKEN from the environment is used.")
+        else:
+            print("No token saved. " + store.unavailable_reason())
+    except TokenStoreError as error:
+        return fail(str(error))
+    return 0
+
+
+def _hash_progress(done: int, total: int) -> None:
+    sys.stderr.write(f"\rhashing {done / total if total else 1:4.0%} of {format_bytes(total)}\x1b[K")
+    sys.stderr.flush()
+
+
+def _print_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
+    print("  ".join(name.ljust(width) for name, width in zip(header, widths)).rstrip())
+    for row in rows:
+        print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip())
