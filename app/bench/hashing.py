@@ -1,0 +1,61 @@
+"""Bench section `hashing`: the library's SHA-256 verifier against plain `hashlib` over the model file.
+
+Both read the same file from a warm page cache; each is timed several times, alternating,
+and the best time of each counts. The ratio is the verifier's throughput over hashlib's
+(`hashlib.file_digest`, the standard library's own file hasher): 1.0 means no overhead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from app.bench import BenchContext, BenchRow, row
+from app.core.library import sha256_file
+
+SECTION = "hashing"
+TARGET = ">= 0.9"
+
+
+def _plain(path: Path) -> str:
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _verifier(path: Path) -> str:
+    return sha256_file(path).hexdigest()
+
+
+def _timed(function: Callable[[Path], str], path: Path, timings: list[float]) -> str:
+    start = time.perf_counter()
+    digest = function(path)
+    timings.append(time.perf_counter() - start)
+    return digest
+
+
+def run(context: BenchContext) -> list[BenchRow]:
+    path = context.model_path
+    size = path.stat().st_size
+    runs = 2 if context.quick else 5
+    _plain(path)  # warm the page cache so both read from memory
+    plain_times: list[float] = []
+    verifier_times: list[float] = []
+    for _ in range(runs):
+        expected = _timed(_plain, path, plain_times)
+        actual = _timed(_verifier, path, verifier_times)
+        if actual != expected:
+            raise RuntimeError(f"the verifier's SHA-256 of {path} differs from hashlib's")
+    plain, verifier = min(plain_times), min(verifier_times)
+    context.details[SECTION] = {
+        "file": str(path),
+        "bytes": size,
+        "plain_seconds": plain_times,
+        "verifier_seconds": verifier_times,
+    }
+    return [
+        row(SECTION, "verifier / hashlib.sha256 throughput", plain / verifier, "x", TARGET),
+        row(SECTION, "verifier throughput", size / verifier / 1e6, "MB/s"),
+        row(SECTION, "hashlib.sha256 throughput", size / plain / 1e6, "MB/s"),
+    ]
