@@ -1,8 +1,96 @@
-"""Sampling parameters for one reply."""
+"""Sampling parameters for one reply: the fields, their bounds and meaning, and presets.
+
+Every field carries its bounds and a one-line explanation in `SAMPLING_FIELDS`, next to
+the default in `SamplingParams`. The settings panel builds its form from these specs and
+the settings file is validated with them, so the bounds live in one place.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
+
+
+class InvalidSetting(ValueError):
+    """A value the user (or a settings file) gave is outside what the field accepts."""
+
+    def __init__(self, name: str, message: str) -> None:
+        super().__init__(message)
+        self.name = name
+        self.message = message
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One setting: what it is called, what it accepts and what it does.
+
+    kind: "float", "int", "seed" (None = random, else a whole number) or "strings" (a tuple of
+    texts). For "int" and "float", `special` names a value with a meaning of its own
+    (shown instead of the number, e.g. 0 = "off").
+    """
+
+    name: str
+    label: str
+    kind: str
+    minimum: float
+    maximum: float
+    explanation: str
+    step: float = 1.0
+    decimals: int = 0
+    special: str = ""
+
+    def check(self, value: Any) -> Any:
+        """The value converted to the field's type, or InvalidSetting saying what is wrong."""
+        if self.kind == "strings":
+            return self._check_strings(value)
+        if self.kind == "seed" and value is None:
+            return None
+        number = self._as_number(value)
+        if not self.minimum <= number <= self.maximum:
+            raise InvalidSetting(
+                self.name,
+                f"{self.label} must be between {_fmt(self.minimum)} and {_fmt(self.maximum)}, not {_fmt(number)}.",
+            )
+        return float(number) if self.kind == "float" else int(number)
+
+    def _as_number(self, value: Any) -> float:
+        if isinstance(value, bool):
+            raise InvalidSetting(self.name, f"{self.label} must be a number, not {value!r}.")
+        if isinstance(value, str):
+            try:
+                value = float(value.strip().replace(",", "."))
+            except ValueError:
+                raise InvalidSetting(self.name, f"{self.label} must be a number, not “{value}”.") from None
+        if not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise InvalidSetting(self.name, f"{self.label} must be a number, not {value!r}.")
+        if self.kind != "float" and value != int(value):
+            raise InvalidSetting(self.name, f"{self.label} must be a whole number, not {_fmt(value)}.")
+        return float(value)
+
+    def _check_strings(self, value: Any) -> tuple[str, ...]:
+        if isinstance(value, str) or not isinstance(value, (list, tuple)):
+            raise InvalidSetting(self.name, f"{self.label} must be a list of texts.")
+        items = tuple(value)
+        if len(items) > self.maximum:
+            raise InvalidSetting(self.name, f"{self.label}: at most {_fmt(self.maximum)} entries, not {len(items)}.")
+        for item in items:
+            if not isinstance(item, str) or not item:
+                raise InvalidSetting(self.name, f"{self.label}: every entry must be a non-empty text.")
+            if len(item) > MAX_STOP_STRING_LENGTH:
+                raise InvalidSetting(
+                    self.name, f"{self.label}: “{item[:20]}…” is longer than {MAX_STOP_STRING_LENGTH} characters."
+                )
+        return items
+
+
+def _fmt(number: float) -> str:
+    return f"{number:g}"
+
+
+MAX_STOP_STRING_LENGTH = 100
+MAX_SEED = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -21,5 +109,135 @@ class SamplingParams:
     max_tokens: int = 512
     stop: tuple[str, ...] = field(default_factory=tuple)
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the stop strings become a list."""
+        data = asdict(self)
+        data["stop"] = list(self.stop)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], base: "SamplingParams | None" = None) -> "SamplingParams":
+        """Strict: every given field is checked, unknown names are refused (InvalidSetting)."""
+        return (base or cls()).with_values(data)
+
+    def with_values(self, values: Mapping[str, Any]) -> "SamplingParams":
+        """A copy with `values` applied after checking each against its bounds."""
+        checked: dict[str, Any] = {}
+        for name, value in values.items():
+            spec = SAMPLING_FIELDS.get(name)
+            if spec is None:
+                raise InvalidSetting(name, f"There is no sampling setting called “{name}”.")
+            checked[name] = spec.check(value)
+        return replace(self, **checked)
+
+    def differences(self, other: "SamplingParams") -> dict[str, Any]:
+        """The fields whose values differ from `other`, with this object's values (JSON-ready)."""
+        mine, theirs = self.to_dict(), other.to_dict()
+        return {name: value for name, value in mine.items() if theirs[name] != value}
+
+
+def lenient_sampling(data: Any, base: SamplingParams | None = None) -> tuple[SamplingParams, list[str]]:
+    """Read sampling values from a file: bad or unknown entries fall back to `base`, each with a problem line."""
+    base = base or SamplingParams()
+    if not isinstance(data, Mapping):
+        return base, ["the sampling settings were not a table; the defaults are used"] if data is not None else []
+    problems: list[str] = []
+    good: dict[str, Any] = {}
+    for name, value in data.items():
+        spec = SAMPLING_FIELDS.get(name)
+        if spec is None:
+            problems.append(f"unknown sampling setting “{name}” was ignored")
+            continue
+        try:
+            good[name] = spec.check(value)
+        except InvalidSetting as error:
+            problems.append(f"{error.message} The default ({_describe(getattr(base, name))}) is used.")
+    return replace(base, **good), problems
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "random"
+    if isinstance(value, tuple):
+        return ", ".join(value) or "none"
+    return _fmt(value) if isinstance(value, (int, float)) else str(value)
+
+
+SAMPLING_FIELDS: dict[str, FieldSpec] = {
+    spec.name: spec
+    for spec in (
+        FieldSpec(
+            "temperature", "Temperature", "float", 0.0, 2.0,
+            "How adventurous the choice of each token is: 0 always picks the most likely one, higher is more varied.",
+            step=0.05, decimals=2, special="0 = greedy",
+        ),
+        FieldSpec(
+            "top_p", "Top-p", "float", 0.0, 1.0,
+            "Only the most likely tokens whose probabilities add up to this share are candidates (1 = all).",
+            step=0.01, decimals=2,
+        ),
+        FieldSpec(
+            "top_k", "Top-k", "int", 0, 1000,
+            "Only the k most likely tokens are candidates (0 = no limit).",
+            special="0 = off",
+        ),
+        FieldSpec(
+            "min_p", "Min-p", "float", 0.0, 1.0,
+            "Drop tokens less likely than this fraction of the most likely token's probability (0 = off).",
+            step=0.01, decimals=2,
+        ),
+        FieldSpec(
+            "repeat_penalty", "Repeat penalty", "float", 0.5, 2.0,
+            "Makes tokens that appeared recently less likely (1 = off, above 1 discourages repetition).",
+            step=0.01, decimals=2,
+        ),
+        FieldSpec(
+            "repeat_last_n", "Repeat window", "int", 0, 4096,
+            "How many of the latest tokens the repeat penalties look at (0 = off).",
+            step=8,
+        ),
+        FieldSpec(
+            "presence_penalty", "Presence penalty", "float", -2.0, 2.0,
+            "Lowers every token that already appeared by a fixed amount, nudging towards new topics (0 = off).",
+            step=0.05, decimals=2,
+        ),
+        FieldSpec(
+            "frequency_penalty", "Frequency penalty", "float", -2.0, 2.0,
+            "Lowers tokens in proportion to how often they already appeared (0 = off).",
+            step=0.05, decimals=2,
+        ),
+        FieldSpec(
+            "seed", "Seed", "seed", 0, MAX_SEED,
+            "Random: a new seed for every reply. Fixed: the same settings and prompt give the same reply.",
+        ),
+        FieldSpec(
+            "max_tokens", "Max tokens", "int", 1, 32768,
+            "The longest reply, in tokens; this much room is also kept free in the context window.",
+            step=16,
+        ),
+        FieldSpec(
+            "stop", "Stop strings", "strings", 0, 16,
+            "The reply ends as soon as it would contain one of these texts (one per line).",
+        ),
+    )
+}
+
 
 GREEDY = SamplingParams(temperature=0.0, top_k=1, top_p=1.0, min_p=0.0, repeat_penalty=1.0, seed=0)
+
+# Presets set how tokens are chosen; they leave max tokens, seed and stop strings alone.
+PRESETS: dict[str, dict[str, Any]] = {
+    "Precise": {
+        "temperature": 0.2, "top_p": 0.9, "top_k": 20, "min_p": 0.1,
+        "repeat_penalty": 1.1, "presence_penalty": 0.0, "frequency_penalty": 0.0,
+    },
+    "Balanced": {
+        "temperature": 0.7, "top_p": 0.95, "top_k": 40, "min_p": 0.05,
+        "repeat_penalty": 1.1, "presence_penalty": 0.0, "frequency_penalty": 0.0,
+    },
+    "Creative": {
+        "temperature": 1.1, "top_p": 0.98, "top_k": 100, "min_p": 0.02,
+        "repeat_penalty": 1.05, "presence_penalty": 0.3, "frequency_penalty": 0.1,
+    },
+}
+PRESET_FIELDS: tuple[str, ...] = tuple(PRESETS["Balanced"])

@@ -1,0 +1,343 @@
+"""Typed settings in one place: defaults and bounds per field, a schema version, a JSON file.
+
+Layout of the file (schema 2):
+
+    {"schema_version": 2,
+     "sampling": {SamplingParams fields},          defaults for new replies
+     "model": {"n_ctx": 4096, "n_threads": 0},     applied when a model is loaded
+     "chat": {"system_prompt": "", "window_policy": "rolling"},   defaults for chats
+     "presets": {"name": {SamplingParams fields}}}                the user's presets
+
+Schema 1 is the flat layout: every setting at the top level, as a hand-written file
+naturally is (`{"temperature": 0.3}`); a file without `schema_version` is read as schema 1
+and migrated. Reading never fails: a damaged file is kept beside the new one and the
+defaults are used, a bad value falls back to its default, and each of these produces a
+notice for the user. Sections this version does not know are kept and written back.
+
+Per-chat settings (`ChatSettings`) hold only what a chat changes; everything else comes
+from the defaults, so changing a default reaches every chat that did not override it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from app.core.context_window import WindowPolicy
+from app.core.sampling import (
+    PRESETS,
+    SAMPLING_FIELDS,
+    FieldSpec,
+    InvalidSetting,
+    SamplingParams,
+    lenient_sampling,
+)
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 2
+MAX_SYSTEM_PROMPT_CHARS = 20_000
+MAX_PRESET_NAME = 40
+
+
+class SettingsError(Exception):
+    """Settings could not be saved; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    n_ctx: int = 4096
+    n_threads: int = 0  # 0: automatic (one per physical core)
+
+
+MODEL_FIELDS: dict[str, FieldSpec] = {
+    spec.name: spec
+    for spec in (
+        FieldSpec(
+            "n_ctx", "Context length", "int", 256, 131072,
+            "How many tokens the model sees at once, prompt and reply together; more needs more memory. "
+            "Applies when the model is loaded again.",
+            step=256,
+        ),
+        FieldSpec(
+            "n_threads", "Threads", "int", 0, 256,
+            "CPU threads for generation (0 = automatic: one per physical core). Applies when the model is loaded again.",
+            special="0 = automatic",
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class ChatDefaults:
+    system_prompt: str = ""  # empty: the model's own default, if its template has one
+    window_policy: WindowPolicy = WindowPolicy.ROLLING
+
+
+@dataclass(frozen=True)
+class Settings:
+    sampling: SamplingParams = field(default_factory=SamplingParams)
+    model: ModelSettings = field(default_factory=ModelSettings)
+    chat: ChatDefaults = field(default_factory=ChatDefaults)
+    presets: dict[str, SamplingParams] = field(default_factory=dict)  # the user's own presets
+    extra: dict[str, Any] = field(default_factory=dict)  # sections a newer Glassbox wrote; kept as they are
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.extra,
+            "schema_version": SCHEMA_VERSION,
+            "sampling": self.sampling.to_dict(),
+            "model": {"n_ctx": self.model.n_ctx, "n_threads": self.model.n_threads},
+            "chat": {"system_prompt": self.chat.system_prompt, "window_policy": self.chat.window_policy.value},
+            "presets": {name: params.to_dict() for name, params in self.presets.items()},
+        }
+
+    def with_preset(self, name: str, params: SamplingParams) -> "Settings":
+        """Save `params` as a user preset (replacing one of the same name)."""
+        name = " ".join(name.split())
+        if not name:
+            raise InvalidSetting("preset", "A preset needs a name.")
+        if len(name) > MAX_PRESET_NAME:
+            raise InvalidSetting("preset", f"A preset name can be at most {MAX_PRESET_NAME} characters.")
+        if name.casefold() in (builtin.casefold() for builtin in PRESETS):
+            raise InvalidSetting("preset", f"“{name}” is a built-in preset; choose another name.")
+        return replace(self, presets={**self.presets, name: params})
+
+    def without_preset(self, name: str) -> "Settings":
+        return replace(self, presets={k: v for k, v in self.presets.items() if k != name})
+
+    def preset_values(self, name: str) -> dict[str, Any]:
+        """What applying the preset sets: a built-in one sets how tokens are chosen, a user one everything."""
+        if name in PRESETS:
+            return dict(PRESETS[name])
+        if name in self.presets:
+            return self.presets[name].to_dict()
+        raise InvalidSetting("preset", f"There is no preset called “{name}”.")
+
+
+@dataclass(frozen=True)
+class ChatSettings:
+    """What one chat changes from the defaults; None (or no entry) means "use the default"."""
+
+    system_prompt: str | None = None
+    window_policy: WindowPolicy | None = None
+    sampling: dict[str, Any] = field(default_factory=dict)  # field name -> value
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"sampling": dict(self.sampling)}
+        if self.system_prompt is not None:
+            data["system_prompt"] = self.system_prompt
+        if self.window_policy is not None:
+            data["window_policy"] = self.window_policy.value
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ChatSettings":
+        """Lenient (the chat database is ours, but may come from another version): bad entries are dropped."""
+        sampling: dict[str, Any] = {}
+        raw = data.get("sampling")
+        for name, value in (raw.items() if isinstance(raw, Mapping) else ()):
+            spec = SAMPLING_FIELDS.get(name)
+            try:
+                if spec is not None:
+                    sampling[name] = _json_value(spec.check(value))
+            except InvalidSetting as error:
+                log.warning("Chat setting dropped: %s", error.message)
+        prompt = data.get("system_prompt")
+        return cls(
+            system_prompt=prompt if isinstance(prompt, str) else None,
+            window_policy=_policy(data.get("window_policy")),
+            sampling=sampling,
+        )
+
+    def with_sampling(self, values: Mapping[str, Any], defaults: SamplingParams) -> "ChatSettings":
+        """Set sampling values for this chat (checked); values equal to the default stop being overrides."""
+        merged = effective_sampling(defaults, self).with_values(values)
+        return replace(self, sampling=merged.differences(defaults))
+
+
+@dataclass(frozen=True)
+class EffectiveSettings:
+    """What a chat actually uses: its own values where it has them, the defaults elsewhere."""
+
+    sampling: SamplingParams
+    system_prompt: str
+    window_policy: WindowPolicy
+
+
+def effective_sampling(defaults: SamplingParams, chat: ChatSettings) -> SamplingParams:
+    return defaults.with_values(chat.sampling)
+
+
+def effective(settings: Settings, chat: ChatSettings) -> EffectiveSettings:
+    return EffectiveSettings(
+        sampling=effective_sampling(settings.sampling, chat),
+        system_prompt=settings.chat.system_prompt if chat.system_prompt is None else chat.system_prompt,
+        window_policy=chat.window_policy or settings.chat.window_policy,
+    )
+
+
+def check_system_prompt(text: str) -> str:
+    if len(text) > MAX_SYSTEM_PROMPT_CHARS:
+        raise InvalidSetting(
+            "system_prompt", f"The system prompt can be at most {MAX_SYSTEM_PROMPT_CHARS:,} characters."
+        )
+    return text
+
+
+@dataclass
+class LoadedSettings:
+    settings: Settings
+    notices: list[str] = field(default_factory=list)  # what the user should be told (a reset, a fallback)
+
+
+def load_settings(path: Path) -> LoadedSettings:
+    """Read the settings file; never raises. Missing file: defaults, no notice."""
+    if not path.exists():
+        return LoadedSettings(Settings())
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("the file does not hold a JSON object")
+    except (OSError, ValueError) as error:
+        return _reset_damaged(path, error)
+    notices: list[str] = []
+    version = data.get("schema_version", 1)
+    if not isinstance(version, int) or version < 1:
+        return _reset_damaged(path, ValueError(f"unknown schema version {version!r}"))
+    if version > SCHEMA_VERSION:
+        notices.append(
+            f"The settings were written by a newer Glassbox (schema {version}); the settings this version knows "
+            "are used and the others are kept."
+        )
+    for step in range(version, SCHEMA_VERSION):
+        data = _MIGRATIONS[step](data)
+        log.info("Settings migrated from schema %d to %d", step, step + 1)
+    settings = _read(data, notices)
+    for notice in notices:
+        log.warning("Settings: %s", notice)
+    return LoadedSettings(settings, notices)
+
+
+def save_settings(path: Path, settings: Settings) -> None:
+    """Write atomically (a crash leaves the old file or the new one, never half of one)."""
+    previous_version = _file_version(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if previous_version > SCHEMA_VERSION:
+            backup = path.with_name(f"{path.name}.schema-{previous_version}.bak")
+            if not backup.exists():
+                backup.write_bytes(path.read_bytes())
+        temporary = path.with_name(f"{path.name}.tmp")
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump(settings.to_dict(), handle, indent=2, ensure_ascii=False)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        log.error("Could not save settings to %s: %s", path, error)
+        raise SettingsError(
+            f"The settings could not be saved to {path} ({error.strerror or error}). Check that the folder is "
+            "writable and the disk is not full; the settings stay in use until Glassbox closes."
+        ) from error
+
+
+def _file_version(path: Path) -> int:
+    try:
+        version = json.loads(path.read_text(encoding="utf-8")).get("schema_version", 1)
+    except (OSError, ValueError, AttributeError):
+        return 0
+    return version if isinstance(version, int) else 0
+
+
+def _reset_damaged(path: Path, error: Exception) -> LoadedSettings:
+    aside = path.with_name(f"{path.name}.damaged-{datetime.now():%Y%m%d-%H%M%S}")
+    try:
+        path.replace(aside)
+        kept = f"it was kept as {aside.name}"
+    except OSError as move_error:
+        kept = f"it could not be set aside ({move_error.strerror or move_error}) and will be overwritten"
+    notice = f"The settings file could not be read ({error}); {kept} and the defaults are in use."
+    log.error("%s", notice)
+    return LoadedSettings(Settings(), [notice])
+
+
+def _migrate_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Flat keys into sections."""
+    sampling = {k: v for k, v in data.items() if k in SAMPLING_FIELDS}
+    model = {k: v for k, v in data.items() if k in MODEL_FIELDS}
+    chat = {k: v for k, v in data.items() if k in ("system_prompt", "window_policy")}
+    known = {*sampling, *model, *chat, "schema_version"}
+    rest = {k: v for k, v in data.items() if k not in known}
+    return {**rest, "schema_version": 2, "sampling": sampling, "model": model, "chat": chat}
+
+
+_MIGRATIONS = {1: _migrate_1_to_2}
+
+
+def _read(data: dict[str, Any], notices: list[str]) -> Settings:
+    sampling, problems = lenient_sampling(data.get("sampling"))
+    notices.extend(problems)
+    presets: dict[str, SamplingParams] = {}
+    raw_presets = data.get("presets")
+    for name, values in (raw_presets.items() if isinstance(raw_presets, Mapping) else ()):
+        params, problems = lenient_sampling(values)
+        notices.extend(f"Preset “{name}”: {problem}" for problem in problems)
+        presets[str(name)] = params
+    known = {"schema_version", "sampling", "model", "chat", "presets"}
+    return Settings(
+        sampling=sampling,
+        model=_read_model(data.get("model"), notices),
+        chat=_read_chat(data.get("chat"), notices),
+        presets=presets,
+        extra={k: v for k, v in data.items() if k not in known},
+    )
+
+
+def _read_model(data: Any, notices: list[str]) -> ModelSettings:
+    model = ModelSettings()
+    for name, value in (data.items() if isinstance(data, Mapping) else ()):
+        spec = MODEL_FIELDS.get(name)
+        if spec is None:
+            notices.append(f"unknown model setting “{name}” was ignored")
+            continue
+        try:
+            model = replace(model, **{name: spec.check(value)})
+        except InvalidSetting as error:
+            notices.append(f"{error.message} The default ({getattr(model, name)}) is used.")
+    return model
+
+
+def _read_chat(data: Any, notices: list[str]) -> ChatDefaults:
+    chat = ChatDefaults()
+    if not isinstance(data, Mapping):
+        return chat
+    prompt = data.get("system_prompt", "")
+    if isinstance(prompt, str) and len(prompt) <= MAX_SYSTEM_PROMPT_CHARS:
+        chat = replace(chat, system_prompt=prompt)
+    else:
+        notices.append("The default system prompt was not a text of a usable length; it is empty now.")
+    if "window_policy" in data:
+        policy = _policy(data["window_policy"])
+        if policy is None:
+            notices.append(f"Unknown window policy {data['window_policy']!r}; the rolling window is used.")
+        else:
+            chat = replace(chat, window_policy=policy)
+    return chat
+
+
+def _policy(value: Any) -> WindowPolicy | None:
+    try:
+        return WindowPolicy(value)
+    except ValueError:
+        return None
+
+
+def _json_value(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
