@@ -1,0 +1,50 @@
+"""`glassbox chat`, `selftest` and bad input on the command line, as a user runs them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def _glassbox(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "GLASSBOX_HOME": str(home)}
+    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, timeout=180, env=env)
+
+
+def test_chat_streams_a_reply_to_the_terminal(isolated_home: Path) -> None:
+    result = _glassbox("chat", "--prompt", "Say hello.", "--temperature", "0", "--max-tokens", "12", "--stats", home=isolated_home)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip()
+    assert "generated" in result.stderr and "tok/s" in result.stderr
+
+
+def test_selftest_generates_sixteen_tokens_and_exits_zero(isolated_home: Path) -> None:
+    result = _glassbox("selftest", home=isolated_home)
+    assert result.returncode == 0, result.stderr
+    assert "selftest ok" in result.stdout
+    assert "reply (16 tokens" in result.stdout
+
+
+def test_a_bad_model_file_exits_non_zero_with_a_one_line_reason(isolated_home: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.gguf"
+    bad.write_bytes(b"PK\x03\x04 this is a zip file" * 4)
+    result = _glassbox("chat", "--prompt", "hi", "--model", str(bad), home=isolated_home)
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "bad.gguf" in lines[0] and "not a GGUF file" in lines[0]
+
+
+def test_a_missing_model_exits_non_zero(isolated_home: Path, tmp_path: Path) -> None:
+    result = _glassbox("selftest", "--model", str(tmp_path / "gone.gguf"), home=isolated_home)
+    assert result.returncode == 1
+    assert "does not exist" in result.stderr
+
+
+def test_bad_arguments_exit_non_zero_with_usage(isolated_home: Path) -> None:
+    result = _glassbox("chat", "--max-tokens", "-3", "--prompt", "x", home=isolated_home)
+    assert result.returncode == 2
+    assert "must be a positive whole number" in result.stderr
+    missing = _glassbox("chat", home=isolated_home)
+    assert missing.returncode == 2 and "--prompt" in missing.stderr
