@@ -102,7 +102,7 @@ def test_finished_messages_are_stacked_without_overlap(view: ChatView) -> None:
     widgets = view.messages()
     for upper, lower in zip(widgets, widgets[1:]):
         assert upper.geometry().bottom() < lower.geometry().top()
-        assert upper.height() >= upper.body.heightForWidth(upper.body.width())
+        assert upper.height() == upper.heightForWidth(upper.width())  # as tall as its text, no more
 
 
 def test_messages_outside_the_context_window_are_marked(view: ChatView) -> None:

@@ -117,7 +117,7 @@ class MessageColumn(QWidget):
     def _place(self, widget: QWidget) -> None:
         top = self._bottom + (self._spacing if self._bottom else 0)
         height = widget.heightForWidth(self.width()) if widget.hasHeightForWidth() else widget.sizeHint().height()
-        widget.setGeometry(0, top, self.width(), max(height, widget.minimumSizeHint().height()))
+        widget.setGeometry(0, top, self.width(), height)
         self._bottom = top + widget.height()
 
     def relayout(self) -> None:
