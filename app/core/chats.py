@@ -1,0 +1,554 @@
+"""Conversations in SQLite: chats, messages as a tree of branches, partial replies, search, export.
+
+The database runs in WAL mode with `synchronous=NORMAL`: every committed write survives
+the process being killed (it is in the WAL file as soon as the commit returns; only a
+power cut can lose the last commits, never the database itself). A streaming reply is
+saved as it grows (see `ReplyRecorder`), so a crash keeps what was shown.
+
+Messages form a tree: each has a parent (None for the first). The chat's `head_id` is
+the newest message of the branch on show; the conversation is the path from the root
+to the head. Editing a message or regenerating a reply adds a sibling and moves the head,
+so the old branch stays and can be shown again (`switch_branch`).
+
+Ids are random hex strings made by the caller (`new_message`), so the UI can show and
+refer to a message before the write has reached the disk.
+
+One `ChatStore` belongs to one thread (sqlite3 connections do not cross threads).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+DEFAULT_TITLE = "New chat"
+TITLE_LENGTH = 48
+PARTIAL_SAVE_INTERVAL_S = 0.5
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS chats (
+    id TEXT PRIMARY KEY,
+    title TEXT NOT NULL,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    settings TEXT NOT NULL DEFAULT '{}',
+    head_id TEXT
+);
+CREATE TABLE IF NOT EXISTS messages (
+    id TEXT PRIMARY KEY,
+    chat_id TEXT NOT NULL REFERENCES chats(id) ON DELETE CASCADE,
+    parent_id TEXT REFERENCES messages(id) ON DELETE CASCADE,
+    role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+    text TEXT NOT NULL,
+    state TEXT NOT NULL,
+    model TEXT NOT NULL DEFAULT '',
+    settings TEXT NOT NULL DEFAULT '{}',
+    stats TEXT NOT NULL DEFAULT '{}',
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_by_chat ON messages(chat_id, created);
+CREATE INDEX IF NOT EXISTS messages_by_parent ON messages(parent_id);
+"""
+
+
+class ChatStoreError(Exception):
+    """The chat history could not be read or written; the message says what to do."""
+
+
+class MessageState(str, Enum):
+    COMPLETE = "complete"
+    STREAMING = "streaming"  # being written; found after a crash it becomes INTERRUPTED
+    STOPPED = "stopped"  # the user stopped the reply
+    FAILED = "failed"  # generation failed part-way
+    INTERRUPTED = "interrupted"  # the app ended while the reply streamed
+
+
+@dataclass(frozen=True)
+class Message:
+    id: str
+    chat_id: str
+    parent_id: str | None
+    role: str  # "user" or "assistant"
+    text: str
+    state: MessageState = MessageState.COMPLETE
+    model: str = ""
+    settings: dict[str, Any] = field(default_factory=dict)  # the sampling and window settings of a reply
+    stats: dict[str, Any] = field(default_factory=dict)  # the reply's statistics
+    created: float = 0.0
+    updated: float = 0.0
+
+
+@dataclass(frozen=True)
+class Chat:
+    id: str
+    title: str
+    created: float
+    updated: float
+    settings: dict[str, Any] = field(default_factory=dict)  # per-chat settings (see app.core.settings.ChatSettings)
+    head_id: str | None = None
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    chat: Chat
+    snippet: str  # where the text was found ("" when only the title matched)
+    matches: int  # how many messages contain the text
+
+
+def new_message(
+    chat_id: str,
+    role: str,
+    text: str,
+    parent_id: str | None,
+    *,
+    state: MessageState = MessageState.COMPLETE,
+    model: str = "",
+    settings: Mapping[str, Any] | None = None,
+    stats: Mapping[str, Any] | None = None,
+) -> Message:
+    """A message with a fresh id and timestamps, not yet saved."""
+    now = time.time()
+    return Message(
+        uuid.uuid4().hex, chat_id, parent_id, role, text, state, model,
+        dict(settings or {}), dict(stats or {}), now, now,
+    )
+
+
+def title_from_text(text: str) -> str:
+    """A chat title from its first message: the first line, shortened."""
+    line = " ".join(text.strip().split("\n", 1)[0].split())
+    return line if len(line) <= TITLE_LENGTH else line[: TITLE_LENGTH - 1].rstrip() + "…"
+
+
+class ChatStore:
+    """The chat history database. Raises ChatStoreError with a readable message on failure."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.notices: list[str] = []  # things the user should be told about (e.g. a damaged file set aside)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = self._open_or_set_aside(path)
+        except (OSError, sqlite3.Error) as error:
+            raise ChatStoreError(
+                f"The chat history at {path} could not be opened ({error}). Check that the folder is writable "
+                "and the disk is not full, then restart Glassbox."
+            ) from error
+
+    def _open_or_set_aside(self, path: Path) -> sqlite3.Connection:
+        try:
+            return _connect(path)
+        except sqlite3.DatabaseError as error:
+            if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
+                raise
+            aside = path.with_name(f"{path.name}.damaged-{datetime.now():%Y%m%d-%H%M%S}")
+            for suffix in ("", "-wal", "-shm"):
+                part = Path(f"{path}{suffix}")
+                if part.exists():
+                    part.rename(Path(f"{aside}{suffix}"))
+            message = (
+                f"The chat history could not be read ({error}); it was kept as {aside.name} and a new, "
+                "empty history was started."
+            )
+            log.error("%s", message)
+            self.notices.append(message)
+            return _connect(path)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "ChatStore":
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self, what: str) -> Iterator[sqlite3.Connection]:
+        """One transaction; a failure becomes a ChatStoreError naming what could not be saved."""
+        try:
+            with self._db:
+                yield self._db
+        except sqlite3.Error as error:
+            log.error("Chat history: %s failed: %s", what, error)
+            raise ChatStoreError(
+                f"Glassbox could not {what} in the chat history ({error}). Check that the disk is not full; "
+                "the text is still shown and nothing else was changed."
+            ) from error
+
+    # ---- chats ---------------------------------------------------------------------
+
+    def create_chat(self, title: str = DEFAULT_TITLE, settings: Mapping[str, Any] | None = None) -> Chat:
+        now = time.time()
+        chat = Chat(uuid.uuid4().hex, title.strip() or DEFAULT_TITLE, now, now, dict(settings or {}))
+        with self._write("create a chat") as db:
+            db.execute(
+                "INSERT INTO chats (id, title, created, updated, settings) VALUES (?, ?, ?, ?, ?)",
+                (chat.id, chat.title, now, now, json.dumps(chat.settings)),
+            )
+        return chat
+
+    def chats(self) -> list[Chat]:
+        """All chats, the most recently used first."""
+        rows = self._db.execute("SELECT * FROM chats ORDER BY updated DESC, created DESC").fetchall()
+        return [_chat(row) for row in rows]
+
+    def chat(self, chat_id: str) -> Chat:
+        row = self._db.execute("SELECT * FROM chats WHERE id = ?", (chat_id,)).fetchone()
+        if row is None:
+            raise ChatStoreError(f"The chat {chat_id} no longer exists; it may have been deleted.")
+        return _chat(row)
+
+    def rename_chat(self, chat_id: str, title: str) -> Chat:
+        title = " ".join(title.split())
+        if not title:
+            raise ChatStoreError("A chat needs a title; type at least one character.")
+        with self._write("rename the chat") as db:
+            db.execute("UPDATE chats SET title = ? WHERE id = ?", (title, chat_id))
+        return self.chat(chat_id)
+
+    def set_chat_settings(self, chat_id: str, settings: Mapping[str, Any]) -> Chat:
+        with self._write("save the chat's settings") as db:
+            db.execute("UPDATE chats SET settings = ? WHERE id = ?", (json.dumps(dict(settings)), chat_id))
+        return self.chat(chat_id)
+
+    def delete_chat(self, chat_id: str) -> None:
+        with self._write("delete the chat") as db:
+            db.execute("UPDATE chats SET head_id = NULL WHERE id = ?", (chat_id,))
+            db.execute("DELETE FROM messages WHERE chat_id = ?", (chat_id,))
+            db.execute("DELETE FROM chats WHERE id = ?", (chat_id,))
+
+    # ---- messages ------------------------------------------------------------------
+
+    def save_message(self, message: Message) -> Message:
+        """Insert (or replace) a message and make it the head of its chat.
+
+        The first user message of an untitled chat names the chat.
+        """
+        now = time.time()
+        with self._write("save the message") as db:
+            db.execute(
+                "INSERT OR REPLACE INTO messages (id, chat_id, parent_id, role, text, state, model, settings, stats,"
+                " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    message.id, message.chat_id, message.parent_id, message.role, message.text,
+                    message.state.value, message.model, json.dumps(message.settings), json.dumps(message.stats),
+                    message.created or now, now,
+                ),
+            )
+            db.execute("UPDATE chats SET head_id = ?, updated = ? WHERE id = ?", (message.id, now, message.chat_id))
+            if message.role == "user":
+                db.execute(
+                    "UPDATE chats SET title = ? WHERE id = ? AND title = ?",
+                    (title_from_text(message.text) or DEFAULT_TITLE, message.chat_id, DEFAULT_TITLE),
+                )
+        return self.message(message.id)
+
+    def add_message(self, chat_id: str, role: str, text: str, **details: Any) -> Message:
+        """Append a message after the chat's head (a convenience over new_message + save_message)."""
+        return self.save_message(new_message(chat_id, role, text, self.chat(chat_id).head_id, **details))
+
+    def save_partial(self, message_id: str, text: str) -> None:
+        """Store the text a streaming reply has so far (committed at once)."""
+        with self._write("save the reply so far") as db:
+            db.execute("UPDATE messages SET text = ?, updated = ? WHERE id = ?", (text, time.time(), message_id))
+
+    def finish_message(
+        self, message_id: str, text: str, state: MessageState, stats: Mapping[str, Any] | None = None
+    ) -> Message:
+        with self._write("save the finished reply") as db:
+            db.execute(
+                "UPDATE messages SET text = ?, state = ?, stats = ?, updated = ? WHERE id = ?",
+                (text, state.value, json.dumps(dict(stats or {})), time.time(), message_id),
+            )
+        return self.message(message_id)
+
+    def delete_message(self, message_id: str) -> None:
+        """Remove a message and everything after it on its branches; the head moves to its parent."""
+        message = self.message(message_id)
+        with self._write("delete the message") as db:
+            db.execute("UPDATE chats SET head_id = ? WHERE id = ?", (message.parent_id, message.chat_id))
+            db.execute("DELETE FROM messages WHERE id = ?", (message_id,))
+
+    def message(self, message_id: str) -> Message:
+        row = self._db.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()
+        if row is None:
+            raise ChatStoreError(f"The message {message_id} no longer exists.")
+        return _message(row)
+
+    def thread(self, chat_id: str) -> list[Message]:
+        """The conversation on show: from the first message to the chat's head."""
+        head = self.chat(chat_id).head_id
+        if head is None:
+            return []
+        rows = self._db.execute(
+            """
+            WITH RECURSIVE path(id, parent_id, depth) AS (
+                SELECT id, parent_id, 0 FROM messages WHERE id = ?
+                UNION ALL
+                SELECT m.id, m.parent_id, path.depth + 1 FROM messages m JOIN path ON m.id = path.parent_id
+            )
+            SELECT messages.* FROM path JOIN messages ON messages.id = path.id ORDER BY path.depth DESC
+            """,
+            (head,),
+        ).fetchall()
+        return [_message(row) for row in rows]
+
+    def siblings(self, message_id: str) -> list[Message]:
+        """The versions of a message (itself included): edits and regenerated replies, oldest first."""
+        message = self.message(message_id)
+        rows = self._db.execute(
+            "SELECT * FROM messages WHERE chat_id = ? AND parent_id IS ? ORDER BY created, rowid",
+            (message.chat_id, message.parent_id),
+        ).fetchall()
+        return [_message(row) for row in rows]
+
+    def switch_branch(self, message_id: str) -> list[Message]:
+        """Show the branch through `message_id`, down to its newest descendant; returns the new thread."""
+        message = self.message(message_id)
+        head = message.id
+        while True:
+            row = self._db.execute(
+                "SELECT id FROM messages WHERE parent_id = ? ORDER BY created DESC, rowid DESC LIMIT 1", (head,)
+            ).fetchone()
+            if row is None:
+                break
+            head = row["id"]
+        with self._write("switch the branch") as db:
+            db.execute("UPDATE chats SET head_id = ? WHERE id = ?", (head, message.chat_id))
+        return self.thread(message.chat_id)
+
+    def recover_interrupted(self) -> int:
+        """Replies still marked streaming were cut off by a crash or kill: mark them, keep their text."""
+        with self._write("mark interrupted replies") as db:
+            cursor = db.execute(
+                "UPDATE messages SET state = ? WHERE state = ?",
+                (MessageState.INTERRUPTED.value, MessageState.STREAMING.value),
+            )
+        if cursor.rowcount:
+            log.warning("%d reply(ies) were interrupted by the previous exit; their text is kept", cursor.rowcount)
+        return cursor.rowcount
+
+    # ---- search and export ---------------------------------------------------------
+
+    def search(self, query: str, limit: int = 100) -> list[SearchHit]:
+        """Chats whose title or any message contains `query` (case-insensitive), the most recent first."""
+        needle = query.strip().casefold()
+        if not needle:
+            return [SearchHit(chat, "", 0) for chat in self.chats()[:limit]]
+        rows = self._db.execute(
+            """
+            SELECT chats.*, COUNT(messages.id) AS matches,
+                   (SELECT text FROM messages m WHERE m.chat_id = chats.id AND instr(fold(m.text), :q) > 0
+                    ORDER BY m.created LIMIT 1) AS found
+            FROM chats LEFT JOIN messages ON messages.chat_id = chats.id AND instr(fold(messages.text), :q) > 0
+            GROUP BY chats.id
+            HAVING matches > 0 OR instr(fold(chats.title), :q) > 0
+            ORDER BY chats.updated DESC LIMIT :limit
+            """,
+            {"q": needle, "limit": limit},
+        ).fetchall()
+        return [SearchHit(_chat(row), _snippet(row["found"] or "", needle), row["matches"]) for row in rows]
+
+    def export_markdown(self, chat_id: str) -> str:
+        """The conversation on show as Markdown, with the system prompt and each reply's model and stats."""
+        chat = self.chat(chat_id)
+        lines = [f"# {chat.title}", "", f"*Exported from Glassbox on {datetime.now():%Y-%m-%d %H:%M}*", ""]
+        system_prompt = str(chat.settings.get("system_prompt") or "")
+        if system_prompt:
+            lines += ["## System prompt", "", system_prompt, ""]
+        for message in self.thread(chat_id):
+            title = "You" if message.role == "user" else "Assistant"
+            if message.model:
+                title += f" ({message.model})"
+            lines += [f"## {title}", "", message.text, ""]
+            note = _markdown_note(message)
+            if note:
+                lines += [f"*{note}*", ""]
+        return "\n".join(lines).rstrip() + "\n"
+
+    def export_json(self, chat_id: str) -> str:
+        """The whole chat as JSON: the thread on show and every branch (messages carry their parent)."""
+        chat = self.chat(chat_id)
+        thread = self.thread(chat_id)
+        rows = self._db.execute("SELECT * FROM messages WHERE chat_id = ? ORDER BY created, rowid", (chat_id,))
+        payload = {
+            "format": "glassbox-chat",
+            "version": 1,
+            "exported": datetime.now().astimezone().isoformat(timespec="seconds"),
+            "chat": {
+                "id": chat.id, "title": chat.title, "created": chat.created, "updated": chat.updated,
+                "settings": chat.settings, "head_id": chat.head_id,
+            },
+            "thread": [m.id for m in thread],
+            "messages": [_message_json(_message(row)) for row in rows],
+        }
+        return json.dumps(payload, indent=2, ensure_ascii=False)
+
+    def integrity_check(self) -> str:
+        """SQLite's own check: 'ok' when the file is intact."""
+        return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=5.0)
+    try:
+        db.row_factory = sqlite3.Row
+        db.create_function("fold", 1, _fold, deterministic=True)
+        mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if str(mode).lower() != "wal":
+            log.warning("SQLite would not use WAL for %s (journal mode %s); writes stay safe but slower", path, mode)
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise ChatStoreError(
+                f"The chat history at {path} was written by a newer Glassbox (schema {version}); "
+                "update Glassbox to open it."
+            )
+        with db:
+            db.executescript(_SCHEMA)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute("SELECT COUNT(*) FROM chats").fetchone()
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _fold(text: str | None) -> str:
+    return (text or "").casefold()
+
+
+def _chat(row: sqlite3.Row) -> Chat:
+    return Chat(row["id"], row["title"], row["created"], row["updated"], _json(row["settings"]), row["head_id"])
+
+
+def _message(row: sqlite3.Row) -> Message:
+    return Message(
+        row["id"], row["chat_id"], row["parent_id"], row["role"], row["text"], MessageState(row["state"]),
+        row["model"], _json(row["settings"]), _json(row["stats"]), row["created"], row["updated"],
+    )
+
+
+def _json(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _snippet(text: str, needle: str, width: int = 60) -> str:
+    at = text.casefold().find(needle)
+    if at < 0:
+        return ""
+    start = max(0, at - width // 2)
+    end = min(len(text), at + len(needle) + width // 2)
+    core = " ".join(text[start:end].split())
+    return ("…" if start > 0 else "") + core + ("…" if end < len(text) else "")
+
+
+def _markdown_note(message: Message) -> str:
+    parts = []
+    if message.state is not MessageState.COMPLETE:
+        parts.append({
+            MessageState.STREAMING: "reply still streaming",
+            MessageState.STOPPED: "stopped by the user",
+            MessageState.FAILED: "reply failed part-way",
+            MessageState.INTERRUPTED: "reply interrupted when Glassbox closed",
+        }[message.state])
+    stats = message.stats
+    if stats.get("completion_tokens"):
+        parts.append(f"{stats['completion_tokens']} tokens")
+    if stats.get("generation_tokens_per_s"):
+        parts.append(f"{float(stats['generation_tokens_per_s']):.1f} tok/s")
+    return " · ".join(parts)
+
+
+def _message_json(message: Message) -> dict[str, Any]:
+    return {
+        "id": message.id, "parent_id": message.parent_id, "role": message.role, "text": message.text,
+        "state": message.state.value, "model": message.model, "settings": message.settings,
+        "stats": message.stats, "created": message.created, "updated": message.updated,
+    }
+
+
+class ReplyRecorder:
+    """Saves a streaming reply as it grows: at most every `interval` seconds, and on finish.
+
+    `save` is where the text goes: `ChatStore.save_partial` directly, or a signal to the
+    thread that owns the store.
+    """
+
+    def __init__(
+        self,
+        message_id: str,
+        save: Callable[[str, str], None],
+        interval: float = PARTIAL_SAVE_INTERVAL_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.message_id = message_id
+        self._save = save
+        self._interval = interval
+        self._clock = clock
+        self._parts: list[str] = []
+        self._saved_length = 0
+        self._last_save = clock()
+
+    @property
+    def text(self) -> str:
+        if len(self._parts) > 1:
+            self._parts[:] = ["".join(self._parts)]
+        return self._parts[0] if self._parts else ""
+
+    def append(self, piece: str) -> bool:
+        """Add streamed text; saves when the last save is `interval` old. True if it saved."""
+        if piece:
+            self._parts.append(piece)
+        return self.save_if_due()
+
+    def save_if_due(self) -> bool:
+        if self._clock() - self._last_save >= self._interval:
+            return self.save()
+        return False
+
+    def save(self) -> bool:
+        """Save now if anything is new. True if it saved."""
+        text = self.text
+        self._last_save = self._clock()
+        if len(text) == self._saved_length:
+            return False
+        self._save(self.message_id, text)
+        self._saved_length = len(text)
+        return True
+
+
+def thread_with(thread: list[Message], message: Message) -> list[Message]:
+    """The thread after `message` was added as the new head (it follows its parent)."""
+    if message.parent_id is None:
+        return [message]
+    for index, existing in enumerate(thread):
+        if existing.id == message.parent_id:
+            return [*thread[: index + 1], message]
+    raise ValueError(f"the parent {message.parent_id} of {message.id} is not in the thread")
+
+
+def replace_in_thread(thread: list[Message], message: Message) -> list[Message]:
+    """The thread with `message` (same id) swapped in."""
+    return [message if existing.id == message.id else existing for existing in thread]
+
