@@ -1,0 +1,48 @@
+"""The suite's thread-leak guard fails a test that leaves a thread running."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+LEAKY_TESTS = '''
+import threading
+from PySide6.QtCore import QObject
+from tests.conftest import no_leaked_threads  # the guard under test
+
+stop = threading.Event()
+
+
+def test_leaves_a_python_thread_running():
+    threading.Thread(target=stop.wait, name="forgotten-worker").start()
+
+
+def test_leaves_a_qthread_running(qapp):
+    from app.ui.threads import start_worker_thread
+    global thread
+    thread = start_worker_thread(QObject(), "forgotten-qthread")
+
+
+def test_cleans_up_after_itself():
+    stop.set()
+    thread.quit()
+    thread.wait()
+'''
+
+
+def test_the_guard_names_leaked_python_and_qt_threads(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytester.makepyfile(test_leaky=LEAKY_TESTS)
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[1]))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-q")
+    result.assert_outcomes(passed=3, errors=2)  # the guard fails the teardown of the two leaky tests
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR at teardown of test_leaves_a_python_thread_running*",
+            "*Failed: test left threads running: ['forgotten-worker']",
+            "*ERROR at teardown of test_leaves_a_qthread_running*",
+            "*Failed: test left threads running: ['QThread forgotten-qthread']",
+        ]
+    )
