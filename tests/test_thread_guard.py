@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -38,11 +39,11 @@ def test_the_guard_names_leaked_python_and_qt_threads(pytester: pytest.Pytester,
     monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[1]))
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-q")
     result.assert_outcomes(passed=3, errors=2)  # the guard fails the teardown of the two leaky tests
-    result.stdout.fnmatch_lines(
+    result.stdout.re_match_lines(
         [
-            "*ERROR at teardown of test_leaves_a_python_thread_running*",
-            "*Failed: test left threads running: ['forgotten-worker']",
-            "*ERROR at teardown of test_leaves_a_qthread_running*",
-            "*Failed: test left threads running: ['QThread forgotten-qthread']",
+            r".*ERROR at teardown of test_leaves_a_python_thread_running.*",
+            re.escape("E       Failed: test left threads running: ['forgotten-worker']"),
+            r".*ERROR at teardown of test_leaves_a_qthread_running.*",
+            re.escape("E       Failed: test left threads running: ['QThread forgotten-qthread']"),
         ]
     )
