@@ -1,0 +1,12 @@
+"""Entry point of the frozen app (PyInstaller runs this file as `__main__`)."""
+
+import sys
+
+if sys.platform == "win32":
+    # llama.cpp's DLLs must be loaded before Qt's on Windows, or loading a model can fail with
+    # "access violation reading 0x0000000000000000" (abetlen/llama-cpp-python#1903, #2029).
+    import llama_cpp  # noqa: F401
+
+from app.main import main
+
+sys.exit(main())
