@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from app.core.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
 from app.core.model_file import ModelFileError
+from app.core.offload_fallback import load_with_fallback
 from app.core.sampling import SamplingParams
 from app.ui.threads import start_worker_thread, stop_thread
 
@@ -35,6 +36,8 @@ class LlmWorker(QObject):
     loadProgress = Signal(float)
     loaded = Signal(object)  # LoadReport
     loadFailed = Signal(str)
+    loadFallbackStep = Signal(object)  # FallbackStep: out of memory, retrying with fewer GPU layers
+    loadFellBack = Signal(object)  # FallbackResult: loaded with fewer GPU layers than asked (emitted before `loaded`)
     token = Signal(str)
     finished = Signal(object)  # ReplyDone
     failed = Signal(str)
@@ -52,7 +55,13 @@ class LlmWorker(QObject):
     def _load(self, config: LoadConfig) -> None:
         self.cancel_load_event.clear()
         try:
-            report = self.engine.load(config, progress=self.loadProgress.emit, cancel=self.cancel_load_event)
+            result = load_with_fallback(
+                self.engine,
+                config,
+                on_step=self.loadFallbackStep.emit,
+                progress=self.loadProgress.emit,
+                cancel=self.cancel_load_event,
+            )
         except (ModelFileError, EngineError) as error:
             log.warning("Model load failed: %s", error)
             self.loadFailed.emit(str(error))
@@ -61,7 +70,9 @@ class LlmWorker(QObject):
             log.exception("Unexpected error while loading %s", config.model_path)
             self.loadFailed.emit(f"Loading {config.model_path.name} failed unexpectedly: {error}")
             return
-        self.loaded.emit(report)
+        if result.fell_back:
+            self.loadFellBack.emit(result)
+        self.loaded.emit(result.report)
 
     @Slot(object)
     def _generate(self, request: ReplyRequest) -> None:
