@@ -26,6 +26,7 @@ from app.core.engine import ChatMessage, LoadConfig, LoadReport, ReplyDone, Repl
 from app.core.library import InstalledModel, installed_models
 from app.core.paths import app_paths
 from app.core.sampling import SamplingParams
+from app.ui.about_dialog import show_about_dialog
 from app.ui.chat_view import ChatView
 from app.ui.composer import Composer
 from app.ui.error_banner import ErrorBanner
@@ -106,6 +107,10 @@ class MainWindow(QMainWindow):
         self.tools_menu: QMenu = self.menuBar().addMenu(self.tr("&Tools"))
         self.view_menu: QMenu = self.menuBar().addMenu(self.tr("&View"))
         self.help_menu: QMenu = self.menuBar().addMenu(self.tr("&Help"))
+        self.about_action = QAction(self.tr("About Glassbox"), self)
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+        self.about_action.triggered.connect(lambda: show_about_dialog(self))
+        self.help_menu.addAction(self.about_action)
 
     def _build_central(self) -> None:
         central = QWidget(self)
