@@ -12,6 +12,7 @@ import pytest
 from app.core.engine import Engine, LoadCancelled, LoadConfig
 from app.core.library import VerifiedIndex, VerifyState, sha256_file
 from app.core.load_timeline import (
+    FIRST_DECODE,
     HASH_CHECK,
     LOAD_WEIGHTS,
     LoadTimeline,
@@ -20,6 +21,7 @@ from app.core.load_timeline import (
     offload_counts,
 )
 from app.core.model_file import ModelFileError
+from app.core.offload_fallback import load_with_fallback
 from app.core.paths import app_paths
 
 EXPECTED_ORDER = [
@@ -40,10 +42,10 @@ def test_a_load_records_every_stage_in_order_with_durations_and_details(starter_
     engine = Engine()
     live: list[str] = []
     fractions: list[float] = []
-    timeline = LoadTimeline(progress=fractions.append, on_stage=live.append)
+    timeline = LoadTimeline(engine, on_stage=live.append)
     began = time.perf_counter()
     try:
-        report = timeline.load(engine, LoadConfig(starter_model, n_ctx=1024))
+        report = timeline.load(LoadConfig(starter_model, n_ctx=1024), progress=fractions.append)
         wall = time.perf_counter() - began
         assert engine.is_loaded
     finally:
@@ -76,13 +78,27 @@ def test_a_load_records_every_stage_in_order_with_durations_and_details(starter_
 def test_cancelling_during_the_weights_stops_the_load_and_records_where(starter_model: Path) -> None:
     engine = Engine()
     cancel = threading.Event()
-    timeline = LoadTimeline(progress=lambda _fraction: cancel.set())
+    timeline = LoadTimeline(engine)
     with pytest.raises(LoadCancelled):
-        timeline.load(engine, LoadConfig(starter_model, n_ctx=512), cancel)
+        timeline.load(LoadConfig(starter_model, n_ctx=512), progress=lambda _fraction: cancel.set(), cancel=cancel)
     assert not engine.is_loaded
     assert [stage.name for stage in timeline.stages] == [HASH_CHECK, LOAD_WEIGHTS]
     assert timeline.stages[-1].detail.startswith("cancelled at")
     assert timeline.current_stage == ""
+
+
+def test_through_the_offload_fallback_the_first_decode_closes_the_timeline(starter_model: Path) -> None:
+    engine = Engine()
+    timeline = LoadTimeline(engine)
+    try:
+        result = load_with_fallback(timeline, LoadConfig(starter_model, n_ctx=512), total_layers=31)
+    finally:
+        timeline.close()
+    assert not engine.is_loaded
+    names = [stage.name for stage in result.report.stages]
+    assert names == [*EXPECTED_ORDER, FIRST_DECODE]
+    last, decode = result.report.stages[-2:]
+    assert decode.start_s >= last.start_s + last.seconds
 
 
 def _model_file(folder: Path, content: bytes = b"GGUF" + b"\0" * 4096) -> Path:
@@ -155,7 +171,8 @@ def test_gpu_offload_is_read_from_the_gpu_builds_summary_line() -> None:
 
 
 def test_gpu_offload_is_counted_from_layer_placement_when_no_summary_is_printed() -> None:
-    lines = [f"load_tensors: layer {i:3d} assigned to device {'CUDA0' if i < 3 else 'CPU'}, is_swa = 0" for i in range(5)]
+    devices = ["CUDA0", "CUDA0", "CUDA0", "CPU", "CPU"]
+    lines = [f"load_tensors: layer {i:3d} assigned to device {device}, is_swa = 0" for i, device in enumerate(devices)]
     assert offload_counts(lines) == (3, 5)
     assert offload_counts(["print_info: n_layer = 30"]) == (0, 0)
 

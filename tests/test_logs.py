@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.diagnostics import DiagnosticsInput, diagnostics_text, package_version
+from app.core.diagnostics import DiagnosticsInput, diagnostics_text
 from app.core.engine import Engine, LoadCancelled, LoadConfig, LoadReport, LoadStage
 from app.core.hardware import GpuSnapshot, GpuState, HardwareSnapshot, OffloadSupport, RamSnapshot
 from app.core.log_buffer import LLAMA_LOGGER, LogBuffer
@@ -117,12 +117,14 @@ def test_diagnostics_cover_versions_hardware_model_settings_and_the_last_errors(
             hardware=hardware,
             errors=buffer.recent_errors(),
             log_file=tmp_path / "glassbox.log",
-            extra_versions={"PySide6": "6.11.3"},
+            qt_version="6.11.3",
+            qt_platform="offscreen",
         )
     )
-    assert f"llama-cpp-python {package_version('llama-cpp-python')}" in text
-    assert "PySide6 6.11.3" in text
-    assert "llama.cpp build:" in text
+    assert "llama-cpp-python 0.3.36" in text
+    assert "Qt 6.11.3" in text and "platform plugin offscreen" in text
+    assert "llama.cpp system info:" in text
+    assert "numpy " in text
     assert "NVIDIA Test 24GB, 24.0 GiB VRAM" in text and "driver 555.42" in text
     assert "RAM: 32.0 GiB total" in text
     assert "tiny-model.gguf" in text and "n_gpu_layers 12" in text

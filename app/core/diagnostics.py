@@ -7,24 +7,23 @@ in its line instead of failing: a bug report is most needed when something is br
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import os
 import platform
-import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app import __version__
 from app.core.engine import LoadReport
 from app.core.hardware import HardwareSnapshot
 from app.core.log_buffer import LogEntry
 from app.core.sampling import SamplingParams
+from app.core.versions import package_version, system_report
 
-PACKAGES = ("llama-cpp-python", "gguf", "huggingface-hub", "numpy", "psutil", "nvidia-ml-py", "keyring", "platformdirs")
+# Besides those in versions.system_report: the packages whose behaviour shows in a bug report.
+PACKAGES = ("gguf", "huggingface-hub", "numpy", "psutil", "nvidia-ml-py", "keyring", "platformdirs")
 GIB = 1024**3
 
 
@@ -38,13 +37,14 @@ class DiagnosticsInput:
     hardware: HardwareSnapshot | None = None
     errors: Sequence[LogEntry] = ()
     log_file: Path | None = None
-    extra_versions: Mapping[str, str] = field(default_factory=dict)  # e.g. {"PySide6": "6.11.3"} from the UI
+    qt_version: str = ""  # from the UI (this module never imports Qt)
+    qt_platform: str = ""
 
 
 def diagnostics_text(given: DiagnosticsInput) -> str:
     sections = [
         f"Glassbox diagnostics, {time.strftime('%Y-%m-%d %H:%M:%S %z')}",
-        _section("Versions", _versions(given.extra_versions)),
+        _section("Versions", _versions(given.qt_version, given.qt_platform)),
         _section("Hardware", _hardware(given.hardware)),
         _section("Model", _model(given.load_report)),
         _section("Settings", _settings(given.sampling, given.settings)),
@@ -58,32 +58,12 @@ def _section(title: str, lines: list[str]) -> str:
     return f"## {title}\n" + "\n".join(lines)
 
 
-def package_version(name: str) -> str:
+def _versions(qt_version: str, qt_platform: str) -> list[str]:
     try:
-        return importlib.metadata.version(name)
-    except importlib.metadata.PackageNotFoundError:
-        return "not installed"
-
-
-def _versions(extra: Mapping[str, str]) -> list[str]:
-    lines = [
-        f"Glassbox {__version__}",
-        f"Python {platform.python_version()} ({sys.executable})",
-        f"OS {platform.platform()}",
-    ]
-    lines += [f"{name} {version}" for name, version in extra.items()]
-    lines += [f"{name} {package_version(name)}" for name in PACKAGES]
-    lines.append(f"llama.cpp build: {_llama_system_info()}")
-    return lines
-
-
-def _llama_system_info() -> str:
-    try:
-        import llama_cpp
-
-        return llama_cpp.llama_print_system_info().decode("utf-8", errors="replace").strip()
+        lines = system_report(qt_version or "not running", qt_platform or "none").splitlines()
     except Exception as error:  # a broken llama.cpp install is what the report is for
-        return f"unavailable ({error})"
+        lines = [f"versions unavailable ({error})"]
+    return lines + [f"{name} {package_version(name)}" for name in PACKAGES]
 
 
 def _hardware(snapshot: HardwareSnapshot | None) -> list[str]:

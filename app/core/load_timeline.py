@@ -13,6 +13,7 @@ timeline:
     load weights     weights memory-mapped or read (llama.cpp's progress callback runs here)
     create context   KV cache and compute buffers
     chat template    which template the model brings
+    first decode     one token through the model (when the offload fallback warms it up)
 
 The engine only knows when the model load began and ended; the sub-stages inside it are
 cut at the timestamps of llama.cpp's own log lines (`init_tokenizer`, `load_tensors:
@@ -47,6 +48,7 @@ HASH_CHECK = "hash check"
 READ_MODEL = "read model"
 LOAD_WEIGHTS = "load weights"
 CREATE_CONTEXT = "create context"
+FIRST_DECODE = "first decode"
 
 _META = re.compile(
     r"loaded meta data with (?P<keys>\d+) key-value pairs and (?P<tensors>\d+) tensors.*\(version (?P<version>.+)\)\s*$"
@@ -146,17 +148,17 @@ def check_hash(
 
 
 class LoadTimeline:
-    """Follows one model load; `stages` holds what is known so far, also after a failure."""
+    """Loads through an engine and records the timeline; `stages` holds what is known so far, also after a failure.
 
-    def __init__(
-        self,
-        progress: LoadProgress | None = None,
-        on_stage: StageListener | None = None,
-        models_dir: Path | None = None,
-    ) -> None:
-        self._progress = progress
+    It has the engine's `load(config, progress, cancel)`, `close()` and `warm_up()`, so the
+    offload fallback can drive it like an engine (each attempt gets its own timeline).
+    """
+
+    def __init__(self, engine: Engine, on_stage: StageListener | None = None, models_dir: Path | None = None) -> None:
+        self._engine = engine
         self._on_stage = on_stage
         self._models_dir = models_dir
+        self._progress: LoadProgress | None = None
         self._marks = _Marks()
         self._lock = threading.Lock()
         self._current = ""
@@ -169,9 +171,13 @@ class LoadTimeline:
     def current_stage(self) -> str:
         return self._current
 
-    def load(self, engine: Engine, config: LoadConfig, cancel: threading.Event | None = None) -> LoadReport:
+    def load(
+        self, config: LoadConfig, progress: LoadProgress | None = None, cancel: threading.Event | None = None
+    ) -> LoadReport:
         """Check the hash, load through the engine and return its report with the full timeline."""
         install_llama_logging()
+        self._progress = progress
+        self._marks = _Marks()
         self._origin = time.perf_counter()
         self.stages = []
         try:
@@ -181,7 +187,7 @@ class LoadTimeline:
             self._enter(READ_MODEL)
             add_line_listener(self._on_line)
             try:
-                report = engine.load(config, progress=self._on_progress, cancel=cancel)
+                report = self._engine.load(config, progress=self._on_progress, cancel=cancel)
             finally:
                 remove_line_listener(self._on_line)
         except LoadCancelled:
@@ -195,6 +201,19 @@ class LoadTimeline:
         report.started_at = self._origin
         self._current = ""
         return report
+
+    def warm_up(self) -> None:
+        """The engine's first decode, recorded as the last stage of the load it follows."""
+        warm_up = getattr(self._engine, "warm_up", None)
+        if not callable(warm_up):
+            return
+        started = time.perf_counter()
+        warm_up()
+        seconds = time.perf_counter() - started
+        self.stages.append(LoadStage(FIRST_DECODE, seconds, "one token through the model", started - self._origin))
+
+    def close(self) -> None:
+        self._engine.close()
 
     # ---- live ----------------------------------------------------------------------
 
