@@ -503,17 +503,17 @@ class DownloadJob:
             # what a resume after a crash relies on.
             with part.open("ab", buffering=0) as handle:
                 for chunk in response.iter_bytes():
-                    if self._interrupt.is_set():
-                        os.fsync(handle.fileno())
-                        raise _Interrupted()
                     if offset + len(chunk) > plan.expected_size:
                         handle.close()
                         self._size_mismatch(plan, offset + len(chunk))
-                    _write_all(handle, chunk)
+                    _write_all(handle, chunk)  # a chunk that arrived is kept, even when pausing
                     self._hasher.update(chunk)
                     offset += len(chunk)
                     self._hashed = offset
                     self._progress(offset)
+                    if self._interrupt.is_set():
+                        os.fsync(handle.fileno())
+                        raise _Interrupted()
         except OSError as error:
             raise DownloadError(
                 describe_os_error(error, part.parent) + f" {format_bytes(self._part_size())} are kept; press Resume after fixing it.",
@@ -639,10 +639,12 @@ class DownloadJob:
                     self._samples.popleft()
 
     def _speed(self) -> float:
+        """Bytes per second over the last few seconds, up to now: a stalled transfer slows to 0."""
         if len(self._samples) < 2:
             return 0.0
-        (t0, b0), (t1, b1) = self._samples[0], self._samples[-1]
-        return (b1 - b0) / (t1 - t0) if t1 > t0 else 0.0
+        (t0, b0), (_, b1) = self._samples[0], self._samples[-1]
+        elapsed = time.monotonic() - t0
+        return (b1 - b0) / elapsed if elapsed > 0 else 0.0
 
     def _set(self, state: JobState, message: str) -> None:
         self.state = state
