@@ -11,12 +11,18 @@ import logging
 import threading
 from dataclasses import dataclass
 
+import llama_cpp
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
+from app.core.context_window import WindowPolicy
 from app.core.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
+from app.core.load_timeline import LoadTimeline
+from app.core.metrics import MetricsRecorder
 from app.core.model_file import ModelFileError
 from app.core.offload_fallback import load_with_fallback
+from app.core.prompt_inspector import inspect_conversation
 from app.core.sampling import SamplingParams
+from app.core.token_probs import TokenProbabilityRecorder
 from app.ui.threads import start_worker_thread, stop_thread
 
 log = logging.getLogger(__name__)
@@ -26,21 +32,38 @@ log = logging.getLogger(__name__)
 class ReplyRequest:
     messages: tuple[ChatMessage, ...]
     params: SamplingParams
+    token_probabilities: bool = False  # record the top alternatives of each token (emitted as replyTokens)
+
+
+@dataclass(frozen=True)
+class InspectRequest:
+    """Show the prompt for the next turn of `conversation` (a leading system message is the system prompt)."""
+
+    conversation: tuple[ChatMessage, ...]
+    reserve: int  # tokens kept free for the reply
+    policy: WindowPolicy = WindowPolicy.ROLLING
 
 
 class LlmWorker(QObject):
     loadRequested = Signal(object)  # LoadConfig
     generateRequested = Signal(object)  # ReplyRequest
+    inspectRequested = Signal(object)  # InspectRequest
     unloadRequested = Signal()
 
+    loadStarted = Signal(object)  # LoadConfig
+    loadStage = Signal(str)  # the load stage now running (see load_timeline)
     loadProgress = Signal(float)
     loaded = Signal(object)  # LoadReport
     loadFailed = Signal(str)
     loadFallbackStep = Signal(object)  # FallbackStep: out of memory, retrying with fewer GPU layers
     loadFellBack = Signal(object)  # FallbackResult: loaded with fewer GPU layers than asked (emitted before `loaded`)
     token = Signal(str)
+    replyMetrics = Signal(object)  # ReplyMetrics, emitted right before `finished`
+    replyTokens = Signal(object)  # TokenTrace, right before `finished`, when the request asked for it
     finished = Signal(object)  # ReplyDone
     failed = Signal(str)
+    promptInspected = Signal(object)  # PromptInspection
+    inspectFailed = Signal(str)
 
     def __init__(self, engine: Engine | None = None) -> None:
         super().__init__()
@@ -49,14 +72,16 @@ class LlmWorker(QObject):
         self.cancel_load_event = threading.Event()
         self.loadRequested.connect(self._load)
         self.generateRequested.connect(self._generate)
+        self.inspectRequested.connect(self._inspect)
         self.unloadRequested.connect(self._unload)
 
     @Slot(object)
     def _load(self, config: LoadConfig) -> None:
         self.cancel_load_event.clear()
+        self.loadStarted.emit(config)
         try:
             result = load_with_fallback(
-                self.engine,
+                LoadTimeline(self.engine, on_stage=self.loadStage.emit),
                 config,
                 on_step=self.loadFallbackStep.emit,
                 progress=self.loadProgress.emit,
@@ -78,8 +103,19 @@ class LlmWorker(QObject):
     def _generate(self, request: ReplyRequest) -> None:
         self.stop_event.clear()
         try:
-            for event in self.engine.stream_chat(request.messages, request.params, self.stop_event):
+            metrics = MetricsRecorder(self.engine.llama)
+            probabilities = TokenProbabilityRecorder(request.params) if request.token_probabilities else None
+
+            def observe(token_id: int, llama: llama_cpp.Llama) -> None:
+                metrics.observe(token_id, llama)
+                if probabilities is not None:
+                    probabilities.observe(token_id, llama)
+
+            for event in self.engine.stream_chat(request.messages, request.params, self.stop_event, observe):
                 if isinstance(event, ReplyDone):
+                    self.replyMetrics.emit(metrics.finish(event.stats, self.engine.llama))
+                    if probabilities is not None:
+                        self.replyTokens.emit(probabilities.trace(self.engine.llama))
                     self.finished.emit(event)
                 elif event.text:
                     self.token.emit(event.text)
@@ -88,6 +124,19 @@ class LlmWorker(QObject):
         except Exception as error:
             log.exception("Generation failed")
             self.failed.emit(f"Generation failed unexpectedly: {error}")
+
+    @Slot(object)
+    def _inspect(self, request: InspectRequest) -> None:
+        if not self.engine.is_loaded:
+            self.inspectFailed.emit("No model is loaded yet: the prompt depends on the model's template and tokenizer.")
+            return
+        try:
+            inspection = inspect_conversation(self.engine, request.conversation, request.reserve, request.policy)
+        except Exception as error:  # a template can fail on odd input; say so instead of dying
+            log.exception("Prompt inspection failed")
+            self.inspectFailed.emit(f"The prompt could not be built: {error}")
+            return
+        self.promptInspected.emit(inspection)
 
     @Slot()
     def _unload(self) -> None:
