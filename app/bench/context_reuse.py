@@ -1,0 +1,228 @@
+"""Prefix reuse over a long conversation: does a follow-up turn cost only its new tokens?
+
+A scripted 40-turn conversation at n_ctx 2048 on the starter model (greedy, short
+replies). Each turn the context window plans the prompt (rolling policy, chunked drops),
+the engine streams the reply, and we record the prompt tokens, the tokens llama.cpp
+actually evaluated (the rest came from its prefix cache) and the time to first token.
+The conversation outgrows the window several times, so the window slides.
+
+The yardstick, "the TTFT of evaluating just the new turn's tokens", is measured in the
+same run, turn by turn, on a second engine (same model, same settings): its cache holds
+a filler prefix exactly as long as the part of this turn's prompt that an ideal cache
+would already hold (everything before the new user message), and we time evaluating
+this turn's real new tokens after it. Timing the very same tokens at the very same
+position, interleaved with the real turn, makes the ratio immune to the drift of a
+shared machine, which a calibration fit done once up front would not be. Filler is used
+instead of the real prefix so the yardstick engine never has to re-evaluate a whole
+prompt when the window slides.
+
+Ratios reported:
+- follow-up turns that keep the window's start (the cache covers everything but the new
+  message): mean TTFT / mean yardstick TTFT, over all of them and over those after the
+  first slide; target <= 1.5. These are the turns the chunked drop exists for: dropping
+  one turn per turn would make every turn after the first slide re-evaluate its whole
+  prompt.
+- the slide turns themselves (the window's start moved, so the prompt after the system
+  prompt changed and is evaluated again): reported, no target; with a quarter of the
+  budget dropped per slide they are a few turns in forty.
+"""
+
+from __future__ import annotations
+
+import statistics
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.bench import BenchContext, BenchRow, row
+from app.core.context_window import ContextWindow, WindowPolicy
+from app.core.engine import Engine, LoadConfig, ReplyDone, default_threads
+from app.core.sampling import GREEDY
+
+SECTION = "context_reuse"
+N_CTX = 2048
+SYSTEM_PROMPT = "You are a concise assistant. Answer in one or two sentences."
+TOPICS = [
+    "the water cycle", "how bridges carry weight", "why the sky is blue", "the history of paper",
+    "how vaccines train the immune system", "what makes bread rise", "how a refrigerator moves heat",
+    "why leaves change colour in autumn", "how tides follow the moon", "what a compiler does",
+]
+ANGLES = [
+    "Explain {topic} to a curious twelve-year-old who likes concrete examples, and mention one common "
+    "misconception people have about it, because I want to avoid repeating that mistake in my notes.",
+    "I am preparing a short talk about {topic}. What is the single most surprising fact about it, and how "
+    "would you demonstrate it with things found in an ordinary kitchen or classroom?",
+    "Compare {topic} with something from everyday life that works in a similar way. Keep the comparison "
+    "honest: say where the analogy breaks down, and what a student should remember instead.",
+    "Summarise {topic} in a way that would fit on an index card. Then add one question a teacher could ask "
+    "to check that the idea was really understood rather than memorised.",
+]
+
+
+CONTEXT_NOTE = " My notes already cover {previous}; connect to them where it fits."
+
+
+def script(turns: int) -> list[str]:
+    """The user's messages: different topics and angles, so every turn is new text (about 70 tokens each)."""
+    messages = []
+    for i in range(turns):
+        topic = TOPICS[(i // len(ANGLES) + i) % len(TOPICS)]
+        previous = TOPICS[(i // len(ANGLES) + i + 3) % len(TOPICS)]
+        messages.append(
+            f"Turn {i + 1}. " + ANGLES[i % len(ANGLES)].format(topic=topic) + CONTEXT_NOTE.format(previous=previous)
+        )
+    return messages
+
+
+@dataclass(frozen=True)
+class _Msg:
+    id: int
+    role: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Turn:
+    index: int
+    prompt_tokens: int
+    evaluated_tokens: int
+    ttft_s: float
+    new_tokens: int  # what an ideal cache could not have: the new user message and the reply prompt
+    yardstick_ttft_s: float  # evaluating just those tokens after a cached prefix of the same length
+    slid: bool  # the window's start moved this turn
+    outside: int  # messages outside the window
+
+
+def run(context: BenchContext) -> list[BenchRow]:
+    turns, n_ctx = (14, 1024) if context.quick else (40, N_CTX)
+    max_tokens = 12
+    threads = default_threads()
+    config = LoadConfig(context.model_path, n_ctx=n_ctx, n_threads=threads)
+    engine, yardstick = Engine(), Engine()
+    engine.load(config)
+    yardstick.load(config)
+    try:
+        results = _converse(engine, yardstick, script(turns), n_ctx, max_tokens)
+    finally:
+        yardstick.close()
+        engine.close()
+    context.details[SECTION] = {
+        "n_ctx": n_ctx, "max_tokens": max_tokens, "threads": threads,
+        "turns": [t.__dict__ for t in results],
+    }
+    return _rows(results)
+
+
+def _converse(
+    engine: Engine, yardstick: Engine, questions: Sequence[str], n_ctx: int, max_tokens: int
+) -> list[Turn]:
+    window = ContextWindow(engine)
+    params = GREEDY.with_values({"max_tokens": max_tokens})
+    probe = GREEDY.with_values({"max_tokens": 1})
+    filler = _filler(engine, n_ctx)
+    history: list[_Msg] = []
+    results: list[Turn] = []
+    previous_outside: tuple[object, ...] = ()
+    for index, question in enumerate(questions):
+        history.append(_Msg(len(history), "user", question))
+        plan = window.plan(SYSTEM_PROMPT, history, n_ctx, max_tokens, WindowPolicy.ROLLING)
+        prompt = engine.prompt_tokens(plan.messages)
+        before_question = engine.prompt_tokens(plan.messages[:-1]) if len(plan.messages) > 1 else []
+        cached_ideal = _common_prefix(prompt, before_question)
+        new = prompt[cached_ideal:]
+
+        done = _stream(engine, prompt, params)
+        if cached_ideal:
+            _stream(yardstick, filler[:cached_ideal], probe)  # the cache now holds exactly that prefix
+        measured = _stream(yardstick, filler[:cached_ideal] + new, probe).stats
+        history.append(_Msg(len(history), "assistant", done.text))
+        results.append(
+            Turn(
+                index=index + 1,
+                prompt_tokens=done.stats.prompt_tokens,
+                evaluated_tokens=done.stats.evaluated_prompt_tokens,
+                ttft_s=done.stats.time_to_first_token_s,
+                new_tokens=measured.evaluated_prompt_tokens,
+                yardstick_ttft_s=measured.time_to_first_token_s,
+                slid=index > 0 and plan.outside_ids != previous_outside,
+                outside=len(plan.outside_ids),
+            )
+        )
+        previous_outside = plan.outside_ids
+    return results
+
+
+def _rows(results: list[Turn]) -> list[BenchRow]:
+    follow_ups = results[1:]
+    steady = [t for t in follow_ups if not t.slid]
+    slides = [t for t in follow_ups if t.slid]
+    first_slide = slides[0].index if slides else len(results) + 1
+    after_slide = [t for t in steady if t.index > first_slide]
+    rows = [
+        row(
+            SECTION,
+            f"turn {t.index:2d}: prompt {t.prompt_tokens}, evaluated {t.evaluated_tokens}, new {t.new_tokens}"
+            + (", window slid" if t.slid else ""),
+            t.ttft_s * 1000,
+            "ms TTFT",
+        )
+        for t in results
+    ]
+    rows += [
+        row(SECTION, "window slides", len(slides), "turns"),
+        row(SECTION, "follow-up prompt tokens served from the cache", _cached_share(follow_ups), "share"),
+        row(SECTION, "mean evaluated / new tokens, turns that keep the window", _mean_ratio(steady, "tokens"), "ratio"),
+        row(SECTION, "follow-up TTFT / TTFT of just the new tokens", _mean_ratio(steady, "ttft"), "ratio", "<= 1.5"),
+        row(
+            SECTION, "  same, turns after the first slide", _mean_ratio(after_slide, "ttft"), "ratio", "<= 1.5"
+        ),
+        row(SECTION, "  median of per-turn ratios, turns that keep the window", _median_ratio(steady), "ratio"),
+        row(SECTION, "slide turns: TTFT / TTFT of just the new tokens", _mean_ratio(slides, "ttft"), "ratio"),
+        row(SECTION, "all follow-ups incl. slides: TTFT / new-token TTFT", _mean_ratio(follow_ups, "ttft"), "ratio"),
+    ]
+    return rows
+
+
+def _mean_ratio(turns: list[Turn], what: str) -> float:
+    if not turns:
+        return float("nan")
+    if what == "tokens":
+        return statistics.mean(t.evaluated_tokens for t in turns) / statistics.mean(t.new_tokens for t in turns)
+    return statistics.mean(t.ttft_s for t in turns) / statistics.mean(t.yardstick_ttft_s for t in turns)
+
+
+def _median_ratio(turns: list[Turn]) -> float:
+    """Robust to a single turn hit by another process on a shared machine."""
+    ratios = [t.ttft_s / t.yardstick_ttft_s for t in turns if t.yardstick_ttft_s > 0]
+    return statistics.median(ratios) if ratios else float("nan")
+
+
+def _cached_share(turns: list[Turn]) -> float:
+    prompt = sum(t.prompt_tokens for t in turns)
+    return (prompt - sum(t.evaluated_tokens for t in turns)) / prompt if prompt else float("nan")
+
+
+def _filler(engine: Engine, length: int) -> list[int]:
+    text = " ".join(f"Filler sentence number {i} keeps the cache busy." for i in range(length // 4))
+    return engine.tokenize(text, special=False)[:length]
+
+
+def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    common = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        common += 1
+    return common
+
+
+def _stream(engine: Engine, prompt: list[int], params: object) -> ReplyDone:
+    done: ReplyDone | None = None
+    for event in engine.stream_tokens(prompt, params, threading.Event()):  # type: ignore[arg-type]
+        if isinstance(event, ReplyDone):
+            done = event
+    assert done is not None
+    if done.stats.error:
+        raise RuntimeError(f"generation failed in the bench: {done.stats.error}")
+    return done
+
