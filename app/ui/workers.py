@@ -32,7 +32,6 @@ log = logging.getLogger(__name__)
 class ReplyRequest:
     messages: tuple[ChatMessage, ...]
     params: SamplingParams
-    token_probabilities: bool = False  # record the top alternatives of each token (emitted as replyTokens)
 
 
 @dataclass(frozen=True)
@@ -59,7 +58,7 @@ class LlmWorker(QObject):
     loadFellBack = Signal(object)  # FallbackResult: loaded with fewer GPU layers than asked (emitted before `loaded`)
     token = Signal(str)
     replyMetrics = Signal(object)  # ReplyMetrics, emitted right before `finished`
-    replyTokens = Signal(object)  # TokenTrace, right before `finished`, when the request asked for it
+    replyTokens = Signal(object)  # TokenTrace, right before `finished`, while token_probabilities is set
     finished = Signal(object)  # ReplyDone
     failed = Signal(str)
     promptInspected = Signal(object)  # PromptInspection
@@ -70,6 +69,8 @@ class LlmWorker(QObject):
         self.engine = engine or Engine()
         self.stop_event = threading.Event()
         self.cancel_load_event = threading.Event()
+        # Set (by the GUI, directly): record each token's top alternatives, emitted as replyTokens.
+        self.token_probabilities = threading.Event()
         self.loadRequested.connect(self._load)
         self.generateRequested.connect(self._generate)
         self.inspectRequested.connect(self._inspect)
@@ -104,7 +105,7 @@ class LlmWorker(QObject):
         self.stop_event.clear()
         try:
             metrics = MetricsRecorder(self.engine.llama)
-            probabilities = TokenProbabilityRecorder(request.params) if request.token_probabilities else None
+            probabilities = TokenProbabilityRecorder(request.params) if self.token_probabilities.is_set() else None
 
             def observe(token_id: int, llama: llama_cpp.Llama) -> None:
                 metrics.observe(token_id, llama)
