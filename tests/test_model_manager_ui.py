@@ -231,3 +231,28 @@ def test_unfinished_downloads_from_an_earlier_run_come_back_paused(hub: FakeHub,
         assert hub.served(REPO, Q4) == file.size
     finally:
         assert window.shutdown()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support raise")  # the offscreen platform cannot raise windows
+def test_the_main_window_opens_models_and_a_downloaded_model_appears_in_its_picker(
+    hub: FakeHub, qtbot: QtBot, memory_keyring: MemoryKeyring  # noqa: F811
+) -> None:
+    from app.ui.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: window.loaded_model is not None, timeout=30_000)
+        assert window.models_action in window.tools_menu.actions()
+        window.models_action.trigger()
+        models = window.model_manager
+        assert models is not None and models.isVisible()
+        file = hub.file(REPO, Q4)
+        with qtbot.waitSignal(models.modelInstalled, timeout=WAIT_MS):
+            models.start_downloads([DownloadRequest(REPO, Q4, None, file.sha256, file.size)])
+        labels = [window.model_picker.itemText(i) for i in range(window.model_picker.count())]
+        assert any(label.startswith("tiny.Q4_K_M") for label in labels)
+        assert window.loaded_model is not None and window.loaded_model.name.startswith("SmolLM2")  # still loaded
+    finally:
+        window.close()

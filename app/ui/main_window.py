@@ -5,11 +5,13 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
+    QDockWidget,
     QHBoxLayout,
     QLabel,
     QMainWindow,
@@ -24,13 +26,18 @@ from PySide6.QtWidgets import (
 
 from app.core.engine import ChatMessage, LoadConfig, LoadReport, ReplyDone, ReplyStats, StopReason
 from app.core.library import InstalledModel, installed_models
+from app.core.offload_fallback import FallbackResult
 from app.core.paths import app_paths
 from app.core.sampling import SamplingParams
 from app.ui.about_dialog import show_about_dialog
 from app.ui.chat_view import ChatView
 from app.ui.composer import Composer
 from app.ui.error_banner import ErrorBanner
+from app.ui.gpu_panel import GpuPanel
 from app.ui.workers import LlmThread, LlmWorker, ReplyRequest
+
+if TYPE_CHECKING:
+    from app.ui.model_manager import ModelManagerDialog
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +83,7 @@ class MainWindow(QMainWindow):
         self._build_central()
         self._build_status_bar()
         self._connect_worker()
+        self._build_gpu_panel()
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.stop_reply)
         QShortcut(QKeySequence.StandardKey.New, self, activated=self.new_chat)
 
@@ -103,8 +111,15 @@ class MainWindow(QMainWindow):
         self.new_chat_action.setToolTip(self.tr("Start an empty conversation (Ctrl+N)"))
         self.new_chat_action.triggered.connect(self.new_chat)
         toolbar.addAction(self.new_chat_action)
+        self.models_action = QAction(self.tr("Models…"), self)
+        self.models_action.setShortcut(QKeySequence("Ctrl+Shift+M"))
+        self.models_action.setToolTip(self.tr("Find, download and manage models (Ctrl+Shift+M)"))
+        self.models_action.triggered.connect(self.open_models)
+        toolbar.addAction(self.models_action)
+        self.model_manager: ModelManagerDialog | None = None
         self.toolbar = toolbar
         self.tools_menu: QMenu = self.menuBar().addMenu(self.tr("&Tools"))
+        self.tools_menu.addAction(self.models_action)
         self.view_menu: QMenu = self.menuBar().addMenu(self.tr("&View"))
         self.help_menu: QMenu = self.menuBar().addMenu(self.tr("&Help"))
         self.about_action = QAction(self.tr("About Glassbox"), self)
@@ -194,6 +209,22 @@ class MainWindow(QMainWindow):
         picked = self._picked_path()
         if picked is not None and picked != self.loaded_model:
             self.load_model(picked)
+
+    def open_models(self) -> None:
+        """The Models window, kept for the session so downloads go on while it is closed."""
+        if self.model_manager is None:
+            # Imported on first use: huggingface_hub and friends stay out of the startup path.
+            from app.ui.model_manager import ModelManagerDialog
+
+            self.model_manager = ModelManagerDialog(self)
+            self.model_manager.modelInstalled.connect(self._on_library_changed)
+            self.model_manager.modelRemoved.connect(self._on_library_changed)
+        self.model_manager.show()
+        self.model_manager.raise_()
+        self.model_manager.activateWindow()
+
+    def _on_library_changed(self, _path: Path) -> None:
+        self.refresh_models()
 
     def _model_label(self, model: InstalledModel) -> str:
         size = f"{model.size_bytes / 1e6:,.0f} MB"
@@ -322,6 +353,30 @@ class MainWindow(QMainWindow):
     def is_streaming(self) -> bool:
         return self._streaming
 
+    # ---- GPU offload -------------------------------------------------------------------
+
+    def _build_gpu_panel(self) -> None:
+        """The GPU offload panel in a dock (View → GPU offload); it follows the worker's loads."""
+        self.gpu_panel = GpuPanel(self.worker, parent=self)
+        self.gpu_panel.applyRequested.connect(self._apply_load_settings)
+        self.worker.loadFellBack.connect(self._on_load_fell_back)
+        dock = QDockWidget(self.tr("GPU offload"), self)
+        dock.setObjectName("GpuOffloadDock")
+        dock.setWidget(self.gpu_panel)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+        self.view_menu.addAction(dock.toggleViewAction())
+
+    def _apply_load_settings(self, config: LoadConfig) -> None:
+        """Reload the model with the GPU layers and context length chosen in the panel."""
+        self.n_gpu_layers = config.n_gpu_layers
+        self.n_ctx = config.n_ctx
+        self.load_model(Path(config.model_path))
+
+    def _on_load_fell_back(self, result: FallbackResult) -> None:
+        """Out of GPU memory: the load went on with fewer layers, and that setting now holds."""
+        self.n_gpu_layers = result.config.n_gpu_layers
+        self.error_banner.show_error(result.message, logging.WARNING)
+
     # ---- exit ----------------------------------------------------------------------
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -329,5 +384,8 @@ class MainWindow(QMainWindow):
         if not self._closing:
             self._closing = True
             self._speed_timer.stop()
+            self.gpu_panel.shutdown()
+            if self.model_manager is not None:
+                self.model_manager.shutdown()  # pauses downloads; their bytes stay for next time
             self.llm.shutdown()
         event.accept()
