@@ -342,3 +342,67 @@ def test_progress_reports_bytes_total_and_a_speed_while_running(hub: FakeHub, ma
     assert 0 < snapshot.fraction < 1  # type: ignore[operator]
     hold.release()
     finish(job)
+
+
+def test_retry_after_a_hash_mismatch_downloads_afresh_and_installs(hub: FakeHub, make_manager) -> None:
+    hub.faults(REPO, FILE).flip_byte_at = 100
+    manager = make_manager()
+    job = manager.enqueue(request_for(hub))
+    finish(job)
+    assert job.snapshot().error_kind == "hash mismatch"
+    hub.faults(REPO, FILE).flip_byte_at = None
+    manager.resume(job.id)
+    finish(job)
+    assert job.snapshot().state is JobState.DONE, job.snapshot().message
+    assert hub.served(REPO, FILE) == 2 * hub.file(REPO, FILE).size
+
+
+def test_a_partial_download_of_an_older_version_of_the_file_is_discarded(
+    hub: FakeHub, make_manager, tmp_path: Path
+) -> None:
+    size = hub.file(REPO, FILE).size
+    hub.faults(REPO, FILE).drop_at = size // 2
+    old = make_manager(retry=RetryPolicy(attempts=1)).enqueue(request_for(hub))
+    finish(old)
+    assert old.snapshot().state is JobState.FAILED and partial_files()
+    newer = gguf_bytes(tmp_path, "newer.gguf", seed=9, tensor_bytes=512 * 1024)
+    hub.add_repo(REPO, {FILE: newer})  # the repository was updated meanwhile
+    job = make_manager().enqueue(request_for(hub))
+    finish(job)
+    assert job.snapshot().state is JobState.DONE, job.snapshot().message
+    assert installed_path().read_bytes() == newer
+    assert hub.file_requests(FILE)[-1].range is None  # the old bytes were not reused
+
+
+def test_a_disk_that_fills_up_mid_download_keeps_the_bytes_and_resumes_after_space_is_freed(
+    hub: FakeHub, make_manager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from app.core import downloads
+
+    real_write = downloads._write_all
+    written = 0
+
+    def filling_disk(handle: object, data: bytes) -> None:
+        nonlocal written
+        if written >= 100_000:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_write(handle, data)  # type: ignore[arg-type]
+        written += len(data)
+
+    monkeypatch.setattr(downloads, "_write_all", filling_disk)
+    manager = make_manager()
+    job = manager.enqueue(request_for(hub))
+    finish(job)
+    snapshot = job.snapshot()
+    assert snapshot.state is JobState.FAILED and snapshot.error_kind == "disk full" and snapshot.can_resume
+    assert "is full" in snapshot.message and "kept" in snapshot.message
+    (part,) = app_paths().downloads.glob("*.part")
+    assert part.stat().st_size == written
+
+    monkeypatch.setattr(downloads, "_write_all", real_write)
+    manager.resume(job.id)
+    finish(job)
+    assert job.snapshot().state is JobState.DONE, job.snapshot().message
+    assert hub.file_requests(FILE)[-1].range == f"bytes={written}-"
