@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import email.message
+import importlib.metadata
 import re
+from typing import cast
 
 import llama_cpp
 import pytest
@@ -71,26 +73,28 @@ def test_every_python_package_of_the_app_is_listed_with_a_version_and_licence(qt
     assert packages["numpy"].version in _row_of("numpy", dialog.packages_view.toHtml())
 
 
-def test_the_starter_model_row_appears_only_when_the_model_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_starter_model_row_appears_only_when_it_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
     assert any("SmolLM2" in component.name for component in main_components("6.0.0"))
     monkeypatch.setattr("app.core.versions.find_starter_model", lambda: None)
     assert not any("SmolLM2" in component.name for component in main_components("6.0.0"))
 
 
-def test_a_licence_is_read_from_the_expression_then_a_short_field_then_classifiers() -> None:
-    def metadata(**fields: str | list[str]) -> email.message.Message:
-        message = email.message.Message()
-        for key, value in fields.items():
-            for item in value if isinstance(value, list) else [value]:
-                message[key.replace("_", "-")] = item
-        return message
+def _metadata(**fields: str | list[str]) -> importlib.metadata.PackageMetadata:
+    """Package metadata as importlib.metadata parses it (an email message), built from keyword fields."""
+    message = email.message.Message()
+    for key, value in fields.items():
+        for item in value if isinstance(value, list) else [value]:
+            message[key.replace("_", "-")] = item
+    return cast(importlib.metadata.PackageMetadata, message)
 
-    assert license_of(metadata(License_Expression="Apache-2.0", License="ignored")) == "Apache-2.0"  # type: ignore[arg-type]
-    assert license_of(metadata(License="BSD-3-Clause")) == "BSD-3-Clause"  # type: ignore[arg-type]
+
+def test_a_licence_is_read_from_the_expression_then_a_short_field_then_classifiers() -> None:
+    assert license_of(_metadata(License_Expression="Apache-2.0", License="ignored")) == "Apache-2.0"
+    assert license_of(_metadata(License="BSD-3-Clause")) == "BSD-3-Clause"
     full_text = "Copyright (c) someone\n\nPermission is hereby granted..."
     classifiers = ["Programming Language :: Python", "License :: OSI Approved :: MIT License"]
-    assert license_of(metadata(License=full_text, Classifier=classifiers)) == "MIT License"  # type: ignore[arg-type]
-    assert license_of(metadata()) == "see the package's licence file"  # type: ignore[arg-type]
+    assert license_of(_metadata(License=full_text, Classifier=classifiers)) == "MIT License"
+    assert license_of(_metadata()) == "see the package's licence file"
 
 
 def test_help_about_opens_the_dialog_without_blocking_the_window(qtbot: QtBot) -> None:

@@ -196,7 +196,8 @@ def system_report(qt_version: str, qt_platform: str) -> str:
         f"Glassbox {__version__} ({frozen})",
         f"Python {platform.python_version()} ({platform.python_implementation()}) on {platform.platform()}",
         f"Qt {qt_version}, PySide6 {package_version('PySide6-Essentials')}, platform plugin {qt_platform}",
-        f"llama-cpp-python {llama.llama_cpp_python}; llama.cpp {llama.llama_cpp}; ggml {llama.ggml} ({llama.ggml_commit})",
+        f"llama-cpp-python {llama.llama_cpp_python}; llama.cpp {llama.llama_cpp}; "
+        f"ggml {llama.ggml} ({llama.ggml_commit})",
         f"GPU offload: {'available' if llama.gpu_offload else 'not available (CPU-only build)'}",
         f"llama.cpp system info: {llama.system_info}",
     ]

@@ -110,10 +110,11 @@ def _row(component: Component, show_role: bool) -> str:
     name = html.escape(component.name)
     if component.url:
         name = f"<a href='{html.escape(component.url, quote=True)}'>{name}</a>"
-    cells = [name, html.escape(component.version), html.escape(component.license)]
+    cells = [f"<td>{name}</td>", f"<td>{html.escape(component.version)}</td>"]
+    cells.append(f"<td nowrap>{html.escape(component.license)}</td>")
     if show_role:
-        cells.append(html.escape(component.role))
-    return "<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
+        cells.append(f"<td>{html.escape(component.role)}</td>")
+    return "<tr>" + "".join(cells) + "</tr>"
 
 
 def show_about_dialog(parent: QWidget) -> AboutDialog:
