@@ -150,6 +150,14 @@ def llama_binaries() -> list[tuple[str, str]]:
     return chosen
 
 
+def llama_data_files() -> list[tuple[str, str]]:
+    """Metal shader sources/libraries a macOS wheel may ship beside its dylibs (none on Linux/Windows)."""
+    import llama_cpp
+
+    lib_dir = Path(llama_cpp.__file__).parent / "lib"
+    return [(str(path), LLAMA_LIB_DIR) for path in sorted(lib_dir.glob("*")) if path.suffix in (".metal", ".metallib")]
+
+
 def keep_llama_library(name: str) -> bool:
     """Everything but the multimodal projector library and link-time files (.lib/.exp/.pdb)."""
     if "mtmd" in name or "llava" in name:
@@ -284,12 +292,19 @@ def executable_icon(icons: Path) -> str | None:
     return None
 
 
+def windows_version_numbers(version: str) -> tuple[int, int, int, int]:
+    """The release part of a PEP 440 version as the four numbers a Windows version resource holds."""
+    match = re.match(r"\d+(?:\.\d+)*", version)
+    numbers = [int(part) for part in match[0].split(".")[:4]] if match else []
+    padded = numbers + [0] * (4 - len(numbers))
+    return padded[0], padded[1], padded[2], padded[3]
+
+
 def windows_version_file(root: Path, version: str) -> str:
     """A VSVersionInfo file for the .exe's Details tab, written into build/."""
-    numbers = [int(part) for part in re.findall(r"\d+", version)[:4]]
-    numbers += [0] * (4 - len(numbers))
+    numbers = windows_version_numbers(version)
     text = f"""VSVersionInfo(
-  ffi=FixedFileInfo(filevers={tuple(numbers)}, prodvers={tuple(numbers)}, mask=0x3f, flags=0x0, OS=0x40004,
+  ffi=FixedFileInfo(filevers={numbers}, prodvers={numbers}, mask=0x3f, flags=0x0, OS=0x40004,
                     fileType=0x1, subtype=0x0, date=(0, 0)),
   kids=[
     StringFileInfo([StringTable('040904B0', [
