@@ -118,13 +118,23 @@ def test_file_metadata_pins_the_commit_and_reads_the_lfs_sha(hub: FakeHub) -> No
     assert meta.size == repo.files["tiny.Q2_K.gguf"].size
 
 
-def test_an_unreachable_hub_is_reported_as_offline(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unreachable_hub_is_reported_as_offline() -> None:
     with FakeHub() as stopped:
         url = stopped.url
-    with pytest.raises(HubError) as caught:
-        HubClient(url).listing("someone/llama-tiny-GGUF")
-    assert caught.value.kind is HubErrorKind.OFFLINE and caught.value.retryable
-    assert "unreachable" in caught.value.message
+    for request in (lambda: HubClient(url).listing("someone/llama-tiny-GGUF"), lambda: HubClient(url).search("llama")):
+        with pytest.raises(HubError) as caught:
+            request()
+        assert caught.value.kind is HubErrorKind.OFFLINE and caught.value.retryable
+        assert "unreachable" in caught.value.message and "internet connection" in caught.value.message
+
+
+def test_a_server_error_says_it_is_temporary(hub: FakeHub) -> None:
+    hub.api_statuses = [503, 502]
+    for request in (lambda: HubClient().search("llama"), lambda: HubClient().listing("someone/llama-tiny-GGUF")):
+        with pytest.raises(HubError) as caught:
+            request()
+        assert caught.value.kind is HubErrorKind.SERVER and caught.value.retryable
+        assert "server error" in caught.value.message and "try again" in caught.value.message
 
 
 def test_token_never_appears_in_logs(hub: FakeHub, caplog: pytest.LogCaptureFixture) -> None:

@@ -16,7 +16,7 @@ from enum import Enum
 from urllib.parse import urlparse
 
 import httpx2
-from huggingface_hub import HfApi, get_hf_file_metadata, hf_hub_url
+from huggingface_hub import HfApi, ModelInfo, get_hf_file_metadata, hf_hub_url
 from huggingface_hub.errors import (
     EntryNotFoundError,
     GatedRepoError,
@@ -25,6 +25,7 @@ from huggingface_hub.errors import (
     RepositoryNotFoundError,
     RevisionNotFoundError,
 )
+from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status
 
 from app.core.library import SPLIT_PATTERN
 from app.core.quant import Candidate, parse_quant, quality_note, quality_rank
@@ -166,13 +167,26 @@ class HubClient:
         return urlparse(self.endpoint).netloc or self.endpoint
 
     def search(self, text: str, limit: int = 40) -> list[RepoSummary]:
-        """GGUF repositories whose name contains `text`, most downloaded first."""
+        """GGUF repositories whose name contains `text`, most downloaded first.
+
+        The same request as `HfApi.list_models(filter="gguf", search=text, sort="downloads",
+        limit=limit, expand=...)`, on huggingface_hub's session with its headers, error
+        mapping and `ModelInfo` parsing, but sent once: list_models' pagination helper retries
+        a refused connection for about 23 seconds, which would leave an offline user staring
+        at "Searching…" for half a minute.
+        """
+        params: dict[str, object] = {"filter": "gguf", "sort": "downloads", "limit": limit, "expand": _SEARCH_FIELDS}
+        if text.strip():
+            params["search"] = text.strip()
         try:
-            models = list(
-                self.api.list_models(
-                    filter="gguf", search=text.strip() or None, sort="downloads", limit=limit, expand=_SEARCH_FIELDS
-                )
+            response = get_session().get(
+                f"{self.endpoint}/api/models",
+                params=params,
+                headers=build_hf_headers(token=self.token or False),
+                timeout=METADATA_TIMEOUT_S,
             )
+            hf_raise_for_status(response)
+            models = [ModelInfo(**item) for item in response.json()[:limit]]
         except Exception as error:  # every failure becomes a message, see translate_error
             raise self.translate_error(error, what="search Hugging Face") from error
         return [

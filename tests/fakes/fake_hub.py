@@ -8,7 +8,8 @@ Endpoints (as huggingface_hub 2.x calls them):
 - errors carry `X-Error-Code` (`GatedRepo`, `RepoNotFound`, `EntryNotFound`, `RevisionNotFound`)
 
 Faults a test can arm per file: drop the connection at a byte offset, ignore Range, answer
-with given statuses first, flip one byte, hold the body at an offset until released.
+with given statuses first, flip one byte, hold the body at an offset until released; and
+for the API, `api_statuses` answers the next API requests with given statuses.
 Every body byte sent is counted per file, so tests can assert what was transferred.
 """
 
@@ -129,6 +130,7 @@ class FakeHub:
         self.repos: dict[str, FakeRepo] = {}
         self.tokens: dict[str, set[str]] = {}  # valid token -> gated/private repos it may read
         self.requests: list[LoggedRequest] = []
+        self.api_statuses: list[int] = []  # answer the next /api/ requests with these statuses
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -246,6 +248,10 @@ class _Handler(BaseHTTPRequestHandler):
         token = self.hub._token_from(authorization)
         if token is not None and token not in self.hub.tokens:
             self._error(401, None, "Invalid credentials in Authorization header")
+            return
+        if path.startswith("/api/") and self.hub.api_statuses:
+            status = self.hub.api_statuses.pop(0)
+            self._error(status, None, f"Injected status {status}")
             return
         if path == "/api/models":
             self._search(query, token)
