@@ -7,7 +7,7 @@ from pathlib import Path
 from app.core.downloads import DownloadManager, DownloadRequest, JobState
 from app.core.engine import Engine, LoadConfig
 from app.core.hub import HubClient
-from app.core.library import VerifiedIndex, VerifyState, check_before_load, installed_models
+from app.core.library import VerifiedIndex, VerifyState, installed_models
 from app.core.paths import app_paths
 from app.core.quant import recommend
 from tests.fakes.fake_hub import FakeHub, fake_hub  # noqa: F401
@@ -38,7 +38,6 @@ def test_starter_model_downloads_verifies_installs_and_loads_in_llama_cpp(
     assert snapshot.destination == installed
     assert any(m.path == installed and not m.is_starter for m in installed_models(app_paths().models))
     assert VerifiedIndex(app_paths().models).state(installed) is VerifyState.VERIFIED
-    check_before_load(installed, app_paths().models)
 
     engine = Engine()
     try:

@@ -15,7 +15,6 @@ from app.core.library import (
     UnsafeNameError,
     VerifiedIndex,
     VerifyState,
-    check_before_load,
     delete_model,
     describe,
     find_model,
@@ -110,29 +109,6 @@ def test_verify_of_an_intact_file_says_it_matches_the_hub(models_dir: Path) -> N
     result = verify_model(find_model(models_dir, "alpha"), index)
     assert result.state is VerifyState.VERIFIED and "Hub" in result.message
     assert index.state(path) is VerifyState.VERIFIED  # the new mtime is recorded
-
-
-def test_loading_an_unchanged_verified_file_does_not_hash_it_again(
-    models_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = install(models_dir, "acme/A/alpha.gguf")
-    VerifiedIndex(models_dir).record(path, hashlib.sha256(path.read_bytes()).hexdigest(), "hub")
-
-    def no_hashing(*_args: object, **_kwargs: object) -> None:
-        raise AssertionError("an unchanged file was hashed again")
-
-    monkeypatch.setattr("app.core.library.sha256_file", no_hashing)
-    check_before_load(path, models_dir)
-
-
-def test_loading_a_verified_file_that_changed_on_disk_is_refused(models_dir: Path) -> None:
-    path = install(models_dir, "acme/A/alpha.gguf")
-    VerifiedIndex(models_dir).record(path, hashlib.sha256(path.read_bytes()).hexdigest(), "hub")
-    flip_byte(path)
-    touch_later(path)
-    with pytest.raises(ModelFileError) as caught:
-        check_before_load(path, models_dir)
-    assert "damaged or was changed" in caught.value.reason
 
 
 def test_import_copies_hashes_once_and_records_the_file(tmp_path: Path, models_dir: Path) -> None:

@@ -5,8 +5,8 @@ for imports. A split model (`name-00001-of-00003.gguf` …) is one model whose p
 first shard (llama.cpp finds the others beside it).
 
 Every installed file's SHA-256 is recorded in `models/.glassbox-index.json` with its size and
-mtime: a later "Verify", or a load after the file's size or mtime changed, re-hashes the file
-and compares it with that record.
+mtime: a later "Verify", or a load after the file's size or mtime changed (the load timeline's
+hash check), re-hashes the file and compares it with that record.
 """
 
 from __future__ import annotations
@@ -302,20 +302,6 @@ class VerifiedIndex:
         os.replace(temporary, self.file)
 
 
-def check_before_load(path: Path, models_dir: Path | None = None) -> None:
-    """Before loading: a file whose size or mtime changed since it was verified is hashed again.
-
-    Raises ModelFileError when the hash no longer matches; files with no record pass.
-    """
-    index = VerifiedIndex(models_dir or _models_dir())
-    for file in _model_files(path):
-        if index.state(file) is VerifyState.CHANGED:
-            log.info("%s changed since it was verified; hashing it again before loading", file)
-            result = index.verify(file)
-            if result.state is VerifyState.MISMATCH:
-                raise ModelFileError(file, result.message)
-
-
 # ---- the library view -------------------------------------------------------------------------
 
 
@@ -518,16 +504,6 @@ def _model_at(path: Path, models_dir: Path) -> InstalledModel:
         if model.path == path:
             return model
     raise LibraryError(f"{path} was added but is not listed as a model")
-
-
-def _model_files(path: Path) -> list[Path]:
-    return [shard for shard in split_shards(path) if shard.is_file()] or [path]
-
-
-def _models_dir() -> Path:
-    from app.core.paths import app_paths
-
-    return app_paths().models
 
 
 def _inside(path: Path, folder: Path) -> bool:
