@@ -56,7 +56,9 @@ SIDECAR_VERSION = 1
 # Kept free beyond the file itself, so a download never fills the disk to the last byte.
 DISK_MARGIN = 64 * 1024 * 1024
 _SPEED_WINDOW_S = 5.0
-_TIMEOUT = httpx2.Timeout(connect=15.0, read=60.0, write=60.0, pool=15.0)
+# A stalled connection is dropped (and retried) after `read` seconds; pause and cancel act
+# between chunks, so this also bounds how long they take on a stalled connection.
+_TIMEOUT = httpx2.Timeout(connect=15.0, read=20.0, write=20.0, pool=15.0)
 
 
 class JobState(Enum):
@@ -251,9 +253,11 @@ class DownloadJob:
 
     # ---- running (the job's own thread) -------------------------------------------------------
 
-    def _prepare_start(self) -> None:
-        """Called by the manager, on its thread, right before the job's thread starts."""
+    def _try_start(self) -> bool:
+        """Called by the manager right before it starts the job's thread; False if no longer queued."""
         with self._lock:
+            if self.state is not JobState.QUEUED:
+                return False
             self._interrupt.clear()
             self._intent = None
             self._ended.clear()
@@ -261,6 +265,7 @@ class DownloadJob:
             self.resumable = True
             self._samples.clear()
             self._set(JobState.RUNNING, "starting")
+            return True
 
     def run(self) -> None:
         try:
@@ -294,7 +299,9 @@ class DownloadJob:
             log.info("Resuming %s from %s", self.request.filename, sidecar)
             self._plan = existing
             return existing
-        self._part_path().unlink(missing_ok=True)  # bytes without a sidecar cannot be trusted
+        # Bytes without a matching sidecar (none, or of an older version of the file) are not reused.
+        self._part_path().unlink(missing_ok=True)
+        sidecar.unlink(missing_ok=True)
         try:
             destination = model_destination(paths.models, self.request.repo_id, self.request.filename)
         except LibraryError as error:
@@ -790,8 +797,7 @@ class DownloadManager:
             for job in self._jobs:
                 if running >= self.max_parallel:
                     break
-                if job.state is JobState.QUEUED and not self._is_running(job):
-                    job._prepare_start()
+                if not self._is_running(job) and job._try_start():
                     thread = threading.Thread(
                         target=self._run_job, args=(job,), name=f"download {job.request.filename}"
                     )

@@ -15,9 +15,13 @@ from datetime import datetime
 from enum import Enum
 from urllib.parse import urlparse
 
-import httpx2
-from huggingface_hub import HfApi, ModelInfo, get_hf_file_metadata, hf_hub_url
-from huggingface_hub.errors import (
+# Glassbox moves file bytes itself over plain HTTP (see downloads.py); keep huggingface_hub off
+# its Xet transfer path too. Read by huggingface_hub when it is first imported.
+os.environ.setdefault("HF_HUB_DISABLE_XET", "1")
+
+import httpx2  # noqa: E402
+from huggingface_hub import HfApi, ModelInfo, get_hf_file_metadata, hf_hub_url  # noqa: E402
+from huggingface_hub.errors import (  # noqa: E402
     EntryNotFoundError,
     GatedRepoError,
     HfHubHTTPError,
@@ -25,10 +29,10 @@ from huggingface_hub.errors import (
     RepositoryNotFoundError,
     RevisionNotFoundError,
 )
-from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status
+from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status  # noqa: E402
 
-from app.core.library import SPLIT_PATTERN
-from app.core.quant import Candidate, parse_quant, quality_note, quality_rank
+from app.core.library import SPLIT_PATTERN  # noqa: E402
+from app.core.quant import Candidate, parse_quant, quality_note, quality_rank  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +40,7 @@ DEFAULT_ENDPOINT = "https://huggingface.co"
 METADATA_TIMEOUT_S = 20.0
 _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.\-]{0,95}/[A-Za-z0-9][\w.\-]{0,95}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
-_SEARCH_FIELDS = ["author", "downloads", "likes", "lastModified", "gated", "private", "tags"]
+_SEARCH_FIELDS = ["downloads", "likes", "lastModified", "gated", "private"]
 
 
 def hub_endpoint() -> str:
