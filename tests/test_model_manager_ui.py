@@ -197,15 +197,17 @@ def test_the_starter_model_cannot_be_deleted_from_the_library(
     assert opened == [starter_model.parent]
 
 
-def test_dropping_a_gguf_file_on_the_library_imports_it(dialog: ModelManagerDialog, qtbot: QtBot, tmp_path: Path) -> None:
+def test_dropping_a_gguf_file_on_the_window_imports_it_into_the_library(dialog: ModelManagerDialog, qtbot: QtBot, tmp_path: Path) -> None:
     source = make_gguf(tmp_path / "dropped.Q5_K_M.gguf")
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(source)), QUrl.fromLocalFile(str(tmp_path / "notes.txt"))])
     event = QDropEvent(
         QPointF(QPoint(10, 10)), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
     )
+    dialog.tabs.setCurrentWidget(dialog.discover)
     with qtbot.waitSignal(dialog.modelInstalled, timeout=WAIT_MS) as added:
-        dialog.library.dropEvent(event)
+        dialog.dropEvent(event)  # dropped anywhere on the window
+    assert dialog.tabs.currentWidget() is dialog.library
     assert added.args[0] == app_paths().models / "imported" / "dropped.Q5_K_M.gguf"
     assert "Imported" in dialog.library.status.text()
 

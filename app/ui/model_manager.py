@@ -11,6 +11,7 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
@@ -92,6 +93,7 @@ class ModelManagerDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Models"))
+        self.setAcceptDrops(True)
         self.resize(980, 680)
         self.paths = paths or app_paths()
         token_store = token_store or TokenStore()
@@ -129,6 +131,14 @@ class ModelManagerDialog(QDialog):
         # Enter belongs to the focused field (search, token), never to a "default" button.
         for button in self.findChildren(QPushButton):
             button.setAutoDefault(False)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        """.gguf files dropped anywhere on the window are imported into the library."""
+        self.library.dragEnterEvent(event)
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        self.tabs.setCurrentWidget(self.library)
+        self.library.dropEvent(event)
 
     def _on_hub_failed(self, _what: str, message: str) -> None:
         self.banner.show_error(message)

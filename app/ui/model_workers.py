@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from app.core.hub import HubClient, HubError
+from app.core.hub import METADATA_TIMEOUT_S, HubClient, HubError
 from app.core.library import (
     Cancelled,
     InstalledModel,
@@ -186,14 +186,17 @@ class LibraryWorker(QObject):
 class ModelWorkers:
     """Both workers and their threads; `shutdown()` cancels hashing and joins the threads."""
 
+    # A Hub request cannot be interrupted; it ends within its own timeout.
+    HUB_STOP_MS = int((METADATA_TIMEOUT_S + 5) * 1000)
+    LIBRARY_STOP_MS = 5000  # hashing and copying stop at the next chunk once cancelled
+
     def __init__(self, token_store: TokenStore | None = None) -> None:
         self.hub = HubWorker(token_store or TokenStore())
         self.library = LibraryWorker()
-        self._threads: list[QThread] = [
-            start_worker_thread(self.hub, "models-hub"),
-            start_worker_thread(self.library, "models-library"),
-        ]
+        self._hub_thread: QThread = start_worker_thread(self.hub, "models-hub")
+        self._library_thread: QThread = start_worker_thread(self.library, "models-library")
 
-    def shutdown(self, timeout_ms: int = 5000) -> bool:
+    def shutdown(self) -> bool:
         self.library.cancel.set()
-        return all(stop_thread(thread, timeout_ms) for thread in self._threads)
+        library_stopped = stop_thread(self._library_thread, self.LIBRARY_STOP_MS)
+        return stop_thread(self._hub_thread, self.HUB_STOP_MS) and library_stopped
