@@ -190,3 +190,13 @@ def test_a_database_from_a_newer_version_is_refused_with_a_message(tmp_path: Pat
 def test_a_missing_chat_is_a_readable_error(store: ChatStore) -> None:
     with pytest.raises(ChatStoreError, match="no longer exists"):
         store.thread("nope")
+
+
+def test_versions_tell_each_message_its_place_among_its_edits(store: ChatStore) -> None:
+    chat = store.create_chat()
+    first = store.add_message(chat.id, "user", "v1")
+    reply = store.add_message(chat.id, "assistant", "r1")
+    second = store.save_message(new_message(chat.id, "user", "v2", None))
+    versions = store.versions(chat.id)
+    assert versions[first.id] == (0, 2) and versions[second.id] == (1, 2)
+    assert versions[reply.id] == (0, 1)

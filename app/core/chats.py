@@ -109,6 +109,12 @@ class SearchHit:
     matches: int  # how many messages contain the text
 
 
+def new_chat(title: str = DEFAULT_TITLE, settings: Mapping[str, Any] | None = None) -> Chat:
+    """A chat with a fresh id, not yet saved (a new chat is saved with its first message)."""
+    now = time.time()
+    return Chat(uuid.uuid4().hex, " ".join(title.split()) or DEFAULT_TITLE, now, now, dict(settings or {}))
+
+
 def new_message(
     chat_id: str,
     role: str,
@@ -193,14 +199,16 @@ class ChatStore:
     # ---- chats ---------------------------------------------------------------------
 
     def create_chat(self, title: str = DEFAULT_TITLE, settings: Mapping[str, Any] | None = None) -> Chat:
-        now = time.time()
-        chat = Chat(uuid.uuid4().hex, title.strip() or DEFAULT_TITLE, now, now, dict(settings or {}))
+        return self.save_chat(new_chat(title, settings))
+
+    def save_chat(self, chat: Chat) -> Chat:
+        """Store a chat made by `new_chat` (its messages are saved separately)."""
         with self._write("create a chat") as db:
             db.execute(
-                "INSERT INTO chats (id, title, created, updated, settings) VALUES (?, ?, ?, ?, ?)",
-                (chat.id, chat.title, now, now, json.dumps(chat.settings)),
+                "INSERT OR IGNORE INTO chats (id, title, created, updated, settings) VALUES (?, ?, ?, ?, ?)",
+                (chat.id, chat.title, chat.created, chat.updated, json.dumps(chat.settings)),
             )
-        return chat
+        return self.chat(chat.id)
 
     def chats(self) -> list[Chat]:
         """All chats, the most recently used first."""
@@ -316,6 +324,16 @@ class ChatStore:
             (message.chat_id, message.parent_id),
         ).fetchall()
         return [_message(row) for row in rows]
+
+    def versions(self, chat_id: str) -> dict[str, tuple[int, int]]:
+        """For every message of the chat: (its position among its versions, how many versions there are)."""
+        rows = self._db.execute(
+            "SELECT id, parent_id FROM messages WHERE chat_id = ? ORDER BY created, rowid", (chat_id,)
+        ).fetchall()
+        groups: dict[str | None, list[str]] = {}
+        for row in rows:
+            groups.setdefault(row["parent_id"], []).append(row["id"])
+        return {mid: (index, len(ids)) for ids in groups.values() for index, mid in enumerate(ids)}
 
     def switch_branch(self, message_id: str) -> list[Message]:
         """Show the branch through `message_id`, down to its newest descendant; returns the new thread."""
@@ -536,19 +554,4 @@ class ReplyRecorder:
         self._save(self.message_id, text)
         self._saved_length = len(text)
         return True
-
-
-def thread_with(thread: list[Message], message: Message) -> list[Message]:
-    """The thread after `message` was added as the new head (it follows its parent)."""
-    if message.parent_id is None:
-        return [message]
-    for index, existing in enumerate(thread):
-        if existing.id == message.parent_id:
-            return [*thread[: index + 1], message]
-    raise ValueError(f"the parent {message.parent_id} of {message.id} is not in the thread")
-
-
-def replace_in_thread(thread: list[Message], message: Message) -> list[Message]:
-    """The thread with `message` (same id) swapped in."""
-    return [message if existing.id == message.id else existing for existing in thread]
 

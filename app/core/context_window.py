@@ -23,6 +23,7 @@ branches without remembering anything.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
@@ -30,7 +31,9 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Protocol
 
-from app.core.engine import ChatMessage
+from app.core.engine import ChatMessage, Engine
+
+log = logging.getLogger(__name__)
 
 DEFAULT_CHUNK_FRACTION = 0.25
 _PROBE_USER = ChatMessage("user", "Hello.")
@@ -327,3 +330,47 @@ class _BlockCosts:
         if key not in self._blocks:
             self._blocks[key] = self._counter.count_tokens(messages)
         return self._blocks[key]
+
+
+@dataclass(frozen=True)
+class PlanRequest:
+    """What the LLM worker needs to plan a turn; `purpose` tells the asker's answers apart."""
+
+    purpose: str  # e.g. "reply" (a reply follows) or "meter" (only show the numbers)
+    system_prompt: str
+    messages: tuple[WindowMessage, ...]
+    reserve: int
+    policy: WindowPolicy = WindowPolicy.ROLLING
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    request: PlanRequest
+    plan: WindowPlan | None = None
+    error: str = ""  # why the turn cannot be sent (plan is None)
+
+
+class EnginePlanner:
+    """Plans with whatever model the engine has loaded; measured costs are dropped when the model changes."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._window = ContextWindow(engine)
+        self._model: object = None
+
+    def plan(self, request: PlanRequest) -> PlanResult:
+        if not self._engine.is_loaded:
+            return PlanResult(request, error="No model is loaded yet: the window depends on its tokenizer.")
+        if self._engine.config != self._model:
+            self._model = self._engine.config
+            self._window.clear_cache()
+        try:
+            plan = self._window.plan(
+                request.system_prompt, request.messages, self._engine.n_ctx, request.reserve, request.policy
+            )
+        except WindowError as error:
+            return PlanResult(request, error=str(error))
+        except Exception as error:  # a chat template can refuse odd input (e.g. roles out of order)
+            log.exception("The context window could not be planned")
+            return PlanResult(request, error=f"The model's chat template could not build the prompt: {error}")
+        return PlanResult(request, plan)

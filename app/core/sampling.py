@@ -27,8 +27,7 @@ class FieldSpec:
     """One setting: what it is called, what it accepts and what it does.
 
     kind: "float", "int", "seed" (None = random, else a whole number) or "strings" (a tuple of
-    texts). For "int" and "float", `special` names a value with a meaning of its own
-    (shown instead of the number, e.g. 0 = "off").
+    texts, at most `maximum` of them).
     """
 
     name: str
@@ -37,9 +36,6 @@ class FieldSpec:
     minimum: float
     maximum: float
     explanation: str
-    step: float = 1.0
-    decimals: int = 0
-    special: str = ""
 
     def check(self, value: Any) -> Any:
         """The value converted to the field's type, or InvalidSetting saying what is wrong."""
@@ -151,11 +147,12 @@ def lenient_sampling(data: Any, base: SamplingParams | None = None) -> tuple[Sam
         try:
             good[name] = spec.check(value)
         except InvalidSetting as error:
-            problems.append(f"{error.message} The default ({_describe(getattr(base, name))}) is used.")
+            problems.append(f"{error.message} The default ({describe_value(getattr(base, name))}) is used.")
     return replace(base, **good), problems
 
 
-def _describe(value: Any) -> str:
+def describe_value(value: Any) -> str:
+    """A setting's value as the user reads it (seed None is \"random\")."""
     if value is None:
         return "random"
     if isinstance(value, tuple):
@@ -169,42 +166,34 @@ SAMPLING_FIELDS: dict[str, FieldSpec] = {
         FieldSpec(
             "temperature", "Temperature", "float", 0.0, 2.0,
             "How adventurous the choice of each token is: 0 always picks the most likely one, higher is more varied.",
-            step=0.05, decimals=2, special="0 = greedy",
         ),
         FieldSpec(
             "top_p", "Top-p", "float", 0.0, 1.0,
             "Only the most likely tokens whose probabilities add up to this share are candidates (1 = all).",
-            step=0.01, decimals=2,
         ),
         FieldSpec(
             "top_k", "Top-k", "int", 0, 1000,
             "Only the k most likely tokens are candidates (0 = no limit).",
-            special="0 = off",
         ),
         FieldSpec(
             "min_p", "Min-p", "float", 0.0, 1.0,
             "Drop tokens less likely than this fraction of the most likely token's probability (0 = off).",
-            step=0.01, decimals=2,
         ),
         FieldSpec(
             "repeat_penalty", "Repeat penalty", "float", 0.5, 2.0,
             "Makes tokens that appeared recently less likely (1 = off, above 1 discourages repetition).",
-            step=0.01, decimals=2,
         ),
         FieldSpec(
             "repeat_last_n", "Repeat window", "int", 0, 4096,
             "How many of the latest tokens the repeat penalties look at (0 = off).",
-            step=8,
         ),
         FieldSpec(
             "presence_penalty", "Presence penalty", "float", -2.0, 2.0,
             "Lowers every token that already appeared by a fixed amount, nudging towards new topics (0 = off).",
-            step=0.05, decimals=2,
         ),
         FieldSpec(
             "frequency_penalty", "Frequency penalty", "float", -2.0, 2.0,
             "Lowers tokens in proportion to how often they already appeared (0 = off).",
-            step=0.05, decimals=2,
         ),
         FieldSpec(
             "seed", "Seed", "seed", 0, MAX_SEED,
@@ -213,7 +202,6 @@ SAMPLING_FIELDS: dict[str, FieldSpec] = {
         FieldSpec(
             "max_tokens", "Max tokens", "int", 1, 32768,
             "The longest reply, in tokens; this much room is also kept free in the context window.",
-            step=16,
         ),
         FieldSpec(
             "stop", "Stop strings", "strings", 0, 16,

@@ -63,12 +63,10 @@ MODEL_FIELDS: dict[str, FieldSpec] = {
             "n_ctx", "Context length", "int", 256, 131072,
             "How many tokens the model sees at once, prompt and reply together; more needs more memory. "
             "Applies when the model is loaded again.",
-            step=256,
         ),
         FieldSpec(
             "n_threads", "Threads", "int", 0, 256,
             "CPU threads for generation (0 = automatic: one per physical core). Applies when the model is loaded again.",
-            special="0 = automatic",
         ),
     )
 }

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import llama_cpp
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from app.core.context_window import WindowPolicy
+from app.core.context_window import EnginePlanner, PlanRequest, WindowPolicy
 from app.core.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
 from app.core.load_timeline import LoadTimeline
 from app.core.metrics import MetricsRecorder
@@ -47,6 +47,7 @@ class LlmWorker(QObject):
     loadRequested = Signal(object)  # LoadConfig
     generateRequested = Signal(object)  # ReplyRequest
     inspectRequested = Signal(object)  # InspectRequest
+    planRequested = Signal(object)  # PlanRequest: the context window for the next turn
     unloadRequested = Signal()
 
     loadStarted = Signal(object)  # LoadConfig
@@ -63,6 +64,7 @@ class LlmWorker(QObject):
     failed = Signal(str)
     promptInspected = Signal(object)  # PromptInspection
     inspectFailed = Signal(str)
+    windowPlanned = Signal(object)  # PlanResult
 
     def __init__(self, engine: Engine | None = None) -> None:
         super().__init__()
@@ -74,6 +76,8 @@ class LlmWorker(QObject):
         self.loadRequested.connect(self._load)
         self.generateRequested.connect(self._generate)
         self.inspectRequested.connect(self._inspect)
+        self.planner = EnginePlanner(self.engine)
+        self.planRequested.connect(self._plan)
         self.unloadRequested.connect(self._unload)
 
     @Slot(object)
@@ -125,6 +129,10 @@ class LlmWorker(QObject):
         except Exception as error:
             log.exception("Generation failed")
             self.failed.emit(f"Generation failed unexpectedly: {error}")
+
+    @Slot(object)
+    def _plan(self, request: PlanRequest) -> None:
+        self.windowPlanned.emit(self.planner.plan(request))
 
     @Slot(object)
     def _inspect(self, request: InspectRequest) -> None:
