@@ -1,0 +1,85 @@
+"""The GPU panel inside the main window: Apply reloads on the LLM worker; an out-of-memory fallback is told."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.core.engine import Engine, LoadConfig, LoadReport
+from app.core.model_file import ModelFileError
+from app.ui.main_window import MainWindow
+from app.ui.workers import LlmThread, LlmWorker
+
+CUDA_OOM = "cudaMalloc failed: out of memory"
+
+
+class SmallGpuEngine(Engine):
+    """The real engine, except that more than `fits` GPU layers fail the way a CUDA build does."""
+
+    def __init__(self, fits: int) -> None:
+        super().__init__()
+        self.fits = fits
+        self.attempts: list[int] = []
+
+    def load(self, config: LoadConfig, progress=None, cancel: threading.Event | None = None) -> LoadReport:
+        self.attempts.append(config.n_gpu_layers)
+        if config.n_gpu_layers > self.fits:
+            raise ModelFileError(config.model_path, f"llama.cpp could not load it ({CUDA_OOM})")
+        return super().load(config, progress, cancel)
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> Iterator[MainWindow]:
+    engine = SmallGpuEngine(fits=10)
+    main = MainWindow(llm=LlmThread(LlmWorker(engine)))
+    qtbot.addWidget(main)
+    main.show()
+    qtbot.waitUntil(lambda: main.loaded_model is not None and main.gpu_panel.planner is not None, timeout=30_000)
+    yield main
+    main.close()
+
+
+def test_the_panel_is_a_dock_in_the_view_menu_and_plans_the_loaded_model(window: MainWindow) -> None:
+    assert "GPU offload" in [action.text() for action in window.view_menu.actions()]
+    assert window.gpu_panel.config is not None
+    assert window.gpu_panel.config.model_path == window.loaded_model
+    assert window.gpu_panel.slider.maximum() == 31
+
+
+def test_apply_reloads_the_model_with_the_new_settings_and_shows_progress(window: MainWindow, qtbot: QtBot) -> None:
+    panel = window.gpu_panel
+    panel.slider.setValue(4)
+    panel.context_box.setValue(1024)
+    progress: list[float] = []
+    window.worker.loadProgress.connect(progress.append)
+
+    with qtbot.waitSignal(window.modelLoaded, timeout=30_000) as loaded:
+        panel.apply_button.click()
+        assert not panel.apply_button.isEnabled() and panel.progress.isVisibleTo(panel)  # busy until loaded
+    report: LoadReport = loaded.args[0]
+    assert (report.config.n_gpu_layers, report.config.n_ctx) == (4, 1024)
+    assert (window.n_gpu_layers, window.n_ctx) == (4, 1024)
+    assert progress and progress[-1] == 1.0
+    qtbot.waitUntil(lambda: panel.apply_button.isEnabled())
+    assert not panel.progress.isVisibleTo(panel)
+
+
+def test_out_of_gpu_memory_falls_back_and_tells_the_user_which_setting_holds(window: MainWindow, qtbot: QtBot) -> None:
+    panel = window.gpu_panel
+    panel.slider.setValue(31)
+
+    with qtbot.waitSignal(window.modelLoaded, timeout=60_000) as loaded:
+        panel.apply_button.click()
+
+    assert loaded.args[0].config.n_gpu_layers == 7  # 31 -> 15 -> 11 -> 7
+    assert window.worker.engine.attempts[-4:] == [31, 15, 11, 7]
+    assert window.n_gpu_layers == 7
+    banner = window.error_banner.message()
+    assert "Not enough GPU memory for 31 GPU layers (cudaMalloc failed: out of memory)" in banner
+    assert "GPU layers is now set to 7" in banner
+    assert "now set to 7" in panel.notice.text()
+    qtbot.waitUntil(lambda: panel.slider.value() == 7)
+    assert window.send_button.isEnabled()  # the model is usable: no crash, no silent CPU fallback
