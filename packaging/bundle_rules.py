@@ -187,32 +187,42 @@ def _in_llama_lib(dest_name: str) -> bool:
     return str(_posix(dest_name).parent) == LLAMA_LIB_DIR
 
 
-def windows_openmp_runtime(llama_lib_dir: Path) -> list[tuple[str, str]]:
-    """The OpenMP runtime that ggml-cpu.dll links (MSVC's vcomp140.dll or LLVM's libomp140.x86_64.dll).
+def windows_openmp_runtime(
+    llama_lib_dir: Path, imports_of: ImportsOf | None = None, search: list[Path] | None = None
+) -> list[tuple[str, str]]:
+    """The OpenMP runtime DLLs the llama.cpp DLLs link (MSVC's vcomp140.dll, or LLVM's libomp140.x86_64.dll).
 
     PyInstaller puts vcomp140.dll (a dependency of shiboken6) at the top of the bundle, where the
     llama.cpp DLLs, loaded from llama_cpp/lib with a restricted search path, do not see it; a copy
     beside them fixes "Could not find module 'ggml-cpu.dll' (or one of its dependencies)".
     """
-    names = ("vcomp140.dll", "libomp140.x86_64.dll")
-    folders = [llama_lib_dir, Path(sys.base_prefix), Path(os.environ.get("SystemRoot", r"C:\Windows")) / "System32"]
+    imports_of = imports_of or _linked_names
+    if search is None:
+        system32 = Path(os.environ.get("SystemRoot", r"C:\Windows")) / "System32"
+        search = [llama_lib_dir, Path(sys.base_prefix), system32]
+    wanted = sorted(
+        {
+            name.lower()
+            for dll in sorted(llama_lib_dir.glob("*.dll"))
+            for name in imports_of(str(dll))
+            if name.lower().startswith(("vcomp", "libomp"))
+        }
+    )
     found = []
-    for name in names:
-        for folder in folders:
-            if (folder / name).is_file():
-                found.append((str(folder / name), LLAMA_LIB_DIR))
-                break
-    if not found:
-        raise SystemExit(
-            "No OpenMP runtime (vcomp140.dll or libomp140.x86_64.dll) was found: install the Microsoft Visual C++ "
-            "Redistributable 2015-2022 (x64) on the build machine."
-        )
+    for name in wanted:
+        location = next((folder / name for folder in search if (folder / name).is_file()), None)
+        if location is None:
+            raise SystemExit(
+                f"llama.cpp needs the OpenMP runtime {name}, which is not on this build machine: install the "
+                "Microsoft Visual C++ Redistributable 2015-2022 (x64) or copy the DLL beside the llama.cpp DLLs."
+            )
+        found.append((str(location), LLAMA_LIB_DIR))
     return found
 
 
 def is_unused_qt_plugin(dest_name: str) -> bool:
-    path = _posix(dest_name)
-    parts = path.parts
+    """A Qt plugin in UNUSED_QT_PLUGINS (PySide6/Qt/plugins/... on Linux/macOS, PySide6/plugins/... on Windows)."""
+    parts = _posix(dest_name).parts
     if "plugins" not in parts:
         return False
     relative = PurePosixPath(*parts[parts.index("plugins") + 1 :])
@@ -220,10 +230,13 @@ def is_unused_qt_plugin(dest_name: str) -> bool:
 
 
 def is_unused_qt_data(dest_name: str) -> bool:
+    """Qt translations other than qtbase_*, and QML modules (the app has no QML)."""
     path = _posix(dest_name)
-    if "translations" in path.parts and path.suffix == ".qm" and "Qt" in "/".join(path.parts[:-1]):
+    if not path.parts or path.parts[0] != "PySide6":
+        return False
+    if "translations" in path.parts and path.suffix == ".qm":
         return KEPT_QT_TRANSLATIONS.match(path.name) is None
-    return "qml" in path.parts and "PySide6" in path.parts
+    return "qml" in path.parts
 
 
 def pruned(
@@ -232,7 +245,7 @@ def pruned(
     """The Analysis' binaries and datas without what Glassbox never loads, and without dangling links."""
     binaries = [entry for entry in binaries if not is_unused_qt_plugin(entry[0])]
     if sys.platform.startswith("linux") or imports_of is not None:
-        binaries = without_unreached_libraries(binaries, imports_of or _elf_imports)
+        binaries = without_unreached_libraries(binaries, imports_of or _linked_names)
     binaries = with_llama_links(binaries)
     datas = [entry for entry in datas if not is_unused_qt_data(entry[0])]
     present = {str(_posix(entry[0])) for entry in [*binaries, *datas] if entry[2] != "SYMLINK"}
@@ -277,7 +290,8 @@ def _is_root(entry: Entry) -> bool:
     return typecode == "EXTENSION" or "plugins" in path.parts or RUNTIME_LOADED_LIBRARIES.match(path.name) is not None
 
 
-def _elf_imports(filename: str) -> list[str]:
+def _linked_names(filename: str) -> list[str]:
+    """The libraries a binary links by name (ELF NEEDED, PE imports, Mach-O load commands)."""
     from PyInstaller.depend import bindepend
 
     return [name for name, _resolved in bindepend.get_imports(filename)]

@@ -161,6 +161,29 @@ def test_unused_qt_plugins_go_and_so_do_the_libraries_only_they_needed() -> None
     assert [entry[0] for entry in kept_datas] == [f"{qt}/translations/qtbase_de.qm", "resources/icons/glassbox.svg"]
 
 
+def test_qt_translations_other_than_qtbase_and_qml_modules_are_dropped_on_every_layout() -> None:
+    unused = bundle_rules.is_unused_qt_data
+    assert not unused("PySide6/Qt/translations/qtbase_fr.qm") and not unused("PySide6\\translations\\qtbase_fr.qm")
+    assert unused("PySide6/Qt/translations/qtdeclarative_fr.qm") and unused("PySide6\\translations\\qt_help_fr.qm")
+    assert unused("PySide6/Qt/qml/QtQuick/Controls/qmldir") and unused("PySide6\\qml\\QtQml\\qmldir")
+    assert not unused("resources/translations/glassbox_fr.qm")
+
+
+def test_windows_gets_the_openmp_runtime_the_llama_dlls_link_beside_them(tmp_path: Path) -> None:
+    lib, system32 = tmp_path / "llama_cpp" / "lib", tmp_path / "System32"
+    lib.mkdir(parents=True)
+    system32.mkdir()
+    for dll in ("ggml-cpu.dll", "llama.dll"):
+        (lib / dll).write_bytes(b"MZ")
+    (system32 / "vcomp140.dll").write_bytes(b"MZ")
+    links = {str(lib / "ggml-cpu.dll"): ["KERNEL32.dll", "VCOMP140.DLL", "ggml-base.dll"], str(lib / "llama.dll"): []}
+    found = bundle_rules.windows_openmp_runtime(lib, imports_of=lambda dll: links[dll], search=[lib, system32])
+    assert found == [(str(system32 / "vcomp140.dll"), bundle_rules.LLAMA_LIB_DIR)]
+    links[str(lib / "llama.dll")] = ["libomp140.x86_64.dll"]
+    with pytest.raises(SystemExit, match="libomp140.x86_64.dll"):
+        bundle_rules.windows_openmp_runtime(lib, imports_of=lambda dll: links[dll], search=[lib, system32])
+
+
 def test_the_platforms_the_app_runs_on_are_never_pruned() -> None:
     for plugin in ("libqxcb.so", "libqwayland.so", "libqoffscreen.so", "libqminimal.so", "qwindows.dll", "libqcocoa.dylib"):
         assert not bundle_rules.is_unused_qt_plugin(f"PySide6/Qt/plugins/platforms/{plugin}"), plugin
