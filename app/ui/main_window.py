@@ -32,9 +32,11 @@ from app.core.sampling import SamplingParams
 from app.ui.about_dialog import show_about_dialog
 from app.ui.chat_view import ChatView
 from app.ui.composer import Composer
+from app.ui.conversations import Conversations
 from app.ui.error_banner import ErrorBanner
+from app.ui.glass_box import GlassBox
 from app.ui.gpu_panel import GpuPanel
-from app.ui.workers import LlmThread, LlmWorker, ReplyRequest
+from app.ui.workers import LlmThread, LlmWorker
 
 if TYPE_CHECKING:
     from app.ui.model_manager import ModelManagerDialog
@@ -68,9 +70,8 @@ class MainWindow(QMainWindow):
         self.resize(1000, 720)
         self.llm = llm or LlmThread()
         self.worker: LlmWorker = self.llm.worker
-        self.conversation: list[ChatMessage] = []
-        self.sampling = SamplingParams()
         self.n_ctx = DEFAULT_N_CTX
+        self.n_threads: int | None = None  # None: one per physical core
         self.n_gpu_layers = 0
         self.loaded_model: Path | None = None
         self._loading = False
@@ -84,6 +85,8 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._connect_worker()
         self._build_gpu_panel()
+        self.glass = GlassBox(self)  # Load details, Stats, Prompt inspector, Logs; token probabilities; diagnostics
+        self.chats = Conversations(self)  # chat history, sidebar, settings panel, context meter; sets n_ctx
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.stop_reply)
         QShortcut(QKeySequence.StandardKey.New, self, activated=self.new_chat)
 
@@ -249,7 +252,9 @@ class MainWindow(QMainWindow):
         self.load_progress.setValue(0)
         self.load_progress.show()
         self._update_controls()
-        self.worker.loadRequested.emit(LoadConfig(path, n_ctx=self.n_ctx, n_gpu_layers=self.n_gpu_layers))
+        self.worker.loadRequested.emit(
+            LoadConfig(path, n_ctx=self.n_ctx, n_gpu_layers=self.n_gpu_layers, n_threads=self.n_threads)
+        )
 
     def _on_load_progress(self, fraction: float) -> None:
         self.load_progress.setValue(int(fraction * 100))
@@ -284,18 +289,16 @@ class MainWindow(QMainWindow):
             return
         self.composer.clear()
         self.error_banner.hide()
-        self.conversation.append(ChatMessage("user", text))
-        self.chat_view.add_message("user", text)
+        self.chats.send(text)
         self._start_reply()
 
     def _start_reply(self) -> None:
         self._streaming = True
         self._reply_tokens = 0
         self._reply_started = time.perf_counter()
-        self.chat_view.begin_reply()
         self._speed_timer.start()
         self._update_controls()
-        self.worker.generateRequested.emit(ReplyRequest(tuple(self.conversation), self.sampling))
+        self.chats.start_reply()  # saves the reply, shows it streaming, plans the context window, generates
 
     def stop_reply(self) -> None:
         """Set the stop flag directly: the token loop sees it before the next token."""
@@ -304,7 +307,7 @@ class MainWindow(QMainWindow):
 
     def new_chat(self) -> None:
         self.stop_reply()
-        self.conversation.clear()
+        self.chats.new_chat()
         self.chat_view.clear()
         self.error_banner.hide()
 
@@ -323,8 +326,7 @@ class MainWindow(QMainWindow):
         self._end_streaming()
         self.speed_label.setText(self.tr("{speed} tok/s").replace("{speed}", f"{done.stats.generation_tokens_per_s:.1f}"))
         self.chat_view.finish_reply(done.text, format_reply_stats(done.stats))
-        if done.text:
-            self.conversation.append(ChatMessage("assistant", done.text))
+        self.chats.reply_finished(done)
         if done.stats.error:
             self.error_banner.show_error(self.tr("The reply stopped with an error: {error}").replace("{error}", done.stats.error))
         self.replyFinished.emit(done)
@@ -333,8 +335,7 @@ class MainWindow(QMainWindow):
         partial = self.chat_view.live_text()
         self._end_streaming()
         self.chat_view.finish_reply(partial, self.tr("error"))
-        if partial:
-            self.conversation.append(ChatMessage("assistant", partial))
+        self.chats.reply_failed(partial, message)
         self.error_banner.show_error(message)
 
     def _end_streaming(self) -> None:
@@ -352,6 +353,26 @@ class MainWindow(QMainWindow):
     @property
     def is_streaming(self) -> bool:
         return self._streaming
+
+    @property
+    def conversation(self) -> list[ChatMessage]:
+        """The chat on show as the model gets it, led by the system prompt when there is one."""
+        return self.chats.session.conversation()
+
+    @property
+    def sampling(self) -> SamplingParams:
+        """The sampling settings of the chat on show."""
+        return self.chats.session.effective().sampling
+
+    def continue_chat(self) -> None:
+        """Reply to the conversation as it stands (after regenerate, or an edited message)."""
+        if self.loaded_model is not None and not self._loading and not self._streaming:
+            self.error_banner.hide()
+            self._start_reply()
+
+    def reply_refused(self, message: str) -> None:
+        """The reply could not start (the context window refused the turn): say why."""
+        self._on_reply_failed(message)
 
     # ---- GPU offload -------------------------------------------------------------------
 
@@ -388,4 +409,5 @@ class MainWindow(QMainWindow):
             if self.model_manager is not None:
                 self.model_manager.shutdown()  # pauses downloads; their bytes stay for next time
             self.llm.shutdown()
+            self.chats.shutdown()  # after the LLM thread: the last partial reply is saved
         event.accept()
