@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import importlib.util
 import os
 import shlex
 import stat
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import tarfile
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -31,9 +33,20 @@ DESKTOP_FILE = ROOT / "resources" / "glassbox.desktop"
 INSTALL_SH = PACKAGING / "linux" / "install.sh"
 sys.path.insert(0, str(PACKAGING))
 
-import build  # noqa: E402  (packaging/build.py)
-import bundle_rules  # noqa: E402
+import bundle_rules  # noqa: E402  (packaging/bundle_rules.py)
 import render_icons  # noqa: E402
+
+
+def _load_build_script() -> ModuleType:
+    """packaging/build.py under its own name: `build` would clash with the PyPA package of that name."""
+    spec = importlib.util.spec_from_file_location("glassbox_build_script", PACKAGING / "build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build = _load_build_script()
 
 needs_posix_shell = pytest.mark.skipif(sys.platform == "win32", reason="install.sh is a POSIX shell script")
 
