@@ -22,7 +22,7 @@ def window(qtbot: QtBot) -> Iterator[MainWindow]:
     qtbot.addWidget(main)
     main.sampling = replace(GREEDY, max_tokens=24)
     main.show()
-    qtbot.waitUntil(lambda: main.loaded_model is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: main.loaded_model is not None, timeout=120_000)
     yield main
     main.close()
 
@@ -38,7 +38,7 @@ def test_enter_sends_and_the_reply_streams_into_the_chat(window: MainWindow, qtb
     qtbot.keyClicks(window.composer, "Say hello to me.")
     streamed: list[str] = []
     window.worker.token.connect(streamed.append)
-    with qtbot.waitSignal(window.replyFinished, timeout=30_000) as finished:
+    with qtbot.waitSignal(window.replyFinished, timeout=120_000) as finished:
         qtbot.keyClick(window.composer, Qt.Key.Key_Return)
         assert window.is_streaming
     done: ReplyDone = finished.args[0]
@@ -60,7 +60,7 @@ def test_shift_enter_starts_a_new_line_instead_of_sending(window: MainWindow, qt
 
 def test_sending_is_disabled_while_a_reply_streams(window: MainWindow, qtbot: QtBot) -> None:
     window.sampling = replace(GREEDY, max_tokens=64)
-    with qtbot.waitSignal(window.replyFinished, timeout=30_000):
+    with qtbot.waitSignal(window.replyFinished, timeout=120_000):
         window.send("Tell me about the moon.")
         assert not window.send_button.isEnabled() and window.stop_button.isEnabled()
         qtbot.keyClicks(window.composer, "a second question")
@@ -73,9 +73,9 @@ def test_sending_is_disabled_while_a_reply_streams(window: MainWindow, qtbot: Qt
 @pytest.mark.parametrize("how", ["button", "escape"])
 def test_stop_ends_the_reply_and_keeps_what_was_written(window: MainWindow, qtbot: QtBot, how: str) -> None:
     window.sampling = replace(GREEDY, max_tokens=2000)
-    with qtbot.waitSignal(window.replyFinished, timeout=30_000) as finished:
+    with qtbot.waitSignal(window.replyFinished, timeout=120_000) as finished:
         window.send(LONG_PROMPT)
-        qtbot.waitUntil(lambda: window.chat_view.live_text() != "", timeout=30_000)
+        qtbot.waitUntil(lambda: window.chat_view.live_text() != "", timeout=120_000)
         if how == "button":
             qtbot.mouseClick(window.stop_button, Qt.MouseButton.LeftButton)
         else:
@@ -89,14 +89,14 @@ def test_stop_ends_the_reply_and_keeps_what_was_written(window: MainWindow, qtbo
 def test_closing_the_window_mid_reply_stops_joins_and_frees_the_model(window: MainWindow, qtbot: QtBot) -> None:
     window.sampling = replace(GREEDY, max_tokens=2000)
     window.send(LONG_PROMPT)
-    qtbot.waitUntil(lambda: window.chat_view.live_text() != "", timeout=30_000)
+    qtbot.waitUntil(lambda: window.chat_view.live_text() != "", timeout=120_000)
     window.close()
     assert window.llm.thread.isFinished()  # shutdown waits at most 2 s for the thread
     assert not window.worker.engine.is_loaded
 
 
 def test_new_chat_empties_the_conversation(window: MainWindow, qtbot: QtBot) -> None:
-    with qtbot.waitSignal(window.replyFinished, timeout=30_000):
+    with qtbot.waitSignal(window.replyFinished, timeout=120_000):
         window.send("Hi!")
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
     assert window.conversation == []
