@@ -180,12 +180,13 @@ class GlassBox(QObject):
     # ---- prompt inspector ----------------------------------------------------------
 
     def inspect_request(self) -> InspectRequest:
-        """The next turn as the window would send it, with the draft when the panel asks for it."""
+        """The next turn as the chat would plan it, with the draft when the panel asks for it."""
         conversation = list(self.window.conversation)
         draft = self.window.composer.toPlainText().strip()
         if draft and self.prompt_panel.include_draft.isChecked():
             conversation.append(ChatMessage("user", draft))
-        return InspectRequest(tuple(conversation), self.window.sampling.max_tokens)
+        used = self.window.chats.session.effective()
+        return InspectRequest(tuple(conversation), used.sampling.max_tokens, used.window_policy)
 
     def refresh_prompt(self) -> None:
         """Ask the worker for the prompt of the next turn, when the panel is on screen.
