@@ -30,7 +30,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGING = ROOT / "packaging"
 ICONS = ROOT / "resources" / "icons"
 DESKTOP_FILE = ROOT / "resources" / "glassbox.desktop"
-INSTALL_SH = PACKAGING / "linux" / "install.sh"
 sys.path.insert(0, str(PACKAGING))
 
 import bundle_rules  # noqa: E402  (packaging/bundle_rules.py)
