@@ -97,6 +97,9 @@ class MetricsRecorder:
     """Create right before a reply; pass `observe` to the engine; call `finish` with the ReplyStats."""
 
     def __init__(self, llama: llama_cpp.Llama) -> None:
+        # llama.cpp books a decode when it next synchronizes; a decode nobody read (the load's
+        # warm-up) would otherwise land in this reply's counters, time included.
+        llama_cpp.llama_synchronize(llama.ctx)
         llama_cpp.llama_perf_context_reset(llama.ctx)
         self._started = time.perf_counter()
         self._times: list[float] = []
