@@ -56,16 +56,21 @@ def _schedule_demo(window: MainWindow, args: argparse.Namespace) -> None:
     """--prompt sends a message once the model is loaded; --screenshot / --quit-after-reply end the run."""
     if args.prompt:
         window.modelLoaded.connect(lambda _report: window.send(args.prompt))
-    if args.screenshot or args.quit_after_reply:
-        done_signal = window.replyFinished if args.prompt else window.modelLoaded
+    if not (args.screenshot or args.quit_after_reply):
+        return
 
-        def finish(_payload: object) -> None:
-            if args.screenshot:
-                QTimer.singleShot(300, window, lambda: _save_and_close(window, args.screenshot))
-            else:
-                window.close()
+    def finish(_payload: object = None) -> None:
+        if args.screenshot:
+            QTimer.singleShot(300, window, lambda: _save_and_close(window, args.screenshot))
+        else:
+            window.close()
 
-        done_signal.connect(finish)
+    if window.model_picker.count() == 0:  # nothing will load: show the empty state and finish
+        QTimer.singleShot(0, window, finish)
+    elif args.prompt:
+        window.replyFinished.connect(finish)
+    else:
+        window.modelLoaded.connect(finish)
 
 
 def _save_and_close(window: MainWindow, path: str) -> None:
