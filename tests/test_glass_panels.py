@@ -216,10 +216,9 @@ def test_low_confidence_tokens_are_coloured_and_a_click_pins_their_alternatives(
     with qtbot.waitSignal(view.tokenActivated) as activated:
         view.text.linkActivated.emit("token:3")
     assert activated.args == [3]
-    assert view.detail.isVisible()
-    detail = view.detail.text()
-    assert "<b>␣green</b> 5.0%" in detail and "30.0%" in detail
-    assert "temperature 0.7" in detail and "seed 3" in detail
+    assert view.pinned_box.isVisible()
+    assert "<b>␣green</b> 5.0%" in view.detail.text() and "30.0%" in view.detail.text()
+    assert "temperature 0.7" in view.detail_note.text() and "seed 3" in view.detail_note.text()
 
 
 def test_greedy_sampling_is_named_as_such_beside_the_probabilities() -> None:

@@ -52,7 +52,7 @@ def shown(text: str) -> str:
     return html.escape(visible)
 
 
-def alternatives_html(step: TokenStep, sampling: dict[str, Any]) -> str:
+def alternatives_html(step: TokenStep) -> str:
     """The top alternatives of one token as a small table, the chosen one in bold."""
     rank = step.rank
     where = _tr("rank {n}").replace("{n}", str(rank)) if rank else _tr("outside the top 5")
@@ -65,12 +65,13 @@ def alternatives_html(step: TokenStep, sampling: dict[str, Any]) -> str:
             f"<tr><td>{text}</td><td style='color:#4e79a7'>{bar}</td>"
             f"<td align='right'>{alternative.probability:.1%}</td></tr>"
         )
-    return (
-        f"<p><b>{shown(step.text)}</b> {step.probability:.1%} ({where})</p>"
-        f"<table cellspacing='4'>{''.join(rows)}</table>"
-        f"<p><small>{html.escape(_tr('The model’s own probabilities, before sampling reshapes them.'))}<br>"
-        f"{html.escape(sampling_summary(sampling))}</small></p>"
-    )
+    header = f"<p><b>{shown(step.text)}</b> {step.probability:.1%} ({where})</p>"
+    return f"{header}<table cellspacing='4'>{''.join(rows)}</table>"
+
+
+def probability_note(sampling: dict[str, Any]) -> str:
+    """What the probabilities are, and the sampling settings in force beside them."""
+    return _tr("The model’s own probabilities, before sampling reshapes them.") + "\n" + sampling_summary(sampling)
 
 
 def token_reply_html(trace: TokenTrace, text_colour: str = "#202124") -> str:
@@ -112,25 +113,33 @@ class TokenReplyView(QWidget):
 
         self.legend = QLabel(self)
         self.legend.setStyleSheet("color: #80868b; font-size: 11px;")
+        self.legend.setWordWrap(True)
         self.legend.setText(self._legend())
         layout.addWidget(self.legend)
 
-        self.detail = QLabel(self)
-        self.detail.setFrameShape(QFrame.Shape.StyledPanel)
+        self.pinned_box = QFrame(self)
+        self.pinned_box.setFrameShape(QFrame.Shape.StyledPanel)
+        box = QVBoxLayout(self.pinned_box)
+        box.setContentsMargins(6, 4, 6, 4)
+        self.detail = QLabel(self.pinned_box)
         self.detail.setTextFormat(Qt.TextFormat.RichText)
-        self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.detail.hide()
-        layout.addWidget(self.detail)
+        self.detail_note = QLabel(probability_note(trace.sampling), self.pinned_box)
+        self.detail_note.setWordWrap(True)
+        self.detail_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        box.addWidget(self.detail)
+        box.addWidget(self.detail_note)
+        self.pinned_box.hide()
+        layout.addWidget(self.pinned_box)
 
     def details_html(self, index: int) -> str:
-        return alternatives_html(self.trace.steps[index], self.trace.sampling)
+        return alternatives_html(self.trace.steps[index])
 
     def pin(self, index: int) -> None:
         """Show token `index`'s alternatives below the reply (what a click does)."""
         self.pinned = index
         self.detail.setText(self.details_html(index))
-        self.detail.show()
+        self.pinned_box.show()
         self.tokenActivated.emit(index)
 
     def _legend(self) -> str:
@@ -163,7 +172,8 @@ class TokenReplyView(QWidget):
         if index is None:
             QToolTip.hideText()
             return
-        QToolTip.showText(QCursor.pos(), self.details_html(index), self.text)
+        note = html.escape(probability_note(self.trace.sampling)).replace("\n", "<br>")
+        QToolTip.showText(QCursor.pos(), f"{self.details_html(index)}<p><small>{note}</small></p>", self.text)
 
     def _activated(self, link: str) -> None:
         index = self._index(link)
