@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-SECTIONS: list[str] = ["streaming", "chat_view", "memory_plan", "hashing", "context_reuse"]
+SECTIONS: list[str] = ["streaming", "chat_view", "memory_plan", "hashing", "context_reuse", "inspector"]
 
 
 @dataclass(frozen=True)
