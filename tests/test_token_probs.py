@@ -110,7 +110,13 @@ def test_softmax_top_on_known_logits() -> None:
 
 @pytest.mark.parametrize(
     ("probability", "band"),
-    [(0.95, Confidence.HIGH), (0.5, Confidence.HIGH), (0.49, Confidence.UNSURE), (0.2, Confidence.UNSURE), (0.19, Confidence.LOW)],
+    [
+        (0.95, Confidence.HIGH),
+        (0.5, Confidence.HIGH),
+        (0.49, Confidence.UNSURE),
+        (0.2, Confidence.UNSURE),
+        (0.19, Confidence.LOW),
+    ],
 )
 def test_confidence_bands(probability: float, band: Confidence) -> None:
     assert confidence(probability) is band
