@@ -349,3 +349,11 @@ def test_a_load_cancelled_in_the_window_says_so_in_the_load_details(window: Main
     assert not panel.is_loading
     assert panel.headline.text().startswith("Not loaded (Loading weights, ")
     assert "was cancelled" in panel.headline.text()
+
+
+def test_diagnostics_from_the_window_name_the_model_its_load_and_the_settings(window: MainWindow) -> None:
+    given = window.glass.gather_diagnostics()
+    assert given.load_report is window.glass.last_report is not None
+    assert given.sampling == window.sampling
+    assert given.settings is not None and "sampling" in given.settings
+    assert given.qt_version and given.qt_platform == "offscreen"

@@ -229,6 +229,7 @@ class GlassBox(QObject):
         return DiagnosticsInput(
             load_report=self.last_report if self.window.loaded_model is not None else None,
             sampling=self.window.sampling,
+            settings=self.window.chats.session.settings.to_dict(),
             errors=self.logs_panel.buffer.recent_errors(),
             log_file=_log_file(),
             qt_version=qVersion(),
