@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 from app.core.diagnostics import DiagnosticsInput
 from app.core.engine import ChatMessage, Engine, LoadConfig, LoadReport, LoadStage, ReplyDone, ReplyStats, StopReason
 from app.core.log_buffer import LogBuffer
-from app.core.metrics import LlamaCounters, MetricsRecorder, ReplyMetrics
+from app.core.metrics import LlamaCounters, ReplyMetrics
 from app.core.prompt_inspector import inspect_conversation, inspect_prompt
 from app.core.sampling import GREEDY, SamplingParams
 from app.core.token_probs import Alternative, TokenProbabilityRecorder, TokenStep, TokenTrace
