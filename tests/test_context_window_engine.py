@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from app.core.context_window import ContextWindow, MessageTooLongError, WindowPolicy
+from app.core.context_window import ContextWindow, EnginePlanner, MessageTooLongError, PlanRequest, WindowPolicy
 from app.core.engine import ChatMessage, Engine, ReplyDone
 from app.core.sampling import GREEDY
 
@@ -111,3 +111,16 @@ def _reply(engine: Engine, messages: Sequence[ChatMessage], params: object) -> R
             done = event
     assert done is not None and not done.stats.error
     return done
+
+
+def test_the_planner_keeps_at_most_half_the_context_for_the_reply(engine: Engine) -> None:
+    planner = EnginePlanner(engine)
+    result = planner.plan(PlanRequest("reply", "", (Msg(0, "user", "Hi"),), reserve=10_000))
+    assert result.plan is not None and result.plan.reserve == engine.n_ctx // 2
+    assert planner.plan(PlanRequest("reply", "", (Msg(0, "user", "Hi"),), reserve=100)).plan.reserve == 100
+
+
+def test_the_planner_reports_a_turn_that_does_not_fit_as_an_error(engine: Engine) -> None:
+    huge = Msg(0, "user", "lorem ipsum " * 3000)
+    result = EnginePlanner(engine).plan(PlanRequest("meter", "", (huge,), reserve=64))
+    assert result.plan is None and "latest message is" in result.error

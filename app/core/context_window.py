@@ -350,8 +350,16 @@ class PlanResult:
     error: str = ""  # why the turn cannot be sent (plan is None)
 
 
+MAX_RESERVE_FRACTION = 0.5
+
+
 class EnginePlanner:
-    """Plans with whatever model the engine has loaded; measured costs are dropped when the model changes."""
+    """Plans with whatever model the engine has loaded; measured costs are dropped when the model changes.
+
+    The room kept for the reply is max tokens, but at most half the context: a max tokens
+    as large as the context would leave no room for the conversation at all. A reply that
+    outgrows its room ends with the stop reason "context full".
+    """
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
@@ -365,9 +373,9 @@ class EnginePlanner:
             self._model = self._engine.config
             self._window.clear_cache()
         try:
-            plan = self._window.plan(
-                request.system_prompt, request.messages, self._engine.n_ctx, request.reserve, request.policy
-            )
+            n_ctx = self._engine.n_ctx
+            reserve = min(request.reserve, int(n_ctx * MAX_RESERVE_FRACTION))
+            plan = self._window.plan(request.system_prompt, request.messages, n_ctx, reserve, request.policy)
         except WindowError as error:
             return PlanResult(request, error=str(error))
         except Exception as error:  # a chat template can refuse odd input (e.g. roles out of order)

@@ -364,6 +364,10 @@ class MainWindow(QMainWindow):
         """The sampling settings of the chat on show."""
         return self.chats.session.effective().sampling
 
+    @sampling.setter
+    def sampling(self, params: SamplingParams) -> None:
+        self.chats.set_sampling(params)
+
     def continue_chat(self) -> None:
         """Reply to the conversation as it stands (after regenerate, or an edited message)."""
         if self.loaded_model is not None and not self._loading and not self._streaming:
