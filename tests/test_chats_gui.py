@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QObject, Signal, Slot
 from pytestqt.qtbot import QtBot
 
+from app.core.chats import new_chat, new_message
 from app.core.paths import app_paths
 from app.core.sampling import GREEDY
 from app.core.settings import ModelSettings, Settings, load_settings, save_settings
+from app.ui.chat_storage import StorageThread
 from app.ui.main_window import MainWindow
 
 N_CTX = 1024
@@ -181,3 +185,45 @@ def test_search_narrows_the_list_and_delete_removes_the_chat(
     sidebar.delete(pastries)
     qtbot.waitUntil(lambda: sidebar.chat_ids() == [], timeout=10_000)
     assert rows("SELECT COUNT(*) FROM messages WHERE chat_id = ?", pastries) == [(0,)]
+
+
+def test_closing_the_storage_first_saves_every_message_sent_before(qtbot: QtBot) -> None:
+    paths = app_paths().ensure()
+    storage = StorageThread(paths.chats_db, paths.settings_file)
+    storage.open()
+    chat = new_chat()
+    storage.worker.saveChatRequested.emit(chat)
+    parent = None
+    for index in range(50):
+        message = new_message(chat.id, "user", f"message {index}", parent)
+        storage.worker.saveMessageRequested.emit(message)
+        parent = message.id
+    assert storage.shutdown()
+    assert rows("SELECT COUNT(*) FROM messages") == [(50,)]
+
+
+class Relay(QObject):
+    """Receives a worker's signal on the GUI thread (qtbot's waitSignal must not run on the worker's)."""
+
+    received = Signal(str)
+
+    @Slot(str)
+    def relay(self, text: str) -> None:
+        self.received.emit(text)
+
+
+def test_a_history_that_cannot_be_opened_is_reported_with_what_to_do(qtbot: QtBot, tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    storage = StorageThread(blocker / "chats.sqlite3", tmp_path / "settings.json")
+    relay = Relay()
+    storage.worker.failed.connect(relay.relay)
+    try:
+        with qtbot.waitSignal(relay.received) as failed:
+            storage.open()
+        assert "could not be opened" in failed.args[0] and "writable" in failed.args[0]
+        with qtbot.waitSignal(relay.received) as failed:
+            storage.worker.saveChatRequested.emit(new_chat())
+        assert "not open" in failed.args[0]
+    finally:
+        storage.shutdown()

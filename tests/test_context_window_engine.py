@@ -89,7 +89,7 @@ def test_turns_after_a_slide_reuse_the_cached_prefix(engine: Engine) -> None:
     params = GREEDY.with_values({"max_tokens": 4})
     messages: list[Msg] = []
     turns = []
-    for turn in range(8):
+    for turn in range(12):
         messages.append(Msg(len(messages), "user", f"Question {turn}: name a colour and a fruit, please."))
         plan = window.plan("Be brief.", messages, engine.n_ctx, reserve, WindowPolicy.ROLLING)
         done = _reply(engine, plan.messages, params)

@@ -72,6 +72,7 @@ class ChatSession(QObject):
         worker.chatsChanged.connect(self.refresh_list)
         worker.failed.connect(self.failed)
         worker.exported.connect(self.exported)
+        self.storage.open()
 
     def shutdown(self) -> bool:
         """Save what is streaming, then let the storage thread finish every write and close."""

@@ -115,9 +115,8 @@ class StorageWorker(QObject):
     @Slot(object)
     def _save_message(self, message: Message) -> None:
         def save(store: ChatStore) -> None:
-            before = store.chat(message.chat_id).title
             store.save_message(message)
-            if store.chat(message.chat_id).title != before or message.parent_id is None:
+            if message.role == "user":  # the chat may have got its title, and it is now the most recent
                 self.chatsChanged.emit()
 
         self._run(save)
@@ -193,6 +192,9 @@ class StorageThread:
     def __init__(self, database: Path, settings_file: Path) -> None:
         self.worker = StorageWorker(database, settings_file)
         self.thread: QThread = start_worker_thread(self.worker, "chat-storage")
+
+    def open(self) -> None:
+        """Open the database (answered by `opened` or `failed`): connect to the worker's signals first."""
         self.worker.openRequested.emit()
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
