@@ -227,3 +227,11 @@ def test_a_history_that_cannot_be_opened_is_reported_with_what_to_do(qtbot: QtBo
         assert "not open" in failed.args[0]
     finally:
         storage.shutdown()
+
+
+def test_the_first_message_names_the_chat_in_the_list_and_the_window_title(window: MainWindow, qtbot: QtBot) -> None:
+    reply_to(window, qtbot, "Plan a picnic for Sunday")
+    qtbot.waitUntil(lambda: window.windowTitle() == "Plan a picnic for Sunday — Glassbox", timeout=10_000)
+    window.chats.sidebar.list.item(0).setText("Picnic")
+    assert window.windowTitle() == "Picnic — Glassbox"
+    qtbot.waitUntil(lambda: rows("SELECT title FROM chats") == [("Picnic",)], timeout=5_000)

@@ -95,10 +95,6 @@ class WindowPlan:
     estimated_tokens: int = 0  # from the measured message costs; equals prompt_tokens for additive templates
 
     @property
-    def budget(self) -> int:
-        return self.n_ctx - self.reserve
-
-    @property
     def used_tokens(self) -> int:
         """Tokens the next turn takes from the context: the prompt plus the room for the reply."""
         return self.prompt_tokens + self.reserve

@@ -11,7 +11,6 @@ A new chat lives only in memory until its first message; then it is saved with i
 
 from __future__ import annotations
 
-import logging
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -31,8 +30,6 @@ from app.core.engine import ChatMessage, ReplyStats
 from app.core.paths import AppPaths, app_paths
 from app.core.settings import ChatSettings, EffectiveSettings, Settings, effective, load_settings
 from app.ui.chat_storage import StorageThread
-
-log = logging.getLogger(__name__)
 
 
 class ChatSession(QObject):
@@ -121,10 +118,9 @@ class ChatSession(QObject):
         self.storage.worker.loadRequested.emit(chat_id)
 
     def rename_chat(self, chat_id: str, title: str) -> None:
-        if chat_id == self.chat.id and not self.saved:
-            self.chat = replace(self.chat, title=title)
-            return
         self.storage.worker.renameRequested.emit(chat_id, title)
+        if chat_id == self.chat.id:
+            self.chat = replace(self.chat, title=title)
 
     def delete_chat(self, chat_id: str) -> None:
         self.storage.worker.deleteRequested.emit(chat_id)

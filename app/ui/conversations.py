@@ -10,14 +10,14 @@ regenerate, edit and continue, versions, opening chats, settings — starts here
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QPoint, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QInputDialog, QLayout, QMenu, QWidget
 
-from app.core.chats import Message, MessageState
+from app.core.chats import Message, MessageState, SearchHit
 from app.core.context_window import PlanRequest, PlanResult, WindowPlan
 from app.core.engine import ReplyDone, StopReason
 from app.core.metrics import ReplyMetrics
@@ -32,8 +32,6 @@ from app.ui.workers import ReplyRequest
 
 if TYPE_CHECKING:
     from app.ui.main_window import MainWindow
-
-log = logging.getLogger(__name__)
 
 METER_DELAY_MS = 400  # the meter follows typing after this pause
 REPLY = "reply"
@@ -126,7 +124,7 @@ class Conversations(QObject):
         )
         self.sidebar.chatActivated.connect(self.open_chat)
         self.sidebar.newChatRequested.connect(window.new_chat)
-        self.sidebar.renameRequested.connect(session.rename_chat)
+        self.sidebar.renameRequested.connect(self._rename)
         self.sidebar.deleteRequested.connect(session.delete_chat)
         self.sidebar.exportRequested.connect(session.export_chat)
         self.sidebar.searchChanged.connect(session.search)
@@ -256,9 +254,21 @@ class Conversations(QObject):
     def new_chat(self) -> None:
         self.session.new_chat()
 
-    def _on_chats_listed(self, hits: list[Any]) -> None:
+    def _rename(self, chat_id: str, title: str) -> None:
+        self.session.rename_chat(chat_id, title)
+        if chat_id == self.session.chat.id:
+            self._show_title()
+
+    def _show_title(self) -> None:
+        self.window.setWindowTitle(self.tr("{title} — Glassbox").replace("{title}", self.session.chat.title))
+
+    def _on_chats_listed(self, hits: list[SearchHit]) -> None:
         self.sidebar.set_current(self.session.chat.id)
         self.sidebar.set_chats(hits)
+        listed = next((hit.chat for hit in hits if hit.chat.id == self.session.chat.id), None)
+        if listed is not None and listed.title != self.session.chat.title:  # named by its first message
+            self.session.chat = replace(self.session.chat, title=listed.title)
+            self._show_title()
 
     def _render_chat(self) -> None:
         """Show the thread of the chat on show (another chat, a new one, or another version)."""
@@ -267,7 +277,7 @@ class Conversations(QObject):
         for message in self.session.thread:
             self._add_widget(message)
         self.sidebar.set_current(self.session.chat.id)
-        self.window.setWindowTitle(self.tr("{title} — Glassbox").replace("{title}", self.session.chat.title))
+        self._show_title()
         self.last_plan = None
         self.refresh_meter()
 
