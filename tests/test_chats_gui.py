@@ -235,3 +235,14 @@ def test_the_first_message_names_the_chat_in_the_list_and_the_window_title(windo
     window.chats.sidebar.list.item(0).setText("Picnic")
     assert window.windowTitle() == "Picnic — Glassbox"
     qtbot.waitUntil(lambda: rows("SELECT title FROM chats") == [("Picnic",)], timeout=5_000)
+
+
+def test_a_damaged_settings_file_is_reset_and_the_window_says_so(qtbot: QtBot) -> None:
+    paths = app_paths().ensure()
+    paths.settings_file.write_text("{ this is not json")
+    main = open_window(qtbot)
+    try:
+        qtbot.waitUntil(lambda: "settings file could not be read" in main.error_banner.message(), timeout=10_000)
+        assert main.sampling == Settings().sampling
+    finally:
+        main.close()
