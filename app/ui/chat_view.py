@@ -49,6 +49,7 @@ class MessageWidget(QFrame):
         self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.footer = QLabel(self)
         self.footer.setStyleSheet("color: #80868b; font-size: 11px;")
+        self.footer.setWordWrap(True)
         self.footer.hide()
         layout.addWidget(self.header)
         layout.addWidget(self.body)

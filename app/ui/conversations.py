@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QPoint, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QInputDialog, QLayout, QMenu, QWidget
+from PySide6.QtWidgets import QInputDialog, QLayout, QMenu, QWidget
 
 from app.core.chats import Message, MessageState, SearchHit
 from app.core.context_window import PlanRequest, PlanResult, WindowPlan
@@ -61,13 +61,10 @@ class Conversations(QObject):
         self.sidebar = ChatSidebar()
         self.settings_panel = SettingsPanel()
         self.meter = ContextMeter()
-        self.sidebar_dock = self._dock(self.tr("Chats"), "ChatsDock", self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.settings_dock = self._dock(
+        self.sidebar_dock = self.window.add_dock(self.tr("Chats"), "ChatsDock", self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.settings_dock = self.window.add_dock(
             self.tr("Chat settings"), "ChatSettingsDock", self.settings_panel, Qt.DockWidgetArea.RightDockWidgetArea
         )
-        neighbour = window.findChild(QDockWidget, "GpuOffloadDock")
-        if neighbour is not None:
-            window.tabifyDockWidget(neighbour, self.settings_dock)
         _insert_above(window.centralWidget().layout(), window.composer, self.meter)
         self._build_menu()
         self._meter_timer = QTimer(self)
@@ -79,14 +76,6 @@ class Conversations(QObject):
         window.n_ctx = model.n_ctx
         window.n_threads = model.n_threads or None
         self.settings_panel.set_state(self.session.settings, self.session.chat_settings)
-
-    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self.window)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        self.window.addDockWidget(area, dock)
-        self.window.view_menu.addAction(dock.toggleViewAction())
-        return dock
 
     def _build_menu(self) -> None:
         window = self.window

@@ -54,16 +54,11 @@ class GlassBox(QObject):
         self.stats_panel = StatsPanel()
         self.prompt_panel = PromptInspectorPanel()
         self.logs_panel = LogsPanel(install_log_buffer())
-        self.load_dock = self._dock(self.tr("Load details"), "LoadDetailsDock", self.load_panel)
-        self.stats_dock = self._dock(self.tr("Stats"), "StatsDock", self.stats_panel)
-        self.prompt_dock = self._dock(self.tr("Prompt inspector"), "PromptInspectorDock", self.prompt_panel)
+        self.load_dock = self.window.add_dock(self.tr("Load details"), "LoadDetailsDock", self.load_panel)
+        self.stats_dock = self.window.add_dock(self.tr("Stats"), "StatsDock", self.stats_panel)
+        self.prompt_dock = self.window.add_dock(self.tr("Prompt inspector"), "PromptInspectorDock", self.prompt_panel)
         bottom = Qt.DockWidgetArea.BottomDockWidgetArea
-        self.logs_dock = self._dock(self.tr("Logs"), "LogsDock", self.logs_panel, bottom)
-        gpu_dock = window.findChild(QDockWidget, "GpuOffloadDock")
-        if gpu_dock is not None:
-            window.tabifyDockWidget(gpu_dock, self.load_dock)
-        window.tabifyDockWidget(self.load_dock, self.stats_dock)
-        window.tabifyDockWidget(self.stats_dock, self.prompt_dock)
+        self.logs_dock = self.window.add_dock(self.tr("Logs"), "LogsDock", self.logs_panel, bottom)
         self.load_dock.raise_()
         self.logs_dock.hide()
 
@@ -98,20 +93,6 @@ class GlassBox(QObject):
         self._draft_timer.setInterval(DRAFT_REFRESH_MS)
         self._draft_timer.timeout.connect(self.refresh_prompt)
         self._connect()
-
-    def _dock(
-        self,
-        title: str,
-        name: str,
-        panel: QWidget,
-        area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
-    ) -> QDockWidget:
-        dock = QDockWidget(title, self.window)
-        dock.setObjectName(name)
-        dock.setWidget(panel)
-        self.window.addDockWidget(area, dock)
-        self.window.view_menu.addAction(dock.toggleViewAction())
-        return dock
 
     def _connect(self) -> None:
         worker, window = self.worker, self.window

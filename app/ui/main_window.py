@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QStackedWidget,
+    QTabBar,
+    QTabWidget,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -44,6 +46,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_N_CTX = 4096
+DEFAULT_SIZE = QSize(1440, 900)
+LEFT_DOCK_WIDTH = 240
+RIGHT_DOCK_WIDTH = 460
 SPEED_REFRESH_MS = 250
 
 
@@ -67,7 +72,7 @@ class MainWindow(QMainWindow):
     def __init__(self, llm: LlmThread | None = None, initial_model: Path | None = None) -> None:
         super().__init__()
         self.setWindowTitle(self.tr("Glassbox"))
-        self.resize(1000, 720)
+        self.resize(DEFAULT_SIZE)
         self.llm = llm or LlmThread()
         self.worker: LlmWorker = self.llm.worker
         self.n_ctx = DEFAULT_N_CTX
@@ -87,6 +92,7 @@ class MainWindow(QMainWindow):
         self._build_gpu_panel()
         self.glass = GlassBox(self)  # Load details, Stats, Prompt inspector, Logs; token probabilities; diagnostics
         self.chats = Conversations(self)  # chat history, sidebar, settings panel, context meter; sets n_ctx
+        self._arrange_docks()
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.stop_reply)
         QShortcut(QKeySequence.StandardKey.New, self, activated=self.new_chat)
 
@@ -385,11 +391,7 @@ class MainWindow(QMainWindow):
         self.gpu_panel = GpuPanel(self.worker, parent=self)
         self.gpu_panel.applyRequested.connect(self._apply_load_settings)
         self.worker.loadFellBack.connect(self._on_load_fell_back)
-        dock = QDockWidget(self.tr("GPU offload"), self)
-        dock.setObjectName("GpuOffloadDock")
-        dock.setWidget(self.gpu_panel)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
-        self.view_menu.addAction(dock.toggleViewAction())
+        self.add_dock(self.tr("GPU offload"), "GpuOffloadDock", self.gpu_panel)
 
     def _apply_load_settings(self, config: LoadConfig) -> None:
         """Reload the model with the GPU layers and context length chosen in the panel."""
@@ -401,6 +403,38 @@ class MainWindow(QMainWindow):
         """Out of GPU memory: the load went on with fewer layers, and that setting now holds."""
         self.n_gpu_layers = result.config.n_gpu_layers
         self.error_banner.show_error(result.message, logging.WARNING)
+
+    # ---- docks ---------------------------------------------------------------------
+
+    def add_dock(
+        self,
+        title: str,
+        name: str,
+        panel: QWidget,
+        area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
+    ) -> QDockWidget:
+        """Put a panel in a dock that View toggles; panels on the right share one tabbed column."""
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(panel)
+        self.addDockWidget(area, dock)
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        column = [d for d in self.findChildren(QDockWidget) if d is not dock and self.dockWidgetArea(d) == right]
+        if area == right and column:
+            self.tabifyDockWidget(column[-1], dock)
+        self.view_menu.addAction(dock.toggleViewAction())
+        return dock
+
+    def _arrange_docks(self) -> None:
+        """A chat that gets most of the width, a narrow chat list, one tabbed column of panels."""
+        self.setTabPosition(Qt.DockWidgetArea.RightDockWidgetArea, QTabWidget.TabPosition.North)
+        for tabs in self.findChildren(QTabBar):  # whole panel names, scrolled rather than cut short
+            tabs.setElideMode(Qt.TextElideMode.ElideNone)
+            tabs.setUsesScrollButtons(True)
+        left = [d for d in self.findChildren(QDockWidget) if self.dockWidgetArea(d) == Qt.DockWidgetArea.LeftDockWidgetArea]
+        right = [d for d in self.findChildren(QDockWidget) if self.dockWidgetArea(d) == Qt.DockWidgetArea.RightDockWidgetArea]
+        if left and right:
+            self.resizeDocks([left[0], right[0]], [LEFT_DOCK_WIDTH, RIGHT_DOCK_WIDTH], Qt.Orientation.Horizontal)
 
     # ---- exit ----------------------------------------------------------------------
 

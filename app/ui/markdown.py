@@ -27,4 +27,5 @@ def markdown_to_html(text: str) -> str:
             code_chars.setFontStyleHint(QFont.StyleHint.Monospace)
             cursor.mergeCharFormat(code_chars)
         block = block.next()
-    return document.toHtml()
+    # Wrap long code lines instead of clipping them at the message's edge.
+    return document.toHtml().replace("white-space:pre;", "white-space:pre-wrap;")
