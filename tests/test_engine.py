@@ -187,3 +187,27 @@ def test_stop_strings_cut_the_reply_and_hold_back_only_possible_starts(
         shown.append(stop.flush())
     assert "".join(shown) == expected_text
     assert was_hit is hit
+
+
+def test_dropping_old_turns_shifts_the_cache_instead_of_re_evaluating_the_rest(engine: Engine) -> None:
+    system = ChatMessage("system", "You are a concise assistant.")
+    turns = [
+        ChatMessage("user", "Name a fruit that is yellow and curved."),
+        ChatMessage("assistant", "A banana is yellow and curved."),
+        ChatMessage("user", "Name a vegetable that is orange and long, and say how people usually cook it."),
+        ChatMessage("assistant", "A carrot is orange and long; people often roast or boil carrots."),
+        ChatMessage("user", "Which of the two has more sugar?"),
+    ]
+    engine.llama.reset()
+    first = list(engine.stream_chat([system, *turns], replace(GREEDY, max_tokens=12), threading.Event()))[-1]
+    assert isinstance(first, ReplyDone)
+    # The window drops the first exchange; the kept turns are already in the KV cache, further along.
+    slid = [system, *turns[2:], ChatMessage("assistant", first.text), ChatMessage("user", "And which is crunchier?")]
+    system_only = engine.count_tokens([system])
+    new_turn = engine.count_tokens(slid) - engine.count_tokens(slid[:-1])
+    second = list(engine.stream_chat(slid, replace(GREEDY, max_tokens=8), threading.Event()))[-1]
+    assert isinstance(second, ReplyDone)
+    assert not second.stats.error and second.stats.completion_tokens > 0
+    # Without the shift only the system prompt would come from the cache.
+    assert second.stats.cached_prompt_tokens > system_only + 40
+    assert second.stats.evaluated_prompt_tokens <= new_turn + 8

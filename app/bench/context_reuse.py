@@ -22,9 +22,10 @@ Ratios reported:
   first slide; target <= 1.5. These are the turns the chunked drop exists for: dropping
   one turn per turn would make every turn after the first slide re-evaluate its whole
   prompt.
-- the slide turns themselves (the window's start moved, so the prompt after the system
-  prompt changed and is evaluated again): reported, no target; with a quarter of the
-  budget dropped per slide they are a few turns in forty.
+- the slide turns themselves (the window's start moved): the engine shifts llama.cpp's KV
+  cache (cuts the dropped turns out and moves the kept ones back) instead of evaluating
+  everything after the system prompt again, so these cost about the new tokens too;
+  reported, no target of their own, and counted in "all follow-ups".
 
 It takes about 70 s on two cores, most of it the slide turns and the replies;
 `--quick` runs 14 turns at n_ctx 1024.

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import llama_cpp
 import llama_cpp._internals
+import numpy as np
 from llama_cpp import llama_chat_format
 
 from app.core.llama_log import install_llama_logging
@@ -288,6 +289,7 @@ class Engine:
                 f"The prompt has {len(prompt)} tokens but the context holds {llama.n_ctx()}; "
                 "shorten the conversation or raise the context length."
             )
+        shift_kv_cache_to(llama, prompt)
         stats.cached_prompt_tokens = _reusable_prefix(llama, prompt)
         max_tokens = min(params.max_tokens, room) if params.max_tokens > 0 else room
         llama.set_seed(params.seed if params.seed is not None else random.randint(0, 2**31 - 1))
@@ -411,6 +413,55 @@ def _overlap(text: str, stop: str) -> int:
         if text.endswith(stop[:size]):
             return size
     return 0
+
+
+MIN_SHIFTED_TOKENS = 16
+
+
+def shift_kv_cache_to(llama: llama_cpp.Llama, prompt: list[int]) -> int:
+    """Context shift: when the prompt is the cached tokens with a span cut out (the context
+    window dropped old turns), cut that span out of the KV cache and move the rest back,
+    so only the new tokens are evaluated instead of everything after the cut.
+
+    llama.cpp re-rotates the moved keys (RoPE shift) on the next decode, as llama-server
+    does. The numbers differ slightly from a fresh evaluation. Returns how many cached
+    tokens were kept by the shift (0 when nothing was cut or the model cannot shift).
+    """
+    cached = np.asarray(llama.input_ids[: llama.n_tokens])
+    wanted = np.asarray(prompt, dtype=cached.dtype)
+    start = _common_prefix(cached, wanted)
+    if start >= len(cached) - MIN_SHIFTED_TOKENS or start >= len(wanted) - MIN_SHIFTED_TOKENS:
+        return 0
+    resume, kept = _longest_continuation(cached, wanted, start)
+    if kept < MIN_SHIFTED_TOKENS:
+        return 0
+    memory = llama_cpp.llama_get_memory(llama.ctx)
+    if memory is None or not llama_cpp.llama_memory_can_shift(memory):
+        return 0
+    if not llama_cpp.llama_memory_seq_rm(memory, 0, start, resume):
+        return 0
+    llama_cpp.llama_memory_seq_add(memory, 0, resume, resume + kept, start - resume)
+    llama_cpp.llama_memory_seq_rm(memory, 0, start + kept, -1)
+    llama.input_ids[start : start + kept] = cached[resume : resume + kept].copy()
+    llama.n_tokens = start + kept
+    log.debug("Context shift: dropped cached tokens %d-%d, kept %d", start, resume, kept)
+    return kept
+
+
+def _common_prefix(a: np.ndarray, b: np.ndarray) -> int:
+    size = min(len(a), len(b))
+    differs = np.flatnonzero(a[:size] != b[:size])
+    return int(differs[0]) if len(differs) else size
+
+
+def _longest_continuation(cached: np.ndarray, prompt: np.ndarray, start: int) -> tuple[int, int]:
+    """The cached position after `start` from which the most tokens continue prompt[start:]."""
+    best = (0, 0)
+    for resume in np.flatnonzero(cached[start + 1 :] == prompt[start]) + start + 1:
+        kept = _common_prefix(cached[resume:], prompt[start:])
+        if kept > best[1]:
+            best = (int(resume), kept)
+    return best
 
 
 def _reusable_prefix(llama: llama_cpp.Llama, prompt: list[int]) -> int:
