@@ -1,4 +1,5 @@
-"""The GPU panel inside the main window: Apply reloads on the LLM worker; an out-of-memory fallback is told."""
+"""The GPU panel inside the main window: Apply saves the load settings and reloads on the LLM worker; an
+out-of-memory fallback is told and its layer count saved; the settings panel shows the same saved values."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from pytestqt.qtbot import QtBot
 
 from app.core.engine import Engine, LoadConfig, LoadReport
 from app.core.model_file import ModelFileError
+from app.core.paths import app_paths
+from app.core.settings import ModelSettings, load_settings
 from app.ui.main_window import MainWindow
 from app.ui.workers import LlmThread, LlmWorker
 
@@ -83,3 +86,61 @@ def test_out_of_gpu_memory_falls_back_and_tells_the_user_which_setting_holds(win
     assert "now set to 7" in panel.notice.text()
     qtbot.waitUntil(lambda: panel.slider.value() == 7)
     assert window.send_button.isEnabled()  # the model is usable: no crash, no silent CPU fallback
+
+
+def open_window(qtbot: QtBot) -> MainWindow:
+    main = MainWindow(llm=LlmThread(LlmWorker(SmallGpuEngine(fits=10))))
+    qtbot.addWidget(main)
+    main.show()
+    qtbot.waitUntil(lambda: main.loaded_model is not None and main.gpu_panel.planner is not None, timeout=30_000)
+    return main
+
+
+def test_applied_gpu_layers_and_context_are_saved_and_the_next_start_loads_with_them(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    panel = window.gpu_panel
+    panel.slider.setValue(4)
+    panel.context_box.setValue(1024)
+    with qtbot.waitSignal(window.modelLoaded, timeout=30_000):
+        panel.apply_button.click()
+    window.close()
+    assert load_settings(app_paths().settings_file).settings.model == ModelSettings(n_ctx=1024, n_gpu_layers=4)
+
+    again = open_window(qtbot)
+    try:
+        assert again.loaded_config is not None
+        assert (again.loaded_config.n_gpu_layers, again.loaded_config.n_ctx) == (4, 1024)
+        assert (again.gpu_panel.slider.value(), again.gpu_panel.context_box.value()) == (4, 1024)
+    finally:
+        again.close()
+
+
+def test_the_settings_panel_shows_what_the_gpu_panel_applied(window: MainWindow, qtbot: QtBot) -> None:
+    settings_panel = window.chats.settings_panel
+    window.gpu_panel.slider.setValue(4)
+    window.gpu_panel.context_box.setValue(1024)
+    with qtbot.waitSignal(window.modelLoaded, timeout=30_000):
+        window.gpu_panel.apply_button.click()
+    assert settings_panel._fields["n_ctx"].editor.text() == "1024"
+    assert settings_panel.gpu_layers_note.text().startswith("4 ")
+
+
+def test_a_context_length_typed_in_the_settings_panel_shows_in_the_gpu_panel_and_keeps_its_layer_draft(
+    window: MainWindow,
+) -> None:
+    panel = window.gpu_panel
+    panel.slider.setValue(6)  # tried out, not applied
+    window.chats.settings_panel.set_field_text("n_ctx", "1536")
+    assert window.n_ctx == 1536 and panel.context_box.value() == 1536
+    assert panel.slider.value() == 6
+    assert panel.selected_config() is not None and panel.selected_config().n_ctx == 1536
+
+
+def test_the_layer_count_that_held_after_an_out_of_memory_fallback_is_saved(window: MainWindow, qtbot: QtBot) -> None:
+    window.gpu_panel.slider.setValue(31)
+    with qtbot.waitSignal(window.modelLoaded, timeout=60_000):
+        window.gpu_panel.apply_button.click()
+    assert window.chats.settings_panel.gpu_layers_note.text().startswith("7 ")
+    window.close()
+    assert load_settings(app_paths().settings_file).settings.model.n_gpu_layers == 7

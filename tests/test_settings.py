@@ -154,3 +154,38 @@ def test_user_presets_need_a_name_that_is_not_a_built_in_one() -> None:
     assert saved.preset_values("My preset")["temperature"] == 0.9
     assert "My preset" not in saved.without_preset("My preset").presets
     assert saved.preset_values("Precise")["temperature"] == 0.2
+
+
+def test_gpu_layers_are_a_model_setting_saved_with_the_others(settings_file: Path) -> None:
+    settings = Settings(model=ModelSettings(n_ctx=2048, n_threads=4, n_gpu_layers=20))
+    save_settings(settings_file, settings)
+    assert json.loads(settings_file.read_text())["model"] == {"n_ctx": 2048, "n_threads": 4, "n_gpu_layers": 20}
+    assert load_settings(settings_file).settings.model == settings.model
+
+
+def test_a_schema_2_file_is_migrated_to_no_gpu_layers_as_that_version_loaded_every_model(settings_file: Path) -> None:
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text(json.dumps({"schema_version": 2, "model": {"n_ctx": 2048, "n_threads": 2}}))
+    loaded = load_settings(settings_file)
+    assert loaded.settings.model == ModelSettings(n_ctx=2048, n_threads=2, n_gpu_layers=0)
+    assert loaded.notices == []
+    save_settings(settings_file, loaded.settings)
+    assert json.loads(settings_file.read_text())["schema_version"] == SCHEMA_VERSION == 3
+
+
+def test_gpu_layers_out_of_bounds_in_the_file_fall_back_to_none_with_a_notice(settings_file: Path) -> None:
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text(json.dumps({"schema_version": 3, "model": {"n_gpu_layers": -5}}))
+    loaded = load_settings(settings_file)
+    assert loaded.settings.model.n_gpu_layers == 0
+    [notice] = loaded.notices
+    assert "GPU layers must be between 0" in notice
+
+
+def test_changing_model_settings_checks_each_value_against_its_bounds() -> None:
+    settings = Settings().with_model({"n_ctx": "2048", "n_gpu_layers": 12})
+    assert (settings.model.n_ctx, settings.model.n_gpu_layers) == (2048, 12)
+    with pytest.raises(InvalidSetting, match="GPU layers must be between 0"):
+        settings.with_model({"n_gpu_layers": -1})
+    with pytest.raises(InvalidSetting, match="no model setting"):
+        settings.with_model({"n_batch": 512})

@@ -1,18 +1,18 @@
 """Typed settings in one place: defaults and bounds per field, a schema version, a JSON file.
 
-Layout of the file (schema 2):
+Layout of the file (schema 3):
 
-    {"schema_version": 2,
+    {"schema_version": 3,
      "sampling": {SamplingParams fields},          defaults for new replies
-     "model": {"n_ctx": 4096, "n_threads": 0},     applied when a model is loaded
+     "model": {"n_ctx": 4096, "n_threads": 0, "n_gpu_layers": 0},   applied when a model is loaded
      "chat": {"system_prompt": "", "window_policy": "rolling"},   defaults for chats
      "presets": {"name": {SamplingParams fields}}}                the user's presets
 
 Schema 1 is the flat layout: every setting at the top level, as a hand-written file
 naturally is (`{"temperature": 0.3}`); a file without `schema_version` is read as schema 1
-and migrated. Reading never fails: a damaged file is kept beside the new one and the
-defaults are used, a bad value falls back to its default, and each of these produces a
-notice for the user. Sections this version does not know are kept and written back.
+and migrated. Schema 2 had no GPU layers: every model started on the CPU. Reading never
+fails: a damaged file is kept beside the new one and the defaults are used, a bad value
+falls back to its default, and each of these produces a notice for the user. Sections this version does not know are kept and written back.
 
 Per-chat settings (`ChatSettings`) hold only what a chat changes; everything else comes
 from the defaults, so changing a default reaches every chat that did not override it.
@@ -24,7 +24,7 @@ import json
 import logging
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,8 @@ from app.core.sampling import (
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+MAX_GPU_LAYERS = 1024  # above any model's layer count: llama.cpp offloads what the model has
 MAX_SYSTEM_PROMPT_CHARS = 20_000
 MAX_PRESET_NAME = 40
 
@@ -52,8 +53,11 @@ class SettingsError(Exception):
 
 @dataclass(frozen=True)
 class ModelSettings:
+    """How a model is loaded: the one place the settings panel, the GPU panel and the main window read it."""
+
     n_ctx: int = 4096
     n_threads: int = 0  # 0: automatic (one per physical core)
+    n_gpu_layers: int = 0  # 0: everything on the CPU
 
 
 MODEL_FIELDS: dict[str, FieldSpec] = {
@@ -70,6 +74,15 @@ MODEL_FIELDS: dict[str, FieldSpec] = {
         ),
     )
 }
+
+# Typed in the GPU offload panel, whose slider knows the model's layer count, rather than in
+# the settings panel's "Model" fields; checked and saved like them.
+GPU_LAYERS_FIELD = FieldSpec(
+    "n_gpu_layers", "GPU layers", "int", 0, MAX_GPU_LAYERS,
+    "Model layers put on the GPU (0 = CPU only); more is faster while they fit in the GPU's memory. "
+    "Applies when the model is loaded again.",
+)
+LOAD_FIELDS: dict[str, FieldSpec] = {**MODEL_FIELDS, GPU_LAYERS_FIELD.name: GPU_LAYERS_FIELD}
 
 
 @dataclass(frozen=True)
@@ -91,10 +104,20 @@ class Settings:
             **self.extra,
             "schema_version": SCHEMA_VERSION,
             "sampling": self.sampling.to_dict(),
-            "model": {"n_ctx": self.model.n_ctx, "n_threads": self.model.n_threads},
+            "model": asdict(self.model),
             "chat": {"system_prompt": self.chat.system_prompt, "window_policy": self.chat.window_policy.value},
             "presets": {name: params.to_dict() for name, params in self.presets.items()},
         }
+
+    def with_model(self, values: Mapping[str, Any]) -> "Settings":
+        """Change model load settings, each checked against its bounds (InvalidSetting names the first bad one)."""
+        checked = {}
+        for name, value in values.items():
+            spec = LOAD_FIELDS.get(name)
+            if spec is None:
+                raise InvalidSetting(name, f"There is no model setting called “{name}”.")
+            checked[name] = spec.check(value)
+        return replace(self, model=replace(self.model, **checked))
 
     def with_preset(self, name: str, params: SamplingParams) -> "Settings":
         """Save `params` as a user preset (replacing one of the same name)."""
@@ -269,14 +292,22 @@ def _reset_damaged(path: Path, error: Exception) -> LoadedSettings:
 def _migrate_1_to_2(data: dict[str, Any]) -> dict[str, Any]:
     """Flat keys into sections."""
     sampling = {k: v for k, v in data.items() if k in SAMPLING_FIELDS}
-    model = {k: v for k, v in data.items() if k in MODEL_FIELDS}
+    model = {k: v for k, v in data.items() if k in LOAD_FIELDS}
     chat = {k: v for k, v in data.items() if k in ("system_prompt", "window_policy")}
     known = {*sampling, *model, *chat, "schema_version"}
     rest = {k: v for k, v in data.items() if k not in known}
     return {**rest, "schema_version": 2, "sampling": sampling, "model": model, "chat": chat}
 
 
-_MIGRATIONS = {1: _migrate_1_to_2}
+def _migrate_2_to_3(data: dict[str, Any]) -> dict[str, Any]:
+    """GPU layers join the model section: a schema-2 Glassbox loaded every model with none."""
+    model = data.get("model")
+    if isinstance(model, Mapping):
+        data = {**data, "model": {"n_gpu_layers": 0, **model}}
+    return {**data, "schema_version": 3}
+
+
+_MIGRATIONS = {1: _migrate_1_to_2, 2: _migrate_2_to_3}
 
 
 def _read(data: dict[str, Any], notices: list[str]) -> Settings:
@@ -301,7 +332,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
 def _read_model(data: Any, notices: list[str]) -> ModelSettings:
     model = ModelSettings()
     for name, value in (data.items() if isinstance(data, Mapping) else ()):
-        spec = MODEL_FIELDS.get(name)
+        spec = LOAD_FIELDS.get(name)
         if spec is None:
             notices.append(f"unknown model setting “{name}” was ignored")
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QPoint, Qt, QTimer
@@ -22,7 +23,6 @@ from app.core.context_window import PlanRequest, PlanResult, WindowPlan
 from app.core.engine import ReplyDone, StopReason
 from app.core.metrics import ReplyMetrics
 from app.core.sampling import SamplingParams
-from app.core.settings import Settings
 from app.ui.chat_session import ChatSession, stats_dict
 from app.ui.chat_sidebar import ChatSidebar
 from app.ui.chat_view import MessageWidget
@@ -72,9 +72,6 @@ class Conversations(QObject):
         self._meter_timer.setInterval(METER_DELAY_MS)
         self._meter_timer.timeout.connect(self.refresh_meter)
         self._connect()
-        model = self.session.settings.model
-        window.n_ctx = model.n_ctx
-        window.n_threads = model.n_threads or None
         self.settings_panel.set_state(self.session.settings, self.session.chat_settings)
 
     def _build_menu(self) -> None:
@@ -118,7 +115,7 @@ class Conversations(QObject):
         self.sidebar.exportRequested.connect(session.export_chat)
         self.sidebar.searchChanged.connect(session.search)
         self.settings_panel.chatSettingsEdited.connect(session.set_chat_settings)
-        self.settings_panel.defaultsEdited.connect(self._defaults_edited)
+        self.settings_panel.defaultsEdited.connect(session.set_defaults)
         self.settings_panel.reloadRequested.connect(self._reload_model)
         worker.token.connect(session.reply_grew)
         worker.replyMetrics.connect(self._remember_metrics)
@@ -139,12 +136,13 @@ class Conversations(QObject):
     def start_reply(self) -> None:
         """Save an empty reply, show it streaming, and ask the LLM worker for the context window."""
         used = self.session.effective()
-        model = self.window.loaded_model.stem if self.window.loaded_model else ""
+        loaded = self.window.loaded_config
+        model = Path(loaded.model_path).stem if loaded is not None else ""
         snapshot = {
             "sampling": used.sampling.to_dict(),
             "system_prompt": used.system_prompt,
             "window_policy": used.window_policy.value,
-            "n_ctx": self.window.n_ctx,
+            "n_ctx": loaded.n_ctx if loaded is not None else 0,  # the model's, not a setting not yet loaded
         }
         history = self.session.window_messages()
         self.reply = self.session.begin_reply(model, snapshot)
@@ -375,11 +373,6 @@ class Conversations(QObject):
     def _on_settings_changed(self) -> None:
         self.settings_panel.set_state(self.session.settings, self.session.chat_settings)
         self.refresh_meter()
-
-    def _defaults_edited(self, settings: Settings) -> None:
-        self.session.set_defaults(settings)
-        self.window.n_ctx = settings.model.n_ctx
-        self.window.n_threads = settings.model.n_threads or None
 
     def _reload_model(self) -> None:
         if self.window.loaded_model is not None:

@@ -4,8 +4,10 @@ A slider picks n_gpu_layers (0 … all) over coloured ranges (fits / tight / wil
 with the recommended maximum marked; a readout shows the plan as the slider or the
 context length moves; bars show each GPU's VRAM (this app / other processes / free)
 and RAM, refreshed about once a second by a poller in its own thread. Apply asks the
-main window to reload the model; after the load the plan is compared with what NVML
-measured, and the difference is kept to correct the next plan for that file.
+main window to save the settings and reload the model; after the load the plan is compared
+with what NVML measured, and the difference is kept to correct the next plan for that file.
+The slider and the context length start from the saved settings (`show_settings`), the
+same values the settings panel shows, and stay within their bounds.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from app.core.memory_plan import (
     MemoryPlanner,
 )
 from app.core.offload_fallback import FallbackResult, FallbackStep
+from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
 from app.ui.threads import start_worker_thread, stop_thread
 
 log = logging.getLogger(__name__)
@@ -54,7 +57,9 @@ log = logging.getLogger(__name__)
 POLL_INTERVAL_MS = 1000
 FIT_COLOURS = {Fit.FITS: QColor("#3a9d5d"), Fit.TIGHT: QColor("#e0a030"), Fit.WONT_FIT: QColor("#d9534f")}
 APP_COLOUR, OTHERS_COLOUR, FREE_COLOUR = QColor("#4a7fd4"), QColor("#9a9a9a"), QColor("#e6e6e6")
-MIN_CONTEXT, CONTEXT_STEP = 256, 256
+CONTEXT_STEP = 256
+MIN_CONTEXT, MAX_CONTEXT = int(MODEL_FIELDS["n_ctx"].minimum), int(MODEL_FIELDS["n_ctx"].maximum)
+MAX_LAYERS = int(GPU_LAYERS_FIELD.maximum)
 
 
 def format_bytes(size: int) -> str:
@@ -278,6 +283,7 @@ class GpuPanel(QWidget):
         self._before_load: HardwareSnapshot | None = None
         self._unmeasured: LoadConfig | None = None  # a load whose VRAM is still to be compared with the plan
         self._load_running = False
+        self._saved: ModelSettings | None = None  # the saved settings last shown
         self._build()
 
         self._hardware = HardwareWorker(monitor or HardwareMonitor(), calibration or CalibrationStore(), poll_interval_ms)
@@ -339,7 +345,7 @@ class GpuPanel(QWidget):
         form.addRow("", legend)
 
         self.context_box = QSpinBox(self)
-        self.context_box.setRange(MIN_CONTEXT, 1 << 20)
+        self.context_box.setRange(MIN_CONTEXT, MAX_CONTEXT)
         self.context_box.setSingleStep(CONTEXT_STEP)
         self.context_box.setSuffix(self.tr(" tokens"))
         self.context_box.setToolTip(self.tr("Context length (n_ctx): the KV cache grows with it"))
@@ -410,6 +416,16 @@ class GpuPanel(QWidget):
             self._update_readout()
             self._measure_unmeasured()
 
+    def show_settings(self, model: ModelSettings) -> None:
+        """Show the saved load settings (what the next load uses) where they changed since last shown;
+        a value being tried out here and not applied stays while its setting is unchanged."""
+        saved, self._saved = self._saved, model
+        if saved is None or saved.n_ctx != model.n_ctx:
+            self.context_box.setMaximum(max(self.context_box.maximum(), model.n_ctx))
+            self.context_box.setValue(model.n_ctx)
+        if saved is None or saved.n_gpu_layers != model.n_gpu_layers:
+            self._set_slider_value(model.n_gpu_layers)
+
     def selected_config(self) -> LoadConfig | None:
         if self.config is None:
             return None
@@ -466,9 +482,10 @@ class GpuPanel(QWidget):
             .replace("{size}", format_bytes(info.tensor_bytes))
         )
         self.slider.blockSignals(True)
-        self.slider.setRange(0, self.planner.max_gpu_layers)
+        self.slider.setRange(0, min(self.planner.max_gpu_layers, MAX_LAYERS))
         self.slider.blockSignals(False)
-        self.context_box.setMaximum(max(info.context_length, self.config.n_ctx, MIN_CONTEXT))
+        saved_n_ctx = self._saved.n_ctx if self._saved is not None else MIN_CONTEXT
+        self.context_box.setMaximum(min(max(info.context_length, self.config.n_ctx, saved_n_ctx), MAX_CONTEXT))
         self._set_slider_value(self.config.n_gpu_layers)
         self._update_readout()
         self._update_controls()

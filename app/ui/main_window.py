@@ -31,6 +31,7 @@ from app.core.library import InstalledModel, installed_models
 from app.core.offload_fallback import FallbackResult
 from app.core.paths import app_paths
 from app.core.sampling import SamplingParams
+from app.core.settings import ModelSettings
 from app.ui.about_dialog import show_about_dialog
 from app.ui.chat_view import ChatView
 from app.ui.composer import Composer
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DEFAULT_N_CTX = 4096
 DEFAULT_SIZE = QSize(1440, 900)
 LEFT_DOCK_WIDTH = 240
 RIGHT_DOCK_WIDTH = 460
@@ -75,10 +75,7 @@ class MainWindow(QMainWindow):
         self.resize(DEFAULT_SIZE)
         self.llm = llm or LlmThread()
         self.worker: LlmWorker = self.llm.worker
-        self.n_ctx = DEFAULT_N_CTX
-        self.n_threads: int | None = None  # None: one per physical core
-        self.n_gpu_layers = 0
-        self.loaded_model: Path | None = None
+        self.loaded_config: LoadConfig | None = None  # how the model on duty was loaded
         self._loading = False
         self._streaming = False
         self._reply_started = 0.0
@@ -91,7 +88,9 @@ class MainWindow(QMainWindow):
         self._connect_worker()
         self._build_gpu_panel()
         self.glass = GlassBox(self)  # Load details, Stats, Prompt inspector, Logs; token probabilities; diagnostics
-        self.chats = Conversations(self)  # chat history, sidebar, settings panel, context meter; sets n_ctx
+        self.chats = Conversations(self)  # chat history, sidebar, settings panel, context meter; the settings
+        self.chats.session.settingsChanged.connect(self._show_model_settings)
+        self._show_model_settings()
         self._arrange_docks()
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.stop_reply)
         QShortcut(QKeySequence.StandardKey.New, self, activated=self.new_chat)
@@ -253,7 +252,7 @@ class MainWindow(QMainWindow):
         if self._streaming:
             self.stop_reply()
         self._loading = True
-        self.loaded_model = None
+        self.loaded_config = None
         self.status_label.setText(self.tr("Loading {name}…").replace("{name}", path.name))
         self.load_progress.setValue(0)
         self.load_progress.show()
@@ -267,11 +266,11 @@ class MainWindow(QMainWindow):
 
     def _on_loaded(self, report: LoadReport) -> None:
         self._loading = False
-        self.loaded_model = Path(report.config.model_path)
+        self.loaded_config = report.config
         self.load_progress.hide()
         self.status_label.setText(
             self.tr("{name} loaded in {seconds} s · context {n_ctx} tokens")
-            .replace("{name}", self.loaded_model.name)
+            .replace("{name}", Path(report.config.model_path).name)
             .replace("{seconds}", f"{report.total_seconds:.2f}")
             .replace("{n_ctx}", str(report.config.n_ctx))
         )
@@ -361,6 +360,38 @@ class MainWindow(QMainWindow):
         return self._streaming
 
     @property
+    def loaded_model(self) -> Path | None:
+        return Path(self.loaded_config.model_path) if self.loaded_config is not None else None
+
+    # ---- model settings: the saved ones are the only copy ----------------------------------
+
+    @property
+    def model_settings(self) -> ModelSettings:
+        """How the next load is set up: the settings file's values, which both panels show and edit."""
+        return self.chats.session.settings.model
+
+    @property
+    def n_ctx(self) -> int:
+        return self.model_settings.n_ctx
+
+    @property
+    def n_threads(self) -> int | None:
+        """None: one per physical core."""
+        return self.model_settings.n_threads or None
+
+    @property
+    def n_gpu_layers(self) -> int:
+        return self.model_settings.n_gpu_layers
+
+    def save_model_settings(self, **values: int) -> None:
+        """Change how models are loaded (checked against the settings' bounds) and save it; every panel follows."""
+        session = self.chats.session
+        session.set_defaults(session.settings.with_model(values))
+
+    def _show_model_settings(self) -> None:
+        self.gpu_panel.show_settings(self.model_settings)
+
+    @property
     def conversation(self) -> list[ChatMessage]:
         """The chat on show as the model gets it, led by the system prompt when there is one."""
         return self.chats.session.conversation()
@@ -394,14 +425,13 @@ class MainWindow(QMainWindow):
         self.add_dock(self.tr("GPU offload"), "GpuOffloadDock", self.gpu_panel)
 
     def _apply_load_settings(self, config: LoadConfig) -> None:
-        """Reload the model with the GPU layers and context length chosen in the panel."""
-        self.n_gpu_layers = config.n_gpu_layers
-        self.n_ctx = config.n_ctx
+        """Save the GPU layers and context length chosen in the panel, and reload the model with them."""
+        self.save_model_settings(n_gpu_layers=config.n_gpu_layers, n_ctx=config.n_ctx)
         self.load_model(Path(config.model_path))
 
     def _on_load_fell_back(self, result: FallbackResult) -> None:
-        """Out of GPU memory: the load went on with fewer layers, and that setting now holds."""
-        self.n_gpu_layers = result.config.n_gpu_layers
+        """Out of GPU memory: the load went on with fewer layers, and that setting now holds (and is saved)."""
+        self.save_model_settings(n_gpu_layers=result.config.n_gpu_layers)
         self.error_banner.show_error(result.message, logging.WARNING)
 
     # ---- docks ---------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The settings panel: how replies are sampled, the system prompt and context window of this chat,
-presets, the defaults for every chat, and the model's context length and threads.
+presets, the defaults for every chat, and the model's context length and threads (the same saved
+values the GPU offload panel shows; its GPU layers are named here too).
 
 Every field is built from its spec (bounds and a one-line explanation live in
 app.core.sampling / app.core.settings). Edits apply to the chat on show; a field in bold
@@ -248,6 +249,10 @@ class SettingsPanel(QScrollArea):
             field = _Field(spec, line, group)
             self._fields[name] = field
             form.addRow(field.label, field.box)
+        self.gpu_layers_note = QLabel(group)
+        self.gpu_layers_note.setWordWrap(True)
+        self.gpu_layers_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        form.addRow(self.tr("GPU layers"), self.gpu_layers_note)
         self.reload_button = QPushButton(self.tr("Load the model again now"), group)
         self.reload_button.setToolTip(self.tr("The context length and threads apply when the model is loaded"))
         self.reload_button.clicked.connect(self.reloadRequested)
@@ -303,6 +308,10 @@ class SettingsPanel(QScrollArea):
         self.default_prompt_button.setEnabled(own_prompt)
         self.system_prompt_error.hide()
         _bold(self.system_prompt_label, own_prompt)
+        self.gpu_layers_note.setText(
+            self.tr("{n} — set in the GPU offload panel (View → GPU offload), which shows what fits")
+            .replace("{n}", str(self.settings.model.n_gpu_layers))
+        )
         self.policy_box.setCurrentIndex(self.policy_box.findData(used.window_policy.value))
         self.policy_explanation.setText(self._policy_explanations()[used.window_policy])
         _bold(self.policy_label, self.chat.window_policy is not None)
