@@ -4,6 +4,11 @@ Read from the header alone, without loading the model. `gguf.GGUFReader` would d
 same job but materialises every metadata array (the whole vocabulary: seconds on a
 small model); this reader keeps scalars, strings and small arrays, and records only the
 length of big arrays such as `tokenizer.ggml.tokens`.
+
+This is the one GGUF header reader: the memory planner, the library summary and the
+model file check (`check_model_file`, which needs `GgufInfo.data_end`) all use it.
+The `gguf` package (which pulls in its writer, reader and more) is imported on the first
+read, not with this module, so the command line starts without it.
 """
 
 from __future__ import annotations
@@ -15,10 +20,14 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType, LlamaFileType
+if TYPE_CHECKING:
+    from gguf.constants import GGMLQuantizationType
 
 GGUF_MAGIC = b"GGUF"
+# magic (4) + version (4) + tensor count (8) + metadata kv count (8)
+GGUF_HEADER_SIZE = 24
 # Arrays up to this many items are read (per-layer head counts, SWA patterns); longer
 # ones (the vocabulary, merges) are only counted.
 SMALL_ARRAY_LIMIT = 4096
@@ -213,15 +222,30 @@ class GgufInfo:
         return sizes
 
     @property
+    def data_end(self) -> int:
+        """The byte offset where the last tensor's data ends: a complete file is at least this long."""
+        return self.data_offset + max((tensor.offset + tensor.n_bytes for tensor in self.tensors), default=0)
+
+    @property
+    def declared_file_type(self) -> str | None:
+        """The quantization `general.file_type` names ("Q4_K_M"); None when it names none (or "guessed")."""
+        from gguf.constants import LlamaFileType
+
+        value = self.metadata.get("general.file_type")
+        if not isinstance(value, int):
+            return None
+        try:
+            file_type = LlamaFileType(value)
+        except ValueError:
+            return None
+        if file_type is LlamaFileType.GUESSED:
+            return None
+        return file_type.name.removeprefix("MOSTLY_").removeprefix("ALL_")
+
+    @property
     def file_type(self) -> str:
         """The quantization named by `general.file_type` ("Q4_K_M"), else the dominant tensor type."""
-        value = self.metadata.get("general.file_type")
-        if isinstance(value, int):
-            try:
-                return LlamaFileType(value).name.removeprefix("MOSTLY_").removeprefix("ALL_")
-            except ValueError:
-                pass
-        return self.dominant_tensor_type
+        return self.declared_file_type or self.dominant_tensor_type
 
     @property
     def dominant_tensor_type(self) -> str:
@@ -237,34 +261,41 @@ class GgufInfo:
 
 
 def read_gguf_info(path: Path | str) -> GgufInfo:
-    """Read the header of a GGUF file. Raises GgufInfoError with the reason."""
+    """Read the header of a GGUF file. Raises GgufInfoError with the reason.
+
+    The exception that stopped the reading, if any, is the error's `__cause__`.
+    """
     path = Path(path)
     try:
         with path.open("rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
             return _parse(path, data)
     except GgufInfoError:
         raise
-    except (OSError, ValueError) as error:
+    except OSError as error:
+        raise GgufInfoError(path, f"the file cannot be read ({error.strerror or error})") from error
+    except ValueError as error:
         raise GgufInfoError(path, str(error)) from error
     except struct.error as error:
         raise GgufInfoError(path, f"the header is cut short or damaged ({error})") from error
 
 
 def _parse(path: Path, data: mmap.mmap) -> GgufInfo:
+    from gguf.constants import GGMLQuantizationType
+
     if data[:4] != GGUF_MAGIC:
         raise GgufInfoError(path, "not a GGUF file (wrong magic bytes)")
     version, n_tensors, n_kv = struct.unpack_from("<IQQ", data, 4)
     if version not in (2, 3):
         raise GgufInfoError(path, f"unsupported GGUF version {version} (big-endian files are not supported)")
-    pos = 24
+    pos = GGUF_HEADER_SIZE
     metadata: dict[str, MetaValue] = {}
     for _ in range(n_kv):
-        key, pos = _read_string(data, pos)
+        key, pos = _read_string(data, pos, errors="strict")
         (value_type,) = struct.unpack_from("<I", data, pos)
         metadata[key], pos = _read_value(data, pos + 4, value_type)
     raw_tensors: list[tuple[str, tuple[int, ...], GGMLQuantizationType, int]] = []
     for _ in range(n_tensors):
-        name, pos = _read_string(data, pos)
+        name, pos = _read_string(data, pos, errors="strict")
         (n_dims,) = struct.unpack_from("<I", data, pos)
         dims = struct.unpack_from(f"<{n_dims}Q", data, pos + 4)
         pos += 4 + 8 * n_dims
@@ -272,8 +303,8 @@ def _parse(path: Path, data: mmap.mmap) -> GgufInfo:
         pos += 12
         try:
             ggml_type = GGMLQuantizationType(type_id)
-        except ValueError:
-            raise GgufInfoError(path, f"tensor {name} has an unknown type {type_id} (a newer GGUF?)") from None
+        except ValueError as error:
+            raise GgufInfoError(path, f"tensor {name} has an unknown type {type_id} (a newer GGUF?)") from error
         raw_tensors.append((name, tuple(int(d) for d in dims), ggml_type, offset))
     alignment = metadata.get("general.alignment", 32)
     alignment = alignment if isinstance(alignment, int) and alignment > 0 else 32
@@ -294,6 +325,8 @@ def _parse(path: Path, data: mmap.mmap) -> GgufInfo:
 
 def _tensor_bytes(dims: tuple[int, ...], ggml_type: GGMLQuantizationType) -> int:
     """Bytes of a tensor, row by row as ggml stores it (ggml_row_size * rows)."""
+    from gguf.constants import GGML_QUANT_SIZES
+
     block_size, type_size = GGML_QUANT_SIZES[ggml_type]
     elements = 1
     for dim in dims:
@@ -301,12 +334,14 @@ def _tensor_bytes(dims: tuple[int, ...], ggml_type: GGMLQuantizationType) -> int
     return elements // block_size * type_size
 
 
-def _read_string(data: mmap.mmap, pos: int) -> tuple[str, int]:
+def _read_string(data: mmap.mmap, pos: int, errors: str = "replace") -> tuple[str, int]:
+    """A length-prefixed string. Keys and tensor names are read strictly: bytes that are
+    not UTF-8 there mean a damaged header; text values may hold anything."""
     (length,) = struct.unpack_from("<Q", data, pos)
     end = pos + 8 + length
     if end > len(data):
         raise ValueError("a metadata string runs past the end of the file")
-    return data[pos + 8 : end].decode("utf-8", errors="replace"), end
+    return data[pos + 8 : end].decode("utf-8", errors=errors), end
 
 
 def _read_value(data: mmap.mmap, pos: int, value_type: int) -> tuple[MetaValue, int]:
