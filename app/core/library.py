@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from pathlib import Path, PurePosixPath
 
+from app.core.gguf_info import GgufInfoError
 from app.core.gguf_summary import GgufSummary, read_gguf_summary
 from app.core.model_file import ModelFileError, check_model_file
 from app.core.starter import find_starter_model
@@ -320,7 +321,7 @@ def describe(model: InstalledModel, index: VerifiedIndex) -> LibraryEntry:
     problem: str | None = None
     try:
         summary = read_gguf_summary(list(model.files))
-    except ModelFileError as error:
+    except GgufInfoError as error:
         problem = error.reason
     states = [index.state(file) for file in model.files]
     state = next((s for s in (VerifyState.CHANGED, VerifyState.UNKNOWN) if s in states), VerifyState.VERIFIED)
