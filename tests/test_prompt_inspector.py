@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
+from app.core.context_window import EnginePlanner, PlanRequest
 from app.core.engine import ChatMessage, Engine, ReplyDone
 from app.core.prompt_inspector import inspect_conversation, inspect_prompt
 from app.core.sampling import GREEDY
+
+@dataclass(frozen=True)
+class Msg:
+    id: int
+    role: str
+    text: str
+
 
 CONVERSATION = [
     ChatMessage("user", "Hello there, café ☕ time?"),
@@ -79,3 +87,27 @@ def test_a_turn_that_cannot_fit_is_inspected_whole_with_the_reason(engine: Engin
     assert not inspection.fits
     assert "Shorten the message" in inspection.notice
     assert inspection.count == len(engine.prompt_tokens(conversation))
+
+
+def test_max_tokens_above_half_the_context_is_capped_as_when_the_reply_is_planned(engine: Engine) -> None:
+    turns = [
+        ChatMessage("user" if i % 2 == 0 else "assistant", f"Turn {i}: " + "the weather is fine today " * 12)
+        for i in range(8)
+    ]
+    conversation = [ChatMessage("system", "Be brief."), *turns, ChatMessage("user", "And tomorrow?")]
+    max_tokens = engine.n_ctx - 300  # uncapped, this would leave room for only the last turns
+    ids = [Msg(i, m.role, m.content) for i, m in enumerate(conversation) if m.role != "system"]
+    planned = EnginePlanner(engine).plan(PlanRequest("reply", "Be brief.", tuple(ids), max_tokens)).plan
+    assert planned is not None and planned.reserve == engine.n_ctx // 2
+
+    inspection = inspect_conversation(engine, conversation, reserve=max_tokens)
+    assert inspection.reserve == planned.reserve
+    assert [t.token_id for t in inspection.tokens] == engine.prompt_tokens(list(planned.messages))
+    assert sum(not entry.inside for entry in inspection.messages) == len(planned.outside_ids)
+    assert inspection.count > 300 and inspection.fits  # more than an uncapped reserve would let in
+
+
+def test_a_turn_refused_for_its_length_shows_the_capped_reserve(engine: Engine) -> None:
+    inspection = inspect_conversation(engine, [ChatMessage("user", "many words " * 1200)], reserve=engine.n_ctx)
+    assert inspection.reserve == engine.n_ctx // 2
+    assert f"{engine.n_ctx // 2} tokens kept free for the reply" in inspection.notice

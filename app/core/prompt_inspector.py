@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import llama_cpp
 
-from app.core.context_window import ContextWindow, WindowError, WindowPolicy
+from app.core.context_window import MAX_RESERVE_FRACTION, EnginePlanner, PlanRequest, WindowPolicy
 from app.core.engine import ChatMessage, Engine
 
 PREVIEW_CHARS = 60
@@ -120,23 +120,27 @@ def inspect_conversation(
     conversation: Sequence[ChatMessage],
     reserve: int,
     policy: WindowPolicy = WindowPolicy.ROLLING,
-    window: ContextWindow | None = None,
+    planner: EnginePlanner | None = None,
 ) -> PromptInspection:
-    """Plan the context window for the next turn as the chat does, then inspect that prompt.
+    """Plan the context window for the next turn with the chat's own planner, then inspect that prompt.
 
-    A leading system message is the system prompt. When the turn cannot be sent (the
+    `reserve` is max tokens, as in a `PlanRequest`; `planner` is the one replies are planned with
+    (the LLM worker's; a new one if None), so the messages inside the window and the room kept
+    for the reply (max tokens, capped at a share of the context) are exactly what the model
+    gets. A leading system message is the system prompt. When the turn cannot be sent (the
     latest message alone is too long, or the policy says stop), the whole conversation is
     inspected and the notice says why.
     """
     system = conversation[0].content if conversation and conversation[0].role == "system" else ""
-    turns = [_Turn(i, m.role, m.content) for i, m in enumerate(conversation) if m.role != "system"]
-    try:
-        plan = (window or ContextWindow(engine)).plan(system, turns, engine.n_ctx, reserve, policy)
-    except WindowError as error:
-        return inspect_prompt(engine, conversation, reserve=reserve, notice=str(error))
-    outside = set(plan.outside_ids)
-    left_out = [conversation[i] for i in sorted(outside)]
-    return inspect_prompt(engine, plan.messages, left_out, reserve, plan.notice)
+    turns = tuple(_Turn(i, m.role, m.content) for i, m in enumerate(conversation) if m.role != "system")
+    result = (planner or EnginePlanner(engine)).plan(PlanRequest("inspect", system, turns, reserve, policy))
+    if result.plan is None:
+        # The planner's cap, for the summary beside its message (which names the capped reserve too).
+        capped = min(reserve, int(engine.n_ctx * MAX_RESERVE_FRACTION))
+        return inspect_prompt(engine, conversation, reserve=capped, notice=result.error)
+    plan = result.plan
+    left_out = [conversation[i] for i in sorted(set(plan.outside_ids))]
+    return inspect_prompt(engine, plan.messages, left_out, plan.reserve, plan.notice)
 
 
 def _message_spans(text: str, messages: Sequence[ChatMessage]) -> list[tuple[int, int]]:

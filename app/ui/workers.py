@@ -39,7 +39,7 @@ class InspectRequest:
     """Show the prompt for the next turn of `conversation` (a leading system message is the system prompt)."""
 
     conversation: tuple[ChatMessage, ...]
-    reserve: int  # tokens kept free for the reply
+    reserve: int  # max tokens; like a reply's plan, the room kept free is capped at a share of the context
     policy: WindowPolicy = WindowPolicy.ROLLING
 
 
@@ -140,7 +140,9 @@ class LlmWorker(QObject):
             self.inspectFailed.emit("No model is loaded yet: the prompt depends on the model's template and tokenizer.")
             return
         try:
-            inspection = inspect_conversation(self.engine, request.conversation, request.reserve, request.policy)
+            inspection = inspect_conversation(
+                self.engine, request.conversation, request.reserve, request.policy, self.planner
+            )
         except Exception as error:  # a template can fail on odd input; say so instead of dying
             log.exception("Prompt inspection failed")
             self.inspectFailed.emit(f"The prompt could not be built: {error}")
