@@ -26,7 +26,7 @@ from pathlib import Path, PurePosixPath
 
 from app.core.gguf_info import GgufInfoError
 from app.core.gguf_summary import GgufSummary, read_gguf_summary
-from app.core.model_file import ModelFileError, check_model_file
+from app.core.model_file import check_model_file
 from app.core.starter import find_starter_model
 
 log = logging.getLogger(__name__)
