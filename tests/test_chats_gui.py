@@ -246,3 +246,14 @@ def test_a_damaged_settings_file_is_reset_and_the_window_says_so(qtbot: QtBot) -
         assert main.sampling == Settings().sampling
     finally:
         main.close()
+
+
+def test_a_reloaded_reply_has_the_footer_it_had_live_context_note_included(window: MainWindow, qtbot: QtBot) -> None:
+    reply_to(window, qtbot, "Name a colour.")
+    live = window.chat_view.messages()[-1].footer.text()
+    assert "tokens" in live and f"/{N_CTX:,} (" in live
+    chat_id = window.chats.session.chat.id
+    window.new_chat()
+    window.chats.open_chat(chat_id)
+    qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=10_000)
+    assert window.chat_view.messages()[-1].footer.text() == live

@@ -27,6 +27,7 @@ from app.ui.chat_session import ChatSession, stats_dict
 from app.ui.chat_sidebar import ChatSidebar
 from app.ui.chat_view import MessageWidget
 from app.ui.context_meter import ContextMeter
+from app.ui.reply_footer import reply_footer
 from app.ui.settings_panel import SettingsPanel
 from app.ui.workers import ReplyRequest
 
@@ -165,19 +166,25 @@ class Conversations(QObject):
         }.get(done.stats.stop_reason, MessageState.COMPLETE)
         finished = self.session.finish_reply(done.text, state, stats)
         self.reply = None
-        messages = self.window.chat_view.messages()
-        if finished is not None and messages and messages[-1].key == finished.id:
-            self._decorate(messages[-1], finished)
+        self._decorate_finished(finished)
         self._after_reply()
 
     def reply_failed(self, partial: str, message: str) -> None:
         """Generation failed: what was written is kept as a failed reply; an empty one is dropped."""
         self._metrics = None
         reply, self.reply = self.reply, None
-        self.session.finish_reply(partial, MessageState.FAILED, {"error": message})
+        finished = self.session.finish_reply(partial, MessageState.FAILED, {"error": message})
         if reply is not None and not partial:
             self.session.drop_empty_reply(reply.id)
+        elif finished is not None:
+            self._decorate_finished(finished)
         self._after_reply()
+
+    def _decorate_finished(self, finished: Message | None) -> None:
+        """The footer of the reply that just ended, when it is still on show."""
+        messages = self.window.chat_view.messages()
+        if finished is not None and messages and messages[-1].key == finished.id:
+            self._decorate(messages[-1], finished)
 
     def _after_reply(self) -> None:
         self.refresh_meter()
@@ -275,11 +282,10 @@ class Conversations(QObject):
         return widget
 
     def _decorate(self, widget: MessageWidget, message: Message) -> None:
-        from app.ui.main_window import format_reply_stats
-
+        """The footer from what the history keeps, so a reply shows the same footer live and reloaded."""
         notes = []
         if message.role == "assistant" and message.stats and "completion_tokens" in message.stats:
-            notes.append(format_reply_stats(ReplyMetrics.from_dict(message.stats).stats))
+            notes.append(reply_footer(ReplyMetrics.from_dict(message.stats)))
         state_notes = {
             MessageState.FAILED: self.tr("failed part-way"),
             MessageState.INTERRUPTED: self.tr("interrupted: Glassbox closed while this reply was written"),

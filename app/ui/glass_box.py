@@ -27,7 +27,7 @@ from app.core.token_probs import TokenTrace
 from app.ui.load_panel import LoadPanel
 from app.ui.logs_panel import DiagnosticsCopier, LogsPanel
 from app.ui.prompt_inspector_panel import PromptInspectorPanel
-from app.ui.stats_panel import StatsPanel, context_note
+from app.ui.stats_panel import StatsPanel
 from app.ui.token_view import TokenReplyView, attach_token_view, show_tokens
 from app.ui.workers import InspectRequest
 
@@ -151,9 +151,6 @@ class GlassBox(QObject):
         message = messages[-1] if messages and messages[-1].role == "assistant" else None
         if metrics is not None:
             self.stats_panel.add_reply(metrics)
-            if message is not None:
-                footer = message.footer.text()
-                message.set_footer(f"{footer} · {context_note(metrics)}" if footer else context_note(metrics))
         if trace is not None and message is not None and trace.steps:
             attach_token_view(message, message.body, trace)
             show_tokens(message, message.body, self.token_action.isChecked())

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.engine import ChatMessage, LoadConfig, LoadReport, ReplyDone, ReplyStats, StopReason
+from app.core.engine import ChatMessage, LoadConfig, LoadReport, ReplyDone
 from app.core.library import InstalledModel, installed_models
 from app.core.offload_fallback import FallbackResult
 from app.core.paths import app_paths
@@ -50,19 +50,6 @@ DEFAULT_SIZE = QSize(1440, 900)
 LEFT_DOCK_WIDTH = 240
 RIGHT_DOCK_WIDTH = 460
 SPEED_REFRESH_MS = 250
-
-
-def format_reply_stats(stats: ReplyStats) -> str:
-    """The compact line under each reply."""
-    parts = [
-        f"{stats.completion_tokens} tokens",
-        f"{stats.generation_tokens_per_s:.1f} tok/s",
-        f"first token {stats.time_to_first_token_s * 1000:.0f} ms",
-        f"prompt {stats.prompt_tokens} tokens ({stats.cached_prompt_tokens} cached)",
-    ]
-    if stats.stop_reason is not StopReason.END_OF_TEXT:
-        parts.append(stats.stop_reason.value)
-    return " · ".join(parts)
 
 
 class MainWindow(QMainWindow):
@@ -330,8 +317,8 @@ class MainWindow(QMainWindow):
     def _on_reply_finished(self, done: ReplyDone) -> None:
         self._end_streaming()
         self.speed_label.setText(self.tr("{speed} tok/s").replace("{speed}", f"{done.stats.generation_tokens_per_s:.1f}"))
-        self.chat_view.finish_reply(done.text, format_reply_stats(done.stats))
-        self.chats.reply_finished(done)
+        self.chat_view.finish_reply(done.text)
+        self.chats.reply_finished(done)  # saves it and writes its footer, as for a reply reloaded later
         if done.stats.error:
             self.error_banner.show_error(self.tr("The reply stopped with an error: {error}").replace("{error}", done.stats.error))
         self.replyFinished.emit(done)
@@ -340,7 +327,7 @@ class MainWindow(QMainWindow):
         partial = self.chat_view.live_text()
         self._end_streaming()
         self.chat_view.finish_reply(partial, self.tr("error"))
-        self.chats.reply_failed(partial, message)
+        self.chats.reply_failed(partial, message)  # saves what was written; its footer then says it failed
         self.error_banner.show_error(message)
 
     def _end_streaming(self) -> None:

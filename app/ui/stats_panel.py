@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from app.core.metrics import ReplyMetrics
 from app.ui.plots import BarPlot, LinePlot
+from app.ui.reply_footer import context_note
 
 HISTORY = 20  # replies shown in the bar plots
-
-
-def context_note(metrics: ReplyMetrics) -> str:
-    """The compact 'context used' part of the line under a reply."""
-    return (
-        QCoreApplication.translate("StatsPanel", "context {used}/{n_ctx} ({share})")
-        .replace("{used}", f"{metrics.context_used:,}")
-        .replace("{n_ctx}", f"{metrics.n_ctx:,}")
-        .replace("{share}", f"{metrics.context_fraction:.0%}")
-    )
 
 
 class StatsPanel(QWidget):
