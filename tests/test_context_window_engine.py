@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -10,7 +9,7 @@ import pytest
 
 from app.core.context_window import ContextWindow, EnginePlanner, MessageTooLongError, PlanRequest, WindowPolicy
 from app.core.engine import ChatMessage, Engine, ReplyDone
-from app.core.sampling import GREEDY
+from app.core.sampling import GREEDY, SamplingParams
 
 
 @dataclass(frozen=True)
@@ -104,12 +103,9 @@ def test_turns_after_a_slide_reuse_the_cached_prefix(engine: Engine) -> None:
         assert turns[i][1].cached_prompt_tokens >= previous_prompt, f"turn {i} re-evaluated its history"
 
 
-def _reply(engine: Engine, messages: Sequence[ChatMessage], params: object) -> ReplyDone:
-    done = None
-    for event in engine.stream_chat(messages, params, threading.Event()):  # type: ignore[arg-type]
-        if isinstance(event, ReplyDone):
-            done = event
-    assert done is not None and not done.stats.error
+def _reply(engine: Engine, messages: Sequence[ChatMessage], params: SamplingParams) -> ReplyDone:
+    done = engine.complete_chat(messages, params)
+    assert not done.stats.error
     return done
 
 

@@ -40,8 +40,8 @@ from dataclasses import dataclass
 
 from app.bench import BenchContext, BenchRow, row
 from app.core.context_window import ContextWindow, WindowPolicy
-from app.core.engine import Engine, LoadConfig, ReplyDone, default_threads
-from app.core.sampling import GREEDY
+from app.core.engine import Engine, LoadConfig, ReplyDone, default_threads, final_reply, shared_prefix_length
+from app.core.sampling import GREEDY, SamplingParams
 
 SECTION = "context_reuse"
 N_CTX = 2048
@@ -132,7 +132,7 @@ def _converse(
         plan = window.plan(SYSTEM_PROMPT, history, n_ctx, max_tokens, WindowPolicy.ROLLING)
         prompt = engine.prompt_tokens(plan.messages)
         before_question = engine.prompt_tokens(plan.messages[:-1]) if len(plan.messages) > 1 else []
-        cached_ideal = _common_prefix(prompt, before_question)
+        cached_ideal = shared_prefix_length(prompt, before_question)
         new = prompt[cached_ideal:]
 
         done = _stream(engine, prompt, params)
@@ -212,21 +212,8 @@ def _filler(engine: Engine, length: int) -> list[int]:
     return engine.tokenize(text, special=False)[:length]
 
 
-def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
-    common = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        common += 1
-    return common
-
-
-def _stream(engine: Engine, prompt: list[int], params: object) -> ReplyDone:
-    done: ReplyDone | None = None
-    for event in engine.stream_tokens(prompt, params, threading.Event()):  # type: ignore[arg-type]
-        if isinstance(event, ReplyDone):
-            done = event
-    assert done is not None
+def _stream(engine: Engine, prompt: list[int], params: SamplingParams) -> ReplyDone:
+    done = final_reply(engine.stream_tokens(prompt, params, threading.Event()))
     if done.stats.error:
         raise RuntimeError(f"generation failed in the bench: {done.stats.error}")
     return done

@@ -1,7 +1,7 @@
 """What the token-probability inspector costs: generation tokens/s with it on versus off.
 
-Both runs generate the same greedy reply to the same prompt on one loaded engine, in
-alternating rounds (the median of each side), so drift on a shared machine hits both alike.
+Both runs generate the streaming section's greedy reply to its prompt on one loaded engine,
+in alternating rounds (the median of each side), so drift on a shared machine hits both alike.
 "On" is what the LLM worker does when View → Token probabilities is checked: the recorder
 takes the softmax of each step's logits row and keeps the top 5. The per-token cost of
 that work is also timed alone, on this model's vocabulary and on a 152k one (Qwen-sized),
@@ -11,28 +11,21 @@ to show how it scales.
 from __future__ import annotations
 
 import statistics
-import threading
 import time
-from dataclasses import replace
 
 import numpy as np
 
 from app.bench import BenchContext, BenchRow, row
-from app.core.engine import ChatMessage, Engine, LoadConfig, ReplyDone, TokenObserver, default_threads
-from app.core.sampling import GREEDY, SamplingParams
+from app.bench.streaming import N_CTX, engine_speed, workload
+from app.core.engine import Engine, LoadConfig, default_threads
 from app.core.token_probs import TokenProbabilityRecorder, softmax_top
 
 SECTION = "inspector"
-PROMPT = "Count from one to two hundred in words, separated by commas."
-N_CTX = 1024
 LARGE_VOCAB = 152_064
 
 
 def run(context: BenchContext) -> list[BenchRow]:
-    rounds = 2 if context.quick else 5
-    max_tokens = 64 if context.quick else 192
-    messages = [ChatMessage("user", PROMPT)]
-    params = replace(GREEDY, max_tokens=max_tokens)
+    rounds, messages, params = workload(context)
     engine = Engine()
     engine.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=default_threads()))
     speeds: dict[str, list[float]] = {"off": [], "on": []}
@@ -41,14 +34,14 @@ def run(context: BenchContext) -> list[BenchRow]:
             order = ("off", "on") if index % 2 == 0 else ("on", "off")
             for side in order:
                 recorder = TokenProbabilityRecorder(params) if side == "on" else None
-                speeds[side].append(_speed(engine, messages, params, recorder.observe if recorder else None))
+                speeds[side].append(engine_speed(engine, messages, params, recorder.observe if recorder else None))
         n_vocab = engine.llama.n_vocab()
     finally:
         engine.close()
     off, on = statistics.median(speeds["off"]), statistics.median(speeds["on"])
     own_cost = _softmax_cost_ms(n_vocab)
     large_cost = _softmax_cost_ms(LARGE_VOCAB)
-    context.details[SECTION] = {"rounds": speeds, "max_tokens": max_tokens, "n_vocab": n_vocab}
+    context.details[SECTION] = {"rounds": speeds, "max_tokens": params.max_tokens, "n_vocab": n_vocab}
     return [
         row(SECTION, "generation, token probabilities off", off, "tok/s"),
         row(SECTION, "generation, token probabilities on (top 5 per token)", on, "tok/s"),
@@ -56,18 +49,6 @@ def run(context: BenchContext) -> list[BenchRow]:
         row(SECTION, f"softmax + top 5 per token, {n_vocab:,} vocabulary", own_cost, "ms"),
         row(SECTION, f"softmax + top 5 per token, {LARGE_VOCAB:,} vocabulary", large_cost, "ms"),
     ]
-
-
-def _speed(
-    engine: Engine, messages: list[ChatMessage], params: SamplingParams, observer: TokenObserver | None
-) -> float:
-    engine.llama.reset()  # the same prompt evaluation every round
-    done = None
-    for event in engine.stream_chat(messages, params, threading.Event(), observer):
-        if isinstance(event, ReplyDone):
-            done = event
-    assert done is not None
-    return done.stats.generation_tokens_per_s
 
 
 def _softmax_cost_ms(n_vocab: int, repeats: int = 200) -> float:

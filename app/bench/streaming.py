@@ -17,19 +17,31 @@ from dataclasses import replace
 import llama_cpp
 
 from app.bench import BenchContext, BenchRow, row
-from app.core.engine import ChatMessage, Engine, LoadConfig, ReplyDone, default_threads
-from app.core.sampling import GREEDY
+from app.core.engine import ChatMessage, Engine, LoadConfig, TokenObserver, default_threads, final_reply
+from app.core.sampling import GREEDY, SamplingParams
 
 SECTION = "streaming"
 PROMPT = "Count from one to two hundred in words, separated by commas."
 N_CTX = 1024
 
 
-def run(context: BenchContext) -> list[BenchRow]:
-    rounds = 2 if context.quick else 5
+def workload(context: BenchContext) -> tuple[int, list[ChatMessage], SamplingParams]:
+    """Rounds, messages and sampling of the reply the speed sections time (here and `inspector`)."""
     max_tokens = 64 if context.quick else 192
-    messages = [ChatMessage("user", PROMPT)]
-    params = replace(GREEDY, max_tokens=max_tokens)
+    return (2 if context.quick else 5), [ChatMessage("user", PROMPT)], replace(GREEDY, max_tokens=max_tokens)
+
+
+def engine_speed(
+    engine: Engine, messages: list[ChatMessage], params: SamplingParams, observer: TokenObserver | None = None
+) -> float:
+    """Generation tokens/s of one reply through the engine."""
+    engine.llama.reset()  # the same prompt evaluation every round
+    return final_reply(engine.stream_chat(messages, params, threading.Event(), observer)).stats.generation_tokens_per_s
+
+
+def run(context: BenchContext) -> list[BenchRow]:
+    rounds, messages, params = workload(context)
+    max_tokens = params.max_tokens
     threads = default_threads()
 
     raw = llama_cpp.Llama(model_path=str(context.model_path), n_ctx=N_CTX, n_threads=threads, verbose=False)
@@ -43,7 +55,7 @@ def run(context: BenchContext) -> list[BenchRow]:
     try:
         for _ in range(rounds):
             speeds["raw"].append(_raw_speed(raw, messages, max_tokens))
-            speeds["engine"].append(_engine_speed(engine, messages, params))
+            speeds["engine"].append(engine_speed(engine, messages, params))
             speed, stall = gui.measure()
             speeds["gui"].append(speed)
             stalls.append(stall)
@@ -85,9 +97,3 @@ def _raw_speed(llama: llama_cpp.Llama, messages: list[ChatMessage], max_tokens: 
             last = time.perf_counter()
             first = first or last
     return (count - 1) / (last - first)
-
-
-def _engine_speed(engine: Engine, messages: list[ChatMessage], params: object) -> float:
-    engine.llama.reset()
-    done = next(e for e in engine.stream_chat(messages, params, threading.Event()) if isinstance(e, ReplyDone))  # type: ignore[arg-type]
-    return done.stats.generation_tokens_per_s

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import threading
+from dataclasses import replace
 
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model
-from app.core.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
+from app.core.engine import ChatMessage, Engine, EngineError, LoadConfig
 from app.core.model_file import ModelFileError
 from app.core.sampling import GREEDY
 
@@ -26,12 +26,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         path = resolve_model(args.model)
         report = engine.load(LoadConfig(path, n_ctx=512))
-        params = GREEDY.__class__(**{**GREEDY.__dict__, "max_tokens": SELFTEST_TOKENS})
-        done = next(
-            event
-            for event in engine.stream_chat([ChatMessage("user", "Say hello.")], params, threading.Event())
-            if isinstance(event, ReplyDone)
-        )
+        done = engine.complete_chat([ChatMessage("user", "Say hello.")], replace(GREEDY, max_tokens=SELFTEST_TOKENS))
     except (CommandError, ModelFileError, EngineError) as error:
         return fail(str(error))
     finally:

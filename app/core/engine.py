@@ -15,7 +15,7 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -370,16 +370,21 @@ class Engine:
 
     def complete_chat(self, messages: Sequence[ChatMessage], params: SamplingParams) -> ReplyDone:
         """The whole reply at once (same path as streaming)."""
-        done: ReplyDone | None = None
-        for event in self.stream_chat(messages, params, threading.Event()):
-            if isinstance(event, ReplyDone):
-                done = event
-        assert done is not None
-        return done
+        return final_reply(self.stream_chat(messages, params, threading.Event()))
 
     def _should_abort(self, _data: ctypes.c_void_p) -> bool:
         requested = self._abort_requested
         return requested is not None and requested.is_set()
+
+
+def final_reply(events: Iterable[ReplyEvent]) -> ReplyDone:
+    """Run a reply stream to its end and return the ReplyDone that closes it."""
+    done: ReplyDone | None = None
+    for event in events:
+        if isinstance(event, ReplyDone):
+            done = event
+    assert done is not None, "every reply stream ends with a ReplyDone"
+    return done
 
 
 class StopStringFilter:
@@ -429,7 +434,7 @@ def shift_kv_cache_to(llama: llama_cpp.Llama, prompt: list[int]) -> int:
     """
     cached = np.asarray(llama.input_ids[: llama.n_tokens])
     wanted = np.asarray(prompt, dtype=cached.dtype)
-    start = _common_prefix(cached, wanted)
+    start = shared_prefix_length(cached, wanted)
     if start >= len(cached) - MIN_SHIFTED_TOKENS or start >= len(wanted) - MIN_SHIFTED_TOKENS:
         return 0
     resume, kept = _longest_continuation(cached, wanted, start)
@@ -448,7 +453,9 @@ def shift_kv_cache_to(llama: llama_cpp.Llama, prompt: list[int]) -> int:
     return kept
 
 
-def _common_prefix(a: np.ndarray, b: np.ndarray) -> int:
+def shared_prefix_length(a: Sequence[int] | np.ndarray, b: Sequence[int] | np.ndarray) -> int:
+    """How many leading tokens two token sequences have in common."""
+    a, b = np.asarray(a), np.asarray(b)
     size = min(len(a), len(b))
     differs = np.flatnonzero(a[:size] != b[:size])
     return int(differs[0]) if len(differs) else size
@@ -458,7 +465,7 @@ def _longest_continuation(cached: np.ndarray, prompt: np.ndarray, start: int) ->
     """The cached position after `start` from which the most tokens continue prompt[start:]."""
     best = (0, 0)
     for resume in np.flatnonzero(cached[start + 1 :] == prompt[start]) + start + 1:
-        kept = _common_prefix(cached[resume:], prompt[start:])
+        kept = shared_prefix_length(cached[resume:], prompt[start:])
         if kept > best[1]:
             best = (int(resume), kept)
     return best
@@ -468,11 +475,7 @@ def _reusable_prefix(llama: llama_cpp.Llama, prompt: list[int]) -> int:
     """How many prompt tokens llama-cpp-python will reuse from its KV cache (mirrors `generate`)."""
     if llama.n_tokens <= 0:
         return 0
-    common = 0
-    for cached, new in zip(llama.input_ids[: llama.n_tokens], prompt):
-        if cached != new:
-            break
-        common += 1
+    common = shared_prefix_length(llama.input_ids[: llama.n_tokens], prompt)
     return common - 1 if common == len(prompt) else common
 
 
