@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
+
+if sys.platform == "win32":
+    # llama.cpp's DLLs must be loaded before Qt's on Windows, or loading a model can fail with
+    # "access violation reading 0x0000000000000000" (abetlen/llama-cpp-python#1903, #2029).
+    # First here, before any module that might import PySide6, for `python -m app` and the
+    # `glassbox` entry point alike (packaging/launcher.py does the same for the bundle).
+    import llama_cpp  # noqa: F401
+
+import argparse
 from collections.abc import Sequence
 
 from app import __version__

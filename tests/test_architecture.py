@@ -41,3 +41,24 @@ def test_importing_every_core_module_does_not_load_qt() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _is_windows_guard(node: ast.stmt) -> bool:
+    """`if sys.platform == "win32":`"""
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Compare)
+        and ast.unparse(node.test.left) == "sys.platform"
+        and isinstance(node.test.ops[0], ast.Eq)
+        and ast.literal_eval(node.test.comparators[0]) == "win32"
+    )
+
+
+def test_on_windows_only_the_entry_point_loads_llama_cpp_before_anything_that_could_load_qt() -> None:
+    """llama.cpp's DLLs must come before Qt's on Windows (an access violation otherwise), also from source."""
+    body = ast.parse((CORE.parent / "main.py").read_text(encoding="utf-8")).body
+    guard = next(index for index, node in enumerate(body) if _is_windows_guard(node))
+    before = [ast.unparse(node) for node in body[:guard] if not isinstance(node, ast.Expr)]  # the docstring
+    assert before == ["from __future__ import annotations", "import sys"]
+    assert [ast.unparse(node) for node in body[guard].body] == ["import llama_cpp"]
+    assert body[guard].orelse == []
