@@ -118,13 +118,7 @@ class SamplingParams:
 
     def with_values(self, values: Mapping[str, Any]) -> "SamplingParams":
         """A copy with `values` applied after checking each against its bounds."""
-        checked: dict[str, Any] = {}
-        for name, value in values.items():
-            spec = SAMPLING_FIELDS.get(name)
-            if spec is None:
-                raise InvalidSetting(name, f"There is no sampling setting called “{name}”.")
-            checked[name] = spec.check(value)
-        return replace(self, **checked)
+        return replace(self, **check_values(SAMPLING_FIELDS, values, "sampling"))
 
     def differences(self, other: "SamplingParams") -> dict[str, Any]:
         """The fields whose values differ from `other`, with this object's values (JSON-ready)."""
@@ -137,18 +131,41 @@ def lenient_sampling(data: Any, base: SamplingParams | None = None) -> tuple[Sam
     base = base or SamplingParams()
     if not isinstance(data, Mapping):
         return base, ["the sampling settings were not a table; the defaults are used"] if data is not None else []
-    problems: list[str] = []
-    good: dict[str, Any] = {}
-    for name, value in data.items():
-        spec = SAMPLING_FIELDS.get(name)
+    good, problems = check_values_leniently(SAMPLING_FIELDS, data, base, "sampling")
+    return replace(base, **good), problems
+
+
+def check_values(fields: Mapping[str, FieldSpec], values: Mapping[str, Any], kind: str) -> dict[str, Any]:
+    """`values` converted by their fields' specs; an unknown name or a bad value raises InvalidSetting.
+
+    `kind` names the group in the message ("sampling", "model").
+    """
+    checked: dict[str, Any] = {}
+    for name, value in values.items():
+        spec = fields.get(name)
         if spec is None:
-            problems.append(f"unknown sampling setting “{name}” was ignored")
+            raise InvalidSetting(name, f"There is no {kind} setting called “{name}”.")
+        checked[name] = spec.check(value)
+    return checked
+
+
+def check_values_leniently(
+    fields: Mapping[str, FieldSpec], values: Mapping[str, Any], defaults: object, kind: str
+) -> tuple[dict[str, Any], list[str]]:
+    """The good entries of `values`, converted; each unknown name or bad value is left out with a
+    problem line, which names the default (the attribute of `defaults`) used instead."""
+    good: dict[str, Any] = {}
+    problems: list[str] = []
+    for name, value in values.items():
+        spec = fields.get(name)
+        if spec is None:
+            problems.append(f"unknown {kind} setting “{name}” was ignored")
             continue
         try:
             good[name] = spec.check(value)
         except InvalidSetting as error:
-            problems.append(f"{error.message} The default ({describe_value(getattr(base, name))}) is used.")
-    return replace(base, **good), problems
+            problems.append(f"{error.message} The default ({describe_value(getattr(defaults, name))}) is used.")
+    return good, problems
 
 
 def describe_value(value: Any) -> str:

@@ -36,6 +36,8 @@ from app.core.sampling import (
     FieldSpec,
     InvalidSetting,
     SamplingParams,
+    check_values,
+    check_values_leniently,
     lenient_sampling,
 )
 
@@ -111,13 +113,7 @@ class Settings:
 
     def with_model(self, values: Mapping[str, Any]) -> "Settings":
         """Change model load settings, each checked against its bounds (InvalidSetting names the first bad one)."""
-        checked = {}
-        for name, value in values.items():
-            spec = LOAD_FIELDS.get(name)
-            if spec is None:
-                raise InvalidSetting(name, f"There is no model setting called “{name}”.")
-            checked[name] = spec.check(value)
-        return replace(self, model=replace(self.model, **checked))
+        return replace(self, model=replace(self.model, **check_values(LOAD_FIELDS, values, "model")))
 
     def with_preset(self, name: str, params: SamplingParams) -> "Settings":
         """Save `params` as a user preset (replacing one of the same name)."""
@@ -330,17 +326,12 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
 
 
 def _read_model(data: Any, notices: list[str]) -> ModelSettings:
-    model = ModelSettings()
-    for name, value in (data.items() if isinstance(data, Mapping) else ()):
-        spec = LOAD_FIELDS.get(name)
-        if spec is None:
-            notices.append(f"unknown model setting “{name}” was ignored")
-            continue
-        try:
-            model = replace(model, **{name: spec.check(value)})
-        except InvalidSetting as error:
-            notices.append(f"{error.message} The default ({getattr(model, name)}) is used.")
-    return model
+    defaults = ModelSettings()
+    if not isinstance(data, Mapping):
+        return defaults
+    good, problems = check_values_leniently(LOAD_FIELDS, data, defaults, "model")
+    notices.extend(problems)
+    return replace(defaults, **good)
 
 
 def _read_chat(data: Any, notices: list[str]) -> ChatDefaults:
