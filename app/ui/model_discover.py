@@ -7,7 +7,6 @@ import re
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -15,7 +14,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -24,19 +22,10 @@ from app.core.downloads import DownloadRequest
 from app.core.hub import RepoListing, RepoSummary, Variant, hub_endpoint, incomplete_split
 from app.core.quant import Fit, fit_hint, format_bytes, recommend
 from app.ui.model_workers import HubWorker
+from app.ui.tables import read_only_item, style_row_table
 
 _REPO_ID = re.compile(r"^[\w.\-]+/[\w.\-]+$")
 _FIT_COLOURS = {Fit.GPU: "#1b7f3b", Fit.PARTIAL: "#9a6700", Fit.RAM: "#1f5fa8", Fit.NO_FIT: "#b42318"}
-
-
-def _item(text: str, tooltip: str = "", align_right: bool = False) -> QTableWidgetItem:
-    item = QTableWidgetItem(text)
-    item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-    if tooltip:
-        item.setToolTip(tooltip)
-    if align_right:
-        item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-    return item
 
 
 class DiscoverPage(QWidget):
@@ -105,11 +94,8 @@ class DiscoverPage(QWidget):
         hub.failed.connect(self._on_failed)
 
     def _table_style(self, table: QTableWidget) -> None:
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        table.verticalHeader().hide()
+        style_row_table(table)
         table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        table.setAlternatingRowColors(True)
 
     # ---- search --------------------------------------------------------------------
 
@@ -131,11 +117,11 @@ class DiscoverPage(QWidget):
             row = self.results.rowCount()
             self.results.insertRow(row)
             name = summary.repo_id + (self.tr(" (gated)") if summary.gated else "")
-            self.results.setItem(row, 0, _item(name, summary.repo_id))
-            self.results.setItem(row, 1, _item(f"{summary.downloads:,}", align_right=True))
-            self.results.setItem(row, 2, _item(f"{summary.likes:,}", align_right=True))
+            self.results.setItem(row, 0, read_only_item(name, summary.repo_id))
+            self.results.setItem(row, 1, read_only_item(f"{summary.downloads:,}", align_right=True))
+            self.results.setItem(row, 2, read_only_item(f"{summary.likes:,}", align_right=True))
             updated = summary.last_modified.strftime("%Y-%m-%d") if summary.last_modified else ""
-            self.results.setItem(row, 3, _item(updated))
+            self.results.setItem(row, 3, read_only_item(updated))
         self.results.resizeColumnsToContents()
         self.results.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         if self.listing is None:
@@ -194,11 +180,11 @@ class DiscoverPage(QWidget):
             label = "★ " + label
         files = "\n".join(f"{f.filename}  sha256 {f.sha256 or '?'}" for f in variant.files)
         cells = [
-            _item(label, files),
-            _item(variant.quant or "?"),
-            _item(format_bytes(variant.size), align_right=True),
-            _item(problem or hint.fit.value, problem or hint.text),
-            _item(variant.note, variant.note),
+            read_only_item(label, files),
+            read_only_item(variant.quant or "?"),
+            read_only_item(format_bytes(variant.size), align_right=True),
+            read_only_item(problem or hint.fit.value, problem or hint.text),
+            read_only_item(variant.note, variant.note),
         ]
         cells[3].setForeground(QColor(_FIT_COLOURS[Fit.NO_FIT] if problem else _FIT_COLOURS[hint.fit]))
         for column, cell in enumerate(cells):

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QTableWidget,
-    QTableWidgetItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.core.downloads import DownloadManager, JobSnapshot, JobState
 from app.core.quant import format_bytes
+from app.ui.tables import read_only_item
 
 REFRESH_MS = 250
 _COLUMNS = 6  # file, repository, progress, speed, time left, status; then the buttons
@@ -135,14 +135,9 @@ class DownloadsPage(QWidget):
         row = self.table.rowCount()
         self.table.insertRow(row)
         for column, text in ((0, snapshot.filename.rsplit("/", 1)[-1]), (1, snapshot.repo_id)):
-            item = QTableWidgetItem(text)
-            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-            item.setToolTip(text)
-            self.table.setItem(row, column, item)
+            self.table.setItem(row, column, read_only_item(text, text))
         for column in (3, 4, 5):
-            item = QTableWidgetItem("")
-            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-            self.table.setItem(row, column, item)
+            self.table.setItem(row, column, read_only_item(""))
         bar = QProgressBar(self.table)
         bar.setRange(0, _BAR_STEPS)
         self.table.setCellWidget(row, 2, bar)

@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtCore import QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -20,7 +19,6 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -29,6 +27,7 @@ from app.core.gguf_summary import format_parameters
 from app.core.library import InstalledModel, LibraryEntry, VerifyResult, VerifyState
 from app.core.quant import format_bytes
 from app.ui.model_workers import LibraryWorker
+from app.ui.tables import read_only_item, style_row_table
 
 _HEADERS = ("Name", "Architecture", "Parameters", "Quantization", "Size", "Context", "Hash", "Location")
 
@@ -53,10 +52,7 @@ class LibraryPage(QWidget):
 
         self.table = QTableWidget(0, len(_HEADERS), self)
         self.table.setHorizontalHeaderLabels([self.tr(h) for h in _HEADERS])
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.setAlternatingRowColors(True)
+        style_row_table(self.table)
         self.table.setWordWrap(False)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.itemSelectionChanged.connect(self._update_buttons)
@@ -115,10 +111,7 @@ class LibraryPage(QWidget):
             row = self.table.rowCount()
             self.table.insertRow(row)
             for column, (text, tooltip) in enumerate(self._cells(entry)):
-                item = QTableWidgetItem(text)
-                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-                item.setToolTip(tooltip)
-                self.table.setItem(row, column, item)
+                self.table.setItem(row, column, read_only_item(text, tooltip))
             if selected is not None and entry.model.path == selected.path:
                 self.table.selectRow(row)
         self.table.resizeColumnsToContents()
