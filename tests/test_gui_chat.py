@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.engine import ReplyDone, StopReason
+from app.core.quant import format_bytes
 from app.core.sampling import GREEDY
 from app.ui.main_window import MainWindow
 
@@ -33,6 +34,12 @@ def test_the_window_opens_with_the_starter_model_selected_and_loaded(window: Mai
     assert window.loaded_model.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
     assert "(starter)" in window.model_picker.currentText()
     assert window.send_button.isEnabled()
+
+
+def test_the_model_picker_gives_a_model_size_as_the_models_window_does(window: MainWindow) -> None:
+    assert window.loaded_model is not None
+    size = format_bytes(window.loaded_model.stat().st_size)
+    assert window.model_picker.currentText().endswith(f"— {size}")
 
 
 def test_enter_sends_and_the_reply_streams_into_the_chat(window: MainWindow, qtbot: QtBot) -> None:

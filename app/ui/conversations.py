@@ -266,10 +266,7 @@ class Conversations(QObject):
 
     def _render_chat(self) -> None:
         """Show the thread of the chat on show (another chat, a new one, or another version)."""
-        view = self.window.chat_view
-        view.clear()
-        for message in self.session.thread:
-            self._add_widget(message)
+        self._render_thread_only()
         self.sidebar.set_current(self.session.chat.id)
         self._show_title()
         self.last_plan = None

@@ -31,6 +31,7 @@ from app.core.engine import ChatMessage, LoadConfig, LoadReport, ReplyDone
 from app.core.library import InstalledModel, installed_models
 from app.core.offload_fallback import FallbackResult
 from app.core.paths import app_paths
+from app.core.quant import format_bytes
 from app.core.sampling import SamplingParams
 from app.core.settings import ModelSettings
 from app.ui.about_dialog import show_about_dialog
@@ -226,9 +227,8 @@ class MainWindow(QMainWindow):
         self.refresh_models()
 
     def _model_label(self, model: InstalledModel) -> str:
-        size = f"{model.size_bytes / 1e6:,.0f} MB"
         suffix = self.tr(" (starter)") if model.is_starter else ""
-        return f"{model.name}{suffix} — {size}"
+        return f"{model.name}{suffix} — {format_bytes(model.size_bytes)}"  # as the Models window shows it
 
     def _picked_path(self) -> Path | None:
         data = self.model_picker.currentData()
