@@ -117,6 +117,18 @@ def test_a_header_cut_short_is_refused_with_the_reason(tmp_path: Path, starter_m
         read_gguf_info(path)
 
 
+def test_a_damaged_length_that_points_past_any_file_is_refused(tmp_path: Path) -> None:
+    import struct
+
+    path = tmp_path / "damaged.gguf"
+    key = b"general.junk"
+    header = b"GGUF" + struct.pack("<IQQ", 3, 1, 1)
+    huge_array = struct.pack("<Q", len(key)) + key + struct.pack("<IIQ", 9, 4, 2**62)
+    path.write_bytes(header + huge_array + bytes(64))
+    with pytest.raises(GgufInfoError, match="cut short or damaged"):
+        read_gguf_info(path)
+
+
 def test_a_missing_file_is_refused_with_the_reason(tmp_path: Path) -> None:
     with pytest.raises(GgufInfoError, match="No such file"):
         read_gguf_info(tmp_path / "gone.gguf")

@@ -275,7 +275,7 @@ def read_gguf_info(path: Path | str) -> GgufInfo:
         raise GgufInfoError(path, f"the file cannot be read ({error.strerror or error})") from error
     except ValueError as error:
         raise GgufInfoError(path, str(error)) from error
-    except struct.error as error:
+    except (struct.error, OverflowError) as error:  # a damaged length can point past any file
         raise GgufInfoError(path, f"the header is cut short or damaged ({error})") from error
 
 
