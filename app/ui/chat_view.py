@@ -26,6 +26,37 @@ ROLE_STYLES = {
 OUTSIDE_WINDOW_STYLE = "MessageWidget { background: #f3f3f3; border: 1px dashed #b0b0b0; border-radius: 8px; }"
 
 
+class TextLabel(QLabel):
+    """A word-wrapped label that lays out its text once per width.
+
+    Qt asks a label's height-for-width several times per layout pass and QLabel lays out
+    the whole text each time; for the streaming message that is every flush.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._heights: dict[int, int] = {}
+
+    def setText(self, text: str) -> None:
+        self._heights.clear()
+        super().setText(text)
+
+    def setTextFormat(self, text_format: Qt.TextFormat) -> None:
+        self._heights.clear()
+        super().setTextFormat(text_format)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._heights.clear()
+        super().changeEvent(event)
+
+    def heightForWidth(self, width: int) -> int:
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = super().heightForWidth(width)
+        return height
+
+
 class MessageWidget(QFrame):
     """One message: who said it, the text, and a footer (reply stats, or 'outside the context window')."""
 
@@ -40,12 +71,10 @@ class MessageWidget(QFrame):
         layout.setSpacing(2)
         self.header = QLabel(self._role_title(role), self)
         self.header.setStyleSheet("color: #5f6368; font-weight: 600;")
-        self.body = QLabel(self)
+        self.body = TextLabel(self)
         self.body.setWordWrap(True)
         self.body.setTextFormat(Qt.TextFormat.PlainText)
-        self.body.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
-        )
+        self.set_selectable(True)
         self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.footer = QLabel(self)
         self.footer.setStyleSheet("color: #80868b; font-size: 11px;")
@@ -59,6 +88,12 @@ class MessageWidget(QFrame):
     def _role_title(self, role: str) -> str:
         titles = {"user": self.tr("You"), "assistant": self.tr("Assistant"), "system": self.tr("System prompt")}
         return titles.get(role, role)
+
+    def set_selectable(self, selectable: bool) -> None:
+        """Selectable text goes through a QTextDocument, several times dearer to lay out and
+        paint than plain label text; the streaming message stays plain until it is done."""
+        flags = Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
+        self.body.setTextInteractionFlags(flags if selectable else Qt.TextInteractionFlag.NoTextInteraction)
 
     def set_plain_text(self, text: str) -> None:
         self.text = text
@@ -209,6 +244,7 @@ class ChatView(QScrollArea):
     def begin_reply(self, key: str = "") -> MessageWidget:
         self.finish_streaming_widget_if_any()
         self._live = MessageWidget("assistant", key, self.widget())
+        self._live.set_selectable(False)
         self._live.set_plain_text("…")
         self._outer.insertWidget(1, self._live)
         self._flush_timer.start()
@@ -239,6 +275,7 @@ class ChatView(QScrollArea):
         self._live_parts.clear()
         self._live = None
         self._outer.removeWidget(live)
+        live.set_selectable(True)
         live.set_markdown(text)
         live.set_footer(footer)
         self._history.append(live)
