@@ -139,6 +139,7 @@ def test_a_token_entered_in_the_window_goes_to_the_keyring_and_opens_the_gated_r
 ) -> None:
     hub.add_token("hf_granted", "meta/Gated-GGUF")
     bar = dialog.token_bar
+    qtbot.waitUntil(lambda: "Checking" not in bar.status.text(), timeout=WAIT_MS)  # the opening status is in
     with qtbot.waitSignal(bar.statusShown, timeout=WAIT_MS):
         qtbot.keyClicks(bar.edit, "hf_granted")
         qtbot.mouseClick(bar.save_button, Qt.MouseButton.LeftButton)
