@@ -35,22 +35,25 @@ def test_tokens_appear_on_the_next_flush_not_one_by_one(view: ChatView) -> None:
     live = view.begin_reply()
     view.append_tokens("Hel")
     view.append_tokens("lo")
-    assert live.body.text() == "…"  # nothing re-rendered per token
+    assert live.streamed_text() == ""  # nothing re-rendered per token
     view.flush()
-    assert live.body.text() == "Hello"
+    assert live.streamed_text() == "Hello"
 
 
 def test_the_flush_timer_shows_streamed_text_without_help(view: ChatView, qtbot: QtBot) -> None:
     live = view.begin_reply()
     view.append_tokens("streaming")
-    qtbot.waitUntil(lambda: live.body.text() == "streaming", timeout=1000)
+    qtbot.waitUntil(lambda: live.streamed_text() == "streaming", timeout=1000)
 
 
 def test_streaming_re_renders_only_the_streaming_message(view: ChatView, monkeypatch: pytest.MonkeyPatch) -> None:
     _fill(view, 12)
     rendered: list[MessageWidget] = []
-    original = MessageWidget.set_plain_text
-    monkeypatch.setattr(MessageWidget, "set_plain_text", lambda self, text: (rendered.append(self), original(self, text)))
+    for method in ("append_text", "set_plain_text", "set_markdown"):
+        original = getattr(MessageWidget, method)
+        monkeypatch.setattr(
+            MessageWidget, method, lambda self, text, original=original: (rendered.append(self), original(self, text))
+        )
     live = view.begin_reply()
     for word in ["one ", "two ", "three "]:
         view.append_tokens(word)

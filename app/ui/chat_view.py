@@ -9,8 +9,10 @@ Tokens are buffered and flushed on a short timer, so the view updates at screen 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
+import math
+
+from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QResizeEvent, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from app.ui.markdown import markdown_to_html
@@ -26,35 +28,74 @@ ROLE_STYLES = {
 OUTSIDE_WINDOW_STYLE = "MessageWidget { background: #f3f3f3; border: 1px dashed #b0b0b0; border-radius: 8px; }"
 
 
-class TextLabel(QLabel):
-    """A word-wrapped label that lays out its text once per width.
+class StreamingText(QWidget):
+    """The streaming reply's text, in a document that grows at its end.
 
-    Qt asks a label's height-for-width several times per layout pass and QLabel lays out
-    the whole text each time; for the streaming message that is every flush.
+    Appending lays out only the last paragraph again (a label lays out all of its text on
+    every change, twice: to measure and to paint), and painting draws only the lines in
+    view, so a flush costs the same at the start of a long reply as at its end.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._heights: dict[int, int] = {}
+        self._document = QTextDocument(self)
+        self._document.setDocumentMargin(0)
+        self._document.setDefaultFont(self.font())
+        self._end = QTextCursor(self._document)
+        self._parts: list[str] = []
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
 
-    def setText(self, text: str) -> None:
-        self._heights.clear()
-        super().setText(text)
+    def append(self, text: str) -> None:
+        """Add text at the end; repaint from the line it went into down, not the whole text."""
+        if not self._parts:  # the placeholder goes
+            self.update()
+        height = self._document.size().height()
+        block = self._document.lastBlock()
+        lines_before = block.layout().lineCount() if block.layout() is not None else 0
+        self._parts.append(text)
+        self._end.movePosition(QTextCursor.MoveOperation.End)
+        self._end.insertText(text)
+        if self._document.size().height() != height:
+            self.updateGeometry()
+        top = self._document.documentLayout().blockBoundingRect(block).top()
+        if lines_before:
+            top += block.layout().lineAt(lines_before - 1).y()
+        self.update(QRect(0, math.floor(top), self.width(), self.height()))
 
-    def setTextFormat(self, text_format: Qt.TextFormat) -> None:
-        self._heights.clear()
-        super().setTextFormat(text_format)
+    def text(self) -> str:
+        return "".join(self._parts)
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
-            self._heights.clear()
-        super().changeEvent(event)
+    def hasHeightForWidth(self) -> bool:
+        return True
 
     def heightForWidth(self, width: int) -> int:
-        height = self._heights.get(width)
-        if height is None:
-            height = self._heights[width] = super().heightForWidth(width)
-        return height
+        if self._document.textWidth() != width:
+            self._document.setTextWidth(width)
+        return max(math.ceil(self._document.size().height()), self.fontMetrics().height())
+
+    def sizeHint(self) -> QSize:
+        width = self.width() or 400
+        return QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, self.fontMetrics().height())
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self._document.setDefaultFont(self.font())
+        super().changeEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        if not self._parts:  # waiting for the first token
+            painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, "…")
+            return
+        if self._document.textWidth() != self.width():
+            self._document.setTextWidth(self.width())
+        self._document.drawContents(painter, QRectF(event.rect()))
 
 
 class MessageWidget(QFrame):
@@ -71,10 +112,12 @@ class MessageWidget(QFrame):
         layout.setSpacing(2)
         self.header = QLabel(self._role_title(role), self)
         self.header.setStyleSheet("color: #5f6368; font-weight: 600;")
-        self.body = TextLabel(self)
+        self.body = QLabel(self)
         self.body.setWordWrap(True)
         self.body.setTextFormat(Qt.TextFormat.PlainText)
-        self.set_selectable(True)
+        self.body.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
+        )
         self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.footer = QLabel(self)
         self.footer.setStyleSheet("color: #80868b; font-size: 11px;")
@@ -83,17 +126,25 @@ class MessageWidget(QFrame):
         layout.addWidget(self.header)
         layout.addWidget(self.body)
         layout.addWidget(self.footer)
+        self.stream: StreamingText | None = None
         self._outside_window = False
 
     def _role_title(self, role: str) -> str:
         titles = {"user": self.tr("You"), "assistant": self.tr("Assistant"), "system": self.tr("System prompt")}
         return titles.get(role, role)
 
-    def set_selectable(self, selectable: bool) -> None:
-        """Selectable text goes through a QTextDocument, several times dearer to lay out and
-        paint than plain label text; the streaming message stays plain until it is done."""
-        flags = Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
-        self.body.setTextInteractionFlags(flags if selectable else Qt.TextInteractionFlag.NoTextInteraction)
+    def begin_streaming(self) -> None:
+        """Show streamed text in a StreamingText until the reply is done."""
+        self.stream = StreamingText(self)
+        self.body.hide()
+        self.layout().insertWidget(1, self.stream)
+
+    def append_text(self, text: str) -> None:
+        assert self.stream is not None, "begin_streaming() first"
+        self.stream.append(text)
+
+    def streamed_text(self) -> str:
+        return self.stream.text() if self.stream is not None else ""
 
     def set_plain_text(self, text: str) -> None:
         self.text = text
@@ -101,6 +152,10 @@ class MessageWidget(QFrame):
         self.body.setText(text)
 
     def set_markdown(self, text: str) -> None:
+        if self.stream is not None:
+            self.stream.deleteLater()
+            self.stream = None
+            self.body.show()
         self.text = text
         self.body.setTextFormat(Qt.TextFormat.RichText)
         self.body.setText(markdown_to_html(text))
@@ -244,8 +299,7 @@ class ChatView(QScrollArea):
     def begin_reply(self, key: str = "") -> MessageWidget:
         self.finish_streaming_widget_if_any()
         self._live = MessageWidget("assistant", key, self.widget())
-        self._live.set_selectable(False)
-        self._live.set_plain_text("…")
+        self._live.begin_streaming()
         self._outer.insertWidget(1, self._live)
         self._flush_timer.start()
         return self._live
@@ -258,9 +312,10 @@ class ChatView(QScrollArea):
     def flush(self) -> None:
         if self._live is None or not self._pending:
             return
-        self._live_parts.append("".join(self._pending))
+        batch = "".join(self._pending)
         self._pending.clear()
-        self._live.set_plain_text("".join(self._live_parts))
+        self._live_parts.append(batch)
+        self._live.append_text(batch)
 
     def live_text(self) -> str:
         return "".join(self._live_parts) + "".join(self._pending)
@@ -275,7 +330,6 @@ class ChatView(QScrollArea):
         self._live_parts.clear()
         self._live = None
         self._outer.removeWidget(live)
-        live.set_selectable(True)
         live.set_markdown(text)
         live.set_footer(footer)
         self._history.append(live)

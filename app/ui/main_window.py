@@ -67,8 +67,6 @@ class MainWindow(QMainWindow):
         self.loaded_config: LoadConfig | None = None  # how the model on duty was loaded
         self._loading = False
         self._streaming = False
-        self._reply_started = 0.0
-        self._reply_tokens = 0
         self._closing = False
 
         self._build_toolbar()
@@ -290,8 +288,6 @@ class MainWindow(QMainWindow):
 
     def _start_reply(self) -> None:
         self._streaming = True
-        self._reply_tokens = 0
-        self._reply_started = time.perf_counter()
         self._speed_timer.start()
         self._update_controls()
         self.chats.start_reply()  # saves the reply, shows it streaming, plans the context window, generates
@@ -308,15 +304,14 @@ class MainWindow(QMainWindow):
         self.error_banner.hide()
 
     def _on_token(self, text: str) -> None:
-        if self._reply_tokens == 0:
-            self._reply_started = time.perf_counter()
-        self._reply_tokens += 1
         self.chat_view.append_tokens(text)
 
     def _show_live_speed(self) -> None:
-        elapsed = time.perf_counter() - self._reply_started
-        if self._reply_tokens > 1 and elapsed > 0:
-            self.speed_label.setText(self.tr("{speed} tok/s").replace("{speed}", f"{(self._reply_tokens - 1) / elapsed:.1f}"))
+        """The worker counts tokens as it makes them (its text arrives in batches)."""
+        tokens, first = self.worker.generated_tokens, self.worker.first_token_at
+        elapsed = time.perf_counter() - first
+        if tokens > 1 and first and elapsed > 0:
+            self.speed_label.setText(self.tr("{speed} tok/s").replace("{speed}", f"{(tokens - 1) / elapsed:.1f}"))
 
     def _on_reply_finished(self, done: ReplyDone) -> None:
         self._end_streaming()
