@@ -7,6 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,6 +16,13 @@ os.environ.setdefault("HF_HUB_DISABLE_XET", "1")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 
 from app.core.engine import Engine, LoadConfig  # noqa: E402
+
+if TYPE_CHECKING:
+    from pytestqt.qtbot import QtBot
+
+    from app.ui.main_window import MainWindow
+
+WINDOW_LOAD_TIMEOUT_MS = 120_000  # a busy two-core machine can take a while
 from app.core.starter import find_starter_model  # noqa: E402
 
 
@@ -50,6 +58,17 @@ def _running_qthreads() -> list[str]:
     from app.ui.threads import running_threads
 
     return [f"QThread {name}" for name in running_threads()]
+
+
+def open_main_window(qtbot: "QtBot", llm: object | None = None) -> "MainWindow":
+    """Show a main window and wait until its model (the starter, by default) has loaded."""
+    from app.ui.main_window import MainWindow
+
+    main = MainWindow(llm=llm)  # type: ignore[arg-type]
+    qtbot.addWidget(main)
+    main.show()
+    qtbot.waitUntil(lambda: main.loaded_model is not None, timeout=WINDOW_LOAD_TIMEOUT_MS)
+    return main
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,7 @@ from app.core.sampling import GREEDY
 from app.core.settings import ModelSettings, Settings, load_settings, save_settings
 from app.ui.chat_storage import StorageThread
 from app.ui.main_window import MainWindow
+from tests.conftest import open_main_window
 
 N_CTX = 1024
 QUICK = GREEDY.with_values({"max_tokens": 6})
@@ -32,19 +33,11 @@ def rows(sql: str, *args: Any) -> list[tuple[Any, ...]]:
         db.close()
 
 
-def open_window(qtbot: QtBot) -> MainWindow:
-    main = MainWindow()
-    qtbot.addWidget(main)
-    main.show()
-    qtbot.waitUntil(lambda: main.loaded_model is not None, timeout=30_000)
-    return main
-
-
 @pytest.fixture
 def window(qtbot: QtBot) -> Iterator[MainWindow]:
     paths = app_paths().ensure()
     save_settings(paths.settings_file, Settings(sampling=QUICK, model=ModelSettings(n_ctx=N_CTX)))
-    main = open_window(qtbot)
+    main = open_main_window(qtbot)
     yield main
     main.close()
 
@@ -73,7 +66,7 @@ def test_a_chat_with_its_settings_is_saved_as_it_goes_and_comes_back_after_a_res
     assert {state for _, _, state, _ in saved} == {"complete"}
     assert saved[1][3] == "SmolLM2-135M-Instruct.Q4_1"
 
-    again = open_window(qtbot)
+    again = open_main_window(qtbot)
     try:
         qtbot.waitUntil(lambda: again.chats.sidebar.chat_ids() == [chat_id], timeout=10_000)
         assert again.chats.sidebar.list.item(0).text() == "Name a colour."
@@ -240,7 +233,7 @@ def test_the_first_message_names_the_chat_in_the_list_and_the_window_title(windo
 def test_a_damaged_settings_file_is_reset_and_the_window_says_so(qtbot: QtBot) -> None:
     paths = app_paths().ensure()
     paths.settings_file.write_text("{ this is not json")
-    main = open_window(qtbot)
+    main = open_main_window(qtbot)
     try:
         qtbot.waitUntil(lambda: "settings file could not be read" in main.error_banner.message(), timeout=10_000)
         assert main.sampling == Settings().sampling

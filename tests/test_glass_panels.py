@@ -28,6 +28,7 @@ from app.ui.plots import BarPlot, LinePlot, TimelineBar, nice_ceiling
 from app.ui.prompt_inspector_panel import PromptInspectorPanel
 from app.ui.stats_panel import StatsPanel
 from app.ui.token_view import CONFIDENCE_BACKGROUNDS, TokenReplyView, attach_token_view, sampling_summary, show_tokens
+from tests.conftest import open_main_window
 
 # ---- load details -------------------------------------------------------------------------
 
@@ -298,11 +299,8 @@ def test_copy_diagnostics_puts_the_report_on_the_clipboard(qtbot: QtBot, buffer:
 
 @pytest.fixture
 def window(qtbot: QtBot) -> Iterator[MainWindow]:
-    main = MainWindow()
-    qtbot.addWidget(main)
+    main = open_main_window(qtbot)
     main.sampling = replace(GREEDY, max_tokens=8)
-    main.show()
-    qtbot.waitUntil(lambda: main.loaded_model is not None, timeout=60_000)
     yield main
     main.close()
 

@@ -15,6 +15,7 @@ from app.core.paths import app_paths
 from app.core.settings import ModelSettings, load_settings
 from app.ui.main_window import MainWindow
 from app.ui.workers import LlmThread, LlmWorker
+from tests.conftest import open_main_window
 
 CUDA_OOM = "cudaMalloc failed: out of memory"
 
@@ -34,13 +35,16 @@ class SmallGpuEngine(Engine):
         return super().load(config, progress, cancel)
 
 
+def open_window(qtbot: QtBot) -> MainWindow:
+    """A window whose engine runs out of GPU memory above 10 layers."""
+    main = open_main_window(qtbot, llm=LlmThread(LlmWorker(SmallGpuEngine(fits=10))))
+    qtbot.waitUntil(lambda: main.gpu_panel.planner is not None, timeout=30_000)
+    return main
+
+
 @pytest.fixture
 def window(qtbot: QtBot) -> Iterator[MainWindow]:
-    engine = SmallGpuEngine(fits=10)
-    main = MainWindow(llm=LlmThread(LlmWorker(engine)))
-    qtbot.addWidget(main)
-    main.show()
-    qtbot.waitUntil(lambda: main.loaded_model is not None and main.gpu_panel.planner is not None, timeout=30_000)
+    main = open_window(qtbot)
     yield main
     main.close()
 
@@ -86,14 +90,6 @@ def test_out_of_gpu_memory_falls_back_and_tells_the_user_which_setting_holds(win
     assert "now set to 7" in panel.notice.text()
     qtbot.waitUntil(lambda: panel.slider.value() == 7)
     assert window.send_button.isEnabled()  # the model is usable: no crash, no silent CPU fallback
-
-
-def open_window(qtbot: QtBot) -> MainWindow:
-    main = MainWindow(llm=LlmThread(LlmWorker(SmallGpuEngine(fits=10))))
-    qtbot.addWidget(main)
-    main.show()
-    qtbot.waitUntil(lambda: main.loaded_model is not None and main.gpu_panel.planner is not None, timeout=30_000)
-    return main
 
 
 def test_applied_gpu_layers_and_context_are_saved_and_the_next_start_loads_with_them(

@@ -14,17 +14,15 @@ from app.core.engine import ReplyDone, StopReason
 from app.core.quant import format_bytes
 from app.core.sampling import GREEDY
 from app.ui.main_window import MainWindow
+from tests.conftest import open_main_window
 
 LONG_PROMPT = "Write a very long story about a lighthouse keeper, at least ten paragraphs."
 
 
 @pytest.fixture
 def window(qtbot: QtBot) -> Iterator[MainWindow]:
-    main = MainWindow()
-    qtbot.addWidget(main)
+    main = open_main_window(qtbot)
     main.sampling = replace(GREEDY, max_tokens=24)
-    main.show()
-    qtbot.waitUntil(lambda: main.loaded_model is not None, timeout=120_000)
     yield main
     main.close()
 
