@@ -149,6 +149,17 @@ def test_a_cpu_only_llama_cpp_build_says_how_to_install_a_gpu_build(monkeypatch:
     assert GPU_BUILD_INSTALL in support.hint
 
 
+def test_inside_an_installed_bundle_the_cpu_only_hint_offers_no_pip_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    import llama_cpp
+
+    monkeypatch.setattr(llama_cpp, "llama_supports_gpu_offload", lambda: False)
+    monkeypatch.setattr("sys.frozen", True, raising=False)
+    support = llama_offload_support()
+    assert support.supported is False
+    assert "pip" not in support.hint
+    assert "CPU only" in support.hint and "build Glassbox from source" in support.hint
+
+
 def test_a_gpu_build_of_llama_cpp_needs_no_hint(monkeypatch: pytest.MonkeyPatch) -> None:
     import llama_cpp
 

@@ -349,6 +349,11 @@ class PlanResult:
 MAX_RESERVE_FRACTION = 0.5
 
 
+def reply_reserve(max_tokens: int, n_ctx: int) -> int:
+    """The room kept free for the reply: max tokens, but at most half the context."""
+    return min(max_tokens, int(n_ctx * MAX_RESERVE_FRACTION))
+
+
 class EnginePlanner:
     """Plans with whatever model the engine has loaded; measured costs are dropped when the model changes.
 
@@ -370,7 +375,7 @@ class EnginePlanner:
             self._window.clear_cache()
         try:
             n_ctx = self._engine.n_ctx
-            reserve = min(request.reserve, int(n_ctx * MAX_RESERVE_FRACTION))
+            reserve = reply_reserve(request.reserve, n_ctx)
             plan = self._window.plan(request.system_prompt, request.messages, n_ctx, reserve, request.policy)
         except WindowError as error:
             return PlanResult(request, error=str(error))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import logging
 import os
+import sys
 import threading
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -110,6 +111,12 @@ def llama_offload_support() -> OffloadSupport:
         return OffloadSupport(False, f"llama.cpp could not be asked about GPU support ({error}).")
     if supported:
         return OffloadSupport(True)
+    if getattr(sys, "frozen", False):  # an installed bundle: there is no pip to run
+        return OffloadSupport(
+            False,
+            "This Glassbox package runs on the CPU only. For an NVIDIA GPU, build Glassbox from source "
+            "with a CUDA build of llama.cpp (see the README).",
+        )
     return OffloadSupport(
         False,
         "This llama.cpp build runs on the CPU only. For an NVIDIA GPU, install a CUDA build: " + GPU_BUILD_INSTALL,

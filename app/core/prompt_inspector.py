@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import llama_cpp
 
-from app.core.context_window import MAX_RESERVE_FRACTION, EnginePlanner, PlanRequest, WindowPolicy
+from app.core.context_window import EnginePlanner, PlanRequest, WindowPolicy, reply_reserve
 from app.core.engine import ChatMessage, Engine
 
 PREVIEW_CHARS = 60
@@ -135,9 +135,8 @@ def inspect_conversation(
     turns = tuple(_Turn(i, m.role, m.content) for i, m in enumerate(conversation) if m.role != "system")
     result = (planner or EnginePlanner(engine)).plan(PlanRequest("inspect", system, turns, reserve, policy))
     if result.plan is None:
-        # The planner's cap, for the summary beside its message (which names the capped reserve too).
-        capped = min(reserve, int(engine.n_ctx * MAX_RESERVE_FRACTION))
-        return inspect_prompt(engine, conversation, reserve=capped, notice=result.error)
+        # The planner's reserve, for the summary beside its message (which names it too).
+        return inspect_prompt(engine, conversation, reserve=reply_reserve(reserve, engine.n_ctx), notice=result.error)
     plan = result.plan
     left_out = [conversation[i] for i in sorted(set(plan.outside_ids))]
     return inspect_prompt(engine, plan.messages, left_out, plan.reserve, plan.notice)
