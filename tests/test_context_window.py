@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -15,15 +13,9 @@ from app.core.context_window import (
     WindowError,
     WindowPolicy,
 )
+from app.core.context_window import WindowTurn as Msg
 from app.core.engine import ChatMessage
 from tests.fakes.token_counter import FakeTokenCounter
-
-
-@dataclass(frozen=True)
-class Msg:
-    id: int
-    role: str
-    text: str
 
 
 def conversation(lengths: list[int], first_role: str = "user") -> list[Msg]:

@@ -3,21 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import pytest
 
 from app.core.context_window import ContextWindow, EnginePlanner, MessageTooLongError, PlanRequest, WindowPolicy
+from app.core.context_window import WindowTurn as Msg
 from app.core.engine import ChatMessage, Engine, ReplyDone
 from app.core.sampling import GREEDY, SamplingParams
-
-
-@dataclass(frozen=True)
-class Msg:
-    id: int
-    role: str
-    text: str
-
 
 TEXTS = [
     "Hello! Can you tell me about the moon?",

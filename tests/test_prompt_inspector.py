@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from app.core.context_window import EnginePlanner, PlanRequest
+from app.core.context_window import WindowTurn as Msg
 from app.core.engine import ChatMessage, Engine, ReplyDone
 from app.core.prompt_inspector import inspect_conversation, inspect_prompt
 from app.core.sampling import GREEDY
-
-@dataclass(frozen=True)
-class Msg:
-    id: int
-    role: str
-    text: str
-
 
 CONVERSATION = [
     ChatMessage("user", "Hello there, café ☕ time?"),

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.bench import BenchContext, BenchRow, row
-from app.core.context_window import ContextWindow, WindowPolicy
+from app.core.context_window import ContextWindow, WindowPolicy, WindowTurn
 from app.core.engine import Engine, LoadConfig, ReplyDone, default_threads, final_reply, shared_prefix_length
 from app.core.sampling import GREEDY, SamplingParams
 
@@ -76,13 +76,6 @@ def script(turns: int) -> list[str]:
             f"Turn {i + 1}. " + ANGLES[i % len(ANGLES)].format(topic=topic) + CONTEXT_NOTE.format(previous=previous)
         )
     return messages
-
-
-@dataclass(frozen=True)
-class _Msg:
-    id: int
-    role: str
-    text: str
 
 
 @dataclass(frozen=True)
@@ -124,11 +117,11 @@ def _converse(
     params = GREEDY.with_values({"max_tokens": max_tokens})
     probe = GREEDY.with_values({"max_tokens": 1})
     filler = _filler(engine, n_ctx)
-    history: list[_Msg] = []
+    history: list[WindowTurn] = []
     results: list[Turn] = []
     previous_outside: tuple[object, ...] = ()
     for index, question in enumerate(questions):
-        history.append(_Msg(len(history), "user", question))
+        history.append(WindowTurn(len(history), "user", question))
         plan = window.plan(SYSTEM_PROMPT, history, n_ctx, max_tokens, WindowPolicy.ROLLING)
         prompt = engine.prompt_tokens(plan.messages)
         before_question = engine.prompt_tokens(plan.messages[:-1]) if len(plan.messages) > 1 else []
@@ -139,7 +132,7 @@ def _converse(
         if cached_ideal:
             _stream(yardstick, filler[:cached_ideal], probe)  # the cache now holds exactly that prefix
         measured = _stream(yardstick, filler[:cached_ideal] + new, probe).stats
-        history.append(_Msg(len(history), "assistant", done.text))
+        history.append(WindowTurn(len(history), "assistant", done.text))
         results.append(
             Turn(
                 index=index + 1,

@@ -67,6 +67,15 @@ class WindowMessage(Protocol):
     def text(self) -> str: ...
 
 
+@dataclass(frozen=True)
+class WindowTurn:
+    """A plain WindowMessage, for conversations that do not come from the chat store."""
+
+    id: int
+    role: str
+    text: str
+
+
 class WindowError(Exception):
     """The turn cannot be sent as it is; the message says why and what to do."""
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import llama_cpp
 
-from app.core.context_window import EnginePlanner, PlanRequest, WindowPolicy, reply_reserve
+from app.core.context_window import EnginePlanner, PlanRequest, WindowPolicy, WindowTurn, reply_reserve
 from app.core.engine import ChatMessage, Engine
 
 PREVIEW_CHARS = 60
@@ -106,15 +106,6 @@ def inspect_prompt(
     return PromptInspection(text, tokens, [*outside, *inside], engine.n_ctx, reserve, notice)
 
 
-@dataclass(frozen=True)
-class _Turn:
-    """A conversation message with the id the context window keys it by."""
-
-    id: int
-    role: str
-    text: str
-
-
 def inspect_conversation(
     engine: Engine,
     conversation: Sequence[ChatMessage],
@@ -132,7 +123,7 @@ def inspect_conversation(
     inspected and the notice says why.
     """
     system = conversation[0].content if conversation and conversation[0].role == "system" else ""
-    turns = tuple(_Turn(i, m.role, m.content) for i, m in enumerate(conversation) if m.role != "system")
+    turns = tuple(WindowTurn(i, m.role, m.content) for i, m in enumerate(conversation) if m.role != "system")
     result = (planner or EnginePlanner(engine)).plan(PlanRequest("inspect", system, turns, reserve, policy))
     if result.plan is None:
         # The planner's reserve, for the summary beside its message (which names it too).
