@@ -249,7 +249,6 @@ class ChatView(QScrollArea):
 
         self._messages: list[MessageWidget] = []
         self._live: MessageWidget | None = None
-        self._live_parts: list[str] = []
         self._pending: list[str] = []
         self._flush_timer = QTimer(self)
         self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
@@ -275,7 +274,6 @@ class ChatView(QScrollArea):
     def clear(self) -> None:
         self._flush_timer.stop()
         self._pending.clear()
-        self._live_parts.clear()
         if self._live is not None:
             self._live.deleteLater()
             self._live = None
@@ -314,11 +312,12 @@ class ChatView(QScrollArea):
             return
         batch = "".join(self._pending)
         self._pending.clear()
-        self._live_parts.append(batch)
         self._live.append_text(batch)
 
     def live_text(self) -> str:
-        return "".join(self._live_parts) + "".join(self._pending)
+        """What the streaming reply holds so far, shown or still queued."""
+        shown = self._live.streamed_text() if self._live is not None else ""
+        return shown + "".join(self._pending)
 
     def finish_reply(self, text: str, footer: str = "") -> MessageWidget | None:
         """Render the finished reply as Markdown and move it into the history."""
@@ -327,7 +326,6 @@ class ChatView(QScrollArea):
         if live is None:
             return None
         self._pending.clear()
-        self._live_parts.clear()
         self._live = None
         self._outer.removeWidget(live)
         live.set_markdown(text)
@@ -343,10 +341,6 @@ class ChatView(QScrollArea):
             self.finish_reply(self.live_text())
 
     # ---- follow the bottom only when the reader is there ----------------------------
-
-    @property
-    def is_following_bottom(self) -> bool:
-        return self._follow_bottom
 
     def _remember_position(self, value: int) -> None:
         self._follow_bottom = value >= self.verticalScrollBar().maximum() - BOTTOM_TOLERANCE_PX
