@@ -253,10 +253,6 @@ class Engine:
     def tokenize(self, text: str, special: bool = True) -> list[int]:
         return self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=special)
 
-    def token_text(self, token_id: int) -> str:
-        """One token as text with special tokens visible (for the inspectors)."""
-        return self.llama.detokenize([token_id], special=True).decode("utf-8", errors="replace")
-
     def _render(self, messages: Sequence[ChatMessage]) -> llama_chat_format.ChatFormatterResponse:
         if self._formatter is None:
             raise EngineError("No model is loaded.")
@@ -294,7 +290,7 @@ class Engine:
         max_tokens = min(params.max_tokens, room) if params.max_tokens > 0 else room
         llama.set_seed(params.seed if params.seed is not None else random.randint(0, 2**31 - 1))
         llama.last_n_tokens_size = params.repeat_last_n
-        return self._generate(llama, prompt, params, max_tokens, room, stop, observer, stats)
+        return self._generate(llama, prompt, params, max_tokens, stop, observer, stats)
 
     def _generate(
         self,
@@ -302,7 +298,6 @@ class Engine:
         prompt: list[int],
         params: SamplingParams,
         max_tokens: int,
-        room: int,
         stop: threading.Event,
         observer: TokenObserver | None,
         stats: ReplyStats,

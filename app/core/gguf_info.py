@@ -254,11 +254,6 @@ class GgufInfo:
             by_bytes[tensor.ggml_type.name] += tensor.n_bytes
         return by_bytes.most_common(1)[0][0] if by_bytes else ""
 
-    @property
-    def bits_per_weight(self) -> float:
-        params = self.parameter_count
-        return self.tensor_bytes * 8 / params if params else 0.0
-
 
 def read_gguf_info(path: Path | str) -> GgufInfo:
     """Read the header of a GGUF file. Raises GgufInfoError with the reason.

@@ -36,10 +36,6 @@ class LlamaCounters:
     eval_ms: float = 0.0
 
     @property
-    def prompt_tokens_per_s(self) -> float:
-        return self.prompt_eval_tokens / self.prompt_eval_ms * 1000 if self.prompt_eval_ms > 0 else 0.0
-
-    @property
     def eval_tokens_per_s(self) -> float:
         return self.eval_tokens / self.eval_ms * 1000 if self.eval_ms > 0 else 0.0
 
