@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 
-BUNDLED_MODELS_DIR = "models"  # app.core.starter looks in sys._MEIPASS/models
+BUNDLED_MODELS_DIR = "models"  # app.core.models.starter looks in sys._MEIPASS/models
 LLAMA_LIB_DIR = "llama_cpp/lib"
 
 # The app's own code never imports these; PyInstaller would otherwise follow optional imports into them.
@@ -119,7 +119,7 @@ def app_version(root: Path) -> str:
 
 def starter_model_file() -> Path:
     """The starter model to bundle, or a clear exit when it is not installed in the build interpreter."""
-    from app.core.starter import find_starter_model
+    from app.core.models.starter import find_starter_model
 
     path = find_starter_model()
     if path is None:

@@ -15,15 +15,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("HF_HUB_DISABLE_XET", "1")
 os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 
-from app.core.engine import Engine, LoadConfig  # noqa: E402
+from app.core.inference.engine import Engine, LoadConfig  # noqa: E402
 
 if TYPE_CHECKING:
     from pytestqt.qtbot import QtBot
 
-    from app.ui.main_window import MainWindow
+    from app.ui.shell.main_window import MainWindow
 
 WINDOW_LOAD_TIMEOUT_MS = 120_000  # a busy two-core machine can take a while
-from app.core.starter import find_starter_model  # noqa: E402
+from app.core.models.starter import find_starter_model  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -62,7 +62,7 @@ def _running_qthreads() -> list[str]:
 
 def open_main_window(qtbot: "QtBot", llm: object | None = None) -> "MainWindow":
     """Show a main window and wait until its model (the starter, by default) has loaded."""
-    from app.ui.main_window import MainWindow
+    from app.ui.shell.main_window import MainWindow
 
     main = MainWindow(llm=llm)  # type: ignore[arg-type]
     qtbot.addWidget(main)

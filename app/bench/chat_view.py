@@ -20,7 +20,7 @@ WORDS = "the quick brown fox jumps over a lazy dog while `code` and **bold** wor
 
 def run(context: BenchContext) -> list[BenchRow]:
     from app.bench.qt_offscreen import bench_application
-    from app.ui.chat_view import ChatView
+    from app.ui.chat.view import ChatView
 
     app = bench_application()
     appended = 150 if context.quick else 400

@@ -39,9 +39,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.bench import BenchContext, BenchRow, row
-from app.core.context_window import ContextWindow, WindowPolicy, WindowTurn
-from app.core.engine import Engine, LoadConfig, ReplyDone, default_threads, final_reply, shared_prefix_length
-from app.core.sampling import GREEDY, SamplingParams
+from app.core.chat.context_window import ContextWindow, WindowPolicy, WindowTurn
+from app.core.inference.engine import Engine, LoadConfig, ReplyDone, default_threads, final_reply, shared_prefix_length
+from app.core.inference.sampling import GREEDY, SamplingParams
 
 SECTION = "context_reuse"
 N_CTX = 2048

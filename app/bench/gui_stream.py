@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
 
 from app.bench.qt_offscreen import bench_application
-from app.core.engine import ChatMessage, LoadConfig, ReplyDone
-from app.core.sampling import SamplingParams
-from app.ui.chat_view import ChatView
-from app.ui.workers import LlmThread, ReplyRequest
+from app.core.inference.engine import ChatMessage, LoadConfig, ReplyDone
+from app.core.inference.sampling import SamplingParams
+from app.ui.chat.view import ChatView
+from app.ui.llm.worker import LlmThread, ReplyRequest
 
 HEARTBEAT_MS = 5
 

@@ -17,10 +17,10 @@ from gguf.constants import GGMLQuantizationType
 
 from app.bench import BenchContext, BenchRow, row
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
-from app.core.engine import Engine, LoadConfig
-from app.core.gguf_info import read_gguf_info
-from app.core.llama_buffers import LlamaBuffers, capture_llama_buffers
-from app.core.memory_plan import ContextSettings, MemoryPlanner
+from app.core.inference.engine import Engine, LoadConfig
+from app.core.models.gguf_info import read_gguf_info
+from app.core.inference.llama_buffers import LlamaBuffers, capture_llama_buffers
+from app.core.memory.planner import ContextSettings, MemoryPlanner
 
 SECTION = "memory_plan"
 TARGET = "<= 5"

@@ -10,6 +10,6 @@ from PySide6.QtWidgets import QApplication
 def bench_application() -> QApplication:
     if not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from app.ui.application import create_application
+    from app.ui.shell.application import create_application
 
     return create_application()

@@ -18,8 +18,8 @@ from dataclasses import replace
 import llama_cpp
 
 from app.bench import BenchContext, BenchRow, row
-from app.core.engine import ChatMessage, Engine, LoadConfig, TokenObserver, default_threads, final_reply
-from app.core.sampling import GREEDY, SamplingParams
+from app.core.inference.engine import ChatMessage, Engine, LoadConfig, TokenObserver, default_threads, final_reply
+from app.core.inference.sampling import GREEDY, SamplingParams
 
 SECTION = "streaming"
 # Greedy decoding of this prompt runs to the token limit, so every path times the same
@@ -76,7 +76,7 @@ def run(context: BenchContext) -> list[BenchRow]:
     context.details[SECTION] = {"rounds": speeds, "stalls_ms": stalls, "max_tokens": max_tokens, "threads": threads}
     return [
         row(SECTION, "(a) raw create_chat_completion(stream=True)", a, "tok/s"),
-        row(SECTION, "(b) app.core.engine", b, "tok/s"),
+        row(SECTION, "(b) app.core.inference.engine", b, "tok/s"),
         row(SECTION, "(c) GUI path: worker thread -> signals -> chat view", c, "tok/s"),
         row(SECTION, "b/a", b / a, "ratio"),
         row(SECTION, "c/a", c / a, "ratio", ">= 0.97"),

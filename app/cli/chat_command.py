@@ -8,9 +8,9 @@ import sys
 import threading
 
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model
-from app.core.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
-from app.core.model_file import ModelFileError
-from app.core.sampling import SamplingParams
+from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
+from app.core.models.validation import ModelFileError
+from app.core.inference.sampling import SamplingParams
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -6,7 +6,7 @@ import logging
 import sys
 from pathlib import Path
 
-from app.core.starter import find_starter_model
+from app.core.models.starter import find_starter_model
 
 
 class CommandError(Exception):

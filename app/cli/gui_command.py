@@ -15,6 +15,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.ui.application import run_gui
+    from app.ui.shell.application import run_gui
 
     return run_gui(args)

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from app.cli.common import fail, quiet_logging
-from app.core.downloads import DownloadJob, DownloadManager, DownloadRequest, JobSnapshot, JobState
-from app.core.gguf_summary import format_parameters
-from app.core.hub import HubClient, HubError, RepoListing, Variant, incomplete_split
-from app.core.library import (
+from app.core.hub.downloads import DownloadJob, DownloadManager, DownloadRequest, JobSnapshot, JobState
+from app.core.models.gguf_summary import format_parameters
+from app.core.hub.client import HubClient, HubError, RepoListing, Variant, incomplete_split
+from app.core.models.library import (
     Cancelled,
     LibraryError,
     VerifiedIndex,
@@ -30,10 +30,10 @@ from app.core.library import (
     library_entries,
     verify_model,
 )
-from app.core.model_file import ModelFileError
+from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
-from app.core.quant import fit_hint, format_bytes, free_memory_now, parse_quant, recommend
-from app.core.secrets import TokenStore, TokenStoreError
+from app.core.models.quant import fit_hint, format_bytes, free_memory_now, parse_quant, recommend
+from app.core.hub.token_store import TokenStore, TokenStoreError
 
 PROGRESS_INTERVAL_S = 0.25
 EXIT_PAUSED = 130

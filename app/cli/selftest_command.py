@@ -6,9 +6,9 @@ import argparse
 from dataclasses import replace
 
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model
-from app.core.engine import ChatMessage, Engine, EngineError, LoadConfig
-from app.core.model_file import ModelFileError
-from app.core.sampling import GREEDY
+from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig
+from app.core.models.validation import ModelFileError
+from app.core.inference.sampling import GREEDY
 
 SELFTEST_TOKENS = 16
 

@@ -29,8 +29,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from app.core.context_window import WindowPolicy
-from app.core.sampling import (
+from app.core.chat.context_window import WindowPolicy
+from app.core.inference.sampling import (
     PRESETS,
     SAMPLING_FIELDS,
     FieldSpec,

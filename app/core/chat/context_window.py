@@ -1,0 +1,394 @@
+"""The context window: which messages of a conversation the model sees on the next turn.
+
+The prompt for a turn must fit `n_ctx` minus the room kept free for the reply (max
+tokens), counted in real tokens: the model's chat template rendered and tokenized by the
+model's own tokenizer. The system prompt is always kept; older messages are dropped
+according to the chat's policy.
+
+How it stays fast: the cost of each message is measured once (two short renders with
+fixed probe messages around it, see `_BlockCosts`) and cached by its text, so planning a
+turn is arithmetic over cached numbers plus one real count of the chosen prompt. That
+count is authoritative: if a template is not additive and the prompt is over budget, the
+next smaller window is tried.
+
+Why it drops in chunks: llama.cpp reuses the longest common prefix of the previous prompt.
+Dropping one old turn per new turn would change the prompt right after the system prompt
+every time, so the whole conversation would be evaluated again on every turn. Instead the
+window drops a chunk of old turns (a quarter of the budget by default) at once, and the
+start of the window only moves when the conversation has grown by another chunk. The
+start is a pure function of the conversation (dropped tokens are rounded up to whole
+chunks counted from the first message), so it is stable across turns, restarts and
+branches without remembering anything.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Protocol
+
+from app.core.inference.engine import ChatMessage, Engine
+
+log = logging.getLogger(__name__)
+
+DEFAULT_CHUNK_FRACTION = 0.25
+_PROBE_USER = ChatMessage("user", "Hello.")
+_PROBE_ASSISTANT = ChatMessage("assistant", "Hello! How can I help?")
+
+
+class WindowPolicy(str, Enum):
+    """What happens when a conversation no longer fits."""
+
+    ROLLING = "rolling"  # drop the oldest turns
+    TRUNCATE_MIDDLE = "truncate_middle"  # keep the first exchange, drop the turns after it
+    STOP_AT_LIMIT = "stop_at_limit"  # refuse the turn with a clear message
+
+
+class TokenCounter(Protocol):
+    """Counts the tokens of a rendered chat prompt (the Engine, or a fake in tests)."""
+
+    def count_tokens(self, messages: Sequence[ChatMessage]) -> int: ...
+
+
+class WindowMessage(Protocol):
+    """A message of the conversation: the chat store's Message fits."""
+
+    @property
+    def id(self) -> Hashable: ...
+
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class WindowTurn:
+    """A plain WindowMessage, for conversations that do not come from the chat store."""
+
+    id: int
+    role: str
+    text: str
+
+
+class WindowError(Exception):
+    """The turn cannot be sent as it is; the message says why and what to do."""
+
+
+class ContextFullError(WindowError):
+    """The conversation no longer fits and the policy says stop."""
+
+
+class MessageTooLongError(WindowError):
+    """The newest message does not fit even alone with the system prompt."""
+
+
+@dataclass(frozen=True)
+class WindowPlan:
+    """The prompt for one turn and what was left out."""
+
+    messages: tuple[ChatMessage, ...]  # what the model gets: system prompt (if any), then the kept messages
+    kept_ids: tuple[Hashable, ...]
+    outside_ids: tuple[Hashable, ...]  # messages the model no longer sees, oldest first
+    prompt_tokens: int  # the real count of the rendered prompt
+    frame_tokens: int  # system prompt plus what the template adds around the messages
+    n_ctx: int
+    reserve: int  # kept free for the reply
+    policy: WindowPolicy
+    notice: str = ""
+    estimated_tokens: int = 0  # from the measured message costs; equals prompt_tokens for additive templates
+
+    @property
+    def used_tokens(self) -> int:
+        """Tokens the next turn takes from the context: the prompt plus the room for the reply."""
+        return self.prompt_tokens + self.reserve
+
+
+@dataclass(frozen=True)
+class _Option:
+    """A candidate window: messages[:pinned] + messages[start:]."""
+
+    pinned: int
+    start: int
+    degraded: bool = False  # truncate-middle had to give up the first exchange
+
+
+class ContextWindow:
+    """Plans the prompt for each turn; owned by the thread that owns the token counter."""
+
+    def __init__(self, counter: TokenCounter, chunk_fraction: float = DEFAULT_CHUNK_FRACTION) -> None:
+        if not 0 < chunk_fraction <= 1:
+            raise ValueError(f"chunk_fraction must be in (0, 1], not {chunk_fraction}")
+        self._counter = counter
+        self._chunk_fraction = chunk_fraction
+        self._costs = _BlockCosts(counter)
+
+    def clear_cache(self) -> None:
+        """Forget measured costs (call when another model, with another tokenizer, is loaded)."""
+        self._costs = _BlockCosts(self._counter)
+
+    def plan(
+        self,
+        system_prompt: str,
+        messages: Sequence[WindowMessage],
+        n_ctx: int,
+        reserve: int,
+        policy: WindowPolicy = WindowPolicy.ROLLING,
+    ) -> WindowPlan:
+        """The messages to send so that the prompt plus `reserve` fits `n_ctx`.
+
+        Raises MessageTooLongError when the newest message cannot fit even alone,
+        ContextFullError when the policy is stop-at-limit and the conversation does not
+        fit, WindowError when the system prompt or the reserve leave no room at all.
+        """
+        head = [ChatMessage("system", system_prompt)] if system_prompt else []
+        frame = self._costs.frame(head)
+        budget = n_ctx - reserve
+        _check_room(frame, n_ctx, reserve)
+        if not messages:
+            return WindowPlan(tuple(head), (), (), frame, frame, n_ctx, reserve, policy, estimated_tokens=frame)
+
+        blocks = [self._costs.block(head, m.role, m.text) for m in messages]
+        prefix = [0]
+        for cost in blocks:
+            prefix.append(prefix[-1] + cost)
+        base = frame + self._costs.extra(head)
+        total = base + prefix[-1]
+
+        def estimate(option: _Option) -> int:
+            return base + prefix[option.pinned] + prefix[-1] - prefix[option.start]
+
+        options = _options(messages, policy)
+        chunk = max(1, int(budget * self._chunk_fraction))
+        preferred = [o for o in options if not o.degraded]
+        chosen = _choose(preferred, total - budget, chunk, lambda o: total - estimate(o))
+        if chosen is None and len(preferred) < len(options):
+            fallback = _choose(options[len(preferred) :], total - budget, chunk, lambda o: total - estimate(o))
+            chosen = None if fallback is None else len(preferred) + fallback
+        # The real count decides; if the estimate was off, try the next smaller window.
+        for option in options[len(options) - 1 if chosen is None else chosen :]:
+            kept = [*messages[: option.pinned], *messages[option.start :]]
+            prompt = (*head, *(ChatMessage(m.role, m.text) for m in kept))
+            real = self._counter.count_tokens(prompt)
+            if real <= budget:
+                plan = self._result(prompt, kept, messages, option, real, frame, n_ctx, reserve, policy)
+                return replace(plan, estimated_tokens=estimate(option))
+        raise self._no_fit(policy, messages, blocks, base, total, n_ctx, reserve)
+
+    def _result(
+        self,
+        prompt: tuple[ChatMessage, ...],
+        kept: list[WindowMessage],
+        messages: Sequence[WindowMessage],
+        option: _Option,
+        real: int,
+        frame: int,
+        n_ctx: int,
+        reserve: int,
+        policy: WindowPolicy,
+    ) -> WindowPlan:
+        outside = tuple(m.id for m in messages[option.pinned : option.start])
+        notice = ""
+        if option.degraded:
+            notice = "The first exchange no longer fits together with the latest message, so it left the window too."
+        elif outside:
+            notice = f"{len(outside)} earlier message{'s' if len(outside) != 1 else ''} outside the window."
+        return WindowPlan(prompt, tuple(m.id for m in kept), outside, real, frame, n_ctx, reserve, policy, notice)
+
+    def _no_fit(
+        self,
+        policy: WindowPolicy,
+        messages: Sequence[WindowMessage],
+        blocks: list[int],
+        base: int,
+        total: int,
+        n_ctx: int,
+        reserve: int,
+    ) -> WindowError:
+        budget = n_ctx - reserve
+        if policy is not WindowPolicy.STOP_AT_LIMIT or base + blocks[-1] > budget:
+            return MessageTooLongError(
+                f"The latest message is {blocks[-1]} tokens, but with the system prompt and chat template "
+                f"({base} tokens) and {reserve} tokens kept free for the reply, a context of {n_ctx} tokens "
+                f"has room for {max(budget - base, 0)}. Shorten the message, lower max tokens, or raise the "
+                "context length in the model settings."
+            )
+        return ContextFullError(
+            f"This conversation needs {total} tokens but {budget} fit (a context of {n_ctx} tokens minus "
+            f"{reserve} for the reply), and the window policy is “stop at limit”. Start a new chat, raise the "
+            "context length, or switch the policy to the rolling window."
+        )
+
+
+def _check_room(frame: int, n_ctx: int, reserve: int) -> None:
+    if reserve >= n_ctx:
+        raise WindowError(
+            f"Max tokens ({reserve}) is not smaller than the context length ({n_ctx}), so no room is left for "
+            "the conversation. Lower max tokens or raise the context length."
+        )
+    if frame >= n_ctx - reserve:
+        raise WindowError(
+            f"The system prompt takes {frame} tokens; with {reserve} tokens kept free for the reply a context of "
+            f"{n_ctx} tokens has no room for the conversation. Shorten the system prompt, lower max tokens, or "
+            "raise the context length."
+        )
+
+
+def _cut_points(messages: Sequence[WindowMessage]) -> list[int]:
+    """Where a window may start: at a user message (so turns stay whole), at 0, or at the newest message."""
+    points = {0, len(messages) - 1}
+    points.update(i for i, m in enumerate(messages) if m.role == "user")
+    return sorted(points)
+
+
+def _options(messages: Sequence[WindowMessage], policy: WindowPolicy) -> list[_Option]:
+    """Candidate windows from the largest to the smallest, in the policy's order of preference.
+
+    Degraded options (truncate-middle without the first exchange) come last and are only
+    chosen when no other fits.
+    """
+    points = _cut_points(messages)
+    if policy is WindowPolicy.STOP_AT_LIMIT:
+        return [_Option(0, 0)]
+    if policy is WindowPolicy.TRUNCATE_MIDDLE:
+        first_user = next((i for i, m in enumerate(messages) if m.role == "user"), None)
+        pinned = next((p for p in points if first_user is not None and p > first_user), None)
+        if pinned is not None:
+            middle = [_Option(pinned, p) for p in points if p >= pinned]
+            degraded = [_Option(0, p, degraded=True) for p in points if p >= pinned]
+            return middle + degraded
+    return [_Option(0, p) for p in points]
+
+
+def _choose(options: list[_Option], excess: int, chunk: int, dropped: Callable[[_Option], int]) -> int | None:
+    """Index of the option to use, or None when nothing fits.
+
+    Chunk boundaries: boundary k is the first option that drops at least k chunks. The
+    window starts at the first boundary that drops enough, so it stays where it is until
+    the conversation outgrows it, then jumps to the next boundary, leaving about a chunk
+    of room. Only when no boundary fits (the newest turns are too big) does it drop just
+    what is needed.
+    """
+    if excess <= 0:
+        return 0
+    drops = [dropped(option) for option in options]
+    for k in range(1, math.ceil(max(drops) / chunk) + 1):
+        boundary = next((index for index, value in enumerate(drops) if value >= k * chunk), None)
+        if boundary is None:
+            break
+        if drops[boundary] >= excess:
+            return boundary
+    return next((index for index, value in enumerate(drops) if value >= excess), None)
+
+
+class _BlockCosts:
+    """Measures and caches what each message adds to a rendered prompt, in tokens.
+
+    A message's block is measured between fixed probe messages so that the conversation
+    keeps alternating user/assistant (strict templates refuse anything else) and so that
+    what a template adds only once (SmolLM2's default system prompt when there is none)
+    is not counted per message: that one-off cost is `extra`.
+    """
+
+    def __init__(self, counter: TokenCounter, max_entries: int = 8192) -> None:
+        self._counter = counter
+        self._max_entries = max_entries
+        self._blocks: OrderedDict[tuple[str, str, str], int] = OrderedDict()
+        self._frames: dict[tuple[str, ...], tuple[int, int]] = {}
+
+    def frame(self, head: list[ChatMessage]) -> int:
+        return self._frame_and_extra(head)[0]
+
+    def extra(self, head: list[ChatMessage]) -> int:
+        return self._frame_and_extra(head)[1]
+
+    def _frame_and_extra(self, head: list[ChatMessage]) -> tuple[int, int]:
+        key = tuple(m.content for m in head)
+        if key not in self._frames:
+            frame = self._counter.count_tokens(head)
+            with_probe = self._counter.count_tokens([*head, _PROBE_USER])
+            extra = with_probe - frame - self.block(head, _PROBE_USER.role, _PROBE_USER.content)
+            self._frames[key] = (frame, extra)
+        return self._frames[key]
+
+    def block(self, head: list[ChatMessage], role: str, text: str) -> int:
+        system = head[0].content if head else ""
+        key = (system, role, text)
+        cached = self._blocks.get(key)
+        if cached is not None:
+            self._blocks.move_to_end(key)
+            return cached
+        before = [*head, _PROBE_USER] if role == "assistant" else [*head, _PROBE_USER, _PROBE_ASSISTANT]
+        cost = self._counter.count_tokens([*before, ChatMessage(role, text)]) - self._count_cached(before)
+        self._blocks[key] = cost
+        if len(self._blocks) > self._max_entries:
+            self._blocks.popitem(last=False)
+        return cost
+
+    def _count_cached(self, messages: list[ChatMessage]) -> int:
+        key = ("\0probe", "\0".join(m.role for m in messages), "\0".join(m.content for m in messages))
+        if key not in self._blocks:
+            self._blocks[key] = self._counter.count_tokens(messages)
+        return self._blocks[key]
+
+
+@dataclass(frozen=True)
+class PlanRequest:
+    """What the LLM worker needs to plan a turn; `purpose` tells the asker's answers apart."""
+
+    purpose: str  # e.g. "reply" (a reply follows) or "meter" (only show the numbers)
+    system_prompt: str
+    messages: tuple[WindowMessage, ...]
+    reserve: int
+    policy: WindowPolicy = WindowPolicy.ROLLING
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    request: PlanRequest
+    plan: WindowPlan | None = None
+    error: str = ""  # why the turn cannot be sent (plan is None)
+
+
+MAX_RESERVE_FRACTION = 0.5
+
+
+def reply_reserve(max_tokens: int, n_ctx: int) -> int:
+    """The room kept free for the reply: max tokens, but at most half the context."""
+    return min(max_tokens, int(n_ctx * MAX_RESERVE_FRACTION))
+
+
+class EnginePlanner:
+    """Plans with whatever model the engine has loaded; measured costs are dropped when the model changes.
+
+    The room kept for the reply is max tokens, but at most half the context: a max tokens
+    as large as the context would leave no room for the conversation at all. A reply that
+    outgrows its room ends with the stop reason "context full".
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._window = ContextWindow(engine)
+        self._model: object = None
+
+    def plan(self, request: PlanRequest) -> PlanResult:
+        if not self._engine.is_loaded:
+            return PlanResult(request, error="No model is loaded yet: the window depends on its tokenizer.")
+        if self._engine.config != self._model:
+            self._model = self._engine.config
+            self._window.clear_cache()
+        try:
+            n_ctx = self._engine.n_ctx
+            reserve = reply_reserve(request.reserve, n_ctx)
+            plan = self._window.plan(request.system_prompt, request.messages, n_ctx, reserve, request.policy)
+        except WindowError as error:
+            return PlanResult(request, error=str(error))
+        except Exception as error:  # a chat template can refuse odd input (e.g. roles out of order)
+            log.exception("The context window could not be planned")
+            return PlanResult(request, error=f"The model's chat template could not build the prompt: {error}")
+        return PlanResult(request, plan)

@@ -1,0 +1,165 @@
+"""The prompt inspector: the exact text and tokens the model gets for the next turn.
+
+The prompt is the chat rendered through the model's template and tokenized by the model's
+tokenizer, exactly as the engine does before a reply (`Engine.prompt_tokens`). Each token
+is shown with its id, its text (special tokens such as `<|im_start|>` visible), where it
+starts and ends in the text, and which message it belongs to; messages the context window
+left out are listed too, marked as outside.
+"""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import llama_cpp
+
+from app.core.chat.context_window import EnginePlanner, PlanRequest, WindowPolicy, WindowTurn, reply_reserve
+from app.core.inference.engine import ChatMessage, Engine
+
+PREVIEW_CHARS = 60
+
+
+@dataclass(frozen=True)
+class PromptToken:
+    token_id: int
+    text: str  # special tokens visible; "" for the first bytes of a character split across tokens
+    start: int  # character offsets in PromptInspection.text
+    end: int
+    special: bool  # a control token (template markers, BOS/EOS): not text the user wrote
+    message: int | None  # index into PromptInspection.messages of the message whose text this token carries
+
+
+@dataclass(frozen=True)
+class MessageEntry:
+    role: str
+    preview: str
+    tokens: int  # tokens carrying this message's text (the template's markers around it are not counted)
+    inside: bool  # False: the context window left it out, the model does not see it
+
+
+@dataclass
+class PromptInspection:
+    text: str
+    tokens: list[PromptToken] = field(default_factory=list)
+    messages: list[MessageEntry] = field(default_factory=list)  # the left-out ones first, then the prompt's
+    n_ctx: int = 0
+    reserve: int = 0  # tokens kept free for the reply
+    notice: str = ""  # what the context window did, or why the turn cannot be sent
+
+    @property
+    def count(self) -> int:
+        return len(self.tokens)
+
+    @property
+    def special_count(self) -> int:
+        return sum(1 for token in self.tokens if token.special)
+
+    @property
+    def fits(self) -> bool:
+        return self.count + self.reserve <= self.n_ctx
+
+
+def inspect_prompt(
+    engine: Engine,
+    messages: Sequence[ChatMessage],
+    left_out: Sequence[ChatMessage] = (),
+    reserve: int = 0,
+    notice: str = "",
+) -> PromptInspection:
+    """Inspect the prompt made of `messages`; `left_out` are listed as outside the window."""
+    ids = engine.prompt_tokens(messages)
+    llama = engine.llama
+    vocab = llama._model.vocab
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pieces: list[tuple[int, str, bool]] = []
+    for token in ids:
+        special = bool(llama_cpp.llama_vocab_is_control(vocab, token) or llama_cpp.llama_vocab_is_eog(vocab, token))
+        pieces.append((token, decoder.decode(llama.detokenize([token], special=True)), special))
+    tail = decoder.decode(b"", final=True)
+    text = "".join(piece for _id, piece, _special in pieces) + tail
+
+    spans = _message_spans(text, messages)
+    tokens: list[PromptToken] = []
+    position = 0
+    for token, piece, special in pieces:
+        end = position + len(piece)
+        owner = None if special else _owner(position, end, spans)
+        tokens.append(PromptToken(token, piece, position, end, special, owner))
+        position = end
+    if tail and tokens:
+        last = tokens[-1]
+        tokens[-1] = PromptToken(last.token_id, last.text + tail, last.start, len(text), last.special, last.message)
+
+    outside = [MessageEntry(m.role, _preview(m.content), _count(engine, m.content), False) for m in left_out]
+    offset = len(outside)
+    counts = [0] * len(messages)
+    for token in tokens:
+        if token.message is not None:
+            counts[token.message] += 1
+    inside = [MessageEntry(m.role, _preview(m.content), counts[i], True) for i, m in enumerate(messages)]
+    tokens = [
+        t if t.message is None else PromptToken(t.token_id, t.text, t.start, t.end, t.special, t.message + offset)
+        for t in tokens
+    ]
+    return PromptInspection(text, tokens, [*outside, *inside], engine.n_ctx, reserve, notice)
+
+
+def inspect_conversation(
+    engine: Engine,
+    conversation: Sequence[ChatMessage],
+    reserve: int,
+    policy: WindowPolicy = WindowPolicy.ROLLING,
+    planner: EnginePlanner | None = None,
+) -> PromptInspection:
+    """Plan the context window for the next turn with the chat's own planner, then inspect that prompt.
+
+    `reserve` is max tokens, as in a `PlanRequest`; `planner` is the one replies are planned with
+    (the LLM worker's; a new one if None), so the messages inside the window and the room kept
+    for the reply (max tokens, capped at a share of the context) are exactly what the model
+    gets. A leading system message is the system prompt. When the turn cannot be sent (the
+    latest message alone is too long, or the policy says stop), the whole conversation is
+    inspected and the notice says why.
+    """
+    system = conversation[0].content if conversation and conversation[0].role == "system" else ""
+    turns = tuple(WindowTurn(i, m.role, m.content) for i, m in enumerate(conversation) if m.role != "system")
+    result = (planner or EnginePlanner(engine)).plan(PlanRequest("inspect", system, turns, reserve, policy))
+    if result.plan is None:
+        # The planner's reserve, for the summary beside its message (which names it too).
+        return inspect_prompt(engine, conversation, reserve=reply_reserve(reserve, engine.n_ctx), notice=result.error)
+    plan = result.plan
+    left_out = [conversation[i] for i in sorted(set(plan.outside_ids))]
+    return inspect_prompt(engine, plan.messages, left_out, plan.reserve, plan.notice)
+
+
+def _message_spans(text: str, messages: Sequence[ChatMessage]) -> list[tuple[int, int]]:
+    """Where each message's content sits in the rendered text, searched in order ((-1, -1) if a template changed it)."""
+    spans = []
+    cursor = 0
+    for message in messages:
+        content = message.content.strip()
+        found = text.find(content, cursor) if content else -1
+        if found < 0:
+            spans.append((-1, -1))
+            continue
+        spans.append((found, found + len(content)))
+        cursor = found + len(content)
+    return spans
+
+
+def _owner(start: int, end: int, spans: list[tuple[int, int]]) -> int | None:
+    for index, (first, last) in enumerate(spans):
+        if first < end and start < last:
+            return index
+    return None
+
+
+def _count(engine: Engine, text: str) -> int:
+    """Tokens of a message's text alone (for messages outside the window, which are not in the prompt)."""
+    return len(engine.tokenize(text, special=False))
+
+
+def _preview(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= PREVIEW_CHARS else line[: PREVIEW_CHARS - 1] + "…"

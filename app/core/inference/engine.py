@@ -1,0 +1,549 @@
+"""llama.cpp behind one small interface: load a GGUF, render chat prompts, stream replies.
+
+The engine is not thread-safe by design: one owner (the LLM worker thread, or the
+command line) calls it. The only cross-thread input is the stop `threading.Event`, which
+is checked between tokens and, through llama.cpp's abort callback, inside prompt
+processing.
+"""
+
+from __future__ import annotations
+
+import codecs
+import ctypes
+import logging
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+import llama_cpp
+import llama_cpp._internals
+import numpy as np
+from llama_cpp import llama_chat_format
+
+from app.core.inference.llama_log import install_llama_logging
+from app.core.models.validation import ModelFileError, check_model_file
+from app.core.inference.sampling import SamplingParams
+
+log = logging.getLogger(__name__)
+
+
+class EngineError(Exception):
+    """A failure the user should read: loading, or generating, went wrong."""
+
+
+class LoadCancelled(EngineError):
+    """The user cancelled a model load."""
+
+
+class StopReason(str, Enum):
+    END_OF_TEXT = "end of text"
+    LENGTH = "length limit"
+    STOP_STRING = "stop string"
+    USER = "stopped by user"
+    CONTEXT_FULL = "context full"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class LoadConfig:
+    model_path: Path
+    n_ctx: int = 4096
+    n_gpu_layers: int = 0
+    n_threads: int | None = None  # None: physical cores
+    n_batch: int = 512
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    role: str  # "system", "user" or "assistant"
+    content: str
+
+
+@dataclass(frozen=True)
+class LoadStage:
+    name: str
+    seconds: float
+    detail: str = ""
+    start_s: float = 0.0  # when the stage began, in seconds after the load began
+
+
+@dataclass
+class LoadReport:
+    """What a load did, stage by stage, for the glass."""
+
+    config: LoadConfig
+    stages: list[LoadStage] = field(default_factory=list)
+    started_at: float = 0.0  # time.perf_counter() when the load began (places log lines on the timeline)
+    n_layers: int = 0
+    n_ctx_train: int = 0
+    chat_template: str = ""
+
+    @property
+    def total_seconds(self) -> float:
+        return sum(stage.seconds for stage in self.stages)
+
+
+@dataclass
+class ReplyStats:
+    prompt_tokens: int = 0
+    cached_prompt_tokens: int = 0  # reused from the previous turn's KV cache
+    completion_tokens: int = 0
+    time_to_first_token_s: float = 0.0
+    prompt_eval_tokens_per_s: float = 0.0
+    generation_tokens_per_s: float = 0.0
+    total_s: float = 0.0
+    stop_reason: StopReason = StopReason.END_OF_TEXT
+    error: str = ""
+
+    @property
+    def evaluated_prompt_tokens(self) -> int:
+        return self.prompt_tokens - self.cached_prompt_tokens
+
+
+@dataclass(frozen=True)
+class TokenPiece:
+    """Text that became complete with this token (may be empty mid-character)."""
+
+    text: str
+    token_id: int
+
+
+@dataclass(frozen=True)
+class ReplyDone:
+    text: str
+    stats: ReplyStats
+
+
+ReplyEvent = TokenPiece | ReplyDone
+# Called after each sampled token with (token id, the Llama); the logits it was sampled
+# from are still current at that moment (used by the token-probability inspector).
+TokenObserver = Callable[[int, llama_cpp.Llama], None]
+LoadProgress = Callable[[float], None]
+
+
+def default_threads() -> int:
+    """Physical cores (llama.cpp gets slower with hyper-threads), at least one."""
+    try:
+        import psutil
+
+        cores = psutil.cpu_count(logical=False)
+    except Exception:  # psutil cannot tell on some containers
+        cores = None
+    return max(1, cores or os.cpu_count() or 1)
+
+
+class Engine:
+    """Owns one `llama_cpp.Llama`; close() frees it deterministically."""
+
+    def __init__(self) -> None:
+        install_llama_logging()
+        self._llama: llama_cpp.Llama | None = None
+        self._config: LoadConfig | None = None
+        self._formatter: llama_chat_format.Jinja2ChatFormatter | None = None
+        self._abort_requested: threading.Event | None = None
+        # Kept alive for as long as the context uses it.
+        self._abort_callback = llama_cpp.ggml_abort_callback(self._should_abort)
+
+    # ---- loading -------------------------------------------------------------------
+
+    @property
+    def is_loaded(self) -> bool:
+        return self._llama is not None
+
+    @property
+    def config(self) -> LoadConfig | None:
+        return self._config
+
+    @property
+    def llama(self) -> llama_cpp.Llama:
+        if self._llama is None:
+            raise EngineError("No model is loaded.")
+        return self._llama
+
+    @property
+    def n_ctx(self) -> int:
+        return self.llama.n_ctx()
+
+    def load(
+        self,
+        config: LoadConfig,
+        progress: LoadProgress | None = None,
+        cancel: threading.Event | None = None,
+    ) -> LoadReport:
+        """Load a model, replacing any loaded one. Raises ModelFileError or EngineError."""
+        self.close()
+        report = LoadReport(config=config, started_at=time.perf_counter())
+        path = check_model_file(config.model_path)
+        checked = time.perf_counter() - report.started_at
+        report.stages.append(LoadStage("check file", checked, "GGUF header and tensor table"))
+
+        weights = _TimedModelLoad(progress, cancel)
+        try:
+            with weights:
+                llama = llama_cpp.Llama(
+                    model_path=str(path),
+                    n_ctx=config.n_ctx,
+                    n_gpu_layers=config.n_gpu_layers,
+                    n_threads=config.n_threads or default_threads(),
+                    n_batch=min(config.n_batch, config.n_ctx),
+                    verbose=False,
+                )
+        except ValueError as error:  # llama-cpp-python raises ValueError for failed loads
+            if cancel is not None and cancel.is_set():
+                raise LoadCancelled(f"Loading {path.name} was cancelled.") from error
+            raise ModelFileError(path, f"llama.cpp could not load it ({error})") from error
+        weights_start = weights.started_at - report.started_at
+        weights_end = weights.started_at + weights.seconds
+        report.stages.append(
+            LoadStage("load weights", weights.seconds, f"{config.n_gpu_layers} layers on GPU", weights_start)
+        )
+        context_at = weights_end - report.started_at
+        report.stages.append(
+            LoadStage("create context", time.perf_counter() - weights_end, f"n_ctx {config.n_ctx}", context_at)
+        )
+
+        started = time.perf_counter()
+        llama_cpp.llama_set_abort_callback(llama.ctx, self._abort_callback, None)
+        self._formatter = _chat_formatter(llama)
+        self._llama = llama
+        self._config = config
+        report.n_layers = int(llama.metadata.get(f"{llama.metadata.get('general.architecture', '')}.block_count", 0))
+        report.n_ctx_train = llama._model.n_ctx_train()
+        report.chat_template = llama.metadata.get("tokenizer.chat_template", "")
+        report.stages.append(LoadStage("chat template", time.perf_counter() - started, "", started - report.started_at))
+        return report
+
+    def close(self) -> None:
+        """Free the model and its context now (never left to garbage collection)."""
+        llama, self._llama = self._llama, None
+        self._config = None
+        self._formatter = None
+        if llama is not None:
+            llama.close()
+
+    def warm_up(self) -> None:
+        """Decode one token now, so memory that runs out on the first decode fails the load
+        (where the offload fallback can retry with fewer GPU layers), not the first reply.
+        Raises RuntimeError when llama.cpp's decode fails."""
+        llama = self.llama
+        token = llama.token_bos()
+        try:
+            llama.eval([token if token >= 0 else 0])
+        finally:
+            llama.reset()
+
+    # ---- prompts -------------------------------------------------------------------
+
+    def render_prompt(self, messages: Sequence[ChatMessage]) -> str:
+        """The exact text the model sees, after the chat template, ready for the reply."""
+        return self._render(messages).prompt
+
+    def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
+        result = self._render(messages)
+        return self.llama.tokenize(result.prompt.encode("utf-8"), add_bos=not result.added_special, special=True)
+
+    def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        return len(self.prompt_tokens(messages))
+
+    def tokenize(self, text: str, special: bool = True) -> list[int]:
+        return self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=special)
+
+    def _render(self, messages: Sequence[ChatMessage]) -> llama_chat_format.ChatFormatterResponse:
+        if self._formatter is None:
+            raise EngineError("No model is loaded.")
+        return self._formatter(messages=[{"role": m.role, "content": m.content} for m in messages])
+
+    # ---- generation ----------------------------------------------------------------
+
+    def stream_chat(
+        self,
+        messages: Sequence[ChatMessage],
+        params: SamplingParams,
+        stop: threading.Event,
+        observer: TokenObserver | None = None,
+    ) -> Iterator[ReplyEvent]:
+        """Yield TokenPiece events, then exactly one ReplyDone (also on stop and on error)."""
+        return self.stream_tokens(self.prompt_tokens(messages), params, stop, observer)
+
+    def stream_tokens(
+        self,
+        prompt: list[int],
+        params: SamplingParams,
+        stop: threading.Event,
+        observer: TokenObserver | None = None,
+    ) -> Iterator[ReplyEvent]:
+        llama = self.llama
+        stats = ReplyStats(prompt_tokens=len(prompt))
+        room = llama.n_ctx() - len(prompt)
+        if room <= 0:
+            raise EngineError(
+                f"The prompt has {len(prompt)} tokens but the context holds {llama.n_ctx()}; "
+                "shorten the conversation or raise the context length."
+            )
+        shift_kv_cache_to(llama, prompt)
+        stats.cached_prompt_tokens = _reusable_prefix(llama, prompt)
+        max_tokens = min(params.max_tokens, room) if params.max_tokens > 0 else room
+        llama.set_seed(params.seed if params.seed is not None else random.randint(0, 2**31 - 1))
+        llama.last_n_tokens_size = params.repeat_last_n
+        return self._generate(llama, prompt, params, max_tokens, stop, observer, stats)
+
+    def _generate(
+        self,
+        llama: llama_cpp.Llama,
+        prompt: list[int],
+        params: SamplingParams,
+        max_tokens: int,
+        stop: threading.Event,
+        observer: TokenObserver | None,
+        stats: ReplyStats,
+    ) -> Iterator[ReplyEvent]:
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        stop_strings = StopStringFilter(params.stop)
+        text_parts: list[str] = []
+        started = time.perf_counter()
+        first_token_at = 0.0
+        self._abort_requested = stop
+        tokens = llama.generate(
+            prompt,
+            top_k=params.top_k if params.temperature > 0 else 1,
+            top_p=params.top_p,
+            min_p=params.min_p,
+            temp=params.temperature,
+            repeat_penalty=params.repeat_penalty,
+            frequency_penalty=params.frequency_penalty,
+            presence_penalty=params.presence_penalty,
+        )
+        try:
+            stats.stop_reason = StopReason.LENGTH if max_tokens == params.max_tokens else StopReason.CONTEXT_FULL
+            for token in tokens:
+                if not first_token_at:
+                    first_token_at = time.perf_counter()
+                if llama_cpp.llama_vocab_is_eog(llama._model.vocab, token):
+                    stats.stop_reason = StopReason.END_OF_TEXT
+                    break
+                stats.completion_tokens += 1
+                if observer is not None:
+                    observer(token, llama)
+                piece = decoder.decode(llama.detokenize([token]))
+                visible, hit = stop_strings.feed(piece)
+                if visible:
+                    text_parts.append(visible)
+                    yield TokenPiece(visible, token)
+                elif piece == "" or hit:
+                    yield TokenPiece("", token)
+                if hit:
+                    stats.stop_reason = StopReason.STOP_STRING
+                    break
+                if stop.is_set():
+                    stats.stop_reason = StopReason.USER
+                    break
+                if stats.completion_tokens >= max_tokens:
+                    break
+        except RuntimeError as error:
+            if stop.is_set():
+                stats.stop_reason = StopReason.USER
+            else:
+                stats.stop_reason = StopReason.ERROR
+                stats.error = str(error)
+                log.error("Generation failed: %s", error)
+        finally:
+            tokens.close()
+            self._abort_requested = None
+        if stats.stop_reason is not StopReason.STOP_STRING:
+            tail = decoder.decode(b"", final=True) + stop_strings.flush()
+            if tail:
+                text_parts.append(tail)
+                yield TokenPiece(tail, -1)
+        finished = time.perf_counter()
+        _fill_timing(stats, started, first_token_at, finished)
+        yield ReplyDone("".join(text_parts), stats)
+
+    def complete_chat(self, messages: Sequence[ChatMessage], params: SamplingParams) -> ReplyDone:
+        """The whole reply at once (same path as streaming)."""
+        return final_reply(self.stream_chat(messages, params, threading.Event()))
+
+    def _should_abort(self, _data: ctypes.c_void_p) -> bool:
+        requested = self._abort_requested
+        return requested is not None and requested.is_set()
+
+
+def final_reply(events: Iterable[ReplyEvent]) -> ReplyDone:
+    """Run a reply stream to its end and return the ReplyDone that closes it."""
+    done: ReplyDone | None = None
+    for event in events:
+        if isinstance(event, ReplyDone):
+            done = event
+    assert done is not None, "every reply stream ends with a ReplyDone"
+    return done
+
+
+class StopStringFilter:
+    """Cuts the reply at the first stop string; holds back text that may start one."""
+
+    def __init__(self, stop: Sequence[str]) -> None:
+        self._stop = [s for s in stop if s]
+        self._pending = ""
+
+    def feed(self, piece: str) -> tuple[str, bool]:
+        """Return (text safe to show now, whether a stop string was hit)."""
+        if not self._stop:
+            return piece, False
+        text = self._pending + piece
+        cut = min((i for i in (text.find(s) for s in self._stop) if i >= 0), default=-1)
+        if cut >= 0:
+            self._pending = ""
+            return text[:cut], True
+        keep = max((_overlap(text, s) for s in self._stop), default=0)
+        self._pending = text[len(text) - keep :] if keep else ""
+        return text[: len(text) - keep], False
+
+    def flush(self) -> str:
+        pending, self._pending = self._pending, ""
+        return pending
+
+
+def _overlap(text: str, stop: str) -> int:
+    """Length of the longest suffix of `text` that is a proper prefix of `stop`."""
+    for size in range(min(len(text), len(stop) - 1), 0, -1):
+        if text.endswith(stop[:size]):
+            return size
+    return 0
+
+
+MIN_SHIFTED_TOKENS = 16
+
+
+def shift_kv_cache_to(llama: llama_cpp.Llama, prompt: list[int]) -> int:
+    """Context shift: when the prompt is the cached tokens with a span cut out (the context
+    window dropped old turns), cut that span out of the KV cache and move the rest back,
+    so only the new tokens are evaluated instead of everything after the cut.
+
+    llama.cpp re-rotates the moved keys (RoPE shift) on the next decode, as llama-server
+    does. The numbers differ slightly from a fresh evaluation. Returns how many cached
+    tokens were kept by the shift (0 when nothing was cut or the model cannot shift).
+    """
+    cached = np.asarray(llama.input_ids[: llama.n_tokens])
+    wanted = np.asarray(prompt, dtype=cached.dtype)
+    start = shared_prefix_length(cached, wanted)
+    if start >= len(cached) - MIN_SHIFTED_TOKENS or start >= len(wanted) - MIN_SHIFTED_TOKENS:
+        return 0
+    resume, kept = _longest_continuation(cached, wanted, start)
+    if kept < MIN_SHIFTED_TOKENS:
+        return 0
+    memory = llama_cpp.llama_get_memory(llama.ctx)
+    if memory is None or not llama_cpp.llama_memory_can_shift(memory):
+        return 0
+    if not llama_cpp.llama_memory_seq_rm(memory, 0, start, resume):
+        return 0
+    llama_cpp.llama_memory_seq_add(memory, 0, resume, resume + kept, start - resume)
+    llama_cpp.llama_memory_seq_rm(memory, 0, start + kept, -1)
+    llama.input_ids[start : start + kept] = cached[resume : resume + kept].copy()
+    llama.n_tokens = start + kept
+    log.debug("Context shift: dropped cached tokens %d-%d, kept %d", start, resume, kept)
+    return kept
+
+
+def shared_prefix_length(a: Sequence[int] | np.ndarray, b: Sequence[int] | np.ndarray) -> int:
+    """How many leading tokens two token sequences have in common."""
+    a, b = np.asarray(a), np.asarray(b)
+    size = min(len(a), len(b))
+    differs = np.flatnonzero(a[:size] != b[:size])
+    return int(differs[0]) if len(differs) else size
+
+
+def _longest_continuation(cached: np.ndarray, prompt: np.ndarray, start: int) -> tuple[int, int]:
+    """The cached position after `start` from which the most tokens continue prompt[start:]."""
+    best = (0, 0)
+    for resume in np.flatnonzero(cached[start + 1 :] == prompt[start]) + start + 1:
+        kept = shared_prefix_length(cached[resume:], prompt[start:])
+        if kept > best[1]:
+            best = (int(resume), kept)
+    return best
+
+
+def _reusable_prefix(llama: llama_cpp.Llama, prompt: list[int]) -> int:
+    """How many prompt tokens llama-cpp-python will reuse from its KV cache (mirrors `generate`)."""
+    if llama.n_tokens <= 0:
+        return 0
+    common = shared_prefix_length(llama.input_ids[: llama.n_tokens], prompt)
+    return common - 1 if common == len(prompt) else common
+
+
+def _fill_timing(stats: ReplyStats, started: float, first_token_at: float, finished: float) -> None:
+    stats.total_s = finished - started
+    if not first_token_at:
+        return
+    stats.time_to_first_token_s = first_token_at - started
+    if stats.time_to_first_token_s > 0:
+        stats.prompt_eval_tokens_per_s = max(stats.evaluated_prompt_tokens, 1) / stats.time_to_first_token_s
+    generating = finished - first_token_at
+    if stats.completion_tokens > 1 and generating > 0:
+        stats.generation_tokens_per_s = (stats.completion_tokens - 1) / generating
+
+
+class _TimedModelLoad:
+    """Times llama.cpp's weight loading and feeds its progress callback, which can also cancel.
+
+    llama-cpp-python 0.3.36 has no progress parameter, so for the duration of one load
+    the model wrapper it constructs is replaced by one that sets `progress_callback` on
+    the model params. Loads happen on one thread at a time (the engine's owner).
+    """
+
+    _lock = threading.Lock()
+
+    def __init__(self, progress: LoadProgress | None, cancel: threading.Event | None) -> None:
+        self.seconds = 0.0
+        self.started_at = 0.0  # time.perf_counter() when llama.cpp began reading the model
+        self._progress = progress
+        self._cancel = cancel
+        self._callback = llama_cpp.llama_progress_callback(self._on_progress)
+        self._original: type | None = None
+
+    def _on_progress(self, fraction: float, _data: ctypes.c_void_p) -> bool:
+        if self._progress is not None:
+            self._progress(float(fraction))
+        return not (self._cancel is not None and self._cancel.is_set())
+
+    def __enter__(self) -> "_TimedModelLoad":
+        self._lock.acquire()
+        original = self._original = llama_cpp._internals.LlamaModel
+
+        def timed_model(*, path_model: str, params: llama_cpp.llama_model_params, verbose: bool) -> object:
+            params.progress_callback = self._callback
+            self.started_at = time.perf_counter()
+            try:
+                return original(path_model=path_model, params=params, verbose=verbose)
+            finally:
+                self.seconds = time.perf_counter() - self.started_at
+
+        llama_cpp._internals.LlamaModel = timed_model  # type: ignore[assignment]
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        llama_cpp._internals.LlamaModel = self._original  # type: ignore[assignment]
+        self._lock.release()
+
+
+def _chat_formatter(llama: llama_cpp.Llama) -> llama_chat_format.Jinja2ChatFormatter:
+    """The model's own chat template from its metadata; ChatML when it has none."""
+    template = llama.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
+    vocab = llama._model
+    eos = llama.token_eos()
+    bos = llama.token_bos()
+    return llama_chat_format.Jinja2ChatFormatter(
+        template=template,
+        eos_token=vocab.token_get_text(eos) if eos != -1 else "",
+        bos_token=vocab.token_get_text(bos) if bos != -1 else "",
+        stop_token_ids=[eos],
+    )
+
+
+CHATML_TEMPLATE = (
+    "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"
+    "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)

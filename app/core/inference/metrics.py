@@ -1,0 +1,120 @@
+"""Per-reply metrics: the engine's wall-clock stats, llama.cpp's own counters, and speed over time.
+
+`MetricsRecorder` is created right before a reply (it resets llama.cpp's performance
+counters) and observes every generated token (an engine `TokenObserver`), so the reply's
+speed can be drawn over time. `finish` puts together `ReplyMetrics`: the `ReplyStats`
+measured by the engine around the token loop, what llama.cpp counted inside its decode
+calls (`llama_perf_context`), and how much of the context window the conversation now
+fills. Everything is plain data that `to_dict` turns into JSON for the chat history.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+import llama_cpp
+
+from app.core.inference.engine import ReplyStats, StopReason
+
+SPEED_WINDOW = 8  # tokens per point of the speed-over-time series
+
+
+@dataclass(frozen=True)
+class LlamaCounters:
+    """llama.cpp's own count of one reply's decode work (`llama_perf_context`).
+
+    llama.cpp counts a decode of one token as generation (`eval`) and a decode of more than
+    one as prompt processing (`p_eval`); it reports a count of 0 as 1 (to spare divisions by
+    zero), so a reply whose prompt was entirely cached shows one prompt token.
+    """
+
+    prompt_eval_tokens: int = 0
+    prompt_eval_ms: float = 0.0
+    eval_tokens: int = 0
+    eval_ms: float = 0.0
+
+    @property
+    def eval_tokens_per_s(self) -> float:
+        return self.eval_tokens / self.eval_ms * 1000 if self.eval_ms > 0 else 0.0
+
+
+@dataclass
+class ReplyMetrics:
+    stats: ReplyStats
+    n_ctx: int = 0
+    context_used: int = 0  # prompt plus reply tokens: what the conversation now takes of the window
+    token_times_s: list[float] = field(default_factory=list)  # when each token was sampled, after the request
+    llama: LlamaCounters = field(default_factory=LlamaCounters)
+
+    @property
+    def context_fraction(self) -> float:
+        return self.context_used / self.n_ctx if self.n_ctx else 0.0
+
+    def speed_series(self, window: int = SPEED_WINDOW) -> list[tuple[float, float]]:
+        """(seconds after the request, tokens/s over the last `window` tokens), one point per token."""
+        times = self.token_times_s
+        points = []
+        for i in range(1, len(times)):
+            span = min(i, window)
+            elapsed = times[i] - times[i - span]
+            if elapsed > 0:
+                points.append((times[i], span / elapsed))
+        return points
+
+    def to_dict(self) -> dict[str, Any]:
+        """Flat JSON-ready data: the ReplyStats fields at the top level, the rest beside them."""
+        data = asdict(self.stats)
+        data["stop_reason"] = self.stats.stop_reason.value
+        data.update(
+            n_ctx=self.n_ctx,
+            context_used=self.context_used,
+            token_times_s=[round(t, 5) for t in self.token_times_s],
+            llama=asdict(self.llama),
+        )
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "ReplyMetrics":
+        stat_names = {f.name for f in fields(ReplyStats)}
+        stats = ReplyStats(**{k: v for k, v in data.items() if k in stat_names and k != "stop_reason"})
+        stats.stop_reason = StopReason(data.get("stop_reason", StopReason.END_OF_TEXT.value))
+        return cls(
+            stats=stats,
+            n_ctx=int(data.get("n_ctx", 0)),
+            context_used=int(data.get("context_used", 0)),
+            token_times_s=[float(t) for t in data.get("token_times_s", [])],
+            llama=LlamaCounters(**data.get("llama", {})),
+        )
+
+
+class MetricsRecorder:
+    """Create right before a reply; pass `observe` to the engine; call `finish` with the ReplyStats."""
+
+    def __init__(self, llama: llama_cpp.Llama) -> None:
+        # llama.cpp books a decode when it next synchronizes; a decode nobody read (the load's
+        # warm-up) would otherwise land in this reply's counters, time included.
+        llama_cpp.llama_synchronize(llama.ctx)
+        llama_cpp.llama_perf_context_reset(llama.ctx)
+        self._started = time.perf_counter()
+        self._times: list[float] = []
+
+    def observe(self, _token_id: int, _llama: llama_cpp.Llama) -> None:
+        self._times.append(time.perf_counter() - self._started)
+
+    def finish(self, stats: ReplyStats, llama: llama_cpp.Llama) -> ReplyMetrics:
+        perf = llama_cpp.llama_perf_context(llama.ctx)
+        counters = LlamaCounters(
+            prompt_eval_tokens=int(perf.n_p_eval),
+            prompt_eval_ms=float(perf.t_p_eval_ms),
+            eval_tokens=int(perf.n_eval),
+            eval_ms=float(perf.t_eval_ms),
+        )
+        return ReplyMetrics(
+            stats=stats,
+            n_ctx=llama.n_ctx(),
+            context_used=stats.prompt_tokens + stats.completion_tokens,
+            token_times_s=list(self._times),
+            llama=counters,
+        )

@@ -1,0 +1,166 @@
+"""Token probabilities: for each generated token, how sure the model was and what else it considered.
+
+The recorder is an engine observer (see `TokenObserver`): after each sampled token it reads
+the logits that token was sampled from (`llama_get_logits_ith(ctx, -1)`, one row of
+n_vocab floats that llama.cpp keeps anyway) and takes their softmax. Nothing like
+`logits_all=True` is needed, which would keep n_ctx x n_vocab floats (4.6 GiB for a
+152k vocabulary at 8k context).
+
+The probabilities are the model's own distribution (the softmax of the raw logits), before
+temperature, top-k/top-p/min-p and the repeat penalties reshape it for sampling: they
+say what the model thinks, and the sampling settings in force are kept beside them. Per
+token the recorder only does numpy work on the logits row (about 0.1 ms for a 49k
+vocabulary); token texts are looked up once the reply is done.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any
+
+import llama_cpp
+import numpy as np
+
+from app.core.inference.sampling import SamplingParams
+
+TOP_ALTERNATIVES = 5
+UNSURE_BELOW = 0.5  # the chosen token had less than even odds
+LOW_BELOW = 0.2  # the model was far from sure
+
+
+class Confidence(str, Enum):
+    HIGH = "high"
+    UNSURE = "unsure"
+    LOW = "low"
+
+
+def confidence(probability: float) -> Confidence:
+    if probability < LOW_BELOW:
+        return Confidence.LOW
+    if probability < UNSURE_BELOW:
+        return Confidence.UNSURE
+    return Confidence.HIGH
+
+
+@dataclass(frozen=True)
+class Alternative:
+    token_id: int
+    text: str  # special tokens visible
+    probability: float
+
+
+@dataclass(frozen=True)
+class TokenStep:
+    """One generated token: the text it added to the reply, its probability, the top alternatives."""
+
+    token_id: int
+    text: str  # what this token added to the reply ("" when it is the first byte of a character)
+    probability: float
+    alternatives: tuple[Alternative, ...]  # most likely first; the chosen token is among them unless it was unlikely
+
+    @property
+    def confidence(self) -> Confidence:
+        return confidence(self.probability)
+
+    @property
+    def rank(self) -> int | None:
+        """1 when the chosen token was the most likely one; None when it was outside the top list."""
+        for position, alternative in enumerate(self.alternatives, start=1):
+            if alternative.token_id == self.token_id:
+                return position
+        return None
+
+
+@dataclass
+class TokenTrace:
+    """The token probabilities of one reply with the sampling settings they were sampled under."""
+
+    steps: list[TokenStep] = field(default_factory=list)
+    sampling: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "TokenTrace":
+        steps = [
+            TokenStep(
+                int(step["token_id"]),
+                str(step["text"]),
+                float(step["probability"]),
+                tuple(_alternative(a) for a in step["alternatives"]),
+            )
+            for step in data.get("steps", [])
+        ]
+        return cls(steps, dict(data.get("sampling", {})))
+
+    @property
+    def mean_probability(self) -> float:
+        return sum(step.probability for step in self.steps) / len(self.steps) if self.steps else 0.0
+
+    def low_confidence_steps(self) -> list[int]:
+        return [i for i, step in enumerate(self.steps) if step.confidence is Confidence.LOW]
+
+
+def _alternative(data: dict[str, Any]) -> Alternative:
+    return Alternative(int(data["token_id"]), str(data["text"]), float(data["probability"]))
+
+
+def softmax_top(logits: np.ndarray, token_id: int, top: int = TOP_ALTERNATIVES) -> tuple[np.ndarray, np.ndarray, float]:
+    """(top token ids, their probabilities, the probability of `token_id`), most likely first."""
+    candidates = np.argpartition(logits, -top)[-top:]
+    candidates = candidates[np.argsort(logits[candidates])[::-1]]
+    shifted = np.exp(logits - logits[candidates[0]])
+    total = float(shifted.sum(dtype=np.float64))
+    return candidates, shifted[candidates] / total, float(shifted[token_id]) / total
+
+
+class TokenProbabilityRecorder:
+    """An engine observer that records the distribution each generated token was drawn from."""
+
+    def __init__(self, params: SamplingParams, top: int = TOP_ALTERNATIVES) -> None:
+        self._params = params
+        self._top = top
+        self._chosen: list[int] = []
+        self._chosen_probability: list[float] = []
+        self._top_ids: list[np.ndarray] = []
+        self._top_probabilities: list[np.ndarray] = []
+
+    def __len__(self) -> int:
+        return len(self._chosen)
+
+    def observe(self, token_id: int, llama: llama_cpp.Llama) -> None:
+        """Called by the engine right after `token_id` was sampled, while its logits are current."""
+        pointer = llama_cpp.llama_get_logits_ith(llama.ctx, -1)
+        logits = np.ctypeslib.as_array(pointer, shape=(llama.n_vocab(),))
+        ids, probabilities, chosen = softmax_top(logits, token_id, self._top)
+        self._chosen.append(token_id)
+        self._chosen_probability.append(chosen)
+        self._top_ids.append(ids)
+        self._top_probabilities.append(probabilities)
+
+    def trace(self, llama: llama_cpp.Llama) -> TokenTrace:
+        """The recorded steps with token texts (looked up now, after the reply, off the hot path)."""
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        names: dict[int, str] = {}
+
+        def name(token: int) -> str:
+            if token not in names:
+                # A token that is part of a character shows its bytes (\xe2) rather than "�".
+                names[token] = llama.detokenize([token], special=True).decode("utf-8", errors="backslashreplace")
+            return names[token]
+
+        steps = []
+        for token, probability, ids, probabilities in zip(
+            self._chosen, self._chosen_probability, self._top_ids, self._top_probabilities
+        ):
+            text = decoder.decode(llama.detokenize([token]))
+            alternatives = tuple(Alternative(int(i), name(int(i)), float(p)) for i, p in zip(ids, probabilities))
+            steps.append(TokenStep(token, text, probability, alternatives))
+        tail = decoder.decode(b"", final=True)
+        if tail and steps:
+            last = steps[-1]
+            steps[-1] = TokenStep(last.token_id, last.text + tail, last.probability, last.alternatives)
+        return TokenTrace(steps, self._params.to_dict())

@@ -1,0 +1,117 @@
+"""The context meter: how much of the model's context the next turn takes, and what fell out of it.
+
+A bar in four parts: the system prompt with the chat template's frame, the conversation
+the model still sees, the room kept for the reply, and what is free. Under it one line in
+words, e.g. "1,234 + 512 for the reply of 2,048 tokens · 3 earlier messages outside".
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from app.core.chat.context_window import WindowPlan
+
+COLORS = {
+    "frame": QColor("#7e57c2"),
+    "conversation": QColor("#1e88e5"),
+    "reserve": QColor("#90caf9"),
+    "free": QColor("#eceff1"),
+    "error": QColor("#e53935"),
+}
+
+
+class _Bar(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.parts: list[tuple[str, float]] = []  # (color key, fraction of the context)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QSize:
+        return QSize(200, 10)
+
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = QRectF(self.rect())
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(COLORS["free"])
+        painter.drawRoundedRect(rect, 4, 4)
+        x = rect.left()
+        for key, fraction in self.parts:
+            width = rect.width() * fraction
+            painter.setBrush(COLORS[key])
+            painter.drawRect(QRectF(x, rect.top(), width, rect.height()))
+            x += width
+        painter.end()
+
+
+class ContextMeter(QWidget):
+    """Shows a WindowPlan for the next turn (set_plan) or why the next turn cannot be sent (set_error)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 2, 0, 2)
+        layout.setSpacing(2)
+        self.bar = _Bar(self)
+        self.label = QLabel(self)
+        self.label.setStyleSheet("color: #5f6368; font-size: 11px;")
+        self.label.setWordWrap(True)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.label)
+        self.plan: WindowPlan | None = None
+        self.clear()
+
+    def clear(self) -> None:
+        self.plan = None
+        self.bar.parts = []
+        self.bar.update()
+        self.label.setText(self.tr("Context: load a model to see how much of it the chat takes"))
+        self.setToolTip("")
+
+    def set_plan(self, plan: WindowPlan) -> None:
+        self.plan = plan
+        n_ctx = max(plan.n_ctx, 1)
+        conversation = max(plan.prompt_tokens - plan.frame_tokens, 0)
+        self.bar.parts = [
+            ("frame", plan.frame_tokens / n_ctx),
+            ("conversation", conversation / n_ctx),
+            ("reserve", plan.reserve / n_ctx),
+        ]
+        self.bar.update()
+        text = (
+            self.tr("Context: {used} + {reserve} for the reply of {n_ctx} tokens")
+            .replace("{used}", f"{plan.prompt_tokens:,}")
+            .replace("{reserve}", f"{plan.reserve:,}")
+            .replace("{n_ctx}", f"{plan.n_ctx:,}")
+        )
+        outside = len(plan.outside_ids)
+        if outside == 1:
+            text += " · " + self.tr("1 earlier message outside the window")
+        elif outside:
+            text += " · " + self.tr("{count} earlier messages outside the window").replace("{count}", str(outside))
+        self.label.setText(text)
+        self.label.setStyleSheet("color: #5f6368; font-size: 11px;")
+        self.setToolTip(
+            self.tr(
+                "What the model gets on the next turn, counted with its own tokenizer:\n"
+                "system prompt and chat template: {frame}\nconversation: {conversation}\n"
+                "kept free for the reply (max tokens): {reserve}\nfree: {free}"
+            )
+            .replace("{frame}", f"{plan.frame_tokens:,}")
+            .replace("{conversation}", f"{conversation:,}")
+            .replace("{reserve}", f"{plan.reserve:,}")
+            .replace("{free}", f"{max(plan.n_ctx - plan.used_tokens, 0):,}")
+            + (f"\n{plan.notice}" if plan.notice else "")
+        )
+
+    def set_error(self, message: str) -> None:
+        """The next turn does not fit (the policy stops, or a message is too long): say why."""
+        self.plan = None
+        self.bar.parts = [("error", 1.0)]
+        self.bar.update()
+        self.label.setText(message)
+        self.label.setStyleSheet("color: #c62828; font-size: 11px;")
+        self.setToolTip(message)

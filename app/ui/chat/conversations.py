@@ -1,0 +1,408 @@
+"""Conversations in the main window: the chat list, the settings panel, the context meter, and the
+flow of a turn through the chat history and the context window.
+
+The window creates it (`Conversations(window)`) and hands it the moments of a turn:
+`send` (a user message), `start_reply` (save an empty reply, plan the context window on
+the LLM worker, then generate), `reply_finished` / `reply_failed`. Everything else —
+regenerate, edit and continue, versions, opening chats, settings — starts here.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QPoint, Qt, QTimer
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QInputDialog, QLayout, QMenu, QWidget
+
+from app.core.chat.store import Message, MessageState, SearchHit
+from app.core.chat.context_window import PlanRequest, PlanResult, WindowPlan
+from app.core.inference.engine import ReplyDone, StopReason
+from app.core.inference.metrics import ReplyMetrics
+from app.core.inference.sampling import SamplingParams
+from app.ui.chat.session import ChatSession, stats_dict
+from app.ui.chat.sidebar import ChatSidebar
+from app.ui.chat.view import MessageWidget
+from app.ui.chat.context_meter import ContextMeter
+from app.ui.widgets.reply_footer import reply_footer
+from app.ui.chat.settings_panel import SettingsPanel
+from app.ui.llm.worker import ReplyRequest
+
+if TYPE_CHECKING:
+    from app.ui.shell.main_window import MainWindow
+
+METER_DELAY_MS = 400  # the meter follows typing after this pause
+REPLY = "reply"
+METER = "meter"
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """The message being typed, planned as the next turn's last message (never saved)."""
+
+    id: str
+    role: str
+    text: str
+
+
+class Conversations(QObject):
+    def __init__(self, window: "MainWindow", session: ChatSession | None = None) -> None:
+        super().__init__(window)
+        self.window = window
+        self.worker = window.worker
+        self.session = session or ChatSession(parent=self)
+        self.reply: Message | None = None  # the reply streaming now
+        self._metrics: ReplyMetrics | None = None
+        self._meter_pending = False
+        self.last_plan: WindowPlan | None = None
+
+        self.sidebar = ChatSidebar()
+        self.settings_panel = SettingsPanel()
+        self.meter = ContextMeter()
+        self.sidebar_dock = self.window.add_dock(self.tr("Chats"), "ChatsDock", self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.settings_dock = self.window.add_dock(
+            self.tr("Chat settings"), "ChatSettingsDock", self.settings_panel, Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        _insert_above(window.centralWidget().layout(), window.composer, self.meter)
+        self._build_menu()
+        self._meter_timer = QTimer(self)
+        self._meter_timer.setSingleShot(True)
+        self._meter_timer.setInterval(METER_DELAY_MS)
+        self._meter_timer.timeout.connect(self.refresh_meter)
+        self._connect()
+        self.settings_panel.set_state(self.session.settings, self.session.chat_settings)
+
+    def _build_menu(self) -> None:
+        window = self.window
+        menu = QMenu(self.tr("&Chat"), window)
+        window.menuBar().insertMenu(window.tools_menu.menuAction(), menu)
+        menu.addAction(window.new_chat_action)
+        self.regenerate_action = QAction(self.tr("Regenerate reply"), window)
+        self.regenerate_action.setShortcut(QKeySequence("Ctrl+R"))
+        self.regenerate_action.setToolTip(self.tr("Write the last reply again; the old one stays as a version"))
+        self.regenerate_action.triggered.connect(self.regenerate)
+        self.edit_action = QAction(self.tr("Edit last message…"), window)
+        self.edit_action.setShortcut(QKeySequence("Ctrl+E"))
+        self.edit_action.triggered.connect(self._edit_last)
+        self.export_markdown_action = QAction(self.tr("Export as Markdown…"), window)
+        self.export_markdown_action.triggered.connect(lambda: self._export_current("markdown"))
+        self.export_json_action = QAction(self.tr("Export as JSON…"), window)
+        self.export_json_action.triggered.connect(lambda: self._export_current("json"))
+        for action in (self.regenerate_action, self.edit_action):
+            menu.addAction(action)
+            window.addAction(action)
+        menu.addSeparator()
+        menu.addAction(self.export_markdown_action)
+        menu.addAction(self.export_json_action)
+        self.menu = menu
+
+    def _connect(self) -> None:
+        session, worker, window = self.session, self.worker, self.window
+        session.chatsListed.connect(self._on_chats_listed)
+        session.chatOpened.connect(self._render_chat)
+        session.settingsChanged.connect(self._on_settings_changed)
+        session.failed.connect(window.error_banner.show_error)
+        session.notice.connect(lambda text: window.error_banner.show_error(text, logging.WARNING))
+        session.exported.connect(
+            lambda path: window.statusBar().showMessage(self.tr("Chat exported to {path}").replace("{path}", path), 8000)
+        )
+        self.sidebar.chatActivated.connect(self.open_chat)
+        self.sidebar.newChatRequested.connect(window.new_chat)
+        self.sidebar.renameRequested.connect(self._rename)
+        self.sidebar.deleteRequested.connect(session.delete_chat)
+        self.sidebar.exportRequested.connect(session.export_chat)
+        self.sidebar.searchChanged.connect(session.search)
+        self.settings_panel.chatSettingsEdited.connect(session.set_chat_settings)
+        self.settings_panel.defaultsEdited.connect(session.set_defaults)
+        self.settings_panel.reloadRequested.connect(self._reload_model)
+        worker.token.connect(session.reply_grew)
+        worker.replyMetrics.connect(self._remember_metrics)
+        worker.windowPlanned.connect(self._on_planned)
+        window.modelLoaded.connect(lambda _report: self.refresh_meter())
+        window.composer.textChanged.connect(self._meter_timer.start)
+
+    def shutdown(self) -> bool:
+        return self.session.shutdown()
+
+    # ---- a turn --------------------------------------------------------------------
+
+    def send(self, text: str) -> None:
+        """The user's message: saved, shown; the window then starts the reply."""
+        message = self.session.add_user_message(text)
+        self._add_widget(message)
+
+    def start_reply(self) -> None:
+        """Save an empty reply, show it streaming, and ask the LLM worker for the context window."""
+        used = self.session.effective()
+        loaded = self.window.loaded_config
+        model = Path(loaded.model_path).stem if loaded is not None else ""
+        snapshot = {
+            "sampling": used.sampling.to_dict(),
+            "system_prompt": used.system_prompt,
+            "window_policy": used.window_policy.value,
+            "n_ctx": loaded.n_ctx if loaded is not None else 0,  # the model's, not a setting not yet loaded
+        }
+        history = self.session.window_messages()
+        self.reply = self.session.begin_reply(model, snapshot)
+        self._metrics = None
+        live = self.window.chat_view.begin_reply(key=self.reply.id)
+        self._attach_menu(live)
+        self.worker.planRequested.emit(
+            PlanRequest(REPLY, used.system_prompt, history, used.sampling.max_tokens, used.window_policy)
+        )
+
+    def reply_finished(self, done: ReplyDone) -> None:
+        """Save the finished reply with its state and stats; show its footer and version."""
+        stats = self._metrics.to_dict() if self._metrics is not None else stats_dict(done.stats)
+        self._metrics = None
+        if self.last_plan is not None:
+            stats["window"] = _window_stats(self.last_plan)
+        state = {
+            StopReason.USER: MessageState.STOPPED,
+            StopReason.ERROR: MessageState.FAILED,
+        }.get(done.stats.stop_reason, MessageState.COMPLETE)
+        finished = self.session.finish_reply(done.text, state, stats)
+        self.reply = None
+        self._decorate_finished(finished)
+        self._after_reply()
+
+    def reply_failed(self, partial: str, message: str) -> None:
+        """Generation failed: what was written is kept as a failed reply; an empty one is dropped."""
+        self._metrics = None
+        reply, self.reply = self.reply, None
+        finished = self.session.finish_reply(partial, MessageState.FAILED, {"error": message})
+        if reply is not None and not partial:
+            self.session.drop_empty_reply(reply.id)
+        elif finished is not None:
+            self._decorate_finished(finished)
+        self._after_reply()
+
+    def _decorate_finished(self, finished: Message | None) -> None:
+        """The footer of the reply that just ended, when it is still on show."""
+        messages = self.window.chat_view.messages()
+        if finished is not None and messages and messages[-1].key == finished.id:
+            self._decorate(messages[-1], finished)
+
+    def _after_reply(self) -> None:
+        self.refresh_meter()
+
+    def _on_planned(self, result: PlanResult) -> None:
+        if result.request.purpose == METER:
+            self._meter_pending = False
+            self._show_plan(result)
+            return
+        if result.request.purpose != REPLY or self.reply is None:
+            return
+        if result.plan is None:
+            reply, self.reply = self.reply, None
+            self.session.finish_reply("", MessageState.FAILED, {"error": result.error})
+            self.session.drop_empty_reply(reply.id)
+            self._show_plan(result)
+            self.window.reply_refused(result.error)
+            return
+        self._show_plan(result)
+        params = self.session.effective().sampling
+        self.worker.generateRequested.emit(ReplyRequest(result.plan.messages, params))
+
+    def _remember_metrics(self, metrics: ReplyMetrics) -> None:
+        self._metrics = metrics
+
+    # ---- the meter and the window marks --------------------------------------------
+
+    def refresh_meter(self) -> None:
+        """Plan the next turn (with the text being typed) to show what it takes of the context."""
+        if self.window.loaded_model is None:
+            self.meter.clear()
+            return
+        if self.window.is_streaming or self._meter_pending:
+            return
+        used = self.session.effective()
+        history = self.session.window_messages()
+        draft = self.window.composer.toPlainText().strip()
+        if draft:
+            history = (*history, _Draft("draft", "user", draft))
+        self._meter_pending = True
+        self.worker.planRequested.emit(
+            PlanRequest(METER, used.system_prompt, history, used.sampling.max_tokens, used.window_policy)
+        )
+
+    def _show_plan(self, result: PlanResult) -> None:
+        if result.plan is None:
+            self.meter.set_error(result.error)
+            return
+        self.last_plan = result.plan
+        self.meter.set_plan(result.plan)
+        self.window.chat_view.mark_outside_window({str(i) for i in result.plan.outside_ids})
+
+    # ---- chats ---------------------------------------------------------------------
+
+    def open_chat(self, chat_id: str) -> None:
+        if chat_id == self.session.chat.id and self.session.saved:
+            return
+        self.window.stop_reply()  # a reply still streaming ends and is saved in its own chat
+        self.session.open_chat(chat_id)
+
+    def new_chat(self) -> None:
+        self.session.new_chat()
+
+    def _rename(self, chat_id: str, title: str) -> None:
+        self.session.rename_chat(chat_id, title)
+        if chat_id == self.session.chat.id:
+            self._show_title()
+
+    def _show_title(self) -> None:
+        self.window.setWindowTitle(self.tr("{title} — Glassbox").replace("{title}", self.session.chat.title))
+
+    def _on_chats_listed(self, hits: list[SearchHit]) -> None:
+        self.sidebar.set_current(self.session.chat.id)
+        self.sidebar.set_chats(hits)
+        listed = next((hit.chat for hit in hits if hit.chat.id == self.session.chat.id), None)
+        if listed is not None and listed.title != self.session.chat.title:  # named by its first message
+            self.session.chat = replace(self.session.chat, title=listed.title)
+            self._show_title()
+
+    def _render_chat(self) -> None:
+        """Show the thread of the chat on show (another chat, a new one, or another version)."""
+        self._render_thread_only()
+        self.sidebar.set_current(self.session.chat.id)
+        self._show_title()
+        self.last_plan = None
+        self.refresh_meter()
+
+    def _add_widget(self, message: Message) -> MessageWidget:
+        widget = self.window.chat_view.add_message(message.role, message.text, key=message.id)
+        self._decorate(widget, message)
+        self._attach_menu(widget)
+        return widget
+
+    def _decorate(self, widget: MessageWidget, message: Message) -> None:
+        """The footer from what the history keeps, so a reply shows the same footer live and reloaded."""
+        notes = []
+        if message.role == "assistant" and message.stats and "completion_tokens" in message.stats:
+            notes.append(reply_footer(ReplyMetrics.from_dict(message.stats)))
+        state_notes = {
+            MessageState.FAILED: self.tr("failed part-way"),
+            MessageState.INTERRUPTED: self.tr("interrupted: Glassbox closed while this reply was written"),
+        }
+        if message.state in state_notes:
+            notes.append(state_notes[message.state])
+        position, count = self.session.versions.get(message.id, (0, 1))
+        if count > 1:
+            notes.append(
+                self.tr("version {n} of {count}").replace("{n}", str(position + 1)).replace("{count}", str(count))
+            )
+        widget.set_footer(" · ".join(notes))
+
+    def _attach_menu(self, widget: MessageWidget) -> None:
+        widget.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        widget.customContextMenuRequested.connect(lambda point, w=widget: self._show_message_menu(w, point))
+
+    def _show_message_menu(self, widget: MessageWidget, point: QPoint) -> None:
+        menu = self.message_menu(widget.key)
+        menu.exec(widget.mapToGlobal(point))
+
+    def message_menu(self, message_id: str) -> QMenu:
+        """Copy, edit and continue (user messages), regenerate (the last reply), other versions."""
+        menu = QMenu(self.window)
+        message = next((m for m in self.session.thread if m.id == message_id), None)
+        if message is None:
+            return menu
+        idle = not self.window.is_streaming and self.window.loaded_model is not None
+        menu.addAction(self.tr("Copy text"), lambda: QGuiApplication.clipboard().setText(message.text))
+        if message.role == "user":
+            edit = menu.addAction(self.tr("Edit and continue…"), lambda: self._ask_and_edit(message))
+            edit.setEnabled(idle)
+        if message.role == "assistant" and self.session.thread and self.session.thread[-1].id == message.id:
+            regenerate = menu.addAction(self.tr("Regenerate"), self.regenerate)
+            regenerate.setEnabled(idle)
+        position, count = self.session.versions.get(message.id, (0, 1))
+        if count > 1:
+            previous = menu.addAction(
+                self.tr("Previous version"), lambda: self.session.show_version(message.id, -1)
+            )
+            previous.setEnabled(position > 0 and not self.window.is_streaming)
+            following = menu.addAction(self.tr("Next version"), lambda: self.session.show_version(message.id, 1))
+            following.setEnabled(position < count - 1 and not self.window.is_streaming)
+        return menu
+
+    # ---- regenerate, edit and continue --------------------------------------------------
+
+    def regenerate(self) -> None:
+        """Write the last reply again; the old reply stays as another version."""
+        if self.window.is_streaming or self.window.loaded_model is None:
+            return
+        if self.session.regenerate_point() is None:
+            return
+        self._render_thread_only()
+        self.window.continue_chat()
+
+    def edit_and_continue(self, message_id: str, text: str) -> None:
+        """A new version of a user message; the chat continues from it (the old branch is kept)."""
+        text = text.strip()
+        if not text or self.window.is_streaming or self.window.loaded_model is None:
+            return
+        self.session.edit_message(message_id, text)
+        self._render_thread_only()
+        self.window.continue_chat()
+
+    def _ask_and_edit(self, message: Message) -> None:
+        text, accepted = QInputDialog.getMultiLineText(
+            self.window, self.tr("Edit and continue"),
+            self.tr("Your message (the old version and its replies are kept):"), message.text,
+        )
+        if accepted:
+            self.edit_and_continue(message.id, text)
+
+    def _edit_last(self) -> None:
+        last_user = next((m for m in reversed(self.session.thread) if m.role == "user"), None)
+        if last_user is not None and not self.window.is_streaming:
+            self._ask_and_edit(last_user)
+
+    def _render_thread_only(self) -> None:
+        view = self.window.chat_view
+        view.clear()
+        for message in self.session.thread:
+            self._add_widget(message)
+
+    def _export_current(self, kind: str) -> None:
+        if self.session.saved:
+            self.sidebar.export(self.session.chat.id, kind)
+
+    # ---- settings ------------------------------------------------------------------
+
+    def _on_settings_changed(self) -> None:
+        self.settings_panel.set_state(self.session.settings, self.session.chat_settings)
+        self.refresh_meter()
+
+    def _reload_model(self) -> None:
+        if self.window.loaded_model is not None:
+            self.window.load_model(self.window.loaded_model)
+
+    def set_sampling(self, params: SamplingParams) -> None:
+        """Use these sampling settings for the chat on show (as if typed into the panel)."""
+        chat = self.session.chat_settings.with_sampling(params.to_dict(), self.session.settings.sampling)
+        self.session.set_chat_settings(chat)
+
+
+def _window_stats(plan: WindowPlan) -> dict[str, Any]:
+    return {
+        "prompt_tokens": plan.prompt_tokens,
+        "n_ctx": plan.n_ctx,
+        "reserve": plan.reserve,
+        "outside": len(plan.outside_ids),
+        "policy": plan.policy.value,
+    }
+
+
+def _insert_above(layout: QLayout, anchor: QWidget, widget: QWidget) -> None:
+    """Put `widget` right above the row of the layout that holds `anchor`."""
+    for index in range(layout.count()):
+        item = layout.itemAt(index)
+        inner = item.layout()
+        if item.widget() is anchor or (inner is not None and inner.indexOf(anchor) >= 0):
+            layout.insertWidget(index, widget)  # type: ignore[attr-defined]
+            return
+    layout.addWidget(widget)

@@ -1,0 +1,274 @@
+"""The conversation on show and its history: what the main window asks when it sends, replies, edits.
+
+`ChatSession` lives on the GUI thread and keeps the current chat, its thread of messages
+and its settings in memory; every change goes to the storage worker as a queued write,
+so the GUI never waits for the disk. A streaming reply is saved as it grows through a
+`ReplyRecorder`, at most every half second and, while tokens stall, by a timer, so what
+was shown survives a crash.
+
+A new chat lives only in memory until its first message; then it is saved with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from app.core.chat.store import (
+    PARTIAL_SAVE_INTERVAL_S,
+    Chat,
+    Message,
+    MessageState,
+    ReplyRecorder,
+    SearchHit,
+    new_chat,
+    new_message,
+)
+from app.core.inference.engine import ChatMessage, ReplyStats
+from app.core.paths import AppPaths, app_paths
+from app.core.settings import ChatSettings, EffectiveSettings, Settings, effective, load_settings
+from app.ui.chat.storage import StorageThread
+
+
+class ChatSession(QObject):
+    chatsListed = Signal(object)  # list[SearchHit] for the sidebar
+    chatOpened = Signal()  # another chat (or a new one, or another branch) is on show: render `thread`
+    settingsChanged = Signal()  # the defaults or this chat's settings changed
+    failed = Signal(str)  # a storage error, for the error banner
+    notice = Signal(str)  # something the user should know (a damaged file set aside, a reset setting)
+    exported = Signal(str)  # path of a finished export
+
+    def __init__(self, paths: AppPaths | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        paths = paths or app_paths()
+        paths.ensure()
+        # The settings file is read once before the window shows, as every app reads its configuration;
+        # writes go through the storage thread.
+        loaded = load_settings(paths.settings_file)
+        self.settings: Settings = loaded.settings
+        self._pending_notices = list(loaded.notices)
+        self.chat: Chat = new_chat()
+        self.saved = False  # whether `chat` is in the database yet
+        self.chat_settings = ChatSettings()
+        self.thread: list[Message] = []
+        self.versions: dict[str, tuple[int, int]] = {}
+        self.query = ""
+        self._recorder: ReplyRecorder | None = None
+        self._replaced: Message | None = None  # the reply that regenerate_point cut off
+        self._partial_timer = QTimer(self)
+        self._partial_timer.setInterval(int(PARTIAL_SAVE_INTERVAL_S * 1000))
+        self._partial_timer.timeout.connect(self._save_partial_if_due)
+
+        self.storage = StorageThread(paths.chats_db, paths.settings_file)
+        worker = self.storage.worker
+        worker.opened.connect(self._on_opened)
+        worker.chatsFound.connect(self._on_chats_found)
+        worker.chatLoaded.connect(self._on_chat_loaded)
+        worker.chatsChanged.connect(self.refresh_list)
+        worker.failed.connect(self.failed)
+        worker.exported.connect(self.exported)
+        self.storage.open()
+
+    def shutdown(self) -> bool:
+        """Save what is streaming, then let the storage thread finish every write and close."""
+        self._partial_timer.stop()
+        if self._recorder is not None:
+            self._recorder.save()
+        return self.storage.shutdown()
+
+    # ---- settings ------------------------------------------------------------------
+
+    def effective(self) -> EffectiveSettings:
+        return effective(self.settings, self.chat_settings)
+
+    def set_chat_settings(self, chat_settings: ChatSettings) -> None:
+        self.chat_settings = chat_settings
+        self.chat = replace(self.chat, settings=chat_settings.to_dict())
+        if self.saved:
+            self.storage.worker.chatSettingsRequested.emit(self.chat.id, chat_settings.to_dict())
+        self.settingsChanged.emit()
+
+    def set_defaults(self, settings: Settings) -> None:
+        self.settings = settings
+        self.storage.worker.saveSettingsRequested.emit(settings)
+        self.settingsChanged.emit()
+
+    # ---- chats ---------------------------------------------------------------------
+
+    def refresh_list(self) -> None:
+        self.storage.worker.searchRequested.emit(self.query)
+
+    def search(self, query: str) -> None:
+        self.query = query
+        self.refresh_list()
+
+    def new_chat(self) -> None:
+        """An empty chat on show; saved once it has a message. A reply still streaming goes on being saved."""
+        self.chat = new_chat()
+        self.saved = False
+        self.chat_settings = ChatSettings()
+        self.thread = []
+        self.versions = {}
+        self.chatOpened.emit()
+        self.settingsChanged.emit()
+
+    def open_chat(self, chat_id: str) -> None:
+        self.storage.worker.loadRequested.emit(chat_id)
+
+    def rename_chat(self, chat_id: str, title: str) -> None:
+        self.storage.worker.renameRequested.emit(chat_id, title)
+        if chat_id == self.chat.id:
+            self.chat = replace(self.chat, title=title)
+
+    def delete_chat(self, chat_id: str) -> None:
+        self.storage.worker.deleteRequested.emit(chat_id)
+        if chat_id == self.chat.id:
+            self.new_chat()
+
+    def export_chat(self, chat_id: str, kind: str, path: str) -> None:
+        self.storage.worker.exportRequested.emit(chat_id, kind, path)
+
+    def show_version(self, message_id: str, step: int) -> None:
+        """Show the previous (-1) or next (+1) version of a message: another branch of the chat."""
+        position, count = self.versions.get(message_id, (0, 1))
+        if 0 <= position + step < count:
+            self.storage.worker.switchVersionRequested.emit(message_id, step)
+
+    # ---- turns ---------------------------------------------------------------------
+
+    def window_messages(self) -> tuple[Message, ...]:
+        """The thread as the context window gets it (a reply that produced nothing is left out)."""
+        return tuple(m for m in self.thread if m.text)
+
+    def conversation(self) -> list[ChatMessage]:
+        """The thread as chat messages, led by the system prompt when there is one."""
+        system = self.effective().system_prompt
+        head = [ChatMessage("system", system)] if system else []
+        return head + [ChatMessage(m.role, m.text) for m in self.window_messages()]
+
+    def add_user_message(self, text: str) -> Message:
+        return self._append(new_message(self.chat.id, "user", text, self._head_id()))
+
+    def edit_message(self, message_id: str, text: str) -> Message:
+        """A new version of a user message: the thread continues from it; the old branch is kept."""
+        index = self._index(message_id)
+        old = self.thread[index]
+        _, count = self.versions.get(old.id, (0, 1))
+        self.thread = self.thread[:index]
+        return self._append(new_message(self.chat.id, "user", text, old.parent_id), version=(count, count + 1))
+
+    def regenerate_point(self) -> Message | None:
+        """Cut the thread back to the last user message so its reply can be written again; None if none."""
+        for index in range(len(self.thread) - 1, -1, -1):
+            if self.thread[index].role == "user":
+                self._replaced = self.thread[index + 1] if index + 1 < len(self.thread) else None
+                self.thread = self.thread[: index + 1]
+                return self.thread[index]
+        return None
+
+    def begin_reply(self, model: str, settings: dict[str, Any]) -> Message:
+        """Save an empty streaming reply after the head and start recording its text.
+
+        After `regenerate_point` the reply is a new version beside the one it replaces.
+        """
+        self._stop_recording()
+        reply = new_message(
+            self.chat.id, "assistant", "", self._head_id(), state=MessageState.STREAMING,
+            model=model, settings=settings,
+        )
+        replaced, self._replaced = self._replaced, None
+        version = None
+        if replaced is not None:
+            _, count = self.versions.get(replaced.id, (0, 1))
+            version = (count, count + 1)
+        self._append(reply, version=version)
+        self._recorder = ReplyRecorder(reply.id, self.storage.worker.savePartialRequested.emit)
+        self._partial_timer.start()
+        return reply
+
+    def reply_grew(self, text: str) -> None:
+        if self._recorder is not None:
+            self._recorder.append(text)
+
+    def finish_reply(self, text: str, state: MessageState, stats: dict[str, Any]) -> Message | None:
+        """Save the reply's final text, state and stats (also when another chat is on show by now).
+
+        Returns the finished message when it is in the thread on show, else None.
+        """
+        recorder, self._recorder = self._recorder, None
+        self._partial_timer.stop()
+        if recorder is None:
+            return None
+        self.storage.worker.finishMessageRequested.emit(recorder.message_id, text, state, dict(stats))
+        for index, message in enumerate(self.thread):
+            if message.id == recorder.message_id:
+                self.thread[index] = replace(message, text=text, state=state, stats=dict(stats))
+                return self.thread[index]
+        return None
+
+    def drop_empty_reply(self, message_id: str) -> None:
+        """A reply that never produced text (its prompt could not be built): forget it."""
+        if self._recorder is not None and self._recorder.message_id == message_id:
+            self._stop_recording()
+        self.thread = [m for m in self.thread if m.id != message_id]
+        self.versions.pop(message_id, None)
+        self.storage.worker.deleteMessageRequested.emit(message_id)
+
+    # ---- internals -----------------------------------------------------------------
+
+    def _head_id(self) -> str | None:
+        return self.thread[-1].id if self.thread else None
+
+    def _index(self, message_id: str) -> int:
+        for index, message in enumerate(self.thread):
+            if message.id == message_id:
+                return index
+        raise ValueError(f"message {message_id} is not in the conversation on show")
+
+    def _append(self, message: Message, version: tuple[int, int] | None = None) -> Message:
+        if not self.saved:
+            self.chat = replace(self.chat, settings=self.chat_settings.to_dict())
+            self.storage.worker.saveChatRequested.emit(self.chat)
+            self.saved = True
+        self.storage.worker.saveMessageRequested.emit(message)
+        self.thread.append(message)
+        self.versions[message.id] = version or (0, 1)
+        return message
+
+    def _stop_recording(self) -> None:
+        self._partial_timer.stop()
+        if self._recorder is not None:
+            self._recorder.save()
+            self._recorder = None
+
+    def _save_partial_if_due(self) -> None:
+        if self._recorder is not None:
+            self._recorder.save_if_due()
+
+    def _on_opened(self, notices: list[str]) -> None:
+        for message in [*self._pending_notices, *notices]:
+            self.notice.emit(message)
+        self._pending_notices = []
+        self.refresh_list()
+
+    def _on_chats_found(self, query: str, hits: list[SearchHit]) -> None:
+        if query == self.query:
+            self.chatsListed.emit(hits)
+
+    def _on_chat_loaded(self, chat: Chat, thread: list[Message], versions: dict[str, tuple[int, int]]) -> None:
+        self.chat = chat
+        self.saved = True
+        self.chat_settings = ChatSettings.from_dict(chat.settings)
+        self.thread = list(thread)
+        self.versions = dict(versions)
+        self.chatOpened.emit()
+        self.settingsChanged.emit()
+
+
+def stats_dict(stats: ReplyStats) -> dict[str, Any]:
+    """ReplyStats as JSON-ready data for the chat history."""
+    data = asdict(stats)
+    data["stop_reason"] = stats.stop_reason.value
+    return data

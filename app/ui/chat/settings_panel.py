@@ -1,0 +1,522 @@
+"""The settings panel: how replies are sampled, the system prompt and context window of this chat,
+presets, the defaults for every chat, and the model's context length and threads (the same saved
+values the GPU offload panel shows; its GPU layers are named here too).
+
+Every field is built from its spec (bounds and a one-line explanation live in
+app.core.inference.sampling / app.core.settings). Edits apply to the chat on show; a field in bold
+differs from the defaults. A value outside the bounds is refused with a message under the
+field and the previous value stays. The panel keeps the state it was given
+(`set_state`), edits it, and announces the result; the chat session stores it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QFocusEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.chat.context_window import WindowPolicy
+from app.core.inference.sampling import PRESETS, SAMPLING_FIELDS, FieldSpec, InvalidSetting, SamplingParams, describe_value
+from app.core.settings import (
+    MODEL_FIELDS,
+    ChatDefaults,
+    ChatSettings,
+    Settings,
+    check_system_prompt,
+    effective,
+)
+
+
+class _TextBox(QPlainTextEdit):
+    """A multi-line text field that, like QLineEdit, says when editing ended (focus left)."""
+
+    editingFinished = Signal()
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        super().focusOutEvent(event)
+        self.editingFinished.emit()
+
+
+class _Field:
+    """One row: label, editor, the one-line explanation, and a message when a value is refused."""
+
+    def __init__(self, spec: FieldSpec, editor: QWidget, parent: QWidget) -> None:
+        self.spec = spec
+        self.editor = editor
+        self.label = QLabel(spec.label, parent)
+        self.label.setBuddy(editor)
+        self.explanation = QLabel(spec.explanation, parent)
+        self.explanation.setWordWrap(True)
+        self.explanation.setStyleSheet("color: #80868b; font-size: 11px;")
+        self.error = QLabel(parent)
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c62828; font-size: 11px;")
+        self.error.hide()
+        self.box = QWidget(parent)
+        column = QVBoxLayout(self.box)
+        column.setContentsMargins(0, 0, 0, 4)
+        column.setSpacing(1)
+        column.addWidget(editor)
+        column.addWidget(self.explanation)
+        column.addWidget(self.error)
+
+    def show_error(self, message: str) -> None:
+        self.error.setText(message)
+        self.error.setVisible(bool(message))
+
+    def set_changed(self, changed: bool, default_text: str) -> None:
+        font = self.label.font()
+        font.setBold(changed)
+        self.label.setFont(font)
+        self.label.setToolTip(
+            QCoreApplication.translate("SettingsPanel", "Changed for this chat; the default is {value}").replace(
+                "{value}", default_text
+            )
+            if changed
+            else ""
+        )
+
+
+class SettingsPanel(QScrollArea):
+    chatSettingsEdited = Signal(object)  # ChatSettings of the chat on show
+    defaultsEdited = Signal(object)  # Settings: the defaults, presets and model settings
+    reloadRequested = Signal()  # load the model again so the model settings apply
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setMinimumWidth(300)
+        self.settings = Settings()
+        self.chat = ChatSettings()
+        content = QWidget(self)
+        self._layout = QVBoxLayout(content)
+        self._fields: dict[str, _Field] = {}
+        self._build_chat(content)
+        self._build_presets(content)
+        self._build_sampling(content)
+        self._build_buttons(content)
+        self._build_model(content)
+        self._layout.addStretch(1)
+        self.setWidget(content)
+        self._show()
+
+    # ---- building ------------------------------------------------------------------
+
+    def _build_presets(self, parent: QWidget) -> None:
+        group = QGroupBox(self.tr("Preset"), parent)
+        column = QVBoxLayout(group)
+        row = QHBoxLayout()
+        self.preset_box = QComboBox(group)
+        self.preset_box.setToolTip(self.tr("Precise: focused and repeatable · Balanced: the defaults · Creative: varied"))
+        self.apply_preset_button = QPushButton(self.tr("Apply"), group)
+        self.save_preset_button = QPushButton(self.tr("Save as…"), group)
+        self.save_preset_button.setToolTip(self.tr("Save this chat's sampling settings as a preset of your own"))
+        self.delete_preset_button = QPushButton(self.tr("Delete"), group)
+        column.addWidget(self.preset_box)
+        for button in (self.apply_preset_button, self.save_preset_button, self.delete_preset_button):
+            row.addWidget(button)
+        column.addLayout(row)
+        self.apply_preset_button.clicked.connect(lambda: self.apply_preset(self.preset_box.currentText()))
+        self.save_preset_button.clicked.connect(self._ask_and_save_preset)
+        self.delete_preset_button.clicked.connect(lambda: self.delete_preset(self.preset_box.currentText()))
+        self.preset_box.currentTextChanged.connect(self._update_preset_buttons)
+        self._layout.addWidget(group)
+
+    def _build_sampling(self, parent: QWidget) -> None:
+        group = QGroupBox(self.tr("Sampling — this chat"), parent)
+        form = QFormLayout(group)
+        self.scope_note = QLabel(self.tr("Fields in bold differ from the defaults for new chats."), group)
+        self.scope_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        form.addRow(self.scope_note)
+        for name, spec in SAMPLING_FIELDS.items():
+            if name == "seed":
+                field = self._seed_field(spec, group)
+            elif name == "stop":
+                editor = _TextBox(group)
+                editor.setPlaceholderText(self.tr("One stop string per line"))
+                editor.setFixedHeight(54)
+                editor.editingFinished.connect(lambda n=name: self._sampling_edited(n))
+                field = _Field(spec, editor, group)
+            else:
+                line = QLineEdit(group)
+                line.editingFinished.connect(lambda n=name: self._sampling_edited(n))
+                field = _Field(spec, line, group)
+            self._fields[name] = field
+            form.addRow(field.label, field.box)
+        self._layout.addWidget(group)
+
+    def _seed_field(self, spec: FieldSpec, parent: QWidget) -> _Field:
+        editor = QWidget(parent)
+        row = QHBoxLayout(editor)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.random_seed = QCheckBox(self.tr("Random"), editor)
+        self.seed_edit = QLineEdit(editor)
+        row.addWidget(self.random_seed)
+        row.addWidget(self.seed_edit, 1)
+        self.random_seed.toggled.connect(self._seed_mode_changed)
+        self.seed_edit.editingFinished.connect(lambda: self._sampling_edited("seed"))
+        return _Field(spec, editor, parent)
+
+    def _build_chat(self, parent: QWidget) -> None:
+        group = QGroupBox(self.tr("System prompt and context — this chat"), parent)
+        form = QFormLayout(group)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
+        self.system_prompt = _TextBox(group)
+        self.system_prompt.setPlaceholderText(self.tr("Empty: the model's own default, if it has one"))
+        self.system_prompt.setFixedHeight(90)
+        self.system_prompt.editingFinished.connect(self._system_prompt_edited)
+        self.system_prompt_note = QLabel(group)
+        self.system_prompt_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        self.system_prompt_error = QLabel(group)
+        self.system_prompt_error.setStyleSheet("color: #c62828; font-size: 11px;")
+        self.system_prompt_error.hide()
+        self.default_prompt_button = QPushButton(self.tr("Use the default"), group)
+        self.default_prompt_button.clicked.connect(self._use_default_prompt)
+        box = QWidget(group)
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        note_row = QHBoxLayout()
+        note_row.addWidget(self.system_prompt_note, 1)
+        note_row.addWidget(self.default_prompt_button)
+        column.addWidget(self.system_prompt)
+        column.addLayout(note_row)
+        column.addWidget(self.system_prompt_error)
+        self.system_prompt_label = QLabel(self.tr("System prompt"), group)
+        form.addRow(self.system_prompt_label, box)
+
+        self.policy_box = QComboBox(group)
+        self.policy_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.policy_box.setMinimumContentsLength(16)
+        for policy, label in self._policy_labels().items():
+            self.policy_box.addItem(label, policy.value)
+        self.policy_explanation = QLabel(group)
+        self.policy_explanation.setWordWrap(True)
+        self.policy_explanation.setStyleSheet("color: #80868b; font-size: 11px;")
+        self.policy_box.activated.connect(self._policy_edited)
+        policy_box = QWidget(group)
+        policy_column = QVBoxLayout(policy_box)
+        policy_column.setContentsMargins(0, 0, 0, 0)
+        policy_column.addWidget(self.policy_box)
+        policy_column.addWidget(self.policy_explanation)
+        self.policy_label = QLabel(self.tr("When the chat is too long"), group)
+        form.addRow(self.policy_label, policy_box)
+        self._layout.addWidget(group)
+
+    def _build_buttons(self, parent: QWidget) -> None:
+        row = QHBoxLayout()
+        self.use_defaults_button = QPushButton(self.tr("Use defaults"), parent)
+        self.use_defaults_button.setToolTip(self.tr("Forget this chat's own settings: it follows the defaults again"))
+        self.save_defaults_button = QPushButton(self.tr("Save as defaults"), parent)
+        self.save_defaults_button.setToolTip(self.tr("Make this chat's settings the defaults for every chat"))
+        self.factory_button = QPushButton(self.tr("Restore defaults"), parent)
+        self.factory_button.setToolTip(self.tr("Put the defaults back to Glassbox's own (your presets are kept)"))
+        row.addWidget(self.use_defaults_button)
+        row.addWidget(self.save_defaults_button)
+        second = QHBoxLayout()
+        second.addWidget(self.factory_button)
+        second.addStretch(1)
+        self.use_defaults_button.clicked.connect(self.use_defaults)
+        self.save_defaults_button.clicked.connect(self.save_as_defaults)
+        self.factory_button.clicked.connect(self._confirm_and_restore)
+        self._layout.addLayout(row)
+        self._layout.addLayout(second)
+
+    def _build_model(self, parent: QWidget) -> None:
+        group = QGroupBox(self.tr("Model — every chat"), parent)
+        form = QFormLayout(group)
+        for name, spec in MODEL_FIELDS.items():
+            line = QLineEdit(group)
+            line.editingFinished.connect(lambda n=name: self._model_edited(n))
+            field = _Field(spec, line, group)
+            self._fields[name] = field
+            form.addRow(field.label, field.box)
+        self.gpu_layers_note = QLabel(group)
+        self.gpu_layers_note.setWordWrap(True)
+        self.gpu_layers_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        form.addRow(self.tr("GPU layers"), self.gpu_layers_note)
+        self.reload_button = QPushButton(self.tr("Load the model again now"), group)
+        self.reload_button.setToolTip(self.tr("The context length and threads apply when the model is loaded"))
+        self.reload_button.clicked.connect(self.reloadRequested)
+        self.reload_button.hide()
+        form.addRow(self.reload_button)
+        self._layout.addWidget(group)
+
+    def _policy_labels(self) -> dict[WindowPolicy, str]:
+        return {
+            WindowPolicy.ROLLING: self.tr("Rolling window: drop the oldest turns"),
+            WindowPolicy.TRUNCATE_MIDDLE: self.tr("Truncate the middle: keep the first exchange"),
+            WindowPolicy.STOP_AT_LIMIT: self.tr("Stop at the limit: refuse and say so"),
+        }
+
+    def _policy_explanations(self) -> dict[WindowPolicy, str]:
+        return {
+            WindowPolicy.ROLLING: self.tr(
+                "The oldest turns leave the window, a quarter of it at a time so the model's cache stays useful."
+            ),
+            WindowPolicy.TRUNCATE_MIDDLE: self.tr(
+                "The first question and its answer stay; the turns after them leave the window first."
+            ),
+            WindowPolicy.STOP_AT_LIMIT: self.tr(
+                "Nothing is dropped: when the chat no longer fits, the next message is refused with a message."
+            ),
+        }
+
+    # ---- state in, state out -----------------------------------------------------------
+
+    def set_state(self, settings: Settings, chat: ChatSettings) -> None:
+        """Show these defaults and this chat's own settings."""
+        self.settings = settings
+        self.chat = chat
+        self._show()
+
+    def _show(self) -> None:
+        used = effective(self.settings, self.chat)
+        defaults = self.settings.sampling
+        for name, field in self._fields.items():
+            field.show_error("")
+            if name in MODEL_FIELDS:
+                assert isinstance(field.editor, QLineEdit)
+                field.editor.setText(str(getattr(self.settings.model, name)))
+                continue
+            value = getattr(used.sampling, name)
+            self._put(name, field, value)
+            field.set_changed(name in self.chat.sampling, describe_value(getattr(defaults, name)))
+        self.system_prompt.setPlainText(used.system_prompt)
+        own_prompt = self.chat.system_prompt is not None
+        self.system_prompt_note.setText(
+            self.tr("This chat's own system prompt.") if own_prompt else self.tr("The default system prompt.")
+        )
+        self.default_prompt_button.setEnabled(own_prompt)
+        self.system_prompt_error.hide()
+        _bold(self.system_prompt_label, own_prompt)
+        self.gpu_layers_note.setText(
+            self.tr("{n} — set in the GPU offload panel (View → GPU offload), which shows what fits")
+            .replace("{n}", str(self.settings.model.n_gpu_layers))
+        )
+        self.policy_box.setCurrentIndex(self.policy_box.findData(used.window_policy.value))
+        self.policy_explanation.setText(self._policy_explanations()[used.window_policy])
+        _bold(self.policy_label, self.chat.window_policy is not None)
+        self._fill_presets()
+
+    def _put(self, name: str, field: _Field, value: Any) -> None:
+        if name == "seed":
+            self.random_seed.blockSignals(True)
+            self.random_seed.setChecked(value is None)
+            self.random_seed.blockSignals(False)
+            self.seed_edit.setEnabled(value is not None)
+            self.seed_edit.setText("" if value is None else str(value))
+        elif name == "stop":
+            assert isinstance(field.editor, _TextBox)
+            field.editor.setPlainText("\n".join(value))
+        else:
+            assert isinstance(field.editor, QLineEdit)
+            field.editor.setText(describe_value(value))
+
+    def _fill_presets(self) -> None:
+        current = self.preset_box.currentText()
+        self.preset_box.blockSignals(True)
+        self.preset_box.clear()
+        self.preset_box.addItems([*PRESETS, *sorted(self.settings.presets)])
+        index = self.preset_box.findText(current)
+        self.preset_box.setCurrentIndex(index if index >= 0 else list(PRESETS).index("Balanced"))
+        self.preset_box.blockSignals(False)
+        self._update_preset_buttons(self.preset_box.currentText())
+
+    def _update_preset_buttons(self, name: str) -> None:
+        self.delete_preset_button.setEnabled(name in self.settings.presets)
+
+    # ---- edits ---------------------------------------------------------------------
+
+    def set_field_text(self, name: str, text: str) -> None:
+        """Type `text` into a field and finish editing (what a user does; used by tests and shortcuts)."""
+        field = self._fields[name]
+        if name == "seed":
+            self.seed_edit.setText(text)
+        elif isinstance(field.editor, QPlainTextEdit):
+            field.editor.setPlainText(text)
+        else:
+            assert isinstance(field.editor, QLineEdit)
+            field.editor.setText(text)
+        if name in MODEL_FIELDS:
+            self._model_edited(name)
+        else:
+            self._sampling_edited(name)
+
+    def field_error(self, name: str) -> str:
+        field = self._fields[name]
+        return field.error.text() if not field.error.isHidden() else ""
+
+    def _sampling_edited(self, name: str) -> None:
+        field = self._fields[name]
+        try:
+            value = self._read(name, field)
+            chat = self.chat.with_sampling({name: value}, self.settings.sampling)
+        except InvalidSetting as error:
+            current = getattr(effective(self.settings, self.chat).sampling, name)
+            self._put(name, field, current)
+            field.show_error(error.message + " " + self.tr("The previous value is kept."))
+            return
+        if chat != self.chat:
+            self._edit_chat(chat)
+        else:
+            field.show_error("")
+
+    def _read(self, name: str, field: _Field) -> Any:
+        if name == "seed":
+            return None if self.random_seed.isChecked() else self.seed_edit.text().strip()
+        if name == "stop":
+            assert isinstance(field.editor, QPlainTextEdit)
+            return [line for line in field.editor.toPlainText().split("\n") if line]
+        assert isinstance(field.editor, QLineEdit)
+        return field.editor.text()
+
+    def _seed_mode_changed(self, random: bool) -> None:
+        self.seed_edit.setEnabled(not random)
+        if not random and not self.seed_edit.text().strip():
+            self.seed_edit.setText("0")
+        self._sampling_edited("seed")
+
+    def _system_prompt_edited(self) -> None:
+        text = self.system_prompt.toPlainText()
+        used = effective(self.settings, self.chat)
+        if text == used.system_prompt:
+            return
+        try:
+            check_system_prompt(text)
+        except InvalidSetting as error:
+            self.system_prompt_error.setText(error.message)
+            self.system_prompt_error.show()
+            return
+        self._edit_chat(replace(self.chat, system_prompt=text))
+
+    def _use_default_prompt(self) -> None:
+        self._edit_chat(replace(self.chat, system_prompt=None))
+
+    def _policy_edited(self, index: int) -> None:
+        policy = WindowPolicy(self.policy_box.itemData(index))
+        if policy is not effective(self.settings, self.chat).window_policy:
+            chosen = None if policy is self.settings.chat.window_policy else policy
+            self._edit_chat(replace(self.chat, window_policy=chosen))
+
+    def set_policy(self, policy: WindowPolicy) -> None:
+        index = self.policy_box.findData(policy.value)
+        self.policy_box.setCurrentIndex(index)
+        self._policy_edited(index)
+
+    def _model_edited(self, name: str) -> None:
+        field = self._fields[name]
+        assert isinstance(field.editor, QLineEdit)
+        try:
+            value = field.spec.check(field.editor.text())
+        except InvalidSetting as error:
+            field.editor.setText(str(getattr(self.settings.model, name)))
+            field.show_error(error.message + " " + self.tr("The previous value is kept."))
+            return
+        field.show_error("")
+        if value != getattr(self.settings.model, name):
+            self._edit_defaults(replace(self.settings, model=replace(self.settings.model, **{name: value})))
+            self.reload_button.show()
+
+    def _edit_chat(self, chat: ChatSettings) -> None:
+        self.chat = chat
+        self._show()
+        self.chatSettingsEdited.emit(chat)
+
+    def _edit_defaults(self, settings: Settings) -> None:
+        self.settings = settings
+        self._show()
+        self.defaultsEdited.emit(settings)
+
+    # ---- presets and defaults ------------------------------------------------------
+
+    def apply_preset(self, name: str) -> None:
+        try:
+            values = self.settings.preset_values(name)
+        except InvalidSetting as error:
+            self._fields["temperature"].show_error(error.message)
+            return
+        self._edit_chat(self.chat.with_sampling(values, self.settings.sampling))
+
+    def save_preset(self, name: str) -> str:
+        """Save this chat's sampling settings as a preset; returns "" or why the name was refused."""
+        try:
+            settings = self.settings.with_preset(name, effective(self.settings, self.chat).sampling)
+        except InvalidSetting as error:
+            return error.message
+        self._edit_defaults(settings)
+        self.preset_box.setCurrentText(" ".join(name.split()))
+        return ""
+
+    def delete_preset(self, name: str) -> None:
+        if name in self.settings.presets:
+            self._edit_defaults(self.settings.without_preset(name))
+
+    def ask_preset_name(self) -> str:
+        name, accepted = QInputDialog.getText(self, self.tr("Save preset"), self.tr("Name of the preset:"))
+        return name if accepted else ""
+
+    def _ask_and_save_preset(self) -> None:
+        name = self.ask_preset_name()
+        while name:
+            problem = self.save_preset(name)
+            if not problem:
+                return
+            QMessageBox.warning(self, self.tr("Save preset"), problem)
+            name = self.ask_preset_name()
+
+    def use_defaults(self) -> None:
+        """This chat follows the defaults again."""
+        self._edit_chat(ChatSettings())
+
+    def save_as_defaults(self) -> None:
+        """This chat's settings become the defaults for every chat."""
+        used = effective(self.settings, self.chat)
+        self.settings = replace(
+            self.settings,
+            sampling=used.sampling,
+            chat=ChatDefaults(system_prompt=used.system_prompt, window_policy=used.window_policy),
+        )
+        self.defaultsEdited.emit(self.settings)
+        self._edit_chat(ChatSettings())
+
+    def restore_defaults(self) -> None:
+        """Glassbox's own defaults for sampling, system prompt and policy; presets and model settings stay."""
+        self._edit_defaults(replace(self.settings, sampling=SamplingParams(), chat=ChatDefaults()))
+
+    def confirm_restore(self) -> bool:
+        answer = QMessageBox.question(
+            self,
+            self.tr("Restore defaults"),
+            self.tr("Put the default sampling settings, system prompt and window policy back to Glassbox's own?"),
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _confirm_and_restore(self) -> None:
+        if self.confirm_restore():
+            self.restore_defaults()
+
+
+def _bold(label: QLabel, bold: bool) -> None:
+    font = label.font()
+    font.setBold(bold)
+    label.setFont(font)
+

@@ -1,0 +1,187 @@
+"""The chat list: new chat, search by text, open, rename, export and delete.
+
+The sidebar only shows what it is given (`set_chats`) and says what the user wants as
+signals; the chat session does the work on the storage thread.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.chat.store import SearchHit
+
+SEARCH_DELAY_MS = 250
+CHAT_ID = Qt.ItemDataRole.UserRole
+TITLE = Qt.ItemDataRole.UserRole + 1
+
+
+class ChatSidebar(QWidget):
+    chatActivated = Signal(str)  # chat id
+    newChatRequested = Signal()
+    renameRequested = Signal(str, str)  # chat id, new title
+    deleteRequested = Signal(str)  # chat id
+    exportRequested = Signal(str, str, str)  # chat id, "markdown" or "json", file path
+    searchChanged = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        top = QHBoxLayout()
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText(self.tr("Search chats…"))
+        self.search.setClearButtonEnabled(True)
+        self.search.setToolTip(self.tr("Find chats whose title or messages contain this text"))
+        self.new_button = QPushButton(self.tr("New"), self)
+        self.new_button.setToolTip(self.tr("Start an empty conversation (Ctrl+N)"))
+        top.addWidget(self.search, 1)
+        top.addWidget(self.new_button)
+        layout.addLayout(top)
+        self.list = QListWidget(self)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.setEditTriggers(QListWidget.EditTrigger.EditKeyPressed | QListWidget.EditTrigger.SelectedClicked)
+        self.list.setUniformItemSizes(False)
+        self.list.setWordWrap(True)
+        layout.addWidget(self.list, 1)
+
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DELAY_MS)
+        self._search_timer.timeout.connect(lambda: self.searchChanged.emit(self.search.text().strip()))
+        self.search.textChanged.connect(lambda _text: self._search_timer.start())
+        self.new_button.clicked.connect(self.newChatRequested)
+        self.list.itemActivated.connect(self._activated)
+        self.list.itemClicked.connect(self._activated)
+        self.list.itemChanged.connect(self._renamed)
+        self.list.customContextMenuRequested.connect(self._show_menu)
+        self._current: str | None = None
+        self._filling = False
+
+    # ---- what is shown -------------------------------------------------------------
+
+    def set_chats(self, hits: list[SearchHit]) -> None:
+        """Show these chats (most recent first), keeping the current one selected."""
+        self._filling = True
+        self.list.clear()
+        for hit in hits:
+            item = QListWidgetItem(hit.chat.title)
+            item.setData(CHAT_ID, hit.chat.id)
+            item.setData(TITLE, hit.chat.title)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+            when = datetime.fromtimestamp(hit.chat.updated).strftime("%Y-%m-%d %H:%M")
+            tip = self.tr("Last message {when}").replace("{when}", when)
+            if hit.snippet:
+                tip += "\n" + hit.snippet
+                item.setText(f"{hit.chat.title}\n  {hit.snippet}")
+            item.setToolTip(tip)
+            self.list.addItem(item)
+        self._filling = False
+        self.set_current(self._current)
+        if not hits and self.search.text().strip():
+            placeholder = QListWidgetItem(self.tr("No chat contains this text"))
+            placeholder.setFlags(Qt.ItemFlag.NoItemFlags)
+            self.list.addItem(placeholder)
+
+    def set_current(self, chat_id: str | None) -> None:
+        self._current = chat_id
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            if item.data(CHAT_ID) == chat_id:
+                self.list.setCurrentItem(item)
+                return
+        self.list.clearSelection()
+
+    def chat_ids(self) -> list[str]:
+        return [self.list.item(r).data(CHAT_ID) for r in range(self.list.count()) if self.list.item(r).data(CHAT_ID)]
+
+    # ---- what the user does ----------------------------------------------------------
+
+    def rename(self, chat_id: str) -> None:
+        """Start editing the chat's title in place."""
+        item = self._item(chat_id)
+        if item is not None:
+            self._filling = True
+            item.setText(item.data(TITLE))
+            self._filling = False
+            self.list.editItem(item)
+
+    def delete(self, chat_id: str) -> None:
+        item = self._item(chat_id)
+        if item is not None and self.confirm_delete(item.data(TITLE)):
+            self.deleteRequested.emit(chat_id)
+
+    def export(self, chat_id: str, kind: str) -> None:
+        item = self._item(chat_id)
+        if item is None:
+            return
+        path = self.ask_export_path(item.data(TITLE), kind)
+        if path:
+            self.exportRequested.emit(chat_id, kind, path)
+
+    def confirm_delete(self, title: str) -> bool:
+        answer = QMessageBox.question(
+            self,
+            self.tr("Delete chat"),
+            self.tr("Delete “{title}” and all its messages? This cannot be undone.").replace("{title}", title),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def ask_export_path(self, title: str, kind: str) -> str:
+        suffix, pattern = (".json", self.tr("JSON (*.json)")) if kind == "json" else (".md", self.tr("Markdown (*.md)"))
+        safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip() or "chat"
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export chat"), safe + suffix, pattern)
+        return path
+
+    def _item(self, chat_id: str) -> QListWidgetItem | None:
+        for row in range(self.list.count()):
+            if self.list.item(row).data(CHAT_ID) == chat_id:
+                return self.list.item(row)
+        return None
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        chat_id = item.data(CHAT_ID)
+        if chat_id and chat_id != self._current:
+            self._current = chat_id
+            self.chatActivated.emit(chat_id)
+
+    def _renamed(self, item: QListWidgetItem) -> None:
+        if self._filling:
+            return
+        title = " ".join(item.text().split())
+        chat_id = item.data(CHAT_ID)
+        if not title or title == item.data(TITLE):
+            self._filling = True
+            item.setText(item.data(TITLE))
+            self._filling = False
+            return
+        item.setData(TITLE, title)
+        self.renameRequested.emit(chat_id, title)
+
+    def _show_menu(self, position: QPoint) -> None:
+        item = self.list.itemAt(position)
+        chat_id = item.data(CHAT_ID) if item is not None else None
+        if not chat_id:
+            return
+        menu = QMenu(self)
+        menu.addAction(self.tr("Rename"), lambda: self.rename(chat_id))
+        menu.addAction(self.tr("Export as Markdown…"), lambda: self.export(chat_id, "markdown"))
+        menu.addAction(self.tr("Export as JSON…"), lambda: self.export(chat_id, "json"))
+        menu.addSeparator()
+        menu.addAction(self.tr("Delete…"), lambda: self.delete(chat_id))
+        menu.exec(self.list.viewport().mapToGlobal(position))

@@ -1,0 +1,208 @@
+"""The storage worker: the chat history database and the settings file, off the GUI thread.
+
+One QObject in its own QThread owns the `ChatStore` (an sqlite3 connection stays in the
+thread that opened it). Writes are fire-and-forget queued signals, carried out in the
+order they were sent; message ids are made by the GUI (`new_message`), so nothing waits
+for the disk. Reads answer with a signal. Every failure becomes `failed(message)`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from app.core.chat.store import Chat, ChatStore, ChatStoreError, Message, MessageState
+from app.core.settings import Settings, SettingsError, save_settings
+from app.ui.threads import start_worker_thread
+
+log = logging.getLogger(__name__)
+
+
+class StorageWorker(QObject):
+    openRequested = Signal()
+    searchRequested = Signal(str)  # query ("" lists every chat)
+    loadRequested = Signal(str)  # chat id
+    saveChatRequested = Signal(object)  # Chat (new, with its settings)
+    renameRequested = Signal(str, str)  # chat id, title
+    deleteRequested = Signal(str)  # chat id
+    chatSettingsRequested = Signal(str, object)  # chat id, settings dict
+    saveMessageRequested = Signal(object)  # Message: inserted, becomes the chat's head
+    savePartialRequested = Signal(str, str)  # message id, text so far
+    finishMessageRequested = Signal(str, str, object, object)  # message id, text, MessageState, stats dict
+    deleteMessageRequested = Signal(str)  # message id (an empty reply that never started)
+    switchVersionRequested = Signal(str, int)  # message id, step (-1 previous version, +1 next)
+    exportRequested = Signal(str, str, str)  # chat id, "markdown" or "json", file path
+    saveSettingsRequested = Signal(object)  # Settings
+    closeRequested = Signal()  # after every write sent before it: close the database, end the thread
+
+    opened = Signal(object)  # list[str]: notices for the user (e.g. a damaged file set aside)
+    chatsFound = Signal(str, object)  # query, list[SearchHit]
+    chatLoaded = Signal(object, object, object)  # Chat, list[Message] (the thread on show), versions dict
+    chatsChanged = Signal()  # titles or order may have changed: list again
+    exported = Signal(str)  # path
+    failed = Signal(str)
+
+    def __init__(self, database: Path, settings_file: Path) -> None:
+        super().__init__()
+        self._database = database
+        self._settings_file = settings_file
+        self._store: ChatStore | None = None
+        self.openRequested.connect(self._open)
+        self.searchRequested.connect(self._search)
+        self.loadRequested.connect(self._load)
+        self.saveChatRequested.connect(self._save_chat)
+        self.renameRequested.connect(self._rename)
+        self.deleteRequested.connect(self._delete)
+        self.chatSettingsRequested.connect(self._chat_settings)
+        self.saveMessageRequested.connect(self._save_message)
+        self.savePartialRequested.connect(self._save_partial)
+        self.finishMessageRequested.connect(self._finish_message)
+        self.deleteMessageRequested.connect(self._delete_message)
+        self.switchVersionRequested.connect(self._switch_version)
+        self.exportRequested.connect(self._export)
+        self.saveSettingsRequested.connect(self._save_settings)
+        self.closeRequested.connect(self._close)
+
+    def _require(self) -> ChatStore:
+        if self._store is None:
+            raise ChatStoreError(
+                "The chat history is not open, so this was not saved. Restart Glassbox; if it happens again, "
+                "check the message shown at startup."
+            )
+        return self._store
+
+    @Slot()
+    def _open(self) -> None:
+        try:
+            self._store = ChatStore(self._database)
+            self._store.recover_interrupted()
+        except ChatStoreError as error:
+            self.failed.emit(str(error))
+            return
+        self.opened.emit(list(self._store.notices))
+
+    @Slot(str)
+    def _search(self, query: str) -> None:
+        self._run(lambda store: self.chatsFound.emit(query, store.search(query)))
+
+    @Slot(str)
+    def _load(self, chat_id: str) -> None:
+        self._run(lambda store: self._emit_chat(store, chat_id))
+
+    def _emit_chat(self, store: ChatStore, chat_id: str) -> None:
+        self.chatLoaded.emit(store.chat(chat_id), store.thread(chat_id), store.versions(chat_id))
+
+    @Slot(object)
+    def _save_chat(self, chat: Chat) -> None:
+        self._run(lambda store: (store.save_chat(chat), self.chatsChanged.emit()))
+
+    @Slot(str, str)
+    def _rename(self, chat_id: str, title: str) -> None:
+        self._run(lambda store: (store.rename_chat(chat_id, title), self.chatsChanged.emit()))
+
+    @Slot(str)
+    def _delete(self, chat_id: str) -> None:
+        self._run(lambda store: (store.delete_chat(chat_id), self.chatsChanged.emit()))
+
+    @Slot(str, object)
+    def _chat_settings(self, chat_id: str, settings: dict[str, Any]) -> None:
+        self._run(lambda store: store.set_chat_settings(chat_id, settings))
+
+    @Slot(object)
+    def _save_message(self, message: Message) -> None:
+        def save(store: ChatStore) -> None:
+            store.save_message(message)
+            if message.role == "user":  # the chat may have got its title, and it is now the most recent
+                self.chatsChanged.emit()
+
+        self._run(save)
+
+    @Slot(str, str)
+    def _save_partial(self, message_id: str, text: str) -> None:
+        self._run(lambda store: store.save_partial(message_id, text))
+
+    @Slot(str, str, object, object)
+    def _finish_message(self, message_id: str, text: str, state: MessageState, stats: dict[str, Any]) -> None:
+        self._run(lambda store: store.finish_message(message_id, text, state, stats))
+
+    @Slot(str)
+    def _delete_message(self, message_id: str) -> None:
+        self._run(lambda store: store.delete_message(message_id))
+
+    @Slot(str, int)
+    def _switch_version(self, message_id: str, step: int) -> None:
+        def switch(store: ChatStore) -> None:
+            versions = store.siblings(message_id)
+            position = next(i for i, m in enumerate(versions) if m.id == message_id)
+            target = versions[max(0, min(len(versions) - 1, position + step))]
+            store.switch_branch(target.id)
+            self._emit_chat(store, target.chat_id)
+
+        self._run(switch)
+
+    @Slot(str, str, str)
+    def _export(self, chat_id: str, kind: str, path: str) -> None:
+        def export(store: ChatStore) -> None:
+            text = store.export_json(chat_id) if kind == "json" else store.export_markdown(chat_id)
+            try:
+                _write_atomically(Path(path), text)
+            except OSError as error:
+                raise ChatStoreError(
+                    f"The chat could not be written to {path} ({error.strerror or error}). "
+                    "Choose a folder you can write to."
+                ) from error
+            self.exported.emit(path)
+
+        self._run(export)
+
+    @Slot(object)
+    def _save_settings(self, settings: Settings) -> None:
+        try:
+            save_settings(self._settings_file, settings)
+        except SettingsError as error:
+            self.failed.emit(str(error))
+
+    def _run(self, action: Any) -> None:
+        try:
+            action(self._require())
+        except ChatStoreError as error:
+            self.failed.emit(str(error))
+
+    @Slot()
+    def _close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+        QThread.currentThread().quit()
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+class StorageThread:
+    """Starts the storage worker's thread and ends it only after every write sent before."""
+
+    def __init__(self, database: Path, settings_file: Path) -> None:
+        self.worker = StorageWorker(database, settings_file)
+        self.thread: QThread = start_worker_thread(self.worker, "chat-storage")
+
+    def open(self) -> None:
+        """Open the database (answered by `opened` or `failed`): connect to the worker's signals first."""
+        self.worker.openRequested.emit()
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """The close request is queued behind the pending writes, so everything sent so far is saved first."""
+        if not self.thread.isRunning():
+            return True
+        self.worker.closeRequested.emit()
+        ended = self.thread.wait(timeout_ms)
+        if not ended:
+            log.error("The chat storage thread did not stop within %d ms; recent writes may be lost", timeout_ms)
+        return ended

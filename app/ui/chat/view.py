@@ -1,0 +1,350 @@
+"""The chat pane: one widget per message, and a cost per streamed token that does not grow with the chat.
+
+Finished messages live in a container that places them itself and has a fixed height, so
+Qt's layout never asks it, or any of its messages, for a height-for-width while a reply
+streams (a QVBoxLayout there would re-measure the text of every message on every token).
+The streaming message sits beside it in the outer layout; growing it relays out two items.
+Tokens are buffered and flushed on a short timer, so the view updates at screen rate.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QResizeEvent, QTextCursor, QTextDocument
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+
+from app.ui.widgets.markdown import markdown_to_html
+
+FLUSH_INTERVAL_MS = 30
+BOTTOM_TOLERANCE_PX = 24
+
+ROLE_STYLES = {
+    "user": "MessageWidget { background: #e7f0ff; border-radius: 8px; }",
+    "assistant": "MessageWidget { background: #ffffff; border: 1px solid #e3e3e3; border-radius: 8px; }",
+    "system": "MessageWidget { background: #fff8e1; border-radius: 8px; }",
+}
+OUTSIDE_WINDOW_STYLE = "MessageWidget { background: #f3f3f3; border: 1px dashed #b0b0b0; border-radius: 8px; }"
+
+
+class StreamingText(QWidget):
+    """The streaming reply's text, in a document that grows at its end.
+
+    Appending lays out only the last paragraph again (a label lays out all of its text on
+    every change, twice: to measure and to paint), and painting draws only the lines in
+    view, so a flush costs the same at the start of a long reply as at its end.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._document = QTextDocument(self)
+        self._document.setDocumentMargin(0)
+        self._document.setDefaultFont(self.font())
+        self._end = QTextCursor(self._document)
+        self._parts: list[str] = []
+        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+
+    def append(self, text: str) -> None:
+        """Add text at the end; repaint from the line it went into down, not the whole text."""
+        if not self._parts:  # the placeholder goes
+            self.update()
+        height = self._document.size().height()
+        block = self._document.lastBlock()
+        lines_before = block.layout().lineCount() if block.layout() is not None else 0
+        self._parts.append(text)
+        self._end.movePosition(QTextCursor.MoveOperation.End)
+        self._end.insertText(text)
+        if self._document.size().height() != height:
+            self.updateGeometry()
+        top = self._document.documentLayout().blockBoundingRect(block).top()
+        if lines_before:
+            top += block.layout().lineAt(lines_before - 1).y()
+        self.update(QRect(0, math.floor(top), self.width(), self.height()))
+
+    def text(self) -> str:
+        return "".join(self._parts)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        if self._document.textWidth() != width:
+            self._document.setTextWidth(width)
+        return max(math.ceil(self._document.size().height()), self.fontMetrics().height())
+
+    def sizeHint(self) -> QSize:
+        width = self.width() or 400
+        return QSize(width, self.heightForWidth(width))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, self.fontMetrics().height())
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self._document.setDefaultFont(self.font())
+        super().changeEvent(event)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        if not self._parts:  # waiting for the first token
+            painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, "…")
+            return
+        if self._document.textWidth() != self.width():
+            self._document.setTextWidth(self.width())
+        self._document.drawContents(painter, QRectF(event.rect()))
+
+
+class MessageWidget(QFrame):
+    """One message: who said it, the text, and a footer (reply stats, or 'outside the context window')."""
+
+    def __init__(self, role: str, key: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.role = role
+        self.key = key
+        self.text = ""
+        self.setStyleSheet(ROLE_STYLES.get(role, ""))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        layout.setSpacing(2)
+        self.header = QLabel(self._role_title(role), self)
+        self.header.setStyleSheet("color: #5f6368; font-weight: 600;")
+        self.body = QLabel(self)
+        self.body.setWordWrap(True)
+        self.body.setTextFormat(Qt.TextFormat.PlainText)
+        self.body.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
+        )
+        self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.footer = QLabel(self)
+        self.footer.setStyleSheet("color: #80868b; font-size: 11px;")
+        self.footer.setWordWrap(True)
+        self.footer.hide()
+        layout.addWidget(self.header)
+        layout.addWidget(self.body)
+        layout.addWidget(self.footer)
+        self.stream: StreamingText | None = None
+        self._outside_window = False
+
+    def _role_title(self, role: str) -> str:
+        titles = {"user": self.tr("You"), "assistant": self.tr("Assistant"), "system": self.tr("System prompt")}
+        return titles.get(role, role)
+
+    def begin_streaming(self) -> None:
+        """Show streamed text in a StreamingText until the reply is done."""
+        self.stream = StreamingText(self)
+        self.body.hide()
+        self.layout().insertWidget(1, self.stream)
+
+    def append_text(self, text: str) -> None:
+        assert self.stream is not None, "begin_streaming() first"
+        self.stream.append(text)
+
+    def streamed_text(self) -> str:
+        return self.stream.text() if self.stream is not None else ""
+
+    def set_plain_text(self, text: str) -> None:
+        self.text = text
+        self.body.setTextFormat(Qt.TextFormat.PlainText)
+        self.body.setText(text)
+
+    def set_markdown(self, text: str) -> None:
+        if self.stream is not None:
+            self.stream.deleteLater()
+            self.stream = None
+            self.body.show()
+        self.text = text
+        self.body.setTextFormat(Qt.TextFormat.RichText)
+        self.body.setText(markdown_to_html(text))
+
+    def set_footer(self, text: str) -> None:
+        self.footer.setText(text)
+        self.footer.setVisible(bool(text))
+
+    def set_outside_window(self, outside: bool) -> None:
+        """Grey out a message the model no longer sees (it fell out of the context window)."""
+        if outside == self._outside_window:
+            return
+        self._outside_window = outside
+        self.setStyleSheet(OUTSIDE_WINDOW_STYLE if outside else ROLE_STYLES.get(self.role, ""))
+        self.setToolTip(self.tr("Outside the context window: the model no longer sees this message.") if outside else "")
+
+    @property
+    def outside_window(self) -> bool:
+        return self._outside_window
+
+
+class MessageColumn(QWidget):
+    """Finished messages stacked top to bottom, placed by hand at a fixed total height.
+
+    Appending measures only the new message. A width change, or a message whose size hint
+    changed (Qt posts LayoutRequest to a parent without a layout), re-places them all.
+    """
+
+    def __init__(self, spacing: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._spacing = spacing
+        self._widgets: list[QWidget] = []
+        self._bottom = 0
+        self.setFixedHeight(0)
+
+    def append(self, widget: QWidget) -> None:
+        widget.setParent(self)
+        self._widgets.append(widget)
+        self._place(widget)
+        widget.show()
+        self.setFixedHeight(self._bottom)
+
+    def remove_all(self) -> None:
+        for widget in self._widgets:
+            widget.deleteLater()
+        self._widgets.clear()
+        self._bottom = 0
+        self.setFixedHeight(0)
+
+    def _place(self, widget: QWidget) -> None:
+        top = self._bottom + (self._spacing if self._bottom else 0)
+        height = widget.heightForWidth(self.width()) if widget.hasHeightForWidth() else widget.sizeHint().height()
+        widget.setGeometry(0, top, self.width(), height)
+        self._bottom = top + widget.height()
+
+    def relayout(self) -> None:
+        self._bottom = 0
+        for widget in self._widgets:
+            self._place(widget)
+        self.setFixedHeight(self._bottom)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        if event.size().width() != event.oldSize().width():
+            self.relayout()
+        super().resizeEvent(event)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.relayout()
+        return super().event(event)
+
+
+class ChatView(QScrollArea):
+    """Shows a conversation and streams the reply being generated."""
+
+    replyRendered = Signal()  # a finished reply was rendered (tests and the bench wait for it)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        content = QWidget(self)
+        self._outer = QVBoxLayout(content)
+        self._outer.setContentsMargins(12, 12, 12, 12)
+        self._outer.setSpacing(8)
+        self._history = MessageColumn(spacing=8, parent=content)
+        self._outer.addWidget(self._history)
+        self._outer.addStretch(1)
+        self.setWidget(content)
+
+        self._messages: list[MessageWidget] = []
+        self._live: MessageWidget | None = None
+        self._pending: list[str] = []
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
+        self._flush_timer.timeout.connect(self.flush)
+        self._follow_bottom = True
+        bar = self.verticalScrollBar()
+        bar.valueChanged.connect(self._remember_position)
+        bar.rangeChanged.connect(self._keep_following)
+
+    # ---- history -------------------------------------------------------------------
+
+    def add_message(self, role: str, text: str, key: str = "", footer: str = "") -> MessageWidget:
+        widget = MessageWidget(role, key, self._history)
+        if role == "assistant":
+            widget.set_markdown(text)
+        else:
+            widget.set_plain_text(text)
+        widget.set_footer(footer)
+        self._history.append(widget)
+        self._messages.append(widget)
+        return widget
+
+    def clear(self) -> None:
+        self._flush_timer.stop()
+        self._pending.clear()
+        if self._live is not None:
+            self._live.deleteLater()
+            self._live = None
+        self._history.remove_all()
+        self._messages.clear()
+        self._follow_bottom = True
+
+    def messages(self) -> list[MessageWidget]:
+        return list(self._messages)
+
+    def mark_outside_window(self, keys: set[str]) -> None:
+        for widget in self._messages:
+            widget.set_outside_window(widget.key in keys)
+
+    # ---- streaming -----------------------------------------------------------------
+
+    @property
+    def is_streaming(self) -> bool:
+        return self._live is not None
+
+    def begin_reply(self, key: str = "") -> MessageWidget:
+        self.finish_streaming_widget_if_any()
+        self._live = MessageWidget("assistant", key, self.widget())
+        self._live.begin_streaming()
+        self._outer.insertWidget(1, self._live)
+        self._flush_timer.start()
+        return self._live
+
+    def append_tokens(self, text: str) -> None:
+        """Queue streamed text; it is shown on the next flush."""
+        if self._live is not None:
+            self._pending.append(text)
+
+    def flush(self) -> None:
+        if self._live is None or not self._pending:
+            return
+        batch = "".join(self._pending)
+        self._pending.clear()
+        self._live.append_text(batch)
+
+    def live_text(self) -> str:
+        """What the streaming reply holds so far, shown or still queued."""
+        shown = self._live.streamed_text() if self._live is not None else ""
+        return shown + "".join(self._pending)
+
+    def finish_reply(self, text: str, footer: str = "") -> MessageWidget | None:
+        """Render the finished reply as Markdown and move it into the history."""
+        self._flush_timer.stop()
+        live = self._live
+        if live is None:
+            return None
+        self._pending.clear()
+        self._live = None
+        self._outer.removeWidget(live)
+        live.set_markdown(text)
+        live.set_footer(footer)
+        self._history.append(live)
+        self._messages.append(live)
+        self.replyRendered.emit()
+        return live
+
+    def finish_streaming_widget_if_any(self) -> None:
+        if self._live is not None:
+            self.flush()
+            self.finish_reply(self.live_text())
+
+    # ---- follow the bottom only when the reader is there ----------------------------
+
+    def _remember_position(self, value: int) -> None:
+        self._follow_bottom = value >= self.verticalScrollBar().maximum() - BOTTOM_TOLERANCE_PX
+
+    def _keep_following(self, _minimum: int, maximum: int) -> None:
+        if self._follow_bottom:
+            self.verticalScrollBar().setValue(maximum)

@@ -1,0 +1,153 @@
+"""Load details: a progress bar with the running stage and a Cancel button while a model loads, the timeline after."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.inference.engine import LoadConfig, LoadReport, LoadStage
+from app.ui.widgets.plots import Span, TimelineBar
+
+
+class LoadPanel(QWidget):
+    """Follows the LLM worker's load signals; `cancelRequested` asks to stop the running load."""
+
+    cancelRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("LoadPanel")
+        self.report: LoadReport | None = None
+        self._loading = False
+        self._stage = ""
+        self._fraction = 0.0
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        self.headline = QLabel(self.tr("No model loaded"), self)
+        self.headline.setWordWrap(True)
+        self.headline.setStyleSheet("font-weight: 600;")
+        layout.addWidget(self.headline)
+
+        row = QHBoxLayout()
+        self.stage_label = QLabel(self)
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 100)
+        self.cancel_button = QPushButton(self.tr("Cancel"), self)
+        self.cancel_button.setToolTip(self.tr("Stop loading this model"))
+        self.cancel_button.clicked.connect(self._cancel)
+        row.addWidget(self.stage_label)
+        row.addWidget(self.progress, 1)
+        row.addWidget(self.cancel_button)
+        layout.addLayout(row)
+
+        self.timeline = TimelineBar(self)
+        self.timeline.setToolTip(self.tr("Each stage of the load, as wide as it took"))
+        layout.addWidget(self.timeline)
+
+        self.table = QTreeWidget(self)
+        self.table.setRootIsDecorated(False)
+        self.table.setColumnCount(3)
+        self.table.setHeaderLabels([self.tr("Stage"), self.tr("Time"), self.tr("Details")])
+        header = self.table.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.table.setWordWrap(True)
+        layout.addWidget(self.table, 1)
+        self._show_running(False)
+
+    # ---- slots for the worker's signals -------------------------------------------
+
+    def load_started(self, config: LoadConfig) -> None:
+        self._loading = True
+        self.report = None
+        self._stage = ""
+        self._fraction = 0.0
+        self.headline.setText(self.tr("Loading {name}…").replace("{name}", Path(config.model_path).name))
+        self.stage_label.setText("")
+        self.progress.setValue(0)
+        self.table.clear()
+        self.timeline.set_spans([])
+        self.cancel_button.setEnabled(True)
+        self._show_running(True)
+
+    def stage_started(self, name: str) -> None:
+        self._stage = name
+        self.stage_label.setText(self._stage_title(name))
+        self.progress.setValue(0)
+
+    def progress_changed(self, fraction: float) -> None:
+        self._fraction = fraction
+        self.progress.setValue(round(fraction * 100))
+
+    def loaded(self, report: LoadReport) -> None:
+        self._loading = False
+        self.report = report
+        self._show_running(False)
+        self.headline.setText(
+            self.tr("{name} loaded in {seconds} s")
+            .replace("{name}", Path(report.config.model_path).name)
+            .replace("{seconds}", f"{report.total_seconds:.2f}")
+        )
+        self._show_stages(report.stages)
+
+    def failed(self, message: str) -> None:
+        if not self._loading:
+            return
+        self._loading = False
+        self._show_running(False)
+        where = self._stage_title(self._stage) if self._stage else ""
+        at = f" ({where}, {self._fraction:.0%})" if where else ""
+        self.headline.setText(self.tr("Not loaded{at}: {message}").replace("{at}", at).replace("{message}", message))
+
+    @property
+    def is_loading(self) -> bool:
+        return self._loading
+
+    # ---- parts ---------------------------------------------------------------------
+
+    def _cancel(self) -> None:
+        self.cancel_button.setEnabled(False)
+        self.stage_label.setText(self.tr("Cancelling…"))
+        self.cancelRequested.emit()
+
+    def _show_running(self, running: bool) -> None:
+        for widget in (self.stage_label, self.progress, self.cancel_button):
+            widget.setVisible(running)
+
+    def _show_stages(self, stages: list[LoadStage]) -> None:
+        self.timeline.set_spans([Span(s.name, s.start_s, s.seconds, s.detail) for s in stages])
+        self.table.clear()
+        for index, stage in enumerate(stages):
+            item = QTreeWidgetItem([stage.name, self._duration(stage.seconds), stage.detail])
+            item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            item.setForeground(0, self.timeline.colour(index))
+            item.setToolTip(2, stage.detail)
+            self.table.addTopLevelItem(item)
+
+    def _duration(self, seconds: float) -> str:
+        if seconds >= 1:
+            return self.tr("{n} s").replace("{n}", f"{seconds:.2f}")
+        return self.tr("{n} ms").replace("{n}", f"{seconds * 1000:.1f}")
+
+    def _stage_title(self, name: str) -> str:
+        titles = {
+            "hash check": self.tr("Checking the hash"),
+            "read model": self.tr("Reading the model"),
+            "load weights": self.tr("Loading weights"),
+            "create context": self.tr("Creating the context"),
+        }
+        return titles.get(name, name)

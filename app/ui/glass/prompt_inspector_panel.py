@@ -1,0 +1,167 @@
+"""The prompt inspector panel: the exact text the model sees next, its tokens, and the context window."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, QUrl, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTabWidget,
+    QTextBrowser,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.chat.prompt_inspector import PromptInspection, PromptToken
+
+TOKEN_BACKGROUNDS = ("#e8f0fe", "#fef7e0")  # alternate, so the boundaries show
+SPECIAL_BACKGROUND = "#fde2e1"
+SPECIAL_COLOUR = "#b3261e"
+TEXT_COLOUR = "#202124"
+
+
+def visible_whitespace(text: str) -> str:
+    """HTML for a token's text with line breaks shown as ↵ (and kept as breaks) and tabs as →."""
+    return html.escape(text).replace("\t", "→").replace("\n", "↵\n")
+
+
+def tokens_html(tokens: list[PromptToken]) -> str:
+    chips = []
+    for index, token in enumerate(tokens):
+        background = SPECIAL_BACKGROUND if token.special else TOKEN_BACKGROUNDS[index % 2]
+        colour = SPECIAL_COLOUR if token.special else TEXT_COLOUR
+        chips.append(
+            f'<a href="token:{index}" style="background-color:{background}; color:{colour}; text-decoration:none">'
+            f"{visible_whitespace(token.text) or '∅'}</a>"
+        )
+    return f'<div style="white-space: pre-wrap; font-family: monospace;">{"".join(chips)}</div>'
+
+
+def prompt_html(inspection: PromptInspection) -> str:
+    parts = []
+    for token in inspection.tokens:
+        text = html.escape(token.text)
+        parts.append(f'<b style="color:{SPECIAL_COLOUR}">{text}</b>' if token.special else text)
+    return f'<div style="white-space: pre-wrap; font-family: monospace;">{"".join(parts)}</div>'
+
+
+class PromptInspectorPanel(QWidget):
+    """Shows a PromptInspection; `refreshRequested` asks the main window for a new one."""
+
+    refreshRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("PromptInspectorPanel")
+        self.inspection: PromptInspection | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+
+        row = QHBoxLayout()
+        self.summary = QLabel(self.tr("Load a model to see the prompt"), self)
+        self.summary.setWordWrap(True)
+        self.include_draft = QCheckBox(self.tr("Include the message being typed"), self)
+        self.include_draft.setChecked(True)
+        self.include_draft.toggled.connect(self.refreshRequested)
+        self.refresh_button = QPushButton(self.tr("Refresh"), self)
+        self.refresh_button.clicked.connect(self.refreshRequested)
+        row.addWidget(self.summary, 1)
+        row.addWidget(self.include_draft)
+        row.addWidget(self.refresh_button)
+        layout.addLayout(row)
+
+        self.notice = QLabel(self)
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet("color: #8a5a00;")
+        self.notice.hide()
+        layout.addWidget(self.notice)
+
+        self.tabs = QTabWidget(self)
+        self.text_view = QTextBrowser(self)
+        self.text_view.setOpenLinks(False)
+        self.token_view = QTextBrowser(self)
+        self.token_view.setOpenLinks(False)
+        self.token_view.highlighted.connect(self._show_token)
+        self.token_view.anchorClicked.connect(self._show_token)
+        self.messages_view = QTreeWidget(self)
+        self.messages_view.setRootIsDecorated(False)
+        self.messages_view.setHeaderLabels(
+            [self.tr("Role"), self.tr("Tokens"), self.tr("Model sees it"), self.tr("Message")]
+        )
+        header = self.messages_view.header()
+        for column in range(3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.tabs.addTab(self.text_view, self.tr("Text"))
+        self.tabs.addTab(self.token_view, self.tr("Tokens"))
+        self.tabs.addTab(self.messages_view, self.tr("Context window"))
+        layout.addWidget(self.tabs, 1)
+
+        self.token_info = QLabel(self.tr("Point at a token to see its id"), self)
+        self.token_info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.token_info)
+
+    def set_busy(self) -> None:
+        self.refresh_button.setEnabled(False)
+        self.summary.setText(self.tr("Reading the prompt…"))
+
+    def show_error(self, message: str) -> None:
+        self.refresh_button.setEnabled(True)
+        self.summary.setText(message)
+
+    def show_inspection(self, inspection: PromptInspection) -> None:
+        self.inspection = inspection
+        self.refresh_button.setEnabled(True)
+        self.summary.setText(
+            self.tr("{count} tokens ({special} special) of a {n_ctx}-token context; {reserve} kept free for the reply")
+            .replace("{count}", f"{inspection.count:,}")
+            .replace("{special}", f"{inspection.special_count:,}")
+            .replace("{n_ctx}", f"{inspection.n_ctx:,}")
+            .replace("{reserve}", f"{inspection.reserve:,}")
+        )
+        self.notice.setText(inspection.notice)
+        self.notice.setVisible(bool(inspection.notice))
+        self.text_view.setHtml(prompt_html(inspection))
+        self.token_view.setHtml(tokens_html(inspection.tokens))
+        self.messages_view.clear()
+        for entry in inspection.messages:
+            seen = self.tr("yes") if entry.inside else self.tr("no, outside")
+            item = QTreeWidgetItem([entry.role, f"{entry.tokens:,}", seen, entry.preview])
+            item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if not entry.inside:
+                for column in range(4):
+                    item.setForeground(column, Qt.GlobalColor.gray)
+            self.messages_view.addTopLevelItem(item)
+
+    def describe_token(self, index: int) -> str:
+        assert self.inspection is not None
+        token = self.inspection.tokens[index]
+        owner = ""
+        if token.message is not None:
+            entry = self.inspection.messages[token.message]
+            owner = self.tr(", from the {role} message “{preview}”").replace("{role}", entry.role).replace(
+                "{preview}", entry.preview
+            )
+        kind = self.tr(" (special)") if token.special else ""
+        return (
+            self.tr("Token {n} of {count}: id {id}{kind}, {text}{owner}")
+            .replace("{n}", str(index + 1))
+            .replace("{count}", str(self.inspection.count))
+            .replace("{id}", str(token.token_id))
+            .replace("{kind}", kind)
+            .replace("{text}", repr(token.text))
+            .replace("{owner}", owner)
+        )
+
+    def _show_token(self, url: QUrl) -> None:
+        target = url.toString()
+        if self.inspection is None or not target.startswith("token:"):
+            return
+        self.token_info.setText(self.describe_token(int(target.split(":", 1)[1])))

@@ -1,0 +1,121 @@
+"""The Stats panel: the last reply's numbers, its speed over time, and the last replies side by side."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+
+from app.core.inference.metrics import ReplyMetrics
+from app.ui.widgets.plots import BarPlot, LinePlot
+from app.ui.widgets.reply_footer import context_note
+
+HISTORY = 20  # replies shown in the bar plots
+
+
+class StatsPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("StatsPanel")
+        self.history: list[ReplyMetrics] = []
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+
+        self.title = QLabel(self.tr("No reply yet"), self)
+        self.title.setStyleSheet("font-weight: 600;")
+        layout.addWidget(self.title)
+
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(12)
+        self.values: dict[str, QLabel] = {}
+        rows = [
+            ("prompt", self.tr("Prompt")),
+            ("prompt_speed", self.tr("Prompt processing")),
+            ("ttft", self.tr("Time to first token")),
+            ("generation", self.tr("Generation")),
+            ("reply", self.tr("Reply")),
+            ("stop", self.tr("Stopped by")),
+        ]
+        for row, (key, title) in enumerate(rows):
+            name = QLabel(title, self)
+            name.setStyleSheet("color: palette(mid);")
+            value = QLabel("–", self)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            value.setWordWrap(True)
+            grid.addWidget(name, row, 0, Qt.AlignmentFlag.AlignTop)
+            grid.addWidget(value, row, 1)
+            self.values[key] = value
+        grid.addWidget(QLabel(self.tr("Context used"), self), len(rows), 0)
+        self.context_bar = QProgressBar(self)
+        self.context_bar.setTextVisible(True)
+        self.context_bar.setFormat("–")
+        grid.addWidget(self.context_bar, len(rows), 1)
+        grid.setColumnStretch(1, 1)
+        layout.addLayout(grid)
+
+        self.speed_plot = LinePlot(self.tr("Speed over the reply"), self.tr("tok/s"), self.tr("s"), self)
+        self.speed_plot.empty_text = self.tr("The speed of the last reply, token by token, appears here")
+        self.ttft_plot = BarPlot(self.tr("Time to first token, last replies"), self.tr("ms"), self)
+        self.rate_plot = BarPlot(self.tr("Generation speed, last replies"), self.tr("tok/s"), self)
+        for plot in (self.ttft_plot, self.rate_plot):
+            plot.empty_text = self.tr("No replies yet")
+        layout.addWidget(self.speed_plot, 2)
+        layout.addWidget(self.ttft_plot, 1)
+        layout.addWidget(self.rate_plot, 1)
+
+        self.clear_button = QPushButton(self.tr("Clear history"), self)
+        self.clear_button.clicked.connect(self.clear)
+        layout.addWidget(self.clear_button, 0, Qt.AlignmentFlag.AlignRight)
+
+    def add_reply(self, metrics: ReplyMetrics) -> None:
+        self.history = [*self.history, metrics][-HISTORY:]
+        self._show(metrics)
+        numbers = [str(len(self.history) - i) for i in range(len(self.history))]
+        labels = [f"-{n}" if n != "1" else self.tr("last") for n in numbers]
+        self.ttft_plot.set_bars([m.stats.time_to_first_token_s * 1000 for m in self.history], labels)
+        self.rate_plot.set_bars([m.stats.generation_tokens_per_s for m in self.history], labels)
+
+    def clear(self) -> None:
+        self.history = []
+        self.title.setText(self.tr("No reply yet"))
+        for value in self.values.values():
+            value.setText("–")
+        self.context_bar.setValue(0)
+        self.context_bar.setFormat("–")
+        self.speed_plot.set_points([])
+        self.ttft_plot.set_bars([])
+        self.rate_plot.set_bars([])
+
+    def _show(self, metrics: ReplyMetrics) -> None:
+        stats, llama = metrics.stats, metrics.llama
+        self.title.setText(self.tr("Last reply"))
+        self.values["prompt"].setText(
+            self.tr("{n} tokens ({cached} reused from the cache, {evaluated} evaluated)")
+            .replace("{n}", f"{stats.prompt_tokens:,}")
+            .replace("{cached}", f"{stats.cached_prompt_tokens:,}")
+            .replace("{evaluated}", f"{stats.evaluated_prompt_tokens:,}")
+        )
+        self.values["prompt_speed"].setText(
+            self.tr("{speed} tok/s; llama.cpp: {n} tokens in {ms} ms")
+            .replace("{speed}", f"{stats.prompt_eval_tokens_per_s:,.1f}")
+            .replace("{n}", f"{llama.prompt_eval_tokens:,}")
+            .replace("{ms}", f"{llama.prompt_eval_ms:,.1f}")
+        )
+        self.values["ttft"].setText(self.tr("{ms} ms").replace("{ms}", f"{stats.time_to_first_token_s * 1000:,.0f}"))
+        self.values["generation"].setText(
+            self.tr("{speed} tok/s; llama.cpp decode alone: {decode} tok/s ({n} tokens in {ms} ms)")
+            .replace("{speed}", f"{stats.generation_tokens_per_s:,.1f}")
+            .replace("{decode}", f"{llama.eval_tokens_per_s:,.1f}")
+            .replace("{n}", f"{llama.eval_tokens:,}")
+            .replace("{ms}", f"{llama.eval_ms:,.1f}")
+        )
+        self.values["reply"].setText(
+            self.tr("{n} tokens in {s} s")
+            .replace("{n}", f"{stats.completion_tokens:,}")
+            .replace("{s}", f"{stats.total_s:.2f}")
+        )
+        stop = stats.stop_reason.value + (f": {stats.error}" if stats.error else "")
+        self.values["stop"].setText(stop)
+        self.context_bar.setRange(0, max(1, metrics.n_ctx))
+        self.context_bar.setValue(min(metrics.context_used, max(1, metrics.n_ctx)))
+        self.context_bar.setFormat(context_note(metrics))
+        self.speed_plot.set_points(metrics.speed_series())

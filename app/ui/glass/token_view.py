@@ -1,0 +1,200 @@
+"""A finished reply token by token: hover a word for the model's top 5 alternatives, click to pin them.
+
+Tokens the model was unsure of (below even odds) or far from sure of (below 20 %) get a
+coloured background, so the shaky parts of a reply stand out at a glance. The
+probabilities are the model's own distribution before sampling; the sampling settings
+that were in force are shown beside them.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QCursor, QPalette
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QToolTip, QVBoxLayout, QWidget
+
+from app.core.inference.token_probs import LOW_BELOW, UNSURE_BELOW, Confidence, TokenStep, TokenTrace
+
+CONFIDENCE_BACKGROUNDS = {Confidence.UNSURE: "#fff1c2", Confidence.LOW: "#ffd0cc"}
+BAR_WIDTH = 20  # characters for a probability of 100 %
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("TokenView", text)
+
+
+def sampling_summary(sampling: dict[str, Any]) -> str:
+    """One line with the sampling settings a reply was drawn under."""
+    if not sampling:
+        return ""
+    temperature = float(sampling.get("temperature", 0.0))
+    if temperature == 0:
+        return _tr("Sampling: greedy (temperature 0, always the most likely token)")
+    seed = sampling.get("seed")
+    parts = [
+        _tr("temperature {v}").replace("{v}", f"{temperature:g}"),
+        _tr("top-k {v}").replace("{v}", str(sampling.get("top_k", ""))),
+        _tr("top-p {v}").replace("{v}", f"{float(sampling.get('top_p', 1.0)):g}"),
+        _tr("min-p {v}").replace("{v}", f"{float(sampling.get('min_p', 0.0)):g}"),
+        _tr("repeat penalty {v}").replace("{v}", f"{float(sampling.get('repeat_penalty', 1.0)):g}"),
+        _tr("seed {v}").replace("{v}", str(seed)) if seed is not None else _tr("random seed"),
+    ]
+    return _tr("Sampling: ") + " · ".join(parts)
+
+
+def shown(text: str) -> str:
+    """A token's text for a table cell: whitespace made visible, HTML escaped."""
+    visible = text.replace("\n", "↵").replace("\t", "→")
+    if visible.strip() != visible or not visible:
+        visible = visible.replace(" ", "␣") or "∅"
+    return html.escape(visible)
+
+
+def alternatives_html(step: TokenStep) -> str:
+    """The top alternatives of one token as a small table, the chosen one in bold."""
+    rank = step.rank
+    where = _tr("rank {n}").replace("{n}", str(rank)) if rank else _tr("outside the top 5")
+    rows = []
+    for alternative in step.alternatives:
+        chosen = alternative.token_id == step.token_id
+        text = f"<b>{shown(alternative.text)}</b>" if chosen else shown(alternative.text)
+        bar = "█" * max(1, round(alternative.probability * BAR_WIDTH))
+        rows.append(
+            f"<tr><td>{text}</td><td style='color:#4e79a7'>{bar}</td>"
+            f"<td align='right'>{alternative.probability:.1%}</td></tr>"
+        )
+    header = f"<p><b>{shown(step.text)}</b> {step.probability:.1%} ({where})</p>"
+    return f"{header}<table cellspacing='4'>{''.join(rows)}</table>"
+
+
+def probability_note(sampling: dict[str, Any]) -> str:
+    """What the probabilities are, and the sampling settings in force beside them."""
+    return _tr("The model’s own probabilities, before sampling reshapes them.") + "\n" + sampling_summary(sampling)
+
+
+def token_reply_html(trace: TokenTrace, text_colour: str = "#202124") -> str:
+    """The reply as one link per token (for hover and click), coloured by confidence."""
+    spans = []
+    for index, step in enumerate(trace.steps):
+        if not step.text:
+            continue
+        background = CONFIDENCE_BACKGROUNDS.get(step.confidence)
+        style = f"color: {text_colour}; text-decoration: none;"
+        if background:
+            style += f" background-color: {background};"
+        spans.append(f'<a href="token:{index}" style="{style}">{html.escape(step.text)}</a>')
+    return f'<div style="white-space: pre-wrap;">{"".join(spans)}</div>'
+
+
+class TokenReplyView(QWidget):
+    """One reply's token trace; `tokenActivated(index)` when a token is clicked."""
+
+    tokenActivated = Signal(int)
+
+    def __init__(self, trace: TokenTrace, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("TokenReplyView")
+        self.trace = trace
+        self.pinned: int | None = None
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        self.text = QLabel(self)
+        self.text.setTextFormat(Qt.TextFormat.RichText)
+        self.text.setWordWrap(True)
+        self.text.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.text.setText(token_reply_html(trace, self.palette().color(QPalette.ColorRole.WindowText).name()))
+        self.text.linkHovered.connect(self._hovered)
+        self.text.linkActivated.connect(self._activated)
+        layout.addWidget(self.text)
+
+        self.legend = QLabel(self)
+        self.legend.setStyleSheet("color: #80868b; font-size: 11px;")
+        self.legend.setWordWrap(True)
+        self.legend.setText(self._legend())
+        layout.addWidget(self.legend)
+
+        self.pinned_box = QFrame(self)
+        self.pinned_box.setFrameShape(QFrame.Shape.StyledPanel)
+        box = QVBoxLayout(self.pinned_box)
+        box.setContentsMargins(6, 4, 6, 4)
+        self.detail = QLabel(self.pinned_box)
+        self.detail.setTextFormat(Qt.TextFormat.RichText)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail_note = QLabel(probability_note(trace.sampling), self.pinned_box)
+        self.detail_note.setWordWrap(True)
+        self.detail_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        box.addWidget(self.detail)
+        box.addWidget(self.detail_note)
+        self.pinned_box.hide()
+        layout.addWidget(self.pinned_box)
+
+    def details_html(self, index: int) -> str:
+        return alternatives_html(self.trace.steps[index])
+
+    def pin(self, index: int) -> None:
+        """Show token `index`'s alternatives below the reply (what a click does)."""
+        self.pinned = index
+        self.detail.setText(self.details_html(index))
+        self.pinned_box.show()
+        self.tokenActivated.emit(index)
+
+    def _legend(self) -> str:
+        low = len(self.trace.low_confidence_steps())
+        unsure = sum(1 for step in self.trace.steps if step.confidence is Confidence.UNSURE)
+        text = _tr(
+            "{n} tokens, mean probability {mean}; {unsure} unsure (below {u}), {low} low (below {l}). "
+            "Point at a word for alternatives, click to pin them."
+        )
+        values = {
+            "{n}": str(len(self.trace.steps)),
+            "{mean}": f"{self.trace.mean_probability:.0%}",
+            "{unsure}": str(unsure),
+            "{u}": f"{UNSURE_BELOW:.0%}",
+            "{low}": str(low),
+            "{l}": f"{LOW_BELOW:.0%}",
+        }
+        for key, value in values.items():
+            text = text.replace(key, value)
+        return text
+
+    def _index(self, link: str) -> int | None:
+        if not link.startswith("token:"):
+            return None
+        index = int(link.split(":", 1)[1])
+        return index if 0 <= index < len(self.trace.steps) else None
+
+    def _hovered(self, link: str) -> None:
+        index = self._index(link)
+        if index is None:
+            QToolTip.hideText()
+            return
+        note = html.escape(probability_note(self.trace.sampling)).replace("\n", "<br>")
+        QToolTip.showText(QCursor.pos(), f"{self.details_html(index)}<p><small>{note}</small></p>", self.text)
+
+    def _activated(self, link: str) -> None:
+        index = self._index(link)
+        if index is not None:
+            self.pin(index)
+
+
+def attach_token_view(message: QWidget, body: QWidget, trace: TokenTrace) -> TokenReplyView:
+    """Put a token view into a chat message, right below its `body`, and show it instead of the body."""
+    view = TokenReplyView(trace, message)
+    layout = message.layout()
+    layout.insertWidget(layout.indexOf(body) + 1, view)
+    view.show()  # a child added to a widget on screen stays hidden until shown
+    body.hide()
+    return view
+
+
+def show_tokens(message: QWidget, body: QWidget, tokens: bool) -> None:
+    """Switch a message between its formatted text and its token view (when it has one)."""
+    view = message.findChild(TokenReplyView)
+    if view is None:
+        return
+    view.setVisible(tokens)
+    body.setVisible(not tokens)

@@ -1,0 +1,214 @@
+"""The LLM worker: one QObject in its own QThread that owns the Engine and nothing else touches.
+
+Requests arrive as queued signals (`loadRequested`, `generateRequested`); results leave as
+signals. Stop is a `threading.Event` the GUI thread sets directly: a queued "stop" slot
+would wait behind the running generation.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import llama_cpp
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from app.core.chat.context_window import EnginePlanner, PlanRequest, WindowPolicy
+from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
+from app.core.inference.load_timeline import LoadTimeline
+from app.core.inference.metrics import MetricsRecorder
+from app.core.models.validation import ModelFileError
+from app.core.memory.fallback import load_with_fallback
+from app.core.chat.prompt_inspector import inspect_conversation
+from app.core.inference.sampling import SamplingParams
+from app.core.inference.token_probs import TokenProbabilityRecorder
+from app.ui.threads import start_worker_thread, stop_thread
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ReplyRequest:
+    messages: tuple[ChatMessage, ...]
+    params: SamplingParams
+
+
+@dataclass(frozen=True)
+class InspectRequest:
+    """Show the prompt for the next turn of `conversation` (a leading system message is the system prompt)."""
+
+    conversation: tuple[ChatMessage, ...]
+    reserve: int  # max tokens; like a reply's plan, the room kept free is capped at a share of the context
+    policy: WindowPolicy = WindowPolicy.ROLLING
+
+
+TEXT_BATCH_S = 0.016
+
+
+class _TextBatch:
+    """Sends streamed text at most once a frame (16 ms), the first piece at once.
+
+    A fast model makes a hundred tokens a second or more; one queued signal each wakes the
+    GUI thread as often, and on a machine with few cores every wake-up takes a core from
+    llama.cpp mid-token. The view shows text at screen rate anyway.
+    """
+
+    def __init__(self, send: Callable[[str], object]) -> None:
+        self._send = send
+        self._parts: list[str] = []
+        self._sent_at = 0.0
+
+    def add(self, text: str) -> None:
+        self._parts.append(text)
+        now = time.perf_counter()
+        if now - self._sent_at >= TEXT_BATCH_S:
+            self._sent_at = now
+            self.flush()
+
+    def flush(self) -> None:
+        if self._parts:
+            self._send("".join(self._parts))
+            self._parts.clear()
+
+
+class LlmWorker(QObject):
+    loadRequested = Signal(object)  # LoadConfig
+    generateRequested = Signal(object)  # ReplyRequest
+    inspectRequested = Signal(object)  # InspectRequest
+    planRequested = Signal(object)  # PlanRequest: the context window for the next turn
+    unloadRequested = Signal()
+
+    loadStarted = Signal(object)  # LoadConfig
+    loadStage = Signal(str)  # the load stage now running (see load_timeline)
+    loadProgress = Signal(float)
+    loaded = Signal(object)  # LoadReport
+    loadFailed = Signal(str)
+    loadFallbackStep = Signal(object)  # FallbackStep: out of memory, retrying with fewer GPU layers
+    loadFellBack = Signal(object)  # FallbackResult: loaded with fewer GPU layers than asked (emitted before `loaded`)
+    token = Signal(str)  # streamed text: one token, or those of the last TEXT_BATCH_S together
+    replyMetrics = Signal(object)  # ReplyMetrics, emitted right before `finished`
+    replyTokens = Signal(object)  # TokenTrace, right before `finished`, while token_probabilities is set
+    finished = Signal(object)  # ReplyDone
+    failed = Signal(str)
+    promptInspected = Signal(object)  # PromptInspection
+    inspectFailed = Signal(str)
+    windowPlanned = Signal(object)  # PlanResult
+
+    def __init__(self, engine: Engine | None = None) -> None:
+        super().__init__()
+        self.engine = engine or Engine()
+        self.stop_event = threading.Event()
+        self.cancel_load_event = threading.Event()
+        # Set (by the GUI, directly): record each token's top alternatives, emitted as replyTokens.
+        self.token_probabilities = threading.Event()
+        # Written by this thread while a reply streams, read by the GUI for the live speed.
+        self.generated_tokens = 0
+        self.first_token_at = 0.0
+        self.loadRequested.connect(self._load)
+        self.generateRequested.connect(self._generate)
+        self.inspectRequested.connect(self._inspect)
+        self.planner = EnginePlanner(self.engine)
+        self.planRequested.connect(self._plan)
+        self.unloadRequested.connect(self._unload)
+
+    @Slot(object)
+    def _load(self, config: LoadConfig) -> None:
+        self.cancel_load_event.clear()
+        self.loadStarted.emit(config)
+        try:
+            result = load_with_fallback(
+                LoadTimeline(self.engine, on_stage=self.loadStage.emit),
+                config,
+                on_step=self.loadFallbackStep.emit,
+                progress=self.loadProgress.emit,
+                cancel=self.cancel_load_event,
+            )
+        except (ModelFileError, EngineError) as error:
+            log.warning("Model load failed: %s", error)
+            self.loadFailed.emit(str(error))
+            return
+        except Exception as error:  # llama.cpp can fail in ways no one documented; never kill the thread
+            log.exception("Unexpected error while loading %s", config.model_path)
+            self.loadFailed.emit(f"Loading {config.model_path.name} failed unexpectedly: {error}")
+            return
+        if result.fell_back:
+            self.loadFellBack.emit(result)
+        self.loaded.emit(result.report)
+
+    @Slot(object)
+    def _generate(self, request: ReplyRequest) -> None:
+        self.stop_event.clear()
+        self.generated_tokens = 0
+        self.first_token_at = 0.0
+        try:
+            metrics = MetricsRecorder(self.engine.llama)
+            probabilities = TokenProbabilityRecorder(request.params) if self.token_probabilities.is_set() else None
+
+            def observe(token_id: int, llama: llama_cpp.Llama) -> None:
+                metrics.observe(token_id, llama)
+                if probabilities is not None:
+                    probabilities.observe(token_id, llama)
+
+            batch = _TextBatch(self.token.emit)
+            for event in self.engine.stream_chat(request.messages, request.params, self.stop_event, observe):
+                if isinstance(event, ReplyDone):
+                    batch.flush()
+                    self.replyMetrics.emit(metrics.finish(event.stats, self.engine.llama))
+                    if probabilities is not None:
+                        self.replyTokens.emit(probabilities.trace(self.engine.llama))
+                    self.finished.emit(event)
+                    continue
+                if event.token_id >= 0:
+                    self.generated_tokens += 1
+                    self.first_token_at = self.first_token_at or time.perf_counter()
+                if event.text:
+                    batch.add(event.text)
+        except EngineError as error:
+            self.failed.emit(str(error))
+        except Exception as error:
+            log.exception("Generation failed")
+            self.failed.emit(f"Generation failed unexpectedly: {error}")
+
+    @Slot(object)
+    def _plan(self, request: PlanRequest) -> None:
+        self.windowPlanned.emit(self.planner.plan(request))
+
+    @Slot(object)
+    def _inspect(self, request: InspectRequest) -> None:
+        if not self.engine.is_loaded:
+            self.inspectFailed.emit("No model is loaded yet: the prompt depends on the model's template and tokenizer.")
+            return
+        try:
+            inspection = inspect_conversation(
+                self.engine, request.conversation, request.reserve, request.policy, self.planner
+            )
+        except Exception as error:  # a template can fail on odd input; say so instead of dying
+            log.exception("Prompt inspection failed")
+            self.inspectFailed.emit(f"The prompt could not be built: {error}")
+            return
+        self.promptInspected.emit(inspection)
+
+    @Slot()
+    def _unload(self) -> None:
+        self.engine.close()
+
+
+class LlmThread:
+    """Starts the worker's thread and shuts it down in order: stop, quit, wait, close the model."""
+
+    def __init__(self, worker: LlmWorker | None = None) -> None:
+        self.worker = worker or LlmWorker()
+        self.thread: QThread = start_worker_thread(self.worker, "llm-worker")
+
+    def shutdown(self, timeout_ms: int = 2000) -> bool:
+        self.worker.stop_event.set()
+        self.worker.cancel_load_event.set()
+        ended = stop_thread(self.thread, timeout_ms)
+        if ended:
+            self.worker.engine.close()
+        else:
+            log.error("The LLM thread did not stop within %d ms; the model is left to the OS", timeout_ms)
+        return ended

@@ -1,0 +1,246 @@
+"""The Discover tab: search Hugging Face, open a repository, pick a variant with its fit hint, download."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.hub.downloads import DownloadRequest
+from app.core.hub.client import RepoListing, RepoSummary, Variant, hub_endpoint, incomplete_split
+from app.core.models.quant import Fit, fit_hint, format_bytes, recommend
+from app.ui.models.workers import HubWorker
+from app.ui.widgets.tables import read_only_item, style_row_table
+
+_REPO_ID = re.compile(r"^[\w.\-]+/[\w.\-]+$")
+_FIT_COLOURS = {Fit.GPU: "#1b7f3b", Fit.PARTIAL: "#9a6700", Fit.RAM: "#1f5fa8", Fit.NO_FIT: "#b42318"}
+
+
+class DiscoverPage(QWidget):
+    downloadRequested = Signal(object)  # list[DownloadRequest], one per file of the variant
+    resultsShown = Signal(int)  # number of repositories now in the results table
+    listingShown = Signal(object)  # the RepoListing now in the variants table
+
+    def __init__(self, hub: HubWorker, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.hub = hub
+        self.listing: RepoListing | None = None
+        self.recommended: str | None = None
+        self._results: list[RepoSummary] = []
+
+        self.search_edit = QLineEdit(self)
+        self.search_edit.setPlaceholderText(self.tr("Search Hugging Face for GGUF models, or paste owner/name"))
+        self.search_edit.returnPressed.connect(self.search)
+        self.search_button = QPushButton(self.tr("Search"), self)
+        self.search_button.clicked.connect(self.search)
+        top = QHBoxLayout()
+        top.addWidget(self.search_edit, 1)
+        top.addWidget(self.search_button)
+
+        self.results = QTableWidget(0, 4, self)
+        self.results.setHorizontalHeaderLabels([self.tr("Repository"), self.tr("Downloads"), self.tr("Likes"), self.tr("Updated")])
+        self._table_style(self.results)
+        self.results.itemSelectionChanged.connect(self._result_chosen)
+
+        self.repo_label = QLabel(self.tr("Search, then choose a repository to see its files."), self)
+        self.repo_label.setWordWrap(True)
+        self.repo_label.setOpenExternalLinks(True)
+        self.repo_label.setTextFormat(Qt.TextFormat.RichText)
+        self.machine_label = QLabel(self)
+        self.machine_label.setWordWrap(True)
+        self.variants = QTableWidget(0, 5, self)
+        self.variants.setHorizontalHeaderLabels(
+            [self.tr("Variant"), self.tr("Quantization"), self.tr("Size"), self.tr("Fits this machine"), self.tr("Quality")]
+        )
+        self._table_style(self.variants)
+        self.variants.itemSelectionChanged.connect(self._update_download_button)
+        self.variants.itemDoubleClicked.connect(lambda _item: self.download_selected())
+        self.download_button = QPushButton(self.tr("Download"), self)
+        self.download_button.setEnabled(False)
+        self.download_button.clicked.connect(self.download_selected)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.machine_label, 1)
+        bottom.addWidget(self.download_button)
+
+        lower = QWidget(self)
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.addWidget(self.repo_label)
+        lower_layout.addWidget(self.variants, 1)
+        lower_layout.addLayout(bottom)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.addWidget(self.results)
+        splitter.addWidget(lower)
+        splitter.setStretchFactor(1, 2)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(splitter, 1)
+
+        hub.searchFinished.connect(self.show_results)
+        hub.listingFinished.connect(self.show_listing)
+        hub.failed.connect(self._on_failed)
+
+    def _table_style(self, table: QTableWidget) -> None:
+        style_row_table(table)
+        table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+
+    # ---- search --------------------------------------------------------------------
+
+    def search(self) -> None:
+        text = self.search_edit.text().strip()
+        if not text:
+            return
+        self.search_button.setEnabled(False)
+        self.repo_label.setText(self.tr("Searching…"))
+        self.hub.searchRequested.emit(text)
+        if _REPO_ID.match(text):  # a pasted repository name opens at once
+            self.open_repository(text)
+
+    def show_results(self, results: list[RepoSummary]) -> None:
+        self.search_button.setEnabled(True)
+        self._results = list(results)
+        self.results.setRowCount(0)
+        for summary in self._results:
+            row = self.results.rowCount()
+            self.results.insertRow(row)
+            name = summary.repo_id + (self.tr(" (gated)") if summary.gated else "")
+            self.results.setItem(row, 0, read_only_item(name, summary.repo_id))
+            self.results.setItem(row, 1, read_only_item(f"{summary.downloads:,}", align_right=True))
+            self.results.setItem(row, 2, read_only_item(f"{summary.likes:,}", align_right=True))
+            updated = summary.last_modified.strftime("%Y-%m-%d") if summary.last_modified else ""
+            self.results.setItem(row, 3, read_only_item(updated))
+        self.results.resizeColumnsToContents()
+        self.results.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        if self.listing is None:
+            self.repo_label.setText(
+                self.tr("No GGUF repositories found.") if not results else self.tr("Choose a repository to see its files.")
+            )
+        self.resultsShown.emit(len(self._results))
+
+    def _result_chosen(self) -> None:
+        rows = self.results.selectionModel().selectedRows()
+        if rows:
+            self.open_repository(self._results[rows[0].row()].repo_id)
+
+    # ---- repository ----------------------------------------------------------------
+
+    def open_repository(self, repo_id: str) -> None:
+        self.listing = None
+        self.variants.setRowCount(0)
+        self.download_button.setEnabled(False)
+        self.repo_label.setText(self.tr("Opening {repo}…").replace("{repo}", repo_id))
+        self.hub.listingRequested.emit(repo_id)
+
+    def show_listing(self, listing: RepoListing, memory: tuple[int | None, int]) -> None:
+        self.listing = listing
+        free_vram, free_ram = memory
+        usable = [v for v in listing.variants if not incomplete_split(v)]
+        self.recommended = recommend([v.candidate() for v in usable], free_vram, free_ram)
+        self.variants.setRowCount(0)
+        bold = QFont()
+        bold.setBold(True)
+        for variant in listing.variants:
+            self._add_variant_row(variant, free_vram, free_ram, bold)
+        self.variants.resizeColumnsToContents()
+        self.variants.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.repo_label.setText(self._repo_text(listing))
+        gpu = (
+            self.tr("GPU: {vram} free").replace("{vram}", format_bytes(free_vram))
+            if free_vram is not None
+            else self.tr("no GPU offload")
+        )
+        self.machine_label.setText(
+            self.tr("This machine: {gpu}, RAM: {ram} free.").replace("{gpu}", gpu).replace("{ram}", format_bytes(free_ram))
+        )
+        if self.recommended is not None:
+            self.select_variant(self.recommended)
+        self._update_download_button()
+        self.listingShown.emit(listing)
+
+    def _add_variant_row(self, variant: Variant, free_vram: int | None, free_ram: int, bold: QFont) -> None:
+        row = self.variants.rowCount()
+        self.variants.insertRow(row)
+        problem = incomplete_split(variant)
+        hint = fit_hint(variant.size, free_vram, free_ram)
+        label = variant.key + (self.tr(" ({n} parts)").replace("{n}", str(len(variant.files))) if variant.is_split else "")
+        if variant.key == self.recommended:
+            label = "★ " + label
+        files = "\n".join(f"{f.filename}  sha256 {f.sha256 or '?'}" for f in variant.files)
+        cells = [
+            read_only_item(label, files),
+            read_only_item(variant.quant or "?"),
+            read_only_item(format_bytes(variant.size), align_right=True),
+            read_only_item(problem or hint.fit.value, problem or hint.text),
+            read_only_item(variant.note, variant.note),
+        ]
+        cells[3].setForeground(QColor(_FIT_COLOURS[Fit.NO_FIT] if problem else _FIT_COLOURS[hint.fit]))
+        for column, cell in enumerate(cells):
+            cell.setData(Qt.ItemDataRole.UserRole, variant.key)
+            if variant.key == self.recommended:
+                cell.setFont(bold)
+                cell.setToolTip(self.tr("Recommended for this machine. ") + cell.toolTip())
+            self.variants.setItem(row, column, cell)
+
+    def _repo_text(self, listing: RepoListing) -> str:
+        link = f'<a href="{self._page_url(listing.repo_id)}">{listing.repo_id}</a>'
+        if not listing.variants:
+            return self.tr("{repo} has no GGUF files.").replace("{repo}", link)
+        text = self.tr("{repo}: {n} variants.").replace("{repo}", link).replace("{n}", str(len(listing.variants)))
+        if listing.gated:
+            text += " " + self.tr(
+                "<b>Gated:</b> accept its licence on the repository page, then save a Hugging Face token above."
+            )
+        if self.recommended is None:
+            text += " " + self.tr("No variant fits this machine's free memory.")
+        return text
+
+    def _page_url(self, repo_id: str) -> str:
+        return f"{hub_endpoint()}/{repo_id}"
+
+    def select_variant(self, key: str) -> None:
+        for row in range(self.variants.rowCount()):
+            if self.variants.item(row, 0).data(Qt.ItemDataRole.UserRole) == key:
+                self.variants.selectRow(row)
+                return
+
+    def selected_variant(self) -> Variant | None:
+        rows = self.variants.selectionModel().selectedRows()
+        if not rows or self.listing is None:
+            return None
+        return self.listing.variant(self.variants.item(rows[0].row(), 0).data(Qt.ItemDataRole.UserRole))
+
+    def _update_download_button(self) -> None:
+        variant = self.selected_variant()
+        self.download_button.setEnabled(variant is not None and incomplete_split(variant) is None)
+        if variant is not None:
+            self.download_button.setText(self.tr("Download {size}").replace("{size}", format_bytes(variant.size)))
+
+    def download_selected(self) -> None:
+        variant = self.selected_variant()
+        if variant is None or self.listing is None or incomplete_split(variant):
+            return
+        requests = [
+            DownloadRequest(self.listing.repo_id, file.filename, self.listing.commit, file.sha256, file.size)
+            for file in variant.files
+        ]
+        self.downloadRequested.emit(requests)
+
+    def _on_failed(self, what: str, _message: str) -> None:
+        if what == "search":
+            self.search_button.setEnabled(True)
+            self.repo_label.setText(self.tr("The search failed; see the message above."))
+        elif what == "listing":
+            self.repo_label.setText(self.tr("The repository could not be opened; see the message above."))

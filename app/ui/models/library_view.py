@@ -1,0 +1,276 @@
+"""The Library tab: installed models with their metadata and hash status; verify, delete, reveal, import.
+
+Import by the button's file dialog or by dropping .gguf files on the page. Hashing and file
+work happen on the library worker's thread; a progress bar with Cancel shows while they run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QTableWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.models.gguf_summary import format_parameters
+from app.core.models.library import InstalledModel, LibraryEntry, VerifyResult, VerifyState
+from app.core.models.quant import format_bytes
+from app.ui.models.workers import LibraryWorker
+from app.ui.widgets.tables import read_only_item, style_row_table
+
+_HEADERS = ("Name", "Architecture", "Parameters", "Quantization", "Size", "Context", "Hash", "Location")
+
+
+class LibraryPage(QWidget):
+    modelAdded = Signal(object)  # Path of an imported model
+    modelRemoved = Signal(object)  # Path of a deleted model
+    problem = Signal(str)  # a failure to show (mismatch, refused delete...)
+    verifyFinished = Signal(object)  # VerifyResult
+
+    def __init__(self, worker: LibraryWorker, models_dir: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.worker = worker
+        self.models_dir = models_dir
+        self.entries: list[LibraryEntry] = []
+        self._busy = False
+        # Replaceable so tests can answer without a modal dialog.
+        self.confirm_delete: Callable[[InstalledModel], bool] = self._ask_delete
+        self.choose_files: Callable[[], list[Path]] = self._ask_files
+        self.open_folder: Callable[[Path], None] = lambda folder: QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+        self.setAcceptDrops(True)
+
+        self.table = QTableWidget(0, len(_HEADERS), self)
+        self.table.setHorizontalHeaderLabels([self.tr(h) for h in _HEADERS])
+        style_row_table(self.table)
+        self.table.setWordWrap(False)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.itemSelectionChanged.connect(self._update_buttons)
+
+        self.verify_button = QPushButton(self.tr("Verify"), self)
+        self.verify_button.setToolTip(self.tr("Hash the file again and compare with its recorded SHA-256"))
+        self.verify_button.clicked.connect(self.verify_selected)
+        self.delete_button = QPushButton(self.tr("Delete…"), self)
+        self.delete_button.clicked.connect(self.delete_selected)
+        self.reveal_button = QPushButton(self.tr("Show in folder"), self)
+        self.reveal_button.clicked.connect(self.reveal_selected)
+        self.import_button = QPushButton(self.tr("Import…"), self)
+        self.import_button.setToolTip(self.tr("Copy .gguf files into the library (you can also drop them here)"))
+        self.import_button.clicked.connect(self.import_chosen)
+        buttons = QHBoxLayout()
+        for button in (self.verify_button, self.delete_button, self.reveal_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.import_button)
+
+        self.status = QLabel(self.tr("Drop .gguf files here to import them."), self)
+        self.status.setWordWrap(True)
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 1000)
+        self.cancel_button = QPushButton(self.tr("Cancel"), self)
+        self.cancel_button.clicked.connect(self.worker.cancel.set)
+        busy = QHBoxLayout()
+        busy.addWidget(self.status, 1)
+        busy.addWidget(self.progress)
+        busy.addWidget(self.cancel_button)
+        self._set_busy(False)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(buttons)
+        layout.addLayout(busy)
+
+        worker.refreshed.connect(self.show_entries)
+        worker.progress.connect(self._on_progress)
+        worker.verified.connect(self._on_verified)
+        worker.imported.connect(self._on_imported)
+        worker.deleted.connect(self._on_deleted)
+        worker.failed.connect(self._on_failed)
+        self._update_buttons()
+
+    # ---- listing ------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        self.worker.refreshRequested.emit(self.models_dir)
+
+    def show_entries(self, entries: list[LibraryEntry]) -> None:
+        selected = self.selected_model()
+        self.entries = list(entries)
+        self.table.setRowCount(0)
+        for entry in self.entries:
+            row = self.table.rowCount()
+            self.table.insertRow(row)
+            for column, (text, tooltip) in enumerate(self._cells(entry)):
+                self.table.setItem(row, column, read_only_item(text, tooltip))
+            if selected is not None and entry.model.path == selected.path:
+                self.table.selectRow(row)
+        self.table.resizeColumnsToContents()
+        self._update_buttons()
+
+    def _cells(self, entry: LibraryEntry) -> list[tuple[str, str]]:
+        model, summary = entry.model, entry.summary
+        name = model.name + (self.tr(" (starter)") if model.is_starter else "")
+        if summary is None:
+            unreadable = self.tr("unreadable: {reason}").replace("{reason}", entry.problem or "?")
+            return [(name, str(model.path)), (unreadable, unreadable), ("", ""), ("", ""),
+                    (format_bytes(model.size_bytes), ""), ("", ""), (self._hash_text(entry), ""), self._location(model)]
+        parts = self.tr(" in {n} parts").replace("{n}", str(len(model.files))) if len(model.files) > 1 else ""
+        return [
+            (name, summary.model_name or model.name),
+            (summary.architecture or "?", ""),
+            (format_parameters(summary.parameter_count), f"{summary.parameter_count or 0:,}"),
+            (summary.quantization or "?", ""),
+            (format_bytes(model.size_bytes) + parts, f"{model.size_bytes:,} bytes"),
+            (f"{summary.context_length:,}" if summary.context_length else "?", self.tr("trained context length")),
+            (self._hash_text(entry), self._hash_tooltip(entry)),
+            self._location(model),
+        ]
+
+    def _location(self, model: InstalledModel) -> tuple[str, str]:
+        """Where the file lives, short: its folder under the models folder, or 'bundled'."""
+        if model.is_starter:
+            return self.tr("bundled with Glassbox"), str(model.path)
+        try:
+            return model.path.parent.relative_to(self.models_dir).as_posix(), str(model.path)
+        except ValueError:
+            return str(model.path.parent), str(model.path)
+
+    def _hash_text(self, entry: LibraryEntry) -> str:
+        if entry.state is VerifyState.VERIFIED:
+            return self.tr("✓ verified") if entry.reference == "hub" else self.tr("✓ hash recorded")
+        if entry.state is VerifyState.CHANGED:
+            return self.tr("changed since verified")
+        return self.tr("not verified")
+
+    def _hash_tooltip(self, entry: LibraryEntry) -> str:
+        if entry.reference == "hub":
+            return self.tr("SHA-256 matched the Hugging Face LFS record when downloaded")
+        if entry.reference == "import":
+            return self.tr("SHA-256 recorded when the file was added; Verify compares with it")
+        return self.tr("No hash on record: Verify records one")
+
+    def selected_model(self) -> InstalledModel | None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows or rows[0].row() >= len(self.entries):
+            return None
+        return self.entries[rows[0].row()].model
+
+    def select(self, path: Path) -> None:
+        for row, entry in enumerate(self.entries):
+            if entry.model.path == path:
+                self.table.selectRow(row)
+                return
+
+    def _update_buttons(self) -> None:
+        model = self.selected_model()
+        busy = self._busy
+        self.verify_button.setEnabled(model is not None and not busy)
+        self.delete_button.setEnabled(model is not None and not model.is_starter and not busy)
+        self.delete_button.setToolTip(
+            self.tr("The starter model comes with Glassbox and cannot be deleted here")
+            if model is not None and model.is_starter
+            else self.tr("Delete the model's files (asks first)")
+        )
+        self.reveal_button.setEnabled(model is not None)
+        self.import_button.setEnabled(not busy)
+
+    # ---- actions ------------------------------------------------------------------
+
+    def verify_selected(self) -> None:
+        model = self.selected_model()
+        if model is None:
+            return
+        self._set_busy(True, self.tr("Verifying {name}…").replace("{name}", model.name))
+        self.worker.verifyRequested.emit(model, self.models_dir)
+
+    def delete_selected(self) -> None:
+        model = self.selected_model()
+        if model is None or model.is_starter or not self.confirm_delete(model):
+            return
+        self.worker.deleteRequested.emit(model, self.models_dir)
+
+    def reveal_selected(self) -> None:
+        model = self.selected_model()
+        if model is not None:
+            self.open_folder(model.path.parent)
+
+    def import_chosen(self) -> None:
+        for path in self.choose_files():
+            self.import_file(path)
+
+    def import_file(self, path: Path) -> None:
+        self._set_busy(True, self.tr("Importing {name}…").replace("{name}", path.name))
+        self.worker.importRequested.emit(path, self.models_dir)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if any(url.toLocalFile().lower().endswith(".gguf") for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = [Path(url.toLocalFile()) for url in event.mimeData().urls() if url.toLocalFile().lower().endswith(".gguf")]
+        for path in paths:
+            self.import_file(path)
+        if paths:
+            event.acceptProposedAction()
+
+    def _ask_delete(self, model: InstalledModel) -> bool:
+        answer = QMessageBox.question(
+            self,
+            self.tr("Delete model"),
+            self.tr("Delete {name} ({size}, {n} file(s))? This cannot be undone.")
+            .replace("{name}", model.name)
+            .replace("{size}", format_bytes(model.size_bytes))
+            .replace("{n}", str(len(model.files))),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _ask_files(self) -> list[Path]:
+        names, _filter = QFileDialog.getOpenFileNames(
+            self, self.tr("Import GGUF models"), str(Path.home()), self.tr("GGUF models (*.gguf)")
+        )
+        return [Path(name) for name in names]
+
+    # ---- worker results -----------------------------------------------------------
+
+    def _set_busy(self, busy: bool, text: str = "") -> None:
+        self._busy = busy
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+        self.progress.setValue(0)
+        if text:
+            self.status.setText(text)
+        self._update_buttons()
+
+    def _on_progress(self, what: str, done: int, total: int) -> None:
+        self.progress.setValue(int(done / total * 1000) if total else 1000)
+        self.status.setText(f"{what}… {format_bytes(done)} / {format_bytes(total)}")
+
+    def _on_verified(self, model: InstalledModel, result: VerifyResult) -> None:
+        self._set_busy(False, result.message)
+        if result.state is VerifyState.MISMATCH:
+            self.problem.emit(result.message)
+        self.verifyFinished.emit(result)
+
+    def _on_imported(self, model: InstalledModel) -> None:
+        self._set_busy(False, self.tr("Imported {name}.").replace("{name}", model.name))
+        self.modelAdded.emit(model.path)
+
+    def _on_deleted(self, model: InstalledModel) -> None:
+        self.status.setText(self.tr("Deleted {name}.").replace("{name}", model.name))
+        self.modelRemoved.emit(model.path)
+
+    def _on_failed(self, _what: str, message: str) -> None:
+        self._set_busy(False, message)
+        self.problem.emit(message)

@@ -1,0 +1,202 @@
+"""Workers of the Models page: Hub requests on one thread, hashing and file work on another.
+
+Two threads so a long import or verify never holds up a search. Requests come in as queued
+signals (`*Requested`), results leave as signals; a failure is a `failed(what, message)`
+signal with the message for the user. Hashing is cancelled through a `threading.Event` the
+GUI thread sets directly.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from app.core.hub.client import METADATA_TIMEOUT_S, HubClient, HubError
+from app.core.models.library import (
+    Cancelled,
+    InstalledModel,
+    LibraryError,
+    VerifiedIndex,
+    delete_model,
+    import_model,
+    library_entries,
+    verify_model,
+)
+from app.core.models.validation import ModelFileError
+from app.core.models.quant import free_memory_now
+from app.core.hub.token_store import TokenStore, TokenStoreError
+from app.ui.threads import start_worker_thread, stop_thread
+
+log = logging.getLogger(__name__)
+
+PROGRESS_INTERVAL_S = 0.1
+
+
+class HubWorker(QObject):
+    searchRequested = Signal(str)
+    listingRequested = Signal(str)
+    tokenSaveRequested = Signal(str)
+    tokenClearRequested = Signal()
+    tokenStatusRequested = Signal()
+
+    searchFinished = Signal(object)  # list[RepoSummary]
+    listingFinished = Signal(object, object)  # RepoListing, (free VRAM or None, free RAM)
+    tokenStatus = Signal(bool, str)  # (a token is saved, a line for the user)
+    failed = Signal(str, str)  # (what was asked, message for the user)
+
+    def __init__(self, token_store: TokenStore) -> None:
+        super().__init__()
+        self.token_store = token_store
+        self.searchRequested.connect(self._search)
+        self.listingRequested.connect(self._listing)
+        self.tokenSaveRequested.connect(self._save_token)
+        self.tokenClearRequested.connect(self._clear_token)
+        self.tokenStatusRequested.connect(self._token_status)
+
+    def _client(self) -> HubClient:
+        return HubClient(token=self.token_store.get())
+
+    @Slot(str)
+    def _search(self, text: str) -> None:
+        try:
+            self.searchFinished.emit(self._client().search(text))
+        except HubError as error:
+            self.failed.emit("search", error.message)
+
+    @Slot(str)
+    def _listing(self, repo_id: str) -> None:
+        try:
+            listing = self._client().listing(repo_id)
+        except HubError as error:
+            self.failed.emit("listing", error.message)
+            return
+        self.listingFinished.emit(listing, free_memory_now())
+
+    @Slot(str)
+    def _save_token(self, token: str) -> None:
+        try:
+            self.token_store.set(token)
+        except TokenStoreError as error:
+            self.failed.emit("token", str(error))
+            return
+        self._token_status()
+
+    @Slot()
+    def _clear_token(self) -> None:
+        try:
+            self.token_store.clear()
+        except TokenStoreError as error:
+            self.failed.emit("token", str(error))
+            return
+        self._token_status()
+
+    @Slot()
+    def _token_status(self) -> None:
+        if self.token_store.saved_in_keyring():
+            self.tokenStatus.emit(True, "A Hugging Face token is saved in the system keyring.")
+        elif self.token_store.get():
+            self.tokenStatus.emit(True, "Using HF_TOKEN from the environment (not saved).")
+        elif not self.token_store.available():
+            self.tokenStatus.emit(False, self.token_store.unavailable_reason())
+        else:
+            self.tokenStatus.emit(False, "No token: public models only. Gated and private ones need a token.")
+
+
+class LibraryWorker(QObject):
+    refreshRequested = Signal(object)  # models folder (Path)
+    verifyRequested = Signal(object, object)  # InstalledModel, models folder
+    importRequested = Signal(object, object)  # source Path, models folder
+    deleteRequested = Signal(object, object)  # InstalledModel, models folder
+
+    refreshed = Signal(object)  # list[LibraryEntry]
+    verified = Signal(object, object)  # InstalledModel, VerifyResult
+    imported = Signal(object)  # InstalledModel
+    deleted = Signal(object)  # InstalledModel
+    progress = Signal(str, object, object)  # (what, bytes done, bytes total); ints may pass 2**31
+    failed = Signal(str, str)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cancel = threading.Event()
+        self._last_progress = 0.0
+        self.refreshRequested.connect(self._refresh)
+        self.verifyRequested.connect(self._verify)
+        self.importRequested.connect(self._import)
+        self.deleteRequested.connect(self._delete)
+
+    @Slot(object)
+    def _refresh(self, models_dir: Path) -> None:
+        try:
+            self.refreshed.emit(library_entries(models_dir))
+        except OSError as error:
+            self.failed.emit("library", f"The models folder {models_dir} cannot be read: {error.strerror or error}.")
+
+    @Slot(object, object)
+    def _verify(self, model: InstalledModel, models_dir: Path) -> None:
+        self.cancel.clear()
+        try:
+            result = verify_model(model, VerifiedIndex(models_dir), self._reporter(f"Verifying {model.name}"), self.cancel)
+        except Cancelled:
+            self.failed.emit("verify", f"Verifying {model.name} was cancelled.")
+            return
+        except OSError as error:
+            self.failed.emit("verify", f"{model.name} cannot be read: {error.strerror or error}.")
+            return
+        self.verified.emit(model, result)
+        self._refresh(models_dir)
+
+    @Slot(object, object)
+    def _import(self, source: Path, models_dir: Path) -> None:
+        self.cancel.clear()
+        try:
+            model = import_model(source, models_dir, self._reporter(f"Importing {source.name}"), self.cancel)
+        except Cancelled:
+            self.failed.emit("import", f"Importing {source.name} was cancelled; nothing was added.")
+            return
+        except (LibraryError, ModelFileError) as error:
+            self.failed.emit("import", str(error))
+            return
+        self.imported.emit(model)
+        self._refresh(models_dir)
+
+    @Slot(object, object)
+    def _delete(self, model: InstalledModel, models_dir: Path) -> None:
+        try:
+            delete_model(model, models_dir)
+        except LibraryError as error:
+            self.failed.emit("delete", str(error))
+            return
+        self.deleted.emit(model)
+        self._refresh(models_dir)
+
+    def _reporter(self, what: str):  # type: ignore[no-untyped-def]
+        def report(done: int, total: int) -> None:
+            now = time.monotonic()
+            if done >= total or now - self._last_progress >= PROGRESS_INTERVAL_S:
+                self._last_progress = now
+                self.progress.emit(what, done, total)
+
+        return report
+
+
+class ModelWorkers:
+    """Both workers and their threads; `shutdown()` cancels hashing and joins the threads."""
+
+    # A Hub request cannot be interrupted; it ends within its own timeout.
+    HUB_STOP_MS = int((METADATA_TIMEOUT_S + 5) * 1000)
+    LIBRARY_STOP_MS = 5000  # hashing and copying stop at the next chunk once cancelled
+
+    def __init__(self, token_store: TokenStore | None = None) -> None:
+        self.hub = HubWorker(token_store or TokenStore())
+        self.library = LibraryWorker()
+        self._hub_thread: QThread = start_worker_thread(self.hub, "models-hub")
+        self._library_thread: QThread = start_worker_thread(self.library, "models-library")
+
+    def shutdown(self) -> bool:
+        self.library.cancel.set()
+        library_stopped = stop_thread(self._library_thread, self.LIBRARY_STOP_MS)
+        return stop_thread(self._hub_thread, self.HUB_STOP_MS) and library_stopped

@@ -1,0 +1,79 @@
+"""QApplication bootstrap: logging, exception hooks, the main window, and the demo/smoke options."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from app import __version__
+from app.core.support.logging_setup import install_excepthooks, setup_logging
+from app.core.paths import app_paths, resources_dir
+from app.ui.shell.main_window import MainWindow
+
+log = logging.getLogger(__name__)
+
+
+def create_application(argv: list[str] | None = None) -> QApplication:
+    app = QApplication.instance() or QApplication(argv or sys.argv[:1])
+    app.setApplicationName("Glassbox")
+    app.setApplicationVersion(__version__)
+    app.setOrganizationName("Glassbox")
+    app.setDesktopFileName("glassbox")
+    icon = resources_dir() / "icons" / "glassbox.svg"
+    if icon.is_file():
+        app.setWindowIcon(QIcon(str(icon)))
+    return app  # type: ignore[return-value]
+
+
+def run_gui(args: argparse.Namespace) -> int:
+    paths = app_paths().ensure()
+    log_file = setup_logging(paths.logs)
+    app = create_application()
+    log.info("Glassbox %s starting; log file %s", __version__, log_file)
+    window = MainWindow(initial_model=Path(args.model) if args.model else None)
+    install_excepthooks(_banner_reporter(window))
+    window.show()
+    _schedule_demo(window, args)
+    return app.exec()
+
+
+def _banner_reporter(window: MainWindow):  # type: ignore[no-untyped-def]
+    """Show uncaught errors in the window's banner, from whatever thread they happen in."""
+
+    def report(message: str) -> None:
+        QTimer.singleShot(0, window, lambda: window.error_banner.show_error(message))
+
+    return report
+
+
+def _schedule_demo(window: MainWindow, args: argparse.Namespace) -> None:
+    """--prompt sends a message once the model is loaded; --screenshot / --quit-after-reply end the run."""
+    if args.prompt:
+        window.modelLoaded.connect(lambda _report: window.send(args.prompt))
+    if not (args.screenshot or args.quit_after_reply):
+        return
+
+    def finish(_payload: object = None) -> None:
+        if args.screenshot:
+            QTimer.singleShot(300, window, lambda: _save_and_close(window, args.screenshot))
+        else:
+            window.close()
+
+    if window.model_picker.count() == 0:  # nothing will load: show the empty state and finish
+        QTimer.singleShot(0, window, finish)
+    elif args.prompt:
+        window.replyFinished.connect(finish)
+    else:
+        window.modelLoaded.connect(finish)
+
+
+def _save_and_close(window: MainWindow, path: str) -> None:
+    window.grab().save(path)
+    print(f"screenshot saved to {path}")
+    window.close()

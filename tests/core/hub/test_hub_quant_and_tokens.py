@@ -1,0 +1,120 @@
+"""Quantization names, quality notes, fit hints, the recommendation, and the keyring token store."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from app.core.models.quant import GIB, Candidate, Fit, fit_hint, parse_quant, quality_rank, recommend
+from app.core.hub.token_store import TokenStore, TokenStoreError
+from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring, no_keyring  # noqa: F401
+
+
+@pytest.mark.parametrize(
+    ("filename", "quant"),
+    [
+        ("SmolLM2-135M-Instruct.Q4_1.gguf", "Q4_1"),
+        ("Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf", "Q4_K_M"),
+        ("mistral-7b-instruct-v0.2.Q5_K_S.gguf", "Q5_K_S"),
+        ("qwen2.5-7b-instruct-q6_k.gguf", "Q6_K"),
+        ("Qwen2.5-72B-Instruct-IQ2_XXS.gguf", "IQ2_XXS"),
+        ("gemma-2-9b-it-IQ4_XS.gguf", "IQ4_XS"),
+        ("phi-3-mini-4k-instruct-fp16.gguf", "F16"),
+        ("model-bf16-00001-of-00002.gguf", "BF16"),
+        ("DeepSeek-R1-UD-Q2_K_XL-00001-of-00005.gguf", "Q2_K_XL"),
+        ("llama-2-7b.Q3_K_L.gguf", "Q3_K_L"),
+        ("Q8_0-named-repo/model-Q2_K.gguf", "Q2_K"),
+        ("model.gguf", None),
+        ("q4km.gguf", None),
+    ],
+)
+def test_quantization_is_parsed_from_common_file_names(filename: str, quant: str | None) -> None:
+    assert parse_quant(filename) == quant
+
+
+def test_quality_ranks_follow_the_usual_order() -> None:
+    order = ["F16", "Q8_0", "Q6_K", "Q5_K_M", "Q5_K_S", "Q4_K_M", "Q4_K_S", "Q4_0", "Q3_K_M", "Q2_K", "IQ1_S"]
+    ranks = [quality_rank(name) for name in order]
+    assert ranks == sorted(ranks, reverse=True) and len(set(ranks)) == len(ranks)
+    assert quality_rank("ZZ9") == 0
+
+
+def test_fit_hint_covers_gpu_partial_ram_and_no_fit() -> None:
+    size = 4 * GIB
+    assert fit_hint(size, free_vram_bytes=12 * GIB, free_ram_bytes=16 * GIB).fit is Fit.GPU
+    partial = fit_hint(size, free_vram_bytes=3 * GIB, free_ram_bytes=16 * GIB)
+    assert partial.fit is Fit.PARTIAL and 0 < partial.gpu_fraction < 1 and "%" in partial.text
+    assert fit_hint(size, free_vram_bytes=None, free_ram_bytes=16 * GIB).fit is Fit.RAM
+    no_fit = fit_hint(size, free_vram_bytes=None, free_ram_bytes=3 * GIB)
+    assert no_fit.fit is Fit.NO_FIT and "does not fit" in no_fit.text
+
+
+VARIANTS = [
+    Candidate("F16", "F16", int(14.5 * GIB)),
+    Candidate("Q8_0", "Q8_0", int(7.7 * GIB)),
+    Candidate("Q6_K", "Q6_K", int(5.9 * GIB)),
+    Candidate("Q5_K_M", "Q5_K_M", int(5.1 * GIB)),
+    Candidate("Q4_K_M", "Q4_K_M", int(4.4 * GIB)),
+    Candidate("Q2_K", "Q2_K", int(2.7 * GIB)),
+]
+
+
+def test_recommendation_is_the_best_quality_that_runs_fully_on_the_gpu() -> None:
+    assert recommend(VARIANTS, free_vram_bytes=8 * GIB, free_ram_bytes=32 * GIB) == "Q6_K"
+    assert recommend(VARIANTS, free_vram_bytes=24 * GIB, free_ram_bytes=32 * GIB) == "Q8_0"  # never F16
+
+
+def test_recommendation_without_a_gpu_stays_at_or_below_q5_k_m() -> None:
+    assert recommend(VARIANTS, free_vram_bytes=None, free_ram_bytes=64 * GIB) == "Q5_K_M"
+    assert recommend(VARIANTS, free_vram_bytes=None, free_ram_bytes=7 * GIB) == "Q4_K_M"
+
+
+def test_recommendation_offers_full_precision_only_when_the_repository_has_nothing_smaller() -> None:
+    full = [Candidate("F32", "F32", 8 * GIB), Candidate("F16", "F16", 4 * GIB)]
+    assert recommend(full, free_vram_bytes=None, free_ram_bytes=64 * GIB) == "F16"
+
+
+def test_recommendation_falls_back_to_heavy_quantization_only_when_nothing_else_fits() -> None:
+    assert recommend(VARIANTS, free_vram_bytes=None, free_ram_bytes=5 * GIB) == "Q2_K"
+    assert recommend(VARIANTS, free_vram_bytes=None, free_ram_bytes=2 * GIB) is None
+
+
+def test_token_is_saved_in_the_keyring_and_read_back(memory_keyring: MemoryKeyring) -> None:  # noqa: F811
+    store = TokenStore()
+    assert store.available() and store.get() is None
+    store.set("  hf_abc123  ")
+    assert store.get() == "hf_abc123" and store.saved_in_keyring()
+    assert list(memory_keyring.passwords.values()) == ["hf_abc123"]
+    store.clear()
+    assert store.get() is None
+    store.clear()  # clearing twice is fine
+
+
+def test_a_machine_without_keyring_reads_no_token_and_explains_why_it_cannot_save(
+    no_keyring: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture  # noqa: F811
+) -> None:
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    caplog.set_level(logging.DEBUG)
+    store = TokenStore()
+    assert store.get() is None and not store.available()
+    assert "keyring" in store.unavailable_reason() and "Public models still work" in store.unavailable_reason()
+    with pytest.raises(TokenStoreError) as caught:
+        store.set("hf_secret_token_value")
+    assert "never writes tokens to a file" in str(caught.value)
+    assert "hf_secret_token_value" not in caplog.text
+
+
+def test_the_hf_token_environment_variable_is_used_when_no_token_is_saved(
+    no_keyring: None, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+) -> None:
+    monkeypatch.setenv("HF_TOKEN", "hf_from_env")
+    assert TokenStore().get() == "hf_from_env"
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "hf_abc def"])
+def test_malformed_tokens_are_refused_with_where_to_get_one(memory_keyring: MemoryKeyring, bad: str) -> None:  # noqa: F811
+    with pytest.raises(TokenStoreError) as caught:
+        TokenStore().set(bad)
+    assert "huggingface.co/settings/tokens" in str(caught.value)
+    assert memory_keyring.passwords == {}

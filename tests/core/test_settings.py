@@ -1,0 +1,191 @@
+"""Typed settings: defaults, bounds, the JSON file, migration of older files, damaged files, per-chat settings."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.core.chat.context_window import WindowPolicy
+from app.core.paths import app_paths
+from app.core.inference.sampling import InvalidSetting, SamplingParams
+from app.core.settings import (
+    MODEL_FIELDS,
+    SCHEMA_VERSION,
+    ChatSettings,
+    ModelSettings,
+    Settings,
+    SettingsError,
+    effective,
+    load_settings,
+    save_settings,
+)
+
+
+@pytest.fixture
+def settings_file() -> Path:
+    return app_paths().settings_file
+
+
+def test_a_missing_file_gives_the_defaults_without_a_notice(settings_file: Path) -> None:
+    loaded = load_settings(settings_file)
+    assert loaded.settings == Settings()
+    assert loaded.notices == []
+
+
+def test_settings_survive_a_save_and_load(settings_file: Path) -> None:
+    settings = Settings(
+        sampling=SamplingParams(temperature=0.2, seed=42, stop=("###",)),
+        model=ModelSettings(n_ctx=8192, n_threads=4),
+    ).with_preset("Story time", SamplingParams(temperature=1.3))
+    save_settings(settings_file, settings)
+    loaded = load_settings(settings_file)
+    assert loaded.settings == settings
+    assert loaded.notices == []
+    assert json.loads(settings_file.read_text())["schema_version"] == SCHEMA_VERSION
+
+
+def test_a_flat_schema_1_file_is_migrated_into_sections(settings_file: Path) -> None:
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text(json.dumps({"temperature": 0.3, "n_ctx": 2048, "system_prompt": "Be brief.", "seed": 5}))
+    loaded = load_settings(settings_file)
+    assert loaded.settings.sampling.temperature == 0.3
+    assert loaded.settings.sampling.seed == 5
+    assert loaded.settings.model.n_ctx == 2048
+    assert loaded.settings.chat.system_prompt == "Be brief."
+    assert loaded.notices == []
+    save_settings(settings_file, loaded.settings)
+    assert json.loads(settings_file.read_text())["sampling"]["temperature"] == 0.3
+
+
+def test_a_damaged_file_is_kept_aside_and_the_defaults_are_used_with_a_message(settings_file: Path) -> None:
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text('{"sampling": {"temperature": 0.3')
+    loaded = load_settings(settings_file)
+    assert loaded.settings == Settings()
+    [notice] = loaded.notices
+    assert "could not be read" in notice and "defaults are in use" in notice
+    [kept] = settings_file.parent.glob("settings.json.damaged-*")
+    assert kept.read_text() == '{"sampling": {"temperature": 0.3'
+
+
+@pytest.mark.parametrize("content", ["[1, 2]", '"text"', '{"schema_version": "two"}', "\x00\xff"])
+def test_files_that_are_not_settings_are_reset_never_a_crash(settings_file: Path, content: str) -> None:
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text(content, errors="surrogateescape")
+    loaded = load_settings(settings_file)
+    assert loaded.settings == Settings() and loaded.notices
+
+
+def test_out_of_bounds_values_fall_back_to_their_default_each_with_a_notice(settings_file: Path) -> None:
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text(json.dumps({
+        "schema_version": 2,
+        "sampling": {"temperature": 9, "top_p": 0.5},
+        "model": {"n_ctx": 10, "n_threads": 2},
+        "chat": {"window_policy": "sideways"},
+    }))
+    loaded = load_settings(settings_file)
+    assert loaded.settings.sampling.temperature == SamplingParams().temperature
+    assert loaded.settings.sampling.top_p == 0.5
+    assert loaded.settings.model == ModelSettings(n_ctx=4096, n_threads=2)
+    assert loaded.settings.chat.window_policy is WindowPolicy.ROLLING
+    assert len(loaded.notices) == 3
+    assert any("Temperature must be between 0 and 2" in n for n in loaded.notices)
+
+
+def test_a_file_from_a_newer_version_is_read_and_its_unknown_parts_are_kept(settings_file: Path) -> None:
+    settings_file.parent.mkdir(parents=True)
+    newer = {"schema_version": SCHEMA_VERSION + 1, "sampling": {"top_k": 7}, "telemetry": {"opt_in": False}}
+    settings_file.write_text(json.dumps(newer))
+    loaded = load_settings(settings_file)
+    assert loaded.settings.sampling.top_k == 7
+    assert "newer Glassbox" in loaded.notices[0]
+    save_settings(settings_file, loaded.settings)
+    assert json.loads(settings_file.read_text())["telemetry"] == {"opt_in": False}
+    backup = settings_file.with_name(f"settings.json.schema-{SCHEMA_VERSION + 1}.bak")
+    assert json.loads(backup.read_text()) == newer
+
+
+def test_saving_into_an_unwritable_place_raises_a_readable_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    with pytest.raises(SettingsError, match="could not be saved.*writable"):
+        save_settings(blocker / "settings.json", Settings())
+
+
+def test_model_fields_have_bounds_and_explanations() -> None:
+    assert set(MODEL_FIELDS) == {"n_ctx", "n_threads"}
+    with pytest.raises(InvalidSetting, match="Context length must be between 256"):
+        MODEL_FIELDS["n_ctx"].check(100)
+
+
+def test_a_chat_uses_its_own_values_and_the_defaults_for_the_rest() -> None:
+    defaults = Settings(sampling=SamplingParams(temperature=0.5, top_k=10))
+    chat = ChatSettings(system_prompt="Talk like a pirate.", window_policy=WindowPolicy.TRUNCATE_MIDDLE)
+    chat = chat.with_sampling({"temperature": 1.2}, defaults.sampling)
+    used = effective(defaults, chat)
+    assert (used.sampling.temperature, used.sampling.top_k) == (1.2, 10)
+    assert used.system_prompt == "Talk like a pirate."
+    assert used.window_policy is WindowPolicy.TRUNCATE_MIDDLE
+    assert effective(defaults, ChatSettings()).window_policy is WindowPolicy.ROLLING
+
+
+def test_a_chat_value_equal_to_the_default_is_not_an_override() -> None:
+    defaults = SamplingParams()
+    chat = ChatSettings().with_sampling({"temperature": 1.2}, defaults).with_sampling({"temperature": 0.7}, defaults)
+    assert chat.sampling == {}
+
+
+def test_chat_settings_read_from_the_database_drop_what_they_cannot_use() -> None:
+    chat = ChatSettings.from_dict({"sampling": {"temperature": 99, "top_k": 5, "bogus": 1}, "window_policy": "?"})
+    assert chat == ChatSettings(sampling={"top_k": 5})
+    assert ChatSettings.from_dict(chat.to_dict()) == chat
+
+
+def test_user_presets_need_a_name_that_is_not_a_built_in_one() -> None:
+    settings = Settings()
+    with pytest.raises(InvalidSetting, match="built-in"):
+        settings.with_preset("creative", SamplingParams())
+    with pytest.raises(InvalidSetting, match="needs a name"):
+        settings.with_preset("   ", SamplingParams())
+    saved = settings.with_preset("  My   preset ", SamplingParams(temperature=0.9))
+    assert saved.preset_values("My preset")["temperature"] == 0.9
+    assert "My preset" not in saved.without_preset("My preset").presets
+    assert saved.preset_values("Precise")["temperature"] == 0.2
+
+
+def test_gpu_layers_are_a_model_setting_saved_with_the_others(settings_file: Path) -> None:
+    settings = Settings(model=ModelSettings(n_ctx=2048, n_threads=4, n_gpu_layers=20))
+    save_settings(settings_file, settings)
+    assert json.loads(settings_file.read_text())["model"] == {"n_ctx": 2048, "n_threads": 4, "n_gpu_layers": 20}
+    assert load_settings(settings_file).settings.model == settings.model
+
+
+def test_a_schema_2_file_is_migrated_to_no_gpu_layers_as_that_version_loaded_every_model(settings_file: Path) -> None:
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text(json.dumps({"schema_version": 2, "model": {"n_ctx": 2048, "n_threads": 2}}))
+    loaded = load_settings(settings_file)
+    assert loaded.settings.model == ModelSettings(n_ctx=2048, n_threads=2, n_gpu_layers=0)
+    assert loaded.notices == []
+    save_settings(settings_file, loaded.settings)
+    assert json.loads(settings_file.read_text())["schema_version"] == SCHEMA_VERSION == 3
+
+
+def test_gpu_layers_out_of_bounds_in_the_file_fall_back_to_none_with_a_notice(settings_file: Path) -> None:
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text(json.dumps({"schema_version": 3, "model": {"n_gpu_layers": -5}}))
+    loaded = load_settings(settings_file)
+    assert loaded.settings.model.n_gpu_layers == 0
+    [notice] = loaded.notices
+    assert "GPU layers must be between 0" in notice
+
+
+def test_changing_model_settings_checks_each_value_against_its_bounds() -> None:
+    settings = Settings().with_model({"n_ctx": "2048", "n_gpu_layers": 12})
+    assert (settings.model.n_ctx, settings.model.n_gpu_layers) == (2048, 12)
+    with pytest.raises(InvalidSetting, match="GPU layers must be between 0"):
+        settings.with_model({"n_gpu_layers": -1})
+    with pytest.raises(InvalidSetting, match="no model setting"):
+        settings.with_model({"n_batch": 512})

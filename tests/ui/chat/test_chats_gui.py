@@ -1,0 +1,252 @@
+"""Conversations in the window, with the starter model: saved as they go, reopened, regenerated,
+edited into branches, searched and deleted; the context window marks what the model no longer sees."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QObject, Signal, Slot
+from pytestqt.qtbot import QtBot
+
+from app.core.chat.store import new_chat, new_message
+from app.core.paths import app_paths
+from app.core.inference.sampling import GREEDY
+from app.core.settings import ModelSettings, Settings, load_settings, save_settings
+from app.ui.chat.storage import StorageThread
+from app.ui.shell.main_window import MainWindow
+from tests.conftest import open_main_window
+
+N_CTX = 1024
+QUICK = GREEDY.with_values({"max_tokens": 6})
+
+
+def rows(sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    """Read the chat history the way another process would (read-only, beside the running app)."""
+    db = sqlite3.connect(f"file:{app_paths().chats_db}?mode=ro", uri=True)
+    try:
+        return db.execute(sql, args).fetchall()
+    finally:
+        db.close()
+
+
+@pytest.fixture
+def window(qtbot: QtBot) -> Iterator[MainWindow]:
+    paths = app_paths().ensure()
+    save_settings(paths.settings_file, Settings(sampling=QUICK, model=ModelSettings(n_ctx=N_CTX)))
+    main = open_main_window(qtbot)
+    yield main
+    main.close()
+
+
+def reply_to(window: MainWindow, qtbot: QtBot, text: str) -> None:
+    with qtbot.waitSignal(window.replyFinished, timeout=60_000):
+        window.send(text)
+
+
+def test_a_chat_with_its_settings_is_saved_as_it_goes_and_comes_back_after_a_restart(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    assert window.n_ctx == N_CTX, "the model settings come from the settings file"
+    panel = window.chats.settings_panel
+    panel.system_prompt.setPlainText("Answer in one word.")
+    panel.system_prompt.editingFinished.emit()
+    panel.set_field_text("top_k", "7")
+    reply_to(window, qtbot, "Name a colour.")
+    reply_to(window, qtbot, "And a fruit?")
+    chat_id = window.chats.session.chat.id
+    shown = [(m.role, m.text) for m in window.chat_view.messages()]
+    window.close()
+
+    saved = rows("SELECT role, text, state, model FROM messages WHERE chat_id = ? ORDER BY created", chat_id)
+    assert [(role, text) for role, text, _, _ in saved] == shown
+    assert {state for _, _, state, _ in saved} == {"complete"}
+    assert saved[1][3] == "SmolLM2-135M-Instruct.Q4_1"
+
+    again = open_main_window(qtbot)
+    try:
+        qtbot.waitUntil(lambda: again.chats.sidebar.chat_ids() == [chat_id], timeout=10_000)
+        assert again.chats.sidebar.list.item(0).text() == "Name a colour."
+        again.chats.open_chat(chat_id)
+        qtbot.waitUntil(lambda: len(again.chat_view.messages()) == 4, timeout=10_000)
+        assert [(m.role, m.text) for m in again.chat_view.messages()] == shown
+        assert "tokens" in again.chat_view.messages()[1].footer.text()
+        assert again.chats.session.effective().system_prompt == "Answer in one word."
+        assert again.sampling.top_k == 7
+        assert again.chats.settings_panel._fields["top_k"].label.font().bold()
+    finally:
+        again.close()
+
+
+def test_save_as_defaults_writes_the_settings_file(window: MainWindow, qtbot: QtBot) -> None:
+    panel = window.chats.settings_panel
+    panel.set_field_text("temperature", "0.4")
+    panel.save_as_defaults()
+    window.close()
+    assert load_settings(app_paths().settings_file).settings.sampling.temperature == 0.4
+
+
+def test_regenerate_writes_a_new_version_and_keeps_the_old_one(window: MainWindow, qtbot: QtBot) -> None:
+    reply_to(window, qtbot, "Name a colour.")
+    first = window.chats.session.thread[-1]
+    with qtbot.waitSignal(window.replyFinished, timeout=60_000):
+        window.chats.regenerate_action.trigger()
+    thread = window.chats.session.thread
+    assert [m.role for m in thread] == ["user", "assistant"] and thread[-1].id != first.id
+    assert "version 2 of 2" in window.chat_view.messages()[-1].footer.text()
+    assert len(rows("SELECT id FROM messages WHERE parent_id = ?", thread[0].id)) == 2
+
+    menu = window.chats.message_menu(thread[-1].id)
+    [previous] = [a for a in menu.actions() if a.text() == "Previous version"]
+    previous.trigger()
+    qtbot.waitUntil(lambda: window.chat_view.messages()[-1].key == first.id, timeout=10_000)
+    assert "version 1 of 2" in window.chat_view.messages()[-1].footer.text()
+
+
+def test_edit_and_continue_starts_a_branch_and_the_old_one_can_be_shown_again(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    reply_to(window, qtbot, "Name a colour.")
+    reply_to(window, qtbot, "Name a fruit.")
+    first = window.chats.session.thread[0]
+    with qtbot.waitSignal(window.replyFinished, timeout=60_000):
+        window.chats.edit_and_continue(first.id, "Name an animal.")
+    thread = window.chats.session.thread
+    assert [(m.role, m.text) for m in thread][0] == ("user", "Name an animal.")
+    assert len(thread) == 2 and len(window.chat_view.messages()) == 2
+    assert "version 2 of 2" in window.chat_view.messages()[0].footer.text()
+
+    window.chats.session.show_version(thread[0].id, -1)
+    qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 4, timeout=10_000)
+    assert [m.text for m in window.chat_view.messages()][::2] == ["Name a colour.", "Name a fruit."]
+
+
+def test_old_messages_outside_the_window_are_marked_and_counted(window: MainWindow, qtbot: QtBot) -> None:
+    # Room for about 520 tokens of conversation; short replies end at the first full stop.
+    window.sampling = GREEDY.with_values({"max_tokens": 500, "stop": [".", "\n", "!"]})
+    question = "Here is a long question about the weather, the sea, the mountains and the rivers of Europe. " * 4
+    for turn in range(5):
+        reply_to(window, qtbot, f"Turn {turn}. {question}")
+    qtbot.waitUntil(lambda: "outside the window" in window.chats.meter.label.text(), timeout=20_000)
+    outside = {str(i) for i in window.chats.last_plan.outside_ids}
+    widgets = window.chat_view.messages()
+    assert outside and widgets[0].key in outside
+    assert [w.outside_window for w in widgets] == [w.key in outside for w in widgets]
+    assert not widgets[-1].outside_window
+    assert window.chats.last_plan.prompt_tokens + 500 <= N_CTX
+
+
+def test_a_message_too_long_for_the_context_is_refused_and_kept(window: MainWindow, qtbot: QtBot) -> None:
+    window.send("word " * 1500)
+    qtbot.waitUntil(lambda: "latest message is" in window.error_banner.message(), timeout=20_000)
+    assert not window.is_streaming and window.send_button.isEnabled()
+    assert [m.role for m in window.chats.session.thread] == ["user"]
+    qtbot.waitUntil(lambda: rows("SELECT role FROM messages") == [("user",)], timeout=5_000)
+
+
+def test_the_reply_is_in_the_history_while_it_streams(window: MainWindow, qtbot: QtBot) -> None:
+    window.sampling = GREEDY.with_values({"max_tokens": 2000})  # more than the context: half is kept for it
+    window.send("Write a very long story about a lighthouse keeper, at least ten paragraphs.")
+
+    def partial_saved() -> bool:
+        saved = rows("SELECT text, state FROM messages WHERE role = 'assistant'")
+        return bool(saved) and saved[0][1] == "streaming" and len(saved[0][0]) > 10
+
+    qtbot.waitUntil(partial_saved, timeout=30_000)
+    with qtbot.waitSignal(window.replyFinished, timeout=30_000):
+        window.stop_reply()
+    qtbot.waitUntil(lambda: rows("SELECT state FROM messages WHERE role = 'assistant'") == [("stopped",)])
+    [(text,)] = rows("SELECT text FROM messages WHERE role = 'assistant'")
+    assert text == window.chat_view.messages()[-1].text
+
+
+def test_search_narrows_the_list_and_delete_removes_the_chat(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reply_to(window, qtbot, "Tell me about pastries.")
+    pastries = window.chats.session.chat.id
+    window.new_chat()
+    reply_to(window, qtbot, "Tell me about trains.")
+    sidebar = window.chats.sidebar
+    qtbot.waitUntil(lambda: len(sidebar.chat_ids()) == 2, timeout=10_000)
+    sidebar.search.setText("PASTRIES")
+    qtbot.waitUntil(lambda: sidebar.chat_ids() == [pastries], timeout=10_000)
+    monkeypatch.setattr(sidebar, "confirm_delete", lambda title: True)
+    sidebar.delete(pastries)
+    qtbot.waitUntil(lambda: sidebar.chat_ids() == [], timeout=10_000)
+    assert rows("SELECT COUNT(*) FROM messages WHERE chat_id = ?", pastries) == [(0,)]
+
+
+def test_closing_the_storage_first_saves_every_message_sent_before(qtbot: QtBot) -> None:
+    paths = app_paths().ensure()
+    storage = StorageThread(paths.chats_db, paths.settings_file)
+    storage.open()
+    chat = new_chat()
+    storage.worker.saveChatRequested.emit(chat)
+    parent = None
+    for index in range(50):
+        message = new_message(chat.id, "user", f"message {index}", parent)
+        storage.worker.saveMessageRequested.emit(message)
+        parent = message.id
+    assert storage.shutdown()
+    assert rows("SELECT COUNT(*) FROM messages") == [(50,)]
+
+
+class Relay(QObject):
+    """Receives a worker's signal on the GUI thread (qtbot's waitSignal must not run on the worker's)."""
+
+    received = Signal(str)
+
+    @Slot(str)
+    def relay(self, text: str) -> None:
+        self.received.emit(text)
+
+
+def test_a_history_that_cannot_be_opened_is_reported_with_what_to_do(qtbot: QtBot, tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    storage = StorageThread(blocker / "chats.sqlite3", tmp_path / "settings.json")
+    relay = Relay()
+    storage.worker.failed.connect(relay.relay)
+    try:
+        with qtbot.waitSignal(relay.received) as failed:
+            storage.open()
+        assert "could not be opened" in failed.args[0] and "writable" in failed.args[0]
+        with qtbot.waitSignal(relay.received) as failed:
+            storage.worker.saveChatRequested.emit(new_chat())
+        assert "not open" in failed.args[0]
+    finally:
+        storage.shutdown()
+
+
+def test_the_first_message_names_the_chat_in_the_list_and_the_window_title(window: MainWindow, qtbot: QtBot) -> None:
+    reply_to(window, qtbot, "Plan a picnic for Sunday")
+    qtbot.waitUntil(lambda: window.windowTitle() == "Plan a picnic for Sunday — Glassbox", timeout=10_000)
+    window.chats.sidebar.list.item(0).setText("Picnic")
+    assert window.windowTitle() == "Picnic — Glassbox"
+    qtbot.waitUntil(lambda: rows("SELECT title FROM chats") == [("Picnic",)], timeout=5_000)
+
+
+def test_a_damaged_settings_file_is_reset_and_the_window_says_so(qtbot: QtBot) -> None:
+    paths = app_paths().ensure()
+    paths.settings_file.write_text("{ this is not json")
+    main = open_main_window(qtbot)
+    try:
+        qtbot.waitUntil(lambda: "settings file could not be read" in main.error_banner.message(), timeout=10_000)
+        assert main.sampling == Settings().sampling
+    finally:
+        main.close()
+
+
+def test_a_reloaded_reply_has_the_footer_it_had_live_context_note_included(window: MainWindow, qtbot: QtBot) -> None:
+    reply_to(window, qtbot, "Name a colour.")
+    live = window.chat_view.messages()[-1].footer.text()
+    assert "tokens" in live and f"/{N_CTX:,} (" in live
+    chat_id = window.chats.session.chat.id
+    window.new_chat()
+    window.chats.open_chat(chat_id)
+    qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=10_000)
+    assert window.chat_view.messages()[-1].footer.text() == live

@@ -1,0 +1,50 @@
+"""The context meter: tokens the next turn takes of the context, and how many messages fell out."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.core.chat.context_window import WindowPlan, WindowPolicy
+from app.core.inference.engine import ChatMessage
+from app.ui.chat.context_meter import ContextMeter
+
+
+def plan(prompt: int, frame: int, reserve: int, outside: int, n_ctx: int = 2048) -> WindowPlan:
+    return WindowPlan(
+        messages=(ChatMessage("user", "hi"),), kept_ids=(9,), outside_ids=tuple(range(outside)),
+        prompt_tokens=prompt, frame_tokens=frame, n_ctx=n_ctx, reserve=reserve, policy=WindowPolicy.ROLLING,
+        notice=f"{outside} earlier messages outside the window." if outside else "",
+    )
+
+
+@pytest.fixture
+def meter(qtbot: QtBot) -> ContextMeter:
+    widget = ContextMeter()
+    qtbot.addWidget(widget)
+    return widget
+
+
+def test_the_meter_shows_used_reserved_and_total_tokens(meter: ContextMeter) -> None:
+    meter.set_plan(plan(prompt=1234, frame=34, reserve=512, outside=0))
+    assert meter.label.text() == "Context: 1,234 + 512 for the reply of 2,048 tokens"
+    fractions = dict(meter.bar.parts)
+    assert fractions["frame"] == pytest.approx(34 / 2048)
+    assert fractions["conversation"] == pytest.approx(1200 / 2048)
+    assert fractions["reserve"] == pytest.approx(512 / 2048)
+    assert "free: 302" in meter.toolTip()
+
+
+@pytest.mark.parametrize(("outside", "words"), [(1, "1 earlier message outside"), (7, "7 earlier messages outside")])
+def test_the_meter_says_how_many_messages_are_outside_the_window(meter: ContextMeter, outside: int, words: str) -> None:
+    meter.set_plan(plan(prompt=1500, frame=30, reserve=256, outside=outside))
+    assert words in meter.label.text()
+
+
+def test_a_turn_that_cannot_be_sent_shows_why_in_red(meter: ContextMeter) -> None:
+    meter.set_error("The latest message is 3000 tokens, …")
+    assert meter.label.text().startswith("The latest message is 3000 tokens")
+    assert meter.bar.parts == [("error", 1.0)]
+    assert meter.plan is None
+    meter.clear()
+    assert "load a model" in meter.label.text()

@@ -1,0 +1,161 @@
+"""The settings panel: bounded fields with explanations, refusals with a message, presets, defaults."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.core.chat.context_window import WindowPolicy
+from app.core.inference.sampling import PRESETS, SAMPLING_FIELDS, SamplingParams
+from app.core.settings import ChatSettings, ModelSettings, Settings, effective
+from app.ui.chat.settings_panel import SettingsPanel
+
+
+@pytest.fixture
+def panel(qtbot: QtBot) -> SettingsPanel:
+    widget = SettingsPanel()
+    qtbot.addWidget(widget)
+    widget.set_state(Settings(), ChatSettings())
+    return widget
+
+
+def used(panel: SettingsPanel) -> SamplingParams:
+    return effective(panel.settings, panel.chat).sampling
+
+
+def test_every_sampling_field_is_shown_with_its_explanation(panel: SettingsPanel) -> None:
+    for name, spec in SAMPLING_FIELDS.items():
+        field = panel._fields[name]
+        assert field.label.text() == spec.label
+        assert field.explanation.text() == spec.explanation
+    assert panel._fields["temperature"].editor.text() == "0.7"
+
+
+def test_a_valid_value_applies_to_this_chat_and_marks_the_field(panel: SettingsPanel, qtbot: QtBot) -> None:
+    with qtbot.waitSignal(panel.chatSettingsEdited) as edited:
+        panel.set_field_text("temperature", "1.3")
+    assert edited.args[0] == ChatSettings(sampling={"temperature": 1.3})
+    assert panel._fields["temperature"].label.font().bold()
+    assert not panel._fields["top_p"].label.font().bold()
+    assert "0.7" in panel._fields["temperature"].label.toolTip()
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("temperature", "5", "Temperature must be between 0 and 2, not 5."),
+        ("top_k", "2.5", "Top-k must be a whole number"),
+        ("max_tokens", "lots", "Max tokens must be a number"),
+        ("seed", "-3", "Seed must be between 0 and"),
+        ("stop", "x" * 120, "longer than 100 characters"),
+    ],
+)
+def test_an_invalid_value_is_refused_with_a_message_and_the_old_value_stays(
+    panel: SettingsPanel, qtbot: QtBot, name: str, text: str, message: str
+) -> None:
+    if name == "seed":
+        panel.random_seed.setChecked(False)
+    before = used(panel)
+    with qtbot.assertNotEmitted(panel.chatSettingsEdited):
+        panel.set_field_text(name, text)
+    assert message in panel.field_error(name)
+    assert "previous value is kept" in panel.field_error(name)
+    assert used(panel) == before
+
+
+def test_a_fixed_seed_and_stop_strings_are_read_from_their_editors(panel: SettingsPanel) -> None:
+    panel.random_seed.setChecked(False)
+    panel.set_field_text("seed", "1234")
+    panel.set_field_text("stop", "User:\n\n###")
+    assert (used(panel).seed, used(panel).stop) == (1234, ("User:", "###"))
+    panel.random_seed.setChecked(True)
+    assert used(panel).seed is None
+
+
+def test_presets_set_how_tokens_are_chosen(panel: SettingsPanel) -> None:
+    panel.set_field_text("max_tokens", "99")
+    panel.apply_preset("Creative")
+    assert used(panel).temperature == PRESETS["Creative"]["temperature"]
+    assert used(panel).max_tokens == 99
+    panel.apply_preset("Balanced")
+    assert panel.chat.sampling == {"max_tokens": 99}, "values equal to the defaults are not overrides"
+
+
+def test_a_user_preset_is_saved_offered_applied_and_deleted(panel: SettingsPanel, qtbot: QtBot) -> None:
+    panel.set_field_text("temperature", "0.33")
+    with qtbot.waitSignal(panel.defaultsEdited) as saved:
+        assert panel.save_preset("Careful") == ""
+    assert saved.args[0].presets["Careful"].temperature == 0.33
+    names = [panel.preset_box.itemText(i) for i in range(panel.preset_box.count())]
+    assert names == [*PRESETS, "Careful"]
+    assert panel.delete_preset_button.isEnabled()
+    panel.use_defaults()
+    panel.apply_preset("Careful")
+    assert used(panel).temperature == 0.33
+    assert "built-in" in panel.save_preset("Precise")
+    panel.delete_preset("Careful")
+    assert "Careful" not in panel.settings.presets
+
+
+def test_use_defaults_forgets_this_chats_own_settings(panel: SettingsPanel) -> None:
+    panel.set_field_text("top_k", "5")
+    panel.system_prompt.setPlainText("Be a pirate.")
+    panel.system_prompt.editingFinished.emit()
+    assert panel.chat.system_prompt == "Be a pirate."
+    assert panel.system_prompt_label.font().bold()
+    panel.use_defaults()
+    assert panel.chat == ChatSettings()
+    assert panel.system_prompt.toPlainText() == ""
+
+
+def test_save_as_defaults_makes_this_chats_settings_the_defaults(panel: SettingsPanel, qtbot: QtBot) -> None:
+    panel.set_field_text("top_k", "5")
+    panel.set_policy(WindowPolicy.TRUNCATE_MIDDLE)
+    panel.system_prompt.setPlainText("Answer briefly.")
+    panel.system_prompt.editingFinished.emit()
+    with qtbot.waitSignal(panel.defaultsEdited) as saved:
+        panel.save_as_defaults()
+    defaults: Settings = saved.args[0]
+    assert defaults.sampling.top_k == 5
+    assert defaults.chat.system_prompt == "Answer briefly."
+    assert defaults.chat.window_policy is WindowPolicy.TRUNCATE_MIDDLE
+    assert panel.chat == ChatSettings()
+
+
+def test_restore_defaults_brings_back_glassboxs_own_and_keeps_presets_and_model(panel: SettingsPanel) -> None:
+    panel.set_state(
+        Settings(sampling=SamplingParams(temperature=1.9), model=ModelSettings(n_ctx=1024)).with_preset(
+            "Mine", SamplingParams()
+        ),
+        ChatSettings(),
+    )
+    panel.restore_defaults()
+    assert panel.settings.sampling == SamplingParams()
+    assert panel.settings.model.n_ctx == 1024 and "Mine" in panel.settings.presets
+
+
+def test_the_window_policy_is_chosen_per_chat_with_its_explanation(panel: SettingsPanel) -> None:
+    panel.set_policy(WindowPolicy.STOP_AT_LIMIT)
+    assert panel.chat.window_policy is WindowPolicy.STOP_AT_LIMIT
+    assert "refused" in panel.policy_explanation.text()
+    panel.set_policy(WindowPolicy.ROLLING)
+    assert panel.chat.window_policy is None, "the default policy is no override"
+
+
+def test_model_settings_are_checked_and_offer_a_reload(panel: SettingsPanel, qtbot: QtBot) -> None:
+    panel.set_field_text("n_ctx", "100")
+    assert "Context length must be between 256" in panel.field_error("n_ctx")
+    assert panel.settings.model.n_ctx == 4096
+    with qtbot.waitSignal(panel.defaultsEdited):
+        panel.set_field_text("n_ctx", "2048")
+    assert panel.settings.model.n_ctx == 2048
+    assert not panel.reload_button.isHidden()
+    with qtbot.waitSignal(panel.reloadRequested):
+        panel.reload_button.click()
+
+
+def test_a_too_long_system_prompt_is_refused(panel: SettingsPanel) -> None:
+    panel.system_prompt.setPlainText("x" * 20_001)
+    panel.system_prompt.editingFinished.emit()
+    assert panel.chat.system_prompt is None
+    assert "at most 20,000 characters" in panel.system_prompt_error.text()

@@ -1,0 +1,261 @@
+"""The Models window as a user meets it, against the fake Hub: search, choose, download, pause, library."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from pytestqt.qtbot import QtBot
+
+from app.core.hub.downloads import DownloadManager, DownloadRequest, JobState
+from app.core.models.library import VerifyState
+from app.core.paths import app_paths
+from app.ui.models.manager import ModelManagerDialog
+from tests.fakes.fake_hub import FakeHub, fake_hub, gguf_bytes, make_gguf  # noqa: F401
+from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring, no_keyring  # noqa: F401
+
+REPO = "acme/Tiny-GGUF"
+Q4 = "tiny.Q4_K_M.gguf"
+Q8 = "tiny.Q8_0.gguf"
+WAIT_MS = 20_000
+
+
+@pytest.fixture
+def hub(fake_hub: FakeHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeHub:
+    fake_hub.add_repo(
+        REPO,
+        {Q4: gguf_bytes(tmp_path, "a.gguf", tensor_bytes=512 * 1024), Q8: gguf_bytes(tmp_path, "b.gguf", seed=5)},
+        downloads=321,
+        likes=9,
+    )
+    fake_hub.add_repo("meta/Gated-GGUF", {"g.Q4_0.gguf": gguf_bytes(tmp_path, "c.gguf")}, gated=True, downloads=1)
+    # A machine with 8 GiB free RAM and no GPU, whatever this one has.
+    monkeypatch.setattr("app.ui.models.workers.free_memory_now", lambda: (None, 8 * 1024**3))
+    return fake_hub
+
+
+@pytest.fixture
+def dialog(hub: FakeHub, qtbot: QtBot, memory_keyring: MemoryKeyring) -> Iterator[ModelManagerDialog]:  # noqa: F811
+    window = ModelManagerDialog()
+    qtbot.addWidget(window)
+    window.show()
+    yield window
+    assert window.shutdown()
+
+
+def open_repository(dialog: ModelManagerDialog, qtbot: QtBot, text: str = "tiny") -> None:
+    with qtbot.waitSignal(dialog.discover.resultsShown, timeout=WAIT_MS):
+        qtbot.keyClicks(dialog.discover.search_edit, text)
+        qtbot.keyClick(dialog.discover.search_edit, Qt.Key.Key_Return)
+    with qtbot.waitSignal(dialog.discover.listingShown, timeout=WAIT_MS):
+        dialog.discover.results.selectRow(0)
+
+
+def status_text(dialog: ModelManagerDialog, row: int = 0) -> str:
+    return dialog.downloads.table.item(row, 5).text()
+
+
+def test_search_lists_repositories_and_a_repository_shows_variants_with_fit_and_a_recommendation(
+    dialog: ModelManagerDialog, qtbot: QtBot
+) -> None:
+    open_repository(dialog, qtbot)
+    results = dialog.discover.results
+    assert results.rowCount() == 1
+    assert [results.item(0, c).text() for c in range(4)] == [REPO, "321", "9", "2025-01-15"]
+    variants = dialog.discover.variants
+    rows = {variants.item(r, 1).text(): r for r in range(variants.rowCount())}
+    assert set(rows) == {"Q8_0", "Q4_K_M"}
+    q4 = rows["Q4_K_M"]
+    assert variants.item(q4, 0).text() == "★ " + Q4  # recommended off the GPU: Q4_K_M, not Q8_0
+    assert variants.item(q4, 3).text() == "RAM only"
+    assert "balanced" in variants.item(q4, 4).text()
+    assert dialog.discover.selected_variant().key == Q4  # type: ignore[union-attr]
+    assert "no GPU offload" in dialog.discover.machine_label.text()
+
+
+def test_downloading_the_recommended_variant_installs_it_and_the_library_shows_it_verified(
+    dialog: ModelManagerDialog, qtbot: QtBot
+) -> None:
+    open_repository(dialog, qtbot)
+    with qtbot.waitSignal(dialog.modelInstalled, timeout=WAIT_MS) as installed:
+        qtbot.mouseClick(dialog.discover.download_button, Qt.MouseButton.LeftButton)
+        assert dialog.tabs.currentWidget() is dialog.downloads
+    path: Path = installed.args[0]
+    assert path == app_paths().models / "acme" / "Tiny-GGUF" / Q4
+    assert status_text(dialog).startswith("Installed")
+    assert dialog.downloads.table.cellWidget(0, 2).value() == 1000
+    qtbot.waitUntil(lambda: any(e.model.path == path for e in dialog.library.entries), timeout=WAIT_MS)
+    entry = next(e for e in dialog.library.entries if e.model.path == path)
+    assert entry.state is VerifyState.VERIFIED and entry.reference == "hub"
+
+
+def test_pause_and_resume_buttons_control_a_running_download(dialog: ModelManagerDialog, qtbot: QtBot, hub: FakeHub) -> None:
+    hold = hub.hold(REPO, Q4, 200_000)
+    file = hub.file(REPO, Q4)
+    dialog.start_downloads([DownloadRequest(REPO, Q4, None, file.sha256, file.size)])
+    assert hold.reached.wait(20)
+    (job,) = dialog.manager.jobs()
+    qtbot.waitUntil(lambda: job.snapshot().downloaded == hold.offset, timeout=WAIT_MS)
+    buttons = dialog.downloads.table.cellWidget(0, 6)
+    qtbot.waitUntil(lambda: buttons.toggle.text() == "Pause", timeout=WAIT_MS)
+    qtbot.mouseClick(buttons.toggle, Qt.MouseButton.LeftButton)
+    hold.release()
+    qtbot.waitUntil(lambda: status_text(dialog).startswith("Paused"), timeout=WAIT_MS)
+    assert buttons.toggle.text() == "Resume"
+    with qtbot.waitSignal(dialog.modelInstalled, timeout=WAIT_MS):
+        qtbot.mouseClick(buttons.toggle, Qt.MouseButton.LeftButton)
+    assert hub.file_requests(Q4)[-1].range is not None  # resumed, not restarted
+
+
+def test_cancel_button_stops_the_download_and_removes_the_partial_file(
+    dialog: ModelManagerDialog, qtbot: QtBot, hub: FakeHub
+) -> None:
+    hold = hub.hold(REPO, Q4, 200_000)
+    file = hub.file(REPO, Q4)
+    dialog.start_downloads([DownloadRequest(REPO, Q4, None, file.sha256, file.size)])
+    assert hold.reached.wait(20)
+    qtbot.mouseClick(dialog.downloads.table.cellWidget(0, 6).cancel, Qt.MouseButton.LeftButton)
+    hold.release()
+    qtbot.waitUntil(lambda: status_text(dialog).startswith("Cancelled"), timeout=WAIT_MS)
+    assert list(app_paths().downloads.glob("*.part")) == []
+
+
+def test_a_gated_repository_download_fails_with_the_licence_and_token_steps_in_the_banner(
+    dialog: ModelManagerDialog, qtbot: QtBot, hub: FakeHub
+) -> None:
+    file = hub.file("meta/Gated-GGUF", "g.Q4_0.gguf")
+    dialog.start_downloads([DownloadRequest("meta/Gated-GGUF", "g.Q4_0.gguf", None, file.sha256, file.size)])
+    qtbot.waitUntil(lambda: dialog.banner.message() != "", timeout=WAIT_MS)
+    assert "accept its licence" in dialog.banner.message() and "token" in dialog.banner.message()
+    assert status_text(dialog).startswith("Failed")
+    assert dialog.downloads.table.cellWidget(0, 6).toggle.text() == "Retry"
+
+
+def test_a_token_entered_in_the_window_goes_to_the_keyring_and_opens_the_gated_repository(
+    dialog: ModelManagerDialog, qtbot: QtBot, hub: FakeHub, memory_keyring: MemoryKeyring  # noqa: F811
+) -> None:
+    hub.add_token("hf_granted", "meta/Gated-GGUF")
+    bar = dialog.token_bar
+    qtbot.waitUntil(lambda: "Checking" not in bar.status.text(), timeout=WAIT_MS)  # the opening status is in
+    with qtbot.waitSignal(bar.statusShown, timeout=WAIT_MS):
+        qtbot.keyClicks(bar.edit, "hf_granted")
+        qtbot.mouseClick(bar.save_button, Qt.MouseButton.LeftButton)
+    assert bar.edit.text() == ""
+    assert list(memory_keyring.passwords.values()) == ["hf_granted"]
+    assert "saved in the system keyring" in bar.status.text()
+    file = hub.file("meta/Gated-GGUF", "g.Q4_0.gguf")
+    with qtbot.waitSignal(dialog.modelInstalled, timeout=WAIT_MS):
+        dialog.start_downloads([DownloadRequest("meta/Gated-GGUF", "g.Q4_0.gguf", None, file.sha256, file.size)])
+
+
+def test_without_a_keyring_the_window_says_why_a_token_cannot_be_saved(
+    hub: FakeHub, qtbot: QtBot, no_keyring: None, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+) -> None:
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    window = ModelManagerDialog()
+    qtbot.addWidget(window)
+    try:
+        qtbot.waitUntil(lambda: "No system keyring" in window.token_bar.status.text(), timeout=WAIT_MS)
+        qtbot.keyClicks(window.token_bar.edit, "hf_nowhere")
+        qtbot.keyClick(window.token_bar.edit, Qt.Key.Key_Return)
+        qtbot.waitUntil(lambda: "never writes tokens to a file" in window.banner.label.text(), timeout=WAIT_MS)
+    finally:
+        assert window.shutdown()
+
+
+def test_library_verify_reports_intact_and_delete_asks_first(dialog: ModelManagerDialog, qtbot: QtBot) -> None:
+    (app_paths().models / "mine").mkdir(parents=True)
+    model = make_gguf(app_paths().models / "mine" / "local.Q4_0.gguf")
+    dialog.library.refresh()
+    qtbot.waitUntil(lambda: any(e.model.path == model for e in dialog.library.entries), timeout=WAIT_MS)
+    dialog.library.select(model)
+    with qtbot.waitSignal(dialog.library.verifyFinished, timeout=WAIT_MS):
+        qtbot.mouseClick(dialog.library.verify_button, Qt.MouseButton.LeftButton)
+    assert "hash recorded" in dialog.library.status.text()
+
+    dialog.library.select(model)
+    dialog.library.confirm_delete = lambda _model: False
+    qtbot.mouseClick(dialog.library.delete_button, Qt.MouseButton.LeftButton)
+    assert model.exists()
+    dialog.library.confirm_delete = lambda _model: True
+    with qtbot.waitSignal(dialog.modelRemoved, timeout=WAIT_MS):
+        qtbot.mouseClick(dialog.library.delete_button, Qt.MouseButton.LeftButton)
+    assert not model.exists()
+
+
+def test_the_starter_model_cannot_be_deleted_from_the_library(
+    dialog: ModelManagerDialog, qtbot: QtBot, starter_model: Path
+) -> None:
+    qtbot.waitUntil(lambda: any(e.model.is_starter for e in dialog.library.entries), timeout=WAIT_MS)
+    dialog.library.select(starter_model)
+    assert dialog.library.verify_button.isEnabled() and not dialog.library.delete_button.isEnabled()
+    opened: list[Path] = []
+    dialog.library.open_folder = opened.append
+    qtbot.mouseClick(dialog.library.reveal_button, Qt.MouseButton.LeftButton)
+    assert opened == [starter_model.parent]
+
+
+def test_dropping_a_gguf_file_on_the_window_imports_it_into_the_library(dialog: ModelManagerDialog, qtbot: QtBot, tmp_path: Path) -> None:
+    source = make_gguf(tmp_path / "dropped.Q5_K_M.gguf")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(source)), QUrl.fromLocalFile(str(tmp_path / "notes.txt"))])
+    event = QDropEvent(
+        QPointF(QPoint(10, 10)), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    )
+    dialog.tabs.setCurrentWidget(dialog.discover)
+    with qtbot.waitSignal(dialog.modelInstalled, timeout=WAIT_MS) as added:
+        dialog.dropEvent(event)  # dropped anywhere on the window
+    assert dialog.tabs.currentWidget() is dialog.library
+    assert added.args[0] == app_paths().models / "imported" / "dropped.Q5_K_M.gguf"
+    assert "Imported" in dialog.library.status.text()
+
+
+def test_unfinished_downloads_from_an_earlier_run_come_back_paused(hub: FakeHub, qtbot: QtBot, memory_keyring) -> None:  # noqa: F811
+    file = hub.file(REPO, Q4)
+    hub.faults(REPO, Q4).drop_at = file.size // 2
+    from app.core.hub.downloads import RetryPolicy
+
+    earlier = DownloadManager(app_paths(), retry=RetryPolicy(attempts=1))
+    job = earlier.enqueue(DownloadRequest(REPO, Q4, None, file.sha256, file.size))
+    assert job.wait(20) and job.snapshot().state is JobState.FAILED
+    assert earlier.shutdown()
+
+    window = ModelManagerDialog()
+    qtbot.addWidget(window)
+    try:
+        assert window.tabs.currentWidget() is window.downloads
+        assert status_text(window).startswith("Paused")
+        assert window.downloads.table.cellWidget(0, 2).value() == 500
+        with qtbot.waitSignal(window.modelInstalled, timeout=WAIT_MS):
+            qtbot.mouseClick(window.downloads.table.cellWidget(0, 6).toggle, Qt.MouseButton.LeftButton)
+        assert hub.served(REPO, Q4) == file.size
+    finally:
+        assert window.shutdown()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support raise")  # the offscreen platform cannot raise windows
+def test_the_main_window_opens_models_and_a_downloaded_model_appears_in_its_picker(
+    hub: FakeHub, qtbot: QtBot, memory_keyring: MemoryKeyring  # noqa: F811
+) -> None:
+    from app.ui.shell.main_window import MainWindow
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        qtbot.waitUntil(lambda: window.loaded_model is not None, timeout=30_000)
+        assert window.models_action in window.tools_menu.actions()
+        window.models_action.trigger()
+        models = window.model_manager
+        assert models is not None and models.isVisible()
+        file = hub.file(REPO, Q4)
+        with qtbot.waitSignal(models.modelInstalled, timeout=WAIT_MS):
+            models.start_downloads([DownloadRequest(REPO, Q4, None, file.sha256, file.size)])
+        labels = [window.model_picker.itemText(i) for i in range(window.model_picker.count())]
+        assert any(label.startswith("tiny.Q4_K_M") for label in labels)
+        assert window.loaded_model is not None and window.loaded_model.name.startswith("SmolLM2")  # still loaded
+    finally:
+        window.close()
