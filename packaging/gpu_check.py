@@ -30,6 +30,7 @@ from app.core.memory.hardware import GpuState, HardwareMonitor  # noqa: E402
 from app.core.inference.llama_buffers import capture_llama_buffers  # noqa: E402
 from app.core.memory.planner import MIB, ContextSettings, MemoryPlanner  # noqa: E402
 from app.core.models.starter import find_starter_model  # noqa: E402
+from app.core.support.text_table import text_table  # noqa: E402
 
 NOT_READY = 2
 
@@ -107,14 +108,8 @@ def format_table(rows: Sequence[CheckRow]) -> str:
         )
         for r in rows
     ]
-    widths = [max(len(cell) for cell in column) for column in zip(header, *lines)]
-
-    def fmt(cells: Sequence[str]) -> str:
-        return "| " + " | ".join(cell.rjust(width) for cell, width in zip(cells, widths)) + " |"
-
-    rule = "|" + "|".join("-" * (width + 2) for width in widths) + "|"
     sources = sorted({r.nvml_source for r in rows if r.nvml_source})
-    return "\n".join([fmt(header), rule, *(fmt(line) for line in lines), *(f"NVML: {s}" for s in sources)])
+    return "\n".join([text_table(header, lines, markdown=True), *(f"NVML: {s}" for s in sources)])
 
 
 def main(argv: Sequence[str] | None = None, monitor: HardwareMonitor | None = None) -> int:

@@ -15,6 +15,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.core.support.text_table import text_table
+
 SECTIONS: list[str] = ["streaming", "chat_view", "memory_plan", "hashing", "context_reuse", "inspector"]
 
 
@@ -62,11 +64,7 @@ def format_table(rows: Sequence[BenchRow]) -> str:
         (r.section, r.metric, f"{r.value:.3f}", r.unit, r.target, "" if r.passed is None else ("yes" if r.passed else "NO"))
         for r in rows
     ]
-    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *lines)]
-    def fmt(cells: Sequence[str]) -> str:
-        return "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
-    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    return "\n".join([fmt(header), rule, *(fmt(line) for line in lines)])
+    return text_table(header, lines, markdown=True)
 
 
 def write_json(path: Path, rows: Sequence[BenchRow], context: BenchContext) -> None:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from app.core.support.text_table import text_table
 from app.cli.common import fail, quiet_logging
 from app.core.hub.downloads import DownloadJob, DownloadManager, DownloadRequest, JobSnapshot, JobState
 from app.core.models.gguf_summary import format_parameters
@@ -32,7 +33,8 @@ from app.core.models.library import (
 )
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
-from app.core.models.quant import fit_hint, format_bytes, free_memory_now, parse_quant, recommend
+from app.core.models.quant import fit_hint, free_memory_now, parse_quant, recommend
+from app.core.support.formatting import format_bytes
 from app.core.hub.token_store import TokenStore, TokenStoreError
 
 PROGRESS_INTERVAL_S = 0.25
@@ -327,7 +329,4 @@ def _hash_progress(done: int, total: int) -> None:
 
 
 def _print_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
-    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
-    print("  ".join(name.ljust(width) for name, width in zip(header, widths)).rstrip())
-    for row in rows:
-        print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip())
+    print(text_table(header, rows))

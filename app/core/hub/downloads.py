@@ -48,7 +48,7 @@ from app.core.models.library import (
     sha256_file,
 )
 from app.core.paths import AppPaths, app_paths
-from app.core.models.quant import format_bytes
+from app.core.support.formatting import format_bytes
 
 log = logging.getLogger(__name__)
 

@@ -13,6 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.core.support.formatting import format_bytes
+
 GIB = 1024**3
 MIB = 1024**2
 
@@ -213,15 +215,6 @@ def recommend(candidates: Sequence[Candidate], free_vram_bytes: int | None, free
     if not scored:
         return None
     return max(scored)[-1]
-
-
-def format_bytes(count: int | float) -> str:
-    value = float(count)
-    for unit in ("B", "KB", "MB", "GB", "TB"):
-        if abs(value) < 1000 or unit == "TB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1000
-    return f"{value:.1f} TB"
 
 
 def free_memory_now() -> tuple[int | None, int]:

@@ -49,6 +49,7 @@ from app.core.memory.planner import (
     MemoryPlanner,
 )
 from app.core.memory.fallback import FallbackResult, FallbackStep
+from app.core.support.formatting import format_bytes
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
 from app.ui.threads import start_worker_thread, stop_thread
 
@@ -60,13 +61,6 @@ APP_COLOUR, OTHERS_COLOUR, FREE_COLOUR = QColor("#4a7fd4"), QColor("#9a9a9a"), Q
 CONTEXT_STEP = 256
 MIN_CONTEXT, MAX_CONTEXT = int(MODEL_FIELDS["n_ctx"].minimum), int(MODEL_FIELDS["n_ctx"].maximum)
 MAX_LAYERS = int(GPU_LAYERS_FIELD.maximum)
-
-
-def format_bytes(size: int) -> str:
-    """MiB below one GiB, GiB with two decimals above (the units llama.cpp and nvidia-smi use)."""
-    if abs(size) < GIB:
-        return f"{size / MIB:.0f} MiB"
-    return f"{size / GIB:.2f} GiB"
 
 
 # ---- the poller (its own thread) ---------------------------------------------------

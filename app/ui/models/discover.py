@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
 
 from app.core.hub.downloads import DownloadRequest
 from app.core.hub.client import RepoListing, RepoSummary, Variant, hub_endpoint, incomplete_split
-from app.core.models.quant import Fit, fit_hint, format_bytes, recommend
+from app.core.models.quant import Fit, fit_hint, recommend
+from app.core.support.formatting import format_bytes
 from app.ui.models.workers import HubWorker
 from app.ui.widgets.tables import read_only_item, style_row_table
 

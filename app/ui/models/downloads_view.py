@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.hub.downloads import DownloadManager, JobSnapshot, JobState
-from app.core.models.quant import format_bytes
+from app.core.support.formatting import format_bytes
 from app.ui.widgets.tables import read_only_item
 
 REFRESH_MS = 250

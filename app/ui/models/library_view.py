@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.core.models.gguf_summary import format_parameters
 from app.core.models.library import InstalledModel, LibraryEntry, VerifyResult, VerifyState
-from app.core.models.quant import format_bytes
+from app.core.support.formatting import format_bytes
 from app.ui.models.workers import LibraryWorker
 from app.ui.widgets.tables import read_only_item, style_row_table
 

@@ -31,7 +31,7 @@ from app.core.inference.engine import ChatMessage, LoadConfig, LoadReport, Reply
 from app.core.models.library import InstalledModel, installed_models
 from app.core.memory.fallback import FallbackResult
 from app.core.paths import app_paths
-from app.core.models.quant import format_bytes
+from app.core.support.formatting import format_bytes
 from app.core.inference.sampling import SamplingParams
 from app.core.settings import ModelSettings
 from app.ui.shell.about_dialog import show_about_dialog

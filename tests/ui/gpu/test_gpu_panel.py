@@ -16,7 +16,8 @@ from app.core.inference.engine import LoadConfig, LoadReport
 from app.core.memory.hardware import HardwareMonitor, OffloadSupport
 from app.core.memory.planner import MIB, Fit
 from app.core.memory.fallback import FallbackResult, FallbackStep
-from app.ui.gpu.panel import GpuPanel, format_bytes
+from app.core.support.formatting import format_bytes
+from app.ui.gpu.panel import GpuPanel
 from tests.fakes import fake_pynvml
 from tests.fakes.fake_pynvml import GIB, FakeGpu, FakeNvml
 

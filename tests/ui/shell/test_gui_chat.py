@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.inference.engine import ReplyDone, StopReason
-from app.core.models.quant import format_bytes
+from app.core.support.formatting import format_bytes
 from app.core.inference.sampling import GREEDY
 from app.ui.shell.main_window import MainWindow
 from tests.conftest import open_main_window
