@@ -33,7 +33,10 @@ from app.core.models.library import (
 )
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
-from app.core.models.quant import fit_hint, free_memory_now, parse_quant, recommend
+from app.core.hub.remote_header import read_variant_headers
+from app.core.memory.fit import ESTIMATE_NOTE, Candidate, assess, machine_now, saved_context
+from app.core.models.gguf_info import GgufInfo
+from app.core.models.quant import parse_quant
 from app.core.support.formatting import format_bytes
 from app.core.hub.token_store import TokenStore, TokenStoreError
 
@@ -111,34 +114,45 @@ def run_search(args: argparse.Namespace) -> int:
 
 
 def run_files(args: argparse.Namespace) -> int:
+    """The variants with the memory planner's verdict, from each header read over HTTP ranges."""
     quiet_logging(args.verbose)
+    client = _client()
     try:
-        listing = _client().listing(args.repo, args.revision)
+        listing = client.listing(args.repo, args.revision)
     except HubError as error:
         return fail(error.message)
     if not listing.variants:
         print(f"{listing.repo_id} has no GGUF files.")
         return 0
-    free_vram, free_ram = free_memory_now()
-    best = recommend([v.candidate() for v in listing.variants], free_vram, free_ram)
+    headers = read_variant_headers(client, listing)
+    candidates = [
+        Candidate(v.key, v.quant, v.size, header if isinstance(header := headers.get(v.key), GgufInfo) else None)
+        for v in listing.variants
+        if incomplete_split(v) is None
+    ]
+    assessment = assess(candidates, machine_now(), saved_context())
+    best = assessment.recommended
     rows = []
     for variant in listing.variants:
-        hint = fit_hint(variant.size, free_vram, free_ram)
+        hint = assessment.hints.get(variant.key)
         parts = f" ({len(variant.files)} parts)" if variant.is_split else ""
+        fit = "unusable" if hint is None else hint.fit.value + (" (estimate)" if hint.estimated else "")
         rows.append(
             (
                 ("* " if variant.key == best else "  ") + variant.key + parts,
                 variant.quant or "?",
                 format_bytes(variant.size),
-                hint.fit.value,
+                fit,
                 incomplete_split(variant) or variant.note,
             )
         )
     if listing.gated:
         print(f"{listing.repo_id} is gated: accept its licence on the Hub and save a token (`glassbox models token set`).")
     _print_table(("variant", "quant", "size", "fit", "quality"), rows)
+    if any(hint.estimated for hint in assessment.hints.values()):
+        print(f"\n(estimate): {ESTIMATE_NOTE}; the file's header could not be read from the Hub.")
     if best:
-        print(f"\n* recommended for this machine: {best}")
+        print(f"\n* recommended for this machine: {best} ({assessment.hints[best].text})")
     else:
         print("\nNo variant fits this machine's free memory.")
     return 0

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from app.core.memory.fit import Machine
 from app.core.models.library import VerifiedIndex
 from app.core.paths import app_paths
 from app.main import main
@@ -45,7 +46,7 @@ def test_search_prints_repositories_with_downloads_and_likes(hub: FakeHub, capsy
 def test_files_lists_variants_with_fit_and_a_recommendation(
     hub: FakeHub, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("app.cli.models_command.free_memory_now", lambda: (None, 8 * 1024**3))
+    monkeypatch.setattr("app.cli.models_command.machine_now", lambda: Machine(None, 8 * 1024**3))
     assert main(["models", "files", REPO]) == 0
     out = capsys.readouterr().out
     assert "near-lossless" in out and "RAM only" in out

@@ -32,7 +32,7 @@ from huggingface_hub.errors import (  # noqa: E402
 from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status  # noqa: E402
 
 from app.core.models.library import SPLIT_PATTERN  # noqa: E402
-from app.core.models.quant import Candidate, parse_quant, quality_note, quality_rank  # noqa: E402
+from app.core.models.quant import parse_quant, quality_note, quality_rank  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -110,9 +110,6 @@ class Variant:
     @property
     def note(self) -> str:
         return quality_note(self.quant)
-
-    def candidate(self) -> Candidate:
-        return Candidate(self.key, self.quant, self.size)
 
 
 @dataclass(frozen=True)

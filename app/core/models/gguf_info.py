@@ -35,6 +35,11 @@ SMALL_ARRAY_LIMIT = 4096
 # GGUF metadata value types -> struct format (gguf spec); 8 = string, 9 = array.
 _SCALAR_FORMATS = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
 _STRING, _ARRAY = 8, 9
+# The smallest a metadata entry (key length, value type) and a tensor info (name length,
+# dimension count, type, offset) can be: a header declaring more than fits is damaged.
+_MIN_KV_BYTES = 8 + 4
+_MIN_TENSOR_INFO_BYTES = 8 + 4 + 4 + 8
+_MAX_DIMS = 4  # GGML_MAX_DIMS
 _LAYER_TENSOR = re.compile(r"^blk\.(\d+)\.")
 
 # Sliding-window layouts llama.cpp hard-codes per architecture when the file has no
@@ -50,6 +55,22 @@ class GgufInfoError(Exception):
         self.path = path
         self.reason = reason
         super().__init__(f"Cannot read the model header of {path}: {reason}")
+
+
+class GgufHeaderIncomplete(GgufInfoError):
+    """The bytes given end inside the header; `needed` is how many the header takes at least."""
+
+    def __init__(self, path: Path, needed: int) -> None:
+        super().__init__(path, f"the first bytes end inside the header (it needs at least {needed})")
+        self.needed = needed
+
+
+class _PastEnd(ValueError):
+    """A length in the header points `end` bytes into the file, past the bytes there are."""
+
+    def __init__(self, message: str, end: int) -> None:
+        super().__init__(message)
+        self.end = end
 
 
 @dataclass(frozen=True)
@@ -274,14 +295,45 @@ def read_gguf_info(path: Path | str) -> GgufInfo:
         raise GgufInfoError(path, f"the header is cut short or damaged ({error})") from error
 
 
-def _parse(path: Path, data: mmap.mmap) -> GgufInfo:
+def parse_gguf_prefix(data: bytes, path: Path | str, file_size: int) -> GgufInfo:
+    """Read a GGUF header from the first bytes of a file of `file_size` bytes (fetched over HTTP).
+
+    Raises GgufHeaderIncomplete when `data` ends inside the header (read more, at least
+    `needed` bytes, and try again) and GgufInfoError when the header is damaged, including
+    lengths that point past the end of the whole file.
+    """
+    path = Path(path)
+    try:
+        return _parse(path, data, file_size)
+    except GgufInfoError:
+        raise
+    except _PastEnd as error:
+        if error.end > file_size:
+            raise GgufInfoError(path, f"a length in the header points past the end of the file ({error})") from error
+        raise GgufHeaderIncomplete(path, error.end) from error
+    except struct.error as error:  # a fixed-size field past the bytes read so far
+        if len(data) >= file_size:
+            raise GgufInfoError(path, f"the header is cut short or damaged ({error})") from error
+        raise GgufHeaderIncomplete(path, len(data) + 1) from error
+    except (ValueError, OverflowError) as error:
+        raise GgufInfoError(path, str(error)) from error
+
+
+def _parse(path: Path, data: mmap.mmap | bytes, file_size: int | None = None) -> GgufInfo:
     from gguf.constants import GGMLQuantizationType
 
+    file_size = len(data) if file_size is None else file_size
+    if len(data) < GGUF_HEADER_SIZE and len(data) < file_size:
+        raise struct.error("the fixed header is not complete")
     if data[:4] != GGUF_MAGIC:
         raise GgufInfoError(path, "not a GGUF file (wrong magic bytes)")
     version, n_tensors, n_kv = struct.unpack_from("<IQQ", data, 4)
     if version not in (2, 3):
         raise GgufInfoError(path, f"unsupported GGUF version {version} (big-endian files are not supported)")
+    if GGUF_HEADER_SIZE + n_kv * _MIN_KV_BYTES + n_tensors * _MIN_TENSOR_INFO_BYTES > file_size:
+        raise GgufInfoError(
+            path, f"the header is cut short or damaged: it declares {n_kv} metadata entries and {n_tensors} tensors, more than the file can hold"
+        )
     pos = GGUF_HEADER_SIZE
     metadata: dict[str, MetaValue] = {}
     for _ in range(n_kv):
@@ -292,6 +344,8 @@ def _parse(path: Path, data: mmap.mmap) -> GgufInfo:
     for _ in range(n_tensors):
         name, pos = _read_string(data, pos, errors="strict")
         (n_dims,) = struct.unpack_from("<I", data, pos)
+        if n_dims > _MAX_DIMS:
+            raise GgufInfoError(path, f"tensor {name} has {n_dims} dimensions (GGUF allows at most {_MAX_DIMS})")
         dims = struct.unpack_from(f"<{n_dims}Q", data, pos + 4)
         pos += 4 + 8 * n_dims
         type_id, offset = struct.unpack_from("<IQ", data, pos)
@@ -309,7 +363,7 @@ def _parse(path: Path, data: mmap.mmap) -> GgufInfo:
     )
     return GgufInfo(
         path=path,
-        file_size=len(data),
+        file_size=file_size,
         version=version,
         alignment=alignment,
         data_offset=(pos + alignment - 1) // alignment * alignment,
@@ -329,17 +383,17 @@ def _tensor_bytes(dims: tuple[int, ...], ggml_type: GGMLQuantizationType) -> int
     return elements // block_size * type_size
 
 
-def _read_string(data: mmap.mmap, pos: int, errors: str = "replace") -> tuple[str, int]:
+def _read_string(data: mmap.mmap | bytes, pos: int, errors: str = "replace") -> tuple[str, int]:
     """A length-prefixed string. Keys and tensor names are read strictly: bytes that are
     not UTF-8 there mean a damaged header; text values may hold anything."""
     (length,) = struct.unpack_from("<Q", data, pos)
     end = pos + 8 + length
     if end > len(data):
-        raise ValueError("a metadata string runs past the end of the file")
+        raise _PastEnd("a metadata string runs past the end of the file", end)
     return data[pos + 8 : end].decode("utf-8", errors=errors), end
 
 
-def _read_value(data: mmap.mmap, pos: int, value_type: int) -> tuple[MetaValue, int]:
+def _read_value(data: mmap.mmap | bytes, pos: int, value_type: int) -> tuple[MetaValue, int]:
     scalar = _SCALAR_FORMATS.get(value_type)
     if scalar is not None:
         (value,) = struct.unpack_from("<" + scalar, data, pos)
@@ -352,6 +406,8 @@ def _read_value(data: mmap.mmap, pos: int, value_type: int) -> tuple[MetaValue, 
         item_format = _SCALAR_FORMATS.get(item_type)
         if item_format is not None:
             end = pos + count * struct.calcsize(item_format)
+            if end > len(data):
+                raise _PastEnd("the header is cut short or damaged (a metadata array runs past the end of the file)", end)
             if count > SMALL_ARRAY_LIMIT:
                 return ArrayInfo(item_type, count), end
             return tuple(struct.unpack_from(f"<{count}{item_format}", data, pos)), end
@@ -367,12 +423,14 @@ def _read_value(data: mmap.mmap, pos: int, value_type: int) -> tuple[MetaValue, 
     raise ValueError(f"unknown metadata value type {value_type}")
 
 
-def _skip_value(data: mmap.mmap, pos: int, value_type: int) -> int:
+def _skip_value(data: mmap.mmap | bytes, pos: int, value_type: int) -> int:
     scalar = _SCALAR_FORMATS.get(value_type)
     if scalar is not None:
         return pos + struct.calcsize(scalar)
     if value_type == _STRING:
         (length,) = struct.unpack_from("<Q", data, pos)
+        if pos + 8 + length > len(data):
+            raise _PastEnd("a metadata string runs past the end of the file", pos + 8 + length)
         return pos + 8 + length
     if value_type == _ARRAY:
         item_type, count = struct.unpack_from("<IQ", data, pos)

@@ -1,22 +1,13 @@
-"""Quantization types of GGUF files: names parsed from file names, quality notes, and a fit hint.
+"""Quantization types of GGUF files: names parsed from file names, quality notes and ranks.
 
-The fit hint is a first look before anything is downloaded, from the file size alone: the
-weights plus a working allowance for the KV cache and compute buffers at a typical context.
-The memory planner (`memory_plan.py`) gives exact numbers from the file's tensors once it is
-on disk.
+Whether a variant fits this machine, and which one to suggest, is the memory package's
+job (`app.core.memory.fit`); this module only knows the quantizations.
 """
 
 from __future__ import annotations
 
-import enum
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
-
-from app.core.support.formatting import format_bytes
-
-GIB = 1024**3
-MIB = 1024**2
 
 
 @dataclass(frozen=True)
@@ -73,15 +64,6 @@ QUANT_TYPES: dict[str, QuantType] = {
     name: QuantType(name, rank=len(_TABLE) - index, note=note) for index, (name, note) in enumerate(_TABLE)
 }
 
-# The ternary quantizations only suit models trained for them; never suggested on their own.
-_NEVER_RECOMMENDED = {"TQ1_0", "TQ2_0"}
-# Above these levels a bigger file buys no visible quality: on the GPU, Q8_0 (F16 just doubles
-# the memory); off the GPU, where every byte is read once per token, Q5_K_M.
-_GPU_QUALITY_CAP = QUANT_TYPES["Q8_0"].rank
-_CPU_QUALITY_CAP = QUANT_TYPES["Q5_K_M"].rank
-# Below this level quality suffers badly; only offered when nothing better fits.
-_COMFORT_FLOOR = QUANT_TYPES["Q3_K_M"].rank
-
 _QUANT_PATTERN = re.compile(
     r"(?<![A-Za-z0-9])("
     r"IQ[1-4]_(?:XXS|XS|NL|S|M)"
@@ -120,113 +102,3 @@ def quality_rank(quant: str | None) -> int:
     """Higher is closer to the original weights; 0 for unknown names."""
     known = QUANT_TYPES.get(quant or "")
     return known.rank if known else 0
-
-
-class Fit(enum.Enum):
-    GPU = "fully on GPU"
-    PARTIAL = "partly offloaded"
-    RAM = "RAM only"
-    NO_FIT = "does not fit"
-
-
-@dataclass(frozen=True)
-class FitHint:
-    fit: Fit
-    needed_bytes: int
-    gpu_fraction: float  # share of the model that would sit on the GPU, 0..1
-    text: str
-
-
-# Kept free for the desktop, the driver and the app itself.
-VRAM_RESERVE = 512 * MIB
-RAM_RESERVE = 1 * GIB
-# Less usable VRAM than this is not worth offloading to.
-MIN_USEFUL_VRAM = 512 * MIB
-
-
-def memory_needed(file_size: int) -> int:
-    """Weights plus an allowance for KV cache and compute buffers at a ~4k context.
-
-    The allowance (a fifth of the weights, at least 256 MiB) matches llama.cpp's buffers for
-    common models within a few hundred MiB; the exact figure comes from the memory planner.
-    """
-    return file_size + max(256 * MIB, file_size // 5)
-
-
-def fit_hint(file_size: int, free_vram_bytes: int | None, free_ram_bytes: int) -> FitHint:
-    """Whether a file of this size fits this machine, and how. `free_vram_bytes` None: no usable GPU."""
-    needed = memory_needed(file_size)
-    usable_vram = max(0, (free_vram_bytes or 0) - VRAM_RESERVE)
-    usable_ram = max(0, free_ram_bytes - RAM_RESERVE)
-    if free_vram_bytes is not None and needed <= usable_vram:
-        return FitHint(Fit.GPU, needed, 1.0, f"fits fully on the GPU (needs about {format_bytes(needed)})")
-    if free_vram_bytes is not None and usable_vram >= MIN_USEFUL_VRAM and needed - usable_vram <= usable_ram:
-        share = usable_vram / needed
-        return FitHint(
-            Fit.PARTIAL,
-            needed,
-            share,
-            f"partly offloaded: about {share:.0%} on the GPU, the rest in RAM (needs {format_bytes(needed)})",
-        )
-    if needed <= usable_ram:
-        where = "no usable GPU memory" if free_vram_bytes is None or usable_vram < MIN_USEFUL_VRAM else ""
-        suffix = f"; {where}" if where else ""
-        return FitHint(Fit.RAM, needed, 0.0, f"runs from RAM only (needs {format_bytes(needed)}){suffix}")
-    available = usable_ram + usable_vram
-    return FitHint(
-        Fit.NO_FIT,
-        needed,
-        0.0,
-        f"does not fit: needs about {format_bytes(needed)}, {format_bytes(available)} free",
-    )
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One downloadable choice, as far as recommending goes."""
-
-    key: str
-    quant: str | None
-    size_bytes: int
-
-
-def recommend(candidates: Sequence[Candidate], free_vram_bytes: int | None, free_ram_bytes: int) -> str | None:
-    """The key of the variant to suggest, or None when nothing fits.
-
-    The best quality that runs fully on the GPU, up to Q8_0; else, off the GPU, the best
-    quality up to Q5_K_M (bigger files are slower per token with no visible gain); a
-    quantization below Q3_K_M only when nothing better fits; above the caps only when the
-    repository offers nothing smaller, and then the smallest.
-    """
-    scored: list[tuple[int, int, int, int, int, str]] = []
-    for candidate in candidates:
-        if candidate.quant in _NEVER_RECOMMENDED:
-            continue
-        hint = fit_hint(candidate.size_bytes, free_vram_bytes, free_ram_bytes)
-        if hint.fit is Fit.NO_FIT:
-            continue
-        rank = quality_rank(candidate.quant)
-        on_gpu = hint.fit is Fit.GPU
-        within_cap = rank <= (_GPU_QUALITY_CAP if on_gpu else _CPU_QUALITY_CAP)
-        comfortable = rank >= _COMFORT_FLOOR
-        scored.append(
-            (int(comfortable), int(within_cap), int(on_gpu), rank if within_cap else -rank, -candidate.size_bytes, candidate.key)
-        )
-    if not scored:
-        return None
-    return max(scored)[-1]
-
-
-def free_memory_now() -> tuple[int | None, int]:
-    """(free VRAM this app could use, or None when it cannot offload; available RAM), measured now."""
-    import psutil
-
-    from app.core.memory.hardware import HardwareMonitor
-
-    monitor = HardwareMonitor()
-    try:
-        snapshot = monitor.snapshot()
-    finally:
-        monitor.close()
-    free_ram = snapshot.ram.available if snapshot.ram else psutil.virtual_memory().available
-    return (snapshot.vram_available_to_app if snapshot.can_offload else None), free_ram

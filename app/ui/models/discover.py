@@ -1,4 +1,9 @@
-"""The Discover tab: search Hugging Face, open a repository, pick a variant with its fit hint, download."""
+"""The Discover tab: search Hugging Face, open a repository, pick a variant with its fit hint, download.
+
+The hints and the starred suggestion come from the memory planner (`app.core.memory.fit`),
+planned in the Hub worker from each variant's header read over HTTP: the same verdict the
+GPU panel shows for the file once it is loaded. A hint guessed from the file size says so.
+"""
 
 from __future__ import annotations
 
@@ -14,14 +19,15 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from app.core.hub.downloads import DownloadRequest
 from app.core.hub.client import RepoListing, RepoSummary, Variant, hub_endpoint, incomplete_split
-from app.core.models.quant import Fit, fit_hint, recommend
-from app.core.support.formatting import format_bytes
+from app.core.memory.fit import Assessment, Fit, FitHint
+from app.core.support.formatting import fill, format_bytes
 from app.ui.models.workers import HubWorker
 from app.ui.widgets.tables import read_only_item, style_row_table
 
@@ -39,6 +45,7 @@ class DiscoverPage(QWidget):
         self.hub = hub
         self.listing: RepoListing | None = None
         self.recommended: str | None = None
+        self.assessment: Assessment | None = None
         self._results: list[RepoSummary] = []
 
         self.search_edit = QLineEdit(self)
@@ -145,37 +152,36 @@ class DiscoverPage(QWidget):
         self.repo_label.setText(self.tr("Opening {repo}…").replace("{repo}", repo_id))
         self.hub.listingRequested.emit(repo_id)
 
-    def show_listing(self, listing: RepoListing, memory: tuple[int | None, int]) -> None:
+    def show_listing(self, listing: RepoListing, assessment: Assessment) -> None:
         self.listing = listing
-        free_vram, free_ram = memory
-        usable = [v for v in listing.variants if not incomplete_split(v)]
-        self.recommended = recommend([v.candidate() for v in usable], free_vram, free_ram)
+        self.assessment = assessment
+        self.recommended = assessment.recommended
         self.variants.setRowCount(0)
         bold = QFont()
         bold.setBold(True)
         for variant in listing.variants:
-            self._add_variant_row(variant, free_vram, free_ram, bold)
+            self._add_variant_row(variant, assessment.hints.get(variant.key), bold)
         self.variants.resizeColumnsToContents()
         self.variants.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.repo_label.setText(self._repo_text(listing))
+        machine = assessment.machine
         gpu = (
-            self.tr("GPU: {vram} free").replace("{vram}", format_bytes(free_vram))
-            if free_vram is not None
+            fill(self.tr("GPU: {vram} free"), vram=format_bytes(machine.free_vram))
+            if machine.free_vram is not None
             else self.tr("no GPU offload")
         )
         self.machine_label.setText(
-            self.tr("This machine: {gpu}, RAM: {ram} free.").replace("{gpu}", gpu).replace("{ram}", format_bytes(free_ram))
+            fill(self.tr("This machine: {gpu}, RAM: {ram} free."), gpu=gpu, ram=format_bytes(machine.free_ram))
         )
         if self.recommended is not None:
             self.select_variant(self.recommended)
         self._update_download_button()
         self.listingShown.emit(listing)
 
-    def _add_variant_row(self, variant: Variant, free_vram: int | None, free_ram: int, bold: QFont) -> None:
+    def _add_variant_row(self, variant: Variant, hint: FitHint | None, bold: QFont) -> None:
         row = self.variants.rowCount()
         self.variants.insertRow(row)
-        problem = incomplete_split(variant)
-        hint = fit_hint(variant.size, free_vram, free_ram)
+        problem = incomplete_split(variant) if hint is None else None
         label = variant.key + (self.tr(" ({n} parts)").replace("{n}", str(len(variant.files))) if variant.is_split else "")
         if variant.key == self.recommended:
             label = "★ " + label
@@ -184,16 +190,56 @@ class DiscoverPage(QWidget):
             read_only_item(label, files),
             read_only_item(variant.quant or "?"),
             read_only_item(format_bytes(variant.size), align_right=True),
-            read_only_item(problem or hint.fit.value, problem or hint.text),
+            self._fit_item(hint, problem),
             read_only_item(variant.note, variant.note),
         ]
-        cells[3].setForeground(QColor(_FIT_COLOURS[Fit.NO_FIT] if problem else _FIT_COLOURS[hint.fit]))
         for column, cell in enumerate(cells):
             cell.setData(Qt.ItemDataRole.UserRole, variant.key)
             if variant.key == self.recommended:
                 cell.setFont(bold)
                 cell.setToolTip(self.tr("Recommended for this machine. ") + cell.toolTip())
             self.variants.setItem(row, column, cell)
+
+    def _fit_item(self, hint: FitHint | None, problem: str | None) -> QTableWidgetItem:
+        if hint is None:
+            item = read_only_item(problem or self.tr("cannot be used"), problem or "")
+            item.setForeground(QColor(_FIT_COLOURS[Fit.NO_FIT]))
+            return item
+        label = self.fit_label(hint)
+        if hint.estimated:
+            label += " " + self.tr("(estimate)")
+        item = read_only_item(label, self.fit_text(hint))
+        item.setForeground(QColor(_FIT_COLOURS[hint.fit]))
+        return item
+
+    def fit_label(self, hint: FitHint) -> str:
+        return {
+            Fit.GPU: self.tr("fully on GPU"),
+            Fit.PARTIAL: self.tr("partly offloaded"),
+            Fit.RAM: self.tr("RAM only"),
+            Fit.NO_FIT: self.tr("does not fit"),
+        }[hint.fit]
+
+    def fit_text(self, hint: FitHint) -> str:
+        """The hint in words: the plan's numbers, or an estimate that says it is one."""
+        vram, ram = format_bytes(hint.gpu_bytes), format_bytes(hint.ram_bytes)
+        if hint.estimated:
+            text = {
+                Fit.GPU: self.tr("Fits fully on the GPU: about {vram} of VRAM."),
+                Fit.PARTIAL: self.tr("Partly offloaded: about {vram} on the GPU, {ram} in RAM."),
+                Fit.RAM: self.tr("Runs from RAM only: about {ram}."),
+                Fit.NO_FIT: self.tr("Does not fit: needs about {ram}."),
+            }[hint.fit]
+            return fill(text, vram=vram, ram=ram) + " " + self.tr(
+                "Estimated from the file size: the file's header could not be read."
+            )
+        text = {
+            Fit.GPU: self.tr("Fits fully on the GPU: {vram} of VRAM, {ram} of RAM."),
+            Fit.PARTIAL: self.tr("Partly offloaded: {n} of {all} layers on the GPU ({vram}), {ram} in RAM."),
+            Fit.RAM: self.tr("Runs from RAM only: {ram}."),
+            Fit.NO_FIT: self.tr("Does not fit: needs {ram} of RAM."),
+        }[hint.fit]
+        return fill(text, vram=vram, ram=ram, n=hint.gpu_layers, all=hint.max_gpu_layers)
 
     def _repo_text(self, listing: RepoListing) -> str:
         link = f'<a href="{self._page_url(listing.repo_id)}">{listing.repo_id}</a>'

@@ -15,7 +15,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from app.core.hub.client import METADATA_TIMEOUT_S, HubClient, HubError
+from app.core.hub.client import METADATA_TIMEOUT_S, HubClient, HubError, incomplete_split
+from app.core.hub.remote_header import read_variant_headers
+from app.core.memory.fit import Candidate, assess, machine_now, saved_context
+from app.core.models.gguf_info import GgufInfo
 from app.core.models.library import (
     Cancelled,
     InstalledModel,
@@ -27,7 +30,6 @@ from app.core.models.library import (
     verify_model,
 )
 from app.core.models.validation import ModelFileError
-from app.core.models.quant import free_memory_now
 from app.core.hub.token_store import TokenStore, TokenStoreError
 from app.ui.threads import start_worker_thread, stop_thread
 
@@ -44,7 +46,7 @@ class HubWorker(QObject):
     tokenStatusRequested = Signal()
 
     searchFinished = Signal(object)  # list[RepoSummary]
-    listingFinished = Signal(object, object)  # RepoListing, (free VRAM or None, free RAM)
+    listingFinished = Signal(object, object)  # RepoListing, Assessment (each variant's fit, the suggestion)
     tokenStatus = Signal(bool, str)  # (a token is saved, a line for the user)
     failed = Signal(str, str)  # (what was asked, message for the user)
 
@@ -69,12 +71,20 @@ class HubWorker(QObject):
 
     @Slot(str)
     def _listing(self, repo_id: str) -> None:
+        """The listing, then every variant's header (HTTP ranges) planned on this machine."""
+        client = self._client()
         try:
-            listing = self._client().listing(repo_id)
+            listing = client.listing(repo_id)
         except HubError as error:
             self.failed.emit("listing", error.message)
             return
-        self.listingFinished.emit(listing, free_memory_now())
+        headers = read_variant_headers(client, listing)
+        candidates = [
+            Candidate(v.key, v.quant, v.size, header if isinstance(header := headers.get(v.key), GgufInfo) else None)
+            for v in listing.variants
+            if incomplete_split(v) is None
+        ]
+        self.listingFinished.emit(listing, assess(candidates, machine_now(), saved_context()))
 
     @Slot(str)
     def _save_token(self, token: str) -> None:

@@ -9,7 +9,9 @@ from app.core.inference.engine import Engine, LoadConfig
 from app.core.hub.client import HubClient
 from app.core.models.library import VerifiedIndex, VerifyState, installed_models
 from app.core.paths import app_paths
-from app.core.models.quant import recommend
+from app.core.hub.remote_header import read_variant_headers
+from app.core.memory.fit import Candidate, Machine, recommend
+from app.core.memory.planner import ContextSettings
 from tests.fakes.fake_hub import FakeHub, fake_hub  # noqa: F401
 
 REPO = "HuggingFaceTB/SmolLM2-135M-Instruct-GGUF"
@@ -22,9 +24,14 @@ def test_starter_model_downloads_verifies_installs_and_loads_in_llama_cpp(
     client = HubClient()
     assert [r.repo_id for r in client.search("smollm2")] == [REPO]
     listing = client.listing(REPO)
-    key = recommend([v.candidate() for v in listing.variants], free_vram_bytes=None, free_ram_bytes=8 * 1024**3)
+    headers = read_variant_headers(client, listing)
+    candidates = [Candidate(v.key, v.quant, v.size, headers[v.key]) for v in listing.variants]  # type: ignore[arg-type]
+    key = recommend(candidates, Machine(None, 8 * 1024**3), ContextSettings.for_load(4096))
     (file,) = listing.variant(key or "").files
     assert file.size == starter_model.stat().st_size
+
+    header_bytes = fake_hub.served(REPO, file.filename)  # the header, read with a Range request
+    assert 0 < header_bytes < file.size
 
     manager = DownloadManager(app_paths())
     job = manager.enqueue(DownloadRequest(REPO, file.filename, expected_sha256=file.sha256, expected_size=file.size))
@@ -32,7 +39,7 @@ def test_starter_model_downloads_verifies_installs_and_loads_in_llama_cpp(
     assert manager.shutdown()
     snapshot = job.snapshot()
     assert snapshot.state is JobState.DONE, snapshot.message
-    assert fake_hub.served(REPO, file.filename) == file.size
+    assert fake_hub.served(REPO, file.filename) == header_bytes + file.size
 
     installed = app_paths().models / "HuggingFaceTB" / "SmolLM2-135M-Instruct-GGUF" / starter_model.name
     assert snapshot.destination == installed

@@ -1,4 +1,4 @@
-"""Quantization names, quality notes, fit hints, the recommendation, and the keyring token store."""
+"""Quantization names, quality ranks and the keyring token store (fit and recommendation: tests/core/memory/test_fit.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from app.core.models.quant import GIB, Candidate, Fit, fit_hint, parse_quant, quality_rank, recommend
+from app.core.models.quant import parse_quant, quality_rank
 from app.core.hub.token_store import TokenStore, TokenStoreError
 from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring, no_keyring  # noqa: F401
 
@@ -38,46 +38,6 @@ def test_quality_ranks_follow_the_usual_order() -> None:
     ranks = [quality_rank(name) for name in order]
     assert ranks == sorted(ranks, reverse=True) and len(set(ranks)) == len(ranks)
     assert quality_rank("ZZ9") == 0
-
-
-def test_fit_hint_covers_gpu_partial_ram_and_no_fit() -> None:
-    size = 4 * GIB
-    assert fit_hint(size, free_vram_bytes=12 * GIB, free_ram_bytes=16 * GIB).fit is Fit.GPU
-    partial = fit_hint(size, free_vram_bytes=3 * GIB, free_ram_bytes=16 * GIB)
-    assert partial.fit is Fit.PARTIAL and 0 < partial.gpu_fraction < 1 and "%" in partial.text
-    assert fit_hint(size, free_vram_bytes=None, free_ram_bytes=16 * GIB).fit is Fit.RAM
-    no_fit = fit_hint(size, free_vram_bytes=None, free_ram_bytes=3 * GIB)
-    assert no_fit.fit is Fit.NO_FIT and "does not fit" in no_fit.text
-
-
-VARIANTS = [
-    Candidate("F16", "F16", int(14.5 * GIB)),
-    Candidate("Q8_0", "Q8_0", int(7.7 * GIB)),
-    Candidate("Q6_K", "Q6_K", int(5.9 * GIB)),
-    Candidate("Q5_K_M", "Q5_K_M", int(5.1 * GIB)),
-    Candidate("Q4_K_M", "Q4_K_M", int(4.4 * GIB)),
-    Candidate("Q2_K", "Q2_K", int(2.7 * GIB)),
-]
-
-
-def test_recommendation_is_the_best_quality_that_runs_fully_on_the_gpu() -> None:
-    assert recommend(VARIANTS, free_vram_bytes=8 * GIB, free_ram_bytes=32 * GIB) == "Q6_K"
-    assert recommend(VARIANTS, free_vram_bytes=24 * GIB, free_ram_bytes=32 * GIB) == "Q8_0"  # never F16
-
-
-def test_recommendation_without_a_gpu_stays_at_or_below_q5_k_m() -> None:
-    assert recommend(VARIANTS, free_vram_bytes=None, free_ram_bytes=64 * GIB) == "Q5_K_M"
-    assert recommend(VARIANTS, free_vram_bytes=None, free_ram_bytes=7 * GIB) == "Q4_K_M"
-
-
-def test_recommendation_offers_full_precision_only_when_the_repository_has_nothing_smaller() -> None:
-    full = [Candidate("F32", "F32", 8 * GIB), Candidate("F16", "F16", 4 * GIB)]
-    assert recommend(full, free_vram_bytes=None, free_ram_bytes=64 * GIB) == "F16"
-
-
-def test_recommendation_falls_back_to_heavy_quantization_only_when_nothing_else_fits() -> None:
-    assert recommend(VARIANTS, free_vram_bytes=None, free_ram_bytes=5 * GIB) == "Q2_K"
-    assert recommend(VARIANTS, free_vram_bytes=None, free_ram_bytes=2 * GIB) is None
 
 
 def test_token_is_saved_in_the_keyring_and_read_back(memory_keyring: MemoryKeyring) -> None:  # noqa: F811

@@ -11,6 +11,7 @@ from PySide6.QtGui import QDropEvent
 from pytestqt.qtbot import QtBot
 
 from app.core.hub.downloads import DownloadManager, DownloadRequest, JobState
+from app.core.memory.fit import Machine
 from app.core.models.library import VerifyState
 from app.core.paths import app_paths
 from app.ui.models.manager import ModelManagerDialog
@@ -33,7 +34,7 @@ def hub(fake_hub: FakeHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> F
     )
     fake_hub.add_repo("meta/Gated-GGUF", {"g.Q4_0.gguf": gguf_bytes(tmp_path, "c.gguf")}, gated=True, downloads=1)
     # A machine with 8 GiB free RAM and no GPU, whatever this one has.
-    monkeypatch.setattr("app.ui.models.workers.free_memory_now", lambda: (None, 8 * 1024**3))
+    monkeypatch.setattr("app.ui.models.workers.machine_now", lambda: Machine(None, 8 * 1024**3))
     return fake_hub
 
 
