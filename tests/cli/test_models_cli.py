@@ -51,7 +51,19 @@ def test_files_lists_variants_with_fit_and_a_recommendation(
     out = capsys.readouterr().out
     assert "near-lossless" in out and "RAM only" in out
     assert "* tiny.Q4_K_M.gguf" in out and "  tiny.Q8_0.gguf" in out
-    assert "recommended for this machine: tiny.Q4_K_M.gguf" in out
+    assert "recommended for this machine: tiny.Q4_K_M.gguf (runs from RAM only" in out
+    assert "estimate" not in out  # both headers were read from the Hub
+    assert all(request.range for request in hub.file_requests(Q4))
+
+
+def test_files_labels_a_fit_guessed_from_the_file_size_when_the_header_cannot_be_read(
+    hub: FakeHub, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.cli.models_command.machine_now", lambda: Machine(None, 8 * 1024**3))
+    hub.faults(REPO, Q4).ignore_range = True
+    assert main(["models", "files", REPO]) == 0
+    out = capsys.readouterr().out
+    assert "RAM only (estimate)" in out and "estimated from the file size" in out
 
 
 def test_download_by_quantization_name_installs_and_list_shows_it_verified(

@@ -14,14 +14,24 @@ import logging
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from pathlib import PurePosixPath
 
 import httpx2
 from huggingface_hub.errors import HfHubHTTPError
 from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status
 
-from app.core.hub.client import METADATA_TIMEOUT_S, HubClient, RepoFile, RepoListing, incomplete_split
-from app.core.models.gguf_info import GgufHeaderIncomplete, GgufInfo, GgufInfoError, parse_gguf_prefix
+from app.core.hub.client import (
+    METADATA_TIMEOUT_S,
+    HubClient,
+    RepoFile,
+    RepoListing,
+    incomplete_split,
+)
+from app.core.models.gguf_info import (
+    GgufHeaderIncomplete,
+    GgufInfo,
+    GgufInfoError,
+    parse_gguf_prefix,
+)
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +97,7 @@ def _read_file_header(client: HubClient, repo_id: str, file: RepoFile, revision:
     while True:
         data += _read_range(client, url, file.filename, len(data), wanted)
         try:
-            return parse_gguf_prefix(data, PurePosixPath(file.filename), file.size)
+            return parse_gguf_prefix(data, file.filename, file.size)
         except GgufHeaderIncomplete as incomplete:
             if len(data) >= MAX_HEADER_BYTES:
                 raise RemoteHeaderError(

@@ -63,7 +63,7 @@ class Machine:
     gpus: int = 1
 
     @classmethod
-    def from_snapshot(cls, snapshot: HardwareSnapshot) -> "Machine":
+    def from_snapshot(cls, snapshot: HardwareSnapshot) -> Machine:
         free_ram = snapshot.ram.available if snapshot.ram else 0
         if not snapshot.can_offload:
             return cls(None, free_ram, 0)
@@ -102,10 +102,6 @@ class FitHint:
     max_gpu_layers: int  # 0 for an estimate (the layer count is not known)
     estimated: bool  # True: guessed from the file size, the header could not be read
     text: str  # one line in English, for the command line and the log
-
-    @property
-    def needed_bytes(self) -> int:
-        return self.gpu_bytes + self.ram_bytes
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 
 import gguf
@@ -9,7 +10,15 @@ import pytest
 from gguf.constants import GGMLQuantizationType
 
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
-from app.core.models.gguf_info import ArrayInfo, GgufInfo, GgufInfoError, TensorInfo, read_gguf_info
+from app.core.models.gguf_info import (
+    ArrayInfo,
+    GgufHeaderIncomplete,
+    GgufInfo,
+    GgufInfoError,
+    TensorInfo,
+    parse_gguf_prefix,
+    read_gguf_info,
+)
 
 
 def test_the_starter_model_reads_as_llama_cpp_describes_it(starter_model: Path) -> None:
@@ -118,8 +127,6 @@ def test_a_header_cut_short_is_refused_with_the_reason(tmp_path: Path, starter_m
 
 
 def test_a_damaged_length_that_points_past_any_file_is_refused(tmp_path: Path) -> None:
-    import struct
-
     path = tmp_path / "damaged.gguf"
     key = b"general.junk"
     header = b"GGUF" + struct.pack("<IQQ", 3, 1, 1)
@@ -132,3 +139,43 @@ def test_a_damaged_length_that_points_past_any_file_is_refused(tmp_path: Path) -
 def test_a_missing_file_is_refused_with_the_reason(tmp_path: Path) -> None:
     with pytest.raises(GgufInfoError, match="No such file"):
         read_gguf_info(tmp_path / "gone.gguf")
+
+
+# ---- a header from the first bytes of a file (read over HTTP) -------------------------------
+
+
+def test_the_first_bytes_of_a_file_give_the_same_header_as_the_whole_file(starter_model: Path) -> None:
+    whole = read_gguf_info(starter_model)
+    prefix = starter_model.read_bytes()[: whole.data_offset]
+    info = parse_gguf_prefix(prefix, starter_model.name, starter_model.stat().st_size)
+    assert info.tensors == whole.tensors and info.metadata == whole.metadata
+    assert info.file_size == whole.file_size and info.data_offset == whole.data_offset
+
+
+def test_too_few_first_bytes_ask_for_more_and_say_at_least_how_many(starter_model: Path) -> None:
+    size = starter_model.stat().st_size
+    data = starter_model.read_bytes()[:5000]
+    with pytest.raises(GgufHeaderIncomplete) as caught:
+        parse_gguf_prefix(data, starter_model.name, size)
+    assert len(data) < caught.value.needed <= read_gguf_info(starter_model).data_offset
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(struct.pack("<IQQ", 3, 0, 1) + struct.pack("<Q", 2**40), id="a key longer than the file"),
+        pytest.param(struct.pack("<IQQ", 3, 2**50, 2**50), id="more entries than the file can hold"),
+        pytest.param(
+            struct.pack("<IQQ", 3, 0, 1) + struct.pack("<Q", 4) + b"junk" + struct.pack("<IIQ", 9, 6, 2**40),
+            id="an array longer than the file",
+        ),
+        pytest.param(
+            struct.pack("<IQQ", 3, 1, 0) + struct.pack("<Q", 1) + b"t" + struct.pack("<I", 2**31), id="too many dimensions"
+        ),
+    ],
+)
+def test_a_hostile_header_is_refused_at_once_instead_of_asking_for_more(damage: bytes) -> None:
+    data = b"GGUF" + damage + bytes(64)
+    with pytest.raises(GgufInfoError) as caught:
+        parse_gguf_prefix(data, "hostile.gguf", 1024 * 1024)
+    assert not isinstance(caught.value, GgufHeaderIncomplete)
