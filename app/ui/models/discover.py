@@ -149,7 +149,7 @@ class DiscoverPage(QWidget):
         self.listing = None
         self.variants.setRowCount(0)
         self.download_button.setEnabled(False)
-        self.repo_label.setText(self.tr("Opening {repo}…").replace("{repo}", repo_id))
+        self.repo_label.setText(fill(self.tr("Opening {repo}…"), repo=repo_id))
         self.hub.listingRequested.emit(repo_id)
 
     def show_listing(self, listing: RepoListing, assessment: Assessment) -> None:
@@ -182,7 +182,7 @@ class DiscoverPage(QWidget):
         row = self.variants.rowCount()
         self.variants.insertRow(row)
         problem = incomplete_split(variant) if hint is None else None
-        label = variant.key + (self.tr(" ({n} parts)").replace("{n}", str(len(variant.files))) if variant.is_split else "")
+        label = variant.key + (fill(self.tr(" ({n} parts)"), n=len(variant.files)) if variant.is_split else "")
         if variant.key == self.recommended:
             label = "★ " + label
         files = "\n".join(f"{f.filename}  sha256 {f.sha256 or '?'}" for f in variant.files)
@@ -244,8 +244,8 @@ class DiscoverPage(QWidget):
     def _repo_text(self, listing: RepoListing) -> str:
         link = f'<a href="{self._page_url(listing.repo_id)}">{listing.repo_id}</a>'
         if not listing.variants:
-            return self.tr("{repo} has no GGUF files.").replace("{repo}", link)
-        text = self.tr("{repo}: {n} variants.").replace("{repo}", link).replace("{n}", str(len(listing.variants)))
+            return fill(self.tr("{repo} has no GGUF files."), repo=link)
+        text = fill(self.tr("{repo}: {n} variants."), repo=link, n=len(listing.variants))
         if listing.gated:
             text += " " + self.tr(
                 "<b>Gated:</b> accept its licence on the repository page, then save a Hugging Face token above."
@@ -273,7 +273,7 @@ class DiscoverPage(QWidget):
         variant = self.selected_variant()
         self.download_button.setEnabled(variant is not None and incomplete_split(variant) is None)
         if variant is not None:
-            self.download_button.setText(self.tr("Download {size}").replace("{size}", format_bytes(variant.size)))
+            self.download_button.setText(fill(self.tr("Download {size}"), size=format_bytes(variant.size)))
 
     def download_selected(self) -> None:
         variant = self.selected_variant()
