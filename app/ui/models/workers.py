@@ -8,14 +8,13 @@ GUI thread sets directly.
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
-from app.core.hub.client import METADATA_TIMEOUT_S, HubClient, HubError
+from app.core.hub.client import HubClient, HubError
 from app.core.models.library import (
     Cancelled,
     InstalledModel,
@@ -29,9 +28,7 @@ from app.core.models.library import (
 from app.core.models.validation import ModelFileError
 from app.core.models.quant import free_memory_now
 from app.core.hub.token_store import TokenStore, TokenStoreError
-from app.ui.threads import start_worker_thread, stop_thread
-
-log = logging.getLogger(__name__)
+from app.ui.threads import WorkerThread
 
 PROGRESS_INTERVAL_S = 0.1
 
@@ -184,19 +181,26 @@ class LibraryWorker(QObject):
 
 
 class ModelWorkers:
-    """Both workers and their threads; `shutdown()` cancels hashing and joins the threads."""
-
-    # A Hub request cannot be interrupted; it ends within its own timeout.
-    HUB_STOP_MS = int((METADATA_TIMEOUT_S + 5) * 1000)
-    LIBRARY_STOP_MS = 5000  # hashing and copying stop at the next chunk once cancelled
+    """Both workers and their threads. Stopping drops the queued requests and cancels hashing and
+    copying at the next chunk; a Hub request already on its way cannot be interrupted and
+    ends within its own timeout."""
 
     def __init__(self, token_store: TokenStore | None = None) -> None:
         self.hub = HubWorker(token_store or TokenStore())
         self.library = LibraryWorker()
-        self._hub_thread: QThread = start_worker_thread(self.hub, "models-hub")
-        self._library_thread: QThread = start_worker_thread(self.library, "models-library")
+        self.threads = (
+            WorkerThread(self.hub, "models-hub"),
+            WorkerThread(self.library, "models-library", flags=(self.library.cancel,)),
+        )
+        for thread in self.threads:
+            thread.start()
+
+    def request_stop(self) -> None:
+        """Never waits."""
+        for thread in self.threads:
+            thread.request_stop()
 
     def shutdown(self) -> bool:
-        self.library.cancel.set()
-        library_stopped = stop_thread(self._library_thread, self.LIBRARY_STOP_MS)
-        return stop_thread(self._hub_thread, self.HUB_STOP_MS) and library_stopped
+        """Stop both threads and wait for them; True once they have ended."""
+        self.request_stop()
+        return all([thread.wait() for thread in self.threads])
