@@ -57,7 +57,7 @@ class WorkerThread:
     """A worker QObject, the QThread it lives in, and the flags that stop it.
 
     `flags`: events the worker checks between steps (stop a reply, cancel a load or a hash);
-    `request_stop()` sets them all. `end_loop`: how the event loop is ended, when quitting it
+    `request_stop()` sets them all, in the order given (a closing flag first, see `rearm`). `end_loop`: how the event loop is ended, when quitting it
     at once would drop requests that must still run (the storage thread's pending writes);
     the default quits it, so queued requests not yet started are dropped. `on_end` runs in
     the thread after its event loop has ended (close what the worker opened there).
@@ -138,6 +138,17 @@ def wait_keeping_events(threads: Iterable[WorkerThread]) -> None:
         thread.finished.disconnect(loop.quit)
         thread.wait()
     QCoreApplication.sendPostedEvents()  # what they posted last, should the loop have ended first
+
+
+def rearm(flag: threading.Event, closing: threading.Event) -> None:
+    """Clear a stop or cancel flag as a new job starts, unless the thread is closing.
+
+    `closing` is set before the other flags, so whichever way a job's start and a close
+    cross, the job finds its flag set and does not run to its end while the app waits.
+    """
+    flag.clear()
+    if closing.is_set():
+        flag.set()
 
 
 def running_threads() -> list[str]:

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from pytestqt.qtbot import QtBot
 
 from app.ui import threads
-from app.ui.threads import WorkerThread, join_all_threads, running_threads, wait_keeping_events
+from app.ui.threads import WorkerThread, join_all_threads, rearm, running_threads, wait_keeping_events
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCHDOG_S = 60  # releases a stubborn worker should a test get stuck, so it fails instead of hanging
@@ -104,6 +104,16 @@ def test_at_exit_every_thread_is_stopped_and_waited_for_and_a_slow_one_is_named(
     assert [record.getMessage() for record in caplog.records] == [
         "Waiting for the stubborn thread to stop before Glassbox exits"
     ]
+
+
+def test_a_job_starting_while_its_thread_closes_keeps_its_stop_flag_set() -> None:
+    closing, stop = threading.Event(), threading.Event()
+    stop.set()  # left from the last job
+    rearm(stop, closing)
+    assert not stop.is_set()
+    closing.set()  # request_stop sets the closing flag before the others
+    rearm(stop, closing)
+    assert stop.is_set()
 
 
 class Pieces(QObject):

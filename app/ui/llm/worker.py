@@ -25,7 +25,7 @@ from app.core.memory.fallback import load_with_fallback
 from app.core.chat.prompt_inspector import inspect_conversation
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
-from app.ui.threads import WorkerThread
+from app.ui.threads import WorkerThread, rearm
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +102,7 @@ class LlmWorker(QObject):
         self.engine = engine or Engine()
         self.stop_event = threading.Event()
         self.cancel_load_event = threading.Event()
+        self.closing = threading.Event()  # set first when the thread is asked to stop: no new job runs
         # Set (by the GUI, directly): record each token's top alternatives, emitted as replyTokens.
         self.token_probabilities = threading.Event()
         # Written by this thread while a reply streams, read by the GUI for the live speed.
@@ -116,7 +117,7 @@ class LlmWorker(QObject):
 
     @Slot(object)
     def _load(self, config: LoadConfig) -> None:
-        self.cancel_load_event.clear()
+        rearm(self.cancel_load_event, self.closing)
         self.loadStarted.emit(config)
         try:
             result = load_with_fallback(
@@ -140,7 +141,7 @@ class LlmWorker(QObject):
 
     @Slot(object)
     def _generate(self, request: ReplyRequest) -> None:
-        self.stop_event.clear()
+        rearm(self.stop_event, self.closing)
         self.generated_tokens = 0
         self.first_token_at = 0.0
         try:
@@ -205,7 +206,7 @@ class LlmThread:
         self.thread = WorkerThread(
             self.worker,
             "llm-worker",
-            flags=(self.worker.stop_event, self.worker.cancel_load_event),
+            flags=(self.worker.closing, self.worker.stop_event, self.worker.cancel_load_event),
             on_end=self.worker.engine.close,
         )
         self.thread.start()

@@ -28,7 +28,7 @@ from app.core.models.library import (
 from app.core.models.validation import ModelFileError
 from app.core.models.quant import free_memory_now
 from app.core.hub.token_store import TokenStore, TokenStoreError
-from app.ui.threads import WorkerThread
+from app.ui.threads import WorkerThread, rearm
 
 PROGRESS_INTERVAL_S = 0.1
 
@@ -119,6 +119,7 @@ class LibraryWorker(QObject):
     def __init__(self) -> None:
         super().__init__()
         self.cancel = threading.Event()
+        self.closing = threading.Event()  # set first when the thread is asked to stop: no new job runs
         self._last_progress = 0.0
         self.refreshRequested.connect(self._refresh)
         self.verifyRequested.connect(self._verify)
@@ -134,7 +135,7 @@ class LibraryWorker(QObject):
 
     @Slot(object, object)
     def _verify(self, model: InstalledModel, models_dir: Path) -> None:
-        self.cancel.clear()
+        rearm(self.cancel, self.closing)
         try:
             result = verify_model(model, VerifiedIndex(models_dir), self._reporter(f"Verifying {model.name}"), self.cancel)
         except Cancelled:
@@ -148,7 +149,7 @@ class LibraryWorker(QObject):
 
     @Slot(object, object)
     def _import(self, source: Path, models_dir: Path) -> None:
-        self.cancel.clear()
+        rearm(self.cancel, self.closing)
         try:
             model = import_model(source, models_dir, self._reporter(f"Importing {source.name}"), self.cancel)
         except Cancelled:
@@ -190,7 +191,7 @@ class ModelWorkers:
         self.library = LibraryWorker()
         self.threads = (
             WorkerThread(self.hub, "models-hub"),
-            WorkerThread(self.library, "models-library", flags=(self.library.cancel,)),
+            WorkerThread(self.library, "models-library", flags=(self.library.closing, self.library.cancel)),
         )
         for thread in self.threads:
             thread.start()

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication
 from app.core.inference.engine import LoadReport, ReplyDone, ReplyStats, StopReason
 from app.ui.llm.worker import LlmThread, LlmWorker, ReplyRequest
 from app.ui.shell.main_window import MainWindow
+from app.ui.threads import rearm
 
 STUBBORN_S = 3.0
 TOKEN_PAUSE_S = 0.01
@@ -34,7 +35,7 @@ class StubbornWorker(LlmWorker):
 
     @Slot(object)
     def _generate(self, request: ReplyRequest) -> None:
-        self.stop_event.clear()
+        rearm(self.stop_event, self.closing)
         stopped_at: float | None = None
         while stopped_at is None or time.monotonic() - stopped_at < STUBBORN_S:
             if stopped_at is None and self.stop_event.is_set():
