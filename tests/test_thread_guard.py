@@ -22,14 +22,15 @@ def test_leaves_a_python_thread_running():
 
 
 def test_leaves_a_qthread_running(qapp):
-    from app.ui.threads import start_worker_thread
+    from app.ui.threads import WorkerThread
     global thread
-    thread = start_worker_thread(QObject(), "forgotten-qthread")
+    thread = WorkerThread(QObject(), "forgotten-qthread")
+    thread.start()
 
 
 def test_cleans_up_after_itself():
     stop.set()
-    thread.quit()
+    thread.request_stop()
     thread.wait()
 '''
 

@@ -8,8 +8,6 @@ for the disk. Reads answer with a signal. Every failure becomes `failed(message)
 
 from __future__ import annotations
 
-import logging
-import os
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +15,8 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from app.core.chat.store import Chat, ChatStore, ChatStoreError, Message, MessageState
 from app.core.settings import Settings, SettingsError, save_settings
-from app.ui.threads import start_worker_thread
-
-log = logging.getLogger(__name__)
+from app.core.support.atomic import atomic_write
+from app.ui.threads import WorkerThread
 
 
 class StorageWorker(QObject):
@@ -149,7 +146,7 @@ class StorageWorker(QObject):
         def export(store: ChatStore) -> None:
             text = store.export_json(chat_id) if kind == "json" else store.export_markdown(chat_id)
             try:
-                _write_atomically(Path(path), text)
+                atomic_write(Path(path), text)
             except OSError as error:
                 raise ChatStoreError(
                     f"The chat could not be written to {path} ({error.strerror or error}). "
@@ -180,29 +177,20 @@ class StorageWorker(QObject):
         QThread.currentThread().quit()
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    temporary = path.with_name(f".{path.name}.tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
-
-
 class StorageThread:
-    """Starts the storage worker's thread and ends it only after every write sent before."""
+    """The storage worker's thread; it ends only after every write sent before it was asked to stop."""
 
     def __init__(self, database: Path, settings_file: Path) -> None:
         self.worker = StorageWorker(database, settings_file)
-        self.thread: QThread = start_worker_thread(self.worker, "chat-storage")
+        # The close request is queued behind the pending writes, so everything sent so far is saved first.
+        self.thread = WorkerThread(self.worker, "chat-storage", end_loop=self.worker.closeRequested.emit)
+        self.thread.start()
 
     def open(self) -> None:
         """Open the database (answered by `opened` or `failed`): connect to the worker's signals first."""
         self.worker.openRequested.emit()
 
-    def shutdown(self, timeout_ms: int = 5000) -> bool:
-        """The close request is queued behind the pending writes, so everything sent so far is saved first."""
-        if not self.thread.isRunning():
-            return True
-        self.worker.closeRequested.emit()
-        ended = self.thread.wait(timeout_ms)
-        if not ended:
-            log.error("The chat storage thread did not stop within %d ms; recent writes may be lost", timeout_ms)
-        return ended
+    def shutdown(self) -> bool:
+        """Write what was sent, close the database and wait for the thread; True once it has ended."""
+        self.thread.request_stop()
+        return self.thread.wait()

@@ -3,7 +3,7 @@
 A slider picks n_gpu_layers (0 … all) over coloured ranges (fits / tight / will not fit)
 with the recommended maximum marked; a readout shows the plan as the slider or the
 context length moves; bars show each GPU's VRAM (this app / other processes / free)
-and RAM, refreshed about once a second by a poller in its own thread. Apply asks the
+and RAM, refreshed about once a second by the hardware poller (poller.py) in its own thread. Apply asks the
 main window to save the settings and reload the model; after the load the plan is compared
 with what NVML measured, and the difference is kept to correct the next plan for that file.
 The slider and the context length start from the saved settings (`show_settings`), the
@@ -12,12 +12,10 @@ same values the settings panel shows, and stay within their bounds.
 
 from __future__ import annotations
 
-import logging
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRect, Qt, QThread, QTimer, Signal, Slot
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QFormLayout,
@@ -25,234 +23,32 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
-    QSizePolicy,
-    QSlider,
     QSpinBox,
-    QStyle,
-    QStyleOptionSlider,
     QVBoxLayout,
     QWidget,
 )
 
-from app.core.memory.calibration import CalibrationStore, PlanCheck, measure_after_load
 from app.core.inference.engine import LoadConfig, LoadReport
-from app.core.models.gguf_info import GgufInfo, GgufInfoError, read_gguf_info
+from app.core.memory.calibration import CalibrationStore
+from app.core.memory.fallback import FallbackResult, FallbackStep
 from app.core.memory.hardware import GpuSnapshot, GpuState, HardwareMonitor, HardwareSnapshot
 from app.core.memory.planner import (
     DEFAULT_RUNTIME_OVERHEAD,
     DEFAULT_SAFETY_MARGIN,
-    GIB,
-    MIB,
     ContextSettings,
     Fit,
     MemoryPlan,
     MemoryPlanner,
 )
-from app.core.memory.fallback import FallbackResult, FallbackStep
-from app.core.support.formatting import format_bytes
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
-from app.ui.threads import start_worker_thread, stop_thread
+from app.core.support.formatting import fill, format_bytes
+from app.ui.gpu.memory_bars import APP_COLOUR, OTHERS_COLOUR, MemoryBar
+from app.ui.gpu.offload_slider import FIT_COLOURS, LayerSlider
+from app.ui.gpu.poller import POLL_INTERVAL_MS, HardwarePoller, MeasuredLoad, MeasureRequest, ModelMemory
 
-log = logging.getLogger(__name__)
-
-POLL_INTERVAL_MS = 1000
-FIT_COLOURS = {Fit.FITS: QColor("#3a9d5d"), Fit.TIGHT: QColor("#e0a030"), Fit.WONT_FIT: QColor("#d9534f")}
-APP_COLOUR, OTHERS_COLOUR, FREE_COLOUR = QColor("#4a7fd4"), QColor("#9a9a9a"), QColor("#e6e6e6")
 CONTEXT_STEP = 256
 MIN_CONTEXT, MAX_CONTEXT = int(MODEL_FIELDS["n_ctx"].minimum), int(MODEL_FIELDS["n_ctx"].maximum)
 MAX_LAYERS = int(GPU_LAYERS_FIELD.maximum)
-
-
-# ---- the poller (its own thread) ---------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ModelMemory:
-    """A model file's header and this machine's calibration for it."""
-
-    path: Path
-    info: GgufInfo
-    correction: int
-
-
-@dataclass(frozen=True)
-class MeasureRequest:
-    model_path: Path
-    n_gpu_layers: int
-    n_ctx: int
-    planned: int  # the plan shown, with calibration
-    planned_raw: int  # the same plan without calibration (what the record compares against)
-    before: HardwareSnapshot | None
-
-
-@dataclass(frozen=True)
-class MeasuredLoad:
-    request: MeasureRequest
-    check: PlanCheck
-    correction: int  # the file's correction after this measurement
-
-
-class HardwareWorker(QObject):
-    """Polls the hardware monitor, reads model headers, measures loads; lives in its own thread."""
-
-    snapshotReady = Signal(object)  # HardwareSnapshot
-    modelReady = Signal(object)  # ModelMemory
-    modelFailed = Signal(str)
-    loadMeasured = Signal(object)  # MeasuredLoad
-
-    startRequested = Signal()
-    stopRequested = Signal()
-    modelRequested = Signal(object)  # Path
-    measureRequested = Signal(object)  # MeasureRequest
-
-    def __init__(self, monitor: HardwareMonitor, calibration: CalibrationStore, interval_ms: int) -> None:
-        super().__init__()
-        self._monitor = monitor
-        self._calibration = calibration
-        self._interval_ms = interval_ms
-        self._timer: QTimer | None = None
-        self.startRequested.connect(self._start)
-        self.stopRequested.connect(self._stop, Qt.ConnectionType.BlockingQueuedConnection)
-        self.modelRequested.connect(self._read_model)
-        self.measureRequested.connect(self._measure)
-
-    @Slot()
-    def _start(self) -> None:
-        self._timer = QTimer(self)
-        self._timer.setInterval(self._interval_ms)
-        self._timer.timeout.connect(self._poll)
-        self._timer.start()
-        self._poll()
-
-    @Slot()
-    def _stop(self) -> None:
-        if self._timer is not None:
-            self._timer.stop()
-        self._monitor.close()
-
-    @Slot()
-    def _poll(self) -> None:
-        self.snapshotReady.emit(self._monitor.snapshot())
-
-    @Slot(object)
-    def _read_model(self, path: Path) -> None:
-        try:
-            info = read_gguf_info(path)
-        except GgufInfoError as error:
-            log.warning("GPU panel cannot plan for %s: %s", path, error)
-            self.modelFailed.emit(str(error))
-            return
-        self.modelReady.emit(ModelMemory(path, info, self._correction(path)))
-
-    @Slot(object)
-    def _measure(self, request: MeasureRequest) -> None:
-        after = self._monitor.snapshot()
-        self.snapshotReady.emit(after)
-        check = measure_after_load(request.planned, request.before, after)
-        if check.measured is not None:
-            try:
-                self._calibration.record(
-                    request.model_path, request.n_gpu_layers, request.n_ctx, request.planned_raw, check.measured
-                )
-            except OSError as error:
-                log.warning("Could not save the VRAM calibration: %s", error)
-        self.loadMeasured.emit(MeasuredLoad(request, check, self._correction(request.model_path)))
-
-    def _correction(self, path: Path) -> int:
-        try:
-            return self._calibration.correction(path)
-        except OSError as error:
-            log.warning("Could not read the VRAM calibration: %s", error)
-            return 0
-
-
-# ---- widgets -------------------------------------------------------------------------
-
-
-class MemoryBar(QWidget):
-    """One horizontal bar of segments (bytes, colour) over a total, with a caption inside."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setMinimumHeight(20)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.total = 0
-        self.segments: list[tuple[int, QColor]] = []
-        self.caption = ""
-
-    def set_segments(self, total: int, segments: list[tuple[int, QColor]], caption: str, tooltip: str) -> None:
-        self.total, self.segments, self.caption = total, segments, caption
-        self.setToolTip(tooltip)
-        self.update()
-
-    def paintEvent(self, _event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        area = self.rect().adjusted(0, 0, -1, -1)
-        painter.fillRect(area, FREE_COLOUR)
-        x = area.left()
-        for size, colour in self.segments:
-            width = round(area.width() * size / self.total) if self.total else 0
-            painter.fillRect(QRect(x, area.top(), width, area.height()), colour)
-            x += width
-        painter.setPen(QPen(QColor("#707070")))
-        painter.drawRect(area)
-        painter.setPen(QPen(QColor("#202020")))
-        painter.drawText(area.adjusted(6, 0, -6, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.caption)
-        painter.end()
-
-
-class LayerSlider(QSlider):
-    """A slider over 0 … all layers with its fit ranges painted under the groove and the
-    recommended value marked."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(Qt.Orientation.Horizontal, parent)
-        self.setMinimumHeight(34)
-        self.fits: list[Fit] = []  # one per value 0 … maximum
-        self.recommended: int | None = None
-
-    def set_fits(self, fits: list[Fit], recommended: int | None) -> None:
-        if fits != self.fits or recommended != self.recommended:
-            self.fits, self.recommended = fits, recommended
-            self.update()
-
-    def ranges(self) -> list[tuple[int, int, Fit]]:
-        """Runs of equal fit: (first value, last value, fit)."""
-        runs: list[tuple[int, int, Fit]] = []
-        for value, fit in enumerate(self.fits):
-            if runs and runs[-1][2] is fit:
-                runs[-1] = (runs[-1][0], value, fit)
-            else:
-                runs.append((value, value, fit))
-        return runs
-
-    def _x_for(self, value: float, option: QStyleOptionSlider) -> int:
-        groove = self.style().subControlRect(QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderGroove, self)
-        handle = self.style().subControlRect(QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderHandle, self)
-        span = groove.width() - handle.width()
-        if self.maximum() == self.minimum():
-            return groove.left() + handle.width() // 2
-        fraction = (value - self.minimum()) / (self.maximum() - self.minimum())
-        return groove.left() + handle.width() // 2 + round(fraction * span)
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        option = QStyleOptionSlider()
-        self.initStyleOption(option)
-        painter = QPainter(self)
-        band_top = self.height() - 7
-        for first, last, fit in self.ranges():
-            left = self._x_for(first - 0.5 if first > 0 else first, option)
-            right = self._x_for(last + 0.5 if last < self.maximum() else last, option)
-            painter.fillRect(QRect(left, band_top, max(1, right - left), 5), FIT_COLOURS[fit])
-        if self.recommended is not None:
-            x = self._x_for(self.recommended, option)
-            painter.setPen(QPen(QColor("#202020"), 2))
-            painter.drawLine(x, band_top - 4, x, self.height() - 1)
-        painter.end()
-        super().paintEvent(event)
-
-
-# ---- the panel -------------------------------------------------------------------------
 
 
 class GpuPanel(QWidget):
@@ -280,13 +76,13 @@ class GpuPanel(QWidget):
         self._saved: ModelSettings | None = None  # the saved settings last shown
         self._build()
 
-        self._hardware = HardwareWorker(monitor or HardwareMonitor(), calibration or CalibrationStore(), poll_interval_ms)
+        self._poller = HardwarePoller(monitor or HardwareMonitor(), calibration or CalibrationStore(), poll_interval_ms)
+        self._hardware = self._poller.worker
         self._hardware.snapshotReady.connect(self._on_snapshot)
         self._hardware.modelReady.connect(self._on_model_ready)
         self._hardware.modelFailed.connect(self._on_model_failed)
         self._hardware.loadMeasured.connect(self._on_load_measured)
-        self._thread: QThread | None = start_worker_thread(self._hardware, "hardware-poller")
-        self._hardware.startRequested.emit()
+        self._poller.start()
         if llm_worker is not None:
             self.connect_llm_worker(llm_worker)
 
@@ -333,7 +129,11 @@ class GpuPanel(QWidget):
         legend.setText(
             " ".join(
                 f'<span style="color:{FIT_COLOURS[fit].name()}">■</span> {text}'
-                for fit, text in ((Fit.FITS, self.tr("fits")), (Fit.TIGHT, self.tr("tight")), (Fit.WONT_FIT, self.tr("will not fit")))
+                for fit, text in (
+                    (Fit.FITS, self.tr("fits")),
+                    (Fit.TIGHT, self.tr("tight")),
+                    (Fit.WONT_FIT, self.tr("will not fit")),
+                )
             )
         )
         form.addRow("", legend)
@@ -386,14 +186,13 @@ class GpuPanel(QWidget):
         worker.loadFallbackStep.connect(self._on_fallback_step)
         worker.loadFellBack.connect(self._on_fell_back)
 
+    def request_stop(self) -> None:
+        """Ask the poller thread to end; never waits (the main window's exit sets every flag first)."""
+        self._poller.request_stop()
+
     def shutdown(self) -> None:
-        """Stop the poller thread (called by the main window on exit)."""
-        thread, self._thread = self._thread, None
-        if thread is None:
-            return
-        self._hardware.stopRequested.emit()
-        if not stop_thread(thread):
-            log.error("The hardware poller did not stop in time")
+        """Stop the poller thread and wait for it."""
+        self._poller.shutdown()
 
     # ---- model and settings ------------------------------------------------------------
 
@@ -468,12 +267,14 @@ class GpuPanel(QWidget):
         self.planner = MemoryPlanner(model.info, DEFAULT_RUNTIME_OVERHEAD * gpus, model.correction)
         info = model.info
         self.model_label.setText(
-            self.tr("{name}: {arch}, {layers} layers, {quant}, {size}")
-            .replace("{name}", model.path.name)
-            .replace("{arch}", info.architecture)
-            .replace("{layers}", str(info.block_count))
-            .replace("{quant}", info.file_type)
-            .replace("{size}", format_bytes(info.tensor_bytes))
+            fill(
+                self.tr("{name}: {arch}, {layers} layers, {quant}, {size}"),
+                name=model.path.name,
+                arch=info.architecture,
+                layers=str(info.block_count),
+                quant=info.file_type,
+                size=format_bytes(info.tensor_bytes),
+            )
         )
         self.slider.blockSignals(True)
         self.slider.setRange(0, min(self.planner.max_gpu_layers, MAX_LAYERS))
@@ -489,7 +290,7 @@ class GpuPanel(QWidget):
     def _on_model_failed(self, message: str) -> None:
         self._model = None
         self.planner = None
-        self.model_label.setText(self.tr("No memory plan: {error}").replace("{error}", message))
+        self.model_label.setText(fill(self.tr("No memory plan: {error}"), error=message))
         self._update_readout()
         self._update_controls()
 
@@ -520,7 +321,7 @@ class GpuPanel(QWidget):
     def _on_load_failed(self, message: str) -> None:
         self._load_running = False
         self.progress.hide()
-        self.notice.setText(self.tr("Loading failed: {error}").replace("{error}", message))
+        self.notice.setText(fill(self.tr("Loading failed: {error}"), error=message))
         self.notice.show()
         self._update_controls()
 
@@ -544,18 +345,24 @@ class GpuPanel(QWidget):
             self._update_readout()
         if check.measured is None:
             self.check_label.setText(
-                self.tr("After loading: planned {planned} on the GPU; not measured ({reason})")
-                .replace("{planned}", format_bytes(check.planned))
-                .replace("{reason}", check.reason.rstrip("."))
+                fill(
+                    self.tr("After loading: planned {planned} on the GPU; not measured ({reason})"),
+                    planned=format_bytes(check.planned),
+                    reason=check.reason.rstrip("."),
+                )
             )
             return
         self.check_label.setText(
-            self.tr("After loading: planned {planned} on the GPU, measured {measured} ({source}), {error}. "
-                    "The next estimate for this file includes the difference.")
-            .replace("{planned}", format_bytes(check.planned))
-            .replace("{measured}", format_bytes(check.measured))
-            .replace("{source}", check.source)
-            .replace("{error}", self.tr("plan off by {percent}%").replace("{percent}", f"{check.error_percent:+.1f}"))
+            fill(
+                self.tr(
+                    "After loading: planned {planned} on the GPU, measured {measured} ({source}), {error}. "
+                    "The next estimate for this file includes the difference."
+                ),
+                planned=format_bytes(check.planned),
+                measured=format_bytes(check.measured),
+                source=check.source,
+                error=fill(self.tr("plan off by {percent}%"), percent=f"{check.error_percent:+.1f}"),
+            )
         )
 
     @Slot(bool)
@@ -610,36 +417,36 @@ class GpuPanel(QWidget):
         else:
             self.slider.set_fits([], None)
         value = self.slider.value()
-        self.layers_label.setText(
-            self.tr("{n} of {all}").replace("{n}", str(value)).replace("{all}", str(self.planner.max_gpu_layers))
-        )
+        self.layers_label.setText(fill(self.tr("{n} of {all}"), n=str(value), all=str(self.planner.max_gpu_layers)))
         plan = self.planner.plan(value, context, gpu=usable)
         self.readout.setText(self._readout_text(plan, free, usable))
         self.readout.setToolTip(self._breakdown(plan))
         if usable:
             self.recommended_label.setText(
-                self.tr("Recommended: {n} layers (keeps {margin} free)")
-                .replace("{n}", str(recommended))
-                .replace("{margin}", format_bytes(self.margin))
+                fill(
+                    self.tr("Recommended: {n} layers (keeps {margin} free)"),
+                    n=str(recommended),
+                    margin=format_bytes(self.margin),
+                )
             )
         else:
             self.recommended_label.setText(self.tr("No GPU to offload to: everything runs on the CPU."))
 
     def _readout_text(self, plan: MemoryPlan, free: int, usable: bool) -> str:
         if not usable:
-            return (
-                self.tr("In RAM {ram} (weights {weights}, KV cache {kv})")
-                .replace("{ram}", format_bytes(plan.cpu_total))
-                .replace("{weights}", format_bytes(plan.cpu_weights))
-                .replace("{kv}", format_bytes(plan.cpu_kv))
+            return fill(
+                self.tr("In RAM {ram} (weights {weights}, KV cache {kv})"),
+                ram=format_bytes(plan.cpu_total),
+                weights=format_bytes(plan.cpu_weights),
+                kv=format_bytes(plan.cpu_kv),
             )
-        return (
-            self.tr("On GPU {gpu} (weights {weights}, KV cache {kv}), in RAM {ram}, free VRAM after load {free}")
-            .replace("{gpu}", format_bytes(plan.gpu_total))
-            .replace("{weights}", format_bytes(plan.gpu_weights))
-            .replace("{kv}", format_bytes(plan.gpu_kv))
-            .replace("{ram}", format_bytes(plan.cpu_total))
-            .replace("{free}", format_bytes(free - plan.gpu_total))
+        return fill(
+            self.tr("On GPU {gpu} (weights {weights}, KV cache {kv}), in RAM {ram}, free VRAM after load {free}"),
+            gpu=format_bytes(plan.gpu_total),
+            weights=format_bytes(plan.gpu_weights),
+            kv=format_bytes(plan.gpu_kv),
+            ram=format_bytes(plan.cpu_total),
+            free=format_bytes(free - plan.gpu_total),
         )
 
     def _breakdown(self, plan: MemoryPlan) -> str:
@@ -658,7 +465,7 @@ class GpuPanel(QWidget):
         lines = []
         if snapshot.state is GpuState.AVAILABLE:
             names = ", ".join(gpu.name for gpu in snapshot.gpus)
-            lines.append(self.tr("GPU: {names} (driver {driver})").replace("{names}", names).replace("{driver}", snapshot.driver_version))
+            lines.append(fill(self.tr("GPU: {names} (driver {driver})"), names=names, driver=snapshot.driver_version))
         else:
             lines.append(snapshot.reason)
         if not snapshot.offload.supported and snapshot.offload.hint:
@@ -677,27 +484,31 @@ class GpuPanel(QWidget):
             self.ram_bar.set_segments(
                 ram.total,
                 [(ram.process_rss, APP_COLOUR), (ram.other_used, OTHERS_COLOUR)],
-                self.tr("RAM: this app {app} · others {others} · available {free} of {total}")
-                .replace("{app}", format_bytes(ram.process_rss))
-                .replace("{others}", format_bytes(ram.other_used))
-                .replace("{free}", format_bytes(ram.available))
-                .replace("{total}", format_bytes(ram.total)),
+                fill(
+                    self.tr("RAM: this app {app} · others {others} · available {free} of {total}"),
+                    app=format_bytes(ram.process_rss),
+                    others=format_bytes(ram.other_used),
+                    free=format_bytes(ram.available),
+                    total=format_bytes(ram.total),
+                ),
                 self.tr("System memory; models are memory-mapped, so their pages count once they are read"),
             )
 
     def _show_gpu(self, bar: MemoryBar, gpu: GpuSnapshot) -> None:
         own = gpu.this_process or 0
         app_text = format_bytes(own) if gpu.this_process is not None else self.tr("unknown")
-        caption = (
-            self.tr("GPU {index}: this app {app} · others {others} · free {free} of {total}")
-            .replace("{index}", str(gpu.index))
-            .replace("{app}", app_text)
-            .replace("{others}", format_bytes(gpu.other_processes))
-            .replace("{free}", format_bytes(gpu.free))
-            .replace("{total}", format_bytes(gpu.total))
+        caption = fill(
+            self.tr("GPU {index}: this app {app} · others {others} · free {free} of {total}"),
+            index=str(gpu.index),
+            app=app_text,
+            others=format_bytes(gpu.other_processes),
+            free=format_bytes(gpu.free),
+            total=format_bytes(gpu.total),
         )
         utilisation = "" if gpu.utilization_percent is None else f" · {gpu.utilization_percent}% busy"
-        bar.set_segments(gpu.total, [(own, APP_COLOUR), (gpu.other_processes, OTHERS_COLOUR)], caption, gpu.name + utilisation)
+        bar.set_segments(
+            gpu.total, [(own, APP_COLOUR), (gpu.other_processes, OTHERS_COLOUR)], caption, gpu.name + utilisation
+        )
 
     def _update_controls(self) -> None:
         ready = self.planner is not None and self.config is not None

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import llama_cpp
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from app.core.chat.context_window import EnginePlanner, PlanRequest, WindowPolicy
 from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
@@ -25,7 +25,7 @@ from app.core.memory.fallback import load_with_fallback
 from app.core.chat.prompt_inspector import inspect_conversation
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
-from app.ui.threads import start_worker_thread, stop_thread
+from app.ui.threads import WorkerThread, rearm
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +102,7 @@ class LlmWorker(QObject):
         self.engine = engine or Engine()
         self.stop_event = threading.Event()
         self.cancel_load_event = threading.Event()
+        self.closing = threading.Event()  # set first when the thread is asked to stop: no new job runs
         # Set (by the GUI, directly): record each token's top alternatives, emitted as replyTokens.
         self.token_probabilities = threading.Event()
         # Written by this thread while a reply streams, read by the GUI for the live speed.
@@ -116,7 +117,7 @@ class LlmWorker(QObject):
 
     @Slot(object)
     def _load(self, config: LoadConfig) -> None:
-        self.cancel_load_event.clear()
+        rearm(self.cancel_load_event, self.closing)
         self.loadStarted.emit(config)
         try:
             result = load_with_fallback(
@@ -140,7 +141,7 @@ class LlmWorker(QObject):
 
     @Slot(object)
     def _generate(self, request: ReplyRequest) -> None:
-        self.stop_event.clear()
+        rearm(self.stop_event, self.closing)
         self.generated_tokens = 0
         self.first_token_at = 0.0
         try:
@@ -197,18 +198,24 @@ class LlmWorker(QObject):
 
 
 class LlmThread:
-    """Starts the worker's thread and shuts it down in order: stop, quit, wait, close the model."""
+    """The worker's thread. Stopping sets the reply's stop flag and the load's cancel flag and
+    drops queued requests; the model is closed in the thread itself once it has ended."""
 
     def __init__(self, worker: LlmWorker | None = None) -> None:
         self.worker = worker or LlmWorker()
-        self.thread: QThread = start_worker_thread(self.worker, "llm-worker")
+        self.thread = WorkerThread(
+            self.worker,
+            "llm-worker",
+            flags=(self.worker.closing, self.worker.stop_event, self.worker.cancel_load_event),
+            on_end=self.worker.engine.close,
+        )
+        self.thread.start()
 
-    def shutdown(self, timeout_ms: int = 2000) -> bool:
-        self.worker.stop_event.set()
-        self.worker.cancel_load_event.set()
-        ended = stop_thread(self.thread, timeout_ms)
-        if ended:
-            self.worker.engine.close()
-        else:
-            log.error("The LLM thread did not stop within %d ms; the model is left to the OS", timeout_ms)
-        return ended
+    def request_stop(self) -> None:
+        """Never waits: a reply stops before its next token, a load at its next step."""
+        self.thread.request_stop()
+
+    def shutdown(self) -> None:
+        """Stop and wait for the thread, however long the step it is in takes."""
+        self.request_stop()
+        self.thread.wait()

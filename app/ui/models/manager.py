@@ -1,8 +1,9 @@
 """The Models window: Discover (search, variants with fit hints), Downloads (the queue), Library.
 
 A non-modal dialog the main window keeps for the whole session, so downloads go on when it
-is closed. Partial downloads left by an earlier run come back paused. `shutdown()` pauses
-the downloads (their bytes stay for next time) and joins the worker threads.
+is closed. Partial downloads left by an earlier run come back paused. `request_stop()` pauses
+the downloads (their bytes stay for next time) and stops the workers without waiting;
+`shutdown()` then waits for them.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from app.core.hub.client import hub_endpoint
 from app.core.models.library import split_shards
 from app.core.paths import AppPaths, app_paths
 from app.core.hub.token_store import TokenStore
+from app.core.support.formatting import fill
 from app.ui.widgets.error_banner import ErrorBanner
 from app.ui.models.discover import DiscoverPage
 from app.ui.models.downloads_view import DownloadsPage
@@ -51,7 +53,7 @@ class TokenBar(QWidget):
         self.edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.edit.setPlaceholderText(self.tr("Hugging Face token (hf_…)"))
         self.edit.setMinimumWidth(240)
-        self.edit.setToolTip(self.tr("A read token from {url}/settings/tokens").replace("{url}", hub_endpoint()))
+        self.edit.setToolTip(fill(self.tr("A read token from {url}/settings/tokens"), url=hub_endpoint()))
         self.edit.returnPressed.connect(self.save)
         self.save_button = QPushButton(self.tr("Save token"), self)
         self.save_button.clicked.connect(self.save)
@@ -156,9 +158,15 @@ class ModelManagerDialog(QDialog):
         if all(shard.is_file() for shard in shards):
             self.modelInstalled.emit(shards[0])
 
-    def shutdown(self) -> bool:
-        """Pause downloads (bytes kept for the next run) and stop the worker threads."""
+    def request_stop(self) -> None:
+        """Pause the downloads and stop the workers without waiting (the first step of the app's exit)."""
         self.downloads.stop()
+        self.manager.shutdown(timeout=0)  # pauses every download; its threads are waited for in shutdown()
+        self.workers.request_stop()
+
+    def shutdown(self) -> bool:
+        """Pause downloads (bytes kept for the next run) and stop the worker threads; True once all have ended."""
+        self.request_stop()
         paused = self.manager.shutdown()
         stopped = self.workers.shutdown()
         return paused and stopped

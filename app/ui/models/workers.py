@@ -8,14 +8,13 @@ GUI thread sets directly.
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
-from app.core.hub.client import METADATA_TIMEOUT_S, HubClient, HubError, incomplete_split
+from app.core.hub.client import HubClient, HubError, incomplete_split
 from app.core.hub.remote_header import read_variant_headers
 from app.core.memory.fit import Candidate, assess, machine_now, saved_context
 from app.core.models.gguf_info import GgufInfo
@@ -31,9 +30,7 @@ from app.core.models.library import (
 )
 from app.core.models.validation import ModelFileError
 from app.core.hub.token_store import TokenStore, TokenStoreError
-from app.ui.threads import start_worker_thread, stop_thread
-
-log = logging.getLogger(__name__)
+from app.ui.threads import WorkerThread, rearm
 
 PROGRESS_INTERVAL_S = 0.1
 
@@ -132,6 +129,7 @@ class LibraryWorker(QObject):
     def __init__(self) -> None:
         super().__init__()
         self.cancel = threading.Event()
+        self.closing = threading.Event()  # set first when the thread is asked to stop: no new job runs
         self._last_progress = 0.0
         self.refreshRequested.connect(self._refresh)
         self.verifyRequested.connect(self._verify)
@@ -147,7 +145,7 @@ class LibraryWorker(QObject):
 
     @Slot(object, object)
     def _verify(self, model: InstalledModel, models_dir: Path) -> None:
-        self.cancel.clear()
+        rearm(self.cancel, self.closing)
         try:
             result = verify_model(model, VerifiedIndex(models_dir), self._reporter(f"Verifying {model.name}"), self.cancel)
         except Cancelled:
@@ -161,7 +159,7 @@ class LibraryWorker(QObject):
 
     @Slot(object, object)
     def _import(self, source: Path, models_dir: Path) -> None:
-        self.cancel.clear()
+        rearm(self.cancel, self.closing)
         try:
             model = import_model(source, models_dir, self._reporter(f"Importing {source.name}"), self.cancel)
         except Cancelled:
@@ -194,19 +192,26 @@ class LibraryWorker(QObject):
 
 
 class ModelWorkers:
-    """Both workers and their threads; `shutdown()` cancels hashing and joins the threads."""
-
-    # A Hub request cannot be interrupted; it ends within its own timeout.
-    HUB_STOP_MS = int((METADATA_TIMEOUT_S + 5) * 1000)
-    LIBRARY_STOP_MS = 5000  # hashing and copying stop at the next chunk once cancelled
+    """Both workers and their threads. Stopping drops the queued requests and cancels hashing and
+    copying at the next chunk; a Hub request already on its way cannot be interrupted and
+    ends within its own timeout."""
 
     def __init__(self, token_store: TokenStore | None = None) -> None:
         self.hub = HubWorker(token_store or TokenStore())
         self.library = LibraryWorker()
-        self._hub_thread: QThread = start_worker_thread(self.hub, "models-hub")
-        self._library_thread: QThread = start_worker_thread(self.library, "models-library")
+        self.threads = (
+            WorkerThread(self.hub, "models-hub"),
+            WorkerThread(self.library, "models-library", flags=(self.library.closing, self.library.cancel)),
+        )
+        for thread in self.threads:
+            thread.start()
+
+    def request_stop(self) -> None:
+        """Never waits."""
+        for thread in self.threads:
+            thread.request_stop()
 
     def shutdown(self) -> bool:
-        self.library.cancel.set()
-        library_stopped = stop_thread(self._library_thread, self.LIBRARY_STOP_MS)
-        return stop_thread(self._hub_thread, self.HUB_STOP_MS) and library_stopped
+        """Stop both threads and wait for them; True once they have ended."""
+        self.request_stop()
+        return all([thread.wait() for thread in self.threads])

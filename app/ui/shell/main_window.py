@@ -42,6 +42,7 @@ from app.ui.widgets.error_banner import ErrorBanner
 from app.ui.glass.glass_box import GlassBox
 from app.ui.gpu.panel import GpuPanel
 from app.ui.llm.worker import LlmThread, LlmWorker
+from app.ui.threads import wait_keeping_events
 
 if TYPE_CHECKING:
     from app.ui.models.manager import ModelManagerDialog
@@ -455,13 +456,35 @@ class MainWindow(QMainWindow):
     # ---- exit ----------------------------------------------------------------------
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        """Ordered exit: stop the reply, quit and join the LLM thread, then free the model."""
-        if not self._closing:
-            self._closing = True
-            self._speed_timer.stop()
-            self.gpu_panel.shutdown()
-            if self.model_manager is not None:
-                self.model_manager.shutdown()  # pauses downloads; their bytes stay for next time
-            self.llm.shutdown()
-            self.chats.shutdown()  # after the LLM thread: the last partial reply is saved
+        """Ordered exit that never aborts and never loses a token.
+
+        Every stop and cancel flag is set first (the reply, a load and its warm-up, the GPU
+        poller, downloads, library jobs, Hub requests); the window then says "Closing…" with its
+        controls disabled, and waits while it goes on handling events, so the tokens a reply
+        still makes meanwhile are shown and saved. The chat storage closes only after the LLM
+        thread has ended: the last partial reply is written first. A close asked for while
+        this runs is refused; once it is done, the window stays closed.
+        """
+        if self._closing:
+            event.setAccepted(not self.isVisible())
+            return
+        self._closing = True
+        self._speed_timer.stop()
+        self.llm.request_stop()
+        self.gpu_panel.request_stop()
+        if self.model_manager is not None:
+            self.model_manager.request_stop()
+        self._show_closing()
+        wait_keeping_events([self.llm.thread])
+        self.chats.shutdown()
+        self.gpu_panel.shutdown()
+        if self.model_manager is not None:
+            wait_keeping_events(self.model_manager.workers.threads)
+            self.model_manager.shutdown()  # joins the paused downloads; their bytes stay for next time
         event.accept()
+
+    def _show_closing(self) -> None:
+        self.status_label.setText(self.tr("Closing…"))
+        self.load_progress.hide()
+        for part in (self.centralWidget(), self.toolbar, self.menuBar(), *self.findChildren(QDockWidget)):
+            part.setEnabled(False)

@@ -97,7 +97,7 @@ def test_closing_the_window_mid_reply_stops_joins_and_frees_the_model(window: Ma
     window.send(LONG_PROMPT)
     qtbot.waitUntil(lambda: window.chat_view.live_text() != "", timeout=120_000)
     window.close()
-    assert window.llm.thread.isFinished()  # shutdown waits at most 2 s for the thread
+    assert not window.llm.thread.is_running()  # closing waits for the thread, however long it takes
     assert not window.worker.engine.is_loaded
 
 
