@@ -66,7 +66,7 @@ class Conversations(QObject):
 
     def __init__(
         self,
-        state: StateSignals,
+        state_signals: StateSignals,
         worker: LlmWorker,
         session: ChatSession,
         chat_view: ChatView,
@@ -77,8 +77,8 @@ class Conversations(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self.signals = state
-        self.state = state.state
+        self.state_signals = state_signals
+        self.state = state_signals.state
         self.worker = worker
         self.chat_view = chat_view
         self.composer = composer
@@ -145,7 +145,7 @@ class Conversations(QObject):
         worker.token.connect(session.reply_grew)
         worker.replyMetrics.connect(self._remember_metrics)
         worker.windowPlanned.connect(self._on_planned)
-        self.signals.modelLoaded.connect(lambda _report: self.refresh_meter())
+        self.state_signals.modelLoaded.connect(lambda _report: self.refresh_meter())
         self.composer.textChanged.connect(self._meter_timer.start)
 
     def shutdown(self) -> bool:

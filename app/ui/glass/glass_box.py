@@ -67,7 +67,7 @@ class GlassBox(QObject):
 
     def __init__(
         self,
-        state: StateSignals,
+        state_signals: StateSignals,
         worker: LlmWorker,
         chat_view: ChatTranscript,
         composer: QPlainTextEdit,
@@ -80,8 +80,8 @@ class GlassBox(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self.signals = state
-        self.state = state.state
+        self.state_signals = state_signals
+        self.state = state_signals.state
         self.worker = worker
         self.chat_view = chat_view
         self.composer = composer
@@ -152,7 +152,7 @@ class GlassBox(QObject):
         worker.inspectFailed.connect(self._on_inspect_failed)
         self.prompt_panel.refreshRequested.connect(self.refresh_prompt)
         self.prompt_dock.visibilityChanged.connect(self._prompt_dock_shown)
-        self.signals.modelLoaded.connect(lambda _report: self.refresh_prompt())
+        self.state_signals.modelLoaded.connect(lambda _report: self.refresh_prompt())
         self._reply_shown.connect(lambda _done: self.refresh_prompt())
         self.composer.textChanged.connect(self._draft_changed)
 
@@ -192,7 +192,7 @@ class GlassBox(QObject):
 
     def inspect_request(self) -> InspectRequest:
         """The next turn as the chat would plan it, with the draft when the panel asks for it."""
-        conversation = self.chat.conversation()
+        conversation = list(self.chat.conversation())
         draft = self.composer.toPlainText().strip()
         if draft and self.prompt_panel.include_draft.isChecked():
             conversation.append(ChatMessage("user", draft))

@@ -55,7 +55,7 @@ def _banner_reporter(window: MainWindow):  # type: ignore[no-untyped-def]
 def _schedule_demo(window: MainWindow, args: argparse.Namespace) -> None:
     """--prompt sends a message once the model is loaded; --screenshot / --quit-after-reply end the run."""
     if args.prompt:
-        window.app_state.modelLoaded.connect(lambda _report: window.send(args.prompt))
+        window.state_signals.modelLoaded.connect(lambda _report: window.send(args.prompt))
     if not (args.screenshot or args.quit_after_reply):
         return
 
@@ -70,7 +70,7 @@ def _schedule_demo(window: MainWindow, args: argparse.Namespace) -> None:
     elif args.prompt:
         window.replyFinished.connect(finish)
     else:
-        window.app_state.modelLoaded.connect(finish)
+        window.state_signals.modelLoaded.connect(finish)
 
 
 def _save_and_close(window: MainWindow, path: str) -> None:

@@ -66,8 +66,8 @@ class MainWindow(QMainWindow):
         self.resize(DEFAULT_SIZE)
         self.llm = llm or LlmThread()
         self.worker: LlmWorker = self.llm.worker
-        self.app_state = StateSignals(AppState(), self)  # the model on duty, loading/streaming, the chat on show
-        self.state = self.app_state.state
+        self.state_signals = StateSignals(AppState(), self)  # the model on duty, loading/streaming, the chat on show
+        self.state = self.state_signals.state
 
         self._build_toolbar()
         self._build_central()
@@ -77,7 +77,7 @@ class MainWindow(QMainWindow):
         session = ChatSession(parent=self)  # the chat history and the settings; both features read it
         # Load details, Stats, Prompt inspector, Logs; token probabilities; diagnostics
         self.glass = GlassBox(
-            state=self.app_state,
+            state_signals=self.state_signals,
             worker=self.worker,
             chat_view=self.chat_view,
             composer=self.composer,
@@ -91,7 +91,7 @@ class MainWindow(QMainWindow):
         )
         # chat history, sidebar, settings panel, context meter; the settings
         self.chats = Conversations(
-            state=self.app_state,
+            state_signals=self.state_signals,
             worker=self.worker,
             session=session,
             chat_view=self.chat_view,
@@ -110,8 +110,8 @@ class MainWindow(QMainWindow):
         self._speed_timer = QTimer(self)
         self._speed_timer.setInterval(SPEED_REFRESH_MS)
         self._speed_timer.timeout.connect(self._show_live_speed)
-        self.app_state.changed.connect(self._update_controls)
-        self.app_state.streamingChanged.connect(self._follow_streaming)
+        self.state_signals.changed.connect(self._update_controls)
+        self.state_signals.streamingChanged.connect(self._follow_streaming)
 
         self.refresh_models(select=initial_model)
         self._update_controls()
