@@ -139,7 +139,7 @@ class GlassBox(QObject):
         worker.loadStarted.connect(self.load_panel.load_started)
         worker.loadStage.connect(self.load_panel.stage_started)
         worker.loadProgress.connect(self.load_panel.progress_changed)
-        worker.loaded.connect(self.load_panel.loaded)
+        self.state_signals.modelLoaded.connect(self.load_panel.loaded)  # with the state, never after it
         worker.loadFailed.connect(self.load_panel.failed)
         self.load_panel.cancelRequested.connect(worker.cancel_load_event.set)
 
