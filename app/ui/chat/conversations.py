@@ -1,42 +1,50 @@
 """Conversations in the main window: the chat list, the settings panel, the context meter, and the
 flow of a turn through the chat history and the context window.
 
-The window creates it (`Conversations(window)`) and hands it the moments of a turn:
-`send` (a user message), `start_reply` (save an empty reply, plan the context window on
-the LLM worker, then generate), `reply_finished` / `reply_failed`. Everything else —
-regenerate, edit and continue, versions, opening chats, settings — starts here.
+The shell creates it with what it needs — the application state, the LLM worker, the chat
+session, the chat view, the composer, the error banner, a way to add docks and the Chat
+menu to fill — and places its `meter` above the composer. It hands it the moments of a
+turn: `send` (a user message), `start_reply` (save an empty reply, plan the context window
+on the LLM worker, then generate), `reply_finished` / `reply_failed`. Everything else —
+regenerate, edit and continue, versions, opening chats, settings — starts here; what only
+the shell can do it asks for with a signal (connected directly, so the shell has acted
+when `emit` returns).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import QObject, QPoint, Qt, QTimer
+from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QInputDialog, QLayout, QMenu, QWidget
+from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QWidget
 
-from app.core.chat.store import Message, MessageState, SearchHit
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowPlan
+from app.core.chat.store import Message, MessageState, SearchHit
 from app.core.inference.engine import ReplyDone, StopReason
 from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.sampling import SamplingParams
-from app.ui.chat.session import ChatSession, stats_dict
-from app.ui.chat.sidebar import ChatSidebar
-from app.ui.chat.view import MessageWidget
+from app.core.support.formatting import fill
+from app.ui.chat.composer import Composer
 from app.ui.chat.context_meter import ContextMeter
-from app.ui.widgets.reply_footer import reply_footer
+from app.ui.chat.session import ChatSession, stats_dict
 from app.ui.chat.settings_panel import SettingsPanel
-from app.ui.llm.worker import ReplyRequest
-
-if TYPE_CHECKING:
-    from app.ui.shell.main_window import MainWindow
+from app.ui.chat.sidebar import ChatSidebar
+from app.ui.chat.view import ChatView, MessageWidget
+from app.ui.llm.worker import LlmWorker, ReplyRequest
+from app.ui.state_signals import StateSignals
+from app.ui.widgets.error_banner import ErrorBanner
+from app.ui.widgets.reply_footer import reply_footer
 
 METER_DELAY_MS = 400  # the meter follows typing after this pause
 REPLY = "reply"
 METER = "meter"
+
+DockAdder = Callable[[str, str, QWidget, Qt.DockWidgetArea], QDockWidget]  # title, object name, panel, area
 
 
 @dataclass(frozen=True)
@@ -49,11 +57,33 @@ class _Draft:
 
 
 class Conversations(QObject):
-    def __init__(self, window: "MainWindow", session: ChatSession | None = None) -> None:
-        super().__init__(window)
-        self.window = window
-        self.worker = window.worker
-        self.session = session or ChatSession(parent=self)
+    continueRequested = Signal()  # reply to the conversation as it stands (after regenerate or an edit)
+    replyRefused = Signal(str)  # the context window refused the turn: the reply did not start
+    stopRequested = Signal()  # stop the reply streaming now (another chat is about to be shown)
+    reloadRequested = Signal(object)  # Path: load the model on duty again, with the settings saved now
+    titleChanged = Signal(str)  # the window title for the chat on show
+    statusMessage = Signal(str, int)  # text, for so many milliseconds
+
+    def __init__(
+        self,
+        state_signals: StateSignals,
+        worker: LlmWorker,
+        session: ChatSession,
+        chat_view: ChatView,
+        composer: Composer,
+        banner: ErrorBanner,
+        add_dock: DockAdder,
+        menu: QMenu,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.state_signals = state_signals
+        self.state = state_signals.state
+        self.worker = worker
+        self.chat_view = chat_view
+        self.composer = composer
+        self.banner = banner
+        self.session = session
         self.reply: Message | None = None  # the reply streaming now
         self._metrics: ReplyMetrics | None = None
         self._meter_pending = False
@@ -62,12 +92,11 @@ class Conversations(QObject):
         self.sidebar = ChatSidebar()
         self.settings_panel = SettingsPanel()
         self.meter = ContextMeter()
-        self.sidebar_dock = self.window.add_dock(self.tr("Chats"), "ChatsDock", self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
-        self.settings_dock = self.window.add_dock(
+        self.sidebar_dock = add_dock(self.tr("Chats"), "ChatsDock", self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.settings_dock = add_dock(
             self.tr("Chat settings"), "ChatSettingsDock", self.settings_panel, Qt.DockWidgetArea.RightDockWidgetArea
         )
-        _insert_above(window.centralWidget().layout(), window.composer, self.meter)
-        self._build_menu()
+        self._fill_menu(menu)
         self._meter_timer = QTimer(self)
         self._meter_timer.setSingleShot(True)
         self._meter_timer.setInterval(METER_DELAY_MS)
@@ -75,42 +104,37 @@ class Conversations(QObject):
         self._connect()
         self.settings_panel.set_state(self.session.settings, self.session.chat_settings)
 
-    def _build_menu(self) -> None:
-        window = self.window
-        menu = QMenu(self.tr("&Chat"), window)
-        window.menuBar().insertMenu(window.tools_menu.menuAction(), menu)
-        menu.addAction(window.new_chat_action)
-        self.regenerate_action = QAction(self.tr("Regenerate reply"), window)
+    def _fill_menu(self, menu: QMenu) -> None:
+        """The Chat menu after what the shell put there (New chat)."""
+        self.regenerate_action = QAction(self.tr("Regenerate reply"), menu)
         self.regenerate_action.setShortcut(QKeySequence("Ctrl+R"))
         self.regenerate_action.setToolTip(self.tr("Write the last reply again; the old one stays as a version"))
         self.regenerate_action.triggered.connect(self.regenerate)
-        self.edit_action = QAction(self.tr("Edit last message…"), window)
+        self.edit_action = QAction(self.tr("Edit last message…"), menu)
         self.edit_action.setShortcut(QKeySequence("Ctrl+E"))
         self.edit_action.triggered.connect(self._edit_last)
-        self.export_markdown_action = QAction(self.tr("Export as Markdown…"), window)
+        self.export_markdown_action = QAction(self.tr("Export as Markdown…"), menu)
         self.export_markdown_action.triggered.connect(lambda: self._export_current("markdown"))
-        self.export_json_action = QAction(self.tr("Export as JSON…"), window)
+        self.export_json_action = QAction(self.tr("Export as JSON…"), menu)
         self.export_json_action.triggered.connect(lambda: self._export_current("json"))
-        for action in (self.regenerate_action, self.edit_action):
-            menu.addAction(action)
-            window.addAction(action)
+        menu.addAction(self.regenerate_action)
+        menu.addAction(self.edit_action)
         menu.addSeparator()
         menu.addAction(self.export_markdown_action)
         menu.addAction(self.export_json_action)
-        self.menu = menu
 
     def _connect(self) -> None:
-        session, worker, window = self.session, self.worker, self.window
+        session, worker = self.session, self.worker
         session.chatsListed.connect(self._on_chats_listed)
         session.chatOpened.connect(self._render_chat)
         session.settingsChanged.connect(self._on_settings_changed)
-        session.failed.connect(window.error_banner.show_error)
-        session.notice.connect(lambda text: window.error_banner.show_error(text, logging.WARNING))
+        session.failed.connect(self.banner.show_error)
+        session.notice.connect(lambda text: self.banner.show_error(text, logging.WARNING))
         session.exported.connect(
-            lambda path: window.statusBar().showMessage(self.tr("Chat exported to {path}").replace("{path}", path), 8000)
+            lambda path: self.statusMessage.emit(fill(self.tr("Chat exported to {path}"), path=path), 8000)
         )
         self.sidebar.chatActivated.connect(self.open_chat)
-        self.sidebar.newChatRequested.connect(window.new_chat)
+        self.sidebar.newChatRequested.connect(self.new_chat)
         self.sidebar.renameRequested.connect(self._rename)
         self.sidebar.deleteRequested.connect(session.delete_chat)
         self.sidebar.exportRequested.connect(session.export_chat)
@@ -121,8 +145,8 @@ class Conversations(QObject):
         worker.token.connect(session.reply_grew)
         worker.replyMetrics.connect(self._remember_metrics)
         worker.windowPlanned.connect(self._on_planned)
-        window.modelLoaded.connect(lambda _report: self.refresh_meter())
-        window.composer.textChanged.connect(self._meter_timer.start)
+        self.state_signals.modelLoaded.connect(lambda _report: self.refresh_meter())
+        self.composer.textChanged.connect(self._meter_timer.start)
 
     def shutdown(self) -> bool:
         return self.session.shutdown()
@@ -137,7 +161,7 @@ class Conversations(QObject):
     def start_reply(self) -> None:
         """Save an empty reply, show it streaming, and ask the LLM worker for the context window."""
         used = self.session.effective()
-        loaded = self.window.loaded_config
+        loaded = self.state.loaded_config
         model = Path(loaded.model_path).stem if loaded is not None else ""
         snapshot = {
             "sampling": used.sampling.to_dict(),
@@ -148,7 +172,7 @@ class Conversations(QObject):
         history = self.session.window_messages()
         self.reply = self.session.begin_reply(model, snapshot)
         self._metrics = None
-        live = self.window.chat_view.begin_reply(key=self.reply.id)
+        live = self.chat_view.begin_reply(key=self.reply.id)
         self._attach_menu(live)
         self.worker.planRequested.emit(
             PlanRequest(REPLY, used.system_prompt, history, used.sampling.max_tokens, used.window_policy)
@@ -182,7 +206,7 @@ class Conversations(QObject):
 
     def _decorate_finished(self, finished: Message | None) -> None:
         """The footer of the reply that just ended, when it is still on show."""
-        messages = self.window.chat_view.messages()
+        messages = self.chat_view.messages()
         if finished is not None and messages and messages[-1].key == finished.id:
             self._decorate(messages[-1], finished)
 
@@ -201,7 +225,7 @@ class Conversations(QObject):
             self.session.finish_reply("", MessageState.FAILED, {"error": result.error})
             self.session.drop_empty_reply(reply.id)
             self._show_plan(result)
-            self.window.reply_refused(result.error)
+            self.replyRefused.emit(result.error)
             return
         self._show_plan(result)
         params = self.session.effective().sampling
@@ -214,14 +238,14 @@ class Conversations(QObject):
 
     def refresh_meter(self) -> None:
         """Plan the next turn (with the text being typed) to show what it takes of the context."""
-        if self.window.loaded_model is None:
+        if self.state.loaded_model is None:
             self.meter.clear()
             return
-        if self.window.is_streaming or self._meter_pending:
+        if not self.state.can_send or self._meter_pending:  # a reply streams, or the app closes
             return
         used = self.session.effective()
         history = self.session.window_messages()
-        draft = self.window.composer.toPlainText().strip()
+        draft = self.composer.toPlainText().strip()
         if draft:
             history = (*history, _Draft("draft", "user", draft))
         self._meter_pending = True
@@ -235,18 +259,22 @@ class Conversations(QObject):
             return
         self.last_plan = result.plan
         self.meter.set_plan(result.plan)
-        self.window.chat_view.mark_outside_window({str(i) for i in result.plan.outside_ids})
+        self.chat_view.mark_outside_window({str(i) for i in result.plan.outside_ids})
 
     # ---- chats ---------------------------------------------------------------------
 
     def open_chat(self, chat_id: str) -> None:
         if chat_id == self.session.chat.id and self.session.saved:
             return
-        self.window.stop_reply()  # a reply still streaming ends and is saved in its own chat
+        self.stopRequested.emit()  # a reply still streaming ends and is saved in its own chat
         self.session.open_chat(chat_id)
 
     def new_chat(self) -> None:
+        """An empty chat on show (a reply still streaming ends and is saved in its own chat)."""
+        self.stopRequested.emit()
         self.session.new_chat()
+        self.chat_view.clear()
+        self.banner.hide()
 
     def _rename(self, chat_id: str, title: str) -> None:
         self.session.rename_chat(chat_id, title)
@@ -254,7 +282,7 @@ class Conversations(QObject):
             self._show_title()
 
     def _show_title(self) -> None:
-        self.window.setWindowTitle(self.tr("{title} — Glassbox").replace("{title}", self.session.chat.title))
+        self.titleChanged.emit(fill(self.tr("{title} — Glassbox"), title=self.session.chat.title))
 
     def _on_chats_listed(self, hits: list[SearchHit]) -> None:
         self.sidebar.set_current(self.session.chat.id)
@@ -267,13 +295,14 @@ class Conversations(QObject):
     def _render_chat(self) -> None:
         """Show the thread of the chat on show (another chat, a new one, or another version)."""
         self._render_thread_only()
+        self.state.chat_opened(self.session.chat.id)
         self.sidebar.set_current(self.session.chat.id)
         self._show_title()
         self.last_plan = None
         self.refresh_meter()
 
     def _add_widget(self, message: Message) -> MessageWidget:
-        widget = self.window.chat_view.add_message(message.role, message.text, key=message.id)
+        widget = self.chat_view.add_message(message.role, message.text, key=message.id)
         self._decorate(widget, message)
         self._attach_menu(widget)
         return widget
@@ -291,9 +320,7 @@ class Conversations(QObject):
             notes.append(state_notes[message.state])
         position, count = self.session.versions.get(message.id, (0, 1))
         if count > 1:
-            notes.append(
-                self.tr("version {n} of {count}").replace("{n}", str(position + 1)).replace("{count}", str(count))
-            )
+            notes.append(fill(self.tr("version {n} of {count}"), n=position + 1, count=count))
         widget.set_footer(" · ".join(notes))
 
     def _attach_menu(self, widget: MessageWidget) -> None:
@@ -306,11 +333,11 @@ class Conversations(QObject):
 
     def message_menu(self, message_id: str) -> QMenu:
         """Copy, edit and continue (user messages), regenerate (the last reply), other versions."""
-        menu = QMenu(self.window)
+        menu = QMenu(self.chat_view)
         message = next((m for m in self.session.thread if m.id == message_id), None)
         if message is None:
             return menu
-        idle = not self.window.is_streaming and self.window.loaded_model is not None
+        idle = self.state.can_send
         menu.addAction(self.tr("Copy text"), lambda: QGuiApplication.clipboard().setText(message.text))
         if message.role == "user":
             edit = menu.addAction(self.tr("Edit and continue…"), lambda: self._ask_and_edit(message))
@@ -323,34 +350,32 @@ class Conversations(QObject):
             previous = menu.addAction(
                 self.tr("Previous version"), lambda: self.session.show_version(message.id, -1)
             )
-            previous.setEnabled(position > 0 and not self.window.is_streaming)
+            previous.setEnabled(position > 0 and not self.state.is_streaming)
             following = menu.addAction(self.tr("Next version"), lambda: self.session.show_version(message.id, 1))
-            following.setEnabled(position < count - 1 and not self.window.is_streaming)
+            following.setEnabled(position < count - 1 and not self.state.is_streaming)
         return menu
 
     # ---- regenerate, edit and continue --------------------------------------------------
 
     def regenerate(self) -> None:
         """Write the last reply again; the old reply stays as another version."""
-        if self.window.is_streaming or self.window.loaded_model is None:
-            return
-        if self.session.regenerate_point() is None:
+        if not self.state.can_send or self.session.regenerate_point() is None:
             return
         self._render_thread_only()
-        self.window.continue_chat()
+        self.continueRequested.emit()
 
     def edit_and_continue(self, message_id: str, text: str) -> None:
         """A new version of a user message; the chat continues from it (the old branch is kept)."""
         text = text.strip()
-        if not text or self.window.is_streaming or self.window.loaded_model is None:
+        if not text or not self.state.can_send:
             return
         self.session.edit_message(message_id, text)
         self._render_thread_only()
-        self.window.continue_chat()
+        self.continueRequested.emit()
 
     def _ask_and_edit(self, message: Message) -> None:
         text, accepted = QInputDialog.getMultiLineText(
-            self.window, self.tr("Edit and continue"),
+            self.chat_view, self.tr("Edit and continue"),
             self.tr("Your message (the old version and its replies are kept):"), message.text,
         )
         if accepted:
@@ -358,12 +383,11 @@ class Conversations(QObject):
 
     def _edit_last(self) -> None:
         last_user = next((m for m in reversed(self.session.thread) if m.role == "user"), None)
-        if last_user is not None and not self.window.is_streaming:
+        if last_user is not None and not self.state.is_streaming:
             self._ask_and_edit(last_user)
 
     def _render_thread_only(self) -> None:
-        view = self.window.chat_view
-        view.clear()
+        self.chat_view.clear()
         for message in self.session.thread:
             self._add_widget(message)
 
@@ -378,8 +402,8 @@ class Conversations(QObject):
         self.refresh_meter()
 
     def _reload_model(self) -> None:
-        if self.window.loaded_model is not None:
-            self.window.load_model(self.window.loaded_model)
+        if self.state.loaded_model is not None:
+            self.reloadRequested.emit(self.state.loaded_model)
 
     def set_sampling(self, params: SamplingParams) -> None:
         """Use these sampling settings for the chat on show (as if typed into the panel)."""
@@ -396,13 +420,3 @@ def _window_stats(plan: WindowPlan) -> dict[str, Any]:
         "policy": plan.policy.value,
     }
 
-
-def _insert_above(layout: QLayout, anchor: QWidget, widget: QWidget) -> None:
-    """Put `widget` right above the row of the layout that holds `anchor`."""
-    for index in range(layout.count()):
-        item = layout.itemAt(index)
-        inner = item.layout()
-        if item.widget() is anchor or (inner is not None and inner.indexOf(anchor) >= 0):
-            layout.insertWidget(index, widget)  # type: ignore[attr-defined]
-            return
-    layout.addWidget(widget)

