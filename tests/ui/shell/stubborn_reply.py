@@ -73,7 +73,7 @@ def main() -> int:
     watch = QTimer()
     watch.setInterval(10)
     watch.timeout.connect(close_once_text_shows)
-    window.modelLoaded.connect(send)
+    window.state_signals.modelLoaded.connect(send)
     window.show()
     return app.exec()
 
