@@ -37,16 +37,10 @@ import httpx2
 from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status
 
 from app.core.hub.client import HubClient, HubError, HubErrorKind, status_error
-from app.core.models.library import (
-    Cancelled,
-    LibraryError,
-    VerifiedIndex,
-    VerifyState,
-    describe_os_error,
-    model_destination,
-    safe_component,
-    sha256_file,
-)
+from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState, sha256_file
+from app.core.models.library import LibraryError
+from app.core.support.os_errors import describe_os_error
+from app.core.models.names import model_destination, safe_component
 from app.core.paths import AppPaths, app_paths
 from app.core.support.formatting import format_bytes
 

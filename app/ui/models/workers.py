@@ -16,16 +16,9 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from app.core.hub.client import METADATA_TIMEOUT_S, HubClient, HubError
-from app.core.models.library import (
-    Cancelled,
-    InstalledModel,
-    LibraryError,
-    VerifiedIndex,
-    delete_model,
-    import_model,
-    library_entries,
-    verify_model,
-)
+from app.core.models.hashing import Cancelled, VerifiedIndex
+from app.core.models.library import InstalledModel, LibraryError, delete_model, library_entries, verify_model
+from app.core.models.importing import import_model
 from app.core.models.validation import ModelFileError
 from app.core.models.quant import free_memory_now
 from app.core.hub.token_store import TokenStore, TokenStoreError

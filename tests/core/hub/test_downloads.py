@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from app.core.hub.downloads import DownloadJob, DownloadManager, DownloadRequest, JobState, RetryPolicy
-from app.core.models.library import VerifiedIndex, VerifyState, installed_models
+from app.core.models.hashing import VerifiedIndex, VerifyState
+from app.core.models.library import installed_models
 from app.core.paths import app_paths
 from app.core.hub.token_store import TokenStore
 from tests.fakes.fake_hub import FakeHub, fake_hub, gguf_bytes  # noqa: F401

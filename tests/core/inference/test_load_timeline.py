@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.core.inference.engine import Engine, LoadCancelled, LoadConfig
-from app.core.models.library import VerifiedIndex, VerifyState, sha256_file
+from app.core.models.hashing import VerifiedIndex, VerifyState, sha256_file
 from app.core.inference.load_timeline import (
     FIRST_DECODE,
     HASH_CHECK,

@@ -11,7 +11,7 @@ from PySide6.QtGui import QDropEvent
 from pytestqt.qtbot import QtBot
 
 from app.core.hub.downloads import DownloadManager, DownloadRequest, JobState
-from app.core.models.library import VerifyState
+from app.core.models.hashing import VerifyState
 from app.core.paths import app_paths
 from app.ui.models.manager import ModelManagerDialog
 from tests.fakes.fake_hub import FakeHub, fake_hub, gguf_bytes, make_gguf  # noqa: F401
