@@ -17,7 +17,8 @@ from pathlib import Path
 
 from app.core.support.text_table import text_table
 from app.cli.common import fail, quiet_logging
-from app.core.hub.downloads import DownloadJob, DownloadManager, DownloadRequest, JobSnapshot, JobState
+from app.core.hub.downloads.job import DownloadJob, DownloadRequest, JobSnapshot, JobState
+from app.core.hub.downloads.manager import DownloadManager
 from app.core.models.gguf_summary import format_parameters
 from app.core.hub.client import HubClient, HubError, RepoListing, Variant, incomplete_split
 from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState

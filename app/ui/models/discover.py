@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.hub.downloads import DownloadRequest
+from app.core.hub.downloads.job import DownloadRequest
 from app.core.hub.client import RepoListing, RepoSummary, Variant, hub_endpoint, incomplete_split
 from app.core.models.quant import Fit, fit_hint, recommend
 from app.core.support.formatting import format_bytes

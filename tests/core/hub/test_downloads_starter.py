@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.core.hub.downloads import DownloadManager, DownloadRequest, JobState
+from app.core.hub.downloads.manager import DownloadManager
+from app.core.hub.downloads.job import DownloadRequest, JobState
 from app.core.inference.engine import Engine, LoadConfig
 from app.core.hub.client import HubClient
 from app.core.models.hashing import VerifiedIndex, VerifyState
