@@ -250,7 +250,7 @@ def save_settings(path: Path, settings: Settings) -> None:
         if previous_version > SCHEMA_VERSION:
             backup = path.with_name(f"{path.name}.schema-{previous_version}.bak")
             if not backup.exists():
-                backup.write_bytes(path.read_bytes())
+                atomic_write(backup, path.read_bytes())
         atomic_write(path, json.dumps(settings.to_dict(), indent=2, ensure_ascii=False))
     except OSError as error:
         log.error("Could not save settings to %s: %s", path, error)
