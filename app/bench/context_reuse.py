@@ -40,7 +40,8 @@ from dataclasses import dataclass
 
 from app.bench import BenchContext, BenchRow, row
 from app.core.chat.context_window import ContextWindow, WindowPolicy, WindowTurn
-from app.core.inference.engine import Engine, LoadConfig, ReplyDone, default_threads, final_reply, shared_prefix_length
+from app.core.inference.engine import Engine, LoadConfig, ReplyDone, default_threads, final_reply
+from app.core.inference.kv_shift import shared_prefix_length
 from app.core.inference.sampling import GREEDY, SamplingParams
 
 SECTION = "context_reuse"

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.bench import BenchContext, BenchRow, row
-from app.core.models.library import sha256_file
+from app.core.models.hashing import sha256_file
 
 SECTION = "hashing"
 TARGET = ">= 0.9"

@@ -17,20 +17,13 @@ from pathlib import Path
 
 from app.core.support.text_table import text_table
 from app.cli.common import fail, quiet_logging
-from app.core.hub.downloads import DownloadJob, DownloadManager, DownloadRequest, JobSnapshot, JobState
+from app.core.hub.downloads.job import DownloadJob, DownloadRequest, JobSnapshot, JobState
+from app.core.hub.downloads.manager import DownloadManager
 from app.core.models.gguf_summary import format_parameters
 from app.core.hub.client import HubClient, HubError, RepoListing, Variant, incomplete_split
-from app.core.models.library import (
-    Cancelled,
-    LibraryError,
-    VerifiedIndex,
-    VerifyState,
-    delete_model,
-    find_model,
-    import_model,
-    library_entries,
-    verify_model,
-)
+from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState
+from app.core.models.library import LibraryError, delete_model, find_model, library_entries, verify_model
+from app.core.models.importing import import_model
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
 from app.core.hub.remote_header import read_variant_headers

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
@@ -40,6 +39,7 @@ from app.core.inference.sampling import (
     check_values_leniently,
     lenient_sampling,
 )
+from app.core.support.atomic import atomic_write
 
 log = logging.getLogger(__name__)
 
@@ -250,13 +250,8 @@ def save_settings(path: Path, settings: Settings) -> None:
         if previous_version > SCHEMA_VERSION:
             backup = path.with_name(f"{path.name}.schema-{previous_version}.bak")
             if not backup.exists():
-                backup.write_bytes(path.read_bytes())
-        temporary = path.with_name(f"{path.name}.tmp")
-        with open(temporary, "w", encoding="utf-8") as handle:
-            json.dump(settings.to_dict(), handle, indent=2, ensure_ascii=False)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
+                atomic_write(backup, path.read_bytes())
+        atomic_write(path, json.dumps(settings.to_dict(), indent=2, ensure_ascii=False))
     except OSError as error:
         log.error("Could not save settings to %s: %s", path, error)
         raise SettingsError(

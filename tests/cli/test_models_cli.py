@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.core.memory.fit import Machine
-from app.core.models.library import VerifiedIndex
+from app.core.models.hashing import VerifiedIndex
 from app.core.paths import app_paths
 from app.main import main
 from tests.fakes.fake_hub import FakeHub, fake_hub, gguf_bytes  # noqa: F401

@@ -11,14 +11,19 @@ turn is arithmetic over cached numbers plus one real count of the chosen prompt.
 count is authoritative: if a template is not additive and the prompt is over budget, the
 next smaller window is tried.
 
-Why it drops in chunks: llama.cpp reuses the longest common prefix of the previous prompt.
-Dropping one old turn per new turn would change the prompt right after the system prompt
-every time, so the whole conversation would be evaluated again on every turn. Instead the
-window drops a chunk of old turns (a quarter of the budget by default) at once, and the
-start of the window only moves when the conversation has grown by another chunk. The
-start is a pure function of the conversation (dropped tokens are rounded up to whole
-chunks counted from the first message), so it is stable across turns, restarts and
-branches without remembering anything.
+Why it drops in chunks: the window drops old turns a quarter of the budget at a time
+(`DEFAULT_CHUNK_FRACTION`), and its start only moves when the conversation has grown by
+another chunk. The start is a pure function of the conversation (dropped tokens are rounded
+up to whole chunks counted from the first message), so it is stable across turns, restarts
+and branches without remembering anything. Between slides the prompt only grows at its end,
+so the KV cache of the previous turn is reused as it is. When the window does slide, the
+engine cuts the dropped turns out of the KV cache and shifts the rest back
+(inference/kv_shift.py), so a slide costs about its new tokens, not a re-evaluation of the
+whole conversation; dropping a chunk rather than one turn per turn keeps the slides rare.
+
+Not to be confused with sliding-window attention, a property of some models whose layers
+attend only to a fixed number of recent tokens: which layers do is read in models/gguf_info.py,
+and the smaller KV cache it needs is planned in memory/planner.py.
 """
 
 from __future__ import annotations

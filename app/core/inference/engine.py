@@ -1,5 +1,10 @@
 """llama.cpp behind one small interface: load a GGUF, render chat prompts, stream replies.
 
+The token loop lives here; what it leans on lives beside it: stop_strings.py (cutting the
+reply at a stop string), kv_shift.py (reusing the KV cache after the context window dropped
+turns), load_progress.py (progress and cancel during the weight load), chat_format.py (the
+chat template, ChatML as the fallback).
+
 The engine is not thread-safe by design: one owner (the LLM worker thread, or the
 command line) calls it. The only cross-thread input is the stop `threading.Event`, which
 is checked between tokens and, through llama.cpp's abort callback, inside prompt
@@ -21,13 +26,15 @@ from enum import Enum
 from pathlib import Path
 
 import llama_cpp
-import llama_cpp._internals
-import numpy as np
 from llama_cpp import llama_chat_format
 
+from app.core.inference.chat_format import chat_formatter
+from app.core.inference.kv_shift import reusable_prefix, shift_kv_cache_to
 from app.core.inference.llama_log import install_llama_logging
-from app.core.models.validation import ModelFileError, check_model_file
+from app.core.inference.load_progress import LoadProgress, TimedModelLoad
 from app.core.inference.sampling import SamplingParams
+from app.core.inference.stop_strings import StopStringFilter
+from app.core.models.validation import ModelFileError, check_model_file
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +130,6 @@ ReplyEvent = TokenPiece | ReplyDone
 # Called after each sampled token with (token id, the Llama); the logits it was sampled
 # from are still current at that moment (used by the token-probability inspector).
 TokenObserver = Callable[[int, llama_cpp.Llama], None]
-LoadProgress = Callable[[float], None]
 
 
 def default_threads() -> int:
@@ -146,6 +152,8 @@ class Engine:
         self._config: LoadConfig | None = None
         self._formatter: llama_chat_format.Jinja2ChatFormatter | None = None
         self._abort_requested: threading.Event | None = None
+        # The cancel event of the load that the next warm_up() finishes.
+        self._load_cancel: threading.Event | None = None
         # Kept alive for as long as the context uses it.
         self._abort_callback = llama_cpp.ggml_abort_callback(self._should_abort)
 
@@ -182,7 +190,7 @@ class Engine:
         checked = time.perf_counter() - report.started_at
         report.stages.append(LoadStage("check file", checked, "GGUF header and tensor table"))
 
-        weights = _TimedModelLoad(progress, cancel)
+        weights = TimedModelLoad(progress, cancel)
         try:
             with weights:
                 llama = llama_cpp.Llama(
@@ -209,9 +217,10 @@ class Engine:
 
         started = time.perf_counter()
         llama_cpp.llama_set_abort_callback(llama.ctx, self._abort_callback, None)
-        self._formatter = _chat_formatter(llama)
+        self._formatter = chat_formatter(llama)
         self._llama = llama
         self._config = config
+        self._load_cancel = cancel
         report.n_layers = int(llama.metadata.get(f"{llama.metadata.get('general.architecture', '')}.block_count", 0))
         report.n_ctx_train = llama._model.n_ctx_train()
         report.chat_template = llama.metadata.get("tokenizer.chat_template", "")
@@ -223,18 +232,38 @@ class Engine:
         llama, self._llama = self._llama, None
         self._config = None
         self._formatter = None
+        self._load_cancel = None
         if llama is not None:
             llama.close()
 
     def warm_up(self) -> None:
         """Decode one token now, so memory that runs out on the first decode fails the load
         (where the offload fallback can retry with fewer GPU layers), not the first reply.
-        Raises RuntimeError when llama.cpp's decode fails."""
+
+        The decode is the last step of the load, so it honours the load's cancel event: set
+        before the decode, the decode is skipped; set during it, llama.cpp's abort callback
+        ends it. Either way the model is freed and LoadCancelled raised. Raises RuntimeError
+        when llama.cpp's decode fails otherwise."""
         llama = self.llama
+        cancel, self._load_cancel = self._load_cancel, None
+        if cancel is None or not cancel.is_set():
+            self._decode_one_token(llama, cancel)
+        if cancel is not None and cancel.is_set():
+            name = self._config.model_path.name if self._config else "the model"
+            self.close()
+            raise LoadCancelled(f"Loading {name} was cancelled.")
+
+    def _decode_one_token(self, llama: llama_cpp.Llama, cancel: threading.Event | None) -> None:
         token = llama.token_bos()
+        self._abort_requested = cancel
         try:
             llama.eval([token if token >= 0 else 0])
+        except RuntimeError:
+            if cancel is None or not cancel.is_set():
+                raise
+            # Aborted by the cancel event; the caller raises LoadCancelled.
         finally:
+            self._abort_requested = None
             llama.reset()
 
     # ---- prompts -------------------------------------------------------------------
@@ -286,7 +315,7 @@ class Engine:
                 "shorten the conversation or raise the context length."
             )
         shift_kv_cache_to(llama, prompt)
-        stats.cached_prompt_tokens = _reusable_prefix(llama, prompt)
+        stats.cached_prompt_tokens = reusable_prefix(llama, prompt)
         max_tokens = min(params.max_tokens, room) if params.max_tokens > 0 else room
         llama.set_seed(params.seed if params.seed is not None else random.randint(0, 2**31 - 1))
         llama.last_n_tokens_size = params.repeat_last_n
@@ -382,98 +411,6 @@ def final_reply(events: Iterable[ReplyEvent]) -> ReplyDone:
     return done
 
 
-class StopStringFilter:
-    """Cuts the reply at the first stop string; holds back text that may start one."""
-
-    def __init__(self, stop: Sequence[str]) -> None:
-        self._stop = [s for s in stop if s]
-        self._pending = ""
-
-    def feed(self, piece: str) -> tuple[str, bool]:
-        """Return (text safe to show now, whether a stop string was hit)."""
-        if not self._stop:
-            return piece, False
-        text = self._pending + piece
-        cut = min((i for i in (text.find(s) for s in self._stop) if i >= 0), default=-1)
-        if cut >= 0:
-            self._pending = ""
-            return text[:cut], True
-        keep = max((_overlap(text, s) for s in self._stop), default=0)
-        self._pending = text[len(text) - keep :] if keep else ""
-        return text[: len(text) - keep], False
-
-    def flush(self) -> str:
-        pending, self._pending = self._pending, ""
-        return pending
-
-
-def _overlap(text: str, stop: str) -> int:
-    """Length of the longest suffix of `text` that is a proper prefix of `stop`."""
-    for size in range(min(len(text), len(stop) - 1), 0, -1):
-        if text.endswith(stop[:size]):
-            return size
-    return 0
-
-
-MIN_SHIFTED_TOKENS = 16
-
-
-def shift_kv_cache_to(llama: llama_cpp.Llama, prompt: list[int]) -> int:
-    """Context shift: when the prompt is the cached tokens with a span cut out (the context
-    window dropped old turns), cut that span out of the KV cache and move the rest back,
-    so only the new tokens are evaluated instead of everything after the cut.
-
-    llama.cpp re-rotates the moved keys (RoPE shift) on the next decode, as llama-server
-    does. The numbers differ slightly from a fresh evaluation. Returns how many cached
-    tokens were kept by the shift (0 when nothing was cut or the model cannot shift).
-    """
-    cached = np.asarray(llama.input_ids[: llama.n_tokens])
-    wanted = np.asarray(prompt, dtype=cached.dtype)
-    start = shared_prefix_length(cached, wanted)
-    if start >= len(cached) - MIN_SHIFTED_TOKENS or start >= len(wanted) - MIN_SHIFTED_TOKENS:
-        return 0
-    resume, kept = _longest_continuation(cached, wanted, start)
-    if kept < MIN_SHIFTED_TOKENS:
-        return 0
-    memory = llama_cpp.llama_get_memory(llama.ctx)
-    if memory is None or not llama_cpp.llama_memory_can_shift(memory):
-        return 0
-    if not llama_cpp.llama_memory_seq_rm(memory, 0, start, resume):
-        return 0
-    llama_cpp.llama_memory_seq_add(memory, 0, resume, resume + kept, start - resume)
-    llama_cpp.llama_memory_seq_rm(memory, 0, start + kept, -1)
-    llama.input_ids[start : start + kept] = cached[resume : resume + kept].copy()
-    llama.n_tokens = start + kept
-    log.debug("Context shift: dropped cached tokens %d-%d, kept %d", start, resume, kept)
-    return kept
-
-
-def shared_prefix_length(a: Sequence[int] | np.ndarray, b: Sequence[int] | np.ndarray) -> int:
-    """How many leading tokens two token sequences have in common."""
-    a, b = np.asarray(a), np.asarray(b)
-    size = min(len(a), len(b))
-    differs = np.flatnonzero(a[:size] != b[:size])
-    return int(differs[0]) if len(differs) else size
-
-
-def _longest_continuation(cached: np.ndarray, prompt: np.ndarray, start: int) -> tuple[int, int]:
-    """The cached position after `start` from which the most tokens continue prompt[start:]."""
-    best = (0, 0)
-    for resume in np.flatnonzero(cached[start + 1 :] == prompt[start]) + start + 1:
-        kept = shared_prefix_length(cached[resume:], prompt[start:])
-        if kept > best[1]:
-            best = (int(resume), kept)
-    return best
-
-
-def _reusable_prefix(llama: llama_cpp.Llama, prompt: list[int]) -> int:
-    """How many prompt tokens llama-cpp-python will reuse from its KV cache (mirrors `generate`)."""
-    if llama.n_tokens <= 0:
-        return 0
-    common = shared_prefix_length(llama.input_ids[: llama.n_tokens], prompt)
-    return common - 1 if common == len(prompt) else common
-
-
 def _fill_timing(stats: ReplyStats, started: float, first_token_at: float, finished: float) -> None:
     stats.total_s = finished - started
     if not first_token_at:
@@ -486,64 +423,3 @@ def _fill_timing(stats: ReplyStats, started: float, first_token_at: float, finis
         stats.generation_tokens_per_s = (stats.completion_tokens - 1) / generating
 
 
-class _TimedModelLoad:
-    """Times llama.cpp's weight loading and feeds its progress callback, which can also cancel.
-
-    llama-cpp-python 0.3.36 has no progress parameter, so for the duration of one load
-    the model wrapper it constructs is replaced by one that sets `progress_callback` on
-    the model params. Loads happen on one thread at a time (the engine's owner).
-    """
-
-    _lock = threading.Lock()
-
-    def __init__(self, progress: LoadProgress | None, cancel: threading.Event | None) -> None:
-        self.seconds = 0.0
-        self.started_at = 0.0  # time.perf_counter() when llama.cpp began reading the model
-        self._progress = progress
-        self._cancel = cancel
-        self._callback = llama_cpp.llama_progress_callback(self._on_progress)
-        self._original: type | None = None
-
-    def _on_progress(self, fraction: float, _data: ctypes.c_void_p) -> bool:
-        if self._progress is not None:
-            self._progress(float(fraction))
-        return not (self._cancel is not None and self._cancel.is_set())
-
-    def __enter__(self) -> "_TimedModelLoad":
-        self._lock.acquire()
-        original = self._original = llama_cpp._internals.LlamaModel
-
-        def timed_model(*, path_model: str, params: llama_cpp.llama_model_params, verbose: bool) -> object:
-            params.progress_callback = self._callback
-            self.started_at = time.perf_counter()
-            try:
-                return original(path_model=path_model, params=params, verbose=verbose)
-            finally:
-                self.seconds = time.perf_counter() - self.started_at
-
-        llama_cpp._internals.LlamaModel = timed_model  # type: ignore[assignment]
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        llama_cpp._internals.LlamaModel = self._original  # type: ignore[assignment]
-        self._lock.release()
-
-
-def _chat_formatter(llama: llama_cpp.Llama) -> llama_chat_format.Jinja2ChatFormatter:
-    """The model's own chat template from its metadata; ChatML when it has none."""
-    template = llama.metadata.get("tokenizer.chat_template") or CHATML_TEMPLATE
-    vocab = llama._model
-    eos = llama.token_eos()
-    bos = llama.token_bos()
-    return llama_chat_format.Jinja2ChatFormatter(
-        template=template,
-        eos_token=vocab.token_get_text(eos) if eos != -1 else "",
-        bos_token=vocab.token_get_text(bos) if bos != -1 else "",
-        stop_token_ids=[eos],
-    )
-
-
-CHATML_TEMPLATE = (
-    "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"
-    "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
-)

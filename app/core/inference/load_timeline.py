@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.core.inference.engine import Engine, LoadCancelled, LoadConfig, LoadProgress, LoadReport, LoadStage
-from app.core.models.library import Cancelled, VerifiedIndex, VerifyState, split_shards
+from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState
+from app.core.models.library import split_shards
 from app.core.inference.llama_buffers import MIB, LlamaBuffers
 from app.core.inference.llama_log import add_line_listener, install_llama_logging, remove_line_listener
 from app.core.models.validation import ModelFileError

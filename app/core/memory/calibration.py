@@ -12,13 +12,13 @@ import json
 import logging
 import os
 import statistics
-import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from app.core.memory.hardware import GpuState, HardwareSnapshot
 from app.core.paths import app_paths
+from app.core.support.atomic import atomic_write
 
 log = logging.getLogger(__name__)
 
@@ -145,11 +145,4 @@ class CalibrationStore:
 
     def _write(self, data: dict) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".calibration-", suffix=".json")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                json.dump(data, stream, indent=1)
-            os.replace(temporary, self.path)
-        except OSError:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        atomic_write(self.path, json.dumps(data, indent=1))

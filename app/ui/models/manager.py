@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.hub.downloads import DownloadManager, DownloadRequest
+from app.core.hub.downloads.manager import DownloadManager
+from app.core.hub.downloads.job import DownloadRequest
 from app.core.hub.client import hub_endpoint
 from app.core.models.library import split_shards
 from app.core.paths import AppPaths, app_paths

@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from app.core.hub.downloads import DownloadJob, DownloadManager, DownloadRequest, JobState, RetryPolicy
-from app.core.models.library import VerifiedIndex, VerifyState, installed_models
+from app.core.hub.downloads.job import DownloadJob, DownloadRequest, JobState
+from app.core.hub.downloads.manager import DownloadManager
+from app.core.hub.downloads.transfer import RetryPolicy
+from app.core.models.hashing import VerifiedIndex, VerifyState
+from app.core.models.library import installed_models
 from app.core.paths import app_paths
 from app.core.hub.token_store import TokenStore
 from tests.fakes.fake_hub import FakeHub, fake_hub, gguf_bytes  # noqa: F401
@@ -300,7 +303,7 @@ def test_sha256_is_computed_while_receiving_without_reading_the_file_again(
     def no_second_read(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("the download read its file again to hash it")
 
-    monkeypatch.setattr("app.core.hub.downloads.sha256_file", no_second_read)
+    monkeypatch.setattr("app.core.hub.downloads.transfer.sha256_file", no_second_read)
     job = make_manager().enqueue(request_for(hub))
     finish(job)
     assert job.snapshot().state is JobState.DONE, job.snapshot().message
@@ -379,9 +382,9 @@ def test_a_disk_that_fills_up_mid_download_keeps_the_bytes_and_resumes_after_spa
 ) -> None:
     import errno
 
-    from app.core.hub import downloads
+    from app.core.hub.downloads import transfer
 
-    real_write = downloads._write_all
+    real_write = transfer._write_all
     written = 0
 
     def filling_disk(handle: object, data: bytes) -> None:
@@ -391,7 +394,7 @@ def test_a_disk_that_fills_up_mid_download_keeps_the_bytes_and_resumes_after_spa
         real_write(handle, data)  # type: ignore[arg-type]
         written += len(data)
 
-    monkeypatch.setattr(downloads, "_write_all", filling_disk)
+    monkeypatch.setattr(transfer, "_write_all", filling_disk)
     manager = make_manager()
     job = manager.enqueue(request_for(hub))
     finish(job)
@@ -401,7 +404,7 @@ def test_a_disk_that_fills_up_mid_download_keeps_the_bytes_and_resumes_after_spa
     (part,) = app_paths().downloads.glob("*.part")
     assert part.stat().st_size == written
 
-    monkeypatch.setattr(downloads, "_write_all", real_write)
+    monkeypatch.setattr(transfer, "_write_all", real_write)
     manager.resume(job.id)
     finish(job)
     assert job.snapshot().state is JobState.DONE, job.snapshot().message

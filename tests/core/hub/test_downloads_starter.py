@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.core.hub.downloads import DownloadManager, DownloadRequest, JobState
+from app.core.hub.downloads.manager import DownloadManager
+from app.core.hub.downloads.job import DownloadRequest, JobState
 from app.core.inference.engine import Engine, LoadConfig
 from app.core.hub.client import HubClient
-from app.core.models.library import VerifiedIndex, VerifyState, installed_models
+from app.core.models.hashing import VerifiedIndex, VerifyState
+from app.core.models.library import installed_models
 from app.core.paths import app_paths
 from app.core.hub.remote_header import read_variant_headers
 from app.core.memory.fit import Candidate, Machine, recommend

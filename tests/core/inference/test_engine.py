@@ -9,14 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from app.core.inference.engine import (
-    ChatMessage,
-    Engine,
-    ReplyDone,
-    StopReason,
-    StopStringFilter,
-    TokenPiece,
-)
+from app.core.inference.engine import ChatMessage, Engine, ReplyDone, StopReason, TokenPiece
+from app.core.inference.stop_strings import StopStringFilter
 from app.core.inference.sampling import GREEDY
 
 CHINESE_PROMPT = "请用中文回答：天空是什么颜色？"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
 import threading
 import time
@@ -9,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from app.core.inference.engine import Engine, LoadCancelled, LoadConfig
-from app.core.models.library import VerifiedIndex, VerifyState, sha256_file
+from app.core.inference.engine import Engine, LoadCancelled, LoadConfig, LoadProgress, LoadReport
+from app.core.models.hashing import VerifiedIndex, VerifyState, sha256_file
 from app.core.inference.load_timeline import (
     FIRST_DECODE,
     HASH_CHECK,
@@ -85,6 +86,60 @@ def test_cancelling_during_the_weights_stops_the_load_and_records_where(starter_
     assert [stage.name for stage in timeline.stages] == [HASH_CHECK, LOAD_WEIGHTS]
     assert timeline.stages[-1].detail.startswith("cancelled at")
     assert timeline.current_stage == ""
+
+
+class _CancelledAsTheWeightsFinish(Engine):
+    """The user presses Cancel the moment llama.cpp has finished loading, before the first decode."""
+
+    def load(
+        self, config: LoadConfig, progress: LoadProgress | None = None, cancel: threading.Event | None = None
+    ) -> LoadReport:
+        report = super().load(config, progress, cancel)
+        assert cancel is not None
+        cancel.set()
+        return report
+
+
+def test_a_load_cancelled_before_the_first_decode_skips_it_frees_the_model_and_says_cancelled(
+    starter_model: Path,
+) -> None:
+    engine = _CancelledAsTheWeightsFinish()
+    timeline = LoadTimeline(engine)
+    with pytest.raises(LoadCancelled):
+        load_with_fallback(timeline, LoadConfig(starter_model, n_ctx=512), cancel=threading.Event(), total_layers=31)
+    assert not engine.is_loaded
+    assert FIRST_DECODE not in [stage.name for stage in timeline.stages]
+
+
+class _CancelledDuringTheFirstDecode(Engine):
+    """The user presses Cancel while llama.cpp computes the first decode (seen from its abort callback)."""
+
+    def _should_abort(self, data: ctypes.c_void_p) -> bool:
+        if self._abort_requested is not None:
+            self._abort_requested.set()
+        return super()._should_abort(data)
+
+
+def test_a_load_cancelled_during_the_first_decode_ends_the_decode_frees_the_model_and_says_cancelled(
+    starter_model: Path,
+) -> None:
+    engine = _CancelledDuringTheFirstDecode()
+    cancel = threading.Event()
+    engine.load(LoadConfig(starter_model, n_ctx=512), cancel=cancel)
+    with pytest.raises(LoadCancelled):
+        engine.warm_up()
+    assert cancel.is_set()
+    assert not engine.is_loaded
+
+
+def test_the_first_decode_runs_when_the_load_was_not_cancelled(starter_model: Path) -> None:
+    engine = Engine()
+    try:
+        engine.load(LoadConfig(starter_model, n_ctx=512), cancel=threading.Event())
+        engine.warm_up()
+        assert engine.is_loaded
+    finally:
+        engine.close()
 
 
 def test_through_the_offload_fallback_the_first_decode_closes_the_timeline(starter_model: Path) -> None:

@@ -9,23 +9,18 @@ from pathlib import Path
 
 import pytest
 
+from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState, sha256_file
 from app.core.models.library import (
-    Cancelled,
     LibraryError,
-    UnsafeNameError,
-    VerifiedIndex,
-    VerifyState,
     delete_model,
     describe,
     find_model,
-    import_model,
     installed_models,
     library_entries,
-    model_destination,
-    safe_component,
-    sha256_file,
     verify_model,
 )
+from app.core.models.names import UnsafeNameError, model_destination, safe_component
+from app.core.models.importing import import_model
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
 from tests.fakes.fake_hub import make_gguf

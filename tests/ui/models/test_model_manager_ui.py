@@ -10,9 +10,10 @@ from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from pytestqt.qtbot import QtBot
 
-from app.core.hub.downloads import DownloadManager, DownloadRequest, JobState
+from app.core.hub.downloads.job import DownloadRequest, JobState
+from app.core.hub.downloads.manager import DownloadManager
 from app.core.memory.fit import Machine
-from app.core.models.library import VerifyState
+from app.core.models.hashing import VerifyState
 from app.core.paths import app_paths
 from app.ui.models.manager import ModelManagerDialog
 from tests.fakes.fake_hub import FakeHub, fake_hub, gguf_bytes, make_gguf  # noqa: F401
@@ -217,7 +218,7 @@ def test_dropping_a_gguf_file_on_the_window_imports_it_into_the_library(dialog: 
 def test_unfinished_downloads_from_an_earlier_run_come_back_paused(hub: FakeHub, qtbot: QtBot, memory_keyring) -> None:  # noqa: F811
     file = hub.file(REPO, Q4)
     hub.faults(REPO, Q4).drop_at = file.size // 2
-    from app.core.hub.downloads import RetryPolicy
+    from app.core.hub.downloads.transfer import RetryPolicy
 
     earlier = DownloadManager(app_paths(), retry=RetryPolicy(attempts=1))
     job = earlier.enqueue(DownloadRequest(REPO, Q4, None, file.sha256, file.size))

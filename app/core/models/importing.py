@@ -1,0 +1,124 @@
+"""Importing a model file from elsewhere: copied into `models/imported/`, hashed while it is copied.
+
+A file already inside the models folder is hashed and recorded in place. The copy goes to
+a temporary name first and is renamed into place once complete, so a cancelled or failed
+import leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import shutil
+import threading
+from pathlib import Path
+
+from app.core.models.hashing import (
+    HASH_CHUNK,
+    Cancelled,
+    ProgressCallback,
+    VerifiedIndex,
+    sha256_file,
+)
+from app.core.models.library import InstalledModel, LibraryError, installed_models, is_inside, split_shards
+from app.core.models.names import safe_component
+from app.core.models.validation import check_model_file
+from app.core.support.atomic import atomic_move
+from app.core.support.os_errors import describe_os_error
+
+log = logging.getLogger(__name__)
+
+IMPORTED_FOLDER = "imported"
+
+
+def import_model(
+    source: Path,
+    models_dir: Path,
+    progress: ProgressCallback | None = None,
+    cancel: threading.Event | None = None,
+) -> InstalledModel:
+    """Copy a .gguf file (and its other shards) into `models/imported/`, hashing while copying."""
+    source = Path(source).expanduser()
+    check_model_file(source)
+    shards = split_shards(source)
+    missing = [shard.name for shard in shards if not shard.is_file()]
+    if missing:
+        raise LibraryError(f"{source.name} is part of a split model, but these parts are missing beside it: {', '.join(missing)}")
+    index = VerifiedIndex(models_dir)
+    total = sum(shard.stat().st_size for shard in shards)
+    if is_inside(source, models_dir):
+        done = 0
+        for shard in shards:
+            size = shard.stat().st_size
+            digest = sha256_file(shard, _offset_progress(progress, done, total), cancel)
+            index.record(shard, digest.hexdigest(), "import", {"imported_from": str(shard)})
+            done += size
+        return _model_at(source, models_dir)
+    folder = models_dir / IMPORTED_FOLDER
+    targets = [folder / safe_component(shard.name) for shard in shards]
+    existing = [target for target in targets if target.exists()]
+    if existing:
+        raise LibraryError(f"A model file named {existing[0].name} is already in the library; delete it first or rename the file.")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise LibraryError(describe_os_error(error, folder)) from error
+    free = shutil.disk_usage(folder).free
+    if free < total:
+        raise LibraryError(
+            f"Not enough disk space to import {source.name}: it needs {total / 1e9:.2f} GB, "
+            f"{free / 1e9:.2f} GB are free in {folder}. Free up space and try again."
+        )
+    done = 0
+    for shard, target in zip(shards, targets):
+        sha = _copy_hashing(shard, target, _offset_progress(progress, done, total), cancel)
+        index.record(target, sha, "import", {"imported_from": str(shard)})
+        done += shard.stat().st_size
+    log.info("Imported %s into %s", source, targets[0])
+    return _model_at(targets[0], models_dir)
+
+
+def _copy_hashing(source: Path, target: Path, progress: ProgressCallback | None, cancel: threading.Event | None) -> str:
+    digest = hashlib.sha256()
+    temporary = target.with_name(target.name + ".importing")
+    total = source.stat().st_size
+    buffer = bytearray(HASH_CHUNK)
+    view = memoryview(buffer)
+    done = 0
+    try:
+        with source.open("rb", buffering=0) as reader, temporary.open("wb") as writer:
+            while True:
+                if cancel is not None and cancel.is_set():
+                    raise Cancelled()
+                count = reader.readinto(view)
+                if not count:
+                    break
+                digest.update(view[:count])
+                writer.write(view[:count])
+                done += count
+                if progress is not None:
+                    progress(done, total)
+            writer.flush()
+            os.fsync(writer.fileno())
+        atomic_move(temporary, target)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise LibraryError(describe_os_error(error, target.parent)) from error
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return digest.hexdigest()
+
+
+def _offset_progress(progress: ProgressCallback | None, offset: int, total: int) -> ProgressCallback | None:
+    if progress is None:
+        return None
+    return lambda done, _total: progress(offset + done, total)
+
+
+def _model_at(path: Path, models_dir: Path) -> InstalledModel:
+    for model in installed_models(models_dir):
+        if model.path == path:
+            return model
+    raise LibraryError(f"{path} was added but is not listed as a model")
