@@ -53,7 +53,7 @@ class NVMLError(Exception):
 
     _valClassMapping: dict[int, type] = {}
 
-    def __new__(cls, value: int) -> "NVMLError":
+    def __new__(cls, value: int) -> NVMLError:
         if cls is NVMLError:
             cls = NVMLError._valClassMapping.get(value, cls)
         obj = Exception.__new__(cls)

@@ -24,9 +24,8 @@ from PySide6.QtGui import QImage, QImageReader
 from pytestqt.qtbot import QtBot
 
 import app
-from tests.repo import REPO_ROOT as ROOT
 from app.core.models import starter
-
+from tests.repo import REPO_ROOT as ROOT
 
 PACKAGING = ROOT / "packaging"
 ICONS = ROOT / "resources" / "icons"

@@ -17,14 +17,13 @@ import pytest
 from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
-from tests.repo import REPO_ROOT as ROOT
 from tests.packaging.test_packaging import _desktop_entry
-
-
+from tests.repo import REPO_ROOT as ROOT
 
 pytest.importorskip("PyInstaller", reason="building the bundle needs the build extra: pip install -e '.[build]'")
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.requires_model,  # the bundle carries and loads the starter
     pytest.mark.timeout(1200),
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the bundle is built and tested on Linux only"),
 ]

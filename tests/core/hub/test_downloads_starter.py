@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from app.core.hub.client import HubClient
 from app.core.hub.downloads import DownloadManager, DownloadRequest, JobState
 from app.core.inference.engine import Engine, LoadConfig
-from app.core.hub.client import HubClient
 from app.core.models.library import VerifiedIndex, VerifyState, installed_models
-from app.core.paths import app_paths
 from app.core.models.quant import recommend
-from tests.fakes.fake_hub import FakeHub, fake_hub  # noqa: F401
+from app.core.paths import app_paths
+from tests.fakes.fake_hub import FakeHub
 
 REPO = "HuggingFaceTB/SmolLM2-135M-Instruct-GGUF"
 

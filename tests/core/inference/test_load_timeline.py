@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -10,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from app.core.inference.engine import Engine, LoadCancelled, LoadConfig
-from app.core.models.library import VerifiedIndex, VerifyState, sha256_file
 from app.core.inference.load_timeline import (
     FIRST_DECODE,
     HASH_CHECK,
@@ -20,8 +20,9 @@ from app.core.inference.load_timeline import (
     detect_template_family,
     offload_counts,
 )
-from app.core.models.validation import ModelFileError
 from app.core.memory.fallback import load_with_fallback
+from app.core.models.library import VerifiedIndex, VerifyState, sha256_file
+from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
 
 EXPECTED_ORDER = [
@@ -135,6 +136,7 @@ def test_a_file_changed_since_it_was_verified_is_hashed_again(tmp_path: Path) ->
     assert index.state(path) is VerifyState.VERIFIED
 
 
+@pytest.mark.expected_log("app.core.models.library", logging.WARNING, "Hash mismatch for .*: recorded")
 def test_a_damaged_file_is_refused_before_llama_cpp_sees_it(tmp_path: Path) -> None:
     models = tmp_path / "models"
     path = _model_file(models)

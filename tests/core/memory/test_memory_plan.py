@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 from gguf.constants import GGMLQuantizationType
 
-from app.core.models.gguf_info import GgufInfo, TensorInfo
 from app.core.memory.planner import (
     DEFAULT_RUNTIME_OVERHEAD,
     GIB,
@@ -16,6 +15,7 @@ from app.core.memory.planner import (
     Fit,
     MemoryPlanner,
 )
+from app.core.models.gguf_info import GgufInfo, TensorInfo
 
 F32 = GGMLQuantizationType.F32
 F16 = GGMLQuantizationType.F16

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -11,11 +12,11 @@ import pytest
 from PySide6.QtCore import QObject, Signal
 from pytestqt.qtbot import QtBot
 
-from app.core.memory.calibration import CalibrationStore
 from app.core.inference.engine import LoadConfig, LoadReport
+from app.core.memory.calibration import CalibrationStore
+from app.core.memory.fallback import FallbackResult, FallbackStep
 from app.core.memory.hardware import HardwareMonitor, OffloadSupport
 from app.core.memory.planner import MIB, Fit
-from app.core.memory.fallback import FallbackResult, FallbackStep
 from app.core.support.formatting import format_bytes
 from app.ui.gpu.panel import GpuPanel
 from tests.fakes import fake_pynvml
@@ -190,6 +191,7 @@ def test_bars_show_this_app_other_processes_and_free_for_each_gpu(
     panel.grab()
 
 
+@pytest.mark.expected_log("app.core.memory.hardware", logging.WARNING, "NVML poll failed: GPU is lost")
 def test_nvml_failing_mid_poll_shows_the_reason_and_recovers(make_panel: PanelFactory, qtbot: QtBot) -> None:
     fake = fake_pynvml.one_gpu_with_other_process()
     panel, _ = make_panel(fake)
