@@ -30,7 +30,8 @@ BREACHES = [
     (
         "core/support/breach_layers.py",
         "import app.core.chat.store\n",
-        "app.core.support is not allowed to import app.core.chat: - app.core.support.breach_layers -> app.core.chat.store",
+        "app.core.support is not allowed to import app.core.chat: "
+        "- app.core.support.breach_layers -> app.core.chat.store",
     ),
     (
         "ui/widgets/breach_features.py",

@@ -19,7 +19,9 @@ def _glassbox(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.requires_model  # the child process loads the starter
 def test_chat_streams_a_reply_to_the_terminal(isolated_home: Path) -> None:
-    result = _glassbox("chat", "--prompt", "Say hello.", "--temperature", "0", "--max-tokens", "12", "--stats", home=isolated_home)
+    result = _glassbox(
+        "chat", "--prompt", "Say hello.", "--temperature", "0", "--max-tokens", "12", "--stats", home=isolated_home
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip()
     assert "generated" in result.stderr and "tok/s" in result.stderr

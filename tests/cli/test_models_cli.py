@@ -1,4 +1,5 @@
-"""`glassbox models ...` against the fake Hub: search, files, download (with Ctrl+C and resume), list, verify, remove."""
+"""`glassbox models ...` against the fake Hub: search, files, download (with Ctrl+C and resume), list, verify,
+remove."""
 
 from __future__ import annotations
 
@@ -24,7 +25,10 @@ Q4 = "tiny.Q4_K_M.gguf"
 def hub(fake_hub: FakeHub, tmp_path: Path) -> FakeHub:
     fake_hub.add_repo(
         REPO,
-        {Q4: gguf_bytes(tmp_path, "a.gguf", tensor_bytes=512 * 1024), "tiny.Q8_0.gguf": gguf_bytes(tmp_path, "b.gguf", seed=3)},
+        {
+            Q4: gguf_bytes(tmp_path, "a.gguf", tensor_bytes=512 * 1024),
+            "tiny.Q8_0.gguf": gguf_bytes(tmp_path, "b.gguf", seed=3),
+        },
         downloads=42,
         likes=7,
     )
@@ -66,7 +70,9 @@ def test_download_by_quantization_name_installs_and_list_shows_it_verified(
     assert "llama" in row and "F32" in row and "verified" in row
 
 
-def test_ctrl_c_pauses_the_download_and_a_second_run_resumes_it(hub: FakeHub, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ctrl_c_pauses_the_download_and_a_second_run_resumes_it(
+    hub: FakeHub, capsys: pytest.CaptureFixture[str]
+) -> None:
     size = hub.file(REPO, Q4).size
     hold = hub.hold(REPO, Q4, size * 40 // 100)
     partials = app_paths().downloads
@@ -96,7 +102,9 @@ def test_ctrl_c_pauses_the_download_and_a_second_run_resumes_it(hub: FakeHub, ca
 
 
 @pytest.mark.expected_log("app.core.models.library", logging.WARNING, "Hash mismatch for .*: recorded")
-def test_verify_reports_an_intact_file_and_catches_a_damaged_one(hub: FakeHub, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_reports_an_intact_file_and_catches_a_damaged_one(
+    hub: FakeHub, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["models", "download", REPO, Q4]) == 0
     assert main(["models", "verify", "tiny.Q4_K_M"]) == 0
     assert "intact" in capsys.readouterr().out

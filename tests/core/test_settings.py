@@ -123,7 +123,7 @@ def test_a_file_from_a_newer_version_is_read_and_its_unknown_parts_are_kept(sett
 def test_saving_into_an_unwritable_place_raises_a_readable_error(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
-    with pytest.raises(SettingsError, match="could not be saved.*writable"):
+    with pytest.raises(SettingsError, match=r"could not be saved.*writable"):
         save_settings(blocker / "settings.json", Settings())
 
 

@@ -37,7 +37,11 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("bundle")
     started = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, str(ROOT / "packaging" / "build.py"), "--dist", str(out / "dist"), "--work", str(out / "work")],
+        [
+            sys.executable,
+            str(ROOT / "packaging" / "build.py"),
+            *("--dist", str(out / "dist"), "--work", str(out / "work")),
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,

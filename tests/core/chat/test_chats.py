@@ -43,7 +43,10 @@ def test_a_chat_keeps_its_messages_with_role_model_settings_and_stats(store: Cha
     )
     with ChatStore(store.path) as reopened:
         thread = reopened.thread(chat.id)
-    assert [(m.role, m.text) for m in thread] == [("user", "What is a GGUF file?"), ("assistant", "A model file format.")]
+    assert [(m.role, m.text) for m in thread] == [
+        ("user", "What is a GGUF file?"),
+        ("assistant", "A model file format."),
+    ]
     assert thread[1] == reply
     assert (thread[1].model, thread[1].settings, thread[1].stats["completion_tokens"]) == (
         "SmolLM2-135M", {"temperature": 0.2}, 5,

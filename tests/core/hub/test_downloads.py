@@ -351,11 +351,13 @@ def test_an_installed_verified_file_is_not_downloaded_again(hub: FakeHub, make_m
     assert VerifiedIndex(app_paths().models).state(installed_path()) is VerifyState.VERIFIED
 
 
-def test_split_model_shards_install_side_by_side_as_one_library_model(fake_hub: FakeHub, tmp_path: Path, make_manager) -> None:
+def test_split_model_shards_install_side_by_side_as_one_library_model(
+    fake_hub: FakeHub, tmp_path: Path, make_manager
+) -> None:
     first = gguf_bytes(tmp_path, "a.gguf", seed=1)
     second = gguf_bytes(tmp_path, "b.gguf", seed=2)
     names = ["big.Q4_K_M-00001-of-00002.gguf", "big.Q4_K_M-00002-of-00002.gguf"]
-    fake_hub.add_repo("acme/Big-GGUF", dict(zip(names, [first, second])))
+    fake_hub.add_repo("acme/Big-GGUF", dict(zip(names, [first, second], strict=True)))
     manager = make_manager()
     jobs = [manager.enqueue(request_for(fake_hub, name, repo="acme/Big-GGUF")) for name in names]
     for job in jobs:

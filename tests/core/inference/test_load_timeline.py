@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import threading
@@ -55,7 +56,7 @@ def test_a_load_records_every_stage_in_order_with_durations_and_details(starter_
     stages = report.stages
     assert [stage.name for stage in stages] == EXPECTED_ORDER
     assert all(stage.seconds >= 0 for stage in stages)
-    for earlier, later in zip(stages, stages[1:]):
+    for earlier, later in itertools.pairwise(stages):
         assert earlier.start_s + earlier.seconds <= later.start_s + 1e-6, (earlier, later)
     assert report.total_seconds <= wall
     assert stages[-1].start_s + stages[-1].seconds <= wall

@@ -18,7 +18,9 @@ from app.core.memory.fallback import (
 )
 from app.core.models.validation import ModelFileError
 
-CUDA_OOM = "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 1530.00 MiB on device 0: cudaMalloc failed: out of memory"
+CUDA_OOM = (
+    "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 1530.00 MiB on device 0: cudaMalloc failed: out of memory"
+)
 
 
 class OomEngine:
@@ -149,7 +151,7 @@ def test_running_out_of_memory_even_on_the_cpu_is_a_clear_error(starter_model: P
     """Real llama.cpp: a 16M-token context needs a 360 GiB KV cache, which no test machine has."""
     engine = Engine()
     steps: list[FallbackStep] = []
-    with pytest.raises(OutOfMemoryError, match="even on the CPU .*Lower the context length"):
+    with pytest.raises(OutOfMemoryError, match=r"even on the CPU .*Lower the context length"):
         load_with_fallback(engine, LoadConfig(starter_model, n_ctx=2**24), on_step=steps.append)
     assert [s.n_gpu_layers for s in steps] == [0] and steps[0].next_n_gpu_layers is None
     assert "allocate" in steps[0].reason  # read from llama.cpp's log, not from the exception

@@ -68,7 +68,9 @@ def test_installed_models_lists_split_models_once_and_the_starter_last(models_di
     assert models[-1].is_starter
 
 
-def test_library_rows_show_architecture_parameters_quantization_and_context(models_dir: Path, starter_model: Path) -> None:
+def test_library_rows_show_architecture_parameters_quantization_and_context(
+    models_dir: Path, starter_model: Path
+) -> None:
     install(models_dir, "acme/A/alpha.gguf")
     entries = {entry.model.name: entry for entry in library_entries(models_dir)}
     alpha = entries["alpha"].summary
@@ -216,7 +218,15 @@ def test_names_with_nothing_usable_are_refused(name: str) -> None:
 
 @pytest.mark.parametrize(
     "filename",
-    ["../escape.gguf", "a/../../escape.gguf", "/abs/escape.gguf", "C:\\x.gguf", "D:escape.gguf", "a\\..\\b.gguf", "tab\tname.gguf"],
+    [
+        "../escape.gguf",
+        "a/../../escape.gguf",
+        "/abs/escape.gguf",
+        "C:\\x.gguf",
+        "D:escape.gguf",
+        "a\\..\\b.gguf",
+        "tab\tname.gguf",
+    ],
 )
 def test_repository_file_names_that_could_escape_are_refused(models_dir: Path, filename: str) -> None:
     with pytest.raises(UnsafeNameError):

@@ -116,7 +116,7 @@ def test_edit_and_continue_starts_a_branch_and_the_old_one_can_be_shown_again(
     with qtbot.waitSignal(window.replyFinished, timeout=60_000):
         window.chats.edit_and_continue(first.id, "Name an animal.")
     thread = window.chats.session.shown_thread
-    assert [(m.role, m.text) for m in thread][0] == ("user", "Name an animal.")
+    assert (thread[0].role, thread[0].text) == ("user", "Name an animal.")
     assert len(thread) == 2 and len(window.chat_view.messages()) == 2
     assert "version 2 of 2" in window.chat_view.messages()[0].footer.text()
 

@@ -181,7 +181,7 @@ def test_bars_show_this_app_other_processes_and_free_for_each_gpu(
     first, second = panel.gpu_bars
     assert first.caption.startswith("GPU 0: this app 512 MiB · others ")
     assert first.caption.endswith("of 16.00 GiB")
-    assert [size for size, _ in first.segments][0] == 512 * MIB
+    assert first.segments[0][0] == 512 * MIB
     assert "NVIDIA RTX A4000" in first.toolTip() and "30% busy" in first.toolTip()
     assert second.caption.endswith("of 12.00 GiB")
     assert "NVIDIA RTX A4000, NVIDIA GeForce RTX 3060" in panel.status_label.text()

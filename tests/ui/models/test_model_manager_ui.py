@@ -93,7 +93,9 @@ def test_downloading_the_recommended_variant_installs_it_and_the_library_shows_i
     assert entry.state is VerifyState.VERIFIED and entry.reference == "hub"
 
 
-def test_pause_and_resume_buttons_control_a_running_download(dialog: ModelManagerDialog, qtbot: QtBot, hub: FakeHub) -> None:
+def test_pause_and_resume_buttons_control_a_running_download(
+    dialog: ModelManagerDialog, qtbot: QtBot, hub: FakeHub
+) -> None:
     hold = hub.hold(REPO, Q4, 200_000)
     file = hub.file(REPO, Q4)
     dialog.start_downloads([DownloadRequest(REPO, Q4, None, file.sha256, file.size)])
@@ -206,12 +208,18 @@ def test_the_starter_model_cannot_be_deleted_from_the_library(
     assert opened == [starter_model.parent]
 
 
-def test_dropping_a_gguf_file_on_the_window_imports_it_into_the_library(dialog: ModelManagerDialog, qtbot: QtBot, tmp_path: Path) -> None:
+def test_dropping_a_gguf_file_on_the_window_imports_it_into_the_library(
+    dialog: ModelManagerDialog, qtbot: QtBot, tmp_path: Path
+) -> None:
     source = make_gguf(tmp_path / "dropped.Q5_K_M.gguf")
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(source)), QUrl.fromLocalFile(str(tmp_path / "notes.txt"))])
     event = QDropEvent(
-        QPointF(QPoint(10, 10)), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+        QPointF(QPoint(10, 10)),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
     )
     dialog.tabs.setCurrentWidget(dialog.discover)
     with qtbot.waitSignal(dialog.modelInstalled, timeout=WAIT_MS) as added:
