@@ -12,7 +12,7 @@ pytest_plugins = ["pytester"]
 LEAKY_TESTS = '''
 import threading
 from PySide6.QtCore import QObject
-from tests.conftest import no_leaked_threads  # the guard under test
+from tests.helpers.threads import no_leaked_threads  # the guard under test
 
 stop = threading.Event()
 

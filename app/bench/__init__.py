@@ -60,11 +60,13 @@ def run_sections(context: BenchContext, only: Sequence[str] = ()) -> list[BenchR
 
 def format_table(rows: Sequence[BenchRow]) -> str:
     header = ("section", "metric", "value", "unit", "target", "ok")
-    lines = [
-        (r.section, r.metric, f"{r.value:.3f}", r.unit, r.target, "" if r.passed is None else ("yes" if r.passed else "NO"))
-        for r in rows
-    ]
+    lines = [(r.section, r.metric, f"{r.value:.3f}", r.unit, r.target, _verdict(r.passed)) for r in rows]
     return text_table(header, lines, markdown=True)
+
+
+def _verdict(passed: bool | None) -> str:
+    """The "ok" column: empty for a row without a target."""
+    return "" if passed is None else ("yes" if passed else "NO")
 
 
 def write_json(path: Path, rows: Sequence[BenchRow], context: BenchContext) -> None:

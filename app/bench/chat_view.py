@@ -38,7 +38,10 @@ def run(context: BenchContext) -> list[BenchRow]:
         view.deleteLater()
         app.processEvents()
     context.details[SECTION] = {"microseconds_per_token": {k: v * 1e6 for k, v in costs.items()}, "appended": appended}
-    rows = [row(SECTION, f"cost per appended token, {size // 1000}k-token transcript", costs[size] * 1e6, "µs") for size in TRANSCRIPT_SIZES]
+    rows = [
+        row(SECTION, f"cost per appended token, {size // 1000}k-token transcript", costs[size] * 1e6, "µs")
+        for size in TRANSCRIPT_SIZES
+    ]
     rows.append(row(SECTION, "ratio 50k/1k", costs[50_000] / costs[1_000], "ratio", "<= 1.5"))
     return rows
 

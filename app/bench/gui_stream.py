@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Sequence
 
@@ -74,7 +75,7 @@ class GuiStreamProbe(QObject):
         heartbeat.start()
         self._stream()
         heartbeat.stop()
-        gaps_ms = [(b - a) * 1000 - HEARTBEAT_MS for a, b in zip(beats, beats[1:])]
+        gaps_ms = [(b - a) * 1000 - HEARTBEAT_MS for a, b in itertools.pairwise(beats)]
         return max(max(gaps_ms, default=0.0), 0.0)
 
     def _stream(self) -> None:

@@ -18,9 +18,9 @@ from gguf.constants import GGMLQuantizationType
 from app.bench import BenchContext, BenchRow, row
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
 from app.core.inference.engine import Engine, LoadConfig
-from app.core.models.gguf_info import read_gguf_info
 from app.core.inference.llama_buffers import LlamaBuffers, capture_llama_buffers
 from app.core.memory.planner import ContextSettings, MemoryPlanner
+from app.core.models.gguf_info import read_gguf_info
 
 SECTION = "memory_plan"
 TARGET = "<= 5"
@@ -133,8 +133,12 @@ def run(context: BenchContext) -> list[BenchRow]:
         rows.append(row(SECTION, f"{case.case}: KV cache error", abs(case.kv_error_percent), "%", TARGET))
         rows.append(row(SECTION, f"{case.case}: compute buffer error", abs(case.compute_error_percent), "%"))
     context.details[SECTION] = [
-        {**case.__dict__, "weights_error_percent": case.weights_error_percent, "kv_error_percent": case.kv_error_percent,
-         "compute_error_percent": case.compute_error_percent}
+        {
+            **case.__dict__,
+            "weights_error_percent": case.weights_error_percent,
+            "kv_error_percent": case.kv_error_percent,
+            "compute_error_percent": case.compute_error_percent,
+        }
         for case in cases
     ]
     return rows

@@ -10,10 +10,11 @@ offscreen and measures on the GUI thread, which also records its longest event-l
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable
 import threading
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import cast
 
 import llama_cpp
 
@@ -104,8 +105,9 @@ def _raw_speed(llama: llama_cpp.Llama, messages: list[ChatMessage], max_tokens: 
     llama.reset()
     first = last = 0.0
     count = 0
+    payload = [{"role": m.role, "content": m.content} for m in messages]
     stream = llama.create_chat_completion(
-        [{"role": m.role, "content": m.content} for m in messages],
+        cast("list[llama_cpp.ChatCompletionRequestMessage]", payload),
         stream=True,
         temperature=0.0,
         top_k=1,
@@ -115,7 +117,7 @@ def _raw_speed(llama: llama_cpp.Llama, messages: list[ChatMessage], max_tokens: 
         max_tokens=max_tokens,
         seed=0,
     )
-    for chunk in stream:
+    for chunk in cast("Iterator[llama_cpp.CreateChatCompletionStreamResponse]", stream):  # stream=True: chunks
         if chunk["choices"][0]["delta"].get("content"):
             count += 1
             last = time.perf_counter()

@@ -16,7 +16,10 @@ from gguf.constants import GGMLQuantizationType, LlamaFileType
 from gguf.quants import quantize
 
 # Architectures written here and the tensors of one of their blocks besides q/k/v/o and the FFN.
-_EXTRA_NORMS = {"llama": ("attn_norm", "ffn_norm"), "gemma2": ("attn_norm", "post_attention_norm", "ffn_norm", "post_ffw_norm")}
+_EXTRA_NORMS = {
+    "llama": ("attn_norm", "ffn_norm"),
+    "gemma2": ("attn_norm", "post_attention_norm", "ffn_norm", "post_ffw_norm"),
+}
 _FILE_TYPES = {
     GGMLQuantizationType.F32: LlamaFileType.ALL_F32,
     GGMLQuantizationType.F16: LlamaFileType.MOSTLY_F16,

@@ -9,8 +9,8 @@ import threading
 
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model
 from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
-from app.core.models.validation import ModelFileError
 from app.core.inference.sampling import SamplingParams
+from app.core.models.validation import ModelFileError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -15,23 +15,23 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from app.core.support.text_table import text_table
 from app.cli.common import fail, quiet_logging
+from app.core.hub.client import HubClient, HubError, RepoListing, Variant, incomplete_split
 from app.core.hub.downloads.job import DownloadJob, DownloadRequest, JobSnapshot, JobState
 from app.core.hub.downloads.manager import DownloadManager
-from app.core.models.gguf_summary import format_parameters
-from app.core.hub.client import HubClient, HubError, RepoListing, Variant, incomplete_split
-from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState
-from app.core.models.library import LibraryError, delete_model, find_model, library_entries, verify_model
-from app.core.models.importing import import_model
-from app.core.models.validation import ModelFileError
-from app.core.paths import app_paths
 from app.core.hub.remote_header import read_variant_headers
+from app.core.hub.token_store import TokenStore, TokenStoreError
 from app.core.memory.fit import ESTIMATE_NOTE, Candidate, assess, machine_now, saved_context
 from app.core.models.gguf_info import GgufInfo
+from app.core.models.gguf_summary import format_parameters
+from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState
+from app.core.models.importing import import_model
+from app.core.models.library import LibraryError, delete_model, find_model, library_entries, verify_model
 from app.core.models.quant import parse_quant
+from app.core.models.validation import ModelFileError
+from app.core.paths import app_paths
 from app.core.support.formatting import format_bytes
-from app.core.hub.token_store import TokenStore, TokenStoreError
+from app.core.support.text_table import text_table
 
 PROGRESS_INTERVAL_S = 0.25
 EXIT_PAUSED = 130

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model
 from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig
-from app.core.models.validation import ModelFileError
 from app.core.inference.sampling import GREEDY
+from app.core.models.validation import ModelFileError
 
 SELFTEST_TOKENS = 16
 

@@ -17,13 +17,17 @@ def _glassbox(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, timeout=180, env=env)
 
 
+@pytest.mark.requires_model  # the child process loads the starter
 def test_chat_streams_a_reply_to_the_terminal(isolated_home: Path) -> None:
-    result = _glassbox("chat", "--prompt", "Say hello.", "--temperature", "0", "--max-tokens", "12", "--stats", home=isolated_home)
+    result = _glassbox(
+        "chat", "--prompt", "Say hello.", "--temperature", "0", "--max-tokens", "12", "--stats", home=isolated_home
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip()
     assert "generated" in result.stderr and "tok/s" in result.stderr
 
 
+@pytest.mark.requires_model  # the child process loads the starter
 def test_selftest_generates_sixteen_tokens_and_exits_zero(isolated_home: Path) -> None:
     result = _glassbox("selftest", home=isolated_home)
     assert result.returncode == 0, result.stderr

@@ -1,7 +1,9 @@
-"""`glassbox models ...` against the fake Hub: search, files, download (with Ctrl+C and resume), list, verify, remove."""
+"""`glassbox models ...` against the fake Hub: search, files, download (with Ctrl+C and resume), list, verify,
+remove."""
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import threading
@@ -14,8 +16,7 @@ from app.core.memory.fit import Machine
 from app.core.models.hashing import VerifiedIndex
 from app.core.paths import app_paths
 from app.main import main
-from tests.fakes.fake_hub import FakeHub, fake_hub, gguf_bytes  # noqa: F401
-from tests.fakes.memory_keyring import no_keyring  # noqa: F401
+from tests.fakes.fake_hub import FakeHub, gguf_bytes
 
 REPO = "acme/Tiny-GGUF"
 Q4 = "tiny.Q4_K_M.gguf"
@@ -25,7 +26,10 @@ Q4 = "tiny.Q4_K_M.gguf"
 def hub(fake_hub: FakeHub, tmp_path: Path) -> FakeHub:
     fake_hub.add_repo(
         REPO,
-        {Q4: gguf_bytes(tmp_path, "a.gguf", tensor_bytes=512 * 1024), "tiny.Q8_0.gguf": gguf_bytes(tmp_path, "b.gguf", seed=3)},
+        {
+            Q4: gguf_bytes(tmp_path, "a.gguf", tensor_bytes=512 * 1024),
+            "tiny.Q8_0.gguf": gguf_bytes(tmp_path, "b.gguf", seed=3),
+        },
         downloads=42,
         likes=7,
     )
@@ -79,7 +83,9 @@ def test_download_by_quantization_name_installs_and_list_shows_it_verified(
     assert "llama" in row and "F32" in row and "verified" in row
 
 
-def test_ctrl_c_pauses_the_download_and_a_second_run_resumes_it(hub: FakeHub, capsys: pytest.CaptureFixture[str]) -> None:
+def test_ctrl_c_pauses_the_download_and_a_second_run_resumes_it(
+    hub: FakeHub, capsys: pytest.CaptureFixture[str]
+) -> None:
     size = hub.file(REPO, Q4).size
     hold = hub.hold(REPO, Q4, size * 40 // 100)
     partials = app_paths().downloads
@@ -108,7 +114,10 @@ def test_ctrl_c_pauses_the_download_and_a_second_run_resumes_it(hub: FakeHub, ca
     assert hub.file_requests(Q4)[-1].range == f"bytes={kept}-"
 
 
-def test_verify_reports_an_intact_file_and_catches_a_damaged_one(hub: FakeHub, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.expected_log("app.core.models.library", logging.WARNING, "Hash mismatch for .*: recorded")
+def test_verify_reports_an_intact_file_and_catches_a_damaged_one(
+    hub: FakeHub, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["models", "download", REPO, Q4]) == 0
     assert main(["models", "verify", "tiny.Q4_K_M"]) == 0
     assert "intact" in capsys.readouterr().out
@@ -142,6 +151,8 @@ def test_import_copies_a_local_file_into_the_library(tmp_path: Path, capsys: pyt
     assert (app_paths().models / "imported" / "local.Q4_0.gguf").exists()
 
 
+@pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(gated\)")
+@pytest.mark.expected_log("app.core.hub.downloads", logging.WARNING, "Download of .* failed: .* is gated")
 def test_gated_download_without_token_fails_with_what_to_do(hub: FakeHub, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["models", "download", "meta/Gated-GGUF", "g.Q4_0.gguf"]) == 1
     err = capsys.readouterr().err
@@ -154,7 +165,7 @@ def test_an_unknown_variant_lists_the_choices(hub: FakeHub, capsys: pytest.Captu
 
 
 def test_token_status_without_a_keyring_explains_why(
-    no_keyring: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch  # noqa: F811
+    no_keyring: None, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("HF_TOKEN", raising=False)
     assert main(["models", "token", "status"]) == 0

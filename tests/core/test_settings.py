@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import pytest
 
 from app.core.chat.context_window import WindowPolicy
-from app.core.paths import app_paths
 from app.core.inference.sampling import InvalidSetting, SamplingParams
+from app.core.paths import app_paths
 from app.core.settings import (
     MODEL_FIELDS,
     SCHEMA_VERSION,
@@ -59,6 +60,7 @@ def test_a_flat_schema_1_file_is_migrated_into_sections(settings_file: Path) -> 
     assert json.loads(settings_file.read_text())["sampling"]["temperature"] == 0.3
 
 
+@pytest.mark.expected_log("app.core.settings", logging.ERROR, "The settings file could not be read")
 def test_a_damaged_file_is_kept_aside_and_the_defaults_are_used_with_a_message(settings_file: Path) -> None:
     settings_file.parent.mkdir(parents=True)
     settings_file.write_text('{"sampling": {"temperature": 0.3')
@@ -71,6 +73,7 @@ def test_a_damaged_file_is_kept_aside_and_the_defaults_are_used_with_a_message(s
 
 
 @pytest.mark.parametrize("content", ["[1, 2]", '"text"', '{"schema_version": "two"}', "\x00\xff"])
+@pytest.mark.expected_log("app.core.settings", logging.ERROR, "The settings file could not be read")
 def test_files_that_are_not_settings_are_reset_never_a_crash(settings_file: Path, content: str) -> None:
     settings_file.parent.mkdir(parents=True)
     settings_file.write_text(content, errors="surrogateescape")
@@ -78,6 +81,13 @@ def test_files_that_are_not_settings_are_reset_never_a_crash(settings_file: Path
     assert loaded.settings == Settings() and loaded.notices
 
 
+@pytest.mark.expected_log(
+    "app.core.settings", logging.WARNING, r"Settings: Temperature must be between 0 and 2, not 9\."
+)
+@pytest.mark.expected_log(
+    "app.core.settings", logging.WARNING, r"Settings: Context length must be between 256 and 131072, not 10\."
+)
+@pytest.mark.expected_log("app.core.settings", logging.WARNING, "Settings: Unknown window policy 'sideways'")
 def test_out_of_bounds_values_fall_back_to_their_default_each_with_a_notice(settings_file: Path) -> None:
     settings_file.parent.mkdir(parents=True)
     settings_file.write_text(json.dumps({
@@ -95,6 +105,7 @@ def test_out_of_bounds_values_fall_back_to_their_default_each_with_a_notice(sett
     assert any("Temperature must be between 0 and 2" in n for n in loaded.notices)
 
 
+@pytest.mark.expected_log("app.core.settings", logging.WARNING, r"written by a newer Glassbox \(schema 4\)")
 def test_a_file_from_a_newer_version_is_read_and_its_unknown_parts_are_kept(settings_file: Path) -> None:
     settings_file.parent.mkdir(parents=True)
     newer = {"schema_version": SCHEMA_VERSION + 1, "sampling": {"top_k": 7}, "telemetry": {"opt_in": False}}
@@ -108,10 +119,11 @@ def test_a_file_from_a_newer_version_is_read_and_its_unknown_parts_are_kept(sett
     assert json.loads(backup.read_text()) == newer
 
 
+@pytest.mark.expected_log("app.core.settings", logging.ERROR, r"Could not save settings to .*settings\.json")
 def test_saving_into_an_unwritable_place_raises_a_readable_error(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
-    with pytest.raises(SettingsError, match="could not be saved.*writable"):
+    with pytest.raises(SettingsError, match=r"could not be saved.*writable"):
         save_settings(blocker / "settings.json", Settings())
 
 
@@ -138,6 +150,9 @@ def test_a_chat_value_equal_to_the_default_is_not_an_override() -> None:
     assert chat.sampling == {}
 
 
+@pytest.mark.expected_log(
+    "app.core.settings", logging.WARNING, r"Chat setting dropped: Temperature must be between 0 and 2, not 99\."
+)
 def test_chat_settings_read_from_the_database_drop_what_they_cannot_use() -> None:
     chat = ChatSettings.from_dict({"sampling": {"temperature": 99, "top_k": 5, "bogus": 1}, "window_policy": "?"})
     assert chat == ChatSettings(sampling={"top_k": 5})
@@ -173,6 +188,9 @@ def test_a_schema_2_file_is_migrated_to_no_gpu_layers_as_that_version_loaded_eve
     assert json.loads(settings_file.read_text())["schema_version"] == SCHEMA_VERSION == 3
 
 
+@pytest.mark.expected_log(
+    "app.core.settings", logging.WARNING, r"Settings: GPU layers must be between 0 and 1024, not -5\."
+)
 def test_gpu_layers_out_of_bounds_in_the_file_fall_back_to_none_with_a_notice(settings_file: Path) -> None:
     settings_file.parent.mkdir(parents=True)
     settings_file.write_text(json.dumps({"schema_version": 3, "model": {"n_gpu_layers": -5}}))

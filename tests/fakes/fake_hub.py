@@ -149,7 +149,10 @@ class FakeHub:
     ) -> FakeRepo:
         repo = FakeRepo(
             repo_id,
-            {name: FakeFile(path=content) if isinstance(content, Path) else FakeFile(data=content) for name, content in files.items()},
+            {
+                name: FakeFile(path=content) if isinstance(content, Path) else FakeFile(data=content)
+                for name, content in files.items()
+            },
             gated=gated,
             private=private,
             downloads=downloads,
@@ -177,7 +180,9 @@ class FakeHub:
 
     def file_requests(self, filename: str, method: str = "GET") -> list[LoggedRequest]:
         with self._lock:
-            return [r for r in self.requests if r.method == method and "/resolve/" in r.path and r.path.endswith(filename)]
+            return [
+            r for r in self.requests if r.method == method and "/resolve/" in r.path and r.path.endswith(filename)
+        ]
 
     # ---- lifecycle ------------------------------------------------------------------------
 
@@ -187,7 +192,7 @@ class FakeHub:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}"
 
-    def start(self) -> "FakeHub":
+    def start(self) -> FakeHub:
         handler = type("Handler", (_Handler,), {"hub": self})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
@@ -208,7 +213,7 @@ class FakeHub:
         if self._thread is not None:
             self._thread.join(5)
 
-    def __enter__(self) -> "FakeHub":
+    def __enter__(self) -> FakeHub:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -316,7 +321,8 @@ class _Handler(BaseHTTPRequestHandler):
                 if file.lfs:
                     sibling["lfs"] = {"size": file.size, "sha256": file.sha256, "pointerSize": 134}
             siblings.append(sibling)
-        payload = self._summary(repo) | {"sha": repo.commit, "siblings": siblings, "createdAt": "2024-11-01T00:00:00.000Z"}
+        details = {"sha": repo.commit, "siblings": siblings, "createdAt": "2024-11-01T00:00:00.000Z"}
+        payload = self._summary(repo) | details
         self._json(payload)
 
     # ---- files -----------------------------------------------------------------------------
@@ -330,7 +336,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(404, "RevisionNotFound", "Invalid rev id")
             return
         if repo.gated and not self.hub._may_read(repo, token):
-            message = f"Access to model {repo_id} is restricted. You must have access to it and be authenticated to access it. Please log in."
+            message = (
+            f"Access to model {repo_id} is restricted. "
+            "You must have access to it and be authenticated to access it. Please log in."
+        )
             self._error(401 if token is None else 403, "GatedRepo", message)
             return
         file = repo.files.get(filename)
@@ -434,7 +443,9 @@ class _Handler(BaseHTTPRequestHandler):
 # ---- synthetic GGUF files -----------------------------------------------------------------------
 
 
-def make_gguf(path: Path, *, tensor_bytes: int = 256 * 1024, name: str = "Tiny Test", seed: int = 0, context_length: int = 2048) -> Path:
+def make_gguf(
+    path: Path, *, tensor_bytes: int = 256 * 1024, name: str = "Tiny Test", seed: int = 0, context_length: int = 2048
+) -> Path:
     """A small valid GGUF (llama architecture metadata, one random F32 tensor) written with `gguf`."""
     import gguf
 

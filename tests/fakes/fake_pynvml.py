@@ -15,6 +15,7 @@ import string
 import sys
 import types
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import pytest
 
@@ -51,9 +52,9 @@ _MESSAGES = {
 class NVMLError(Exception):
     """Like pynvml.NVMLError: NVMLError(code) builds the subclass for that code."""
 
-    _valClassMapping: dict[int, type] = {}
+    _valClassMapping: ClassVar[dict[int, type]] = {}
 
-    def __new__(cls, value: int) -> "NVMLError":
+    def __new__(cls, value: int) -> NVMLError:
         if cls is NVMLError:
             cls = NVMLError._valClassMapping.get(value, cls)
         obj = Exception.__new__(cls)

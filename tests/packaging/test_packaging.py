@@ -9,6 +9,7 @@ import ast
 import configparser
 import importlib.util
 import os
+import re
 import shlex
 import stat
 import struct
@@ -24,9 +25,8 @@ from PySide6.QtGui import QImage, QImageReader
 from pytestqt.qtbot import QtBot
 
 import app
-from tests.repo import REPO_ROOT as ROOT
 from app.core.models import starter
-
+from tests.repo import REPO_ROOT as ROOT
 
 PACKAGING = ROOT / "packaging"
 ICONS = ROOT / "resources" / "icons"
@@ -194,12 +194,14 @@ def test_windows_gets_the_openmp_runtime_the_llama_dlls_link_beside_them(tmp_pat
     found = bundle_rules.windows_openmp_runtime(lib, imports_of=lambda dll: links[dll], search=[lib, system32])
     assert found == [(str(system32 / "vcomp140.dll"), bundle_rules.LLAMA_LIB_DIR)]
     links[str(lib / "llama.dll")] = ["libomp140.x86_64.dll"]
-    with pytest.raises(SystemExit, match="libomp140.x86_64.dll"):
+    with pytest.raises(SystemExit, match=re.escape("libomp140.x86_64.dll")):
         bundle_rules.windows_openmp_runtime(lib, imports_of=lambda dll: links[dll], search=[lib, system32])
 
 
 def test_the_platforms_the_app_runs_on_are_never_pruned() -> None:
-    for plugin in ("libqxcb.so", "libqwayland.so", "libqoffscreen.so", "libqminimal.so", "qwindows.dll", "libqcocoa.dylib"):
+    for plugin in (
+        "libqxcb.so", "libqwayland.so", "libqoffscreen.so", "libqminimal.so", "qwindows.dll", "libqcocoa.dylib"
+    ):
         assert not bundle_rules.is_unused_qt_plugin(f"PySide6/Qt/plugins/platforms/{plugin}"), plugin
     assert not bundle_rules.is_unused_qt_plugin("PySide6/Qt/plugins/imageformats/libqsvg.so")
     assert not bundle_rules.is_unused_qt_plugin("PySide6/Qt/plugins/iconengines/libqsvgicon.so")

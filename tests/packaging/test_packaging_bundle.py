@@ -17,14 +17,13 @@ import pytest
 from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
-from tests.repo import REPO_ROOT as ROOT
 from tests.packaging.test_packaging import _desktop_entry
-
-
+from tests.repo import REPO_ROOT as ROOT
 
 pytest.importorskip("PyInstaller", reason="building the bundle needs the build extra: pip install -e '.[build]'")
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.requires_model,  # the bundle carries and loads the starter
     pytest.mark.timeout(1200),
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the bundle is built and tested on Linux only"),
 ]
@@ -38,7 +37,11 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("bundle")
     started = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, str(ROOT / "packaging" / "build.py"), "--dist", str(out / "dist"), "--work", str(out / "work")],
+        [
+            sys.executable,
+            str(ROOT / "packaging" / "build.py"),
+            *("--dist", str(out / "dist"), "--work", str(out / "work")),
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,

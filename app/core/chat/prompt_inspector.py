@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import llama_cpp
 
@@ -95,9 +96,9 @@ def inspect_prompt(
     outside = [MessageEntry(m.role, _preview(m.content), _count(engine, m.content), False) for m in left_out]
     offset = len(outside)
     counts = [0] * len(messages)
-    for token in tokens:
-        if token.message is not None:
-            counts[token.message] += 1
+    for prompt_token in tokens:
+        if prompt_token.message is not None:
+            counts[prompt_token.message] += 1
     inside = [MessageEntry(m.role, _preview(m.content), counts[i], True) for i, m in enumerate(messages)]
     tokens = [
         t if t.message is None else PromptToken(t.token_id, t.text, t.start, t.end, t.special, t.message + offset)
@@ -129,7 +130,8 @@ def inspect_conversation(
         # The planner's reserve, for the summary beside its message (which names it too).
         return inspect_prompt(engine, conversation, reserve=reply_reserve(reserve, engine.n_ctx), notice=result.error)
     plan = result.plan
-    left_out = [conversation[i] for i in sorted(set(plan.outside_ids))]
+    outside_ids = cast("tuple[int, ...]", plan.outside_ids)  # the turns' ids are their indexes (above)
+    left_out = [conversation[i] for i in sorted(set(outside_ids))]
     return inspect_prompt(engine, plan.messages, left_out, plan.reserve, plan.notice)
 
 

@@ -177,7 +177,7 @@ class ChatStore:
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> "ChatStore":
+    def __enter__(self) -> ChatStore:
         return self
 
     def __exit__(self, *_exc: object) -> None:

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.core.diagnostics.versions import package_version, system_report
 from app.core.inference.engine import LoadReport
+from app.core.inference.sampling import SamplingParams
 from app.core.memory.hardware import HardwareSnapshot
 from app.core.support.log_buffer import LogEntry
-from app.core.inference.sampling import SamplingParams
-from app.core.diagnostics.versions import package_version, system_report
 
 # Besides those in versions.system_report: the packages whose behaviour shows in a bug report.
 PACKAGES = ("gguf", "huggingface-hub", "numpy", "psutil", "nvidia-ml-py", "keyring", "platformdirs")
@@ -69,7 +69,7 @@ def _versions(qt_version: str, qt_platform: str) -> list[str]:
 def _hardware(snapshot: HardwareSnapshot | None) -> list[str]:
     lines = [f"CPU: {platform.processor() or platform.machine()}, {os.cpu_count()} logical cores"]
     if snapshot is None:
-        return lines + ["GPU and RAM: not measured"]
+        return [*lines, "GPU and RAM: not measured"]
     if snapshot.ram is not None:
         ram = snapshot.ram
         lines.append(

@@ -155,10 +155,10 @@ def python_packages(root: str = APP_DISTRIBUTION) -> list[Component]:
 
 def license_of(metadata: importlib.metadata.PackageMetadata) -> str:
     """The licence a package declares: its SPDX expression, a short License field, or its classifiers."""
-    expression = metadata.get("License-Expression")
+    expression = _field(metadata, "License-Expression")
     if expression:
         return expression.strip()
-    text = (metadata.get("License") or "").strip()
+    text = _field(metadata, "License").strip()
     if text and "\n" not in text and len(text) <= 60:
         return text
     classifiers = [
@@ -176,7 +176,13 @@ def _home_page(metadata: importlib.metadata.PackageMetadata) -> str:
         label, _, url = entry.partition(",")
         if label.strip().lower() in ("homepage", "home", "source", "repository", "source code"):
             return url.strip()
-    return (metadata.get("Home-page") or "").strip()
+    return _field(metadata, "Home-page").strip()
+
+
+def _field(metadata: importlib.metadata.PackageMetadata, name: str) -> str:
+    """A metadata field, or "" when the package leaves it out."""
+    values = metadata.get_all(name)
+    return values[0] if values else ""
 
 
 def _requirement_name(requirement: str) -> str:

@@ -122,10 +122,8 @@ class LlamaBuffers:
 
     def device_split(self) -> dict[str, int]:
         """Device bytes by kind ("model", "KV", "compute", "output")."""
-        return {
-            kind: sum(size for name, size in table.items() if not is_host_buffer(name))
-            for kind, table in (("model", self.model), ("KV", self.kv), ("compute", self.compute), ("output", self.output))
-        }
+        tables = {"model": self.model, "KV": self.kv, "compute": self.compute, "output": self.output}
+        return {kind: sum(size for name, size in t.items() if not is_host_buffer(name)) for kind, t in tables.items()}
 
 
 def parse_buffer_lines(lines: Iterator[str] | list[str]) -> LlamaBuffers:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import llama_cpp
 import llama_cpp._internals
-import llama_cpp._logger  # noqa: F401  (imported for its side effect, so ours is installed after it)
+import llama_cpp._logger  # imported for its side effect, so ours is installed after it
 import llama_cpp.llama
 
 LOGGER = logging.getLogger("llama.cpp")
@@ -92,8 +92,8 @@ def install_llama_logging() -> None:
     global _installed
     if _installed:
         return
-    llama_cpp.llama.suppress_stdout_stderr = _NoRedirect  # type: ignore[attr-defined]
-    llama_cpp._internals.suppress_stdout_stderr = _NoRedirect  # type: ignore[attr-defined]
+    llama_cpp.llama.suppress_stdout_stderr = _NoRedirect  # type: ignore[misc, assignment]
+    llama_cpp._internals.suppress_stdout_stderr = _NoRedirect  # type: ignore[misc, assignment]
     llama_cpp.llama_log_set(_on_llama_log, ctypes.c_void_p(0))
     _installed = True
 

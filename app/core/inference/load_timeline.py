@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.core.inference.engine import Engine, LoadCancelled, LoadConfig, LoadProgress, LoadReport, LoadStage
-from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState
-from app.core.models.library import split_shards
 from app.core.inference.llama_buffers import MIB, LlamaBuffers
 from app.core.inference.llama_log import add_line_listener, install_llama_logging, remove_line_listener
+from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState
+from app.core.models.library import split_shards
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
 
@@ -124,7 +124,7 @@ def check_hash(
     files = [file for file in split_shards(path) if file.exists()] or [path]
     states = [index.state(file) for file in files]
     rehashed = 0
-    for file, state in zip(files, states):
+    for file, state in zip(files, states, strict=True):
         if state is not VerifyState.CHANGED:
             continue
         log.info("%s changed since it was verified; hashing it again before loading", file)
@@ -292,7 +292,7 @@ def _model_stages(report: LoadReport, weights: LoadStage, marks: _Marks, shift: 
     if marks.first_progress_at and begin <= marks.first_progress_at <= end:
         cuts.append(("load weights", marks.first_progress_at, _weights_detail(marks)))
     stages = []
-    for (name, start, detail), following in zip(cuts, [*cuts[1:], ("", end, "")]):
+    for (name, start, detail), following in zip(cuts, [*cuts[1:], ("", end, "")], strict=True):
         stages.append(LoadStage(name, max(0.0, following[1] - start), detail, start - report.started_at + shift))
     return stages
 

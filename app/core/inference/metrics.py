@@ -76,7 +76,7 @@ class ReplyMetrics:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "ReplyMetrics":
+    def from_dict(cls, data: dict[str, Any]) -> ReplyMetrics:
         stat_names = {f.name for f in fields(ReplyStats)}
         stats = ReplyStats(**{k: v for k, v in data.items() if k in stat_names and k != "stop_reason"})
         stats.stop_reason = StopReason(data.get("stop_reason", StopReason.END_OF_TEXT.value))

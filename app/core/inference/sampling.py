@@ -112,15 +112,15 @@ class SamplingParams:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], base: "SamplingParams | None" = None) -> "SamplingParams":
+    def from_dict(cls, data: Mapping[str, Any], base: SamplingParams | None = None) -> SamplingParams:
         """Strict: every given field is checked, unknown names are refused (InvalidSetting)."""
         return (base or cls()).with_values(data)
 
-    def with_values(self, values: Mapping[str, Any]) -> "SamplingParams":
+    def with_values(self, values: Mapping[str, Any]) -> SamplingParams:
         """A copy with `values` applied after checking each against its bounds."""
         return replace(self, **check_values(SAMPLING_FIELDS, values, "sampling"))
 
-    def differences(self, other: "SamplingParams") -> dict[str, Any]:
+    def differences(self, other: SamplingParams) -> dict[str, Any]:
         """The fields whose values differ from `other`, with this object's values (JSON-ready)."""
         mine, theirs = self.to_dict(), other.to_dict()
         return {name: value for name, value in mine.items() if theirs[name] != value}

@@ -84,7 +84,7 @@ class TokenTrace:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "TokenTrace":
+    def from_dict(cls, data: dict[str, Any]) -> TokenTrace:
         steps = [
             TokenStep(
                 int(step["token_id"]),
@@ -154,10 +154,12 @@ class TokenProbabilityRecorder:
 
         steps = []
         for token, probability, ids, probabilities in zip(
-            self._chosen, self._chosen_probability, self._top_ids, self._top_probabilities
+            self._chosen, self._chosen_probability, self._top_ids, self._top_probabilities, strict=True
         ):
             text = decoder.decode(llama.detokenize([token]))
-            alternatives = tuple(Alternative(int(i), name(int(i)), float(p)) for i, p in zip(ids, probabilities))
+            alternatives = tuple(
+                Alternative(int(i), name(int(i)), float(p)) for i, p in zip(ids, probabilities, strict=True)
+            )
             steps.append(TokenStep(token, text, probability, alternatives))
         tail = decoder.decode(b"", final=True)
         if tail and steps:

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from app.core.inference.engine import EngineError, LoadCancelled, LoadConfig, LoadProgress
-from app.core.models.gguf_info import GgufInfoError, read_gguf_info
 from app.core.inference.llama_log import add_line_listener, install_llama_logging, remove_line_listener
+from app.core.models.gguf_info import GgufInfoError, read_gguf_info
 
 log = logging.getLogger(__name__)
 

@@ -1,8 +1,9 @@
-"""GPUs (through NVML) and RAM (through psutil), as snapshots that never raise.
+"""GPUs (through NVML) and RAM (through psutil), as snapshots that do not raise for the machine's sake.
 
 A machine without an NVIDIA driver, a driver that stops answering mid-poll, or a
 process list NVML may not show: each becomes a state with a one-line reason the
-panel can print, never an exception in the UI.
+panel can print, never an exception in the UI. Only NVML's errors and the OS's are
+caught that way: a bug in Glassbox still raises, instead of blaming the driver.
 """
 
 from __future__ import annotations
@@ -142,15 +143,16 @@ class HardwareMonitor:
         self._driver_version = ""
 
     def snapshot(self) -> HardwareSnapshot:
-        """The machine now. Never raises."""
+        """The machine now. NVML and OS failures become a state and a reason, never an exception."""
         with self._lock:
             ram = self._ram()
             offload = self._offload_support()
-            if not self._start():
+            nvml = self._start()
+            if nvml is None:
                 return HardwareSnapshot(GpuState.CPU_ONLY, self._unavailable_reason, (), ram, "", offload)
             try:
-                gpus = tuple(self._gpu(index) for index in range(self._nvml.nvmlDeviceGetCount()))
-            except Exception as error:  # NVMLError, or a driver that vanished under us
+                gpus = tuple(self._gpu(nvml, index) for index in range(nvml.nvmlDeviceGetCount()))
+            except (nvml.NVMLError, OSError) as error:  # a driver that failed or vanished under us
                 reason = f"The NVIDIA driver stopped answering ({_describe(error)}); GPU numbers are not current."
                 log.warning("NVML poll failed: %s", _describe(error))
                 return HardwareSnapshot(GpuState.DEGRADED, reason, (), ram, self._driver_version, offload)
@@ -165,7 +167,7 @@ class HardwareMonitor:
             if self._started and self._nvml is not None:
                 try:
                     self._nvml.nvmlShutdown()
-                except Exception as error:
+                except (self._nvml.NVMLError, OSError) as error:
                     log.debug("nvmlShutdown failed: %s", error)
             self._started = False
 
@@ -176,34 +178,34 @@ class HardwareMonitor:
             self._offload = llama_offload_support()
         return self._offload
 
-    def _start(self) -> bool:
-        """Initialise NVML once; remember why it failed so polls stay cheap."""
+    def _start(self) -> ModuleType | None:
+        """Initialise NVML once and hand it out; None (and why, remembered so polls stay cheap) if it fails."""
         if self._started:
-            return True
+            return self._nvml
         if self._unavailable_reason:
-            return False
-        try:
-            if self._nvml is None:
+            return None
+        if self._nvml is None:
+            try:
                 import pynvml
-
-                self._nvml = pynvml
-            self._nvml.nvmlInit()
-        except ImportError:
-            self._unavailable_reason = "NVML is not installed (the nvidia-ml-py package); running on the CPU."
-            return False
-        except Exception as error:
-            self._unavailable_reason = _cpu_only_reason(self._nvml, error)
+            except ImportError:
+                self._unavailable_reason = "NVML is not installed (the nvidia-ml-py package); running on the CPU."
+                return None
+            self._nvml = pynvml
+        nvml = self._nvml
+        try:
+            nvml.nvmlInit()
+        except (nvml.NVMLError, OSError) as error:
+            self._unavailable_reason = _cpu_only_reason(nvml, error)
             log.info("No GPU monitoring: %s", self._unavailable_reason)
-            return False
+            return None
         self._started = True
         try:
-            self._driver_version = _text(self._nvml.nvmlSystemGetDriverVersion())
-        except Exception as error:
+            self._driver_version = _text(nvml.nvmlSystemGetDriverVersion())
+        except (nvml.NVMLError, OSError) as error:
             log.debug("No driver version from NVML: %s", error)
-        return True
+        return nvml
 
-    def _gpu(self, index: int) -> GpuSnapshot:
-        nvml = self._nvml
+    def _gpu(self, nvml: ModuleType, index: int) -> GpuSnapshot:
         handle = nvml.nvmlDeviceGetHandleByIndex(index)
         memory = nvml.nvmlDeviceGetMemoryInfo(handle)
         utilization: int | None
@@ -211,7 +213,7 @@ class HardwareMonitor:
             utilization = int(nvml.nvmlDeviceGetUtilizationRates(handle).gpu)
         except nvml.NVMLError_NotSupported:
             utilization = None
-        this_process, visible = self._process_usage(handle)
+        this_process, visible = self._process_usage(nvml, handle)
         return GpuSnapshot(
             index=index,
             name=_text(nvml.nvmlDeviceGetName(handle)),
@@ -223,9 +225,8 @@ class HardwareMonitor:
             processes_visible=visible,
         )
 
-    def _process_usage(self, handle: object) -> tuple[int | None, bool]:
+    def _process_usage(self, nvml: ModuleType, handle: object) -> tuple[int | None, bool]:
         """Bytes this process holds on the GPU, as NVML lists it (compute and graphics contexts)."""
-        nvml = self._nvml
         try:
             processes = list(nvml.nvmlDeviceGetComputeRunningProcesses(handle))
             processes += nvml.nvmlDeviceGetGraphicsRunningProcesses(handle)
@@ -245,14 +246,13 @@ class HardwareMonitor:
             return None
 
 
-def _cpu_only_reason(nvml: ModuleType | None, error: BaseException) -> str:
-    if nvml is not None:
-        if isinstance(error, nvml.NVMLError_LibraryNotFound):
-            return "No NVIDIA driver found (NVML library missing); running on the CPU."
-        if isinstance(error, nvml.NVMLError_DriverNotLoaded):
-            return "The NVIDIA driver is not loaded; running on the CPU."
-        if isinstance(error, nvml.NVMLError_NoPermission):
-            return "No permission to talk to the NVIDIA driver; running on the CPU."
+def _cpu_only_reason(nvml: ModuleType, error: BaseException) -> str:
+    if isinstance(error, nvml.NVMLError_LibraryNotFound):
+        return "No NVIDIA driver found (NVML library missing); running on the CPU."
+    if isinstance(error, nvml.NVMLError_DriverNotLoaded):
+        return "The NVIDIA driver is not loaded; running on the CPU."
+    if isinstance(error, nvml.NVMLError_NoPermission):
+        return "No permission to talk to the NVIDIA driver; running on the CPU."
     return f"NVIDIA GPU monitoring is unavailable ({_describe(error)}); running on the CPU."
 
 

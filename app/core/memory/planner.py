@@ -59,7 +59,7 @@ class ContextSettings:
         return _pad(max(self.n_ctx, 1), KV_CELL_PADDING)
 
     @classmethod
-    def for_load(cls, n_ctx: int, n_batch: int = DEFAULT_UBATCH) -> "ContextSettings":
+    def for_load(cls, n_ctx: int, n_batch: int = DEFAULT_UBATCH) -> ContextSettings:
         """The settings `Engine.load` gives llama.cpp for this n_ctx and n_batch."""
         return cls(n_ctx=n_ctx, n_ubatch=max(1, min(n_batch, n_ctx, DEFAULT_UBATCH)))
 
@@ -208,13 +208,13 @@ class MemoryPlanner:
             n_gpu_layers=n,
             n_layers=self.n_layers,
             n_ctx=context.n_ctx,
-            gpu_weights=sum(size for size, g in zip(self._layers, on_gpu) if g)
+            gpu_weights=sum(size for size, g in zip(self._layers, on_gpu, strict=True) if g)
             + (self._output_on_gpu if output_on_gpu else 0),
-            gpu_kv=sum(size for size, g in zip(kv, on_gpu) if g),
-            cpu_weights=sum(size for size, g in zip(self._layers, on_gpu) if not g)
+            gpu_kv=sum(size for size, g in zip(kv, on_gpu, strict=True) if g),
+            cpu_weights=sum(size for size, g in zip(self._layers, on_gpu, strict=True) if not g)
             + self._input
             + (0 if output_on_gpu else self._output),
-            cpu_kv=sum(size for size, g in zip(kv, on_gpu) if not g),
+            cpu_kv=sum(size for size, g in zip(kv, on_gpu, strict=True) if not g),
         )
         if gpu and n > 0:
             return replace(

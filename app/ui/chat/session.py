@@ -34,7 +34,7 @@ from app.ui.chat.storage import StorageThread
 
 class ChatSession(QObject):
     chatsListed = Signal(object)  # list[SearchHit] for the sidebar
-    chatOpened = Signal()  # another chat (or a new one, or another branch) is on show: render `thread`
+    chatOpened = Signal()  # another chat (or a new one, or another branch) is on show: render `shown_thread`
     settingsChanged = Signal()  # the defaults or this chat's settings changed
     failed = Signal(str)  # a storage error, for the error banner
     notice = Signal(str)  # something the user should know (a damaged file set aside, a reset setting)
@@ -52,7 +52,7 @@ class ChatSession(QObject):
         self.chat: Chat = new_chat()
         self.saved = False  # whether `chat` is in the database yet
         self.chat_settings = ChatSettings()
-        self.thread: list[Message] = []
+        self.shown_thread: list[Message] = []
         self.versions: dict[str, tuple[int, int]] = {}
         self.query = ""
         self._recorder: ReplyRecorder | None = None
@@ -109,7 +109,7 @@ class ChatSession(QObject):
         self.chat = new_chat()
         self.saved = False
         self.chat_settings = ChatSettings()
-        self.thread = []
+        self.shown_thread = []
         self.versions = {}
         self.chatOpened.emit()
         self.settingsChanged.emit()
@@ -140,7 +140,7 @@ class ChatSession(QObject):
 
     def window_messages(self) -> tuple[Message, ...]:
         """The thread as the context window gets it (a reply that produced nothing is left out)."""
-        return tuple(m for m in self.thread if m.text)
+        return tuple(m for m in self.shown_thread if m.text)
 
     def conversation(self) -> list[ChatMessage]:
         """The thread as chat messages, led by the system prompt when there is one."""
@@ -154,18 +154,18 @@ class ChatSession(QObject):
     def edit_message(self, message_id: str, text: str) -> Message:
         """A new version of a user message: the thread continues from it; the old branch is kept."""
         index = self._index(message_id)
-        old = self.thread[index]
+        old = self.shown_thread[index]
         _, count = self.versions.get(old.id, (0, 1))
-        self.thread = self.thread[:index]
+        self.shown_thread = self.shown_thread[:index]
         return self._append(new_message(self.chat.id, "user", text, old.parent_id), version=(count, count + 1))
 
     def regenerate_point(self) -> Message | None:
         """Cut the thread back to the last user message so its reply can be written again; None if none."""
-        for index in range(len(self.thread) - 1, -1, -1):
-            if self.thread[index].role == "user":
-                self._replaced = self.thread[index + 1] if index + 1 < len(self.thread) else None
-                self.thread = self.thread[: index + 1]
-                return self.thread[index]
+        for index in range(len(self.shown_thread) - 1, -1, -1):
+            if self.shown_thread[index].role == "user":
+                self._replaced = self.shown_thread[index + 1] if index + 1 < len(self.shown_thread) else None
+                self.shown_thread = self.shown_thread[: index + 1]
+                return self.shown_thread[index]
         return None
 
     def begin_reply(self, model: str, settings: dict[str, Any]) -> Message:
@@ -202,27 +202,27 @@ class ChatSession(QObject):
         if recorder is None:
             return None
         self.storage.worker.finishMessageRequested.emit(recorder.message_id, text, state, dict(stats))
-        for index, message in enumerate(self.thread):
+        for index, message in enumerate(self.shown_thread):
             if message.id == recorder.message_id:
-                self.thread[index] = replace(message, text=text, state=state, stats=dict(stats))
-                return self.thread[index]
+                self.shown_thread[index] = replace(message, text=text, state=state, stats=dict(stats))
+                return self.shown_thread[index]
         return None
 
     def drop_empty_reply(self, message_id: str) -> None:
         """A reply that never produced text (its prompt could not be built): forget it."""
         if self._recorder is not None and self._recorder.message_id == message_id:
             self._stop_recording()
-        self.thread = [m for m in self.thread if m.id != message_id]
+        self.shown_thread = [m for m in self.shown_thread if m.id != message_id]
         self.versions.pop(message_id, None)
         self.storage.worker.deleteMessageRequested.emit(message_id)
 
     # ---- internals -----------------------------------------------------------------
 
     def _head_id(self) -> str | None:
-        return self.thread[-1].id if self.thread else None
+        return self.shown_thread[-1].id if self.shown_thread else None
 
     def _index(self, message_id: str) -> int:
-        for index, message in enumerate(self.thread):
+        for index, message in enumerate(self.shown_thread):
             if message.id == message_id:
                 return index
         raise ValueError(f"message {message_id} is not in the conversation on show")
@@ -233,7 +233,7 @@ class ChatSession(QObject):
             self.storage.worker.saveChatRequested.emit(self.chat)
             self.saved = True
         self.storage.worker.saveMessageRequested.emit(message)
-        self.thread.append(message)
+        self.shown_thread.append(message)
         self.versions[message.id] = version or (0, 1)
         return message
 
@@ -261,7 +261,7 @@ class ChatSession(QObject):
         self.chat = chat
         self.saved = True
         self.chat_settings = ChatSettings.from_dict(chat.settings)
-        self.thread = list(thread)
+        self.shown_thread = list(thread)
         self.versions = dict(versions)
         self.chatOpened.emit()
         self.settingsChanged.emit()

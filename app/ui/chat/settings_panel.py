@@ -34,7 +34,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.chat.context_window import WindowPolicy
-from app.core.inference.sampling import PRESETS, SAMPLING_FIELDS, FieldSpec, InvalidSetting, SamplingParams, describe_value
+from app.core.inference.sampling import (
+    PRESETS,
+    SAMPLING_FIELDS,
+    FieldSpec,
+    InvalidSetting,
+    SamplingParams,
+    describe_value,
+)
 from app.core.settings import (
     MODEL_FIELDS,
     ChatDefaults,
@@ -126,7 +133,9 @@ class SettingsPanel(QScrollArea):
         column = QVBoxLayout(group)
         row = QHBoxLayout()
         self.preset_box = QComboBox(group)
-        self.preset_box.setToolTip(self.tr("Precise: focused and repeatable · Balanced: the defaults · Creative: varied"))
+        self.preset_box.setToolTip(
+            self.tr("Precise: focused and repeatable · Balanced: the defaults · Creative: varied")
+        )
         self.apply_preset_button = QPushButton(self.tr("Apply"), group)
         self.save_preset_button = QPushButton(self.tr("Save as…"), group)
         self.save_preset_button.setToolTip(self.tr("Save this chat's sampling settings as a preset of your own"))

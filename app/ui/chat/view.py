@@ -107,7 +107,7 @@ class MessageWidget(QFrame):
         self.key = key
         self.text = ""
         self.setStyleSheet(ROLE_STYLES.get(role, ""))
-        layout = QVBoxLayout(self)
+        layout = self._column = QVBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         layout.setSpacing(2)
         self.header = QLabel(self._role_title(role), self)
@@ -137,7 +137,7 @@ class MessageWidget(QFrame):
         """Show streamed text in a StreamingText until the reply is done."""
         self.stream = StreamingText(self)
         self.body.hide()
-        self.layout().insertWidget(1, self.stream)
+        self._column.insertWidget(1, self.stream)
 
     def append_text(self, text: str) -> None:
         assert self.stream is not None, "begin_streaming() first"
@@ -170,7 +170,8 @@ class MessageWidget(QFrame):
             return
         self._outside_window = outside
         self.setStyleSheet(OUTSIDE_WINDOW_STYLE if outside else ROLE_STYLES.get(self.role, ""))
-        self.setToolTip(self.tr("Outside the context window: the model no longer sees this message.") if outside else "")
+        outside_tip = self.tr("Outside the context window: the model no longer sees this message.")
+        self.setToolTip(outside_tip if outside else "")
 
     @property
     def outside_window(self) -> bool:

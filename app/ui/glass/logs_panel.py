@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 
 from app.core.diagnostics.report import DiagnosticsInput, diagnostics_text
 from app.core.memory.hardware import HardwareMonitor
-from app.core.support.log_buffer import DEFAULT_CAPACITY, LLAMA_LOGGER, LogBuffer, LogEntry
 from app.core.paths import app_paths
+from app.core.support.log_buffer import DEFAULT_CAPACITY, LLAMA_LOGGER, LogBuffer, LogEntry
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ class LogsPanel(QWidget):
 class _DiagnosticsJob(QRunnable):
     """Measures the hardware and formats the diagnostics off the GUI thread (NVML and llama.cpp are asked)."""
 
-    def __init__(self, given: DiagnosticsInput, done: "DiagnosticsCopier") -> None:
+    def __init__(self, given: DiagnosticsInput, done: DiagnosticsCopier) -> None:
         super().__init__()
         self._given = given
         self._done = done

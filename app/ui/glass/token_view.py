@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QCursor, QPalette
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QBoxLayout, QFrame, QLabel, QSizePolicy, QToolTip, QVBoxLayout, QWidget
 
 from app.core.inference.token_probs import LOW_BELOW, UNSURE_BELOW, Confidence, TokenStep, TokenTrace
 
@@ -185,6 +185,8 @@ def attach_token_view(message: QWidget, body: QWidget, trace: TokenTrace) -> Tok
     """Put a token view into a chat message, right below its `body`, and show it instead of the body."""
     view = TokenReplyView(trace, message)
     layout = message.layout()
+    if not isinstance(layout, QBoxLayout):
+        raise TypeError(f"a chat message stacks its parts in a box layout, not {layout!r}")
     layout.insertWidget(layout.indexOf(body) + 1, view)
     view.show()  # a child added to a widget on screen stays hidden until shown
     body.hide()

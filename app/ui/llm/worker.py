@@ -17,14 +17,14 @@ import llama_cpp
 from PySide6.QtCore import QObject, Signal, Slot
 
 from app.core.chat.context_window import EnginePlanner, PlanRequest, WindowPolicy
+from app.core.chat.prompt_inspector import inspect_conversation
 from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
 from app.core.inference.load_timeline import LoadTimeline
 from app.core.inference.metrics import MetricsRecorder
-from app.core.models.validation import ModelFileError
-from app.core.memory.fallback import load_with_fallback
-from app.core.chat.prompt_inspector import inspect_conversation
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
+from app.core.memory.fallback import load_with_fallback
+from app.core.models.validation import ModelFileError
 from app.ui.threads import WorkerThread, rearm
 
 log = logging.getLogger(__name__)

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.hub.downloads.job import DownloadRequest
 from app.core.hub.client import RepoListing, RepoSummary, Variant, hub_endpoint, incomplete_split
+from app.core.hub.downloads.job import DownloadRequest
 from app.core.memory.fit import Assessment, Fit, FitHint
 from app.core.support.formatting import fill, format_bytes
 from app.ui.models.workers import HubWorker

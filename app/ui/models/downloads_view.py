@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.hub.downloads.manager import DownloadManager
 from app.core.hub.downloads.job import JobSnapshot, JobState
+from app.core.hub.downloads.manager import DownloadManager
 from app.core.support.formatting import format_bytes
 from app.ui.widgets.tables import read_only_item
 

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.models.gguf_summary import format_parameters
-from app.core.models.library import InstalledModel, LibraryEntry
 from app.core.models.hashing import VerifyResult, VerifyState
+from app.core.models.library import InstalledModel, LibraryEntry
 from app.core.support.formatting import format_bytes
 from app.ui.models.workers import LibraryWorker
 from app.ui.widgets.tables import read_only_item, style_row_table

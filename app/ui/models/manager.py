@@ -24,18 +24,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.hub.downloads.manager import DownloadManager
-from app.core.hub.downloads.job import DownloadRequest
 from app.core.hub.client import hub_endpoint
+from app.core.hub.downloads.job import DownloadRequest
+from app.core.hub.downloads.manager import DownloadManager
+from app.core.hub.token_store import TokenStore
 from app.core.models.library import split_shards
 from app.core.paths import AppPaths, app_paths
-from app.core.hub.token_store import TokenStore
 from app.core.support.formatting import fill
-from app.ui.widgets.error_banner import ErrorBanner
 from app.ui.models.discover import DiscoverPage
 from app.ui.models.downloads_view import DownloadsPage
 from app.ui.models.library_view import LibraryPage
 from app.ui.models.workers import ModelWorkers
+from app.ui.widgets.error_banner import ErrorBanner
 
 log = logging.getLogger(__name__)
 

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from app import __version__
-from app.core.paths import resources_dir
 from app.core.diagnostics.versions import Component, main_components, python_packages, system_report
+from app.core.paths import resources_dir
 
 ICON_SIZE = 64
 

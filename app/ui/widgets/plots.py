@@ -143,7 +143,7 @@ class LinePlot(_Plot):
         painter.setPen(QPen(self.palette().color(QPalette.ColorRole.Highlight), 2))
         painter.drawPath(path)
 
-    def event(self, event: object) -> bool:
+    def event(self, event: QEvent) -> bool:
         if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip and self.points:
             nearest = min(self.points, key=lambda p: abs(self.to_screen(*p).x() - event.pos().x()))
             QToolTip.showText(
@@ -197,7 +197,7 @@ class BarPlot(_Plot):
                     label,
                 )
 
-    def event(self, event: object) -> bool:
+    def event(self, event: QEvent) -> bool:
         if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
             for index, value in enumerate(self.values):
                 bar = self.bar_rect(index)
@@ -250,7 +250,7 @@ class TimelineBar(QWidget):
         for index in range(len(self.spans)):
             painter.fillRect(self.span_rect(index), self.colour(index))
 
-    def event(self, event: object) -> bool:
+    def event(self, event: QEvent) -> bool:
         if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:
             for index, span in enumerate(self.spans):
                 if self.span_rect(index).contains(QPointF(event.pos())):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -42,7 +43,10 @@ def test_a_chat_keeps_its_messages_with_role_model_settings_and_stats(store: Cha
     )
     with ChatStore(store.path) as reopened:
         thread = reopened.thread(chat.id)
-    assert [(m.role, m.text) for m in thread] == [("user", "What is a GGUF file?"), ("assistant", "A model file format.")]
+    assert [(m.role, m.text) for m in thread] == [
+        ("user", "What is a GGUF file?"),
+        ("assistant", "A model file format."),
+    ]
     assert thread[1] == reply
     assert (thread[1].model, thread[1].settings, thread[1].stats["completion_tokens"]) == (
         "SmolLM2-135M", {"temperature": 0.2}, 5,
@@ -101,6 +105,7 @@ def test_regenerating_adds_a_sibling_reply(store: ChatStore) -> None:
     assert store.thread(chat.id)[-1].id == second.id
 
 
+@pytest.mark.expected_log("app.core.chat.store", logging.WARNING, r"reply\(ies\) were interrupted by the previous exit")
 def test_a_partial_reply_is_saved_as_it_grows_and_interrupted_ones_are_marked_on_reopen(store: ChatStore) -> None:
     chat = store.create_chat()
     question = store.add_message(chat.id, "user", "Count to five.")
@@ -167,6 +172,9 @@ def test_export_to_json_has_every_branch_and_the_thread(store: ChatStore) -> Non
     assert data["messages"][1]["parent_id"] == question.id
 
 
+@pytest.mark.expected_log(
+    "app.core.chat.store", logging.ERROR, r"The chat history could not be read \(file is not a database\)"
+)
 def test_a_damaged_database_is_set_aside_and_a_new_one_started(tmp_path: Path) -> None:
     path = tmp_path / "chats.sqlite3"
     path.write_bytes(b"this is not sqlite" * 100)

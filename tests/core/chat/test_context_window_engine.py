@@ -68,7 +68,7 @@ def test_a_new_turn_measures_the_new_message_and_renders_the_prompt_once(engine:
 
 def test_a_message_longer_than_the_context_is_refused_with_a_clear_message(engine: Engine) -> None:
     huge = Msg(0, "user", "lorem ipsum dolor sit amet " * 600)
-    with pytest.raises(MessageTooLongError, match="latest message is .* tokens") as caught:
+    with pytest.raises(MessageTooLongError, match=r"latest message is .* tokens") as caught:
         ContextWindow(engine).plan("", [huge], engine.n_ctx, 256)
     assert "raise the context length" in str(caught.value)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -10,9 +11,11 @@ import sys
 import textwrap
 from pathlib import Path
 
-from tests.repo import REPO_ROOT
+import pytest
+
 from app.core.chat.store import ChatStore, MessageState
 from app.core.paths import app_paths
+from tests.repo import REPO_ROOT
 
 WRITER = textwrap.dedent(
     """
@@ -43,6 +46,7 @@ WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.expected_log("app.core.chat.store", logging.WARNING, r"reply\(ies\) were interrupted by the previous exit")
 def test_a_reply_killed_mid_stream_is_kept_and_the_database_is_intact(starter_model: Path) -> None:
     database = app_paths().chats_db
     database.parent.mkdir(parents=True, exist_ok=True)

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from app.core.chat.context_window import EnginePlanner, PlanRequest
 from app.core.chat.context_window import WindowTurn as Msg
-from app.core.inference.engine import ChatMessage, Engine, ReplyDone
 from app.core.chat.prompt_inspector import inspect_conversation, inspect_prompt
+from app.core.inference.engine import ChatMessage, Engine, ReplyDone
 from app.core.inference.sampling import GREEDY
 
 CONVERSATION = [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,12 +13,11 @@ import pytest
 from app.core.hub.downloads.job import DownloadJob, DownloadRequest, JobState
 from app.core.hub.downloads.manager import DownloadManager
 from app.core.hub.downloads.transfer import RetryPolicy
+from app.core.hub.token_store import TokenStore
 from app.core.models.hashing import VerifiedIndex, VerifyState
 from app.core.models.library import installed_models
 from app.core.paths import app_paths
-from app.core.hub.token_store import TokenStore
-from tests.fakes.fake_hub import FakeHub, fake_hub, gguf_bytes  # noqa: F401
-from tests.fakes.memory_keyring import memory_keyring  # noqa: F401
+from tests.fakes.fake_hub import FakeHub, gguf_bytes
 
 REPO = "acme/Tiny-GGUF"
 FILE = "tiny.Q4_K_M.gguf"
@@ -111,6 +111,9 @@ def test_connection_dropped_at_40_percent_resumes_and_transfers_only_the_rest(hu
     assert job.rehashed_bytes == 0  # the hash of the first 40% was kept in memory
 
 
+@pytest.mark.expected_log(
+    "app.core.hub.downloads", logging.WARNING, "Download of .* failed: The connection dropped mid-file"
+)
 def test_download_resumes_after_a_restart_hashing_only_the_bytes_on_disk(hub: FakeHub, make_manager) -> None:
     size = hub.file(REPO, FILE).size
     drop = size * 40 // 100
@@ -133,6 +136,9 @@ def test_download_resumes_after_a_restart_hashing_only_the_bytes_on_disk(hub: Fa
     assert hub.file_requests(FILE)[-1].range == f"bytes={drop}-"
 
 
+@pytest.mark.expected_log(
+    "app.core.hub.downloads", logging.WARNING, "Download of .* failed: The connection dropped mid-file"
+)
 def test_the_same_download_started_again_resumes_from_its_partial_file(hub: FakeHub, make_manager) -> None:
     size = hub.file(REPO, FILE).size
     hub.faults(REPO, FILE).drop_at = size // 2
@@ -177,6 +183,10 @@ def test_cancel_stops_the_download_and_deletes_the_partial_file(hub: FakeHub, ma
     assert not installed_path().exists()
 
 
+@pytest.mark.expected_log("app.core.hub.downloads", logging.ERROR, r"SHA-256 mismatch for tiny\.Q4_K_M\.gguf")
+@pytest.mark.expected_log(
+    "app.core.hub.downloads", logging.WARNING, r"Download of .* failed: tiny\.Q4_K_M\.gguf arrived damaged"
+)
 def test_a_flipped_byte_is_caught_by_sha256_and_nothing_is_installed(hub: FakeHub, make_manager) -> None:
     hub.faults(REPO, FILE).flip_byte_at = 12345
     job = make_manager().enqueue(request_for(hub))
@@ -188,6 +198,7 @@ def test_a_flipped_byte_is_caught_by_sha256_and_nothing_is_installed(hub: FakeHu
     assert partial_files() == []
 
 
+@pytest.mark.expected_log("app.core.hub.downloads", logging.WARNING, "The server ignored the Range request")
 def test_a_server_that_ignores_range_restarts_from_zero_and_still_verifies(hub: FakeHub, make_manager) -> None:
     size = hub.file(REPO, FILE).size
     drop = size * 40 // 100
@@ -208,6 +219,7 @@ def test_server_errors_are_retried_with_backoff(hub: FakeHub, make_manager) -> N
     assert job.attempts == 3
 
 
+@pytest.mark.expected_log("app.core.hub.downloads", logging.WARNING, "Download of .* failed: The server answered 500")
 def test_a_server_that_stays_down_fails_with_a_message_and_can_be_resumed(hub: FakeHub, make_manager) -> None:
     hub.faults(REPO, FILE).statuses = [500] * 20
     job = make_manager(retry=RetryPolicy(attempts=3, base_delay_s=0.01)).enqueue(request_for(hub))
@@ -217,6 +229,8 @@ def test_a_server_that_stays_down_fails_with_a_message_and_can_be_resumed(hub: F
     assert "500" in snapshot.message and "Resume" in snapshot.message
 
 
+@pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(gated\)")
+@pytest.mark.expected_log("app.core.hub.downloads", logging.WARNING, "Download of .* failed: .* is gated")
 def test_gated_repository_without_token_says_what_to_do(fake_hub: FakeHub, model_bytes: bytes, make_manager) -> None:
     fake_hub.add_repo("meta/Gated-GGUF", {FILE: model_bytes}, gated=True)
     job = make_manager().enqueue(request_for(fake_hub, repo="meta/Gated-GGUF"))
@@ -228,7 +242,7 @@ def test_gated_repository_without_token_says_what_to_do(fake_hub: FakeHub, model
 
 
 def test_gated_repository_downloads_with_the_token_from_the_keyring(
-    fake_hub: FakeHub, model_bytes: bytes, make_manager, memory_keyring  # noqa: F811
+    fake_hub: FakeHub, model_bytes: bytes, make_manager, memory_keyring
 ) -> None:
     fake_hub.add_repo("meta/Gated-GGUF", {FILE: model_bytes}, gated=True)
     fake_hub.add_token("hf_goodtoken", "meta/Gated-GGUF")
@@ -240,6 +254,7 @@ def test_gated_repository_downloads_with_the_token_from_the_keyring(
     assert all(r.authorization == "Bearer hf_goodtoken" for r in fake_hub.file_requests(FILE))
 
 
+@pytest.mark.expected_log("app.core.hub.downloads", logging.WARNING, "Download of .* failed: Not enough disk space")
 def test_not_enough_disk_space_is_refused_before_any_byte_moves(hub: FakeHub, make_manager) -> None:
     job = make_manager(free_space=lambda _path: 10_000).enqueue(request_for(hub))
     finish(job)
@@ -249,6 +264,11 @@ def test_not_enough_disk_space_is_refused_before_any_byte_moves(hub: FakeHub, ma
     assert hub.file_requests(FILE) == []
 
 
+@pytest.mark.expected_log(
+    "app.core.hub.downloads",
+    logging.WARNING,
+    "Download of .* failed: .* cannot be used as a folder: a file with that name is in the way",
+)
 def test_a_models_folder_that_cannot_be_created_gives_a_clear_message(hub: FakeHub, make_manager) -> None:
     paths = app_paths()
     paths.data.mkdir(parents=True, exist_ok=True)
@@ -265,6 +285,11 @@ def test_a_models_folder_that_cannot_be_created_gives_a_clear_message(hub: FakeH
     "evil_name",
     ["../../escaped.gguf", "/etc/escaped.gguf", "sub/../../escaped.gguf", "..\\..\\escaped.gguf", "C:/escaped.gguf"],
 )
+@pytest.mark.expected_log(
+    "app.core.hub.downloads",
+    logging.WARNING,
+    "Download of .* failed: Refused: the repository names a file (outside its own folder|with an absolute or Windows)",
+)
 def test_file_names_that_try_to_escape_the_models_folder_are_refused(
     fake_hub: FakeHub, model_bytes: bytes, make_manager, evil_name: str, tmp_path: Path
 ) -> None:
@@ -278,6 +303,10 @@ def test_file_names_that_try_to_escape_the_models_folder_are_refused(
     assert not list(home.rglob("escaped.gguf"))
 
 
+@pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(offline\)")
+@pytest.mark.expected_log(
+    "app.core.hub.downloads", logging.WARNING, r"Download of .* failed: Cannot reach tiny\.Q4_K_M\.gguf"
+)
 def test_a_hub_that_cannot_be_reached_fails_with_an_offline_message(tmp_path: Path, model_bytes: bytes) -> None:
     with FakeHub() as hub:
         url = hub.url
@@ -290,6 +319,12 @@ def test_a_hub_that_cannot_be_reached_fails_with_an_offline_message(tmp_path: Pa
     assert "unreachable" in snapshot.message and "internet" in snapshot.message
 
 
+@pytest.mark.expected_log(
+    "app.core.hub.client", logging.WARNING, r"Hub request failed \(not found\): gone\.Q4_0\.gguf is not in"
+)
+@pytest.mark.expected_log(
+    "app.core.hub.downloads", logging.WARNING, r"Download of .* failed: gone\.Q4_0\.gguf is not in"
+)
 def test_a_file_missing_from_the_repository_is_reported(hub: FakeHub, make_manager) -> None:
     job = make_manager().enqueue(DownloadRequest(REPO, "gone.Q4_0.gguf"))
     finish(job)
@@ -319,11 +354,13 @@ def test_an_installed_verified_file_is_not_downloaded_again(hub: FakeHub, make_m
     assert VerifiedIndex(app_paths().models).state(installed_path()) is VerifyState.VERIFIED
 
 
-def test_split_model_shards_install_side_by_side_as_one_library_model(fake_hub: FakeHub, tmp_path: Path, make_manager) -> None:
+def test_split_model_shards_install_side_by_side_as_one_library_model(
+    fake_hub: FakeHub, tmp_path: Path, make_manager
+) -> None:
     first = gguf_bytes(tmp_path, "a.gguf", seed=1)
     second = gguf_bytes(tmp_path, "b.gguf", seed=2)
     names = ["big.Q4_K_M-00001-of-00002.gguf", "big.Q4_K_M-00002-of-00002.gguf"]
-    fake_hub.add_repo("acme/Big-GGUF", dict(zip(names, [first, second])))
+    fake_hub.add_repo("acme/Big-GGUF", dict(zip(names, [first, second], strict=True)))
     manager = make_manager()
     jobs = [manager.enqueue(request_for(fake_hub, name, repo="acme/Big-GGUF")) for name in names]
     for job in jobs:
@@ -347,6 +384,10 @@ def test_progress_reports_bytes_total_and_a_speed_while_running(hub: FakeHub, ma
     finish(job)
 
 
+@pytest.mark.expected_log("app.core.hub.downloads", logging.ERROR, r"SHA-256 mismatch for tiny\.Q4_K_M\.gguf")
+@pytest.mark.expected_log(
+    "app.core.hub.downloads", logging.WARNING, r"Download of .* failed: tiny\.Q4_K_M\.gguf arrived damaged"
+)
 def test_retry_after_a_hash_mismatch_downloads_afresh_and_installs(hub: FakeHub, make_manager) -> None:
     hub.faults(REPO, FILE).flip_byte_at = 100
     manager = make_manager()
@@ -360,6 +401,9 @@ def test_retry_after_a_hash_mismatch_downloads_afresh_and_installs(hub: FakeHub,
     assert hub.served(REPO, FILE) == 2 * hub.file(REPO, FILE).size
 
 
+@pytest.mark.expected_log(
+    "app.core.hub.downloads", logging.WARNING, "Download of .* failed: The connection dropped mid-file"
+)
 def test_a_partial_download_of_an_older_version_of_the_file_is_discarded(
     hub: FakeHub, make_manager, tmp_path: Path
 ) -> None:
@@ -377,6 +421,9 @@ def test_a_partial_download_of_an_older_version_of_the_file_is_discarded(
     assert hub.file_requests(FILE)[-1].range is None  # the old bytes were not reused
 
 
+@pytest.mark.expected_log(
+    "app.core.hub.downloads", logging.WARNING, "Download of .* failed: The disk holding .* is full"
+)
 def test_a_disk_that_fills_up_mid_download_keeps_the_bytes_and_resumes_after_space_is_freed(
     hub: FakeHub, make_manager, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.core.hub.downloads.manager import DownloadManager
-from app.core.hub.downloads.job import DownloadRequest, JobState
-from app.core.inference.engine import Engine, LoadConfig
 from app.core.hub.client import HubClient
+from app.core.hub.downloads.job import DownloadRequest, JobState
+from app.core.hub.downloads.manager import DownloadManager
+from app.core.hub.remote_header import read_variant_headers
+from app.core.inference.engine import Engine, LoadConfig
+from app.core.memory.fit import Candidate, Machine, recommend
+from app.core.memory.planner import ContextSettings
 from app.core.models.hashing import VerifiedIndex, VerifyState
 from app.core.models.library import installed_models
 from app.core.paths import app_paths
-from app.core.hub.remote_header import read_variant_headers
-from app.core.memory.fit import Candidate, Machine, recommend
-from app.core.memory.planner import ContextSettings
-from tests.fakes.fake_hub import FakeHub, fake_hub  # noqa: F401
+from tests.fakes.fake_hub import FakeHub
 
 REPO = "HuggingFaceTB/SmolLM2-135M-Instruct-GGUF"
 

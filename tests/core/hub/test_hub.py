@@ -7,8 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from app.core.hub.client import HubClient, HubError, HubErrorKind, group_variants, hub_endpoint, incomplete_split, normalize_repo_id, RepoFile
-from tests.fakes.fake_hub import FakeHub, fake_hub, gguf_bytes  # noqa: F401
+from app.core.hub.client import (
+    HubClient,
+    HubError,
+    HubErrorKind,
+    RepoFile,
+    group_variants,
+    hub_endpoint,
+    incomplete_split,
+    normalize_repo_id,
+)
+from tests.fakes.fake_hub import FakeHub, gguf_bytes
 
 
 @pytest.fixture
@@ -80,6 +89,7 @@ def test_listing_marks_a_gated_repository(hub: FakeHub) -> None:
     assert HubClient().listing("meta/Llama-Gated-GGUF").gated
 
 
+@pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(not found\)")
 def test_a_missing_repository_is_a_clear_message(hub: FakeHub) -> None:
     with pytest.raises(HubError) as caught:
         HubClient().listing("nobody/nothing-GGUF")
@@ -88,6 +98,7 @@ def test_a_missing_repository_is_a_clear_message(hub: FakeHub) -> None:
     assert "token" in caught.value.message  # it may be private
 
 
+@pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(not found\): me/private-GGUF")
 def test_a_private_repository_opens_with_a_token_that_can_read_it(hub: FakeHub) -> None:
     with pytest.raises(HubError):
         HubClient().listing("me/private-GGUF")
@@ -96,6 +107,7 @@ def test_a_private_repository_opens_with_a_token_that_can_read_it(hub: FakeHub) 
     assert [v.key for v in listing.variants] == ["secret.Q4_0.gguf"]
 
 
+@pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(token refused\)")
 def test_a_refused_token_says_to_create_a_new_one(hub: FakeHub) -> None:
     with pytest.raises(HubError) as caught:
         HubClient(token="hf_revoked").listing("someone/llama-tiny-GGUF")
@@ -103,6 +115,7 @@ def test_a_refused_token_says_to_create_a_new_one(hub: FakeHub) -> None:
     assert "settings/tokens" in caught.value.message
 
 
+@pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(gated\)")
 def test_gated_file_metadata_without_token_explains_the_licence_step(hub: FakeHub) -> None:
     with pytest.raises(HubError) as caught:
         HubClient().file_metadata("meta/Llama-Gated-GGUF", "gated.Q4_0.gguf")
@@ -118,6 +131,7 @@ def test_file_metadata_pins_the_commit_and_reads_the_lfs_sha(hub: FakeHub) -> No
     assert meta.size == repo.files["tiny.Q2_K.gguf"].size
 
 
+@pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(offline\)")
 def test_an_unreachable_hub_is_reported_as_offline() -> None:
     with FakeHub() as stopped:
         url = stopped.url
@@ -128,6 +142,7 @@ def test_an_unreachable_hub_is_reported_as_offline() -> None:
         assert "unreachable" in caught.value.message and "internet connection" in caught.value.message
 
 
+@pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(server error\)")
 def test_a_server_error_says_it_is_temporary(hub: FakeHub) -> None:
     hub.api_statuses = [503, 502]
     for request in (lambda: HubClient().search("llama"), lambda: HubClient().listing("someone/llama-tiny-GGUF")):
@@ -137,6 +152,7 @@ def test_a_server_error_says_it_is_temporary(hub: FakeHub) -> None:
         assert "server error" in caught.value.message and "try again" in caught.value.message
 
 
+@pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(token refused\)")
 def test_token_never_appears_in_logs(hub: FakeHub, caplog: pytest.LogCaptureFixture) -> None:
     hub.add_token("hf_secretvalue", "meta/Llama-Gated-GGUF")
     caplog.set_level(logging.DEBUG)

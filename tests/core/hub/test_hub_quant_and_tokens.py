@@ -6,9 +6,9 @@ import logging
 
 import pytest
 
-from app.core.models.quant import parse_quant, quality_rank
 from app.core.hub.token_store import TokenStore, TokenStoreError
-from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring, no_keyring  # noqa: F401
+from app.core.models.quant import parse_quant, quality_rank
+from tests.fakes.memory_keyring import MemoryKeyring
 
 
 @pytest.mark.parametrize(
@@ -40,7 +40,7 @@ def test_quality_ranks_follow_the_usual_order() -> None:
     assert quality_rank("ZZ9") == 0
 
 
-def test_token_is_saved_in_the_keyring_and_read_back(memory_keyring: MemoryKeyring) -> None:  # noqa: F811
+def test_token_is_saved_in_the_keyring_and_read_back(memory_keyring: MemoryKeyring) -> None:
     store = TokenStore()
     assert store.available() and store.get() is None
     store.set("  hf_abc123  ")
@@ -51,8 +51,11 @@ def test_token_is_saved_in_the_keyring_and_read_back(memory_keyring: MemoryKeyri
     store.clear()  # clearing twice is fine
 
 
+@pytest.mark.expected_log(
+    "app.core.hub.token_store", logging.WARNING, "Cannot save the Hugging Face token: no keyring backend"
+)
 def test_a_machine_without_keyring_reads_no_token_and_explains_why_it_cannot_save(
-    no_keyring: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture  # noqa: F811
+    no_keyring: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.delenv("HF_TOKEN", raising=False)
     caplog.set_level(logging.DEBUG)
@@ -66,14 +69,14 @@ def test_a_machine_without_keyring_reads_no_token_and_explains_why_it_cannot_sav
 
 
 def test_the_hf_token_environment_variable_is_used_when_no_token_is_saved(
-    no_keyring: None, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+    no_keyring: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HF_TOKEN", "hf_from_env")
     assert TokenStore().get() == "hf_from_env"
 
 
 @pytest.mark.parametrize("bad", ["", "   ", "hf_abc def"])
-def test_malformed_tokens_are_refused_with_where_to_get_one(memory_keyring: MemoryKeyring, bad: str) -> None:  # noqa: F811
+def test_malformed_tokens_are_refused_with_where_to_get_one(memory_keyring: MemoryKeyring, bad: str) -> None:
     with pytest.raises(TokenStoreError) as caught:
         TokenStore().set(bad)
     assert "huggingface.co/settings/tokens" in str(caught.value)

@@ -20,7 +20,7 @@ from app.core.hub.remote_header import (
 from app.core.memory.fit import ESTIMATE_NOTE, Candidate, Machine, fit_hint
 from app.core.memory.planner import GIB, ContextSettings
 from app.core.models.gguf_info import GgufInfo, read_gguf_info
-from tests.fakes.fake_hub import FakeHub, fake_hub  # noqa: F401
+from tests.fakes.fake_hub import FakeHub
 
 REPO = "acme/Synthetic-GGUF"
 NAME = "synthetic.F16.gguf"

@@ -10,8 +10,8 @@ from dataclasses import replace
 import pytest
 
 from app.core.inference.engine import ChatMessage, Engine, ReplyDone, StopReason, TokenPiece
-from app.core.inference.stop_strings import StopStringFilter
 from app.core.inference.sampling import GREEDY
+from app.core.inference.stop_strings import StopStringFilter
 
 CHINESE_PROMPT = "请用中文回答：天空是什么颜色？"
 
@@ -49,7 +49,8 @@ def test_chinese_characters_split_across_tokens_arrive_intact(engine: Engine) ->
 def test_stop_set_while_a_token_is_handled_ends_the_reply_before_the_next(engine: Engine) -> None:
     stop = threading.Event()
     seen = 0
-    stream = engine.stream_chat([ChatMessage("user", "Count from one to fifty in words.")], replace(GREEDY, max_tokens=200), stop)
+    counting = [ChatMessage("user", "Count from one to fifty in words.")]
+    stream = engine.stream_chat(counting, replace(GREEDY, max_tokens=200), stop)
     for event in stream:
         if isinstance(event, ReplyDone):
             done = event
@@ -78,7 +79,8 @@ def test_stop_from_another_thread_takes_effect_within_one_token(engine: Engine) 
 
     thread = threading.Thread(target=stopper, name="stopper")
     thread.start()
-    events = list(engine.stream_chat([ChatMessage("user", "Tell a long story about a fox.")], replace(GREEDY, max_tokens=300), stop, count))
+    story = [ChatMessage("user", "Tell a long story about a fox.")]
+    events = list(engine.stream_chat(story, replace(GREEDY, max_tokens=300), stop, count))
     thread.join()
     done = events[-1]
     assert isinstance(done, ReplyDone)

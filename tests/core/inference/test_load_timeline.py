@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ctypes
+import itertools
+import logging
 import os
 import threading
 import time
@@ -11,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from app.core.inference.engine import Engine, LoadCancelled, LoadConfig, LoadProgress, LoadReport
-from app.core.models.hashing import VerifiedIndex, VerifyState, sha256_file
 from app.core.inference.load_timeline import (
     FIRST_DECODE,
     HASH_CHECK,
@@ -21,8 +22,9 @@ from app.core.inference.load_timeline import (
     detect_template_family,
     offload_counts,
 )
-from app.core.models.validation import ModelFileError
 from app.core.memory.fallback import load_with_fallback
+from app.core.models.hashing import VerifiedIndex, VerifyState, sha256_file
+from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
 
 EXPECTED_ORDER = [
@@ -55,7 +57,7 @@ def test_a_load_records_every_stage_in_order_with_durations_and_details(starter_
     stages = report.stages
     assert [stage.name for stage in stages] == EXPECTED_ORDER
     assert all(stage.seconds >= 0 for stage in stages)
-    for earlier, later in zip(stages, stages[1:]):
+    for earlier, later in itertools.pairwise(stages):
         assert earlier.start_s + earlier.seconds <= later.start_s + 1e-6, (earlier, later)
     assert report.total_seconds <= wall
     assert stages[-1].start_s + stages[-1].seconds <= wall
@@ -190,6 +192,7 @@ def test_a_file_changed_since_it_was_verified_is_hashed_again(tmp_path: Path) ->
     assert index.state(path) is VerifyState.VERIFIED
 
 
+@pytest.mark.expected_log("app.core.models.library", logging.WARNING, "Hash mismatch for .*: recorded")
 def test_a_damaged_file_is_refused_before_llama_cpp_sees_it(tmp_path: Path) -> None:
     models = tmp_path / "models"
     path = _model_file(models)

@@ -15,7 +15,8 @@ from app.core.inference.sampling import GREEDY
 
 def _reply(engine: Engine, messages: list[ChatMessage], max_tokens: int) -> ReplyMetrics:
     recorder = MetricsRecorder(engine.llama)
-    events = list(engine.stream_chat(messages, replace(GREEDY, max_tokens=max_tokens), threading.Event(), recorder.observe))
+    sampling = replace(GREEDY, max_tokens=max_tokens)
+    events = list(engine.stream_chat(messages, sampling, threading.Event(), recorder.observe))
     done = events[-1]
     assert isinstance(done, ReplyDone)
     return recorder.finish(done.stats, engine.llama)

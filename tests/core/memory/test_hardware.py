@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 
 import pynvml
@@ -97,6 +98,7 @@ def test_two_gpus_are_listed_in_order_with_their_own_numbers(monkeypatch: pytest
     assert snapshot.vram_used_by_app == 0
 
 
+@pytest.mark.expected_log("app.core.memory.hardware", logging.WARNING, "NVML poll failed: GPU is lost")
 def test_nvml_failing_mid_poll_degrades_and_recovers(monkeypatch: pytest.MonkeyPatch) -> None:
     fake = fake_pynvml.one_gpu_with_other_process()
     monitor = monitor_for(monkeypatch, fake)
@@ -110,6 +112,18 @@ def test_nvml_failing_mid_poll_degrades_and_recovers(monkeypatch: pytest.MonkeyP
 
     fake.recover()
     assert monitor.snapshot().state is GpuState.AVAILABLE
+
+
+def test_a_bug_during_a_poll_is_raised_not_blamed_on_the_driver(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = fake_pynvml.one_gpu_with_other_process()
+    monitor = monitor_for(monkeypatch, fake)
+
+    def broken(handle: int) -> None:
+        raise TypeError("a programming error")
+
+    monkeypatch.setattr(fake.module, "nvmlDeviceGetMemoryInfo", broken)
+    with pytest.raises(TypeError, match="a programming error"):
+        monitor.snapshot()
 
 
 def test_a_hidden_process_list_leaves_this_apps_share_unknown(monkeypatch: pytest.MonkeyPatch) -> None:

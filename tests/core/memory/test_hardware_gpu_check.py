@@ -14,10 +14,10 @@ from types import ModuleType
 
 import pytest
 
-from tests.repo import REPO_ROOT
 from app.core.memory.hardware import HardwareMonitor, OffloadSupport
 from app.core.memory.planner import MIB
 from tests.fakes import fake_pynvml
+from tests.repo import REPO_ROOT
 
 SCRIPT = REPO_ROOT / "packaging" / "gpu_check.py"
 

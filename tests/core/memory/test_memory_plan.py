@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
 from gguf.constants import GGMLQuantizationType
 
-from app.core.models.gguf_info import GgufInfo, TensorInfo
 from app.core.memory.planner import (
     DEFAULT_RUNTIME_OVERHEAD,
     GIB,
@@ -16,6 +16,7 @@ from app.core.memory.planner import (
     Fit,
     MemoryPlanner,
 )
+from app.core.models.gguf_info import GgufInfo, TensorInfo
 
 F32 = GGMLQuantizationType.F32
 F16 = GGMLQuantizationType.F16
@@ -157,7 +158,7 @@ def test_plans_cover_zero_to_all_and_grow_with_each_layer() -> None:
     assert [p.n_gpu_layers for p in plans] == list(range(10))
     totals = [p.gpu_total for p in plans]
     assert totals == sorted(totals)
-    assert all(a.cpu_total >= b.cpu_total for a, b in zip(plans[1:], plans[2:]))
+    assert all(a.cpu_total >= b.cpu_total for a, b in itertools.pairwise(plans[1:]))
 
 
 def test_recommend_takes_the_most_layers_that_fit_with_the_margin() -> None:

@@ -44,7 +44,9 @@ def test_host_buffers_are_cpu_ones_and_pinned_host_ones() -> None:
 
 
 def test_lines_about_other_things_are_ignored() -> None:
-    buffers = parse_buffer_lines(["print_info: file size   = 92.10 MiB (5.74 BPW)", "load: token to piece cache size = 0.3170 MB"])
+    buffers = parse_buffer_lines(
+        ["print_info: file size   = 92.10 MiB (5.74 BPW)", "load: token to piece cache size = 0.3170 MB"]
+    )
     assert not buffers.seen
 
 

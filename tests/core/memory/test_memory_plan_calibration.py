@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 
 import pytest
 
 from app.core.memory.calibration import CalibrationStore, PlanCheck, measure_after_load, model_key
-from app.core.models.gguf_info import read_gguf_info
-from app.core.memory.hardware import GpuSnapshot, GpuState, HardwareSnapshot, HardwareMonitor, OffloadSupport
+from app.core.memory.hardware import GpuSnapshot, GpuState, HardwareMonitor, HardwareSnapshot, OffloadSupport
 from app.core.memory.planner import MIB, MemoryPlanner
+from app.core.models.gguf_info import read_gguf_info
 from app.core.paths import app_paths
 from tests.fakes import fake_pynvml
 from tests.fakes.fake_pynvml import GIB
@@ -84,6 +85,7 @@ def test_records_follow_the_file_by_name_and_size_not_by_folder(tmp_path: Path) 
     assert store.correction(moved) == 50
 
 
+@pytest.mark.expected_log("app.core.memory.calibration", logging.WARNING, "The VRAM calibration file .* cannot be read")
 def test_a_damaged_calibration_file_is_set_aside_not_lost(tmp_path: Path) -> None:
     path = tmp_path / "cal.json"
     path.write_text("{ not json")

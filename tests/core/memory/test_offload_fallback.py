@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from pathlib import Path
 
 import pytest
 
 from app.core.inference.engine import Engine, LoadCancelled, LoadConfig
-from app.core.models.validation import ModelFileError
 from app.core.memory.fallback import (
     FallbackStep,
     OutOfMemoryError,
@@ -16,8 +16,11 @@ from app.core.memory.fallback import (
     is_out_of_memory,
     load_with_fallback,
 )
+from app.core.models.validation import ModelFileError
 
-CUDA_OOM = "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 1530.00 MiB on device 0: cudaMalloc failed: out of memory"
+CUDA_OOM = (
+    "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 1530.00 MiB on device 0: cudaMalloc failed: out of memory"
+)
 
 
 class OomEngine:
@@ -61,6 +64,7 @@ def test_the_tries_halve_then_step_down_then_reach_the_cpu() -> None:
     assert fallback_layers(0, 31) == [0]
 
 
+@pytest.mark.expected_log("app.core.memory.fallback", logging.WARNING, "ran out of memory .*; trying again")
 def test_out_of_memory_on_the_first_tries_loads_with_fewer_layers_and_says_so() -> None:
     engine = OomEngine(fits=12)
     steps: list[FallbackStep] = []
@@ -81,6 +85,7 @@ def test_out_of_memory_on_the_first_tries_loads_with_fewer_layers_and_says_so() 
     assert engine.closed == 2  # every failed attempt is cleaned up
 
 
+@pytest.mark.expected_log("app.core.memory.fallback", logging.WARNING, "ran out of memory .*; trying again")
 def test_when_no_gpu_setting_fits_the_model_lands_on_the_cpu_and_the_user_is_told() -> None:
     engine = OomEngine(fits=0)
     result = load_with_fallback(engine, config(33), total_layers=33)
@@ -97,6 +102,9 @@ def test_a_load_that_fits_reports_no_fallback() -> None:
     assert result.config == result.requested
 
 
+@pytest.mark.expected_log(
+    "app.core.memory.fallback", logging.WARNING, "First decode with 33 GPU layers ran out of memory"
+)
 def test_out_of_memory_on_the_first_decode_also_steps_down() -> None:
     engine = OomEngine(fits=33, decode_fits=20)
     steps: list[FallbackStep] = []
@@ -117,6 +125,7 @@ def test_a_failure_that_is_not_about_memory_is_raised_at_once(tmp_path: Path) ->
     assert not engine.is_loaded
 
 
+@pytest.mark.expected_log("app.core.memory.fallback", logging.WARNING, "ran out of memory .*; trying again")
 def test_cancelling_between_attempts_stops_the_fallback() -> None:
     cancel = threading.Event()
     engine = OomEngine(fits=0)
@@ -125,6 +134,7 @@ def test_cancelling_between_attempts_stops_the_fallback() -> None:
     assert engine.attempts == [33]
 
 
+@pytest.mark.expected_log("app.core.memory.fallback", logging.WARNING, "ran out of memory .*; trying again")
 def test_all_layers_are_counted_from_the_model_file(starter_model: Path) -> None:
     engine = OomEngine(fits=10)
     result = load_with_fallback(engine, config(-1, starter_model))
@@ -132,11 +142,16 @@ def test_all_layers_are_counted_from_the_model_file(starter_model: Path) -> None
     assert result.config.n_gpu_layers == 7
 
 
+@pytest.mark.expected_log("llama.cpp", logging.WARNING, r"n_ctx_seq \(\d+\) > n_ctx_train \(\d+\)")
+@pytest.mark.expected_log("llama.cpp", logging.ERROR, "ggml_aligned_malloc: insufficient memory")
+@pytest.mark.expected_log("llama.cpp", logging.ERROR, "failed to allocate (CPU )?buffer of size")
+@pytest.mark.expected_log("llama.cpp", logging.ERROR, "llama_init_from_model: failed to initialize the context")
+@pytest.mark.expected_log("app.core.memory.fallback", logging.WARNING, "Loading with 0 GPU layers ran out of memory")
 def test_running_out_of_memory_even_on_the_cpu_is_a_clear_error(starter_model: Path) -> None:
     """Real llama.cpp: a 16M-token context needs a 360 GiB KV cache, which no test machine has."""
     engine = Engine()
     steps: list[FallbackStep] = []
-    with pytest.raises(OutOfMemoryError, match="even on the CPU .*Lower the context length"):
+    with pytest.raises(OutOfMemoryError, match=r"even on the CPU .*Lower the context length"):
         load_with_fallback(engine, LoadConfig(starter_model, n_ctx=2**24), on_step=steps.append)
     assert [s.n_gpu_layers for s in steps] == [0] and steps[0].next_n_gpu_layers is None
     assert "allocate" in steps[0].reason  # read from llama.cpp's log, not from the exception

@@ -51,7 +51,7 @@ def test_tensor_table_matches_the_gguf_package_reader(tmp_path: Path) -> None:
     reference = gguf.GGUFReader(path)
 
     assert [t.name for t in ours.tensors] == [t.name for t in reference.tensors]
-    for mine, theirs in zip(ours.tensors, reference.tensors):
+    for mine, theirs in zip(ours.tensors, reference.tensors, strict=True):
         assert mine.shape == tuple(int(d) for d in theirs.shape)
         assert mine.ggml_type == theirs.tensor_type
         assert mine.n_bytes == theirs.n_bytes
@@ -122,7 +122,7 @@ def test_a_text_file_is_refused_with_the_reason(tmp_path: Path) -> None:
 def test_a_header_cut_short_is_refused_with_the_reason(tmp_path: Path, starter_model: Path) -> None:
     path = tmp_path / "cut.gguf"
     path.write_bytes(starter_model.read_bytes()[:5000])
-    with pytest.raises(GgufInfoError, match="cut short|runs past"):
+    with pytest.raises(GgufInfoError, match=r"cut short|runs past"):
         read_gguf_info(path)
 
 

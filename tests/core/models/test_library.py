@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import threading
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState, sha256_file
+from app.core.models.importing import import_model
 from app.core.models.library import (
     LibraryError,
     delete_model,
@@ -20,7 +22,6 @@ from app.core.models.library import (
     verify_model,
 )
 from app.core.models.names import UnsafeNameError, model_destination, safe_component
-from app.core.models.importing import import_model
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
 from tests.fakes.fake_hub import make_gguf
@@ -62,7 +63,9 @@ def test_installed_models_lists_split_models_once_and_the_starter_last(models_di
     assert models[-1].is_starter
 
 
-def test_library_rows_show_architecture_parameters_quantization_and_context(models_dir: Path, starter_model: Path) -> None:
+def test_library_rows_show_architecture_parameters_quantization_and_context(
+    models_dir: Path, starter_model: Path
+) -> None:
     install(models_dir, "acme/A/alpha.gguf")
     entries = {entry.model.name: entry for entry in library_entries(models_dir)}
     alpha = entries["alpha"].summary
@@ -84,6 +87,7 @@ def test_a_file_that_is_not_gguf_is_listed_with_the_reason(models_dir: Path) -> 
     assert entry.summary is None and entry.problem is not None and "not a GGUF file" in entry.problem
 
 
+@pytest.mark.expected_log("app.core.models.library", logging.WARNING, "Hash mismatch for .*: recorded")
 def test_verify_records_a_hash_then_detects_a_changed_file(models_dir: Path) -> None:
     path = install(models_dir, "acme/A/alpha.gguf")
     index = VerifiedIndex(models_dir)
@@ -209,7 +213,15 @@ def test_names_with_nothing_usable_are_refused(name: str) -> None:
 
 @pytest.mark.parametrize(
     "filename",
-    ["../escape.gguf", "a/../../escape.gguf", "/abs/escape.gguf", "C:\\x.gguf", "D:escape.gguf", "a\\..\\b.gguf", "tab\tname.gguf"],
+    [
+        "../escape.gguf",
+        "a/../../escape.gguf",
+        "/abs/escape.gguf",
+        "C:\\x.gguf",
+        "D:escape.gguf",
+        "a\\..\\b.gguf",
+        "tab\tname.gguf",
+    ],
 )
 def test_repository_file_names_that_could_escape_are_refused(models_dir: Path, filename: str) -> None:
     with pytest.raises(UnsafeNameError):

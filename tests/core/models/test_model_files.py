@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import pathlib
 from pathlib import Path
 
@@ -69,6 +70,8 @@ def test_a_file_cut_inside_its_header_is_refused(tmp_path: Path, starter_model: 
     assert "damaged or the file is truncated" in _refusal(path)
 
 
+@pytest.mark.expected_log("llama.cpp", logging.ERROR, "unknown model architecture: 'alien-arch'")
+@pytest.mark.expected_log("llama.cpp", logging.ERROR, "llama_model_load_from_file_impl: failed to load model")
 def test_a_gguf_of_an_unknown_architecture_is_refused_by_llama_cpp(tmp_path: Path) -> None:
     import gguf
 

@@ -34,7 +34,9 @@ def test_atomic_write_fsyncs_the_file_and_its_folder(tmp_path: Path, monkeypatch
     assert synced[-1] == str(tmp_path)  # the rename itself
 
 
-def test_a_failed_write_keeps_the_old_file_and_removes_the_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_write_keeps_the_old_file_and_removes_the_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "chats.json"
     target.write_text("old")
 

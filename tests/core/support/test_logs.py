@@ -12,11 +12,11 @@ import pytest
 
 from app.core.diagnostics.report import DiagnosticsInput, diagnostics_text
 from app.core.inference.engine import Engine, LoadCancelled, LoadConfig, LoadReport, LoadStage
+from app.core.inference.sampling import SamplingParams
 from app.core.memory.hardware import GpuSnapshot, GpuState, HardwareSnapshot, OffloadSupport, RamSnapshot
+from app.core.paths import app_paths
 from app.core.support.log_buffer import LLAMA_LOGGER, LogBuffer
 from app.core.support.logging_setup import LOG_FILE_NAME, setup_logging
-from app.core.paths import app_paths
-from app.core.inference.sampling import SamplingParams
 
 
 @pytest.fixture
@@ -28,6 +28,7 @@ def buffer(caplog: pytest.LogCaptureFixture) -> Iterator[LogBuffer]:
     logging.getLogger().removeHandler(handler)
 
 
+@pytest.mark.expected_log("app.test", logging.WARNING, "^second$")
 def test_the_buffer_hands_out_what_is_new_since_the_last_look(buffer: LogBuffer) -> None:
     log = logging.getLogger("app.test")
     log.info("first")
@@ -40,6 +41,7 @@ def test_the_buffer_hands_out_what_is_new_since_the_last_look(buffer: LogBuffer)
     assert buffer.entries_since(buffer.last_seq) == []
 
 
+@pytest.mark.expected_log("app.test", logging.ERROR, "^the disk is full$")
 def test_the_buffer_keeps_only_the_latest_records_but_the_errors_survive_a_flood(buffer: LogBuffer) -> None:
     log = logging.getLogger("app.test")
     log.error("the disk is full")
@@ -51,6 +53,7 @@ def test_the_buffer_keeps_only_the_latest_records_but_the_errors_survive_a_flood
     assert [entry.message for entry in buffer.recent_errors()] == ["the disk is full"]
 
 
+@pytest.mark.expected_log("app.test", logging.ERROR, "^it broke$")
 def test_a_logged_exception_keeps_its_traceback(buffer: LogBuffer) -> None:
     try:
         raise ValueError("bad value")
@@ -97,6 +100,7 @@ def _report(tmp_path: Path) -> LoadReport:
     return report
 
 
+@pytest.mark.expected_log("app.downloads", logging.ERROR, r"Download of model\.gguf failed: connection reset")
 def test_diagnostics_cover_versions_hardware_model_settings_and_the_last_errors(
     buffer: LogBuffer, tmp_path: Path
 ) -> None:

@@ -72,7 +72,9 @@ def test_delete_asks_first(sidebar: ChatSidebar, qtbot: QtBot, monkeypatch: pyte
     assert deleted.args == ["a"]
 
 
-def test_export_asks_where_and_passes_the_format(sidebar: ChatSidebar, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_export_asks_where_and_passes_the_format(
+    sidebar: ChatSidebar, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sidebar, "ask_export_path", lambda title, kind: f"/tmp/{title}.{kind}")
     with qtbot.waitSignal(sidebar.exportRequested) as exported:
         sidebar.export("b", "json")

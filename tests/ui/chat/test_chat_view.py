@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
@@ -103,7 +105,7 @@ def test_the_view_stays_put_when_the_reader_scrolled_up(view: ChatView) -> None:
 def test_finished_messages_are_stacked_without_overlap(view: ChatView) -> None:
     _fill(view, 6)
     widgets = view.messages()
-    for upper, lower in zip(widgets, widgets[1:]):
+    for upper, lower in itertools.pairwise(widgets):
         assert upper.geometry().bottom() < lower.geometry().top()
         assert upper.height() == upper.heightForWidth(upper.width())  # as tall as its text, no more
 

@@ -3,6 +3,7 @@ edited into branches, searched and deleted; the context window marks what the mo
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,12 +14,12 @@ from PySide6.QtCore import QObject, Signal, Slot
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.store import new_chat, new_message
-from app.core.paths import app_paths
 from app.core.inference.sampling import GREEDY
+from app.core.paths import app_paths
 from app.core.settings import ModelSettings, Settings, load_settings, save_settings
 from app.ui.chat.storage import StorageThread
 from app.ui.shell.main_window import MainWindow
-from tests.conftest import open_main_window
+from tests.helpers.windows import WindowOpener
 
 N_CTX = 1024
 QUICK = GREEDY.with_values({"max_tokens": 6})
@@ -34,10 +35,10 @@ def rows(sql: str, *args: Any) -> list[tuple[Any, ...]]:
 
 
 @pytest.fixture
-def window(qtbot: QtBot) -> Iterator[MainWindow]:
+def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
     paths = app_paths().ensure()
     save_settings(paths.settings_file, Settings(sampling=QUICK, model=ModelSettings(n_ctx=N_CTX)))
-    main = open_main_window(qtbot)
+    main = open_main_window()
     yield main
     main.close()
 
@@ -48,7 +49,7 @@ def reply_to(window: MainWindow, qtbot: QtBot, text: str) -> None:
 
 
 def test_a_chat_with_its_settings_is_saved_as_it_goes_and_comes_back_after_a_restart(
-    window: MainWindow, qtbot: QtBot
+    window: MainWindow, qtbot: QtBot, open_main_window: WindowOpener
 ) -> None:
     assert window.n_ctx == N_CTX, "the model settings come from the settings file"
     panel = window.chats.settings_panel
@@ -66,7 +67,7 @@ def test_a_chat_with_its_settings_is_saved_as_it_goes_and_comes_back_after_a_res
     assert {state for _, _, state, _ in saved} == {"complete"}
     assert saved[1][3] == "SmolLM2-135M-Instruct.Q4_1"
 
-    again = open_main_window(qtbot)
+    again = open_main_window()
     try:
         qtbot.waitUntil(lambda: again.chats.sidebar.chat_ids() == [chat_id], timeout=10_000)
         assert again.chats.sidebar.list.item(0).text() == "Name a colour."
@@ -91,10 +92,10 @@ def test_save_as_defaults_writes_the_settings_file(window: MainWindow, qtbot: Qt
 
 def test_regenerate_writes_a_new_version_and_keeps_the_old_one(window: MainWindow, qtbot: QtBot) -> None:
     reply_to(window, qtbot, "Name a colour.")
-    first = window.chats.session.thread[-1]
+    first = window.chats.session.shown_thread[-1]
     with qtbot.waitSignal(window.replyFinished, timeout=60_000):
         window.chats.regenerate_action.trigger()
-    thread = window.chats.session.thread
+    thread = window.chats.session.shown_thread
     assert [m.role for m in thread] == ["user", "assistant"] and thread[-1].id != first.id
     assert "version 2 of 2" in window.chat_view.messages()[-1].footer.text()
     assert len(rows("SELECT id FROM messages WHERE parent_id = ?", thread[0].id)) == 2
@@ -111,11 +112,11 @@ def test_edit_and_continue_starts_a_branch_and_the_old_one_can_be_shown_again(
 ) -> None:
     reply_to(window, qtbot, "Name a colour.")
     reply_to(window, qtbot, "Name a fruit.")
-    first = window.chats.session.thread[0]
+    first = window.chats.session.shown_thread[0]
     with qtbot.waitSignal(window.replyFinished, timeout=60_000):
         window.chats.edit_and_continue(first.id, "Name an animal.")
-    thread = window.chats.session.thread
-    assert [(m.role, m.text) for m in thread][0] == ("user", "Name an animal.")
+    thread = window.chats.session.shown_thread
+    assert (thread[0].role, thread[0].text) == ("user", "Name an animal.")
     assert len(thread) == 2 and len(window.chat_view.messages()) == 2
     assert "version 2 of 2" in window.chat_view.messages()[0].footer.text()
 
@@ -139,11 +140,12 @@ def test_old_messages_outside_the_window_are_marked_and_counted(window: MainWind
     assert window.chats.last_plan.prompt_tokens + 500 <= N_CTX
 
 
+@pytest.mark.expected_log("app.errors", logging.ERROR, r"The latest message is \d+ tokens, but .* has room for \d+")
 def test_a_message_too_long_for_the_context_is_refused_and_kept(window: MainWindow, qtbot: QtBot) -> None:
     window.send("word " * 1500)
     qtbot.waitUntil(lambda: "latest message is" in window.error_banner.message(), timeout=20_000)
     assert not window.is_streaming and window.send_button.isEnabled()
-    assert [m.role for m in window.chats.session.thread] == ["user"]
+    assert [m.role for m in window.chats.session.shown_thread] == ["user"]
     qtbot.waitUntil(lambda: rows("SELECT role FROM messages") == [("user",)], timeout=5_000)
 
 
@@ -230,10 +232,12 @@ def test_the_first_message_names_the_chat_in_the_list_and_the_window_title(windo
     qtbot.waitUntil(lambda: rows("SELECT title FROM chats") == [("Picnic",)], timeout=5_000)
 
 
-def test_a_damaged_settings_file_is_reset_and_the_window_says_so(qtbot: QtBot) -> None:
+@pytest.mark.expected_log("app.core.settings", logging.ERROR, "The settings file could not be read")
+@pytest.mark.expected_log("app.errors", logging.WARNING, "The settings file could not be read")
+def test_a_damaged_settings_file_is_reset_and_the_window_says_so(qtbot: QtBot, open_main_window: WindowOpener) -> None:
     paths = app_paths().ensure()
     paths.settings_file.write_text("{ this is not json")
-    main = open_main_window(qtbot)
+    main = open_main_window()
     try:
         qtbot.waitUntil(lambda: "settings file could not be read" in main.error_banner.message(), timeout=10_000)
         assert main.sampling == Settings().sampling

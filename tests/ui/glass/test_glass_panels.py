@@ -14,21 +14,36 @@ from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
-from app.core.diagnostics.report import DiagnosticsInput
-from app.core.inference.engine import ChatMessage, Engine, LoadConfig, LoadReport, LoadStage, ReplyDone, ReplyStats, StopReason
-from app.core.support.log_buffer import LogBuffer
-from app.core.inference.metrics import LlamaCounters, ReplyMetrics
 from app.core.chat.prompt_inspector import inspect_conversation, inspect_prompt
+from app.core.diagnostics.report import DiagnosticsInput
+from app.core.inference.engine import (
+    ChatMessage,
+    Engine,
+    LoadConfig,
+    LoadReport,
+    LoadStage,
+    ReplyDone,
+    ReplyStats,
+    StopReason,
+)
+from app.core.inference.metrics import LlamaCounters, ReplyMetrics
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.inference.token_probs import Alternative, TokenProbabilityRecorder, TokenStep, TokenTrace
+from app.core.support.log_buffer import LogBuffer
 from app.ui.glass.load_panel import LoadPanel
 from app.ui.glass.logs_panel import DiagnosticsCopier, LogsPanel
-from app.ui.shell.main_window import MainWindow
-from app.ui.widgets.plots import BarPlot, LinePlot, TimelineBar, nice_ceiling
 from app.ui.glass.prompt_inspector_panel import PromptInspectorPanel
 from app.ui.glass.stats_panel import StatsPanel
-from app.ui.glass.token_view import CONFIDENCE_BACKGROUNDS, TokenReplyView, attach_token_view, sampling_summary, show_tokens
-from tests.conftest import open_main_window
+from app.ui.glass.token_view import (
+    CONFIDENCE_BACKGROUNDS,
+    TokenReplyView,
+    attach_token_view,
+    sampling_summary,
+    show_tokens,
+)
+from app.ui.shell.main_window import MainWindow
+from app.ui.widgets.plots import BarPlot, LinePlot, TimelineBar, nice_ceiling
+from tests.helpers.windows import WindowOpener
 
 # ---- load details -------------------------------------------------------------------------
 
@@ -282,6 +297,7 @@ def test_the_logs_panel_follows_the_log_and_filters_by_level_source_and_text(qtb
     assert QGuiApplication.clipboard().text() == panel.shown_text()
 
 
+@pytest.mark.expected_log("app.engine", logging.ERROR, "Generation failed: out of cheese")
 def test_copy_diagnostics_puts_the_report_on_the_clipboard(qtbot: QtBot, buffer: LogBuffer) -> None:
     logging.getLogger("app.engine").error("Generation failed: out of cheese")
     copier = DiagnosticsCopier(lambda: DiagnosticsInput(errors=buffer.recent_errors(), qt_version="6"))
@@ -298,8 +314,8 @@ def test_copy_diagnostics_puts_the_report_on_the_clipboard(qtbot: QtBot, buffer:
 
 
 @pytest.fixture
-def window(qtbot: QtBot) -> Iterator[MainWindow]:
-    main = open_main_window(qtbot)
+def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
+    main = open_main_window()
     main.sampling = replace(GREEDY, max_tokens=8)
     yield main
     main.close()

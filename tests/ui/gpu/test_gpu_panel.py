@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -11,11 +12,11 @@ import pytest
 from PySide6.QtCore import QObject, Signal
 from pytestqt.qtbot import QtBot
 
-from app.core.memory.calibration import CalibrationStore
 from app.core.inference.engine import LoadConfig, LoadReport
+from app.core.memory.calibration import CalibrationStore
+from app.core.memory.fallback import FallbackResult, FallbackStep
 from app.core.memory.hardware import HardwareMonitor, OffloadSupport
 from app.core.memory.planner import MIB, Fit
-from app.core.memory.fallback import FallbackResult, FallbackStep
 from app.core.support.formatting import format_bytes
 from app.ui.gpu.panel import GpuPanel
 from tests.fakes import fake_pynvml
@@ -180,7 +181,7 @@ def test_bars_show_this_app_other_processes_and_free_for_each_gpu(
     first, second = panel.gpu_bars
     assert first.caption.startswith("GPU 0: this app 512 MiB · others ")
     assert first.caption.endswith("of 16.00 GiB")
-    assert [size for size, _ in first.segments][0] == 512 * MIB
+    assert first.segments[0][0] == 512 * MIB
     assert "NVIDIA RTX A4000" in first.toolTip() and "30% busy" in first.toolTip()
     assert second.caption.endswith("of 12.00 GiB")
     assert "NVIDIA RTX A4000, NVIDIA GeForce RTX 3060" in panel.status_label.text()
@@ -190,6 +191,7 @@ def test_bars_show_this_app_other_processes_and_free_for_each_gpu(
     panel.grab()
 
 
+@pytest.mark.expected_log("app.core.memory.hardware", logging.WARNING, "NVML poll failed: GPU is lost")
 def test_nvml_failing_mid_poll_shows_the_reason_and_recovers(make_panel: PanelFactory, qtbot: QtBot) -> None:
     fake = fake_pynvml.one_gpu_with_other_process()
     panel, _ = make_panel(fake)

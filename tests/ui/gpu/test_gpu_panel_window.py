@@ -3,6 +3,7 @@ out-of-memory fallback is told and its layer count saved; the settings panel sho
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 
@@ -13,9 +14,9 @@ from app.core.inference.engine import Engine, LoadConfig, LoadReport
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
 from app.core.settings import ModelSettings, load_settings
-from app.ui.shell.main_window import MainWindow
 from app.ui.llm.worker import LlmThread, LlmWorker
-from tests.conftest import open_main_window
+from app.ui.shell.main_window import MainWindow
+from tests.helpers.windows import WindowOpener
 
 CUDA_OOM = "cudaMalloc failed: out of memory"
 
@@ -35,16 +36,16 @@ class SmallGpuEngine(Engine):
         return super().load(config, progress, cancel)
 
 
-def open_window(qtbot: QtBot) -> MainWindow:
+def open_window(open_main_window: WindowOpener, qtbot: QtBot) -> MainWindow:
     """A window whose engine runs out of GPU memory above 10 layers."""
-    main = open_main_window(qtbot, llm=LlmThread(LlmWorker(SmallGpuEngine(fits=10))))
+    main = open_main_window(llm=LlmThread(LlmWorker(SmallGpuEngine(fits=10))))
     qtbot.waitUntil(lambda: main.gpu_panel.planner is not None, timeout=30_000)
     return main
 
 
 @pytest.fixture
-def window(qtbot: QtBot) -> Iterator[MainWindow]:
-    main = open_window(qtbot)
+def window(open_main_window: WindowOpener, qtbot: QtBot) -> Iterator[MainWindow]:
+    main = open_window(open_main_window, qtbot)
     yield main
     main.close()
 
@@ -74,6 +75,10 @@ def test_apply_reloads_the_model_with_the_new_settings_and_shows_progress(window
     assert not panel.progress.isVisibleTo(panel)
 
 
+@pytest.mark.expected_log("app.core.memory.fallback", logging.WARNING, "ran out of memory .*; trying again")
+@pytest.mark.expected_log(
+    "app.errors", logging.WARNING, "Not enough GPU memory for 31 GPU layers .* Loaded with 7 GPU layers instead"
+)
 def test_out_of_gpu_memory_falls_back_and_tells_the_user_which_setting_holds(window: MainWindow, qtbot: QtBot) -> None:
     panel = window.gpu_panel
     panel.slider.setValue(31)
@@ -93,7 +98,7 @@ def test_out_of_gpu_memory_falls_back_and_tells_the_user_which_setting_holds(win
 
 
 def test_applied_gpu_layers_and_context_are_saved_and_the_next_start_loads_with_them(
-    window: MainWindow, qtbot: QtBot
+    window: MainWindow, qtbot: QtBot, open_main_window: WindowOpener
 ) -> None:
     panel = window.gpu_panel
     panel.slider.setValue(4)
@@ -103,7 +108,7 @@ def test_applied_gpu_layers_and_context_are_saved_and_the_next_start_loads_with_
     window.close()
     assert load_settings(app_paths().settings_file).settings.model == ModelSettings(n_ctx=1024, n_gpu_layers=4)
 
-    again = open_window(qtbot)
+    again = open_window(open_main_window, qtbot)
     try:
         assert again.loaded_config is not None
         assert (again.loaded_config.n_gpu_layers, again.loaded_config.n_ctx) == (4, 1024)
@@ -133,6 +138,10 @@ def test_a_context_length_typed_in_the_settings_panel_shows_in_the_gpu_panel_and
     assert panel.selected_config() is not None and panel.selected_config().n_ctx == 1536
 
 
+@pytest.mark.expected_log("app.core.memory.fallback", logging.WARNING, "ran out of memory .*; trying again")
+@pytest.mark.expected_log(
+    "app.errors", logging.WARNING, "Not enough GPU memory for 31 GPU layers .* Loaded with 7 GPU layers instead"
+)
 def test_the_layer_count_that_held_after_an_out_of_memory_fallback_is_saved(window: MainWindow, qtbot: QtBot) -> None:
     window.gpu_panel.slider.setValue(31)
     with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=60_000):

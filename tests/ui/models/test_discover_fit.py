@@ -24,9 +24,9 @@ from app.core.models.gguf_info import read_gguf_info
 from app.core.settings import ModelSettings
 from app.ui.models.manager import ModelManagerDialog
 from tests.fakes import fake_pynvml
-from tests.fakes.fake_hub import FakeHub, fake_hub  # noqa: F401
+from tests.fakes.fake_hub import FakeHub
 from tests.fakes.fake_pynvml import FakeGpu, FakeNvml
-from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring  # noqa: F401
+from tests.fakes.memory_keyring import MemoryKeyring
 
 REPO = "acme/Synthetic-GGUF"
 F16 = "synthetic.F16.gguf"
@@ -55,7 +55,7 @@ def one_gpu_with_free(monkeypatch: pytest.MonkeyPatch, free: int) -> None:
 
 
 @pytest.fixture
-def dialog(qtbot: QtBot, memory_keyring: MemoryKeyring) -> Iterator[ModelManagerDialog]:  # noqa: F811
+def dialog(qtbot: QtBot, memory_keyring: MemoryKeyring) -> Iterator[ModelManagerDialog]:
     window = ModelManagerDialog()
     qtbot.addWidget(window)
     window.show()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,8 +17,8 @@ from app.core.memory.fit import Machine
 from app.core.models.hashing import VerifyState
 from app.core.paths import app_paths
 from app.ui.models.manager import ModelManagerDialog
-from tests.fakes.fake_hub import FakeHub, fake_hub, gguf_bytes, make_gguf  # noqa: F401
-from tests.fakes.memory_keyring import MemoryKeyring, memory_keyring, no_keyring  # noqa: F401
+from tests.fakes.fake_hub import FakeHub, gguf_bytes, make_gguf
+from tests.fakes.memory_keyring import MemoryKeyring
 
 REPO = "acme/Tiny-GGUF"
 Q4 = "tiny.Q4_K_M.gguf"
@@ -40,7 +41,7 @@ def hub(fake_hub: FakeHub, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> F
 
 
 @pytest.fixture
-def dialog(hub: FakeHub, qtbot: QtBot, memory_keyring: MemoryKeyring) -> Iterator[ModelManagerDialog]:  # noqa: F811
+def dialog(hub: FakeHub, qtbot: QtBot, memory_keyring: MemoryKeyring) -> Iterator[ModelManagerDialog]:
     window = ModelManagerDialog()
     qtbot.addWidget(window)
     window.show()
@@ -94,7 +95,9 @@ def test_downloading_the_recommended_variant_installs_it_and_the_library_shows_i
     assert entry.state is VerifyState.VERIFIED and entry.reference == "hub"
 
 
-def test_pause_and_resume_buttons_control_a_running_download(dialog: ModelManagerDialog, qtbot: QtBot, hub: FakeHub) -> None:
+def test_pause_and_resume_buttons_control_a_running_download(
+    dialog: ModelManagerDialog, qtbot: QtBot, hub: FakeHub
+) -> None:
     hold = hub.hold(REPO, Q4, 200_000)
     file = hub.file(REPO, Q4)
     dialog.start_downloads([DownloadRequest(REPO, Q4, None, file.sha256, file.size)])
@@ -125,6 +128,9 @@ def test_cancel_button_stops_the_download_and_removes_the_partial_file(
     assert list(app_paths().downloads.glob("*.part")) == []
 
 
+@pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(gated\)")
+@pytest.mark.expected_log("app.core.hub.downloads", logging.WARNING, "Download of .* failed: .* is gated")
+@pytest.mark.expected_log("app.errors", logging.ERROR, "meta/Gated-GGUF is gated")
 def test_a_gated_repository_download_fails_with_the_licence_and_token_steps_in_the_banner(
     dialog: ModelManagerDialog, qtbot: QtBot, hub: FakeHub
 ) -> None:
@@ -137,7 +143,7 @@ def test_a_gated_repository_download_fails_with_the_licence_and_token_steps_in_t
 
 
 def test_a_token_entered_in_the_window_goes_to_the_keyring_and_opens_the_gated_repository(
-    dialog: ModelManagerDialog, qtbot: QtBot, hub: FakeHub, memory_keyring: MemoryKeyring  # noqa: F811
+    dialog: ModelManagerDialog, qtbot: QtBot, hub: FakeHub, memory_keyring: MemoryKeyring
 ) -> None:
     hub.add_token("hf_granted", "meta/Gated-GGUF")
     bar = dialog.token_bar
@@ -153,8 +159,12 @@ def test_a_token_entered_in_the_window_goes_to_the_keyring_and_opens_the_gated_r
         dialog.start_downloads([DownloadRequest("meta/Gated-GGUF", "g.Q4_0.gguf", None, file.sha256, file.size)])
 
 
+@pytest.mark.expected_log(
+    "app.core.hub.token_store", logging.WARNING, "Cannot save the Hugging Face token: no keyring backend"
+)
+@pytest.mark.expected_log("app.errors", logging.ERROR, "No system keyring is available to store the Hugging Face token")
 def test_without_a_keyring_the_window_says_why_a_token_cannot_be_saved(
-    hub: FakeHub, qtbot: QtBot, no_keyring: None, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+    hub: FakeHub, qtbot: QtBot, no_keyring: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("HF_TOKEN", raising=False)
     window = ModelManagerDialog()
@@ -200,12 +210,18 @@ def test_the_starter_model_cannot_be_deleted_from_the_library(
     assert opened == [starter_model.parent]
 
 
-def test_dropping_a_gguf_file_on_the_window_imports_it_into_the_library(dialog: ModelManagerDialog, qtbot: QtBot, tmp_path: Path) -> None:
+def test_dropping_a_gguf_file_on_the_window_imports_it_into_the_library(
+    dialog: ModelManagerDialog, qtbot: QtBot, tmp_path: Path
+) -> None:
     source = make_gguf(tmp_path / "dropped.Q5_K_M.gguf")
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(source)), QUrl.fromLocalFile(str(tmp_path / "notes.txt"))])
     event = QDropEvent(
-        QPointF(QPoint(10, 10)), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+        QPointF(QPoint(10, 10)),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
     )
     dialog.tabs.setCurrentWidget(dialog.discover)
     with qtbot.waitSignal(dialog.modelInstalled, timeout=WAIT_MS) as added:
@@ -215,7 +231,10 @@ def test_dropping_a_gguf_file_on_the_window_imports_it_into_the_library(dialog: 
     assert "Imported" in dialog.library.status.text()
 
 
-def test_unfinished_downloads_from_an_earlier_run_come_back_paused(hub: FakeHub, qtbot: QtBot, memory_keyring) -> None:  # noqa: F811
+@pytest.mark.expected_log(
+    "app.core.hub.downloads", logging.WARNING, "Download of .* failed: The connection dropped mid-file"
+)
+def test_unfinished_downloads_from_an_earlier_run_come_back_paused(hub: FakeHub, qtbot: QtBot, memory_keyring) -> None:
     file = hub.file(REPO, Q4)
     hub.faults(REPO, Q4).drop_at = file.size // 2
     from app.core.hub.downloads.transfer import RetryPolicy
@@ -238,9 +257,10 @@ def test_unfinished_downloads_from_an_earlier_run_come_back_paused(hub: FakeHub,
         assert window.shutdown()
 
 
+@pytest.mark.requires_model  # the window loads the starter
 @pytest.mark.qt_log_ignore("This plugin does not support raise")  # the offscreen platform cannot raise windows
 def test_the_main_window_opens_models_and_a_downloaded_model_appears_in_its_picker(
-    hub: FakeHub, qtbot: QtBot, memory_keyring: MemoryKeyring  # noqa: F811
+    hub: FakeHub, qtbot: QtBot, memory_keyring: MemoryKeyring
 ) -> None:
     from app.ui.shell.main_window import MainWindow
 

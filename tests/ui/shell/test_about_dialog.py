@@ -97,6 +97,7 @@ def test_a_licence_is_read_from_the_expression_then_a_short_field_then_classifie
     assert license_of(_metadata()) == "see the package's licence file"
 
 
+@pytest.mark.requires_model  # the window loads the starter
 def test_help_about_opens_the_dialog_without_blocking_the_window(qtbot: QtBot) -> None:
     from PySide6.QtWidgets import QMainWindow, QMenu
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -11,17 +12,17 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.inference.engine import ReplyDone, StopReason
-from app.core.support.formatting import format_bytes
 from app.core.inference.sampling import GREEDY
+from app.core.support.formatting import format_bytes
 from app.ui.shell.main_window import MainWindow
-from tests.conftest import open_main_window
+from tests.helpers.windows import WindowOpener
 
 LONG_PROMPT = "Write a very long story about a lighthouse keeper, at least ten paragraphs."
 
 
 @pytest.fixture
-def window(qtbot: QtBot) -> Iterator[MainWindow]:
-    main = open_main_window(qtbot)
+def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
+    main = open_main_window()
     main.sampling = replace(GREEDY, max_tokens=24)
     yield main
     main.close()
@@ -123,6 +124,10 @@ def test_without_any_model_the_window_says_how_to_get_one(qtbot: QtBot, monkeypa
         main.close()
 
 
+@pytest.mark.expected_log(
+    "app.ui.llm.worker", logging.WARNING, r"Model load failed: Cannot use model file .*broken\.gguf"
+)
+@pytest.mark.expected_log("app.errors", logging.ERROR, r"broken\.gguf: this is not a GGUF file")
 def test_a_model_that_fails_to_load_shows_the_reason(window: MainWindow, qtbot: QtBot, tmp_path: object) -> None:
     from pathlib import Path
 
