@@ -23,14 +23,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.core.inference.engine import Engine, LoadConfig  # noqa: E402
-from app.core.inference.llama_buffers import capture_llama_buffers  # noqa: E402
-from app.core.memory.calibration import measure_after_load  # noqa: E402
-from app.core.memory.hardware import GpuState, HardwareMonitor  # noqa: E402
-from app.core.memory.planner import MIB, ContextSettings, MemoryPlanner  # noqa: E402
-from app.core.models.gguf_info import read_gguf_info  # noqa: E402
-from app.core.models.starter import find_starter_model  # noqa: E402
-from app.core.support.text_table import text_table  # noqa: E402
+from app.core.inference.engine import Engine, LoadConfig
+from app.core.inference.llama_buffers import capture_llama_buffers
+from app.core.memory.calibration import measure_after_load
+from app.core.memory.hardware import GpuState, HardwareMonitor
+from app.core.memory.planner import MIB, ContextSettings, MemoryPlanner
+from app.core.models.gguf_info import read_gguf_info
+from app.core.models.starter import find_starter_model
+from app.core.support.text_table import text_table
 
 NOT_READY = 2
 

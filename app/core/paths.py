@@ -42,7 +42,7 @@ class AppPaths:
         """Partial downloads live here until verified, then move into `models`."""
         return self.data / "downloads"
 
-    def ensure(self) -> "AppPaths":
+    def ensure(self) -> AppPaths:
         for folder in (self.config, self.data, self.cache, self.logs, self.models, self.downloads):
             folder.mkdir(parents=True, exist_ok=True)
         return self

@@ -111,11 +111,11 @@ class Settings:
             "presets": {name: params.to_dict() for name, params in self.presets.items()},
         }
 
-    def with_model(self, values: Mapping[str, Any]) -> "Settings":
+    def with_model(self, values: Mapping[str, Any]) -> Settings:
         """Change model load settings, each checked against its bounds (InvalidSetting names the first bad one)."""
         return replace(self, model=replace(self.model, **check_values(LOAD_FIELDS, values, "model")))
 
-    def with_preset(self, name: str, params: SamplingParams) -> "Settings":
+    def with_preset(self, name: str, params: SamplingParams) -> Settings:
         """Save `params` as a user preset (replacing one of the same name)."""
         name = " ".join(name.split())
         if not name:
@@ -126,7 +126,7 @@ class Settings:
             raise InvalidSetting("preset", f"“{name}” is a built-in preset; choose another name.")
         return replace(self, presets={**self.presets, name: params})
 
-    def without_preset(self, name: str) -> "Settings":
+    def without_preset(self, name: str) -> Settings:
         return replace(self, presets={k: v for k, v in self.presets.items() if k != name})
 
     def preset_values(self, name: str) -> dict[str, Any]:
@@ -155,7 +155,7 @@ class ChatSettings:
         return data
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "ChatSettings":
+    def from_dict(cls, data: Mapping[str, Any]) -> ChatSettings:
         """Lenient (the chat database is ours, but may come from another version): bad entries are dropped."""
         sampling: dict[str, Any] = {}
         raw = data.get("sampling")
@@ -173,7 +173,7 @@ class ChatSettings:
             sampling=sampling,
         )
 
-    def with_sampling(self, values: Mapping[str, Any], defaults: SamplingParams) -> "ChatSettings":
+    def with_sampling(self, values: Mapping[str, Any], defaults: SamplingParams) -> ChatSettings:
         """Set sampling values for this chat (checked); values equal to the default stop being overrides."""
         merged = effective_sampling(defaults, self).with_values(values)
         return replace(self, sampling=merged.differences(defaults))

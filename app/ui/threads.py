@@ -31,7 +31,7 @@ SLOW_EXIT_MS = 5000  # at exit, a thread still running after this long is named 
 RECHECK_MS = 100
 EXITING = -1  # what QEventLoop.exec() returns at once while the application is exiting
 
-_registry: set["WorkerThread"] = set()  # started and not yet seen to have ended
+_registry: set[WorkerThread] = set()  # started and not yet seen to have ended
 _registry_lock = threading.Lock()
 _quit_hooked: set[int] = set()  # the applications whose aboutToQuit joins the threads
 

@@ -19,9 +19,9 @@ from urllib.parse import urlparse
 # its Xet transfer path too. Read by huggingface_hub when it is first imported.
 os.environ.setdefault("HF_HUB_DISABLE_XET", "1")
 
-import httpx2  # noqa: E402
-from huggingface_hub import HfApi, ModelInfo, get_hf_file_metadata, hf_hub_url  # noqa: E402
-from huggingface_hub.errors import (  # noqa: E402
+import httpx2
+from huggingface_hub import HfApi, ModelInfo, get_hf_file_metadata, hf_hub_url
+from huggingface_hub.errors import (
     EntryNotFoundError,
     GatedRepoError,
     HfHubHTTPError,
@@ -29,10 +29,10 @@ from huggingface_hub.errors import (  # noqa: E402
     RepositoryNotFoundError,
     RevisionNotFoundError,
 )
-from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status  # noqa: E402
+from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status
 
-from app.core.models.library import SPLIT_PATTERN  # noqa: E402
-from app.core.models.quant import parse_quant, quality_note, quality_rank  # noqa: E402
+from app.core.models.library import SPLIT_PATTERN
+from app.core.models.quant import parse_quant, quality_note, quality_rank
 
 log = logging.getLogger(__name__)
 

@@ -36,7 +36,7 @@ class TimedModelLoad:
             self._progress(float(fraction))
         return not (self._cancel is not None and self._cancel.is_set())
 
-    def __enter__(self) -> "TimedModelLoad":
+    def __enter__(self) -> TimedModelLoad:
         self._lock.acquire()
         original = self._original = llama_cpp._internals.LlamaModel
 

@@ -37,8 +37,8 @@ def sha256_file(
     progress: ProgressCallback | None = None,
     cancel: threading.Event | None = None,
     limit: int | None = None,
-    hasher: "hashlib._Hash | None" = None,
-) -> "hashlib._Hash":
+    hasher: hashlib._Hash | None = None,
+) -> hashlib._Hash:
     """SHA-256 of a file (or of its first `limit` bytes), read once into one reused buffer.
 
     Returns the hash object so a download can go on feeding it. `cancel` is checked

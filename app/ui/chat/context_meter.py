@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app.core.chat.context_window import WindowPlan
+from app.core.support.formatting import fill
 
 COLORS = {
     "frame": QColor("#7e57c2"),
@@ -82,28 +83,21 @@ class ContextMeter(QWidget):
         ]
         self.bar.update()
         text = (
-            self.tr("Context: {used} + {reserve} for the reply of {n_ctx} tokens")
-            .replace("{used}", f"{plan.prompt_tokens:,}")
-            .replace("{reserve}", f"{plan.reserve:,}")
-            .replace("{n_ctx}", f"{plan.n_ctx:,}")
+            fill(self.tr("Context: {used} + {reserve} for the reply of {n_ctx} tokens"), used=f"{plan.prompt_tokens:,}", reserve=f"{plan.reserve:,}", n_ctx=f"{plan.n_ctx:,}")
         )
         outside = len(plan.outside_ids)
         if outside == 1:
             text += " · " + self.tr("1 earlier message outside the window")
         elif outside:
-            text += " · " + self.tr("{count} earlier messages outside the window").replace("{count}", str(outside))
+            text += " · " + fill(self.tr("{count} earlier messages outside the window"), count=outside)
         self.label.setText(text)
         self.label.setStyleSheet("color: #5f6368; font-size: 11px;")
         self.setToolTip(
-            self.tr(
+            fill(self.tr(
                 "What the model gets on the next turn, counted with its own tokenizer:\n"
                 "system prompt and chat template: {frame}\nconversation: {conversation}\n"
                 "kept free for the reply (max tokens): {reserve}\nfree: {free}"
-            )
-            .replace("{frame}", f"{plan.frame_tokens:,}")
-            .replace("{conversation}", f"{conversation:,}")
-            .replace("{reserve}", f"{plan.reserve:,}")
-            .replace("{free}", f"{max(plan.n_ctx - plan.used_tokens, 0):,}")
+            ), frame=f"{plan.frame_tokens:,}", conversation=f"{conversation:,}", reserve=f"{plan.reserve:,}", free=f"{max(plan.n_ctx - plan.used_tokens, 0):,}")
             + (f"\n{plan.notice}" if plan.notice else "")
         )
 

@@ -334,7 +334,7 @@ class Conversations(QObject):
     def message_menu(self, message_id: str) -> QMenu:
         """Copy, edit and continue (user messages), regenerate (the last reply), other versions."""
         menu = QMenu(self.chat_view)
-        message = next((m for m in self.session.thread if m.id == message_id), None)
+        message = next((m for m in self.session.shown_thread if m.id == message_id), None)
         if message is None:
             return menu
         idle = self.state.can_send
@@ -342,7 +342,7 @@ class Conversations(QObject):
         if message.role == "user":
             edit = menu.addAction(self.tr("Edit and continue…"), lambda: self._ask_and_edit(message))
             edit.setEnabled(idle)
-        if message.role == "assistant" and self.session.thread and self.session.thread[-1].id == message.id:
+        if message.role == "assistant" and self.session.shown_thread and self.session.shown_thread[-1].id == message.id:
             regenerate = menu.addAction(self.tr("Regenerate"), self.regenerate)
             regenerate.setEnabled(idle)
         position, count = self.session.versions.get(message.id, (0, 1))
@@ -382,13 +382,13 @@ class Conversations(QObject):
             self.edit_and_continue(message.id, text)
 
     def _edit_last(self) -> None:
-        last_user = next((m for m in reversed(self.session.thread) if m.role == "user"), None)
+        last_user = next((m for m in reversed(self.session.shown_thread) if m.role == "user"), None)
         if last_user is not None and not self.state.is_streaming:
             self._ask_and_edit(last_user)
 
     def _render_thread_only(self) -> None:
         self.chat_view.clear()
-        for message in self.session.thread:
+        for message in self.session.shown_thread:
             self._add_widget(message)
 
     def _export_current(self, kind: str) -> None:

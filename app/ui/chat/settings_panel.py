@@ -50,6 +50,7 @@ from app.core.settings import (
     check_system_prompt,
     effective,
 )
+from app.core.support.formatting import fill
 
 
 class _TextBox(QPlainTextEdit):
@@ -94,9 +95,7 @@ class _Field:
         font.setBold(changed)
         self.label.setFont(font)
         self.label.setToolTip(
-            QCoreApplication.translate("SettingsPanel", "Changed for this chat; the default is {value}").replace(
-                "{value}", default_text
-            )
+            fill(QCoreApplication.translate("SettingsPanel", "Changed for this chat; the default is {value}"), value=default_text)
             if changed
             else ""
         )
@@ -318,8 +317,7 @@ class SettingsPanel(QScrollArea):
         self.system_prompt_error.hide()
         _bold(self.system_prompt_label, own_prompt)
         self.gpu_layers_note.setText(
-            self.tr("{n} — set in the GPU offload panel (View → GPU offload), which shows what fits")
-            .replace("{n}", str(self.settings.model.n_gpu_layers))
+            fill(self.tr("{n} — set in the GPU offload panel (View → GPU offload), which shows what fits"), n=self.settings.model.n_gpu_layers)
         )
         self.policy_box.setCurrentIndex(self.policy_box.findData(used.window_policy.value))
         self.policy_explanation.setText(self._policy_explanations()[used.window_policy])

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.chat.store import SearchHit
+from app.core.support.formatting import fill
 
 SEARCH_DELAY_MS = 250
 CHAT_ID = Qt.ItemDataRole.UserRole
@@ -83,7 +84,7 @@ class ChatSidebar(QWidget):
             item.setData(TITLE, hit.chat.title)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
             when = datetime.fromtimestamp(hit.chat.updated).strftime("%Y-%m-%d %H:%M")
-            tip = self.tr("Last message {when}").replace("{when}", when)
+            tip = fill(self.tr("Last message {when}"), when=when)
             if hit.snippet:
                 tip += "\n" + hit.snippet
                 item.setText(f"{hit.chat.title}\n  {hit.snippet}")
@@ -136,7 +137,7 @@ class ChatSidebar(QWidget):
         answer = QMessageBox.question(
             self,
             self.tr("Delete chat"),
-            self.tr("Delete “{title}” and all its messages? This cannot be undone.").replace("{title}", title),
+            fill(self.tr("Delete “{title}” and all its messages? This cannot be undone."), title=title),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.inference.engine import LoadConfig, LoadReport, LoadStage
+from app.core.support.formatting import fill
 from app.ui.widgets.plots import Span, TimelineBar
 
 
@@ -76,7 +77,7 @@ class LoadPanel(QWidget):
         self.report = None
         self._stage = ""
         self._fraction = 0.0
-        self.headline.setText(self.tr("Loading {name}…").replace("{name}", Path(config.model_path).name))
+        self.headline.setText(fill(self.tr("Loading {name}…"), name=Path(config.model_path).name))
         self.stage_label.setText("")
         self.progress.setValue(0)
         self.table.clear()
@@ -98,9 +99,7 @@ class LoadPanel(QWidget):
         self.report = report
         self._show_running(False)
         self.headline.setText(
-            self.tr("{name} loaded in {seconds} s")
-            .replace("{name}", Path(report.config.model_path).name)
-            .replace("{seconds}", f"{report.total_seconds:.2f}")
+            fill(self.tr("{name} loaded in {seconds} s"), name=Path(report.config.model_path).name, seconds=f"{report.total_seconds:.2f}")
         )
         self._show_stages(report.stages)
 
@@ -111,7 +110,7 @@ class LoadPanel(QWidget):
         self._show_running(False)
         where = self._stage_title(self._stage) if self._stage else ""
         at = f" ({where}, {self._fraction:.0%})" if where else ""
-        self.headline.setText(self.tr("Not loaded{at}: {message}").replace("{at}", at).replace("{message}", message))
+        self.headline.setText(fill(self.tr("Not loaded{at}: {message}"), at=at, message=message))
 
     @property
     def is_loading(self) -> bool:
@@ -140,8 +139,8 @@ class LoadPanel(QWidget):
 
     def _duration(self, seconds: float) -> str:
         if seconds >= 1:
-            return self.tr("{n} s").replace("{n}", f"{seconds:.2f}")
-        return self.tr("{n} ms").replace("{n}", f"{seconds * 1000:.1f}")
+            return fill(self.tr("{n} s"), n=f"{seconds:.2f}")
+        return fill(self.tr("{n} ms"), n=f"{seconds * 1000:.1f}")
 
     def _stage_title(self, name: str) -> str:
         titles = {

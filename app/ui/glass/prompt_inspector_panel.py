@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.chat.prompt_inspector import PromptInspection, PromptToken
+from app.core.support.formatting import fill
 
 TOKEN_BACKGROUNDS = ("#e8f0fe", "#fef7e0")  # alternate, so the boundaries show
 SPECIAL_BACKGROUND = "#fde2e1"
@@ -120,11 +121,7 @@ class PromptInspectorPanel(QWidget):
         self.inspection = inspection
         self.refresh_button.setEnabled(True)
         self.summary.setText(
-            self.tr("{count} tokens ({special} special) of a {n_ctx}-token context; {reserve} kept free for the reply")
-            .replace("{count}", f"{inspection.count:,}")
-            .replace("{special}", f"{inspection.special_count:,}")
-            .replace("{n_ctx}", f"{inspection.n_ctx:,}")
-            .replace("{reserve}", f"{inspection.reserve:,}")
+            fill(self.tr("{count} tokens ({special} special) of a {n_ctx}-token context; {reserve} kept free for the reply"), count=f"{inspection.count:,}", special=f"{inspection.special_count:,}", n_ctx=f"{inspection.n_ctx:,}", reserve=f"{inspection.reserve:,}")
         )
         self.notice.setText(inspection.notice)
         self.notice.setVisible(bool(inspection.notice))
@@ -146,18 +143,10 @@ class PromptInspectorPanel(QWidget):
         owner = ""
         if token.message is not None:
             entry = self.inspection.messages[token.message]
-            owner = self.tr(", from the {role} message “{preview}”").replace("{role}", entry.role).replace(
-                "{preview}", entry.preview
-            )
+            owner = fill(self.tr(", from the {role} message “{preview}”"), role=entry.role, preview=entry.preview)
         kind = self.tr(" (special)") if token.special else ""
         return (
-            self.tr("Token {n} of {count}: id {id}{kind}, {text}{owner}")
-            .replace("{n}", str(index + 1))
-            .replace("{count}", str(self.inspection.count))
-            .replace("{id}", str(token.token_id))
-            .replace("{kind}", kind)
-            .replace("{text}", repr(token.text))
-            .replace("{owner}", owner)
+            fill(self.tr("Token {n} of {count}: id {id}{kind}, {text}{owner}"), n=index + 1, count=self.inspection.count, id=token.token_id, kind=kind, text=repr(token.text), owner=owner)
         )
 
     def _show_token(self, url: QUrl) -> None:

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
 from app.core.inference.metrics import ReplyMetrics
+from app.core.support.formatting import fill
 from app.ui.widgets.plots import BarPlot, LinePlot
 from app.ui.widgets.reply_footer import context_note
 
@@ -89,29 +90,17 @@ class StatsPanel(QWidget):
         stats, llama = metrics.stats, metrics.llama
         self.title.setText(self.tr("Last reply"))
         self.values["prompt"].setText(
-            self.tr("{n} tokens ({cached} reused from the cache, {evaluated} evaluated)")
-            .replace("{n}", f"{stats.prompt_tokens:,}")
-            .replace("{cached}", f"{stats.cached_prompt_tokens:,}")
-            .replace("{evaluated}", f"{stats.evaluated_prompt_tokens:,}")
+            fill(self.tr("{n} tokens ({cached} reused from the cache, {evaluated} evaluated)"), n=f"{stats.prompt_tokens:,}", cached=f"{stats.cached_prompt_tokens:,}", evaluated=f"{stats.evaluated_prompt_tokens:,}")
         )
         self.values["prompt_speed"].setText(
-            self.tr("{speed} tok/s; llama.cpp: {n} tokens in {ms} ms")
-            .replace("{speed}", f"{stats.prompt_eval_tokens_per_s:,.1f}")
-            .replace("{n}", f"{llama.prompt_eval_tokens:,}")
-            .replace("{ms}", f"{llama.prompt_eval_ms:,.1f}")
+            fill(self.tr("{speed} tok/s; llama.cpp: {n} tokens in {ms} ms"), speed=f"{stats.prompt_eval_tokens_per_s:,.1f}", n=f"{llama.prompt_eval_tokens:,}", ms=f"{llama.prompt_eval_ms:,.1f}")
         )
-        self.values["ttft"].setText(self.tr("{ms} ms").replace("{ms}", f"{stats.time_to_first_token_s * 1000:,.0f}"))
+        self.values["ttft"].setText(fill(self.tr("{ms} ms"), ms=f"{stats.time_to_first_token_s * 1000:,.0f}"))
         self.values["generation"].setText(
-            self.tr("{speed} tok/s; llama.cpp decode alone: {decode} tok/s ({n} tokens in {ms} ms)")
-            .replace("{speed}", f"{stats.generation_tokens_per_s:,.1f}")
-            .replace("{decode}", f"{llama.eval_tokens_per_s:,.1f}")
-            .replace("{n}", f"{llama.eval_tokens:,}")
-            .replace("{ms}", f"{llama.eval_ms:,.1f}")
+            fill(self.tr("{speed} tok/s; llama.cpp decode alone: {decode} tok/s ({n} tokens in {ms} ms)"), speed=f"{stats.generation_tokens_per_s:,.1f}", decode=f"{llama.eval_tokens_per_s:,.1f}", n=f"{llama.eval_tokens:,}", ms=f"{llama.eval_ms:,.1f}")
         )
         self.values["reply"].setText(
-            self.tr("{n} tokens in {s} s")
-            .replace("{n}", f"{stats.completion_tokens:,}")
-            .replace("{s}", f"{stats.total_s:.2f}")
+            fill(self.tr("{n} tokens in {s} s"), n=f"{stats.completion_tokens:,}", s=f"{stats.total_s:.2f}")
         )
         stop = stats.stop_reason.value + (f": {stats.error}" if stats.error else "")
         self.values["stop"].setText(stop)

@@ -16,6 +16,7 @@ from PySide6.QtGui import QCursor, QPalette
 from PySide6.QtWidgets import QBoxLayout, QFrame, QLabel, QSizePolicy, QToolTip, QVBoxLayout, QWidget
 
 from app.core.inference.token_probs import LOW_BELOW, UNSURE_BELOW, Confidence, TokenStep, TokenTrace
+from app.core.support.formatting import fill
 
 CONFIDENCE_BACKGROUNDS = {Confidence.UNSURE: "#fff1c2", Confidence.LOW: "#ffd0cc"}
 BAR_WIDTH = 20  # characters for a probability of 100 %
@@ -34,12 +35,12 @@ def sampling_summary(sampling: dict[str, Any]) -> str:
         return _tr("Sampling: greedy (temperature 0, always the most likely token)")
     seed = sampling.get("seed")
     parts = [
-        _tr("temperature {v}").replace("{v}", f"{temperature:g}"),
-        _tr("top-k {v}").replace("{v}", str(sampling.get("top_k", ""))),
-        _tr("top-p {v}").replace("{v}", f"{float(sampling.get('top_p', 1.0)):g}"),
-        _tr("min-p {v}").replace("{v}", f"{float(sampling.get('min_p', 0.0)):g}"),
-        _tr("repeat penalty {v}").replace("{v}", f"{float(sampling.get('repeat_penalty', 1.0)):g}"),
-        _tr("seed {v}").replace("{v}", str(seed)) if seed is not None else _tr("random seed"),
+        fill(_tr("temperature {v}"), v=f"{temperature:g}"),
+        fill(_tr("top-k {v}"), v=str(sampling.get("top_k", ""))),
+        fill(_tr("top-p {v}"), v=f"{float(sampling.get('top_p', 1.0)):g}"),
+        fill(_tr("min-p {v}"), v=f"{float(sampling.get('min_p', 0.0)):g}"),
+        fill(_tr("repeat penalty {v}"), v=f"{float(sampling.get('repeat_penalty', 1.0)):g}"),
+        fill(_tr("seed {v}"), v=seed) if seed is not None else _tr("random seed"),
     ]
     return _tr("Sampling: ") + " · ".join(parts)
 
@@ -55,7 +56,7 @@ def shown(text: str) -> str:
 def alternatives_html(step: TokenStep) -> str:
     """The top alternatives of one token as a small table, the chosen one in bold."""
     rank = step.rank
-    where = _tr("rank {n}").replace("{n}", str(rank)) if rank else _tr("outside the top 5")
+    where = fill(_tr("rank {n}"), n=rank) if rank else _tr("outside the top 5")
     rows = []
     for alternative in step.alternatives:
         chosen = alternative.token_id == step.token_id

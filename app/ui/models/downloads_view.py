@@ -44,7 +44,7 @@ def format_eta(seconds: float | None) -> str:
 
 
 class _JobButtons(QWidget):
-    def __init__(self, page: "DownloadsPage", job_id: str) -> None:
+    def __init__(self, page: DownloadsPage, job_id: str) -> None:
         super().__init__(page.table)
         self.toggle = QToolButton(self)
         self.toggle.clicked.connect(lambda: page.toggle(job_id))

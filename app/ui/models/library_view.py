@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from app.core.models.gguf_summary import format_parameters
 from app.core.models.hashing import VerifyResult, VerifyState
 from app.core.models.library import InstalledModel, LibraryEntry
-from app.core.support.formatting import format_bytes
+from app.core.support.formatting import fill, format_bytes
 from app.ui.models.workers import LibraryWorker
 from app.ui.widgets.tables import read_only_item, style_row_table
 
@@ -122,10 +122,10 @@ class LibraryPage(QWidget):
         model, summary = entry.model, entry.summary
         name = model.name + (self.tr(" (starter)") if model.is_starter else "")
         if summary is None:
-            unreadable = self.tr("unreadable: {reason}").replace("{reason}", entry.problem or "?")
+            unreadable = fill(self.tr("unreadable: {reason}"), reason=entry.problem or "?")
             return [(name, str(model.path)), (unreadable, unreadable), ("", ""), ("", ""),
                     (format_bytes(model.size_bytes), ""), ("", ""), (self._hash_text(entry), ""), self._location(model)]
-        parts = self.tr(" in {n} parts").replace("{n}", str(len(model.files))) if len(model.files) > 1 else ""
+        parts = fill(self.tr(" in {n} parts"), n=str(len(model.files))) if len(model.files) > 1 else ""
         return [
             (name, summary.model_name or model.name),
             (summary.architecture or "?", ""),
@@ -191,7 +191,7 @@ class LibraryPage(QWidget):
         model = self.selected_model()
         if model is None:
             return
-        self._set_busy(True, self.tr("Verifying {name}…").replace("{name}", model.name))
+        self._set_busy(True, fill(self.tr("Verifying {name}…"), name=model.name))
         self.worker.verifyRequested.emit(model, self.models_dir)
 
     def delete_selected(self) -> None:
@@ -210,7 +210,7 @@ class LibraryPage(QWidget):
             self.import_file(path)
 
     def import_file(self, path: Path) -> None:
-        self._set_busy(True, self.tr("Importing {name}…").replace("{name}", path.name))
+        self._set_busy(True, fill(self.tr("Importing {name}…"), name=path.name))
         self.worker.importRequested.emit(path, self.models_dir)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
@@ -228,10 +228,7 @@ class LibraryPage(QWidget):
         answer = QMessageBox.question(
             self,
             self.tr("Delete model"),
-            self.tr("Delete {name} ({size}, {n} file(s))? This cannot be undone.")
-            .replace("{name}", model.name)
-            .replace("{size}", format_bytes(model.size_bytes))
-            .replace("{n}", str(len(model.files))),
+            fill(self.tr("Delete {name} ({size}, {n} file(s))? This cannot be undone."), name=model.name, size=format_bytes(model.size_bytes), n=str(len(model.files))),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -265,11 +262,11 @@ class LibraryPage(QWidget):
         self.verifyFinished.emit(result)
 
     def _on_imported(self, model: InstalledModel) -> None:
-        self._set_busy(False, self.tr("Imported {name}.").replace("{name}", model.name))
+        self._set_busy(False, fill(self.tr("Imported {name}."), name=model.name))
         self.modelAdded.emit(model.path)
 
     def _on_deleted(self, model: InstalledModel) -> None:
-        self.status.setText(self.tr("Deleted {name}.").replace("{name}", model.name))
+        self.status.setText(fill(self.tr("Deleted {name}."), name=model.name))
         self.modelRemoved.emit(model.path)
 
     def _on_failed(self, _what: str, message: str) -> None:

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from app import __version__
 from app.core.diagnostics.versions import Component, main_components, python_packages, system_report
 from app.core.paths import resources_dir
+from app.core.support.formatting import fill
 
 ICON_SIZE = 64
 
@@ -70,12 +71,12 @@ class AboutDialog(QDialog):
         text.setTextFormat(Qt.TextFormat.RichText)
         text.setWordWrap(True)
         text.setText(
-            self.tr(
+            fill(self.tr(
                 "<h2>Glassbox {version}</h2>"
                 "<p>Chat with language models on your own computer, and see inside: every stage from the "
                 "model file to the last streamed token.</p>"
                 "<p>Glassbox is free software under the MIT licence.</p>"
-            ).replace("{version}", html.escape(__version__))
+            ), version=html.escape(__version__))
         )
         row.addWidget(text, 1)
         return row

@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication
 
 from app.core.inference.engine import ReplyStats, StopReason
 from app.core.inference.metrics import ReplyMetrics
+from app.core.support.formatting import fill
 
 
 def format_reply_stats(stats: ReplyStats) -> str:
@@ -28,10 +29,7 @@ def format_reply_stats(stats: ReplyStats) -> str:
 def context_note(metrics: ReplyMetrics) -> str:
     """The compact 'context used' part of the line under a reply."""
     return (
-        QCoreApplication.translate("StatsPanel", "context {used}/{n_ctx} ({share})")
-        .replace("{used}", f"{metrics.context_used:,}")
-        .replace("{n_ctx}", f"{metrics.n_ctx:,}")
-        .replace("{share}", f"{metrics.context_fraction:.0%}")
+        fill(QCoreApplication.translate("StatsPanel", "context {used}/{n_ctx} ({share})"), used=f"{metrics.context_used:,}", n_ctx=f"{metrics.n_ctx:,}", share=f"{metrics.context_fraction:.0%}")
     )
 
 

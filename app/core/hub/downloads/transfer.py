@@ -76,7 +76,7 @@ class RangeTransfer:
         self._retry = retry
         self._token_provider = token_provider
         self._hooks = hooks
-        self._hasher: "hashlib._Hash | None" = None
+        self._hasher: hashlib._Hash | None = None
         self._hashed = 0  # bytes the hasher has seen (== part size while consistent)
         # Counters for tests and the bench: bytes hashed from disk on resume, attempts made.
         self.rehashed_bytes = 0
@@ -233,7 +233,7 @@ def _size_mismatch(plan: DownloadPlan, served: int) -> DownloadError:
     )
 
 
-def _write_all(handle: "io.FileIO", data: bytes) -> None:
+def _write_all(handle: io.FileIO, data: bytes) -> None:
     view = memoryview(data)
     while view:
         written = handle.write(view)
