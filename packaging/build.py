@@ -104,8 +104,11 @@ def check_build_environment() -> None:
         raise BuildError(
             "Glassbox itself is not installed in this environment; run `pip install -e '.[build,starter]'`"
         ) from error
-    missing = [name for name in ("glassbox.svg", "glassbox-256.png", "glassbox.ico", "glassbox.icns")
-               if not (ROOT / "resources" / "icons" / name).is_file()]
+    missing = [
+        name
+        for name in ("glassbox.svg", "glassbox-256.png", "glassbox.ico", "glassbox.icns")
+        if not (ROOT / "resources" / "icons" / name).is_file()
+    ]
     if missing:
         raise BuildError(
             f"icons missing in resources/icons: {', '.join(missing)}; run `python packaging/render_icons.py`"
@@ -114,9 +117,17 @@ def check_build_environment() -> None:
 
 def run_pyinstaller(dist: Path, work: Path, starter_model: bool, clean: bool) -> None:
     command = [
-        sys.executable, "-m", "PyInstaller", str(SPEC),
-        "--noconfirm", "--log-level", "WARN",
-        "--distpath", str(dist), "--workpath", str(work),
+        sys.executable,
+        "-m",
+        "PyInstaller",
+        str(SPEC),
+        "--noconfirm",
+        "--log-level",
+        "WARN",
+        "--distpath",
+        str(dist),
+        "--workpath",
+        str(work),
     ]
     if clean:
         command.append("--clean")
@@ -144,10 +155,10 @@ def has_debug_info(path: Path) -> bool:
         wide, order = ident[4] == 2, "<" if ident[5] == 1 else ">"
         header = file.read(48 if wide else 36)
         if wide:
-            shoff, = struct.unpack_from(order + "Q", header, 24)
+            (shoff,) = struct.unpack_from(order + "Q", header, 24)
             shentsize, shnum, shstrndx = struct.unpack_from(order + "HHH", header, 42)
         else:
-            shoff, = struct.unpack_from(order + "I", header, 16)
+            (shoff,) = struct.unpack_from(order + "I", header, 16)
             shentsize, shnum, shstrndx = struct.unpack_from(order + "HHH", header, 30)
         if shoff == 0 or shnum == 0 or shstrndx >= shnum:
             return False
@@ -157,10 +168,10 @@ def has_debug_info(path: Path) -> bool:
             file.seek(shoff + index * shentsize)
             raw = file.read(shentsize)
             if wide:
-                name, = struct.unpack_from(order + "I", raw, 0)
+                (name,) = struct.unpack_from(order + "I", raw, 0)
                 offset, size = struct.unpack_from(order + "QQ", raw, 24)
             else:
-                name, = struct.unpack_from(order + "I", raw, 0)
+                (name,) = struct.unpack_from(order + "I", raw, 0)
                 offset, size = struct.unpack_from(order + "II", raw, 16)
             return name, offset, size
 
@@ -221,8 +232,10 @@ def make_windows_installer(dist: Path, version: str) -> Path:
     if compiler is None:
         raise BuildError("Inno Setup's compiler (ISCC.exe) was not found: install Inno Setup 6 and retry")
     script = ROOT / "packaging" / "windows" / "glassbox.iss"
-    subprocess.run([compiler, f"/DAppVersion={version}", f"/DSourceDir={dist / BUNDLE_NAME}",
-                    f"/DOutputDir={dist}", str(script)], check=True)
+    subprocess.run(
+        [compiler, f"/DAppVersion={version}", f"/DSourceDir={dist / BUNDLE_NAME}", f"/DOutputDir={dist}", str(script)],
+        check=True,
+    )
     return dist / f"Glassbox-{version}-windows-setup.exe"
 
 
@@ -236,8 +249,9 @@ def _program_files_iscc() -> str | None:
 
 def make_dmg(dist: Path, version: str) -> Path:
     target = dist / f"Glassbox-{version}-macos-{platform.machine()}.dmg"
-    subprocess.run(["sh", str(ROOT / "packaging" / "macos" / "make_dmg.sh"), str(dist / "Glassbox.app"), str(target)],
-                   check=True)
+    subprocess.run(
+        ["sh", str(ROOT / "packaging" / "macos" / "make_dmg.sh"), str(dist / "Glassbox.app"), str(target)], check=True
+    )
     return target
 
 

@@ -54,7 +54,7 @@ class CheckRow:
 
 
 def parse_layers(text: str, all_layers: int) -> list[int]:
-    """"0,8,all" -> [0, 8, all_layers]; "auto" -> 0, a quarter, half, three quarters, all."""
+    """ "0,8,all" -> [0, 8, all_layers]; "auto" -> 0, a quarter, half, three quarters, all."""
     if text == "auto":
         return sorted({0, all_layers // 4, all_layers // 2, 3 * all_layers // 4, all_layers})
     values = []
@@ -94,8 +94,15 @@ def run_check(model: Path, n_ctx: int, layers: Sequence[int], monitor: HardwareM
 
 
 def format_table(rows: Sequence[CheckRow]) -> str:
-    header = ("n_gpu_layers", "planned MiB", "planned buffers MiB", "llama.cpp GPU buffers MiB", "buffers err %",
-              "NVML MiB", "NVML err %")
+    header = (
+        "n_gpu_layers",
+        "planned MiB",
+        "planned buffers MiB",
+        "llama.cpp GPU buffers MiB",
+        "buffers err %",
+        "NVML MiB",
+        "NVML err %",
+    )
     lines = [
         (
             str(r.n_gpu_layers),
@@ -136,8 +143,10 @@ def main(argv: Sequence[str] | None = None, monitor: HardwareMonitor | None = No
         all_layers = MemoryPlanner(read_gguf_info(model)).max_gpu_layers
         layers = parse_layers(args.layers, all_layers)
         gpus = ", ".join(f"{gpu.name} ({gpu.total / MIB:.0f} MiB)" for gpu in snapshot.gpus)
-        print(f"Model {model.name}, n_ctx {args.n_ctx}, {all_layers} layers in all; GPUs: {gpus}; "
-              f"driver {snapshot.driver_version}")
+        print(
+            f"Model {model.name}, n_ctx {args.n_ctx}, {all_layers} layers in all; GPUs: {gpus}; "
+            f"driver {snapshot.driver_version}"
+        )
         rows = run_check(model, args.n_ctx, layers, monitor)
     finally:
         monitor.close()

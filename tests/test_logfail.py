@@ -9,7 +9,7 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
-LOGGING_TESTS = '''
+LOGGING_TESTS = """
 import logging
 import threading
 
@@ -65,7 +65,7 @@ def test_a_record_from_a_fixture_teardown_fails_the_teardown(noisy_teardown):
 
 def test_everywhere_allows_a_known_remark():
     logging.getLogger("llama.cpp").warning("using full-size SWA cache")
-'''
+"""
 
 
 def test_the_guard_fails_tests_on_unexpected_records_and_names_them(

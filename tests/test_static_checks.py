@@ -11,9 +11,7 @@ from tests.repo import REPO_ROOT
 
 
 def _run(*command: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", *command], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600
-    )
+    return subprocess.run([sys.executable, "-m", *command], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600)
 
 
 def test_ruff_finds_nothing() -> None:

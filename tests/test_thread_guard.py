@@ -9,7 +9,7 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
-LEAKY_TESTS = '''
+LEAKY_TESTS = """
 import threading
 from PySide6.QtCore import QObject
 from tests.helpers.threads import no_leaked_threads  # the guard under test
@@ -32,10 +32,12 @@ def test_cleans_up_after_itself():
     stop.set()
     thread.request_stop()
     thread.wait()
-'''
+"""
 
 
-def test_the_guard_names_leaked_python_and_qt_threads(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_guard_names_leaked_python_and_qt_threads(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
     pytester.makepyfile(test_leaky=LEAKY_TESTS)
     monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[1]))
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-q")

@@ -48,9 +48,16 @@ SECTION = "context_reuse"
 N_CTX = 2048
 SYSTEM_PROMPT = "You are a concise assistant. Answer in one or two sentences."
 TOPICS = [
-    "the water cycle", "how bridges carry weight", "why the sky is blue", "the history of paper",
-    "how vaccines train the immune system", "what makes bread rise", "how a refrigerator moves heat",
-    "why leaves change colour in autumn", "how tides follow the moon", "what a compiler does",
+    "the water cycle",
+    "how bridges carry weight",
+    "why the sky is blue",
+    "the history of paper",
+    "how vaccines train the immune system",
+    "what makes bread rise",
+    "how a refrigerator moves heat",
+    "why leaves change colour in autumn",
+    "how tides follow the moon",
+    "what a compiler does",
 ]
 ANGLES = [
     "Explain {topic} to a curious twelve-year-old who likes concrete examples, and mention one common "
@@ -105,15 +112,15 @@ def run(context: BenchContext) -> list[BenchRow]:
         yardstick.close()
         engine.close()
     context.details[SECTION] = {
-        "n_ctx": n_ctx, "max_tokens": max_tokens, "threads": threads,
+        "n_ctx": n_ctx,
+        "max_tokens": max_tokens,
+        "threads": threads,
         "turns": [t.__dict__ for t in results],
     }
     return _rows(results)
 
 
-def _converse(
-    engine: Engine, yardstick: Engine, questions: Sequence[str], n_ctx: int, max_tokens: int
-) -> list[Turn]:
+def _converse(engine: Engine, yardstick: Engine, questions: Sequence[str], n_ctx: int, max_tokens: int) -> list[Turn]:
     window = ContextWindow(engine)
     params = GREEDY.with_values({"max_tokens": max_tokens})
     probe = GREEDY.with_values({"max_tokens": 1})
@@ -172,7 +179,10 @@ def _rows(results: list[Turn]) -> list[BenchRow]:
         row(SECTION, "mean evaluated / new tokens, turns that keep the window", _mean_ratio(steady, "tokens"), "ratio"),
         row(SECTION, "follow-up TTFT / TTFT of just the new tokens", _mean_ratio(steady, "ttft"), "ratio", "<= 1.5"),
         row(
-            SECTION, "  same, turns after the first slide", _mean_ratio(after_slide, "ttft"), "ratio",
+            SECTION,
+            "  same, turns after the first slide",
+            _mean_ratio(after_slide, "ttft"),
+            "ratio",
             "<= 1.5" if after_slide else "",
         ),
         row(SECTION, "  median of per-turn ratios, turns that keep the window", _median_ratio(steady), "ratio"),
@@ -211,4 +221,3 @@ def _stream(engine: Engine, prompt: list[int], params: SamplingParams) -> ReplyD
     if done.stats.error:
         raise RuntimeError(f"generation failed in the bench: {done.stats.error}")
     return done
-

@@ -140,7 +140,9 @@ def run_files(args: argparse.Namespace) -> int:
             )
         )
     if listing.gated:
-        print(f"{listing.repo_id} is gated: accept its licence on the Hub and save a token (`glassbox models token set`).")
+        print(
+            f"{listing.repo_id} is gated: accept its licence on the Hub and save a token (`glassbox models token set`)."
+        )
     _print_table(("variant", "quant", "size", "fit", "quality"), rows)
     if any(hint.estimated for hint in assessment.hints.values()):
         print(f"\n(estimate): {ESTIMATE_NOTE}; the file's header could not be read from the Hub.")
@@ -177,7 +179,9 @@ def run_download(args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
         for file in variant.files:
-            jobs.append(manager.enqueue(DownloadRequest(listing.repo_id, file.filename, revision, file.sha256, file.size)))
+            jobs.append(
+                manager.enqueue(DownloadRequest(listing.repo_id, file.filename, revision, file.sha256, file.size))
+            )
             if interrupted.is_set():
                 jobs[-1].pause()
         _show_progress(jobs)
@@ -287,7 +291,9 @@ def run_remove(args: argparse.Namespace) -> int:
     try:
         model = find_model(models_dir, args.name)
         if not args.yes:
-            answer = input(f"Delete {model.name} ({format_bytes(model.size_bytes)}, {len(model.files)} file(s))? [y/N] ")
+            answer = input(
+                f"Delete {model.name} ({format_bytes(model.size_bytes)}, {len(model.files)} file(s))? [y/N] "
+            )
             if answer.strip().lower() not in ("y", "yes"):
                 print("Nothing deleted.")
                 return 0

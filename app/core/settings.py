@@ -66,12 +66,20 @@ MODEL_FIELDS: dict[str, FieldSpec] = {
     spec.name: spec
     for spec in (
         FieldSpec(
-            "n_ctx", "Context length", "int", 256, 131072,
+            "n_ctx",
+            "Context length",
+            "int",
+            256,
+            131072,
             "How many tokens the model sees at once, prompt and reply together; more needs more memory. "
             "Applies when the model is loaded again.",
         ),
         FieldSpec(
-            "n_threads", "Threads", "int", 0, 256,
+            "n_threads",
+            "Threads",
+            "int",
+            0,
+            256,
             "CPU threads for generation (0 = automatic: one per physical core). Applies when the model is loaded again.",
         ),
     )
@@ -80,7 +88,11 @@ MODEL_FIELDS: dict[str, FieldSpec] = {
 # Typed in the GPU offload panel, whose slider knows the model's layer count, rather than in
 # the settings panel's "Model" fields; checked and saved like them.
 GPU_LAYERS_FIELD = FieldSpec(
-    "n_gpu_layers", "GPU layers", "int", 0, MAX_GPU_LAYERS,
+    "n_gpu_layers",
+    "GPU layers",
+    "int",
+    0,
+    MAX_GPU_LAYERS,
     "Model layers put on the GPU (0 = CPU only); more is faster while they fit in the GPU's memory. "
     "Applies when the model is loaded again.",
 )
@@ -159,7 +171,7 @@ class ChatSettings:
         """Lenient (the chat database is ours, but may come from another version): bad entries are dropped."""
         sampling: dict[str, Any] = {}
         raw = data.get("sampling")
-        for name, value in (raw.items() if isinstance(raw, Mapping) else ()):
+        for name, value in raw.items() if isinstance(raw, Mapping) else ():
             spec = SAMPLING_FIELDS.get(name)
             try:
                 if spec is not None:
@@ -306,7 +318,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
     notices.extend(problems)
     presets: dict[str, SamplingParams] = {}
     raw_presets = data.get("presets")
-    for name, values in (raw_presets.items() if isinstance(raw_presets, Mapping) else ()):
+    for name, values in raw_presets.items() if isinstance(raw_presets, Mapping) else ():
         params, problems = lenient_sampling(values)
         notices.extend(f"Preset “{name}”: {problem}" for problem in problems)
         presets[str(name)] = params

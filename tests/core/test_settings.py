@@ -90,12 +90,16 @@ def test_files_that_are_not_settings_are_reset_never_a_crash(settings_file: Path
 @pytest.mark.expected_log("app.core.settings", logging.WARNING, "Settings: Unknown window policy 'sideways'")
 def test_out_of_bounds_values_fall_back_to_their_default_each_with_a_notice(settings_file: Path) -> None:
     settings_file.parent.mkdir(parents=True)
-    settings_file.write_text(json.dumps({
-        "schema_version": 2,
-        "sampling": {"temperature": 9, "top_p": 0.5},
-        "model": {"n_ctx": 10, "n_threads": 2},
-        "chat": {"window_policy": "sideways"},
-    }))
+    settings_file.write_text(
+        json.dumps(
+            {
+                "schema_version": 2,
+                "sampling": {"temperature": 9, "top_p": 0.5},
+                "model": {"n_ctx": 10, "n_threads": 2},
+                "chat": {"window_policy": "sideways"},
+            }
+        )
+    )
     loaded = load_settings(settings_file)
     assert loaded.settings.sampling.temperature == SamplingParams().temperature
     assert loaded.settings.sampling.top_p == 0.5

@@ -181,8 +181,8 @@ class FakeHub:
     def file_requests(self, filename: str, method: str = "GET") -> list[LoggedRequest]:
         with self._lock:
             return [
-            r for r in self.requests if r.method == method and "/resolve/" in r.path and r.path.endswith(filename)
-        ]
+                r for r in self.requests if r.method == method and "/resolve/" in r.path and r.path.endswith(filename)
+            ]
 
     # ---- lifecycle ------------------------------------------------------------------------
 
@@ -337,14 +337,14 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if repo.gated and not self.hub._may_read(repo, token):
             message = (
-            f"Access to model {repo_id} is restricted. "
-            "You must have access to it and be authenticated to access it. Please log in."
-        )
+                f"Access to model {repo_id} is restricted. "
+                "You must have access to it and be authenticated to access it. Please log in."
+            )
             self._error(401 if token is None else 403, "GatedRepo", message)
             return
         file = repo.files.get(filename)
         if file is None:
-            self._error(404, "EntryNotFound", f"{filename} does not exist on \"{revision}\"")
+            self._error(404, "EntryNotFound", f'{filename} does not exist on "{revision}"')
             return
         faults = file.faults
         if method == "GET" and faults.statuses:
@@ -478,4 +478,3 @@ def fake_hub(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeHub]:
         yield hub
     finally:
         hub.stop()
-

@@ -15,7 +15,6 @@ if TYPE_CHECKING:
 WINDOW_LOAD_TIMEOUT_MS = 120_000  # a busy two-core machine can take a while
 
 
-
 class WindowOpener(Protocol):
     def __call__(self, llm: LlmThread | None = None) -> MainWindow: ...
 

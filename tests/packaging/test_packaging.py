@@ -200,7 +200,12 @@ def test_windows_gets_the_openmp_runtime_the_llama_dlls_link_beside_them(tmp_pat
 
 def test_the_platforms_the_app_runs_on_are_never_pruned() -> None:
     for plugin in (
-        "libqxcb.so", "libqwayland.so", "libqoffscreen.so", "libqminimal.so", "qwindows.dll", "libqcocoa.dylib"
+        "libqxcb.so",
+        "libqwayland.so",
+        "libqoffscreen.so",
+        "libqminimal.so",
+        "qwindows.dll",
+        "libqcocoa.dylib",
     ):
         assert not bundle_rules.is_unused_qt_plugin(f"PySide6/Qt/plugins/platforms/{plugin}"), plugin
     assert not bundle_rules.is_unused_qt_plugin("PySide6/Qt/plugins/imageformats/libqsvg.so")

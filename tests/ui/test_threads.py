@@ -166,7 +166,7 @@ def test_clean_up_runs_in_the_thread_after_its_event_loop_ended(qapp: object) ->
     assert len(ran_in) == 1 and ran_in[0] is not QThread.currentThread()
 
 
-QUIT_WITH_A_STUBBORN_THREAD = '''
+QUIT_WITH_A_STUBBORN_THREAD = """
 import logging, sys, threading
 from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
 from app.ui import threads
@@ -208,7 +208,7 @@ QTimer.singleShot(0, app.quit)
 code = app.exec()
 print("event loop returned", flush=True)
 sys.exit(code)
-'''
+"""
 
 
 def test_quitting_the_application_waits_for_a_thread_nobody_waited_for() -> None:

@@ -129,8 +129,17 @@ def new_message(
     """A message with a fresh id and timestamps, not yet saved."""
     now = time.time()
     return Message(
-        uuid.uuid4().hex, chat_id, parent_id, role, text, state, model,
-        dict(settings or {}), dict(stats or {}), now, now,
+        uuid.uuid4().hex,
+        chat_id,
+        parent_id,
+        role,
+        text,
+        state,
+        model,
+        dict(settings or {}),
+        dict(stats or {}),
+        now,
+        now,
     )
 
 
@@ -253,9 +262,17 @@ class ChatStore:
                 "INSERT OR REPLACE INTO messages (id, chat_id, parent_id, role, text, state, model, settings, stats,"
                 " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    message.id, message.chat_id, message.parent_id, message.role, message.text,
-                    message.state.value, message.model, json.dumps(message.settings), json.dumps(message.stats),
-                    message.created or now, now,
+                    message.id,
+                    message.chat_id,
+                    message.parent_id,
+                    message.role,
+                    message.text,
+                    message.state.value,
+                    message.model,
+                    json.dumps(message.settings),
+                    json.dumps(message.stats),
+                    message.created or now,
+                    now,
                 ),
             )
             db.execute("UPDATE chats SET head_id = ?, updated = ? WHERE id = ?", (message.id, now, message.chat_id))
@@ -409,8 +426,12 @@ class ChatStore:
             "version": 1,
             "exported": datetime.now().astimezone().isoformat(timespec="seconds"),
             "chat": {
-                "id": chat.id, "title": chat.title, "created": chat.created, "updated": chat.updated,
-                "settings": chat.settings, "head_id": chat.head_id,
+                "id": chat.id,
+                "title": chat.title,
+                "created": chat.created,
+                "updated": chat.updated,
+                "settings": chat.settings,
+                "head_id": chat.head_id,
             },
             "thread": [m.id for m in thread],
             "messages": [_message_json(_message(row)) for row in rows],
@@ -458,8 +479,17 @@ def _chat(row: sqlite3.Row) -> Chat:
 
 def _message(row: sqlite3.Row) -> Message:
     return Message(
-        row["id"], row["chat_id"], row["parent_id"], row["role"], row["text"], MessageState(row["state"]),
-        row["model"], _json(row["settings"]), _json(row["stats"]), row["created"], row["updated"],
+        row["id"],
+        row["chat_id"],
+        row["parent_id"],
+        row["role"],
+        row["text"],
+        MessageState(row["state"]),
+        row["model"],
+        _json(row["settings"]),
+        _json(row["stats"]),
+        row["created"],
+        row["updated"],
     )
 
 
@@ -484,12 +514,14 @@ def _snippet(text: str, needle: str, width: int = 60) -> str:
 def _markdown_note(message: Message) -> str:
     parts = []
     if message.state is not MessageState.COMPLETE:
-        parts.append({
-            MessageState.STREAMING: "reply still streaming",
-            MessageState.STOPPED: "stopped by the user",
-            MessageState.FAILED: "reply failed part-way",
-            MessageState.INTERRUPTED: "reply interrupted when Glassbox closed",
-        }[message.state])
+        parts.append(
+            {
+                MessageState.STREAMING: "reply still streaming",
+                MessageState.STOPPED: "stopped by the user",
+                MessageState.FAILED: "reply failed part-way",
+                MessageState.INTERRUPTED: "reply interrupted when Glassbox closed",
+            }[message.state]
+        )
     stats = message.stats
     if stats.get("completion_tokens"):
         parts.append(f"{stats['completion_tokens']} tokens")
@@ -500,9 +532,16 @@ def _markdown_note(message: Message) -> str:
 
 def _message_json(message: Message) -> dict[str, Any]:
     return {
-        "id": message.id, "parent_id": message.parent_id, "role": message.role, "text": message.text,
-        "state": message.state.value, "model": message.model, "settings": message.settings,
-        "stats": message.stats, "created": message.created, "updated": message.updated,
+        "id": message.id,
+        "parent_id": message.parent_id,
+        "role": message.role,
+        "text": message.text,
+        "state": message.state.value,
+        "model": message.model,
+        "settings": message.settings,
+        "stats": message.stats,
+        "created": message.created,
+        "updated": message.updated,
     }
 
 
@@ -554,4 +593,3 @@ class ReplyRecorder:
         self._save(self.message_id, text)
         self._saved_length = len(text)
         return True
-

@@ -80,9 +80,7 @@ def _hardware(snapshot: HardwareSnapshot | None) -> list[str]:
     if snapshot.driver_version:
         lines.append(f"NVIDIA driver {snapshot.driver_version}")
     for gpu in snapshot.gpus:
-        lines.append(
-            f"GPU {gpu.index}: {gpu.name}, {gpu.total / GIB:.1f} GiB VRAM, {gpu.free / GIB:.1f} GiB free"
-        )
+        lines.append(f"GPU {gpu.index}: {gpu.name}, {gpu.total / GIB:.1f} GiB VRAM, {gpu.free / GIB:.1f} GiB free")
     offload = snapshot.offload
     lines.append("llama.cpp GPU offload: " + ("supported" if offload.supported else f"not available. {offload.hint}"))
     return lines

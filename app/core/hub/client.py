@@ -319,7 +319,9 @@ def _http_status_error(status: int, endpoint: str, has_token: bool, what: str) -
                 f"{endpoint}/settings/tokens and save it in Glassbox.",
                 status,
             )
-        return HubError(HubErrorKind.UNAUTHORIZED, f"Cannot {what}: the Hub asks for a token (401). Add one in Glassbox.", status)
+        return HubError(
+            HubErrorKind.UNAUTHORIZED, f"Cannot {what}: the Hub asks for a token (401). Add one in Glassbox.", status
+        )
     if status == 403:
         return HubError(
             HubErrorKind.FORBIDDEN,

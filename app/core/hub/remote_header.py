@@ -88,7 +88,9 @@ def read_remote_header(
     return replace(first, file_size=total, tensors=tuple(tensors), _by_name={})
 
 
-def _read_file_header(client: HubClient, repo_id: str, file: RepoFile, revision: str | None, first_range: int) -> GgufInfo:
+def _read_file_header(
+    client: HubClient, repo_id: str, file: RepoFile, revision: str | None, first_range: int
+) -> GgufInfo:
     if not file.size:
         raise RemoteHeaderError(file.filename, "the Hub does not list the file's size")
     url = client.file_url(repo_id, file.filename, revision)
@@ -121,7 +123,9 @@ def _read_range(client: HubClient, url: str, filename: str, start: int, end: int
                 if response.status_code >= 400:
                     response.read()
                     hf_raise_for_status(response)
-                raise RemoteHeaderError(filename, f"the server does not serve byte ranges (status {response.status_code})")
+                raise RemoteHeaderError(
+                    filename, f"the server does not serve byte ranges (status {response.status_code})"
+                )
             body = bytearray()
             for chunk in response.iter_bytes():
                 body += chunk

@@ -64,7 +64,9 @@ class TokenStore:
         if not token:
             raise TokenStoreError("The token is empty: paste the token from huggingface.co/settings/tokens.")
         if any(ch.isspace() for ch in token):
-            raise TokenStoreError("A Hugging Face token has no spaces: copy it again from huggingface.co/settings/tokens.")
+            raise TokenStoreError(
+                "A Hugging Face token has no spaces: copy it again from huggingface.co/settings/tokens."
+            )
         try:
             keyring.set_password(self.service, self.username, token)
         except keyring.errors.NoKeyringError as error:

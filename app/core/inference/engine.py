@@ -421,5 +421,3 @@ def _fill_timing(stats: ReplyStats, started: float, first_token_at: float, finis
     generating = finished - first_token_at
     if stats.completion_tokens > 1 and generating > 0:
         stats.generation_tokens_per_s = (stats.completion_tokens - 1) / generating
-
-

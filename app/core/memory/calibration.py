@@ -101,7 +101,10 @@ class CalibrationStore:
         self._write(data)
         log.info(
             "VRAM for %s at %d GPU layers: planned %d MiB, measured %d MiB",
-            model_path.name, n_gpu_layers, planned >> 20, measured >> 20,
+            model_path.name,
+            n_gpu_layers,
+            planned >> 20,
+            measured >> 20,
         )
         return entry
 
@@ -129,7 +132,11 @@ class CalibrationStore:
         except (OSError, ValueError) as error:
             self._set_aside(f"cannot be read ({error})")
             return empty
-        if not isinstance(data, dict) or data.get("schema") != SCHEMA_VERSION or not isinstance(data.get("models"), dict):
+        if (
+            not isinstance(data, dict)
+            or data.get("schema") != SCHEMA_VERSION
+            or not isinstance(data.get("models"), dict)
+        ):
             self._set_aside("has an unknown layout")
             return empty
         return data

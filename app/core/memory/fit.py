@@ -142,7 +142,9 @@ def _planned(fit: Fit, plan: MemoryPlan, planner: MemoryPlanner, no_gpu: bool = 
     if fit is Fit.GPU:
         text = f"fits fully on the GPU: {gpu} of VRAM, {ram} of RAM"
     elif fit is Fit.PARTIAL:
-        text = f"partly offloaded: {plan.n_gpu_layers} of {planner.max_gpu_layers} layers on the GPU ({gpu}), {ram} in RAM"
+        text = (
+            f"partly offloaded: {plan.n_gpu_layers} of {planner.max_gpu_layers} layers on the GPU ({gpu}), {ram} in RAM"
+        )
     elif fit is Fit.RAM:
         text = f"runs from RAM only: {ram}" + ("; no GPU to offload to" if no_gpu else "; not enough free VRAM")
     else:
@@ -174,7 +176,9 @@ def estimate_fit(file_size: int, machine: Machine, margin: int = DEFAULT_SAFETY_
     if machine.free_vram is not None and usable_vram > 0 and needed - usable_vram <= usable_ram:
         share = usable_vram / needed
         text = f"partly offloaded: about {share:.0%} on the GPU, the rest in RAM (needs {format_bytes(needed)})"
-        return FitHint(Fit.PARTIAL, usable_vram + machine.runtime_overhead, needed - usable_vram, 0, 0, True, text + suffix)
+        return FitHint(
+            Fit.PARTIAL, usable_vram + machine.runtime_overhead, needed - usable_vram, 0, 0, True, text + suffix
+        )
     if needed <= usable_ram:
         return FitHint(Fit.RAM, 0, needed, 0, 0, True, f"runs from RAM only: about {format_bytes(needed)}" + suffix)
     text = f"does not fit: needs about {format_bytes(needed)}, {format_bytes(usable_ram + usable_vram)} free"
@@ -219,7 +223,14 @@ def _best(candidates: Sequence[Candidate], hints: Mapping[str, FitHint]) -> str 
         within_cap = rank <= (_GPU_QUALITY_CAP if on_gpu else _CPU_QUALITY_CAP)
         comfortable = rank >= _COMFORT_FLOOR
         scored.append(
-            (int(comfortable), int(within_cap), int(on_gpu), rank if within_cap else -rank, -candidate.size_bytes, candidate.key)
+            (
+                int(comfortable),
+                int(within_cap),
+                int(on_gpu),
+                rank if within_cap else -rank,
+                -candidate.size_bytes,
+                candidate.key,
+            )
         )
     if not scored:
         return None

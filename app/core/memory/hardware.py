@@ -21,8 +21,7 @@ import psutil
 log = logging.getLogger(__name__)
 
 GPU_BUILD_INSTALL = (
-    'CMAKE_ARGS="-DGGML_CUDA=on" pip install llama-cpp-python==0.3.36 '
-    "--no-binary llama-cpp-python --force-reinstall"
+    'CMAKE_ARGS="-DGGML_CUDA=on" pip install llama-cpp-python==0.3.36 --no-binary llama-cpp-python --force-reinstall'
 )
 
 

@@ -332,7 +332,8 @@ def _parse(path: Path, data: mmap.mmap | bytes, file_size: int | None = None) ->
         raise GgufInfoError(path, f"unsupported GGUF version {version} (big-endian files are not supported)")
     if GGUF_HEADER_SIZE + n_kv * _MIN_KV_BYTES + n_tensors * _MIN_TENSOR_INFO_BYTES > file_size:
         raise GgufInfoError(
-            path, f"the header is cut short or damaged: it declares {n_kv} metadata entries and {n_tensors} tensors, more than the file can hold"
+            path,
+            f"the header is cut short or damaged: it declares {n_kv} metadata entries and {n_tensors} tensors, more than the file can hold",
         )
     pos = GGUF_HEADER_SIZE
     metadata: dict[str, MetaValue] = {}
@@ -407,7 +408,9 @@ def _read_value(data: mmap.mmap | bytes, pos: int, value_type: int) -> tuple[Met
         if item_format is not None:
             end = pos + count * struct.calcsize(item_format)
             if end > len(data):
-                raise _PastEnd("the header is cut short or damaged (a metadata array runs past the end of the file)", end)
+                raise _PastEnd(
+                    "the header is cut short or damaged (a metadata array runs past the end of the file)", end
+                )
             if count > SMALL_ARRAY_LIMIT:
                 return ArrayInfo(item_type, count), end
             return tuple(struct.unpack_from(f"<{count}{item_format}", data, pos)), end

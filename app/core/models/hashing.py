@@ -144,7 +144,9 @@ class VerifiedIndex:
         entry = self.lookup(path)
         if entry is None:
             self.record(path, sha, reference="import", source={"first_hashed": "verify"})
-            return VerifyResult(VerifyState.VERIFIED, sha, f"{path.name}: hash recorded ({sha[:12]}…); later checks compare with it")
+            return VerifyResult(
+                VerifyState.VERIFIED, sha, f"{path.name}: hash recorded ({sha[:12]}…); later checks compare with it"
+            )
         if sha == entry.sha256:
             self.record(path, sha, entry.reference, entry.source)
             what = "the Hub's SHA-256" if entry.reference == "hub" else "the hash recorded when it was added"

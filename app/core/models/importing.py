@@ -44,7 +44,9 @@ def import_model(
     shards = split_shards(source)
     missing = [shard.name for shard in shards if not shard.is_file()]
     if missing:
-        raise LibraryError(f"{source.name} is part of a split model, but these parts are missing beside it: {', '.join(missing)}")
+        raise LibraryError(
+            f"{source.name} is part of a split model, but these parts are missing beside it: {', '.join(missing)}"
+        )
     index = VerifiedIndex(models_dir)
     total = sum(shard.stat().st_size for shard in shards)
     if is_inside(source, models_dir):
@@ -59,7 +61,9 @@ def import_model(
     targets = [folder / safe_component(shard.name) for shard in shards]
     existing = [target for target in targets if target.exists()]
     if existing:
-        raise LibraryError(f"A model file named {existing[0].name} is already in the library; delete it first or rename the file.")
+        raise LibraryError(
+            f"A model file named {existing[0].name} is already in the library; delete it first or rename the file."
+        )
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:

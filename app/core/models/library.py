@@ -135,7 +135,9 @@ def find_model(models_dir: Path, name: str) -> InstalledModel:
 
 
 def verify_model(
-    model: InstalledModel, index: VerifiedIndex, progress: ProgressCallback | None = None,
+    model: InstalledModel,
+    index: VerifiedIndex,
+    progress: ProgressCallback | None = None,
     cancel: threading.Event | None = None,
 ) -> VerifyResult:
     """Verify every file of a model; the first mismatch is the result."""
@@ -173,7 +175,9 @@ def delete_model(model: InstalledModel, models_dir: Path, index: VerifiedIndex |
         except FileNotFoundError:
             pass
         except OSError as error:
-            raise LibraryError(f"Cannot delete {file}: {error.strerror or error}. Close programs using it and retry.") from error
+            raise LibraryError(
+                f"Cannot delete {file}: {error.strerror or error}. Close programs using it and retry."
+            ) from error
         index.forget(file)
         removed.append(file)
     _prune_empty_folders(model.path.parent, models_dir)

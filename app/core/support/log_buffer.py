@@ -31,7 +31,7 @@ class LogEntry:
 
     @property
     def source(self) -> str:
-        """"llama.cpp" for llama.cpp's own lines, "app" for everything else."""
+        """ "llama.cpp" for llama.cpp's own lines, "app" for everything else."""
         return LLAMA_LOGGER if self.logger == LLAMA_LOGGER else "app"
 
     @property

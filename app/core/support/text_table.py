@@ -21,4 +21,3 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[object]], markdown
 
     rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
     return "\n".join([line(header), rule, *(line(row) for row in cells)])
-

@@ -82,8 +82,11 @@ class ContextMeter(QWidget):
             ("reserve", plan.reserve / n_ctx),
         ]
         self.bar.update()
-        text = (
-            fill(self.tr("Context: {used} + {reserve} for the reply of {n_ctx} tokens"), used=f"{plan.prompt_tokens:,}", reserve=f"{plan.reserve:,}", n_ctx=f"{plan.n_ctx:,}")
+        text = fill(
+            self.tr("Context: {used} + {reserve} for the reply of {n_ctx} tokens"),
+            used=f"{plan.prompt_tokens:,}",
+            reserve=f"{plan.reserve:,}",
+            n_ctx=f"{plan.n_ctx:,}",
         )
         outside = len(plan.outside_ids)
         if outside == 1:
@@ -93,11 +96,17 @@ class ContextMeter(QWidget):
         self.label.setText(text)
         self.label.setStyleSheet("color: #5f6368; font-size: 11px;")
         self.setToolTip(
-            fill(self.tr(
-                "What the model gets on the next turn, counted with its own tokenizer:\n"
-                "system prompt and chat template: {frame}\nconversation: {conversation}\n"
-                "kept free for the reply (max tokens): {reserve}\nfree: {free}"
-            ), frame=f"{plan.frame_tokens:,}", conversation=f"{conversation:,}", reserve=f"{plan.reserve:,}", free=f"{max(plan.n_ctx - plan.used_tokens, 0):,}")
+            fill(
+                self.tr(
+                    "What the model gets on the next turn, counted with its own tokenizer:\n"
+                    "system prompt and chat template: {frame}\nconversation: {conversation}\n"
+                    "kept free for the reply (max tokens): {reserve}\nfree: {free}"
+                ),
+                frame=f"{plan.frame_tokens:,}",
+                conversation=f"{conversation:,}",
+                reserve=f"{plan.reserve:,}",
+                free=f"{max(plan.n_ctx - plan.used_tokens, 0):,}",
+            )
             + (f"\n{plan.notice}" if plan.notice else "")
         )
 

@@ -347,9 +347,7 @@ class Conversations(QObject):
             regenerate.setEnabled(idle)
         position, count = self.session.versions.get(message.id, (0, 1))
         if count > 1:
-            previous = menu.addAction(
-                self.tr("Previous version"), lambda: self.session.show_version(message.id, -1)
-            )
+            previous = menu.addAction(self.tr("Previous version"), lambda: self.session.show_version(message.id, -1))
             previous.setEnabled(position > 0 and not self.state.is_streaming)
             following = menu.addAction(self.tr("Next version"), lambda: self.session.show_version(message.id, 1))
             following.setEnabled(position < count - 1 and not self.state.is_streaming)
@@ -375,8 +373,10 @@ class Conversations(QObject):
 
     def _ask_and_edit(self, message: Message) -> None:
         text, accepted = QInputDialog.getMultiLineText(
-            self.chat_view, self.tr("Edit and continue"),
-            self.tr("Your message (the old version and its replies are kept):"), message.text,
+            self.chat_view,
+            self.tr("Edit and continue"),
+            self.tr("Your message (the old version and its replies are kept):"),
+            message.text,
         )
         if accepted:
             self.edit_and_continue(message.id, text)
@@ -419,4 +419,3 @@ def _window_stats(plan: WindowPlan) -> dict[str, Any]:
         "outside": len(plan.outside_ids),
         "policy": plan.policy.value,
     }
-

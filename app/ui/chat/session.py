@@ -175,8 +175,13 @@ class ChatSession(QObject):
         """
         self._stop_recording()
         reply = new_message(
-            self.chat.id, "assistant", "", self._head_id(), state=MessageState.STREAMING,
-            model=model, settings=settings,
+            self.chat.id,
+            "assistant",
+            "",
+            self._head_id(),
+            state=MessageState.STREAMING,
+            model=model,
+            settings=settings,
         )
         replaced, self._replaced = self._replaced, None
         version = None

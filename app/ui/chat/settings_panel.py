@@ -95,7 +95,10 @@ class _Field:
         font.setBold(changed)
         self.label.setFont(font)
         self.label.setToolTip(
-            fill(QCoreApplication.translate("SettingsPanel", "Changed for this chat; the default is {value}"), value=default_text)
+            fill(
+                QCoreApplication.translate("SettingsPanel", "Changed for this chat; the default is {value}"),
+                value=default_text,
+            )
             if changed
             else ""
         )
@@ -317,7 +320,10 @@ class SettingsPanel(QScrollArea):
         self.system_prompt_error.hide()
         _bold(self.system_prompt_label, own_prompt)
         self.gpu_layers_note.setText(
-            fill(self.tr("{n} — set in the GPU offload panel (View → GPU offload), which shows what fits"), n=self.settings.model.n_gpu_layers)
+            fill(
+                self.tr("{n} — set in the GPU offload panel (View → GPU offload), which shows what fits"),
+                n=self.settings.model.n_gpu_layers,
+            )
         )
         self.policy_box.setCurrentIndex(self.policy_box.findData(used.window_policy.value))
         self.policy_explanation.setText(self._policy_explanations()[used.window_policy])
@@ -526,4 +532,3 @@ def _bold(label: QLabel, bold: bool) -> None:
     font = label.font()
     font.setBold(bold)
     label.setFont(font)
-

@@ -99,7 +99,11 @@ class LoadPanel(QWidget):
         self.report = report
         self._show_running(False)
         self.headline.setText(
-            fill(self.tr("{name} loaded in {seconds} s"), name=Path(report.config.model_path).name, seconds=f"{report.total_seconds:.2f}")
+            fill(
+                self.tr("{name} loaded in {seconds} s"),
+                name=Path(report.config.model_path).name,
+                seconds=f"{report.total_seconds:.2f}",
+            )
         )
         self._show_stages(report.stages)
 

@@ -121,7 +121,15 @@ class PromptInspectorPanel(QWidget):
         self.inspection = inspection
         self.refresh_button.setEnabled(True)
         self.summary.setText(
-            fill(self.tr("{count} tokens ({special} special) of a {n_ctx}-token context; {reserve} kept free for the reply"), count=f"{inspection.count:,}", special=f"{inspection.special_count:,}", n_ctx=f"{inspection.n_ctx:,}", reserve=f"{inspection.reserve:,}")
+            fill(
+                self.tr(
+                    "{count} tokens ({special} special) of a {n_ctx}-token context; {reserve} kept free for the reply"
+                ),
+                count=f"{inspection.count:,}",
+                special=f"{inspection.special_count:,}",
+                n_ctx=f"{inspection.n_ctx:,}",
+                reserve=f"{inspection.reserve:,}",
+            )
         )
         self.notice.setText(inspection.notice)
         self.notice.setVisible(bool(inspection.notice))
@@ -145,8 +153,14 @@ class PromptInspectorPanel(QWidget):
             entry = self.inspection.messages[token.message]
             owner = fill(self.tr(", from the {role} message “{preview}”"), role=entry.role, preview=entry.preview)
         kind = self.tr(" (special)") if token.special else ""
-        return (
-            fill(self.tr("Token {n} of {count}: id {id}{kind}, {text}{owner}"), n=index + 1, count=self.inspection.count, id=token.token_id, kind=kind, text=repr(token.text), owner=owner)
+        return fill(
+            self.tr("Token {n} of {count}: id {id}{kind}, {text}{owner}"),
+            n=index + 1,
+            count=self.inspection.count,
+            id=token.token_id,
+            kind=kind,
+            text=repr(token.text),
+            owner=owner,
         )
 
     def _show_token(self, url: QUrl) -> None:

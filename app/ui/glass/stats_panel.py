@@ -90,14 +90,30 @@ class StatsPanel(QWidget):
         stats, llama = metrics.stats, metrics.llama
         self.title.setText(self.tr("Last reply"))
         self.values["prompt"].setText(
-            fill(self.tr("{n} tokens ({cached} reused from the cache, {evaluated} evaluated)"), n=f"{stats.prompt_tokens:,}", cached=f"{stats.cached_prompt_tokens:,}", evaluated=f"{stats.evaluated_prompt_tokens:,}")
+            fill(
+                self.tr("{n} tokens ({cached} reused from the cache, {evaluated} evaluated)"),
+                n=f"{stats.prompt_tokens:,}",
+                cached=f"{stats.cached_prompt_tokens:,}",
+                evaluated=f"{stats.evaluated_prompt_tokens:,}",
+            )
         )
         self.values["prompt_speed"].setText(
-            fill(self.tr("{speed} tok/s; llama.cpp: {n} tokens in {ms} ms"), speed=f"{stats.prompt_eval_tokens_per_s:,.1f}", n=f"{llama.prompt_eval_tokens:,}", ms=f"{llama.prompt_eval_ms:,.1f}")
+            fill(
+                self.tr("{speed} tok/s; llama.cpp: {n} tokens in {ms} ms"),
+                speed=f"{stats.prompt_eval_tokens_per_s:,.1f}",
+                n=f"{llama.prompt_eval_tokens:,}",
+                ms=f"{llama.prompt_eval_ms:,.1f}",
+            )
         )
         self.values["ttft"].setText(fill(self.tr("{ms} ms"), ms=f"{stats.time_to_first_token_s * 1000:,.0f}"))
         self.values["generation"].setText(
-            fill(self.tr("{speed} tok/s; llama.cpp decode alone: {decode} tok/s ({n} tokens in {ms} ms)"), speed=f"{stats.generation_tokens_per_s:,.1f}", decode=f"{llama.eval_tokens_per_s:,.1f}", n=f"{llama.eval_tokens:,}", ms=f"{llama.eval_ms:,.1f}")
+            fill(
+                self.tr("{speed} tok/s; llama.cpp decode alone: {decode} tok/s ({n} tokens in {ms} ms)"),
+                speed=f"{stats.generation_tokens_per_s:,.1f}",
+                decode=f"{llama.eval_tokens_per_s:,.1f}",
+                n=f"{llama.eval_tokens:,}",
+                ms=f"{llama.eval_ms:,.1f}",
+            )
         )
         self.values["reply"].setText(
             fill(self.tr("{n} tokens in {s} s"), n=f"{stats.completion_tokens:,}", s=f"{stats.total_s:.2f}")

@@ -37,5 +37,7 @@ class MemoryBar(QWidget):
         painter.setPen(QPen(QColor("#707070")))
         painter.drawRect(area)
         painter.setPen(QPen(QColor("#202020")))
-        painter.drawText(area.adjusted(6, 0, -6, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.caption)
+        painter.drawText(
+            area.adjusted(6, 0, -6, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.caption
+        )
         painter.end()

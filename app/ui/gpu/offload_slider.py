@@ -37,8 +37,12 @@ class LayerSlider(QSlider):
         return runs
 
     def _x_for(self, value: float, option: QStyleOptionSlider) -> int:
-        groove = self.style().subControlRect(QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderGroove, self)
-        handle = self.style().subControlRect(QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderHandle, self)
+        groove = self.style().subControlRect(
+            QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderGroove, self
+        )
+        handle = self.style().subControlRect(
+            QStyle.ComplexControl.CC_Slider, option, QStyle.SubControl.SC_SliderHandle, self
+        )
         span = groove.width() - handle.width()
         if self.maximum() == self.minimum():
             return groove.left() + handle.width() // 2

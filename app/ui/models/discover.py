@@ -58,7 +58,9 @@ class DiscoverPage(QWidget):
         top.addWidget(self.search_button)
 
         self.results = QTableWidget(0, 4, self)
-        self.results.setHorizontalHeaderLabels([self.tr("Repository"), self.tr("Downloads"), self.tr("Likes"), self.tr("Updated")])
+        self.results.setHorizontalHeaderLabels(
+            [self.tr("Repository"), self.tr("Downloads"), self.tr("Likes"), self.tr("Updated")]
+        )
         self._table_style(self.results)
         self.results.itemSelectionChanged.connect(self._result_chosen)
 
@@ -70,7 +72,13 @@ class DiscoverPage(QWidget):
         self.machine_label.setWordWrap(True)
         self.variants = QTableWidget(0, 5, self)
         self.variants.setHorizontalHeaderLabels(
-            [self.tr("Variant"), self.tr("Quantization"), self.tr("Size"), self.tr("Fits this machine"), self.tr("Quality")]
+            [
+                self.tr("Variant"),
+                self.tr("Quantization"),
+                self.tr("Size"),
+                self.tr("Fits this machine"),
+                self.tr("Quality"),
+            ]
         )
         self._table_style(self.variants)
         self.variants.itemSelectionChanged.connect(self._update_download_button)
@@ -134,7 +142,9 @@ class DiscoverPage(QWidget):
         self.results.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         if self.listing is None:
             self.repo_label.setText(
-                self.tr("No GGUF repositories found.") if not results else self.tr("Choose a repository to see its files.")
+                self.tr("No GGUF repositories found.")
+                if not results
+                else self.tr("Choose a repository to see its files.")
             )
         self.resultsShown.emit(len(self._results))
 
@@ -230,8 +240,10 @@ class DiscoverPage(QWidget):
                 Fit.RAM: self.tr("Runs from RAM only: about {ram}."),
                 Fit.NO_FIT: self.tr("Does not fit: needs about {ram}."),
             }[hint.fit]
-            return fill(text, vram=vram, ram=ram) + " " + self.tr(
-                "Estimated from the file size: the file's header could not be read."
+            return (
+                fill(text, vram=vram, ram=ram)
+                + " "
+                + self.tr("Estimated from the file size: the file's header could not be read.")
             )
         text = {
             Fit.GPU: self.tr("Fits fully on the GPU: {vram} of VRAM, {ram} of RAM."),

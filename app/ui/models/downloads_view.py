@@ -70,7 +70,15 @@ class DownloadsPage(QWidget):
 
         self.table = QTableWidget(0, _COLUMNS + 1, self)
         self.table.setHorizontalHeaderLabels(
-            [self.tr("File"), self.tr("Repository"), self.tr("Progress"), self.tr("Speed"), self.tr("Time left"), self.tr("Status"), ""]
+            [
+                self.tr("File"),
+                self.tr("Repository"),
+                self.tr("Progress"),
+                self.tr("Speed"),
+                self.tr("Time left"),
+                self.tr("Status"),
+                "",
+            ]
         )
         self.table.verticalHeader().hide()
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
@@ -153,14 +161,20 @@ class DownloadsPage(QWidget):
         total = format_bytes(snapshot.total) if snapshot.total else "?"
         bar.setFormat(f"{(fraction or 0):.0%} · {format_bytes(snapshot.downloaded)} / {total}")
         running = snapshot.state is JobState.RUNNING
-        self.table.item(row, 3).setText(f"{format_bytes(snapshot.speed_bps)}/s" if running and snapshot.speed_bps else "")
+        self.table.item(row, 3).setText(
+            f"{format_bytes(snapshot.speed_bps)}/s" if running and snapshot.speed_bps else ""
+        )
         self.table.item(row, 4).setText(format_eta(snapshot.eta_s) if running else "")
         status = self.table.item(row, 5)
         status.setText(self._state_text(snapshot.state) + self._detail(snapshot))
         status.setToolTip(snapshot.message)
         buttons: _JobButtons = self.table.cellWidget(row, _COLUMNS)  # type: ignore[assignment]
         pausable = snapshot.state in (JobState.RUNNING, JobState.QUEUED)
-        buttons.toggle.setText(self.tr("Pause") if pausable else (self.tr("Retry") if snapshot.state is JobState.FAILED else self.tr("Resume")))
+        buttons.toggle.setText(
+            self.tr("Pause")
+            if pausable
+            else (self.tr("Retry") if snapshot.state is JobState.FAILED else self.tr("Resume"))
+        )
         buttons.toggle.setVisible(pausable or snapshot.can_resume or snapshot.state is JobState.FAILED)
         buttons.cancel.setVisible(not snapshot.state.finished)
 

@@ -48,7 +48,9 @@ class LibraryPage(QWidget):
         # Replaceable so tests can answer without a modal dialog.
         self.confirm_delete: Callable[[InstalledModel], bool] = self._ask_delete
         self.choose_files: Callable[[], list[Path]] = self._ask_files
-        self.open_folder: Callable[[Path], None] = lambda folder: QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder)))
+        self.open_folder: Callable[[Path], None] = lambda folder: QDesktopServices.openUrl(
+            QUrl.fromLocalFile(str(folder))
+        )
         self.setAcceptDrops(True)
 
         self.table = QTableWidget(0, len(_HEADERS), self)
@@ -123,8 +125,16 @@ class LibraryPage(QWidget):
         name = model.name + (self.tr(" (starter)") if model.is_starter else "")
         if summary is None:
             unreadable = fill(self.tr("unreadable: {reason}"), reason=entry.problem or "?")
-            return [(name, str(model.path)), (unreadable, unreadable), ("", ""), ("", ""),
-                    (format_bytes(model.size_bytes), ""), ("", ""), (self._hash_text(entry), ""), self._location(model)]
+            return [
+                (name, str(model.path)),
+                (unreadable, unreadable),
+                ("", ""),
+                ("", ""),
+                (format_bytes(model.size_bytes), ""),
+                ("", ""),
+                (self._hash_text(entry), ""),
+                self._location(model),
+            ]
         parts = fill(self.tr(" in {n} parts"), n=str(len(model.files))) if len(model.files) > 1 else ""
         return [
             (name, summary.model_name or model.name),
@@ -218,7 +228,9 @@ class LibraryPage(QWidget):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        paths = [Path(url.toLocalFile()) for url in event.mimeData().urls() if url.toLocalFile().lower().endswith(".gguf")]
+        paths = [
+            Path(url.toLocalFile()) for url in event.mimeData().urls() if url.toLocalFile().lower().endswith(".gguf")
+        ]
         for path in paths:
             self.import_file(path)
         if paths:
@@ -228,7 +240,12 @@ class LibraryPage(QWidget):
         answer = QMessageBox.question(
             self,
             self.tr("Delete model"),
-            fill(self.tr("Delete {name} ({size}, {n} file(s))? This cannot be undone."), name=model.name, size=format_bytes(model.size_bytes), n=str(len(model.files))),
+            fill(
+                self.tr("Delete {name} ({size}, {n} file(s))? This cannot be undone."),
+                name=model.name,
+                size=format_bytes(model.size_bytes),
+                n=str(len(model.files)),
+            ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )

@@ -140,7 +140,9 @@ class LibraryWorker(QObject):
     def _verify(self, model: InstalledModel, models_dir: Path) -> None:
         rearm(self.cancel, self.closing)
         try:
-            result = verify_model(model, VerifiedIndex(models_dir), self._reporter(f"Verifying {model.name}"), self.cancel)
+            result = verify_model(
+                model, VerifiedIndex(models_dir), self._reporter(f"Verifying {model.name}"), self.cancel
+            )
         except Cancelled:
             self.failed.emit("verify", f"Verifying {model.name} was cancelled.")
             return

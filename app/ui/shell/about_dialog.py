@@ -71,12 +71,15 @@ class AboutDialog(QDialog):
         text.setTextFormat(Qt.TextFormat.RichText)
         text.setWordWrap(True)
         text.setText(
-            fill(self.tr(
-                "<h2>Glassbox {version}</h2>"
-                "<p>Chat with language models on your own computer, and see inside: every stage from the "
-                "model file to the last streamed token.</p>"
-                "<p>Glassbox is free software under the MIT licence.</p>"
-            ), version=html.escape(__version__))
+            fill(
+                self.tr(
+                    "<h2>Glassbox {version}</h2>"
+                    "<p>Chat with language models on your own computer, and see inside: every stage from the "
+                    "model file to the last streamed token.</p>"
+                    "<p>Glassbox is free software under the MIT licence.</p>"
+                ),
+                version=html.escape(__version__),
+            )
         )
         row.addWidget(text, 1)
         return row

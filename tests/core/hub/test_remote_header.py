@@ -101,7 +101,11 @@ def hint_for(client: HubClient, fake_hub: FakeHub) -> tuple[GgufInfo | RemoteHea
 @pytest.mark.parametrize(
     ("content", "reason"),
     [
-        pytest.param(b"GGUF" + bytes([3, 0, 0, 0]) + (2**60).to_bytes(8, "little") * 2 + bytes(4096), "more than the file", id="hostile counts"),
+        pytest.param(
+            b"GGUF" + bytes([3, 0, 0, 0]) + (2**60).to_bytes(8, "little") * 2 + bytes(4096),
+            "more than the file",
+            id="hostile counts",
+        ),
         pytest.param(b"not a gguf file at all" * 100, "wrong magic", id="not GGUF"),
     ],
 )

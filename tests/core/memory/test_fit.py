@@ -50,7 +50,9 @@ def vram_for(info: GgufInfo, layers: int) -> int:
 
 def test_all_layers_fitting_with_the_margin_is_fully_on_the_gpu(model: GgufInfo) -> None:
     every = planner(model).max_gpu_layers
-    hint = fit_hint(Candidate("m", "F16", model.file_size, model), Machine(vram_for(model, every), PLENTY_OF_RAM), CONTEXT)
+    hint = fit_hint(
+        Candidate("m", "F16", model.file_size, model), Machine(vram_for(model, every), PLENTY_OF_RAM), CONTEXT
+    )
     assert hint.fit is Fit.GPU and not hint.estimated
     assert hint.gpu_layers == every
     assert hint.gpu_bytes == planner(model).plan(every, CONTEXT).gpu_total
@@ -133,7 +135,11 @@ def test_recommendation_falls_back_to_heavy_quantization_only_when_nothing_else_
 
 def test_the_suggestion_is_planned_from_headers_the_same_way_as_each_hint(tmp_path: Path) -> None:
     """Each hint and the starred suggestion come from the same plans: Q8_0 on the GPU beats F16."""
-    small = read_gguf_info(write_synthetic_model(tmp_path / "q8.gguf", SyntheticModel(n_layers=6, n_embd=512, weight_type=GGMLQuantizationType.Q8_0)))
+    small = read_gguf_info(
+        write_synthetic_model(
+            tmp_path / "q8.gguf", SyntheticModel(n_layers=6, n_embd=512, weight_type=GGMLQuantizationType.Q8_0)
+        )
+    )
     big = read_gguf_info(write_synthetic_model(tmp_path / "f16.gguf", SyntheticModel(n_layers=6, n_embd=512)))
     candidates = [Candidate("f16", "F16", big.file_size, big), Candidate("q8", "Q8_0", small.file_size, small)]
     roomy = assess(candidates, Machine(vram_for(big, 7), PLENTY_OF_RAM), CONTEXT)

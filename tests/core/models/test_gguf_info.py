@@ -170,7 +170,8 @@ def test_too_few_first_bytes_ask_for_more_and_say_at_least_how_many(starter_mode
             id="an array longer than the file",
         ),
         pytest.param(
-            struct.pack("<IQQ", 3, 1, 0) + struct.pack("<Q", 1) + b"t" + struct.pack("<I", 2**31), id="too many dimensions"
+            struct.pack("<IQQ", 3, 1, 0) + struct.pack("<Q", 1) + b"t" + struct.pack("<I", 2**31),
+            id="too many dimensions",
         ),
     ],
 )

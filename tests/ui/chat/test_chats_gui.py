@@ -107,9 +107,7 @@ def test_regenerate_writes_a_new_version_and_keeps_the_old_one(window: MainWindo
     assert "version 1 of 2" in window.chat_view.messages()[-1].footer.text()
 
 
-def test_edit_and_continue_starts_a_branch_and_the_old_one_can_be_shown_again(
-    window: MainWindow, qtbot: QtBot
-) -> None:
+def test_edit_and_continue_starts_a_branch_and_the_old_one_can_be_shown_again(window: MainWindow, qtbot: QtBot) -> None:
     reply_to(window, qtbot, "Name a colour.")
     reply_to(window, qtbot, "Name a fruit.")
     first = window.chats.session.shown_thread[0]

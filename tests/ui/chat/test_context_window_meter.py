@@ -12,8 +12,14 @@ from app.ui.chat.context_meter import ContextMeter
 
 def plan(prompt: int, frame: int, reserve: int, outside: int, n_ctx: int = 2048) -> WindowPlan:
     return WindowPlan(
-        messages=(ChatMessage("user", "hi"),), kept_ids=(9,), outside_ids=tuple(range(outside)),
-        prompt_tokens=prompt, frame_tokens=frame, n_ctx=n_ctx, reserve=reserve, policy=WindowPolicy.ROLLING,
+        messages=(ChatMessage("user", "hi"),),
+        kept_ids=(9,),
+        outside_ids=tuple(range(outside)),
+        prompt_tokens=prompt,
+        frame_tokens=frame,
+        n_ctx=n_ctx,
+        reserve=reserve,
+        policy=WindowPolicy.ROLLING,
         notice=f"{outside} earlier messages outside the window." if outside else "",
     )
 

@@ -170,9 +170,7 @@ def test_load_progress_shows_and_apply_waits_for_the_load(
     assert "truncated" in panel.notice.text()
 
 
-def test_bars_show_this_app_other_processes_and_free_for_each_gpu(
-    make_panel: PanelFactory, qtbot: QtBot
-) -> None:
+def test_bars_show_this_app_other_processes_and_free_for_each_gpu(make_panel: PanelFactory, qtbot: QtBot) -> None:
     fake = fake_pynvml.two_gpus()
     fake.gpus[0].processes[os.getpid()] = 512 * MIB
     panel, _ = make_panel(fake)

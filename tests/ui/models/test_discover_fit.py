@@ -40,7 +40,9 @@ def models(tmp_path: Path) -> dict[str, Path]:
     spec = SyntheticModel(n_layers=8, n_embd=512, n_ff=2048)
     return {
         F16: write_synthetic_model(tmp_path / F16, spec),
-        Q8: write_synthetic_model(tmp_path / Q8, SyntheticModel(**{**spec.__dict__, "weight_type": GGMLQuantizationType.Q8_0})),
+        Q8: write_synthetic_model(
+            tmp_path / Q8, SyntheticModel(**{**spec.__dict__, "weight_type": GGMLQuantizationType.Q8_0})
+        ),
     }
 
 
@@ -50,7 +52,9 @@ def gpu_panel_planner(path: Path) -> MemoryPlanner:
 
 
 def one_gpu_with_free(monkeypatch: pytest.MonkeyPatch, free: int) -> None:
-    fake_pynvml.install(monkeypatch, FakeNvml(gpus=[FakeGpu(total=8 * GIB, reserved=0, processes={4242: 8 * GIB - free})]))
+    fake_pynvml.install(
+        monkeypatch, FakeNvml(gpus=[FakeGpu(total=8 * GIB, reserved=0, processes={4242: 8 * GIB - free})])
+    )
     monkeypatch.setattr("app.core.memory.hardware.llama_offload_support", lambda: OffloadSupport(True))
 
 
@@ -71,7 +75,11 @@ def open_repository(dialog: ModelManagerDialog, qtbot: QtBot) -> dict[str, int]:
 
 
 def test_each_hint_is_the_planners_verdict_and_the_star_goes_to_the_one_fully_on_the_gpu(
-    fake_hub: FakeHub, models: dict[str, Path], dialog: ModelManagerDialog, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    fake_hub: FakeHub,
+    models: dict[str, Path],
+    dialog: ModelManagerDialog,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     fake_hub.add_repo(REPO, dict(models))
     q8, f16 = gpu_panel_planner(models[Q8]), gpu_panel_planner(models[F16])
@@ -94,9 +102,15 @@ def test_each_hint_is_the_planners_verdict_and_the_star_goes_to_the_one_fully_on
 
 
 def test_a_header_the_hub_cannot_serve_is_shown_as_an_estimate_from_the_file_size(
-    fake_hub: FakeHub, models: dict[str, Path], dialog: ModelManagerDialog, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    fake_hub: FakeHub,
+    models: dict[str, Path],
+    dialog: ModelManagerDialog,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    fake_hub.add_repo(REPO, {Q8: models[Q8], F16: b"GGUF" + bytes([3, 0, 0, 0]) + (2**60).to_bytes(8, "little") * 2 + bytes(64)})
+    fake_hub.add_repo(
+        REPO, {Q8: models[Q8], F16: b"GGUF" + bytes([3, 0, 0, 0]) + (2**60).to_bytes(8, "little") * 2 + bytes(64)}
+    )
     one_gpu_with_free(monkeypatch, 4 * GIB)
     rows = open_repository(dialog, qtbot)
     variants = dialog.discover.variants
@@ -107,11 +121,17 @@ def test_a_header_the_hub_cannot_serve_is_shown_as_an_estimate_from_the_file_siz
 
 
 def test_headers_are_read_with_range_requests_not_downloads(
-    fake_hub: FakeHub, models: dict[str, Path], dialog: ModelManagerDialog, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    fake_hub: FakeHub,
+    models: dict[str, Path],
+    dialog: ModelManagerDialog,
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     fake_hub.add_repo(REPO, dict(models))
     one_gpu_with_free(monkeypatch, 4 * GIB)
     open_repository(dialog, qtbot)
     for name, path in models.items():
-        assert [request.range for request in fake_hub.file_requests(name)] == [f"bytes=0-{remote_header.FIRST_RANGE - 1}"]
+        assert [request.range for request in fake_hub.file_requests(name)] == [
+            f"bytes=0-{remote_header.FIRST_RANGE - 1}"
+        ]
         assert fake_hub.served(REPO, name) <= remote_header.FIRST_RANGE < path.stat().st_size

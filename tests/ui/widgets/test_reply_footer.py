@@ -7,8 +7,12 @@ from app.core.inference.metrics import ReplyMetrics
 from app.ui.widgets.reply_footer import reply_footer
 
 STATS = ReplyStats(
-    prompt_tokens=40, cached_prompt_tokens=30, completion_tokens=12, time_to_first_token_s=0.05,
-    generation_tokens_per_s=80.0, stop_reason=StopReason.LENGTH,
+    prompt_tokens=40,
+    cached_prompt_tokens=30,
+    completion_tokens=12,
+    time_to_first_token_s=0.05,
+    generation_tokens_per_s=80.0,
+    stop_reason=StopReason.LENGTH,
 )
 
 

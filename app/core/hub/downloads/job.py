@@ -333,7 +333,9 @@ class DownloadJob:
             hub_error = client.translate_error(error, self.request.repo_id, self.request.filename, "download the file")
         else:
             hub_error = status_error(response.status_code, client.endpoint, has_token, "download the file")
-        return DownloadError(hub_error.message, hub_error.kind.value, resumable=hub_error.kind is not HubErrorKind.NOT_FOUND)
+        return DownloadError(
+            hub_error.message, hub_error.kind.value, resumable=hub_error.kind is not HubErrorKind.NOT_FOUND
+        )
 
     def _restarted(self) -> None:
         with self._lock:

@@ -74,7 +74,9 @@ class DownloadManager:
                 plan = read_sidecar(sidecar)
                 if plan is None:
                     continue
-                request = DownloadRequest(plan.repo_id, plan.filename, plan.revision, plan.expected_sha256, plan.expected_size)
+                request = DownloadRequest(
+                    plan.repo_id, plan.filename, plan.revision, plan.expected_sha256, plan.expected_size
+                )
                 if request.key in known:
                     continue
                 job = DownloadJob(request, self.settings, plan=plan)

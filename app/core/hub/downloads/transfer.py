@@ -139,7 +139,9 @@ class RangeTransfer:
                     ) from problem
                 delay = self._retry.delay(failures)
                 log.info("Download of %s: %s Retrying in %.1f s.", plan.filename, problem, delay)
-                self._hooks.message(f"{problem} Retrying in {delay:.0f} s (attempt {failures + 1} of {self._retry.attempts}).")
+                self._hooks.message(
+                    f"{problem} Retrying in {delay:.0f} s (attempt {failures + 1} of {self._retry.attempts})."
+                )
                 if interrupt.wait(delay):
                     raise Interrupted() from problem
 
@@ -210,11 +212,14 @@ class RangeTransfer:
                         raise Interrupted()
         except OSError as error:
             raise DownloadError(
-                describe_os_error(error, self.part.parent) + f" {format_bytes(self.size())} are kept; press Resume after fixing it.",
+                describe_os_error(error, self.part.parent)
+                + f" {format_bytes(self.size())} are kept; press Resume after fixing it.",
                 "disk full" if error.errno == errno.ENOSPC else "file system",
             ) from error
         if offset < plan.expected_size:
-            raise _Retryable(f"The connection closed after {format_bytes(offset)} of {format_bytes(plan.expected_size)}.")
+            raise _Retryable(
+                f"The connection closed after {format_bytes(offset)} of {format_bytes(plan.expected_size)}."
+            )
 
     def _start_over(self) -> None:
         self.part.unlink(missing_ok=True)
