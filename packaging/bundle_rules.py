@@ -111,9 +111,9 @@ def app_version(root: Path) -> str:
     """`__version__` from app/__init__.py: the one version source (pyproject reads it too)."""
     tree = ast.parse((root / "app" / "__init__.py").read_text(encoding="utf-8"))
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__version__" for t in node.targets):
-            if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-                return node.value.value
+        is_version = isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__version__" for t in node.targets)
+        if is_version and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return node.value.value
     raise SystemExit(f"no __version__ = '...' string in {root / 'app' / '__init__.py'}")
 
 
@@ -198,7 +198,7 @@ def windows_openmp_runtime(
     """
     imports_of = imports_of or _linked_names
     if search is None:
-        system32 = Path(os.environ.get("SystemRoot", r"C:\Windows")) / "System32"
+        system32 = Path(os.environ.get("SYSTEMROOT", r"C:\Windows")) / "System32"
         search = [llama_lib_dir, Path(sys.base_prefix), system32]
     wanted = sorted(
         {

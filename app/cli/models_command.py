@@ -21,7 +21,7 @@ from app.core.hub.downloads.job import DownloadJob, DownloadRequest, JobSnapshot
 from app.core.hub.downloads.manager import DownloadManager
 from app.core.hub.remote_header import read_variant_headers
 from app.core.hub.token_store import TokenStore, TokenStoreError
-from app.core.memory.fit import ESTIMATE_NOTE, Candidate, assess, machine_now, saved_context
+from app.core.memory.fit import ESTIMATE_NOTE, Candidate, assess, machine_now
 from app.core.models.gguf_info import GgufInfo
 from app.core.models.gguf_summary import format_parameters
 from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState
@@ -30,6 +30,7 @@ from app.core.models.library import LibraryError, delete_model, find_model, libr
 from app.core.models.quant import parse_quant
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
+from app.core.settings import saved_context
 from app.core.support.formatting import format_bytes
 from app.core.support.text_table import text_table
 

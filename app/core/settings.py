@@ -12,7 +12,8 @@ Schema 1 is the flat layout: every setting at the top level, as a hand-written f
 naturally is (`{"temperature": 0.3}`); a file without `schema_version` is read as schema 1
 and migrated. Schema 2 had no GPU layers: every model started on the CPU. Reading never
 fails: a damaged file is kept beside the new one and the defaults are used, a bad value
-falls back to its default, and each of these produces a notice for the user. Sections this version does not know are kept and written back.
+falls back to its default, and each of these produces a notice for the user. Sections this
+version does not know are kept and written back.
 
 Per-chat settings (`ChatSettings`) hold only what a chat changes; everything else comes
 from the defaults, so changing a default reaches every chat that did not override it.
@@ -39,6 +40,8 @@ from app.core.inference.sampling import (
     check_values_leniently,
     lenient_sampling,
 )
+from app.core.memory.planner import ContextSettings
+from app.core.paths import app_paths
 from app.core.support.atomic import atomic_write
 
 log = logging.getLogger(__name__)
@@ -80,7 +83,8 @@ MODEL_FIELDS: dict[str, FieldSpec] = {
             "int",
             0,
             256,
-            "CPU threads for generation (0 = automatic: one per physical core). Applies when the model is loaded again.",
+            "CPU threads for generation (0 = automatic: one per physical core). "
+            "Applies when the model is loaded again.",
         ),
     )
 }
@@ -368,3 +372,8 @@ def _policy(value: Any) -> WindowPolicy | None:
 
 def _json_value(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
+
+
+def saved_context() -> ContextSettings:
+    """The context the saved settings load a model with: what the GPU panel and the fit hints plan for."""
+    return ContextSettings.for_load(load_settings(app_paths().settings_file).settings.model.n_ctx)

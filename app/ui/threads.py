@@ -57,8 +57,9 @@ class WorkerThread:
     """A worker QObject, the QThread it lives in, and the flags that stop it.
 
     `flags`: events the worker checks between steps (stop a reply, cancel a load or a hash);
-    `request_stop()` sets them all, in the order given (a closing flag first, see `rearm`). `end_loop`: how the event loop is ended, when quitting it
-    at once would drop requests that must still run (the storage thread's pending writes);
+    `request_stop()` sets them all, in the order given (a closing flag first, see `rearm`).
+    `end_loop`: how the event loop is ended, when quitting it at once would drop requests
+    that must still run (the storage thread's pending writes);
     the default quits it, so queued requests not yet started are dropped. `on_end` runs in
     the thread after its event loop has ended (close what the worker opened there).
     """

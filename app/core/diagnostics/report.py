@@ -20,6 +20,7 @@ from app.core.diagnostics.versions import package_version, system_report
 from app.core.inference.engine import LoadReport
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.hardware import HardwareSnapshot
+from app.core.support.formatting import format_bytes
 from app.core.support.log_buffer import LogEntry
 
 # Besides those in versions.system_report: the packages whose behaviour shows in a bug report.
@@ -92,7 +93,7 @@ def _model(report: LoadReport | None) -> list[str]:
     config = report.config
     path = Path(config.model_path)
     try:
-        size = f"{path.stat().st_size / 1e6:,.1f} MB"
+        size = format_bytes(path.stat().st_size)
     except OSError as error:
         size = f"unreadable now ({error.strerror})"
     lines = [

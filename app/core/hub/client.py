@@ -176,7 +176,12 @@ class HubClient:
         a refused connection for about 23 seconds, which would leave an offline user staring
         at "Searching…" for half a minute.
         """
-        params: dict[str, object] = {"filter": "gguf", "sort": "downloads", "limit": limit, "expand": _SEARCH_FIELDS}
+        params: dict[str, str | int | list[str]] = {
+            "filter": "gguf",
+            "sort": "downloads",
+            "limit": limit,
+            "expand": _SEARCH_FIELDS,
+        }
         if text.strip():
             params["search"] = text.strip()
         try:

@@ -65,7 +65,7 @@ def read_variant_headers(client: HubClient, listing: RepoListing) -> dict[str, G
 
     with ThreadPoolExecutor(PARALLEL_READS, thread_name_prefix="gguf-header") as pool:
         results = list(pool.map(read, [variant.files for variant in variants]))
-    return {variant.key: result for variant, result in zip(variants, results)}
+    return {variant.key: result for variant, result in zip(variants, results, strict=True)}
 
 
 def read_remote_header(

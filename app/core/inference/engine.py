@@ -285,7 +285,8 @@ class Engine:
     def _render(self, messages: Sequence[ChatMessage]) -> llama_chat_format.ChatFormatterResponse:
         if self._formatter is None:
             raise EngineError("No model is loaded.")
-        return self._formatter(messages=[{"role": m.role, "content": m.content} for m in messages])
+        chat = [{"role": m.role, "content": m.content} for m in messages]
+        return self._formatter(messages=chat)  # type: ignore[arg-type]  # llama_cpp's TypedDict union of roles
 
     # ---- generation ----------------------------------------------------------------
 

@@ -29,7 +29,7 @@ class TimedModelLoad:
         self._progress = progress
         self._cancel = cancel
         self._callback = llama_cpp.llama_progress_callback(self._on_progress)
-        self._original: type | None = None
+        self._original = llama_cpp._internals.LlamaModel
 
     def _on_progress(self, fraction: float, _data: ctypes.c_void_p) -> bool:
         if self._progress is not None:
@@ -48,9 +48,9 @@ class TimedModelLoad:
             finally:
                 self.seconds = time.perf_counter() - self.started_at
 
-        llama_cpp._internals.LlamaModel = timed_model  # type: ignore[assignment]
+        llama_cpp._internals.LlamaModel = timed_model  # type: ignore[misc,assignment]
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        llama_cpp._internals.LlamaModel = self._original  # type: ignore[assignment]
+        llama_cpp._internals.LlamaModel = self._original  # type: ignore[misc]
         self._lock.release()

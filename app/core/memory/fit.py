@@ -30,8 +30,6 @@ from app.core.memory.planner import (
 )
 from app.core.models.gguf_info import GgufInfo
 from app.core.models.quant import QUANT_TYPES, quality_rank
-from app.core.paths import app_paths
-from app.core.settings import load_settings
 from app.core.support.formatting import format_bytes
 
 # Kept free in RAM for the desktop and the app itself.
@@ -86,11 +84,6 @@ def machine_now() -> Machine:
         return Machine.from_snapshot(monitor.snapshot())
     finally:
         monitor.close()
-
-
-def saved_context() -> ContextSettings:
-    """The context the saved settings load a model with: what the GPU panel plans for."""
-    return ContextSettings.for_load(load_settings(app_paths().settings_file).settings.model.n_ctx)
 
 
 @dataclass(frozen=True)

@@ -333,7 +333,8 @@ def _parse(path: Path, data: mmap.mmap | bytes, file_size: int | None = None) ->
     if GGUF_HEADER_SIZE + n_kv * _MIN_KV_BYTES + n_tensors * _MIN_TENSOR_INFO_BYTES > file_size:
         raise GgufInfoError(
             path,
-            f"the header is cut short or damaged: it declares {n_kv} metadata entries and {n_tensors} tensors, more than the file can hold",
+            f"the header is cut short or damaged: it declares {n_kv} metadata entries and {n_tensors} tensors, "
+            "more than the file can hold",
         )
     pos = GGUF_HEADER_SIZE
     metadata: dict[str, MetaValue] = {}

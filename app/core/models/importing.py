@@ -25,6 +25,7 @@ from app.core.models.library import InstalledModel, LibraryError, installed_mode
 from app.core.models.names import safe_component
 from app.core.models.validation import check_model_file
 from app.core.support.atomic import atomic_move
+from app.core.support.formatting import format_bytes
 from app.core.support.os_errors import describe_os_error
 
 log = logging.getLogger(__name__)
@@ -71,11 +72,11 @@ def import_model(
     free = shutil.disk_usage(folder).free
     if free < total:
         raise LibraryError(
-            f"Not enough disk space to import {source.name}: it needs {total / 1e9:.2f} GB, "
-            f"{free / 1e9:.2f} GB are free in {folder}. Free up space and try again."
+            f"Not enough disk space to import {source.name}: it needs {format_bytes(total)}, "
+            f"{format_bytes(free)} are free in {folder}. Free up space and try again."
         )
     done = 0
-    for shard, target in zip(shards, targets):
+    for shard, target in zip(shards, targets, strict=True):
         sha = _copy_hashing(shard, target, _offset_progress(progress, done, total), cancel)
         index.record(target, sha, "import", {"imported_from": str(shard)})
         done += shard.stat().st_size

@@ -23,7 +23,7 @@ from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QWidget
 
-from app.core.chat.context_window import PlanRequest, PlanResult, WindowPlan
+from app.core.chat.context_window import PlanRequest, PlanResult, WindowMessage, WindowPlan
 from app.core.chat.store import Message, MessageState, SearchHit
 from app.core.inference.engine import ReplyDone, StopReason
 from app.core.inference.metrics import ReplyMetrics
@@ -244,7 +244,7 @@ class Conversations(QObject):
         if not self.state.can_send or self._meter_pending:  # a reply streams, or the app closes
             return
         used = self.session.effective()
-        history = self.session.window_messages()
+        history: tuple[WindowMessage, ...] = self.session.window_messages()
         draft = self.composer.toPlainText().strip()
         if draft:
             history = (*history, _Draft("draft", "user", draft))

@@ -95,15 +95,18 @@ class StorageWorker(QObject):
 
     @Slot(object)
     def _save_chat(self, chat: Chat) -> None:
-        self._run(lambda store: (store.save_chat(chat), self.chatsChanged.emit()))
+        self._run(lambda store: store.save_chat(chat))
+        self.chatsChanged.emit()
 
     @Slot(str, str)
     def _rename(self, chat_id: str, title: str) -> None:
-        self._run(lambda store: (store.rename_chat(chat_id, title), self.chatsChanged.emit()))
+        self._run(lambda store: store.rename_chat(chat_id, title))
+        self.chatsChanged.emit()
 
     @Slot(str)
     def _delete(self, chat_id: str) -> None:
-        self._run(lambda store: (store.delete_chat(chat_id), self.chatsChanged.emit()))
+        self._run(lambda store: store.delete_chat(chat_id))
+        self.chatsChanged.emit()
 
     @Slot(str, object)
     def _chat_settings(self, chat_id: str, settings: dict[str, Any]) -> None:

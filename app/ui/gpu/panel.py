@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QFormLayout,
@@ -45,6 +45,7 @@ from app.core.support.formatting import fill, format_bytes
 from app.ui.gpu.memory_bars import APP_COLOUR, OTHERS_COLOUR, MemoryBar
 from app.ui.gpu.offload_slider import FIT_COLOURS, LayerSlider
 from app.ui.gpu.poller import POLL_INTERVAL_MS, HardwarePoller, MeasuredLoad, MeasureRequest, ModelMemory
+from app.ui.llm.worker import LlmWorker
 
 CONTEXT_STEP = 256
 MIN_CONTEXT, MAX_CONTEXT = int(MODEL_FIELDS["n_ctx"].minimum), int(MODEL_FIELDS["n_ctx"].maximum)
@@ -58,7 +59,7 @@ class GpuPanel(QWidget):
 
     def __init__(
         self,
-        llm_worker: QObject | None = None,
+        llm_worker: LlmWorker | None = None,
         monitor: HardwareMonitor | None = None,
         calibration: CalibrationStore | None = None,
         poll_interval_ms: int = POLL_INTERVAL_MS,
@@ -178,7 +179,7 @@ class GpuPanel(QWidget):
 
     # ---- wiring to the LLM worker ------------------------------------------------------
 
-    def connect_llm_worker(self, worker: QObject) -> None:
+    def connect_llm_worker(self, worker: LlmWorker) -> None:
         """Follow the worker's loads: progress, the loaded settings, fallbacks, failures."""
         worker.loadProgress.connect(self._on_load_progress)
         worker.loaded.connect(self._on_loaded)
@@ -477,7 +478,7 @@ class GpuPanel(QWidget):
             self.gpu_bars_box.addWidget(bar)
         while len(self.gpu_bars) > len(snapshot.gpus):
             self.gpu_bars.pop().deleteLater()
-        for bar, gpu in zip(self.gpu_bars, snapshot.gpus):
+        for bar, gpu in zip(self.gpu_bars, snapshot.gpus, strict=True):
             self._show_gpu(bar, gpu)
         ram = snapshot.ram
         if ram is not None:

@@ -271,7 +271,7 @@ class DiscoverPage(QWidget):
 
     def select_variant(self, key: str) -> None:
         for row in range(self.variants.rowCount()):
-            if self.variants.item(row, 0).data(Qt.ItemDataRole.UserRole) == key:
+            if _variant_key(self.variants, row) == key:
                 self.variants.selectRow(row)
                 return
 
@@ -279,7 +279,8 @@ class DiscoverPage(QWidget):
         rows = self.variants.selectionModel().selectedRows()
         if not rows or self.listing is None:
             return None
-        return self.listing.variant(self.variants.item(rows[0].row(), 0).data(Qt.ItemDataRole.UserRole))
+        key = _variant_key(self.variants, rows[0].row())
+        return self.listing.variant(key) if key is not None else None
 
     def _update_download_button(self) -> None:
         variant = self.selected_variant()
@@ -303,3 +304,9 @@ class DiscoverPage(QWidget):
             self.repo_label.setText(self.tr("The search failed; see the message above."))
         elif what == "listing":
             self.repo_label.setText(self.tr("The repository could not be opened; see the message above."))
+
+
+def _variant_key(table: QTableWidget, row: int) -> str | None:
+    """The variant key kept in a row's first cell (None for a row still being filled)."""
+    item = table.item(row, 0)
+    return item.data(Qt.ItemDataRole.UserRole) if item is not None else None

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QTableWidget,
+    QTableWidgetItem,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -154,6 +155,13 @@ class DownloadsPage(QWidget):
         self._rows[snapshot.id] = row
         return row
 
+    def _cell(self, row: int, column: int) -> QTableWidgetItem:
+        """A text cell of a row that `_add_row` filled."""
+        item = self.table.item(row, column)
+        if item is None:
+            raise LookupError(f"download row {row} has no cell {column}")
+        return item
+
     def _update_row(self, row: int, snapshot: JobSnapshot) -> None:
         bar: QProgressBar = self.table.cellWidget(row, 2)  # type: ignore[assignment]
         fraction = snapshot.fraction
@@ -161,11 +169,9 @@ class DownloadsPage(QWidget):
         total = format_bytes(snapshot.total) if snapshot.total else "?"
         bar.setFormat(f"{(fraction or 0):.0%} · {format_bytes(snapshot.downloaded)} / {total}")
         running = snapshot.state is JobState.RUNNING
-        self.table.item(row, 3).setText(
-            f"{format_bytes(snapshot.speed_bps)}/s" if running and snapshot.speed_bps else ""
-        )
-        self.table.item(row, 4).setText(format_eta(snapshot.eta_s) if running else "")
-        status = self.table.item(row, 5)
+        self._cell(row, 3).setText(f"{format_bytes(snapshot.speed_bps)}/s" if running and snapshot.speed_bps else "")
+        self._cell(row, 4).setText(format_eta(snapshot.eta_s) if running else "")
+        status = self._cell(row, 5)
         status.setText(self._state_text(snapshot.state) + self._detail(snapshot))
         status.setToolTip(snapshot.message)
         buttons: _JobButtons = self.table.cellWidget(row, _COLUMNS)  # type: ignore[assignment]

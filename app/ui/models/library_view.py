@@ -48,7 +48,7 @@ class LibraryPage(QWidget):
         # Replaceable so tests can answer without a modal dialog.
         self.confirm_delete: Callable[[InstalledModel], bool] = self._ask_delete
         self.choose_files: Callable[[], list[Path]] = self._ask_files
-        self.open_folder: Callable[[Path], None] = lambda folder: QDesktopServices.openUrl(
+        self.open_folder: Callable[[Path], object] = lambda folder: QDesktopServices.openUrl(
             QUrl.fromLocalFile(str(folder))
         )
         self.setAcceptDrops(True)

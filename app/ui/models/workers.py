@@ -17,12 +17,13 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app.core.hub.client import HubClient, HubError, incomplete_split
 from app.core.hub.remote_header import read_variant_headers
 from app.core.hub.token_store import TokenStore, TokenStoreError
-from app.core.memory.fit import Candidate, assess, machine_now, saved_context
+from app.core.memory.fit import Candidate, assess, machine_now
 from app.core.models.gguf_info import GgufInfo
 from app.core.models.hashing import Cancelled, VerifiedIndex
 from app.core.models.importing import import_model
 from app.core.models.library import InstalledModel, LibraryError, delete_model, library_entries, verify_model
 from app.core.models.validation import ModelFileError
+from app.core.settings import saved_context
 from app.ui.threads import WorkerThread, rearm
 
 PROGRESS_INTERVAL_S = 0.1

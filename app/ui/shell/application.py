@@ -20,7 +20,8 @@ log = logging.getLogger(__name__)
 
 
 def create_application(argv: list[str] | None = None) -> QApplication:
-    app = QApplication.instance() or QApplication(argv or sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(argv or sys.argv[:1])
     app.setApplicationName("Glassbox")
     app.setApplicationVersion(__version__)
     app.setOrganizationName("Glassbox")
@@ -28,7 +29,7 @@ def create_application(argv: list[str] | None = None) -> QApplication:
     icon = resources_dir() / "icons" / "glassbox.svg"
     if icon.is_file():
         app.setWindowIcon(QIcon(str(icon)))
-    return app  # type: ignore[return-value]
+    return app
 
 
 def run_gui(args: argparse.Namespace) -> int:

@@ -105,8 +105,8 @@ class MainWindow(QMainWindow):
         self._connect_features()
         self._show_model_settings()
         self._arrange_docks()
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self.stop_reply)
-        QShortcut(QKeySequence.StandardKey.New, self, activated=self.new_chat)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.stop_reply)
+        QShortcut(QKeySequence(QKeySequence.StandardKey.New), self).activated.connect(self.new_chat)
 
         self._speed_timer = QTimer(self)
         self._speed_timer.setInterval(SPEED_REFRESH_MS)
@@ -540,4 +540,5 @@ class MainWindow(QMainWindow):
         self.status_label.setText(self.tr("Closing…"))
         self.load_progress.hide()
         for part in (self.centralWidget(), self.toolbar, self.menuBar(), *self.findChildren(QDockWidget)):
-            part.setEnabled(False)
+            if part is not None:
+                part.setEnabled(False)

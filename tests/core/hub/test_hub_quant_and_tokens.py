@@ -1,4 +1,7 @@
-"""Quantization names, quality ranks and the keyring token store (fit and recommendation: tests/core/memory/test_fit.py)."""
+"""Quantization names, quality ranks and the keyring token store.
+
+Fit and recommendation: tests/core/memory/test_fit.py.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The shell composes the features: only the application builds the main window, and no feature reaches back into the shell."""
+"""The shell composes the features: only the application builds the main window, and no
+feature reaches back into the shell."""
 
 from __future__ import annotations
 

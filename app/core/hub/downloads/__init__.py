@@ -1,4 +1,5 @@
-"""Downloads from the Hugging Face Hub: a queue with progress, pause/resume/cancel, retry with backoff, Range resume, SHA-256.
+"""Downloads from the Hugging Face Hub: a queue with progress, pause/resume/cancel, retries
+with backoff, Range resume and SHA-256 checks.
 
 `hf_hub_download` deletes partial files, cannot be cancelled and never checks SHA-256, so the
 bytes move here, on huggingface_hub's own HTTP session with its headers and token:

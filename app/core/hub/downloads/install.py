@@ -45,7 +45,8 @@ def install_verified(part: Path, plan: DownloadPlan, sha256: str, models: Path) 
     if sha256 != plan.expected_sha256:
         log.error("SHA-256 mismatch for %s: expected %s, got %s", plan.filename, plan.expected_sha256, sha256)
         raise DownloadError(
-            f"{plan.filename} arrived damaged: its SHA-256 is {sha256[:12]}…, the Hub says {plan.expected_sha256[:12]}…. "
+            f"{plan.filename} arrived damaged: its SHA-256 is {sha256[:12]}…, "
+            f"the Hub says {plan.expected_sha256[:12]}…. "
             "The file was deleted and not installed; press Retry to download it again.",
             "hash mismatch",
             resumable=False,

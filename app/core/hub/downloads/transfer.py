@@ -248,7 +248,7 @@ def _write_all(handle: io.FileIO, data: bytes) -> None:
 def _parse_content_range(value: str) -> tuple[int | None, int | None]:
     """`bytes 100-199/1000` -> (100, 1000); unknown parts are None."""
     try:
-        unit, _, rest = value.strip().partition(" ")
+        _unit, _, rest = value.strip().partition(" ")
         span, _, total = rest.partition("/")
         start = int(span.split("-", 1)[0])
         return start, (int(total) if total.strip().isdigit() else None)
