@@ -5,7 +5,8 @@ runs and while it is torn down. A test declares the records it expects, one mark
 
     @pytest.mark.expected_log("app.core.models.library", logging.WARNING, r"cannot read .*\\.gguf")
 
-The logger name and the level must match exactly, the pattern is searched in the message.
+The level must match exactly, the logger is the one named or one below it in logging's
+hierarchy (a package names its modules' loggers), the pattern is searched in the message.
 A declared record that never comes fails a test that otherwise passed, so declarations
 cannot outlive the behaviour they describe. Records every test may meet (llama.cpp's own
 remarks on the starter model) are declared once, in the `log_fail_expected` ini lines
@@ -35,7 +36,7 @@ class ExpectedLog:
 
     def matches(self, record: logging.LogRecord) -> bool:
         return (
-            record.name == self.logger
+            (record.name == self.logger or record.name.startswith(self.logger + "."))
             and record.levelno == self.level
             and self.pattern.search(record.getMessage()) is not None
         )

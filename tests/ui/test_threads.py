@@ -80,6 +80,7 @@ def test_a_thread_that_outlives_wait_stays_referenced_until_it_really_ends(stubb
     assert running_threads() == []
 
 
+@pytest.mark.expected_log("app.ui.threads", logging.WARNING, r"Waiting for the stubborn thread to stop")
 def test_at_exit_every_thread_is_stopped_and_waited_for_and_a_slow_one_is_named(
     stubborn: Stubborn, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -30,6 +30,7 @@ from llama_cpp import llama_chat_format
 
 from app.core.inference.chat_format import chat_formatter
 from app.core.inference.kv_shift import reusable_prefix, shift_kv_cache_to
+from app.core.inference import llama_log
 from app.core.inference.llama_log import install_llama_logging
 from app.core.inference.load_progress import LoadProgress, TimedModelLoad
 from app.core.inference.sampling import SamplingParams
@@ -264,6 +265,7 @@ class Engine:
             # Aborted by the cancel event; the caller raises LoadCancelled.
         finally:
             self._abort_requested = None
+            llama_log.abort_handled()
             llama.reset()
 
     # ---- prompts -------------------------------------------------------------------
@@ -384,6 +386,7 @@ class Engine:
         finally:
             tokens.close()
             self._abort_requested = None
+            llama_log.abort_handled()
         if stats.stop_reason is not StopReason.STOP_STRING:
             tail = decoder.decode(b"", final=True) + stop_strings.flush()
             if tail:
@@ -399,7 +402,10 @@ class Engine:
 
     def _should_abort(self, _data: ctypes.c_void_p) -> bool:
         requested = self._abort_requested
-        return requested is not None and requested.is_set()
+        if requested is None or not requested.is_set():
+            return False
+        llama_log.abort_requested()
+        return True
 
 
 def final_reply(events: Iterable[ReplyEvent]) -> ReplyDone:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import logging
+import re
 import threading
 from collections.abc import Callable
 
@@ -33,6 +34,27 @@ GGML_LEVELS: dict[int, int] = {
 GGML_LOG_LEVEL_CONT = 5
 
 LineListener = Callable[[int, str], None]
+
+# What llama.cpp prints when a decode ends because its abort callback said so. After an
+# abort Glassbox asked for (Stop, a chat switch, closing, a cancelled load) these are not
+# errors: they are logged at DEBUG as what they are.
+REQUESTED_ABORT_LINES = re.compile(
+    r"graph_compute: .*failed with error 1"
+    r"|process_ubatch: failed to compute graph, compute status: 1"
+    r"|llama_decode: failed to decode, ret = 2"
+    r"|removing memory module entries"
+)
+_abort_requested = threading.Event()
+
+
+def abort_requested() -> None:
+    """The abort callback just told llama.cpp to stop: its complaints about it are expected."""
+    _abort_requested.set()
+
+
+def abort_handled() -> None:
+    """The aborted decode has returned: from now on such lines are real errors again."""
+    _abort_requested.clear()
 
 
 class _LineAssembler:
@@ -64,7 +86,11 @@ class _LineAssembler:
         line = line.rstrip()
         if not line:
             return
-        LOGGER.log(self._level, "%s", line)
+        level = self._level
+        if level > logging.DEBUG and _abort_requested.is_set() and REQUESTED_ABORT_LINES.search(line):
+            LOGGER.debug("%s (stopped on request)", line)
+        else:
+            LOGGER.log(level, "%s", line)
         for listener in list(self.listeners):
             listener(self._level, line)
 

@@ -141,6 +141,7 @@ class GlassBox(QObject):
         worker.loadProgress.connect(self.load_panel.progress_changed)
         self.state_signals.modelLoaded.connect(self.load_panel.loaded)  # with the state, never after it
         worker.loadFailed.connect(self.load_panel.failed)
+        worker.loadCancelled.connect(self.load_panel.failed)
         self.load_panel.cancelRequested.connect(worker.cancel_load_event.set)
 
         worker.replyMetrics.connect(self._on_metrics)

@@ -184,6 +184,7 @@ class GpuPanel(QWidget):
         worker.loadProgress.connect(self._on_load_progress)
         worker.loaded.connect(self._on_loaded)
         worker.loadFailed.connect(self._on_load_failed)
+        worker.loadCancelled.connect(self._on_load_cancelled)
         worker.loadFallbackStep.connect(self._on_fallback_step)
         worker.loadFellBack.connect(self._on_fell_back)
 
@@ -320,9 +321,15 @@ class GpuPanel(QWidget):
 
     @Slot(str)
     def _on_load_failed(self, message: str) -> None:
+        self._load_ended(fill(self.tr("Loading failed: {error}"), error=message))
+
+    def _on_load_cancelled(self, _message: str) -> None:
+        self._load_ended(self.tr("Loading was cancelled."))
+
+    def _load_ended(self, notice: str) -> None:
         self._load_running = False
         self.progress.hide()
-        self.notice.setText(fill(self.tr("Loading failed: {error}"), error=message))
+        self.notice.setText(notice)
         self.notice.show()
         self._update_controls()
 

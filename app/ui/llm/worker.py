@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from app.core.chat.context_window import EnginePlanner, PlanRequest, WindowPolicy
 from app.core.chat.prompt_inspector import inspect_conversation
-from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
+from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadCancelled, LoadConfig, ReplyDone
 from app.core.inference.load_timeline import LoadTimeline
 from app.core.inference.metrics import MetricsRecorder
 from app.core.inference.sampling import SamplingParams
@@ -86,6 +86,7 @@ class LlmWorker(QObject):
     loadProgress = Signal(float)
     loaded = Signal(object)  # LoadReport
     loadFailed = Signal(str)
+    loadCancelled = Signal(str)  # the cancel Glassbox was asked for (Cancel, closing): not a failure
     loadFallbackStep = Signal(object)  # FallbackStep: out of memory, retrying with fewer GPU layers
     loadFellBack = Signal(object)  # FallbackResult: loaded with fewer GPU layers than asked (emitted before `loaded`)
     token = Signal(str)  # streamed text: one token, or those of the last TEXT_BATCH_S together
@@ -127,6 +128,10 @@ class LlmWorker(QObject):
                 progress=self.loadProgress.emit,
                 cancel=self.cancel_load_event,
             )
+        except LoadCancelled as error:
+            log.info("%s", error)
+            self.loadCancelled.emit(str(error))
+            return
         except (ModelFileError, EngineError) as error:
             log.warning("Model load failed: %s", error)
             self.loadFailed.emit(str(error))

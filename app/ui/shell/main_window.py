@@ -222,6 +222,7 @@ class MainWindow(QMainWindow):
         self.worker.loadProgress.connect(self._on_load_progress)
         self.worker.loaded.connect(self._on_loaded)
         self.worker.loadFailed.connect(self._on_load_failed)
+        self.worker.loadCancelled.connect(self._on_load_cancelled)
         self.worker.token.connect(self._on_token)
         self.worker.finished.connect(self._on_reply_finished)
         self.worker.failed.connect(self._on_reply_failed)
@@ -314,6 +315,13 @@ class MainWindow(QMainWindow):
             )
         )
         self.state.load_finished(report)
+
+    def _on_load_cancelled(self, _message: str) -> None:
+        """A cancel the user (or closing) asked for: said in the status bar, no error banner."""
+        self.load_progress.hide()
+        if not self.state.is_closing:
+            self.status_label.setText(self.tr("Loading cancelled; no model loaded"))
+        self.state.load_failed()
 
     def _on_load_failed(self, message: str) -> None:
         self.load_progress.hide()

@@ -29,6 +29,7 @@ class FakeLlmWorker(QObject):
     loadProgress = Signal(float)
     loaded = Signal(object)
     loadFailed = Signal(str)
+    loadCancelled = Signal(str)
     loadFallbackStep = Signal(object)
     loadFellBack = Signal(object)
 
@@ -168,6 +169,16 @@ def test_load_progress_shows_and_apply_waits_for_the_load(
     worker.loadFailed.emit("Cannot use model file x: it is truncated")
     assert not panel.progress.isVisibleTo(panel) and panel.apply_button.isEnabled()
     assert "truncated" in panel.notice.text()
+
+
+def test_a_cancelled_load_is_said_as_a_cancel_not_a_failure(
+    make_panel: PanelFactory, qtbot: QtBot, starter_model: Path
+) -> None:
+    panel, worker = make_panel(fake_pynvml.one_gpu_with_other_process())
+    load(qtbot, panel, worker, LoadConfig(starter_model, n_ctx=2048))
+    worker.loadCancelled.emit("Loading SmolLM2 was cancelled.")
+    assert not panel.progress.isVisibleTo(panel) and panel.apply_button.isEnabled()
+    assert panel.notice.text() == "Loading was cancelled."
 
 
 def test_bars_show_this_app_other_processes_and_free_for_each_gpu(make_panel: PanelFactory, qtbot: QtBot) -> None:
