@@ -114,7 +114,7 @@ def test_ctrl_c_pauses_the_download_and_a_second_run_resumes_it(
     assert hub.file_requests(Q4)[-1].range == f"bytes={kept}-"
 
 
-@pytest.mark.expected_log("app.core.models.library", logging.WARNING, "Hash mismatch for .*: recorded")
+@pytest.mark.expected_log("app.core.models.hashing", logging.WARNING, "Hash mismatch for .*: recorded")
 def test_verify_reports_an_intact_file_and_catches_a_damaged_one(
     hub: FakeHub, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -28,9 +28,9 @@ from pathlib import Path
 import llama_cpp
 from llama_cpp import llama_chat_format
 
+from app.core.inference import llama_log
 from app.core.inference.chat_format import chat_formatter
 from app.core.inference.kv_shift import reusable_prefix, shift_kv_cache_to
-from app.core.inference import llama_log
 from app.core.inference.llama_log import install_llama_logging
 from app.core.inference.load_progress import LoadProgress, TimedModelLoad
 from app.core.inference.sampling import SamplingParams

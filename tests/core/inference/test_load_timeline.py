@@ -192,7 +192,7 @@ def test_a_file_changed_since_it_was_verified_is_hashed_again(tmp_path: Path) ->
     assert index.state(path) is VerifyState.VERIFIED
 
 
-@pytest.mark.expected_log("app.core.models.library", logging.WARNING, "Hash mismatch for .*: recorded")
+@pytest.mark.expected_log("app.core.models.hashing", logging.WARNING, "Hash mismatch for .*: recorded")
 def test_a_damaged_file_is_refused_before_llama_cpp_sees_it(tmp_path: Path) -> None:
     models = tmp_path / "models"
     path = _model_file(models)

@@ -87,7 +87,7 @@ def test_a_file_that_is_not_gguf_is_listed_with_the_reason(models_dir: Path) -> 
     assert entry.summary is None and entry.problem is not None and "not a GGUF file" in entry.problem
 
 
-@pytest.mark.expected_log("app.core.models.library", logging.WARNING, "Hash mismatch for .*: recorded")
+@pytest.mark.expected_log("app.core.models.hashing", logging.WARNING, "Hash mismatch for .*: recorded")
 def test_verify_records_a_hash_then_detects_a_changed_file(models_dir: Path) -> None:
     path = install(models_dir, "acme/A/alpha.gguf")
     index = VerifiedIndex(models_dir)
