@@ -1,7 +1,7 @@
 """Hugging Face Hub: search GGUF repositories, list a repository's GGUF variants, resolve file URLs.
 
 Metadata, URLs and authentication come from `huggingface_hub` (HfApi, hf_hub_url,
-get_hf_file_metadata); `downloads.py` moves the bytes itself on the same HTTP session.
+get_hf_file_metadata); `downloads/transfer.py` moves the bytes itself on the same HTTP session.
 Every failure becomes a `HubError` whose message says what happened and what to do.
 """
 
@@ -15,7 +15,7 @@ from datetime import datetime
 from enum import Enum
 from urllib.parse import urlparse
 
-# Glassbox moves file bytes itself over plain HTTP (see downloads.py); keep huggingface_hub off
+# Glassbox moves file bytes itself over plain HTTP (see downloads/transfer.py); keep huggingface_hub off
 # its Xet transfer path too. Read by huggingface_hub when it is first imported.
 os.environ.setdefault("HF_HUB_DISABLE_XET", "1")
 

@@ -11,6 +11,7 @@ tensors, so all shard headers are read and their tensors planned together.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -52,13 +53,18 @@ class RemoteHeaderError(Exception):
         self.reason = reason
 
 
-def read_variant_headers(client: HubClient, listing: RepoListing) -> dict[str, GgufInfo | RemoteHeaderError]:
-    """Each complete variant's header, or why it could not be read, by variant key (a few at a time)."""
+def read_variant_headers(
+    client: HubClient, listing: RepoListing, cancel: threading.Event | None = None
+) -> dict[str, GgufInfo | RemoteHeaderError]:
+    """Each complete variant's header, or why it could not be read, by variant key (a few at a time).
+
+    `cancel` (set when Glassbox closes) ends the reads between chunks; what is left says "cancelled".
+    """
     variants = [variant for variant in listing.variants if incomplete_split(variant) is None]
 
     def read(files: Sequence[RepoFile]) -> GgufInfo | RemoteHeaderError:
         try:
-            return read_remote_header(client, listing.repo_id, files, listing.commit)
+            return read_remote_header(client, listing.repo_id, files, listing.commit, cancel)
         except RemoteHeaderError as error:
             log.info("%s", error)
             return error
@@ -69,7 +75,11 @@ def read_variant_headers(client: HubClient, listing: RepoListing) -> dict[str, G
 
 
 def read_remote_header(
-    client: HubClient, repo_id: str, files: Sequence[RepoFile], revision: str | None = None
+    client: HubClient,
+    repo_id: str,
+    files: Sequence[RepoFile],
+    revision: str | None = None,
+    cancel: threading.Event | None = None,
 ) -> GgufInfo:
     """The header of a variant (one file, or the shards of a split model, first first).
 
@@ -78,18 +88,23 @@ def read_remote_header(
     """
     if not files:
         raise RemoteHeaderError(repo_id, "the variant has no files")
-    first = _read_file_header(client, repo_id, files[0], revision, FIRST_RANGE)
+    first = _read_file_header(client, repo_id, files[0], revision, FIRST_RANGE, cancel)
     if len(files) == 1:
         return first
     tensors = list(first.tensors)
     for file in files[1:]:
-        tensors += _read_file_header(client, repo_id, file, revision, SHARD_FIRST_RANGE).tensors
+        tensors += _read_file_header(client, repo_id, file, revision, SHARD_FIRST_RANGE, cancel).tensors
     total = sum(file.size or 0 for file in files)
     return replace(first, file_size=total, tensors=tuple(tensors), _by_name={})
 
 
 def _read_file_header(
-    client: HubClient, repo_id: str, file: RepoFile, revision: str | None, first_range: int
+    client: HubClient,
+    repo_id: str,
+    file: RepoFile,
+    revision: str | None,
+    first_range: int,
+    cancel: threading.Event | None,
 ) -> GgufInfo:
     if not file.size:
         raise RemoteHeaderError(file.filename, "the Hub does not list the file's size")
@@ -97,7 +112,7 @@ def _read_file_header(
     data = b""
     wanted = min(first_range, file.size)
     while True:
-        data += _read_range(client, url, file.filename, len(data), wanted)
+        data += _read_range(client, url, file.filename, len(data), wanted, cancel)
         try:
             return parse_gguf_prefix(data, file.filename, file.size)
         except GgufHeaderIncomplete as incomplete:
@@ -110,7 +125,9 @@ def _read_file_header(
             raise RemoteHeaderError(file.filename, error.reason) from error
 
 
-def _read_range(client: HubClient, url: str, filename: str, start: int, end: int) -> bytes:
+def _read_range(
+    client: HubClient, url: str, filename: str, start: int, end: int, cancel: threading.Event | None
+) -> bytes:
     """Bytes [start, end) of the file; refuses a server that answers without the range."""
     headers = build_hf_headers(
         token=client.token or False, headers={"Accept-Encoding": "identity", "Range": f"bytes={start}-{end - 1}"}
@@ -128,6 +145,8 @@ def _read_range(client: HubClient, url: str, filename: str, start: int, end: int
                 )
             body = bytearray()
             for chunk in response.iter_bytes():
+                if cancel is not None and cancel.is_set():
+                    raise RemoteHeaderError(filename, "cancelled")
                 body += chunk
                 if len(body) > end - start:
                     break

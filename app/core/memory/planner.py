@@ -38,7 +38,9 @@ DEFAULT_SAFETY_MARGIN = 256 * MIB
 DEFAULT_UBATCH = 512
 
 
-class Fit(str, enum.Enum):
+class Headroom(str, enum.Enum):
+    """How a plan sits in the free VRAM: the GPU panel paints its slider with it."""
+
     FITS = "fits"
     TIGHT = "tight"  # fits, but inside the safety margin
     WONT_FIT = "will not fit"
@@ -99,13 +101,13 @@ class MemoryPlan:
     def all_on_gpu(self) -> bool:
         return self.n_gpu_layers > self.n_layers
 
-    def fit(self, free_vram: int, margin: int = DEFAULT_SAFETY_MARGIN) -> Fit:
+    def headroom(self, free_vram: int, margin: int = DEFAULT_SAFETY_MARGIN) -> Headroom:
         """How this plan sits in `free_vram` bytes (what is free for this app, over all GPUs)."""
         if self.n_gpu_layers == 0 or self.gpu_total + margin <= free_vram:
-            return Fit.FITS
+            return Headroom.FITS
         if self.gpu_total <= free_vram:
-            return Fit.TIGHT
-        return Fit.WONT_FIT
+            return Headroom.TIGHT
+        return Headroom.WONT_FIT
 
 
 @dataclass

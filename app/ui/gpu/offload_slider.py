@@ -6,9 +6,13 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSlider, QStyle, QStyleOptionSlider, QWidget
 
-from app.core.memory.planner import Fit
+from app.core.memory.planner import Headroom
 
-FIT_COLOURS = {Fit.FITS: QColor("#3a9d5d"), Fit.TIGHT: QColor("#e0a030"), Fit.WONT_FIT: QColor("#d9534f")}
+FIT_COLOURS = {
+    Headroom.FITS: QColor("#3a9d5d"),
+    Headroom.TIGHT: QColor("#e0a030"),
+    Headroom.WONT_FIT: QColor("#d9534f"),
+}
 
 
 class LayerSlider(QSlider):
@@ -18,17 +22,17 @@ class LayerSlider(QSlider):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
         self.setMinimumHeight(34)
-        self.fits: list[Fit] = []  # one per value 0 … maximum
+        self.fits: list[Headroom] = []  # one per value 0 … maximum
         self.recommended: int | None = None
 
-    def set_fits(self, fits: list[Fit], recommended: int | None) -> None:
+    def set_fits(self, fits: list[Headroom], recommended: int | None) -> None:
         if fits != self.fits or recommended != self.recommended:
             self.fits, self.recommended = fits, recommended
             self.update()
 
-    def ranges(self) -> list[tuple[int, int, Fit]]:
+    def ranges(self) -> list[tuple[int, int, Headroom]]:
         """Runs of equal fit: (first value, last value, fit)."""
-        runs: list[tuple[int, int, Fit]] = []
+        runs: list[tuple[int, int, Headroom]] = []
         for value, fit in enumerate(self.fits):
             if runs and runs[-1][2] is fit:
                 runs[-1] = (runs[-1][0], value, fit)

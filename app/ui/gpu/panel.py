@@ -36,7 +36,7 @@ from app.core.memory.planner import (
     DEFAULT_RUNTIME_OVERHEAD,
     DEFAULT_SAFETY_MARGIN,
     ContextSettings,
-    Fit,
+    Headroom,
     MemoryPlan,
     MemoryPlanner,
 )
@@ -131,9 +131,9 @@ class GpuPanel(QWidget):
             " ".join(
                 f'<span style="color:{FIT_COLOURS[fit].name()}">■</span> {text}'
                 for fit, text in (
-                    (Fit.FITS, self.tr("fits")),
-                    (Fit.TIGHT, self.tr("tight")),
-                    (Fit.WONT_FIT, self.tr("will not fit")),
+                    (Headroom.FITS, self.tr("fits")),
+                    (Headroom.TIGHT, self.tr("tight")),
+                    (Headroom.WONT_FIT, self.tr("will not fit")),
                 )
             )
         )
@@ -420,7 +420,7 @@ class GpuPanel(QWidget):
             return
         free = self._free_vram()
         if usable:
-            fits = [plan.fit(free, self.margin) for plan in self.planner.plans(context)]
+            fits = [plan.headroom(free, self.margin) for plan in self.planner.plans(context)]
             self.slider.set_fits(fits, recommended)
         else:
             self.slider.set_fits([], None)

@@ -44,6 +44,7 @@ class HubWorker(QObject):
     def __init__(self, token_store: TokenStore) -> None:
         super().__init__()
         self.token_store = token_store
+        self.closing = threading.Event()  # set when Glassbox closes: header reads end between chunks
         self.searchRequested.connect(self._search)
         self.listingRequested.connect(self._listing)
         self.tokenSaveRequested.connect(self._save_token)
@@ -69,7 +70,9 @@ class HubWorker(QObject):
         except HubError as error:
             self.failed.emit("listing", error.message)
             return
-        headers = read_variant_headers(client, listing)
+        headers = read_variant_headers(client, listing, self.closing)
+        if self.closing.is_set():
+            return
         candidates = [
             Candidate(v.key, v.quant, v.size, header if isinstance(header := headers.get(v.key), GgufInfo) else None)
             for v in listing.variants
@@ -196,7 +199,7 @@ class ModelWorkers:
         self.hub = HubWorker(token_store or TokenStore())
         self.library = LibraryWorker()
         self.threads = (
-            WorkerThread(self.hub, "models-hub"),
+            WorkerThread(self.hub, "models-hub", flags=(self.hub.closing,)),
             WorkerThread(self.library, "models-library", flags=(self.library.closing, self.library.cancel)),
         )
         for thread in self.threads:

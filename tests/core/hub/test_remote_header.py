@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import threading
 from pathlib import Path
 
 import gguf
@@ -57,6 +58,15 @@ def test_a_header_longer_than_the_first_range_is_read_in_growing_ranges(
     assert len(ranges) > 1 and ranges[0] == "bytes=0-4095"
     starts = [int(text.removeprefix("bytes=").split("-")[0]) for text in ranges]  # type: ignore[union-attr]
     assert starts == sorted(starts) and len(set(starts)) == len(starts)  # no byte is asked for twice
+
+
+def test_a_read_cancelled_when_glassbox_closes_ends_without_the_header(fake_hub: FakeHub, model_file: Path) -> None:
+    fake_hub.add_repo(REPO, {NAME: model_file})
+    client = HubClient()
+    cancel = threading.Event()
+    cancel.set()
+    (result,) = read_variant_headers(client, client.listing(REPO), cancel).values()
+    assert isinstance(result, RemoteHeaderError) and "cancelled" in str(result)
 
 
 def test_a_gated_repository_is_read_with_the_saved_token(fake_hub: FakeHub, model_file: Path) -> None:

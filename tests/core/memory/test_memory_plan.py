@@ -13,7 +13,7 @@ from app.core.memory.planner import (
     GIB,
     MIB,
     ContextSettings,
-    Fit,
+    Headroom,
     MemoryPlanner,
 )
 from app.core.models.gguf_info import GgufInfo, TensorInfo
@@ -173,10 +173,10 @@ def test_recommend_takes_the_most_layers_that_fit_with_the_margin() -> None:
 
 def test_fit_says_fits_tight_or_will_not_fit() -> None:
     plan = MemoryPlanner(model([100 * MIB] * 4)).plan(2, 512)
-    assert plan.fit(plan.gpu_total + 300 * MIB, margin=256 * MIB) is Fit.FITS
-    assert plan.fit(plan.gpu_total + 100 * MIB, margin=256 * MIB) is Fit.TIGHT
-    assert plan.fit(plan.gpu_total - 1, margin=256 * MIB) is Fit.WONT_FIT
-    assert MemoryPlanner(model([100] * 4)).plan(0, 512).fit(0) is Fit.FITS
+    assert plan.headroom(plan.gpu_total + 300 * MIB, margin=256 * MIB) is Headroom.FITS
+    assert plan.headroom(plan.gpu_total + 100 * MIB, margin=256 * MIB) is Headroom.TIGHT
+    assert plan.headroom(plan.gpu_total - 1, margin=256 * MIB) is Headroom.WONT_FIT
+    assert MemoryPlanner(model([100] * 4)).plan(0, 512).headroom(0) is Headroom.FITS
 
 
 def test_context_settings_for_a_load_mirror_the_engine_batch_limits() -> None:

@@ -16,7 +16,7 @@ from app.core.inference.engine import LoadConfig, LoadReport
 from app.core.memory.calibration import CalibrationStore
 from app.core.memory.fallback import FallbackResult, FallbackStep
 from app.core.memory.hardware import HardwareMonitor, OffloadSupport
-from app.core.memory.planner import MIB, Fit
+from app.core.memory.planner import MIB, Headroom
 from app.core.support.formatting import format_bytes
 from app.ui.gpu.panel import GpuPanel
 from tests.fakes import fake_pynvml
@@ -88,7 +88,7 @@ def test_the_slider_runs_from_zero_to_all_layers_with_the_recommended_maximum_ma
     assert (panel.slider.minimum(), panel.slider.maximum()) == (0, 31)  # 30 blocks + output head
     assert panel.slider.value() == 10 and panel.slider.isEnabled()
     assert panel.slider.recommended == 31  # the starter model fits in 6 GiB with room to spare
-    assert panel.slider.ranges() == [(0, 31, Fit.FITS)]
+    assert panel.slider.ranges() == [(0, 31, Headroom.FITS)]
     assert panel.layers_label.text() == "10 of 31"
 
 
@@ -100,7 +100,7 @@ def test_ranges_are_coloured_fits_then_tight_then_will_not_fit(
     load(qtbot, panel, worker, LoadConfig(starter_model, n_ctx=2048))
 
     ranges = panel.slider.ranges()
-    assert [fit for _, _, fit in ranges] == [Fit.FITS, Fit.TIGHT, Fit.WONT_FIT]
+    assert [fit for _, _, fit in ranges] == [Headroom.FITS, Headroom.TIGHT, Headroom.WONT_FIT]
     plans = panel.planner.plans(panel.context_settings())
     last_fit, last_tight = ranges[0][1], ranges[1][1]
     assert plans[last_fit].gpu_total + 64 * MIB <= 650 * MIB < plans[last_fit + 1].gpu_total + 64 * MIB
