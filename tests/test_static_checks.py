@@ -1,4 +1,4 @@
-"""The code passes its linter and its type checker, configured in pyproject.toml."""
+"""The code passes its linter, its formatter and its type checker, configured in pyproject.toml."""
 
 from __future__ import annotations
 
@@ -16,6 +16,11 @@ def _run(*command: str) -> subprocess.CompletedProcess[str]:
 
 def test_ruff_finds_nothing() -> None:
     result = _run("ruff", "check", "--no-cache", "app", "tests", "packaging")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_code_is_formatted_as_ruff_formats_it() -> None:
+    result = _run("ruff", "format", "--check", "--no-cache", "app", "tests", "packaging")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
