@@ -8,27 +8,21 @@ disk. Readers see the old file or the new one, never a mix.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 
 def atomic_write(path: Path, data: bytes | str, encoding: str = "utf-8") -> None:
     """Replace `path` with `data` atomically and durably; the temporary file is removed on failure."""
     payload = data.encode(encoding) if isinstance(data, str) else data
-    temporary = _temporary_beside(path)
-    try:
-        with open(temporary, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-        raise
-    fsync_folder(path.parent)
+    with _replacing(path) as temporary, open(temporary, "wb") as handle:
+        handle.write(payload)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def atomic_move(source: Path, destination: Path) -> None:
@@ -36,20 +30,29 @@ def atomic_move(source: Path, destination: Path) -> None:
     try:
         os.replace(source, destination)
     except OSError as error:
-        if error.errno != getattr(os, "EXDEV", 18):
+        if error.errno != errno.EXDEV:
             raise
-        temporary = _temporary_beside(destination)
-        try:
+        with _replacing(destination) as temporary:
             shutil.copyfile(source, temporary)
             with open(temporary, "rb+") as handle:
                 os.fsync(handle.fileno())
-            os.replace(temporary, destination)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                temporary.unlink()
-            raise
         source.unlink()
+        return
     fsync_folder(destination.parent)
+
+
+@contextlib.contextmanager
+def _replacing(path: Path) -> Iterator[Path]:
+    """A temporary file beside `path` to fill; renamed over `path` (and the rename synced) when the block ends."""
+    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        yield temporary
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+    fsync_folder(path.parent)
 
 
 def fsync_folder(folder: Path) -> None:
@@ -64,7 +67,3 @@ def fsync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(descriptor)
-
-
-def _temporary_beside(path: Path) -> Path:
-    return path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
