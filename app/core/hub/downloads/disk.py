@@ -8,7 +8,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from app.core.hub.downloads.errors import DownloadError
+from app.core.hub.downloads.errors import DownloadError, NextStep
 from app.core.hub.downloads.sidecar import DownloadPlan
 from app.core.paths import AppPaths
 from app.core.support.formatting import format_bytes
@@ -49,8 +49,9 @@ def check_room(paths: AppPaths, plan: DownloadPlan, part_size: int, free_space: 
     if free < needed:
         raise DownloadError(
             f"Not enough disk space for {plan.filename}: it needs {format_bytes(needed)} more, "
-            f"{format_bytes(free)} are free in {paths.downloads}. Free up space, then press Resume.",
+            f"{format_bytes(free)} are free in {paths.downloads}. Free up space first.",
             "disk full",
+            next_step=NextStep.RESUME,
         )
     if not _same_device(paths.downloads, paths.models):
         free_models = free_space(paths.models)
