@@ -485,3 +485,29 @@ def test_a_downloads_folder_on_a_read_only_disk_fails_in_the_words_of_the_other_
         "Make the disk writable or pick another folder, then try again. Press Resume to go on from there."
     )
     assert snapshot.error is not None and snapshot.error.problem in snapshot.message
+
+
+@pytest.mark.expected_log("app.core.hub.downloads", logging.WARNING, "Download of .* failed: .* read-only")
+def test_a_downloads_folder_on_a_read_only_disk_is_refused_before_any_byte_moves(
+    hub: FakeHub, make_manager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    from types import SimpleNamespace
+
+    from app.core.hub.downloads import disk
+
+    downloads = app_paths().downloads
+    real_access, real_statvfs = os.access, os.statvfs
+    # As root, access() says yes to a chmod-ed folder: the read-only mount is answered by hand.
+    monkeypatch.setattr(disk.os, "access", lambda path, mode: Path(path) != downloads and real_access(path, mode))
+    monkeypatch.setattr(
+        disk.os,
+        "statvfs",
+        lambda path: SimpleNamespace(f_flag=os.ST_RDONLY) if Path(path) == downloads else real_statvfs(path),
+    )
+    job = make_manager().enqueue(request_for(hub))
+    finish(job)
+    snapshot = job.snapshot()
+    assert snapshot.state is JobState.FAILED and snapshot.error_kind == "not writable"
+    assert f"cannot write to {downloads}: the disk it is on is read-only" in snapshot.message
+    assert hub.file_requests(FILE) == []
