@@ -38,8 +38,8 @@ DEFAULT_TITLE = "New chat"
 TITLE_LENGTH = 48
 PARTIAL_SAVE_INTERVAL_S = 0.5
 BUSY_TIMEOUT_S = 5.0  # how long one statement waits for another connection's lock
-OPEN_ATTEMPTS = 8  # the WAL switch and the first schema write can fail busy without waiting; tried again
-OPEN_RETRY_PAUSE_S = 0.05  # the first pause between attempts; it grows with each one
+OPEN_PATIENCE_S = 10.0  # the WAL switch and the first schema write can fail busy without waiting: tried this long
+OPEN_RETRY_PAUSE_S = 0.05  # the first pause between attempts; it grows with each one, up to half a second
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS chats (
@@ -465,17 +465,19 @@ def _connect(path: Path) -> sqlite3.Connection:
 
     Two processes creating the same new database race on the switch to WAL and on the first
     schema write; SQLite answers one of them "database is locked" at once instead of calling
-    its busy handler, so the open is retried a bounded number of times with a growing pause.
+    its busy handler, so the open is tried again with a growing pause for OPEN_PATIENCE_S.
     """
-    for attempt in range(1, OPEN_ATTEMPTS):
+    deadline = time.monotonic() + OPEN_PATIENCE_S
+    attempt = 1
+    while True:
         try:
             return _connect_once(path)
         except sqlite3.OperationalError as error:
-            if not _is_busy(error):
+            if not _is_busy(error) or time.monotonic() >= deadline:
                 raise
-            log.debug("Chat history busy at open (attempt %d of %d): %s", attempt, OPEN_ATTEMPTS, error)
-            time.sleep(OPEN_RETRY_PAUSE_S * attempt)
-    return _connect_once(path)
+            log.debug("Chat history busy at open (attempt %d): %s", attempt, error)
+            time.sleep(min(OPEN_RETRY_PAUSE_S * attempt, 0.5))
+            attempt += 1
 
 
 def _is_busy(error: sqlite3.OperationalError) -> bool:
