@@ -313,7 +313,7 @@ def save_settings(path: Path, settings: Settings) -> None:
 def _file_version(path: Path) -> int:
     try:
         version = json.loads(path.read_text(encoding="utf-8")).get("schema_version", 1)
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):  # a damaged file that could not be set aside
         return 0
     return version if isinstance(version, int) else 0
 

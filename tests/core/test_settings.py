@@ -262,3 +262,21 @@ def test_values_that_are_not_finite_fall_back_to_their_default(settings_file: Pa
     loaded = load_settings(settings_file)
     assert loaded.settings.sampling.temperature == SamplingParams().temperature
     assert loaded.settings.sampling.top_p == 0.5
+
+
+@pytest.mark.expected_log("app.core.settings", logging.ERROR, "could not be set aside")
+def test_a_deep_file_that_cannot_be_set_aside_is_overwritten_by_the_next_save(
+    settings_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_bytes(b"[" * 100_000 + b"]" * 100_000)
+
+    def refuse(self: Path, target: Path) -> Path:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "replace", refuse)
+    loaded = load_settings(settings_file)
+    assert "will be overwritten" in loaded.notices[0]
+    monkeypatch.undo()
+    save_settings(settings_file, loaded.settings)
+    assert load_settings(settings_file).settings == Settings()
