@@ -8,9 +8,11 @@ import sys
 import threading
 
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model
+from app.cli.flag_checks import bounded
 from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
-from app.core.inference.sampling import SamplingParams
+from app.core.inference.sampling import SAMPLING_FIELDS, SamplingParams
 from app.core.models.validation import ModelFileError
+from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,21 +20,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--prompt", required=True, help="what to say to the model")
     parser.add_argument("--model", help="path to a .gguf file (default: the starter model)")
     parser.add_argument("--system", default="", help="system prompt")
-    parser.add_argument("--max-tokens", type=_positive, default=512)
-    parser.add_argument("--temperature", type=float, default=0.7)
-    parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--n-ctx", type=_positive, default=4096)
-    parser.add_argument("--gpu-layers", type=int, default=0)
+    parser.add_argument("--max-tokens", type=bounded(SAMPLING_FIELDS["max_tokens"]), default=512)
+    parser.add_argument("--temperature", type=bounded(SAMPLING_FIELDS["temperature"]), default=0.7)
+    parser.add_argument("--seed", type=bounded(SAMPLING_FIELDS["seed"]), default=None)
+    parser.add_argument("--n-ctx", type=bounded(MODEL_FIELDS["n_ctx"]), default=4096)
+    parser.add_argument("--gpu-layers", type=bounded(GPU_LAYERS_FIELD), default=0)
     parser.add_argument("--stats", action="store_true", help="print the reply's stats to stderr")
     parser.add_argument("--verbose", action="store_true", help="show llama.cpp's log")
     parser.set_defaults(handler=run)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from app.core.models.starter import find_starter_model
+from app.core.support.redaction import install_redaction
 
 
 class CommandError(Exception):
@@ -34,7 +35,8 @@ def _how_to_get_a_model() -> str:
 
 
 def quiet_logging(verbose: bool) -> None:
-    """Terminal commands show warnings only, unless --verbose."""
+    """Terminal commands show warnings only, unless --verbose; URLs lose their queries (signed download links)."""
+    install_redaction()
     logging.basicConfig(
         level=logging.DEBUG if verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",

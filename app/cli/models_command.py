@@ -17,6 +17,7 @@ from pathlib import Path
 
 from app.cli.common import fail, quiet_logging
 from app.core.hub.client import HubClient, HubError, RepoListing, Variant, incomplete_split
+from app.core.hub.downloads.errors import NextStep
 from app.core.hub.downloads.job import DownloadJob, DownloadRequest, JobSnapshot, JobState
 from app.core.hub.downloads.manager import DownloadManager
 from app.core.hub.remote_header import read_variant_headers
@@ -193,7 +194,7 @@ def run_download(args: argparse.Namespace) -> int:
     print(file=sys.stderr)
     failed = [s for s in snapshots if s.state is JobState.FAILED]
     if failed:
-        return fail(failed[0].message)
+        return fail(_failure(failed[0]))
     if interrupted.is_set() or any(s.state is JobState.PAUSED for s in snapshots):
         kept = sum(s.downloaded for s in snapshots if s.state is not JobState.DONE)
         print(f"Paused with {format_bytes(kept)} kept. Run the same command again to resume.", file=sys.stderr)
@@ -201,6 +202,30 @@ def run_download(args: argparse.Namespace) -> int:
     path = snapshots[0].destination
     print(f"Installed and verified: {path}")
     return 0
+
+
+# What to do next, in terminal terms (the core's messages say it in the window's: "press Resume").
+CLI_NEXT_STEP = {
+    NextStep.RESUME: "Run the same command again to resume.",
+    NextStep.RETRY: "Run the same command again to download it again.",
+    NextStep.REFRESH: "Run the same command again to use the Hub's current files.",
+}
+
+
+def _failure(snapshot: JobSnapshot) -> str:
+    error = snapshot.error
+    if error is None:
+        return snapshot.message
+    return f"{error.problem} {CLI_NEXT_STEP[error.next_step]}" if error.next_step else error.problem
+
+
+def _status(snapshot: JobSnapshot) -> str:
+    """The job's state for the progress line; a stopped job's advice comes once, after the line."""
+    if snapshot.state is JobState.PAUSED:
+        return f"paused at {format_bytes(snapshot.downloaded)}"
+    if snapshot.state is JobState.FAILED:
+        return "failed"
+    return snapshot.message
 
 
 def choose_variant(listing: RepoListing, wanted: str) -> Variant:
@@ -238,7 +263,7 @@ def _progress_line(snapshots: Sequence[JobSnapshot]) -> str:
     speed = f"{format_bytes(current.speed_bps)}/s" if current.speed_bps else ""
     eta = f"ETA {_duration(current.eta_s)}" if current.eta_s is not None else ""
     part = f"[{snapshots.index(current) + 1}/{len(snapshots)}] " if len(snapshots) > 1 else ""
-    fields = [percent, f"{format_bytes(done)} / {format_bytes(total)}", speed, eta, f"{part}{current.message}"]
+    fields = [percent, f"{format_bytes(done)} / {format_bytes(total)}", speed, eta, f"{part}{_status(current)}"]
     return "  ".join(field for field in fields if field)[:160]
 
 

@@ -50,6 +50,7 @@ SCHEMA_VERSION = 3
 MAX_GPU_LAYERS = 1024  # above any model's layer count: llama.cpp offloads what the model has
 MAX_SYSTEM_PROMPT_CHARS = 20_000
 MAX_PRESET_NAME = 40
+MAX_FILE_DEPTH = 16  # nesting a settings file may have; the schema needs 4, deeper is damage (or an attack)
 
 
 class SettingsError(Exception):
@@ -231,31 +232,64 @@ class LoadedSettings:
 
 
 def load_settings(path: Path) -> LoadedSettings:
-    """Read the settings file; never raises. Missing file: defaults, no notice."""
+    """Read the settings file; never raises. Missing file: defaults, no notice.
+
+    A file of any shape that cannot be settings (not JSON, not UTF-8, nested thousands deep,
+    a folder in its place, values no migration expects) is set aside with a notice.
+    """
     if not path.exists():
         return LoadedSettings(Settings())
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError("the file does not hold a JSON object")
+        data = _parse(path)
+    except RecursionError:  # the JSON reader's own limit, far above MAX_FILE_DEPTH
+        return _reset_damaged(path, ValueError(f"the file is nested more than {MAX_FILE_DEPTH} levels deep"))
     except (OSError, ValueError) as error:
         return _reset_damaged(path, error)
     notices: list[str] = []
     version = data.get("schema_version", 1)
-    if not isinstance(version, int) or version < 1:
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         return _reset_damaged(path, ValueError(f"unknown schema version {version!r}"))
     if version > SCHEMA_VERSION:
         notices.append(
             f"The settings were written by a newer Glassbox (schema {version}); the settings this version knows "
             "are used and the others are kept."
         )
-    for step in range(version, SCHEMA_VERSION):
-        data = _MIGRATIONS[step](data)
-        log.info("Settings migrated from schema %d to %d", step, step + 1)
-    settings = _read(data, notices)
+    try:
+        for step in range(version, SCHEMA_VERSION):
+            data = _MIGRATIONS[step](data)
+            log.info("Settings migrated from schema %d to %d", step, step + 1)
+        settings = _read(data, notices)
+    except (ValueError, TypeError, OverflowError) as error:  # a value of a shape no reader expects
+        return _reset_damaged(path, error)
     for notice in notices:
         log.warning("Settings: %s", notice)
     return LoadedSettings(settings, notices)
+
+
+def _parse(path: Path) -> dict[str, Any]:
+    """The file's JSON object; ValueError when it is not one, or is nested deeper than settings ever are."""
+    data = json.loads(path.read_bytes().decode("utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError("the file does not hold a JSON object")
+    if _depth(data) > MAX_FILE_DEPTH:
+        raise ValueError(f"the file is nested more than {MAX_FILE_DEPTH} levels deep")
+    return data
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in `value`, counted without recursion."""
+    deepest = 0
+    pending: list[tuple[Any, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_FILE_DEPTH:
+            break
+        pending.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def save_settings(path: Path, settings: Settings) -> None:
@@ -279,7 +313,7 @@ def save_settings(path: Path, settings: Settings) -> None:
 def _file_version(path: Path) -> int:
     try:
         version = json.loads(path.read_text(encoding="utf-8")).get("schema_version", 1)
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):  # a damaged file that could not be set aside
         return 0
     return version if isinstance(version, int) else 0
 

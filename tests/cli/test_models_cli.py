@@ -3,6 +3,7 @@ remove."""
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import signal
@@ -170,3 +171,31 @@ def test_token_status_without_a_keyring_explains_why(
     monkeypatch.delenv("HF_TOKEN", raising=False)
     assert main(["models", "token", "status"]) == 0
     assert "No system keyring" in capsys.readouterr().out
+
+
+@pytest.mark.expected_log("app.core.hub.downloads.install", logging.ERROR, "SHA-256 mismatch for tiny.Q4_K_M.gguf")
+@pytest.mark.expected_log("app.core.hub.downloads", logging.WARNING, "Download of .* failed: .* arrived damaged")
+def test_a_download_that_arrives_damaged_says_what_to_do_in_terminal_terms(
+    hub: FakeHub, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hub.faults(REPO, Q4).flip_byte_at = 1000
+    assert main(["models", "download", REPO, Q4]) == 1
+    err = capsys.readouterr().err
+    assert "arrived damaged" in err and "Run the same command again to download it again." in err
+    assert "Press" not in err and "press" not in err
+    assert not installed().exists()
+
+
+@pytest.mark.expected_log("app.core.hub.downloads", logging.WARNING, "Download of .* failed: .* read-only")
+def test_a_read_only_downloads_folder_is_said_in_clear_words(
+    hub: FakeHub, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def read_only(path: Path, _data: object) -> None:  # tests run as root, which chmod does not stop
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+
+    monkeypatch.setattr("app.core.hub.downloads.sidecar.atomic_write", read_only)
+    assert main(["models", "download", REPO, Q4]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot write to {app_paths().downloads}: the disk it is on is read-only" in err
+    assert "Run the same command again to resume." in err
+    assert "Unexpected error" not in err and "Errno" not in err and "Press" not in err

@@ -211,3 +211,72 @@ def test_changing_model_settings_checks_each_value_against_its_bounds() -> None:
         settings.with_model({"n_gpu_layers": -1})
     with pytest.raises(InvalidSetting, match="no model setting"):
         settings.with_model({"n_batch": 512})
+
+
+DAMAGED_SHAPES = {
+    "a list nested 100,000 deep": b"[" * 100_000 + b"]" * 100_000,
+    "objects nested 100,000 deep": b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
+    "a section nested deeper than settings are": json.dumps(
+        {"schema_version": 3, "extra": [[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]}
+    ).encode(),
+    "a list at the top": b"[1, 2, 3]",
+    "a number at the top": b"42",
+    "a whole number of 5,000 digits": b'{"schema_version": 3, "model": {"n_ctx": ' + b"9" * 5000 + b"}}",
+    "a whole number too large for a float": json.dumps({"schema_version": 3, "model": {"n_ctx": 10**400}}).encode(),
+    "a schema version that is true": b'{"schema_version": true}',
+    "bytes that are not UTF-8": b'{"chat": {"system_prompt": "\xff\xfe"}}',
+}
+
+
+@pytest.mark.parametrize("content", DAMAGED_SHAPES.values(), ids=DAMAGED_SHAPES.keys())
+@pytest.mark.expected_log("app.core.settings", logging.ERROR, "The settings file could not be read")
+def test_a_damaged_file_of_any_shape_is_set_aside_never_a_crash(settings_file: Path, content: bytes) -> None:
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_bytes(content)
+    loaded = load_settings(settings_file)
+    assert loaded.settings == Settings()
+    [notice] = loaded.notices
+    assert "defaults are in use" in notice
+    [kept] = settings_file.parent.glob("settings.json.damaged-*")
+    assert kept.read_bytes() == content
+    save_settings(settings_file, loaded.settings)
+    assert load_settings(settings_file).notices == []
+
+
+@pytest.mark.expected_log("app.core.settings", logging.ERROR, "The settings file could not be read")
+def test_a_folder_where_the_settings_file_should_be_is_set_aside(settings_file: Path) -> None:
+    (settings_file / "inside").mkdir(parents=True)
+    loaded = load_settings(settings_file)
+    assert loaded.settings == Settings() and "kept as" in loaded.notices[0]
+    [kept] = settings_file.parent.glob("settings.json.damaged-*")
+    assert (kept / "inside").is_dir()
+    save_settings(settings_file, loaded.settings)
+    assert load_settings(settings_file).notices == []
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e999"])
+@pytest.mark.expected_log("app.core.settings", logging.WARNING, r"Settings: .*Temperature must be a number")
+def test_values_that_are_not_finite_fall_back_to_their_default(settings_file: Path, value: str) -> None:
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text(f'{{"schema_version": 3, "sampling": {{"temperature": {value}, "top_p": 0.5}}}}')
+    loaded = load_settings(settings_file)
+    assert loaded.settings.sampling.temperature == SamplingParams().temperature
+    assert loaded.settings.sampling.top_p == 0.5
+
+
+@pytest.mark.expected_log("app.core.settings", logging.ERROR, "could not be set aside")
+def test_a_deep_file_that_cannot_be_set_aside_is_overwritten_by_the_next_save(
+    settings_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_bytes(b"[" * 100_000 + b"]" * 100_000)
+
+    def refuse(self: Path, target: Path) -> Path:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "replace", refuse)
+    loaded = load_settings(settings_file)
+    assert "will be overwritten" in loaded.notices[0]
+    monkeypatch.undo()
+    save_settings(settings_file, loaded.settings)
+    assert load_settings(settings_file).settings == Settings()

@@ -37,6 +37,9 @@ SCHEMA_VERSION = 1
 DEFAULT_TITLE = "New chat"
 TITLE_LENGTH = 48
 PARTIAL_SAVE_INTERVAL_S = 0.5
+BUSY_TIMEOUT_S = 5.0  # how long one statement waits for another connection's lock
+OPEN_PATIENCE_S = 10.0  # the WAL switch and the first schema write can fail busy without waiting: tried this long
+OPEN_RETRY_PAUSE_S = 0.05  # the first pause between attempts; it grows with each one, up to half a second
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS chats (
@@ -158,18 +161,28 @@ class ChatStore:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = self._open_or_set_aside(path)
-        except (OSError, sqlite3.Error) as error:
+        except sqlite3.OperationalError as error:
+            if not _is_busy(error):
+                raise self._open_failed(error) from error
             raise ChatStoreError(
-                f"The chat history at {path} could not be opened ({error}). Check that the folder is writable "
-                "and the disk is not full, then restart Glassbox."
+                f"The chat history at {path} is locked by another program (another Glassbox, or a tool that has "
+                "it open). Close that program, then restart Glassbox."
             ) from error
+        except (OSError, sqlite3.Error) as error:
+            raise self._open_failed(error) from error
+
+    def _open_failed(self, error: Exception) -> ChatStoreError:
+        return ChatStoreError(
+            f"The chat history at {self.path} could not be opened ({error}). Check that the folder is writable "
+            "and the disk is not full, then restart Glassbox."
+        )
 
     def _open_or_set_aside(self, path: Path) -> sqlite3.Connection:
         try:
             return _connect(path)
         except sqlite3.DatabaseError as error:
-            if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
-                raise
+            if isinstance(error, sqlite3.OperationalError):
+                raise  # locked, read-only, unable to open, disk full or I/O: the file itself is not damaged
             aside = path.with_name(f"{path.name}.damaged-{datetime.now():%Y%m%d-%H%M%S}")
             for suffix in ("", "-wal", "-shm"):
                 part = Path(f"{path}{suffix}")
@@ -443,11 +456,43 @@ class ChatStore:
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
 
+class _DamagedPages(sqlite3.DatabaseError):
+    """`PRAGMA quick_check` found damage inside a file whose header is intact."""
+
+
 def _connect(path: Path) -> sqlite3.Connection:
-    db = sqlite3.connect(path, timeout=5.0)
+    """Open the database, tried again while another connection holds a lock SQLite does not wait for.
+
+    Two processes creating the same new database race on the switch to WAL and on the first
+    schema write; SQLite answers one of them "database is locked" at once instead of calling
+    its busy handler, so the open is tried again with a growing pause for OPEN_PATIENCE_S.
+    """
+    deadline = time.monotonic() + OPEN_PATIENCE_S
+    attempt = 1
+    while True:
+        try:
+            return _connect_once(path)
+        except sqlite3.OperationalError as error:
+            if not _is_busy(error) or time.monotonic() >= deadline:
+                raise
+            log.debug("Chat history busy at open (attempt %d): %s", attempt, error)
+            time.sleep(min(OPEN_RETRY_PAUSE_S * attempt, 0.5))
+            attempt += 1
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
+def _connect_once(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
     try:
         db.row_factory = sqlite3.Row
         db.create_function("fold", 1, _fold, deterministic=True)
+        damage = [str(row[0]) for row in db.execute("PRAGMA quick_check(5)").fetchall()]
+        if damage != ["ok"]:
+            raise _DamagedPages(f"damaged pages: {'; '.join(damage)}")
         mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             log.warning("SQLite would not use WAL for %s (journal mode %s); writes stay safe but slower", path, mode)

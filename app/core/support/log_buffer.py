@@ -57,8 +57,8 @@ class LogBuffer(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         try:
             message = record.getMessage()
-            if record.exc_info:
-                message += "\n" + self._formatter.formatException(record.exc_info)
+            if record.exc_info:  # exc_text: the traceback as redaction left it
+                message += "\n" + (record.exc_text or self._formatter.formatException(record.exc_info))
             with self._guard:
                 self._seq += 1
                 thread = record.threadName or ""

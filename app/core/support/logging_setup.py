@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
+from app.core.support.redaction import install_redaction
+
 LOG_FORMAT = "%(asctime)s %(levelname)-7s %(threadName)s %(name)s: %(message)s"
 LOG_FILE_NAME = "glassbox.log"
 
@@ -17,7 +19,8 @@ UncaughtListener = Callable[[str], None]
 
 
 def setup_logging(log_dir: Path, level: int = logging.INFO) -> Path:
-    """Log to `log_dir/glassbox.log` (rotating, 5 x 2 MB) and to stderr for warnings."""
+    """Log to `log_dir/glassbox.log` (rotating, 5 x 2 MB) and to stderr for warnings; URLs lose their queries."""
+    install_redaction()
     log_dir.mkdir(parents=True, exist_ok=True)
     path = log_dir / LOG_FILE_NAME
     root = logging.getLogger()

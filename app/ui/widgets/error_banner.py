@@ -1,42 +1,126 @@
-"""One place that both logs an error and shows it, without a modal dialog that blocks the chat."""
+"""One place that both logs an error and shows it, without a modal dialog that blocks the chat.
+
+Notices stack: a load failure followed by a damaged-settings notice shows both, newest
+first, each with its own severity and its own ✕; "Dismiss all" clears the stack. Only the
+latest few are kept, and a notice repeated moves to the top instead of showing twice.
+"""
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
+
+from app.core.support.formatting import fill
 
 log = logging.getLogger("app.errors")
 
+MAX_NOTICES = 5
+
+# Background, border and text colour of each severity's row.
+_COLOURS = {
+    "error": ("#fdecea", "#f5c2c0", "#8a1c14"),
+    "warning": ("#fff4e0", "#f3d19c", "#7a4b00"),
+    "info": ("#e8f1fd", "#b9d3f5", "#19457a"),
+}
+
+
+@dataclass(frozen=True)
+class Notice:
+    text: str
+    level: int  # a logging level: ERROR and above is an error, WARNING a warning, below that information
+
+    @property
+    def severity(self) -> str:
+        if self.level >= logging.ERROR:
+            return "error"
+        return "warning" if self.level >= logging.WARNING else "info"
+
 
 class ErrorBanner(QFrame):
-    """A dismissible strip at the top of the chat: what happened and what to do."""
+    """A stack of dismissible strips at the top of the chat: what happened and what to do, newest first."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ErrorBanner")
         self.setStyleSheet(
-            "#ErrorBanner { background: #fdecea; border: 1px solid #f5c2c0; border-radius: 6px; }"
-            "#ErrorBanner QLabel { color: #8a1c14; }"
+            "".join(
+                f"#Notice[severity='{name}'] {{ background: {back}; border: 1px solid {border}; border-radius: 6px; }}"
+                f"#Notice[severity='{name}'] QLabel {{ color: {text}; }}"
+                for name, (back, border, text) in _COLOURS.items()
+            )
         )
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(10, 6, 6, 6)
-        self.label = QLabel(self)
-        self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        close = QToolButton(self)
-        close.setText("✕")
-        close.setToolTip(self.tr("Dismiss"))
-        close.clicked.connect(self.hide)
-        layout.addWidget(self.label, 1)
-        layout.addWidget(close)
-        self.hide()
+        self._notices: list[Notice] = []  # newest first
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        self._header = QWidget(self)
+        header = QHBoxLayout(self._header)
+        header.setContentsMargins(0, 0, 0, 0)
+        self._count = QLabel(self._header)
+        self.dismiss_all_button = QPushButton(self.tr("Dismiss all"), self._header)
+        self.dismiss_all_button.clicked.connect(self.dismiss_all)
+        header.addWidget(self._count, 1)
+        header.addWidget(self.dismiss_all_button)
+        layout.addWidget(self._header)
+        self._rows = QVBoxLayout()
+        self._rows.setSpacing(4)
+        layout.addLayout(self._rows)
+        self.setVisible(False)
 
     def show_error(self, message: str, level: int = logging.ERROR) -> None:
+        """Log `message` at `level` and put it on top of the stack."""
         log.log(level, "%s", message)
-        self.label.setText(message)
-        self.show()
+        notice = Notice(message, level)
+        self._notices = [notice, *(n for n in self._notices if n.text != message)][:MAX_NOTICES]
+        self._rebuild()
+
+    def notices(self) -> list[Notice]:
+        """What is on show, newest first."""
+        return list(self._notices)
 
     def message(self) -> str:
-        return self.label.text() if self.isVisible() else ""
+        """The texts on show, newest first, one a line ("" when the banner is hidden)."""
+        return "\n".join(notice.text for notice in self._notices) if self.isVisible() else ""
+
+    def dismiss(self, notice: Notice) -> None:
+        self._notices = [n for n in self._notices if n is not notice]
+        self._rebuild()
+
+    def dismiss_all(self) -> None:
+        self._notices = []
+        self._rebuild()
+
+    def hide(self) -> None:
+        """Dismiss every notice: what the window means by hiding the banner (a new message, a new chat)."""
+        self.dismiss_all()
+
+    def _rebuild(self) -> None:
+        while (item := self._rows.takeAt(0)) is not None:
+            if (widget := item.widget()) is not None:
+                widget.deleteLater()
+        for notice in self._notices:
+            self._rows.addWidget(self._row(notice))
+        self._header.setVisible(len(self._notices) > 1)
+        self._count.setText(fill(self.tr("{count} notices, newest first"), count=len(self._notices)))
+        self.setVisible(bool(self._notices))
+
+    def _row(self, notice: Notice) -> QFrame:
+        row = QFrame(self)
+        row.setObjectName("Notice")
+        row.setProperty("severity", notice.severity)
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(10, 6, 6, 6)
+        label = QLabel(notice.text, row)
+        label.setWordWrap(True)
+        label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        close = QToolButton(row)
+        close.setObjectName("DismissNotice")
+        close.setText("✕")
+        close.setToolTip(self.tr("Dismiss"))
+        close.clicked.connect(lambda: self.dismiss(notice))
+        layout.addWidget(label, 1)
+        layout.addWidget(close)
+        return row

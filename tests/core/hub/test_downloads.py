@@ -456,3 +456,58 @@ def test_a_disk_that_fills_up_mid_download_keeps_the_bytes_and_resumes_after_spa
     finish(job)
     assert job.snapshot().state is JobState.DONE, job.snapshot().message
     assert hub.file_requests(FILE)[-1].range == f"bytes={written}-"
+
+
+@pytest.mark.expected_log("app.core.hub.downloads", logging.WARNING, "Download of .* failed: .* read-only")
+def test_a_downloads_folder_on_a_read_only_disk_fails_in_the_words_of_the_other_disk_errors(
+    hub: FakeHub, make_manager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+    import os
+
+    downloads = app_paths().downloads
+    real_unlink = Path.unlink
+
+    # The first write a new download makes is clearing old partial files away. Tests run as root,
+    # which chmod does not stop, so the read-only disk answers EROFS by hand.
+    def read_only_unlink(path: Path, missing_ok: bool = False) -> None:
+        if path.parent == downloads:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+        real_unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", read_only_unlink)
+    job = make_manager().enqueue(request_for(hub))
+    finish(job)
+    snapshot = job.snapshot()
+    assert snapshot.state is JobState.FAILED and snapshot.can_resume
+    assert snapshot.message == (
+        f"Glassbox cannot write to {downloads}: the disk it is on is read-only. "
+        "Make the disk writable or pick another folder, then try again. Press Resume to go on from there."
+    )
+    assert snapshot.error is not None and snapshot.error.problem in snapshot.message
+
+
+@pytest.mark.expected_log("app.core.hub.downloads", logging.WARNING, "Download of .* failed: .* read-only")
+def test_a_downloads_folder_on_a_read_only_disk_is_refused_before_any_byte_moves(
+    hub: FakeHub, make_manager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    from types import SimpleNamespace
+
+    from app.core.hub.downloads import disk
+
+    downloads = app_paths().downloads
+    real_access, real_statvfs = os.access, os.statvfs
+    # As root, access() says yes to a chmod-ed folder: the read-only mount is answered by hand.
+    monkeypatch.setattr(disk.os, "access", lambda path, mode: Path(path) != downloads and real_access(path, mode))
+    monkeypatch.setattr(
+        disk.os,
+        "statvfs",
+        lambda path: SimpleNamespace(f_flag=os.ST_RDONLY) if Path(path) == downloads else real_statvfs(path),
+    )
+    job = make_manager().enqueue(request_for(hub))
+    finish(job)
+    snapshot = job.snapshot()
+    assert snapshot.state is JobState.FAILED and snapshot.error_kind == "not writable"
+    assert f"cannot write to {downloads}: the disk it is on is read-only" in snapshot.message
+    assert hub.file_requests(FILE) == []

@@ -173,7 +173,10 @@ def test_without_a_keyring_the_window_says_why_a_token_cannot_be_saved(
         qtbot.waitUntil(lambda: "No system keyring" in window.token_bar.status.text(), timeout=WAIT_MS)
         qtbot.keyClicks(window.token_bar.edit, "hf_nowhere")
         qtbot.keyClick(window.token_bar.edit, Qt.Key.Key_Return)
-        qtbot.waitUntil(lambda: "never writes tokens to a file" in window.banner.label.text(), timeout=WAIT_MS)
+        qtbot.waitUntil(
+            lambda: any("never writes tokens to a file" in notice.text for notice in window.banner.notices()),
+            timeout=WAIT_MS,
+        )
     finally:
         assert window.shutdown()
 

@@ -8,7 +8,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from app.core.hub.downloads.errors import DownloadError
+from app.core.hub.downloads.errors import DownloadError, NextStep
 from app.core.hub.downloads.sidecar import DownloadPlan
 from app.core.paths import AppPaths
 from app.core.support.formatting import format_bytes
@@ -38,19 +38,18 @@ def ensure_folders(paths: AppPaths) -> None:
 def check_room(paths: AppPaths, plan: DownloadPlan, part_size: int, free_space: FreeSpace) -> None:
     """Raise DownloadError unless the rest of the file (and, on another disk, the installed copy) fits."""
     ensure_folders(paths)
-    if not os.access(paths.models, os.W_OK):
-        raise DownloadError(
-            f"Glassbox may not write to the models folder {paths.models}. Check its permissions or choose "
-            "another folder.",
-            "not writable",
-        )
+    for folder in (paths.downloads, paths.models):
+        if not os.access(folder, os.W_OK):
+            refusal = errno.EROFS if _on_read_only_disk(folder) else errno.EACCES
+            raise DownloadError(describe_os_error(OSError(refusal, os.strerror(refusal)), folder), "not writable")
     needed = plan.expected_size - part_size + DISK_MARGIN
     free = free_space(paths.downloads)
     if free < needed:
         raise DownloadError(
             f"Not enough disk space for {plan.filename}: it needs {format_bytes(needed)} more, "
-            f"{format_bytes(free)} are free in {paths.downloads}. Free up space, then press Resume.",
+            f"{format_bytes(free)} are free in {paths.downloads}. Free up space first.",
             "disk full",
+            next_step=NextStep.RESUME,
         )
     if not _same_device(paths.downloads, paths.models):
         free_models = free_space(paths.models)
@@ -60,6 +59,13 @@ def check_room(paths: AppPaths, plan: DownloadPlan, part_size: int, free_space: 
                 f"{format_bytes(plan.expected_size)}, {format_bytes(free_models)} are free.",
                 "disk full",
             )
+
+
+def _on_read_only_disk(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # AttributeError: no statvfs (Windows)
+        return False
 
 
 def _same_device(a: Path, b: Path) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from app.core.hub.downloads.errors import DownloadError
+from app.core.hub.downloads.errors import DownloadError, NextStep
 from app.core.hub.downloads.sidecar import DownloadPlan
 from app.core.models.hashing import VerifiedIndex, VerifyState
 from app.core.support.atomic import atomic_move
@@ -37,19 +37,20 @@ def install_verified(part: Path, plan: DownloadPlan, sha256: str, models: Path) 
     size = _size(part)
     if size != plan.expected_size:
         raise DownloadError(
-            f"{plan.filename} has {size} bytes instead of {plan.expected_size}; the download was deleted. "
-            "Press Retry to download it again.",
+            f"{plan.filename} has {size} bytes instead of {plan.expected_size}; the download was deleted.",
             "size mismatch",
             resumable=False,
+            next_step=NextStep.RETRY,
         )
     if sha256 != plan.expected_sha256:
         log.error("SHA-256 mismatch for %s: expected %s, got %s", plan.filename, plan.expected_sha256, sha256)
         raise DownloadError(
             f"{plan.filename} arrived damaged: its SHA-256 is {sha256[:12]}…, "
             f"the Hub says {plan.expected_sha256[:12]}…. "
-            "The file was deleted and not installed; press Retry to download it again.",
+            "The file was deleted and not installed.",
             "hash mismatch",
             resumable=False,
+            next_step=NextStep.RETRY,
         )
     destination = models / plan.destination
     try:

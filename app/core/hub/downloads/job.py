@@ -23,7 +23,7 @@ from huggingface_hub.utils import hf_raise_for_status
 
 from app.core.hub.client import HubClient, HubError, HubErrorKind, status_error
 from app.core.hub.downloads.disk import FreeSpace, check_room, disk_free, ensure_folders
-from app.core.hub.downloads.errors import DownloadError, Interrupted
+from app.core.hub.downloads.errors import DownloadError, Interrupted, NextStep
 from app.core.hub.downloads.install import install_verified, installed_copy
 from app.core.hub.downloads.sidecar import DownloadPlan, read_sidecar, write_sidecar
 from app.core.hub.downloads.transfer import RangeTransfer, RetryPolicy, TransferHooks
@@ -31,6 +31,7 @@ from app.core.models.library import LibraryError
 from app.core.models.names import model_destination, safe_component
 from app.core.paths import AppPaths
 from app.core.support.formatting import format_bytes
+from app.core.support.os_errors import describe_os_error
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,7 @@ class JobSnapshot:
     destination: Path | None
     can_resume: bool
     error_kind: str | None = None
+    error: DownloadError | None = None  # why the job failed: its problem and next step, for the CLI's own words
 
     @property
     def fraction(self) -> float | None:
@@ -115,6 +117,7 @@ class DownloadJob:
         self.total: int | None = plan.expected_size if plan else request.expected_size
         self.message = "paused; press Resume to continue" if plan else "waiting"
         self.error_kind: str | None = None
+        self.error: DownloadError | None = None  # why the job failed, when it did
         self.resumable = True
         self.destination: Path | None = None
 
@@ -178,6 +181,7 @@ class DownloadJob:
                 can_resume=self.state in (JobState.PAUSED, JobState.QUEUED)
                 or (self.state is JobState.FAILED and self.resumable),
                 error_kind=self.error_kind,
+                error=self.error if self.state is JobState.FAILED else None,
             )
 
     # ---- running (the job's own thread) -------------------------------------------------------
@@ -191,6 +195,7 @@ class DownloadJob:
             self._intent = None
             self._ended.clear()
             self.error_kind = None
+            self.error = None
             self.resumable = True
             self._samples.clear()
             self._set(JobState.RUNNING, "starting")
@@ -213,9 +218,12 @@ class DownloadJob:
             self._stopped_by_user()
         except DownloadError as error:
             self._fail(error)
+        except OSError as error:  # a folder that became read-only, a file in the way: said like the others
+            where = Path(error.filename).parent if error.filename else self.settings.paths.downloads
+            self._fail(DownloadError(describe_os_error(error, where), "file system", next_step=NextStep.RESUME))
         except Exception as error:  # never let a job thread die silently
             log.exception("Download of %s failed unexpectedly", self.request.filename)
-            self._fail(DownloadError(f"Unexpected error: {error}. Press Resume to try again.", "unexpected"))
+            self._fail(DownloadError(f"Unexpected error: {error}.", "unexpected", next_step=NextStep.RESUME))
         finally:
             self._ended.set()
 
@@ -246,10 +254,10 @@ class DownloadJob:
         expected_sha = (self.request.expected_sha256 or meta.sha256 or "").lower()
         if self.request.expected_sha256 and meta.sha256 and meta.sha256 != self.request.expected_sha256.lower():
             raise DownloadError(
-                f"{self.request.filename} changed on the Hub since the file list was loaded. "
-                "Refresh the repository and choose again.",
+                f"{self.request.filename} changed on the Hub since the file list was loaded.",
                 "changed",
                 resumable=False,
+                next_step=NextStep.REFRESH,
             )
         if not expected_sha:
             raise DownloadError(
@@ -263,10 +271,10 @@ class DownloadJob:
             raise DownloadError(f"The Hub gives no size for {self.request.filename}.", "protocol", resumable=False)
         if self.request.expected_size is not None and size != self.request.expected_size:
             raise DownloadError(
-                f"{self.request.filename}: the Hub lists {self.request.expected_size} bytes but serves {size}. "
-                "Refresh the repository and try again.",
+                f"{self.request.filename}: the Hub lists {self.request.expected_size} bytes but serves {size}.",
                 "size mismatch",
                 resumable=False,
+                next_step=NextStep.REFRESH,
             )
         plan = DownloadPlan(
             repo_id=self.request.repo_id,
@@ -279,7 +287,12 @@ class DownloadJob:
             etag=meta.etag,
             destination=destination.relative_to(paths.models).as_posix(),
         )
-        write_sidecar(sidecar, plan)
+        try:
+            write_sidecar(sidecar, plan)
+        except OSError as error:
+            raise DownloadError(
+                describe_os_error(error, sidecar.parent), "not writable", next_step=NextStep.RESUME
+            ) from error
         self._plan = plan
         with self._lock:
             self.total = size
@@ -361,6 +374,7 @@ class DownloadJob:
         log.warning("Download of %s failed: %s", self.request.filename, error.message)
         with self._lock:
             self.error_kind = error.kind
+            self.error = error
             self.resumable = error.resumable
             if not error.resumable:
                 self._discard_partial()

@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx2
 from huggingface_hub.utils import build_hf_headers, get_session
 
-from app.core.hub.downloads.errors import DownloadError, Interrupted
+from app.core.hub.downloads.errors import DownloadError, Interrupted, NextStep
 from app.core.hub.downloads.sidecar import DownloadPlan
 from app.core.models.hashing import Cancelled, sha256_file
 from app.core.support.formatting import format_bytes
@@ -133,9 +133,9 @@ class RangeTransfer:
                 failures = 1 if self.size() > before else failures + 1
                 if failures >= self._retry.attempts:
                     raise DownloadError(
-                        f"{problem} Gave up after {failures} attempts in a row; "
-                        f"{format_bytes(self.size())} are kept: press Resume to go on from there.",
+                        f"{problem} Gave up after {failures} attempts in a row; {format_bytes(self.size())} are kept.",
                         "network",
+                        next_step=NextStep.RESUME,
                     ) from problem
                 delay = self._retry.delay(failures)
                 log.info("Download of %s: %s Retrying in %.1f s.", plan.filename, problem, delay)
@@ -212,9 +212,9 @@ class RangeTransfer:
                         raise Interrupted()
         except OSError as error:
             raise DownloadError(
-                describe_os_error(error, self.part.parent)
-                + f" {format_bytes(self.size())} are kept; press Resume after fixing it.",
+                describe_os_error(error, self.part.parent) + f" {format_bytes(self.size())} are kept.",
                 "disk full" if error.errno == errno.ENOSPC else "file system",
+                next_step=NextStep.RESUME,
             ) from error
         if offset < plan.expected_size:
             raise _Retryable(
@@ -232,9 +232,10 @@ def _size_mismatch(plan: DownloadPlan, served: int) -> DownloadError:
     """Not resumable: the job deletes the download."""
     return DownloadError(
         f"{plan.filename}: the server sends {served} bytes but the Hub lists {plan.expected_size}; "
-        "the download was deleted. Refresh the repository and try again.",
+        "the download was deleted.",
         "size mismatch",
         resumable=False,
+        next_step=NextStep.REFRESH,
     )
 
 
