@@ -136,7 +136,9 @@ def _head_problems(info: GgufInfo) -> Iterator[str]:
     heads, kv_heads = _integers(info, heads_key), _integers(info, kv_key)
     if not heads:
         return
-    pairs = zip(heads * len(kv_heads), kv_heads) if len(heads) == 1 else zip(heads, kv_heads * len(heads))
+    if len(heads) == 1:
+        heads = heads * len(kv_heads)
+    pairs = zip(heads, kv_heads * len(heads), strict=False)  # per-layer arrays, or one value for all
     for layer, (n_head, n_kv) in enumerate(pairs):
         if n_head and n_kv and n_head % n_kv:
             where = f" (layer {layer})" if len(heads) + len(kv_heads) > 2 else ""
