@@ -136,19 +136,18 @@ def _head_problems(info: GgufInfo) -> Iterator[str]:
     heads, kv_heads = _integers(info, heads_key), _integers(info, kv_key)
     if not heads:
         return
-    if len(heads) == 1:
-        heads = heads * len(kv_heads)
-    pairs = zip(heads, kv_heads * len(heads), strict=False)  # per-layer arrays, or one value for all
+    first = heads[0]
+    # Per-layer arrays, or one value for every layer.
+    pairs = zip(heads * len(kv_heads) if len(heads) == 1 else heads, kv_heads * len(heads), strict=False)
     for layer, (n_head, n_kv) in enumerate(pairs):
         if n_head and n_kv and n_head % n_kv:
-            where = f" (layer {layer})" if len(heads) + len(kv_heads) > 2 else ""
+            where = f" (layer {layer})" if len(heads) > 1 or len(kv_heads) > 1 else ""
             yield (
                 f"{heads_key} {n_head} is not a multiple of {kv_key} {n_kv}{where}; "
                 "each key/value head must serve the same number of attention heads"
             )
             break
     embedding = _integer(info, f"{arch}.embedding_length")
-    first = heads[0]
     if embedding and first and embedding % first and _integer(info, f"{arch}.attention.key_length") is None:
         yield (
             f"{arch}.embedding_length {embedding} is not a multiple of {heads_key} {first} "
