@@ -50,4 +50,7 @@ def unfinished_load() -> Path | None:
         log.warning("Ignoring an unreadable load marker %s: %s", marker_path(), error)
         return None
     model = recorded.get("model") if isinstance(recorded, dict) else None
-    return Path(model) if isinstance(model, str) and model else None
+    if not isinstance(model, str) or not model:
+        log.warning("Ignoring an unreadable load marker %s: it names no model", marker_path())
+        return None
+    return Path(model)
