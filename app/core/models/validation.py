@@ -16,6 +16,7 @@ import os
 import struct
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeGuard
 
 from app.core.models.gguf_info import (
     GGUF_HEADER_SIZE,
@@ -91,11 +92,6 @@ def _check_tensor_extent(path: Path) -> GgufInfo:
     if end > size:
         raise ModelFileError(path, f"the file is truncated: its tensors need {end} bytes but it has {size}")
     return info
-
-
-def header_problem(info: GgufInfo) -> str | None:
-    """The first header value llama.cpp would crash on or refuse, worded for the user; None when there is none."""
-    return next(_header_problems(info), None)
 
 
 def _header_problems(info: GgufInfo) -> Iterator[str]:
@@ -209,16 +205,12 @@ def _tensor_problems(info: GgufInfo) -> Iterator[str]:
                 f"tensor {tensor.name} has rows of {tensor.shape[0]} values, not a multiple of "
                 f"{tensor.ggml_type.name}'s block of {block_size}"
             )
+    # One row per token; llama.cpp sizes its logits by the vocabulary. (Its width is left to llama.cpp's own
+    # shape check: some architectures embed at another width than embedding_length.)
     tokens = _length(info.metadata.get("tokenizer.ggml.tokens"))
-    embedding = _integer(info, f"{info.architecture}.embedding_length")
     table = info.tensor("token_embd.weight")
-    if table is None or len(table.shape) != 2:
-        return
-    width, rows = table.shape
-    if tokens is not None and rows != tokens:
-        yield f"tensor token_embd.weight has {rows} rows but tokenizer.ggml.tokens has {tokens} tokens"
-    if embedding is not None and width != embedding:
-        yield (f"tensor token_embd.weight is {width} wide but {info.architecture}.embedding_length is {embedding}")
+    if tokens is not None and table is not None and len(table.shape) == 2 and table.shape[1] != tokens:
+        yield f"tensor token_embd.weight has {table.shape[1]} rows but tokenizer.ggml.tokens has {tokens} tokens"
 
 
 # ---- reading values ----------------------------------------------------------------------
@@ -254,20 +246,20 @@ def _extreme(values: list[int], high: int) -> int:
 def _integer(info: GgufInfo, key: str) -> int | None:
     """A whole-number value; None when absent or of another type (llama.cpp refuses a wrong type itself)."""
     value = info.metadata.get(key)
-    return value if _is_integer(value) else None  # type: ignore[return-value]
+    return value if _is_integer(value) else None
 
 
 def _integers(info: GgufInfo, key: str) -> list[int]:
     """A whole number as a one-item list, or an array of them; empty when absent or not whole numbers."""
     value = info.metadata.get(key)
     if _is_integer(value):
-        return [value]  # type: ignore[list-item]
+        return [value]
     if isinstance(value, tuple) and value and all(_is_integer(v) for v in value):
         return list(value)
     return []
 
 
-def _is_integer(value: MetaValue | None) -> bool:
+def _is_integer(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
