@@ -149,8 +149,9 @@ def test_damaged_headers_and_tensor_tables_are_refused_or_load_without_crashing(
 ) -> None:
     work = tmp_path / "mutant.gguf"
     shutil.copyfile(starter_model, work)
-    original = work.read_bytes()[: header_layout(starter_model).end + 64]
     layout = header_layout(starter_model)
+    with starter_model.open("rb") as source:
+        original = source.read(layout.end)  # every mutation lies inside the header and tensor table
     rng = random.Random(SEED)
     outcomes: dict[str, list[str]] = {"refused": [], "loaded": [], "failed": []}
     stream = _mutations(layout, original, rng)
