@@ -119,7 +119,8 @@ def _size_problems(info: GgufInfo) -> Iterator[str]:
     arch = info.architecture
     yield from _in_range(info, f"{arch}.embedding_length", 1, MAX_EMBEDDING, "the model's width")
     yield from _in_range(info, f"{arch}.context_length", 1, MAX_CONTEXT, "the context it was trained for")
-    yield from _per_layer(info, f"{arch}.feed_forward_length", MAX_FEED_FORWARD, "the feed-forward width")
+    feed_forward = _has_tensor(info, "ffn_up", "ffn_down", "ffn_gate")
+    yield from _per_layer(info, f"{arch}.feed_forward_length", MAX_FEED_FORWARD, "the feed-forward width", feed_forward)
     for name in ("key_length", "value_length"):
         yield from _in_range(info, f"{arch}.attention.{name}", 1, MAX_HEAD_SIZE, "the size of one attention head")
 
@@ -127,8 +128,9 @@ def _size_problems(info: GgufInfo) -> Iterator[str]:
 def _head_problems(info: GgufInfo) -> Iterator[str]:
     arch = info.architecture
     heads_key, kv_key = f"{arch}.attention.head_count", f"{arch}.attention.head_count_kv"
-    yield from _per_layer(info, heads_key, MAX_HEADS, "the number of attention heads")
-    yield from _per_layer(info, kv_key, MAX_HEADS, "the number of key/value heads")
+    attention = _has_tensor(info, "attn_q", "attn_qkv", "attn_k", "attn_v")
+    yield from _per_layer(info, heads_key, MAX_HEADS, "the number of attention heads", attention)
+    yield from _per_layer(info, kv_key, MAX_HEADS, "the number of key/value heads", attention)
     heads, kv_heads = _integers(info, heads_key), _integers(info, kv_key)
     if not heads:
         return
@@ -222,21 +224,32 @@ def _in_range(info: GgufInfo, key: str, low: int, high: int, what: str) -> Itera
         yield f"{key} is {value}; {what} must be {low} to {high}"
 
 
-def _per_layer(info: GgufInfo, key: str, high: int, what: str) -> Iterator[str]:
-    """A value that is one number for every layer, or an array with one per layer (0 there: a layer without it)."""
+def _per_layer(info: GgufInfo, key: str, high: int, what: str, needed: bool) -> Iterator[str]:
+    """A value that is one number for every layer, or an array with one per layer (0 there: a layer without it).
+
+    One number may be 0 only where the model has no tensors that use it (Mamba writes 0 heads
+    and a feed-forward length of 0).
+    """
     value = info.metadata.get(key)
     values = _integers(info, key)
     if not values:
         return
     if not isinstance(value, tuple):
-        if not 1 <= values[0] <= high:
-            yield f"{key} is {values[0]}; {what} must be 1 to {high}"
+        low = 1 if needed else 0
+        if not low <= values[0] <= high:
+            yield f"{key} is {values[0]}; {what} must be {low} to {high}"
         return
     layers = _integer(info, f"{info.architecture}.block_count")
     if layers is not None and len(values) != layers:
         yield f"{key} has {len(values)} entries but the model has {layers} layers; there must be one per layer"
     elif any(not 0 <= v <= high for v in values) or not any(values):
         yield f"{key} holds {_extreme(values, high)}; {what} in each layer must be 0 to {high}, not all 0"
+
+
+def _has_tensor(info: GgufInfo, *kinds: str) -> bool:
+    """Whether some block has a tensor of one of these kinds (`blk.N.attn_q.weight` is of kind attn_q)."""
+    suffixes = tuple(f".{kind}.weight" for kind in kinds)
+    return any(tensor.layer is not None and tensor.name.endswith(suffixes) for tensor in info.tensors)
 
 
 def _extreme(values: list[int], high: int) -> int:

@@ -178,3 +178,22 @@ def test_per_layer_head_counts_must_have_one_entry_per_layer(tmp_path: Path) -> 
     assert _refusal(path) == (
         "llama.attention.head_count has 2 entries but the model has 3 layers; there must be one per layer"
     )
+
+
+def test_a_model_without_attention_may_say_zero_heads_and_no_feed_forward(tmp_path: Path) -> None:
+    """As Mamba files do: head_count 0 and feed_forward_length 0 ("unused, but required when loading")."""
+    path = tmp_path / "mamba.gguf"
+    writer = gguf.GGUFWriter(str(path), "mamba")
+    writer.add_block_count(1)
+    writer.add_context_length(2**20)
+    writer.add_embedding_length(8)
+    writer.add_feed_forward_length(0)
+    writer.add_head_count(0)
+    writer.add_layer_norm_rms_eps(1e-5)
+    writer.add_tensor("token_embd.weight", np.zeros((4, 8), dtype=np.float32))
+    writer.add_tensor("blk.0.ssm_in.weight", np.zeros((32, 8), dtype=np.float32))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    assert check_model_file(path) == path
