@@ -3,6 +3,9 @@
 They give the memory planner shapes the starter model does not have (untied output
 head, explicit head sizes, F16 or Q8_0 weights, sliding-window layers) and are checked
 against llama.cpp's logged buffer sizes by the tests and the `memory_plan` bench.
+
+`header_layout`, `patch` and `set_metadata` damage a real file in place (one header value, one
+tensor-table field) for the tests of what Glassbox refuses before llama.cpp sees a file.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import numpy as np
 from gguf import GGUFWriter, TokenType
 from gguf.constants import GGMLQuantizationType, LlamaFileType
 from gguf.quants import quantize
+
+from app.core.models.gguf_info import SCALAR_FORMATS
 
 # Architectures written here and the tensors of one of their blocks besides q/k/v/o and the FFN.
 _EXTRA_NORMS = {
@@ -136,9 +141,7 @@ def _tensor_shapes(spec: SyntheticModel) -> list[tuple[str, tuple[int, ...]]]:
 
 # ---- hostile files: patch a real header in place ------------------------------------
 
-# GGUF metadata value types -> struct format (gguf spec); 8 = string, 9 = array.
-_SCALAR_FORMATS = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
-_STRING, _ARRAY = 8, 9
+_STRING, _ARRAY = 8, 9  # GGUF metadata value types besides the scalars
 
 
 @dataclass(frozen=True)
@@ -180,8 +183,8 @@ def header_layout(path: Path) -> HeaderLayout:
         key, pos = _string(data, pos)
         (value_type,) = struct.unpack_from("<I", data, pos)
         pos += 4
-        if value_type in _SCALAR_FORMATS:
-            fields[key] = HeaderField(key, pos, "<" + _SCALAR_FORMATS[value_type])
+        if value_type in SCALAR_FORMATS:
+            fields[key] = HeaderField(key, pos, "<" + SCALAR_FORMATS[value_type])
         elif value_type == _ARRAY:
             arrays[key] = pos + 4
         pos = _skip(data, pos, value_type)
@@ -215,14 +218,14 @@ def _string(data: bytes, pos: int) -> tuple[str, int]:
 
 
 def _skip(data: bytes, pos: int, value_type: int) -> int:
-    if value_type in _SCALAR_FORMATS:
-        return pos + struct.calcsize(_SCALAR_FORMATS[value_type])
+    if value_type in SCALAR_FORMATS:
+        return pos + struct.calcsize(SCALAR_FORMATS[value_type])
     if value_type == _STRING:
         return _string(data, pos)[1]
     item_type, count = struct.unpack_from("<IQ", data, pos)
     pos += 12
-    if item_type in _SCALAR_FORMATS:
-        return pos + count * struct.calcsize(_SCALAR_FORMATS[item_type])
+    if item_type in SCALAR_FORMATS:
+        return pos + count * struct.calcsize(SCALAR_FORMATS[item_type])
     for _ in range(count):
         pos = _skip(data, pos, item_type)
     return pos
