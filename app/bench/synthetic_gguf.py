@@ -3,10 +3,14 @@
 They give the memory planner shapes the starter model does not have (untied output
 head, explicit head sizes, F16 or Q8_0 weights, sliding-window layers) and are checked
 against llama.cpp's logged buffer sizes by the tests and the `memory_plan` bench.
+
+`header_layout`, `patch` and `set_metadata` damage a real file in place (one header value, one
+tensor-table field) for the tests of what Glassbox refuses before llama.cpp sees a file.
 """
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,6 +18,8 @@ import numpy as np
 from gguf import GGUFWriter, TokenType
 from gguf.constants import GGMLQuantizationType, LlamaFileType
 from gguf.quants import quantize
+
+from app.core.models.gguf_info import SCALAR_FORMATS
 
 # Architectures written here and the tensors of one of their blocks besides q/k/v/o and the FFN.
 _EXTRA_NORMS = {
@@ -131,3 +137,95 @@ def _tensor_shapes(spec: SyntheticModel) -> list[tuple[str, tuple[int, ...]]]:
     if not spec.tied_embeddings and spec.architecture != "gemma2":
         shapes.append(("output.weight", (spec.n_vocab, spec.n_embd)))
     return shapes
+
+
+# ---- hostile files: patch a real header in place ------------------------------------
+
+_STRING, _ARRAY = 8, 9  # GGUF metadata value types besides the scalars
+
+
+@dataclass(frozen=True)
+class HeaderField:
+    """Where one scalar metadata value sits in the file, and its struct format."""
+
+    key: str
+    position: int
+    format: str
+
+
+@dataclass(frozen=True)
+class TensorEntry:
+    """Where one tensor-table entry's fields sit: its dimensions, its ggml type, its data offset."""
+
+    name: str
+    dims_position: int
+    n_dims: int
+    type_position: int
+    offset_position: int
+
+
+@dataclass(frozen=True)
+class HeaderLayout:
+    fields: dict[str, HeaderField]  # scalar values only; arrays and strings are not patched in place
+    array_lengths: dict[str, int]  # position of each array's item count, by key
+    tensors: tuple[TensorEntry, ...]
+    end: int  # where the tensor table ends
+
+
+def header_layout(path: Path) -> HeaderLayout:
+    """Walk a GGUF header and say where each scalar value and tensor-table field is, to patch it in place."""
+    data = path.read_bytes()
+    _, n_tensors, n_kv = struct.unpack_from("<IQQ", data, 4)
+    pos = 24
+    fields: dict[str, HeaderField] = {}
+    arrays: dict[str, int] = {}
+    for _ in range(n_kv):
+        key, pos = _string(data, pos)
+        (value_type,) = struct.unpack_from("<I", data, pos)
+        pos += 4
+        if value_type in SCALAR_FORMATS:
+            fields[key] = HeaderField(key, pos, "<" + SCALAR_FORMATS[value_type])
+        elif value_type == _ARRAY:
+            arrays[key] = pos + 4
+        pos = _skip(data, pos, value_type)
+    tensors = []
+    for _ in range(n_tensors):
+        name, pos = _string(data, pos)
+        (n_dims,) = struct.unpack_from("<I", data, pos)
+        dims_at = pos + 4
+        type_at = dims_at + 8 * n_dims
+        tensors.append(TensorEntry(name, dims_at, n_dims, type_at, type_at + 4))
+        pos = type_at + 12
+    return HeaderLayout(fields, arrays, tuple(tensors), pos)
+
+
+def patch(path: Path, position: int, fmt: str, value: int | float) -> None:
+    """Overwrite the bytes at `position` with `value` packed as `fmt` (struct format)."""
+    with path.open("r+b") as handle:
+        handle.seek(position)
+        handle.write(struct.pack(fmt, value))
+
+
+def set_metadata(path: Path, key: str, value: int | float) -> None:
+    """Give the scalar metadata value `key` a new value of the same type, in place."""
+    field = header_layout(path).fields[key]
+    patch(path, field.position, field.format, value)
+
+
+def _string(data: bytes, pos: int) -> tuple[str, int]:
+    (length,) = struct.unpack_from("<Q", data, pos)
+    return data[pos + 8 : pos + 8 + length].decode("utf-8", errors="replace"), pos + 8 + length
+
+
+def _skip(data: bytes, pos: int, value_type: int) -> int:
+    if value_type in SCALAR_FORMATS:
+        return pos + struct.calcsize(SCALAR_FORMATS[value_type])
+    if value_type == _STRING:
+        return _string(data, pos)[1]
+    item_type, count = struct.unpack_from("<IQ", data, pos)
+    pos += 12
+    if item_type in SCALAR_FORMATS:
+        return pos + count * struct.calcsize(SCALAR_FORMATS[item_type])
+    for _ in range(count):
+        pos = _skip(data, pos, item_type)
+    return pos

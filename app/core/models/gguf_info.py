@@ -33,7 +33,7 @@ GGUF_HEADER_SIZE = 24
 SMALL_ARRAY_LIMIT = 4096
 
 # GGUF metadata value types -> struct format (gguf spec); 8 = string, 9 = array.
-_SCALAR_FORMATS = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
+SCALAR_FORMATS = {0: "B", 1: "b", 2: "H", 3: "h", 4: "I", 5: "i", 6: "f", 7: "?", 10: "Q", 11: "q", 12: "d"}
 _STRING, _ARRAY = 8, 9
 # The smallest a metadata entry (key length, value type) and a tensor info (name length,
 # dimension count, type, offset) can be: a header declaring more than fits is damaged.
@@ -396,7 +396,7 @@ def _read_string(data: mmap.mmap | bytes, pos: int, errors: str = "replace") -> 
 
 
 def _read_value(data: mmap.mmap | bytes, pos: int, value_type: int) -> tuple[MetaValue, int]:
-    scalar = _SCALAR_FORMATS.get(value_type)
+    scalar = SCALAR_FORMATS.get(value_type)
     if scalar is not None:
         (value,) = struct.unpack_from("<" + scalar, data, pos)
         return value, pos + struct.calcsize(scalar)
@@ -405,7 +405,7 @@ def _read_value(data: mmap.mmap | bytes, pos: int, value_type: int) -> tuple[Met
     if value_type == _ARRAY:
         item_type, count = struct.unpack_from("<IQ", data, pos)
         pos += 12
-        item_format = _SCALAR_FORMATS.get(item_type)
+        item_format = SCALAR_FORMATS.get(item_type)
         if item_format is not None:
             end = pos + count * struct.calcsize(item_format)
             if end > len(data):
@@ -428,7 +428,7 @@ def _read_value(data: mmap.mmap | bytes, pos: int, value_type: int) -> tuple[Met
 
 
 def _skip_value(data: mmap.mmap | bytes, pos: int, value_type: int) -> int:
-    scalar = _SCALAR_FORMATS.get(value_type)
+    scalar = SCALAR_FORMATS.get(value_type)
     if scalar is not None:
         return pos + struct.calcsize(scalar)
     if value_type == _STRING:
@@ -439,7 +439,7 @@ def _skip_value(data: mmap.mmap | bytes, pos: int, value_type: int) -> int:
     if value_type == _ARRAY:
         item_type, count = struct.unpack_from("<IQ", data, pos)
         pos += 12
-        item_format = _SCALAR_FORMATS.get(item_type)
+        item_format = SCALAR_FORMATS.get(item_type)
         if item_format is not None:
             return pos + count * struct.calcsize(item_format)
         for _ in range(count):

@@ -24,6 +24,7 @@ from app.core.inference.metrics import MetricsRecorder
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
 from app.core.memory.fallback import load_with_fallback
+from app.core.models.load_guard import begin_load, end_load
 from app.core.models.validation import ModelFileError
 from app.ui.threads import WorkerThread, rearm
 
@@ -120,6 +121,8 @@ class LlmWorker(QObject):
     def _load(self, config: LoadConfig) -> None:
         rearm(self.cancel_load_event, self.closing)
         self.loadStarted.emit(config)
+        # Marked while it runs: a load that takes the process down is not repeated at the next start.
+        begin_load(config.model_path)
         try:
             result = load_with_fallback(
                 LoadTimeline(self.engine, on_stage=self.loadStage.emit),
@@ -140,6 +143,8 @@ class LlmWorker(QObject):
             log.exception("Unexpected error while loading %s", config.model_path)
             self.loadFailed.emit(f"Loading {config.model_path.name} failed unexpectedly: {error}")
             return
+        finally:
+            end_load()
         if result.fell_back:
             self.loadFellBack.emit(result)
         self.loaded.emit(result.report)

@@ -31,6 +31,7 @@ from app.core.inference.engine import ChatMessage, LoadConfig, LoadReport, Reply
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import FallbackResult
 from app.core.models.library import InstalledModel, installed_models
+from app.core.models.load_guard import end_load, unfinished_load
 from app.core.paths import app_paths
 from app.core.settings import ModelSettings
 from app.core.state import AppState
@@ -43,6 +44,7 @@ from app.ui.glass.glass_box import GlassBox
 from app.ui.gpu.panel import GpuPanel
 from app.ui.llm.worker import LlmThread, LlmWorker
 from app.ui.shell.about_dialog import show_about_dialog
+from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
 from app.ui.state_signals import StateSignals
 from app.ui.threads import wait_keeping_events
 from app.ui.widgets.error_banner import ErrorBanner
@@ -114,6 +116,7 @@ class MainWindow(QMainWindow):
         self.state_signals.changed.connect(self._update_controls)
         self.state_signals.streamingChanged.connect(self._follow_streaming)
 
+        self._held_back = self._hold_back_unfinished_load()
         self.refresh_models(select=initial_model)
         self._update_controls()
 
@@ -246,7 +249,11 @@ class MainWindow(QMainWindow):
     # ---- models --------------------------------------------------------------------
 
     def refresh_models(self, select: Path | None = None) -> None:
-        """Fill the picker from the library; load `select`, else keep the current one, else the first."""
+        """Fill the picker from the library; load `select`, else keep the current one, else the first.
+
+        Never the model whose last load did not finish (it may have taken Glassbox down):
+        that one waits until the user asks for it.
+        """
         models = installed_models(app_paths().models)
         current = select or self.loaded_model or self._picked_path()
         self.model_picker.clear()
@@ -260,8 +267,38 @@ class MainWindow(QMainWindow):
         index = self.model_picker.findData(str(current)) if current else -1
         self.model_picker.setCurrentIndex(max(index, 0))
         picked = self._picked_path()
+        if picked is not None and picked == self._held_back:
+            self.status_label.setText(self.tr("No model loaded"))
+            return
         if picked is not None and picked != self.loaded_model:
             self.load_model(picked)
+
+    def _hold_back_unfinished_load(self) -> Path | None:
+        """At start: the model whose last load never finished is not loaded on its own; a notice offers it.
+
+        The marker is cleared here; a new load of that model (Try again) writes it anew.
+        """
+        unfinished = unfinished_load()
+        end_load()
+        self.unfinished_load_notice: UnfinishedLoadNotice | None = None
+        if unfinished is None:
+            return None
+        log.warning("Not loading %s again: Glassbox closed while loading it last time", unfinished)
+        central = self.centralWidget()
+        notice = UnfinishedLoadNotice(unfinished, central)
+        notice.retryRequested.connect(self._retry_unfinished_load)
+        layout = central.layout() if central is not None else None
+        if isinstance(layout, QVBoxLayout):
+            layout.insertWidget(0, notice)  # above the error banner
+        self.unfinished_load_notice = notice
+        return unfinished
+
+    def _retry_unfinished_load(self, path: Path) -> None:
+        self._held_back = None
+        index = self.model_picker.findData(str(path))
+        if index >= 0:
+            self.model_picker.setCurrentIndex(index)
+        self.load_model(path)
 
     def open_models(self) -> None:
         """The Models window, kept for the session so downloads go on while it is closed."""
