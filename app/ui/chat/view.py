@@ -132,6 +132,7 @@ class MessageWidget(QFrame):
         self.long_bar: LongMessageBar | None = None
         self.footer = QLabel(self)
         self.footer.setStyleSheet("color: #80868b; font-size: 11px;")
+        self.footer.setTextFormat(Qt.TextFormat.PlainText)
         self.footer.setWordWrap(True)
         self.footer.hide()
         layout.addWidget(self.header)

@@ -6,9 +6,8 @@ a background image. The renderer never puts such references into a document (see
 `markdown.py`); these classes are the second line: a document that answers every resource
 request itself, and a read-only view on it that opens nothing by itself.
 
-`InertDocument.loadResource` answers an image request with a one-pixel transparent image, not
-with nothing: when a document's answer is empty, Qt's image handler loads the file by its
-name on its own.
+Both answer an image request with a one-pixel transparent image, not with nothing: when a
+document's answer is empty, Qt's image handler loads the file by its name on its own.
 """
 
 from __future__ import annotations
@@ -16,28 +15,35 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, QUrl
-from PySide6.QtGui import QColor, QImage, QPalette, QTextDocument, QWheelEvent
+from PySide6.QtCore import QEvent, QSize, Qt, QUrl
+from PySide6.QtGui import QColor, QImage, QPalette, QTextDocument, QTextOption, QWheelEvent
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
 
-def _placeholder_image() -> QImage:
+def blank_resource(kind: int) -> Any:
+    """What an inert document answers for any resource: a blank pixel for an image, empty text otherwise.
+
+    Either is a valid answer, so Qt asks no one else (an empty answer would make it read the file itself).
+    """
+    if kind == QTextDocument.ResourceType.ImageResource:
+        return _BLANK_PIXEL
+    return ""
+
+
+def _blank_pixel() -> QImage:
     image = QImage(1, 1, QImage.Format.Format_ARGB32)
     image.fill(QColor(0, 0, 0, 0))
     return image
 
 
+_BLANK_PIXEL = _blank_pixel()
+
+
 class InertDocument(QTextDocument):
     """A text document that never reads a file or the network for what its text refers to."""
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._placeholder = _placeholder_image()
-
     def loadResource(self, kind: int, name: QUrl | str) -> Any:
-        if kind == QTextDocument.ResourceType.ImageResource:
-            return self._placeholder
-        return ""  # an empty style sheet, HTML or Markdown text: a valid answer, so Qt asks no one else
+        return blank_resource(kind)
 
 
 class InertTextView(QTextBrowser):
@@ -61,6 +67,8 @@ class InertTextView(QTextBrowser):
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
         )
         self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        # A long address or code line wraps rather than running past the edge (where nothing scrolls to it).
+        self.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         palette = self.palette()
         palette.setColor(QPalette.ColorRole.Base, QColor(0, 0, 0, 0))  # the message's own background shows
         self.setPalette(palette)
@@ -70,10 +78,7 @@ class InertTextView(QTextBrowser):
         self.setSizePolicy(policy)
 
     def loadResource(self, kind: int, name: QUrl | str) -> Any:
-        document = self.document()
-        if isinstance(document, InertDocument):
-            return document.loadResource(kind, name)
-        return ""  # a document set from outside still gets nothing from here
+        return blank_resource(kind)  # what a plain document in this view would ask its view for
 
     def setDocument(self, document: QTextDocument) -> None:
         super().setDocument(document)

@@ -4,23 +4,23 @@ Each hostile reply here once crashed, froze or read files through Qt's text docu
 is shown as text. Qt's Markdown reader still asks its document about an image while it
 reads (before the renderer turns the image into its alt text): the inert document answers
 with a blank pixel, so the `resource_requests` spy checks that every answer came from there,
-and an ordinary file's access time shows it was never read. The tests carry a timeout: a
-read of a named pipe with no writer never returns, so a regression ends the test instead of
-hanging the run.
+and an ordinary file's access time shows it was never read. A read of a named pipe with no
+writer never returns: a regression here ends the run (exit status 1) instead of hanging it.
 """
 
 from __future__ import annotations
 
+import faulthandler
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QObject, QPoint, Qt, QUrl, Slot
-from PySide6.QtGui import QDesktopServices, QImage, QTextCursor, QTextDocument, QTextImageFormat
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QUrl, Slot
+from PySide6.QtGui import QDesktopServices, QHelpEvent, QImage, QTextCursor, QTextDocument, QTextImageFormat
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QToolTip
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.store import ChatStore
@@ -29,7 +29,20 @@ from app.ui.chat.view import ChatView, MessageWidget
 from app.ui.widgets.inert_text import InertDocument, InertTextView
 from tests.helpers.windows import WindowOpener
 
-pytestmark = pytest.mark.timeout(120)
+HANG_LIMIT_S = 60
+pytestmark = pytest.mark.timeout(HANG_LIMIT_S)
+
+
+@pytest.fixture(autouse=True)
+def ends_if_it_hangs() -> Iterator[None]:
+    """End the run if a test here hangs (with -s, printing where each thread was).
+
+    A read of a named pipe blocks inside Qt with the GIL held, where pytest-timeout (a signal
+    handler or a Python thread) cannot act; faulthandler's watchdog is a C thread and can.
+    """
+    faulthandler.dump_traceback_later(HANG_LIMIT_S + 30, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture
@@ -268,6 +281,18 @@ def test_a_link_shows_its_address_on_hover_escaped_whatever_its_title(view: Chat
     assert "<img" not in link.toolTip()
 
 
+@pytest.mark.qt_log_ignore("This plugin does not support raise")  # the offscreen platform stacks no windows
+def test_hovering_a_link_shows_its_address(view: ChatView) -> None:
+    message = reply(view, "Read [the manual](https://example.org/manual) first.")
+    point = point_at(message, "the manual")
+    viewport = message.body.viewport()
+    QApplication.sendEvent(viewport, QHelpEvent(QEvent.Type.ToolTip, point, viewport.mapToGlobal(point)))
+    try:
+        assert QToolTip.isVisible() and "https://example.org/manual" in QToolTip.text()
+    finally:
+        QToolTip.hideText()
+
+
 def test_a_look_alike_host_is_shown_in_its_ascii_form(view: ChatView) -> None:
     message = reply(view, "[bank](https://раураl.com/login)")
     href = anchors_in(message.body.document())["bank"]
@@ -356,6 +381,20 @@ def test_an_inert_document_answers_image_requests_without_reading_the_file(
     text_view.grab()
     assert set(resource_requests) >= {str(fifo), "/dev/zero"}  # asked, and answered with a blank pixel
     assert text_view.document().size().height() < 48  # the picture's own 48 pixels were never read
+
+
+def test_an_inert_view_answers_for_a_plain_document_it_holds(qtbot: QtBot, fifo: Path) -> None:
+    text_view = InertTextView()
+    qtbot.addWidget(text_view)
+    document = QTextDocument(text_view)  # a plain document asks the view it belongs to
+    image = QTextImageFormat()
+    image.setName(str(fifo))
+    QTextCursor(document).insertImage(image)
+    text_view.setDocument(document)
+    text_view.show()
+    qtbot.waitExposed(text_view)
+    text_view.grab()
+    assert document.size().height() < 16
 
 
 def test_an_inert_view_shows_html_without_loading_what_it_names(
