@@ -172,6 +172,7 @@ class MessageWidget(QFrame):
         """Keep the whole text; return what the body shows, with the long-message bar when it is not all of it."""
         self.text = text
         if self.long_bar is not None:
+            self.long_bar.hide()
             self.long_bar.deleteLater()
             self.long_bar = None
         if not is_long(text):
