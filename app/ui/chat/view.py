@@ -5,17 +5,26 @@ Qt's layout never asks it, or any of its messages, for a height-for-width while 
 streams (a QVBoxLayout there would re-measure the text of every message on every token).
 The streaming message sits beside it in the outer layout; growing it relays out two items.
 Tokens are buffered and flushed on a short timer, so the view updates at screen rate.
+
+What a message contains is inert: its text is shown in documents that load nothing (see
+`app.ui.widgets.inert_text`), a finished reply's Markdown keeps no image and no link but a
+web one (`app.ui.widgets.markdown`), and a link opens only when clicked, after the reader
+has seen its address and agreed. A very long message shows its beginning (`long_message`).
 """
 
 from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter, QPaintEvent, QPalette, QResizeEvent, QTextCursor, QTextDocument
-from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices, QPainter, QPaintEvent, QPalette, QResizeEvent, QTextCursor
+from PySide6.QtWidgets import QFrame, QLabel, QMessageBox, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
-from app.ui.widgets.markdown import markdown_to_html
+from app.core.support.formatting import fill
+from app.ui.chat.long_message import LongMessageBar, is_long, preview
+from app.ui.widgets.inert_text import InertDocument, InertTextView
+from app.ui.widgets.links import display_address, web_address
+from app.ui.widgets.markdown import render_markdown
 
 FLUSH_INTERVAL_MS = 30
 BOTTOM_TOLERANCE_PX = 24
@@ -38,7 +47,7 @@ class StreamingText(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._document = QTextDocument(self)
+        self._document = InertDocument(self)
         self._document.setDocumentMargin(0)
         self._document.setDefaultFont(self.font())
         self._end = QTextCursor(self._document)
@@ -99,7 +108,13 @@ class StreamingText(QWidget):
 
 
 class MessageWidget(QFrame):
-    """One message: who said it, the text, and a footer (reply stats, or 'outside the context window')."""
+    """One message: who said it, the text, and a footer (reply stats, or 'outside the context window').
+
+    `text` is always the whole message; a long one shows only its beginning in `body`, with a
+    `long_bar` under it that copies or shows the whole text.
+    """
+
+    linkClicked = Signal(QUrl)  # a link in the text was clicked (only web links are links)
 
     def __init__(self, role: str, key: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -112,15 +127,12 @@ class MessageWidget(QFrame):
         layout.setSpacing(2)
         self.header = QLabel(self._role_title(role), self)
         self.header.setStyleSheet("color: #5f6368; font-weight: 600;")
-        self.body = QLabel(self)
-        self.body.setWordWrap(True)
-        self.body.setTextFormat(Qt.TextFormat.PlainText)
-        self.body.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
-        )
-        self.body.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.body = InertTextView(self)
+        self.body.anchorClicked.connect(self.linkClicked)
+        self.long_bar: LongMessageBar | None = None
         self.footer = QLabel(self)
         self.footer.setStyleSheet("color: #80868b; font-size: 11px;")
+        self.footer.setTextFormat(Qt.TextFormat.PlainText)
         self.footer.setWordWrap(True)
         self.footer.hide()
         layout.addWidget(self.header)
@@ -147,18 +159,27 @@ class MessageWidget(QFrame):
         return self.stream.text() if self.stream is not None else ""
 
     def set_plain_text(self, text: str) -> None:
-        self.text = text
-        self.body.setTextFormat(Qt.TextFormat.PlainText)
-        self.body.setText(text)
+        self.body.document().setPlainText(self._shown_part(text))
 
     def set_markdown(self, text: str) -> None:
         if self.stream is not None:
             self.stream.deleteLater()
             self.stream = None
             self.body.show()
+        render_markdown(self.body.document(), self._shown_part(text))
+
+    def _shown_part(self, text: str) -> str:
+        """Keep the whole text; return what the body shows, with the long-message bar when it is not all of it."""
         self.text = text
-        self.body.setTextFormat(Qt.TextFormat.RichText)
-        self.body.setText(markdown_to_html(text))
+        if self.long_bar is not None:
+            self.long_bar.hide()
+            self.long_bar.deleteLater()
+            self.long_bar = None
+        if not is_long(text):
+            return text
+        self.long_bar = LongMessageBar(text, self)
+        self._column.insertWidget(self._column.indexOf(self.body) + 1, self.long_bar)
+        return preview(text)
 
     def set_footer(self, text: str) -> None:
         self.footer.setText(text)
@@ -263,6 +284,7 @@ class ChatView(QScrollArea):
 
     def add_message(self, role: str, text: str, key: str = "", footer: str = "") -> MessageWidget:
         widget = MessageWidget(role, key, self._history)
+        widget.linkClicked.connect(self.open_link)
         if role == "assistant":
             widget.set_markdown(text)
         else:
@@ -298,6 +320,7 @@ class ChatView(QScrollArea):
     def begin_reply(self, key: str = "") -> MessageWidget:
         self.finish_streaming_widget_if_any()
         self._live = MessageWidget("assistant", key, self.widget())
+        self._live.linkClicked.connect(self.open_link)
         self._live.begin_streaming()
         self._outer.insertWidget(1, self._live)
         self._flush_timer.start()
@@ -340,6 +363,26 @@ class ChatView(QScrollArea):
         if self._live is not None:
             self.flush()
             self.finish_reply(self.live_text())
+
+    # ---- links ---------------------------------------------------------------------
+
+    def open_link(self, url: QUrl) -> None:
+        """A clicked link opens in the web browser only if it is a web address and the reader agrees."""
+        address = web_address(url.toString(QUrl.ComponentFormattingOption.FullyEncoded))
+        if address is not None and self.confirm_open_link(display_address(address)):
+            QDesktopServices.openUrl(address)
+
+    def confirm_open_link(self, address: str) -> bool:
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            self.tr("Open link"),
+            fill(self.tr("Open this address in your web browser?\n\n{address}"), address=address),
+            QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        box.setTextFormat(Qt.TextFormat.PlainText)  # the address is shown as it is, never read as markup
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        return box.exec() == QMessageBox.StandardButton.Open
 
     # ---- follow the bottom only when the reader is there ----------------------------
 

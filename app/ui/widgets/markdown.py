@@ -1,11 +1,31 @@
-"""Markdown to the rich text a QLabel shows, with code blocks set apart."""
+"""A model's Markdown as an inert text document: formatting yes, anything that loads or runs no.
+
+Qt's own CommonMark parser (GitHub dialect) reads the text with raw HTML switched off, so
+`<br>`, `<div>`, `<img …>`, `<style>` and `style="…"` are shown as the characters they are
+and hide nothing. What Markdown itself can still refer to is then taken out of the document:
+
+- an image becomes its alt text (or "image"), in italics; its address is only named in the
+  tooltip, never read;
+- a link stays a link only for an http(s) address with a host (see `links.web_address`); any
+  other (`file:`, `javascript:`, `data:`, a relative path) becomes plain text;
+- every tooltip is replaced by one the renderer writes, escaped: Qt shows a tooltip that looks
+  like HTML as rich text, which would load what a link's title names.
+
+Fenced and indented code get a background and a monospace font, and wrap.
+"""
 
 from __future__ import annotations
 
+import html
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import (
     QColor,
     QFont,
     QFontDatabase,
+    QGuiApplication,
+    QPalette,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -13,13 +33,115 @@ from PySide6.QtGui import (
     QTextFormat,
 )
 
+from app.core.support.formatting import fill
+from app.ui.widgets.links import display_address, web_address
+
 CODE_BACKGROUND = QColor("#f1f3f5")
+IMAGE_TEXT_COLOUR = QColor("#5f6368")
+MARKDOWN_FEATURES = QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.MarkdownFeature.MarkdownNoHTML
+IMAGE_PROPERTIES = (
+    QTextFormat.Property.ObjectType,
+    QTextFormat.Property.ImageName,
+    QTextFormat.Property.ImageTitle,
+    QTextFormat.Property.ImageAltText,
+    QTextFormat.Property.ImageWidth,
+    QTextFormat.Property.ImageHeight,
+    QTextFormat.Property.ImageMaxWidth,
+    QTextFormat.Property.ImageQuality,
+)
+LINK_PROPERTIES = (
+    QTextFormat.Property.IsAnchor,
+    QTextFormat.Property.AnchorHref,
+    QTextFormat.Property.AnchorName,
+    QTextFormat.Property.ForegroundBrush,
+    QTextFormat.Property.TextUnderlineStyle,
+)
 
 
-def markdown_to_html(text: str) -> str:
-    """Render CommonMark (Qt's own parser) and give fenced/indented code a background and monospace font."""
-    document = QTextDocument()
-    document.setMarkdown(text, QTextDocument.MarkdownFeature.MarkdownDialectGitHub)
+@dataclass(frozen=True)
+class _Span:
+    """A run of text with one format, as found before the document is changed."""
+
+    start: int
+    length: int
+    text: str
+    format: QTextCharFormat
+
+
+def render_markdown(document: QTextDocument, text: str) -> None:
+    """Fill `document` with `text` read as Markdown, with nothing in it that loads a resource or runs."""
+    document.setMarkdown(text, MARKDOWN_FEATURES)
+    cursor = QTextCursor(document)
+    cursor.beginEditBlock()
+    # From the end, so replacing an image by longer text leaves the positions still to visit where they were.
+    for span in reversed(_spans(document)):
+        if span.format.isImageFormat():
+            _replace_image(cursor, span)
+        elif span.format.isAnchor() or span.format.toolTip():
+            _settle_link(cursor, span)
+    _style_code_blocks(document)
+    cursor.endEditBlock()
+
+
+def _spans(document: QTextDocument) -> list[_Span]:
+    spans = []
+    block = document.begin()
+    while block.isValid():
+        fragments = block.begin()
+        while not fragments.atEnd():
+            fragment = fragments.fragment()
+            spans.append(_Span(fragment.position(), fragment.length(), fragment.text(), fragment.charFormat()))
+            fragments += 1
+        block = block.next()
+    return spans
+
+
+def _select(cursor: QTextCursor, span: _Span) -> None:
+    cursor.setPosition(span.start)
+    cursor.setPosition(span.start + span.length, QTextCursor.MoveMode.KeepAnchor)
+
+
+def _replace_image(cursor: QTextCursor, span: _Span) -> None:
+    """Each image (one object character each) becomes its alt text, italic and grey."""
+    image = span.format.toImageFormat()
+    alt = " ".join(image.property(QTextFormat.Property.ImageAltText).split()) if image.isValid() else ""
+    label = alt or QCoreApplication.translate("Markdown", "image")
+    plain = QTextCharFormat(span.format)
+    for name in IMAGE_PROPERTIES + LINK_PROPERTIES:
+        plain.clearProperty(name)
+    plain.setFontItalic(True)
+    plain.setForeground(IMAGE_TEXT_COLOUR)
+    address = image.name() if image.isValid() else ""
+    note = QCoreApplication.translate("Markdown", "Image not loaded: {address}")
+    plain.setToolTip(_tooltip(fill(note, address=address)))
+    _select(cursor, span)
+    cursor.insertText(" ".join([label] * span.length), plain)  # one label per image character
+
+
+def _settle_link(cursor: QTextCursor, span: _Span) -> None:
+    """An http(s) link keeps its address in an escaped tooltip; any other link, and any other tooltip, goes."""
+    settled = QTextCharFormat(span.format)
+    settled.clearProperty(QTextFormat.Property.TextToolTip)
+    address = web_address(span.format.anchorHref()) if span.format.isAnchor() else None
+    if span.format.isAnchor():
+        for name in LINK_PROPERTIES:
+            settled.clearProperty(name)
+    if address is not None:
+        settled.setAnchor(True)
+        settled.setAnchorHref(display_address(address))
+        settled.setForeground(QGuiApplication.palette().color(QPalette.ColorRole.Link))
+        settled.setFontUnderline(True)
+        settled.setToolTip(_tooltip(display_address(address)))
+    _select(cursor, span)
+    cursor.setCharFormat(settled)
+
+
+def _tooltip(text: str) -> str:
+    """A tooltip Qt shows as rich text made of escaped characters, so nothing in `text` becomes a tag."""
+    return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
+
+
+def _style_code_blocks(document: QTextDocument) -> None:
     mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
     block = document.begin()
     while block.isValid():
@@ -29,6 +151,7 @@ def markdown_to_html(text: str) -> str:
             code_block = QTextBlockFormat()
             code_block.setBackground(CODE_BACKGROUND)
             code_block.setLeftMargin(6)
+            code_block.setNonBreakableLines(False)  # long code lines wrap instead of running off the message
             cursor.mergeBlockFormat(code_block)
             cursor.select(QTextCursor.SelectionType.BlockUnderCursor)
             code_chars = QTextCharFormat()
@@ -36,5 +159,3 @@ def markdown_to_html(text: str) -> str:
             code_chars.setFontStyleHint(QFont.StyleHint.Monospace)
             cursor.mergeCharFormat(code_chars)
         block = block.next()
-    # Wrap long code lines instead of clipping them at the message's edge.
-    return document.toHtml().replace("white-space:pre;", "white-space:pre-wrap;")

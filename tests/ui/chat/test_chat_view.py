@@ -69,7 +69,7 @@ def test_a_finished_reply_is_rendered_as_markdown_with_code_blocks(view: ChatVie
     view.append_tokens("Here:\n```python\nprint('hi')\n```\n**done**")
     message = view.finish_reply("Here:\n```python\nprint('hi')\n```\n**done**", footer="5 tokens")
     assert message is not None and not view.is_streaming
-    html = message.body.text()
+    html = message.body.document().toHtml()
     assert "print('hi')" in html
     assert "#f1f3f5" in html  # the code block's background
     assert "font-weight" in html  # **done** became bold
