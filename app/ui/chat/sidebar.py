@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from app.core.chat.store import SearchHit
 from app.core.support.formatting import fill
+from app.ui.widgets.markdown import plain_tooltip
 
 SEARCH_DELAY_MS = 250
 CHAT_ID = Qt.ItemDataRole.UserRole
@@ -88,7 +89,7 @@ class ChatSidebar(QWidget):
             if hit.snippet:
                 tip += "\n" + hit.snippet
                 item.setText(f"{hit.chat.title}\n  {hit.snippet}")
-            item.setToolTip(tip)
+            item.setToolTip(plain_tooltip(tip))  # the snippet is a model's or a user's text
             self.list.addItem(item)
         self._filling = False
         self.set_current(self._current)

@@ -113,7 +113,7 @@ def _replace_image(cursor: QTextCursor, span: _Span) -> None:
     plain.setForeground(IMAGE_TEXT_COLOUR)
     address = image.name() if image.isValid() else ""
     note = QCoreApplication.translate("Markdown", "Image not loaded: {address}")
-    plain.setToolTip(_tooltip(fill(note, address=address)))
+    plain.setToolTip(plain_tooltip(fill(note, address=address)))
     _select(cursor, span)
     cursor.insertText(" ".join([label] * span.length), plain)  # one label per image character
 
@@ -131,13 +131,17 @@ def _settle_link(cursor: QTextCursor, span: _Span) -> None:
         settled.setAnchorHref(display_address(address))
         settled.setForeground(QGuiApplication.palette().color(QPalette.ColorRole.Link))
         settled.setFontUnderline(True)
-        settled.setToolTip(_tooltip(display_address(address)))
+        settled.setToolTip(plain_tooltip(display_address(address)))
     _select(cursor, span)
     cursor.setCharFormat(settled)
 
 
-def _tooltip(text: str) -> str:
-    """A tooltip Qt shows as rich text made of escaped characters, so nothing in `text` becomes a tag."""
+def plain_tooltip(text: str) -> str:
+    """A tooltip Qt shows as rich text made of escaped characters, so nothing in `text` becomes a tag.
+
+    Qt reads a tooltip as HTML when it looks like HTML; text that comes from a model or a
+    file must go through here, or an `<img>` in it is loaded when the mouse rests on it.
+    """
     return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
 
 

@@ -87,3 +87,10 @@ def test_export_asks_where_and_passes_the_format(
 def test_the_new_button_asks_for_a_new_chat(sidebar: ChatSidebar, qtbot: QtBot) -> None:
     with qtbot.waitSignal(sidebar.newChatRequested):
         qtbot.mouseClick(sidebar.new_button, Qt.MouseButton.LeftButton)
+
+
+def test_a_search_snippet_with_html_shows_as_text_in_the_tooltip(sidebar: ChatSidebar) -> None:
+    sidebar.set_chats([hit("a", "Lisbon trip", '<img src="/dev/zero"> and <b>bold</b>')])
+    tip = sidebar.list.item(0).toolTip()
+    assert "<img" not in tip and "<b>" not in tip
+    assert "&lt;img src=&quot;/dev/zero&quot;&gt; and &lt;b&gt;bold&lt;/b&gt;" in tip
