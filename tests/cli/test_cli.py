@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from app.cli import selftest_command
 from app.cli.common import CommandError, resolve_model
 
 
@@ -67,3 +69,14 @@ def test_without_a_model_the_advice_fits_a_source_install_and_a_bundle(monkeypat
         resolve_model(None)
     assert "pip" not in str(bundled.value)
     assert "glassbox models download" in str(bundled.value) and "Tools → Models…" in str(bundled.value)
+
+
+def test_selftest_reports_a_child_that_died_from_an_illegal_instruction_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    suicide = "import os, signal; os.kill(os.getpid(), signal.SIGILL)"
+    monkeypatch.setattr(selftest_command, "_glassbox_command", lambda: [sys.executable, "-c", suicide])
+    status = selftest_command.run(argparse.Namespace(in_process=False, model=None, verbose=False))
+    assert status == 1
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert "Illegal instruction" in line and "CMAKE_ARGS=" in line

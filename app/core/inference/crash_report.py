@@ -1,0 +1,48 @@
+"""What to tell a person when llama.cpp took its process down with a signal.
+
+An assert in llama.cpp calls abort(), a bad memory access is a segfault, the OOM killer
+sends SIGKILL, and a build that uses CPU instructions this machine cannot run dies with
+SIGILL ("Illegal instruction") at its first decode — the classic wall of native builds
+inside virtual machines that advertise instructions (AMX tiles) they do not let a process
+run. Whoever ran llama.cpp in a child process words the child's end with this.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+PORTABLE_CMAKE_ARGS = "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
+LLAMA_CPP_PYTHON = "llama-cpp-python==0.3.36"
+
+
+def rebuild_command() -> str:
+    """The pip command that rebuilds llama.cpp for any x86-64 CPU with AVX2 (what the set-up does)."""
+    return (
+        f'CMAKE_ARGS="{PORTABLE_CMAKE_ARGS}" pip install --force-reinstall --no-binary llama-cpp-python '
+        f'--no-cache-dir "{LLAMA_CPP_PYTHON}"'
+    )
+
+
+def describe_crash(signal_number: int, doing: str) -> str:
+    """One line: what ended llama.cpp while it was `doing` something, and what to do about it."""
+    if signal_number == signal.SIGILL:
+        if getattr(sys, "frozen", False):
+            return (
+                f"llama.cpp stopped with 'Illegal instruction' while {doing}: this Glassbox build uses CPU "
+                "instructions this machine cannot run (it needs a CPU with AVX2)."
+            )
+        return (
+            f"llama.cpp stopped with 'Illegal instruction' while {doing}: this llama.cpp build uses CPU "
+            f"instructions this machine cannot run. Rebuild it for this CPU: {rebuild_command()}"
+        )
+    if signal_number == signal.SIGKILL:
+        return (
+            f"llama.cpp was killed (SIGKILL) while {doing}, most often by the system when memory runs out. "
+            "Close other programs, or pick a smaller model or a shorter context."
+        )
+    try:
+        name = signal.Signals(signal_number).name
+    except ValueError:
+        name = f"signal {signal_number}"
+    return f"llama.cpp crashed ({name}) while {doing}. Its last log lines are in the Glassbox log."
