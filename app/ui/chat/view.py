@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QMessageBox, QScrollArea, QSizePol
 
 from app.core.support.formatting import fill
 from app.ui.chat.long_message import LongMessageBar, is_long, preview
-from app.ui.widgets.inert_text import InertDocument, InertTextView
+from app.ui.widgets.inert_text import InertDocument, InertTextView, fitted_height
 from app.ui.widgets.links import display_address, web_address
 from app.ui.widgets.markdown import render_markdown
 
@@ -80,9 +80,7 @@ class StreamingText(QWidget):
         return True
 
     def heightForWidth(self, width: int) -> int:
-        if self._document.textWidth() != width:
-            self._document.setTextWidth(width)
-        return max(math.ceil(self._document.size().height()), self.fontMetrics().height())
+        return fitted_height(self._document, width, self.fontMetrics())
 
     def sizeHint(self) -> QSize:
         width = self.width() or 400

@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 from PySide6.QtCore import QEvent, QSize, Qt, QUrl
-from PySide6.QtGui import QColor, QImage, QPalette, QTextDocument, QTextOption, QWheelEvent
+from PySide6.QtGui import QColor, QFontMetrics, QImage, QPalette, QTextDocument, QTextOption, QWheelEvent
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
 
 
@@ -97,9 +97,7 @@ class InertTextView(QTextBrowser):
         if self._measured is not None and self._measured[0] == width:
             return self._measured[1]
         document = self.document()
-        if document.textWidth() != width:
-            document.setTextWidth(width)
-        height = max(math.ceil(document.size().height()), self.fontMetrics().height())
+        height = fitted_height(document, width, self.fontMetrics())
         self._measured = (width, height)
         return height
 
@@ -117,3 +115,10 @@ class InertTextView(QTextBrowser):
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         event.ignore()  # the chat around it scrolls
+
+
+def fitted_height(document: QTextDocument, width: int, metrics: QFontMetrics) -> int:
+    """The height `document` needs when laid out `width` wide; at least one line, so an empty one shows."""
+    if document.textWidth() != width:
+        document.setTextWidth(width)
+    return max(math.ceil(document.size().height()), metrics.height())

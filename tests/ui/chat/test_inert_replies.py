@@ -46,16 +46,6 @@ def ends_if_it_hangs() -> Iterator[None]:
 
 
 @pytest.fixture
-def view(qtbot: QtBot) -> ChatView:
-    chat = ChatView()
-    qtbot.addWidget(chat)
-    chat.resize(700, 500)
-    chat.show()
-    qtbot.waitExposed(chat)
-    return chat
-
-
-@pytest.fixture
 def resource_requests(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every resource an inert document or view is asked for; each answer must be blank (nothing read)."""
     asked: list[str] = []

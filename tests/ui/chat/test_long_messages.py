@@ -19,16 +19,6 @@ LINE = "A line of a very long log that someone pasted into the chat, to ask abou
 TWO_MB = LINE * (2_000_000 // len(LINE))
 
 
-@pytest.fixture
-def view(qtbot: QtBot) -> ChatView:
-    chat = ChatView()
-    qtbot.addWidget(chat)
-    chat.resize(700, 500)
-    chat.show()
-    qtbot.waitExposed(chat)
-    return chat
-
-
 def settle() -> None:
     for _ in range(3):
         QApplication.processEvents()
