@@ -179,7 +179,11 @@ class Conversations(QObject):
         )
 
     def reply_finished(self, done: ReplyDone) -> None:
-        """Save the finished reply with its state and stats; show its footer and version."""
+        """Save the finished reply with its state and stats; show its footer and version.
+
+        A reply stopped before its first token (Stop, a chat switch, closing) leaves nothing
+        in the history, as an empty failed one does: reopened, the chat has no empty bubble.
+        """
         stats = self._metrics.to_dict() if self._metrics is not None else stats_dict(done.stats)
         self._metrics = None
         if self.last_plan is not None:
@@ -188,9 +192,12 @@ class Conversations(QObject):
             StopReason.USER: MessageState.STOPPED,
             StopReason.ERROR: MessageState.FAILED,
         }.get(done.stats.stop_reason, MessageState.COMPLETE)
+        reply, self.reply = self.reply, None
         finished = self.session.finish_reply(done.text, state, stats)
-        self.reply = None
-        self._decorate_finished(finished)
+        if reply is not None and state is MessageState.STOPPED and not done.text:
+            self.session.drop_empty_reply(reply.id)
+        else:
+            self._decorate_finished(finished)
         self._after_reply()
 
     def reply_failed(self, partial: str, message: str) -> None:

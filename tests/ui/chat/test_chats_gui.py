@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.store import new_chat, new_message
+from app.core.inference.engine import ReplyDone, ReplyStats, StopReason
 from app.core.inference.sampling import GREEDY
 from app.core.paths import app_paths
 from app.core.settings import ModelSettings, Settings, load_settings, save_settings
@@ -161,6 +162,18 @@ def test_the_reply_is_in_the_history_while_it_streams(window: MainWindow, qtbot:
     qtbot.waitUntil(lambda: rows("SELECT state FROM messages WHERE role = 'assistant'") == [("stopped",)])
     [(text,)] = rows("SELECT text FROM messages WHERE role = 'assistant'")
     assert text == window.chat_view.messages()[-1].text
+
+
+def test_a_reply_stopped_before_its_first_token_leaves_no_empty_message(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def stopped_at_once(*_args: object, **_kwargs: object) -> Iterator[ReplyDone]:
+        yield ReplyDone("", ReplyStats(prompt_tokens=12, stop_reason=StopReason.USER))
+
+    monkeypatch.setattr(window.worker.engine, "stream_chat", stopped_at_once)
+    reply_to(window, qtbot, "Hello?")
+    qtbot.waitUntil(lambda: rows("SELECT role FROM messages") == [("user",)])
+    assert [m.role for m in window.chats.session.shown_thread] == ["user"]
 
 
 def test_search_narrows_the_list_and_delete_removes_the_chat(
