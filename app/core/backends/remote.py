@@ -1,0 +1,352 @@
+"""A Backend for OpenAI-compatible servers (llama-server, vLLM, Ollama, LM Studio, another Glassbox).
+
+GET /v1/models lists the models; POST /v1/chat/completions with `stream: true` streams the
+reply as server-sent events, which become the local engine's events. Time to first token and
+tokens/s are measured here; the server's `usage` (and llama-server's `timings`) come with the
+final event. Stop closes the HTTP stream, which makes the server stop generating.
+
+The API key travels as a Bearer token and is never logged; TLS verification is always on (a CA
+file can be added for a private certificate authority).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import logging
+import ssl
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import httpx2
+
+from app.core.backends.base import Capabilities, ModelInfo, TokenCount, estimate_tokens
+from app.core.backends.sse import SSEParser
+from app.core.inference.engine import ChatMessage, ReplyDone, ReplyEvent, ReplyStats, StopReason, TokenPiece
+from app.core.inference.sampling import SamplingParams
+
+log = logging.getLogger(__name__)
+
+# Sent to every server: the Chat Completions request's own fields.
+OPENAI_FIELDS = ("temperature", "top_p", "max_tokens", "seed", "stop", "presence_penalty", "frequency_penalty")
+# llama-server (and llama_cpp.server) accept these too; other servers may refuse or ignore them.
+LLAMA_SERVER_FIELDS = ("top_k", "min_p", "repeat_penalty")
+FINISH_REASONS = {"stop": StopReason.END_OF_TEXT, "length": StopReason.LENGTH}
+
+
+class RemoteErrorKind(str, Enum):
+    UNREACHABLE = "unreachable"
+    DNS = "dns"
+    TLS = "tls"
+    UNAUTHORIZED = "unauthorized"
+    NOT_FOUND = "not_found"
+    BUSY = "busy"
+    REJECTED = "rejected"  # any other refusal: a 4xx or 5xx the server explains in its body
+    TIMEOUT_BEFORE_FIRST_TOKEN = "timeout_before_first_token"
+    STREAM_CUT = "stream_cut"
+    MALFORMED_CHUNK = "malformed_chunk"
+
+
+class RemoteError(Exception):
+    """A server failure with its kind and a one-line message that says what to do."""
+
+    def __init__(self, kind: RemoteErrorKind, message: str, retry_after_s: float | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.retry_after_s = retry_after_s
+
+
+@dataclass(frozen=True)
+class RemoteReplyDone(ReplyDone):
+    """A ReplyDone with what the server said about the reply, and the failure that ended it, if any."""
+
+    failure: RemoteError | None = None
+    usage: Mapping[str, Any] = field(default_factory=dict)
+    timings: Mapping[str, Any] = field(default_factory=dict)  # llama-server only
+
+
+@dataclass(frozen=True)
+class RemoteConfig:
+    url: str  # the server's address, with or without the /v1 suffix
+    api_key: str | None = None
+    timeout_s: float = 60.0  # to connect, and between two chunks (the first one included)
+    ca_file: Path | None = None  # trusted in addition to the system's certificate authorities
+    llama_server_fields: bool = False  # the server accepts top_k, min_p and repeat_penalty
+
+    def __repr__(self) -> str:  # the key never reaches a log through a repr
+        return f"RemoteConfig(url={self.url!r}, timeout_s={self.timeout_s}, ca_file={self.ca_file!r})"
+
+    @property
+    def api_base(self) -> str:
+        base = self.url.rstrip("/")
+        return base if base.endswith("/v1") else base + "/v1"
+
+
+class RemoteBackend:
+    """One server through one connection pool; one owner calls it, `stop` may be set from anywhere."""
+
+    capabilities = Capabilities()
+
+    def __init__(self, config: RemoteConfig) -> None:
+        self._config = config
+        headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
+        verify: ssl.SSLContext | bool = True
+        if config.ca_file is not None:
+            verify = ssl.create_default_context(cafile=str(config.ca_file))
+        self._client = httpx2.Client(base_url=config.api_base, headers=headers, verify=verify, timeout=config.timeout_s)
+        self._model: str | None = None
+
+    @property
+    def model(self) -> str | None:
+        return self._model
+
+    def select_model(self, model_id: str) -> None:
+        self._model = model_id
+
+    def close(self) -> None:
+        self._client.close()
+
+    def count_tokens(self, text: str) -> TokenCount:
+        return estimate_tokens(text)
+
+    def unsent_params(self, params: SamplingParams) -> tuple[str, ...]:
+        sent = set(self._request_fields(params))
+        return tuple(name for name in params.to_dict() if name not in sent)
+
+    def list_models(self) -> list[ModelInfo]:
+        try:
+            response = self._client.get("/models")
+        except httpx2.HTTPError as error:
+            raise self._transport_error(error, text_so_far="") from error
+        self._raise_for_status(response)
+        try:
+            entries = response.json()["data"]
+            return [ModelInfo(str(entry["id"]), _context_length(entry)) for entry in entries]
+        except (ValueError, KeyError, TypeError) as error:
+            raise RemoteError(
+                RemoteErrorKind.MALFORMED_CHUNK,
+                f"{self._config.api_base}/models did not return a model list; is this an OpenAI-compatible server?",
+            ) from error
+
+    def stream_chat(
+        self, messages: Sequence[ChatMessage], params: SamplingParams, stop: threading.Event
+    ) -> Iterator[ReplyEvent]:
+        """TokenPiece events, then one RemoteReplyDone. A failure before any text is raised as
+        RemoteError; after text it ends the reply (stop reason ERROR, the text so far kept)."""
+        model = self._model or self._first_model()
+        body: dict[str, Any] = {
+            "model": model,
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "stream": True,
+            "stream_options": {"include_usage": True},
+            **self._request_fields(params),
+        }
+        return self._stream(body, stop)
+
+    def _first_model(self) -> str:
+        models = self.list_models()
+        if not models:
+            raise RemoteError(RemoteErrorKind.NOT_FOUND, f"{self._config.api_base} offers no models; load one there.")
+        self._model = models[0].id
+        return self._model
+
+    def _request_fields(self, params: SamplingParams) -> dict[str, Any]:
+        values = params.to_dict()
+        names = OPENAI_FIELDS + (LLAMA_SERVER_FIELDS if self._config.llama_server_fields else ())
+        fields = {name: values[name] for name in names}
+        if params.seed is None:
+            del fields["seed"]
+        if not params.stop:
+            del fields["stop"]
+        if params.max_tokens <= 0:  # 0: as long as the context allows, the server's own default
+            del fields["max_tokens"]
+        return fields
+
+    def _stream(self, body: dict[str, Any], stop: threading.Event) -> Iterator[ReplyEvent]:
+        stats = ReplyStats()
+        parts: list[str] = []
+        usage: dict[str, Any] = {}
+        timings: dict[str, Any] = {}
+        started = time.perf_counter()
+        first_at = 0.0
+        failure: RemoteError | None = None
+        stats.stop_reason = StopReason.ERROR
+        try:
+            with self._client.stream("POST", "/chat/completions", json=body) as response:
+                self._raise_for_status(response)
+                parser = SSEParser()
+                for chunk in response.iter_bytes():
+                    for data in parser.feed(chunk):
+                        if data.strip() == "[DONE]":
+                            raise _Finished
+                        event = _decode_chunk(data)
+                        usage.update(event.get("usage") or {})
+                        timings.update(event.get("timings") or {})
+                        for choice in event.get("choices") or ():
+                            text = (choice.get("delta") or {}).get("content") or ""
+                            if text:
+                                if not first_at:
+                                    first_at = time.perf_counter()
+                                stats.completion_tokens += 1
+                                parts.append(text)
+                                yield TokenPiece(text, -1)
+                            if choice.get("finish_reason"):
+                                stats.stop_reason = FINISH_REASONS.get(choice["finish_reason"], StopReason.END_OF_TEXT)
+                    if stop.is_set():
+                        stats.stop_reason = StopReason.USER
+                        break
+                else:
+                    parser.close()
+                    if stats.stop_reason is StopReason.ERROR:
+                        raise RemoteError(RemoteErrorKind.STREAM_CUT, self._cut_message())
+        except _Finished:
+            pass
+        except httpx2.HTTPError as error:
+            failure = self._transport_error(error, text_so_far="".join(parts))
+        except RemoteError as error:
+            failure = error
+        if failure is not None:
+            log.warning("Reply from %s failed (%s): %s", self._config.api_base, failure.kind.value, failure.message)
+            if not parts:
+                raise failure
+            stats.stop_reason = StopReason.ERROR
+            stats.error = failure.message
+        if stats.stop_reason is StopReason.ERROR and failure is None:
+            stats.stop_reason = StopReason.END_OF_TEXT  # [DONE] without a finish reason
+        _fill_stats(stats, usage, timings, started, first_at, time.perf_counter())
+        yield RemoteReplyDone("".join(parts), stats, failure=failure, usage=usage, timings=timings)
+
+    def _cut_message(self) -> str:
+        return f"{self._config.api_base} stopped sending before the reply was complete; try again."
+
+    def _raise_for_status(self, response: httpx2.Response) -> None:
+        status = response.status_code
+        if status < 400:
+            return
+        response.read()
+        detail = _error_detail(response)
+        base = self._config.api_base
+        if status in (401, 403):
+            raise RemoteError(
+                RemoteErrorKind.UNAUTHORIZED, f"{base} refused the API key ({status}); check the key for this server."
+            )
+        if status == 404:
+            raise RemoteError(
+                RemoteErrorKind.NOT_FOUND,
+                f"{base} does not have that (404{detail}); pick another model or check the URL.",
+            )
+        if status in (429, 503):
+            retry_after = _retry_after(response.headers.get("Retry-After"))
+            wait = f"try again in {retry_after:.0f} s" if retry_after is not None else "try again in a moment"
+            raise RemoteError(RemoteErrorKind.BUSY, f"{base} is busy ({status}); {wait}.", retry_after)
+        raise RemoteError(RemoteErrorKind.REJECTED, f"{base} refused the request ({status}{detail}).")
+
+    def _transport_error(self, error: httpx2.HTTPError, text_so_far: str) -> RemoteError:
+        base = self._config.api_base
+        if isinstance(error, httpx2.ConnectError):
+            reason = str(error)
+            if _is_tls(error):
+                return RemoteError(
+                    RemoteErrorKind.TLS, f"{base}: the TLS certificate could not be verified ({reason}); set a CA file."
+                )
+            if any(word in reason for word in ("Name or service not known", "getaddrinfo", "name resolution")):
+                return RemoteError(RemoteErrorKind.DNS, f"{base}: the host name was not found; check the URL.")
+            return RemoteError(
+                RemoteErrorKind.UNREACHABLE, f"{base} cannot be reached ({reason}); is the server running?"
+            )
+        if isinstance(error, httpx2.ConnectTimeout):
+            return RemoteError(RemoteErrorKind.UNREACHABLE, f"{base} did not answer in time; is the server running?")
+        if isinstance(error, httpx2.TimeoutException) and not text_so_far:
+            return RemoteError(
+                RemoteErrorKind.TIMEOUT_BEFORE_FIRST_TOKEN,
+                f"{base} sent nothing for {self._config.timeout_s:.0f} s; it may be busy or the timeout too short.",
+            )
+        return RemoteError(RemoteErrorKind.STREAM_CUT, self._cut_message())
+
+
+class _Finished(Exception):
+    """The server sent [DONE]."""
+
+
+def _decode_chunk(data: str) -> dict[str, Any]:
+    try:
+        event = json.loads(data)
+    except ValueError:
+        event = None
+    if not isinstance(event, dict):
+        raise RemoteError(
+            RemoteErrorKind.MALFORMED_CHUNK, f"The server sent a chunk that is not a JSON object: {data[:80]!r}."
+        )
+    if "error" in event:
+        error = event["error"]
+        message = error.get("message", error) if isinstance(error, dict) else error
+        raise RemoteError(RemoteErrorKind.REJECTED, f"The server stopped the reply with an error: {message}.")
+    return event
+
+
+def _fill_stats(
+    stats: ReplyStats,
+    usage: Mapping[str, Any],
+    timings: Mapping[str, Any],
+    started: float,
+    first_at: float,
+    finished: float,
+) -> None:
+    """Times measured here; token counts from the server where it gave them, else one per chunk."""
+    stats.prompt_tokens = int(usage.get("prompt_tokens") or 0)
+    stats.completion_tokens = int(usage.get("completion_tokens") or stats.completion_tokens)
+    stats.cached_prompt_tokens = int(timings.get("cache_n") or 0)
+    stats.total_s = finished - started
+    if not first_at:
+        return
+    stats.time_to_first_token_s = first_at - started
+    if timings.get("prompt_per_second"):
+        stats.prompt_eval_tokens_per_s = float(timings["prompt_per_second"])
+    elif stats.prompt_tokens:
+        stats.prompt_eval_tokens_per_s = stats.evaluated_prompt_tokens / stats.time_to_first_token_s
+    generating = finished - first_at
+    if stats.completion_tokens > 1 and generating > 0:
+        stats.generation_tokens_per_s = (stats.completion_tokens - 1) / generating
+
+
+def _context_length(entry: Mapping[str, Any]) -> int | None:
+    """vLLM says max_model_len; llama-server its meta.n_ctx_train."""
+    value = entry.get("max_model_len") or (entry.get("meta") or {}).get("n_ctx_train")
+    return int(value) if isinstance(value, int) else None
+
+
+def _error_detail(response: httpx2.Response) -> str:
+    try:
+        error = response.json().get("error")
+    except (ValueError, AttributeError):
+        return ""
+    message = error.get("message") if isinstance(error, dict) else error
+    return f": {str(message)[:200]}" if message else ""
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Retry-After in seconds, whether given as seconds or as an HTTP date."""
+    if not value:
+        return None
+    if value.strip().isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _is_tls(error: BaseException) -> bool:
+    cause: BaseException | None = error
+    while cause is not None:
+        if isinstance(cause, ssl.SSLError):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return "CERTIFICATE_VERIFY_FAILED" in str(error) or "SSL" in str(error)
