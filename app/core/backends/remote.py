@@ -116,7 +116,8 @@ class RemoteBackend:
         return estimate_tokens(text)
 
     def unsent_params(self, params: SamplingParams) -> tuple[str, ...]:
-        sent = set(self._request_fields(params))
+        """A field left out only because it is unset (no seed, no stop strings) is not named."""
+        sent = self._field_names()
         return tuple(name for name in params.to_dict() if name not in sent)
 
     def list_models(self) -> list[ModelInfo]:
@@ -156,10 +157,12 @@ class RemoteBackend:
         self._model = models[0].id
         return self._model
 
+    def _field_names(self) -> tuple[str, ...]:
+        return OPENAI_FIELDS + (LLAMA_SERVER_FIELDS if self._config.llama_server_fields else ())
+
     def _request_fields(self, params: SamplingParams) -> dict[str, Any]:
         values = params.to_dict()
-        names = OPENAI_FIELDS + (LLAMA_SERVER_FIELDS if self._config.llama_server_fields else ())
-        fields = {name: values[name] for name in names}
+        fields = {name: values[name] for name in self._field_names()}
         if params.seed is None:
             del fields["seed"]
         if not params.stop:
