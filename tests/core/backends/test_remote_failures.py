@@ -1,0 +1,151 @@
+"""Failures a real llama_cpp.server does not produce on demand, from a loopback server that sends canned bytes."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from app.core.backends.remote import RemoteBackend, RemoteConfig, RemoteError, RemoteErrorKind, RemoteReplyDone
+from app.core.inference.engine import ChatMessage, ReplyDone, StopReason
+from app.core.inference.sampling import SamplingParams
+
+HELLO = [ChatMessage("user", "hello")]
+FAILURE_LOGGED = ("app.core.backends.remote", logging.WARNING, r"Reply from .* failed")
+
+
+def piece(text: str) -> bytes:
+    return b'data: {"choices": [{"index": 0, "delta": {"content": "%s"}, "finish_reason": null}]}\n\n' % text.encode()
+
+
+FINISH = b'data: {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}\n\n'
+USAGE = b'data: {"choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 2}}\n\n'
+DONE = b"data: [DONE]\n\n"
+
+
+@dataclass
+class Canned:
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    delay_s: float = 0.0  # before the headers are sent
+
+
+class CannedServer:
+    def __init__(self) -> None:
+        self.reply = Canned()
+        canned = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                reply = canned.reply
+                time.sleep(reply.delay_s)
+                try:
+                    self.send_response(reply.status)
+                    for name, value in reply.headers.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Connection", "close")
+                    self.end_headers()
+                    self.wfile.write(reply.body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up first (the timeout test)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, name="canned-server")
+        self._thread.start()
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+
+@pytest.fixture
+def canned() -> Iterator[CannedServer]:
+    server = CannedServer()
+    yield server
+    server.close()
+
+
+def reply_from(canned: CannedServer, reply: Canned, timeout_s: float = 30.0) -> RemoteReplyDone:
+    canned.reply = reply
+    remote = RemoteBackend(RemoteConfig(canned.url, timeout_s=timeout_s))
+    remote.select_model("m")
+    try:
+        done = [event for event in remote.stream_chat(HELLO, SamplingParams(), threading.Event())][-1]
+    finally:
+        remote.close()
+    assert isinstance(done, ReplyDone) and isinstance(done, RemoteReplyDone)
+    return done
+
+
+def failure_of(canned: CannedServer, reply: Canned, timeout_s: float = 30.0) -> RemoteError:
+    with pytest.raises(RemoteError) as raised:
+        reply_from(canned, reply, timeout_s)
+    return raised.value
+
+
+def test_a_whole_stream_gives_the_text_and_the_servers_usage(canned: CannedServer) -> None:
+    done = reply_from(canned, Canned(body=b": keep-alive\n\n" + piece("Hel") + piece("lo") + FINISH + USAGE + DONE))
+    assert done.text == "Hello"
+    assert done.stats.stop_reason is StopReason.END_OF_TEXT
+    assert (done.stats.prompt_tokens, done.stats.completion_tokens) == (5, 2)
+    assert done.usage == {"prompt_tokens": 5, "completion_tokens": 2}
+
+
+@pytest.mark.expected_log(*FAILURE_LOGGED)
+def test_a_malformed_chunk_after_text_ends_the_reply_and_keeps_the_text(canned: CannedServer) -> None:
+    done = reply_from(canned, Canned(body=piece("Hel") + b"data: {not json\n\n" + piece("lo")))
+    assert done.text == "Hel"
+    assert done.stats.stop_reason is StopReason.ERROR
+    assert done.failure is not None and done.failure.kind is RemoteErrorKind.MALFORMED_CHUNK
+
+
+@pytest.mark.expected_log(*FAILURE_LOGGED)
+def test_a_stream_that_ends_before_any_text_or_finish_is_cut(canned: CannedServer) -> None:
+    assert failure_of(canned, Canned(body=b": nothing yet\n\n")).kind is RemoteErrorKind.STREAM_CUT
+
+
+@pytest.mark.expected_log(*FAILURE_LOGGED)
+def test_a_busy_server_says_when_to_retry(canned: CannedServer) -> None:
+    error = failure_of(canned, Canned(status=429, headers={"Retry-After": "12"}, body=b"{}"))
+    assert error.kind is RemoteErrorKind.BUSY
+    assert error.retry_after_s == 12
+    assert "try again in 12 s" in error.message
+
+
+@pytest.mark.expected_log(*FAILURE_LOGGED)
+def test_a_missing_model_is_not_found(canned: CannedServer) -> None:
+    error = failure_of(canned, Canned(status=404, body=b'{"error": {"message": "model m not found"}}'))
+    assert error.kind is RemoteErrorKind.NOT_FOUND
+    assert "model m not found" in error.message
+
+
+@pytest.mark.expected_log(*FAILURE_LOGGED)
+def test_a_server_silent_past_the_timeout_times_out_before_the_first_token(canned: CannedServer) -> None:
+    error = failure_of(canned, Canned(delay_s=1.0, body=piece("late")), timeout_s=0.2)
+    assert error.kind is RemoteErrorKind.TIMEOUT_BEFORE_FIRST_TOKEN
+
+
+@pytest.mark.expected_log(*FAILURE_LOGGED)
+def test_an_unknown_host_is_a_dns_failure() -> None:
+    remote = RemoteBackend(RemoteConfig("http://glassbox-no-such-host.invalid:8080"))
+    remote.select_model("m")
+    try:
+        with pytest.raises(RemoteError) as raised:
+            list(remote.stream_chat(HELLO, SamplingParams(), threading.Event()))
+    finally:
+        remote.close()
+    assert raised.value.kind is RemoteErrorKind.DNS
