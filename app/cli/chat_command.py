@@ -1,15 +1,23 @@
-"""`glassbox chat --prompt TEXT`: stream one reply to the terminal, no window."""
+"""`glassbox chat --prompt TEXT [--server URL]`: stream one reply to the terminal, no window.
+
+Without --server the model runs here (llama.cpp in this process); with it, an OpenAI-compatible
+server generates the reply through the remote backend.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model
 from app.cli.flag_checks import bounded
-from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone
+from app.core.backends.base import Backend
+from app.core.backends.remote import RemoteBackend, RemoteConfig, RemoteError
+from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone, ReplyEvent
 from app.core.inference.sampling import SAMPLING_FIELDS, SamplingParams
 from app.core.models.validation import ModelFileError
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS
@@ -18,7 +26,13 @@ from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("chat", help="stream one reply to the terminal")
     parser.add_argument("--prompt", required=True, help="what to say to the model")
-    parser.add_argument("--model", help="path to a .gguf file (default: the starter model)")
+    parser.add_argument(
+        "--model", help="path to a .gguf file (default: the starter model); with --server, the server's model id"
+    )
+    parser.add_argument("--server", metavar="URL", help="an OpenAI-compatible server to run the model on")
+    parser.add_argument(
+        "--api-key-env", metavar="NAME", help="with --server: the environment variable that holds its API key"
+    )
     parser.add_argument("--system", default="", help="system prompt")
     parser.add_argument("--max-tokens", type=bounded(SAMPLING_FIELDS["max_tokens"]), default=512)
     parser.add_argument("--temperature", type=bounded(SAMPLING_FIELDS["temperature"]), default=0.7)
@@ -34,29 +48,67 @@ def run(args: argparse.Namespace) -> int:
     quiet_logging(args.verbose)
     if not args.prompt.strip():
         return fail("the prompt is empty")
+    if args.server:
+        return _run_remote(args)
     engine = Engine()
     stop = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
     try:
         engine.load(LoadConfig(resolve_model(args.model), n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers))
-        messages = [ChatMessage("system", args.system)] if args.system else []
-        messages.append(ChatMessage("user", args.prompt))
-        params = SamplingParams(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens)
-        for event in engine.stream_chat(messages, params, stop):
-            if isinstance(event, ReplyDone):
-                print(flush=True)
-                if args.stats:
-                    _print_stats(event)
-                if event.stats.error:
-                    return fail(event.stats.error)
-            else:
-                sys.stdout.write(event.text)
-                sys.stdout.flush()
+        return _print_reply(engine.stream_chat(_messages(args), _params(args), stop), args.stats)
     except (CommandError, ModelFileError, EngineError) as error:
         return fail(str(error))
     finally:
         signal.signal(signal.SIGINT, previous)
         engine.close()
+
+
+def _run_remote(args: argparse.Namespace) -> int:
+    api_key = None
+    if args.api_key_env:
+        api_key = os.environ.get(args.api_key_env)
+        if not api_key:
+            return fail(f"the environment variable {args.api_key_env} is not set (it should hold the API key)")
+    backend: Backend = RemoteBackend(RemoteConfig(args.server, api_key=api_key))
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        if args.model:
+            backend.select_model(args.model)
+        params = _params(args)
+        unsent = backend.unsent_params(params)
+        if unsent and args.stats:
+            print(f"[not sent to the server: {', '.join(unsent)}]", file=sys.stderr)
+        return _print_reply(backend.stream_chat(_messages(args), params, stop), args.stats)
+    except RemoteError as error:
+        return fail(error.message)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        backend.close()
+
+
+def _messages(args: argparse.Namespace) -> list[ChatMessage]:
+    messages = [ChatMessage("system", args.system)] if args.system else []
+    messages.append(ChatMessage("user", args.prompt))
+    return messages
+
+
+def _params(args: argparse.Namespace) -> SamplingParams:
+    return SamplingParams(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens)
+
+
+def _print_reply(events: Iterator[ReplyEvent], stats: bool) -> int:
+    """Stream the pieces to stdout; the exit status is 1 when the reply ended in an error."""
+    for event in events:
+        if isinstance(event, ReplyDone):
+            print(flush=True)
+            if stats:
+                _print_stats(event)
+            if event.stats.error:
+                return fail(event.stats.error)
+        else:
+            sys.stdout.write(event.text)
+            sys.stdout.flush()
     return 0
 
 

@@ -215,7 +215,8 @@ class RemoteBackend:
         except RemoteError as error:
             failure = error
         if failure is not None:
-            log.warning("Reply from %s failed (%s): %s", self._config.api_base, failure.kind.value, failure.message)
+            # INFO, not WARNING: the caller shows the failure; the server's trouble is not Glassbox's fault.
+            log.info("Reply from %s failed (%s): %s", self._config.api_base, failure.kind.value, failure.message)
             if not parts:
                 raise failure
             stats.stop_reason = StopReason.ERROR
