@@ -189,27 +189,28 @@ class RemoteBackend:
                         if data.strip() == "[DONE]":
                             raise _Finished
                         event = _decode_chunk(data)
-                        usage.update(event.get("usage") or {})
-                        timings.update(event.get("timings") or {})
-                        for choice in event.get("choices") or ():
-                            text = (choice.get("delta") or {}).get("content") or ""
+                        usage.update(_mapping(event.get("usage")))
+                        timings.update(_mapping(event.get("timings")))
+                        for text, finish_reason in _choices(event):
                             if text:
                                 if not first_at:
                                     first_at = time.perf_counter()
                                 stats.completion_tokens += 1
                                 parts.append(text)
                                 yield TokenPiece(text, -1)
-                            if choice.get("finish_reason"):
-                                stats.stop_reason = FINISH_REASONS.get(choice["finish_reason"], StopReason.END_OF_TEXT)
+                                if stop.is_set():
+                                    raise _Stopped
+                            if finish_reason:
+                                stats.stop_reason = FINISH_REASONS.get(finish_reason, StopReason.END_OF_TEXT)
                     if stop.is_set():
-                        stats.stop_reason = StopReason.USER
-                        break
-                else:
-                    parser.close()
-                    if stats.stop_reason is StopReason.ERROR:
-                        raise RemoteError(RemoteErrorKind.STREAM_CUT, self._cut_message())
+                        raise _Stopped
+                parser.close()
+                if stats.stop_reason is StopReason.ERROR:
+                    raise RemoteError(RemoteErrorKind.STREAM_CUT, self._cut_message())
         except _Finished:
             pass
+        except _Stopped:
+            stats.stop_reason = StopReason.USER  # leaving the `with` closed the stream: the server stops
         except httpx2.HTTPError as error:
             failure = self._transport_error(error, text_so_far="".join(parts))
         except RemoteError as error:
@@ -276,6 +277,32 @@ class RemoteBackend:
 
 class _Finished(Exception):
     """The server sent [DONE]."""
+
+
+class _Stopped(Exception):
+    """The stop event was set."""
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str | None]]:
+    """(text, finish reason) of each choice in a chunk; a chunk of the wrong shape is malformed."""
+    choices = event.get("choices") or []
+    if not isinstance(choices, list):
+        raise RemoteError(
+            RemoteErrorKind.MALFORMED_CHUNK, f"The server sent a chunk with no list of choices: {event!r:.80}"
+        )
+    for choice in choices:
+        delta = choice.get("delta") if isinstance(choice, dict) else None
+        text = delta.get("content") if isinstance(delta, dict) else None
+        if not isinstance(choice, dict) or not isinstance(text, str | None):
+            raise RemoteError(
+                RemoteErrorKind.MALFORMED_CHUNK, f"The server sent a choice of a wrong shape: {choice!r:.80}"
+            )
+        reason = choice.get("finish_reason")
+        yield text or "", reason if isinstance(reason, str) else None
 
 
 def _decode_chunk(data: str) -> dict[str, Any]:

@@ -141,3 +141,21 @@ def test_an_unknown_host_is_a_dns_failure() -> None:
     finally:
         remote.close()
     assert raised.value.kind is RemoteErrorKind.DNS
+
+
+def test_a_chunk_of_the_wrong_shape_is_malformed_and_the_text_so_far_is_kept(canned: CannedServer) -> None:
+    done = reply_from(canned, Canned(body=piece("Hi") + b'data: {"choices": [{"delta": {"content": 7}}]}\n\n'))
+    assert done.text == "Hi"
+    assert done.failure is not None and done.failure.kind is RemoteErrorKind.MALFORMED_CHUNK
+
+
+def test_an_error_the_server_sends_mid_stream_ends_the_reply_with_its_message(canned: CannedServer) -> None:
+    done = reply_from(canned, Canned(body=piece("Hi") + b'data: {"error": {"message": "out of memory"}}\n\n'))
+    assert done.text == "Hi"
+    assert done.stats.stop_reason is StopReason.ERROR
+    assert "out of memory" in done.stats.error
+
+
+def test_done_without_a_finish_reason_is_a_complete_reply(canned: CannedServer) -> None:
+    done = reply_from(canned, Canned(body=piece("Hi") + DONE))
+    assert (done.text, done.stats.stop_reason, done.failure) == ("Hi", StopReason.END_OF_TEXT, None)
