@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
+import ssl
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -35,7 +39,7 @@ class Canned:
 
 
 class CannedServer:
-    def __init__(self) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.reply = Canned()
         canned = self
 
@@ -60,9 +64,12 @@ class CannedServer:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
+        if tls is not None:
+            self._server.socket = tls.wrap_socket(self._server.socket, server_side=True)
         self._thread = threading.Thread(target=self._server.serve_forever, name="canned-server")
         self._thread.start()
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        scheme = "https" if tls is not None else "http"
+        self.url = f"{scheme}://127.0.0.1:{self._server.server_address[1]}"
 
     def close(self) -> None:
         self._server.shutdown()
@@ -159,3 +166,41 @@ def test_an_error_the_server_sends_mid_stream_ends_the_reply_with_its_message(ca
 def test_done_without_a_finish_reason_is_a_complete_reply(canned: CannedServer) -> None:
     done = reply_from(canned, Canned(body=piece("Hi") + DONE))
     assert (done.text, done.stats.stop_reason, done.failure) == ("Hi", StopReason.END_OF_TEXT, None)
+
+
+@pytest.fixture
+def self_signed(tmp_path: Path) -> Path:
+    """A folder with cert.pem and key.pem: a certificate for 127.0.0.1 that no system authority signed."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return tmp_path
+
+
+@pytest.fixture
+def tls_canned(self_signed: Path) -> Iterator[CannedServer]:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(self_signed / "cert.pem", self_signed / "key.pem")
+    server = CannedServer(tls=context)
+    yield server
+    server.close()
+
+
+def test_a_certificate_no_authority_signed_is_a_tls_failure(tls_canned: CannedServer) -> None:
+    assert failure_of(tls_canned, Canned(body=piece("Hi") + DONE)).kind is RemoteErrorKind.TLS
+
+
+def test_a_ca_file_makes_the_private_certificate_trusted(tls_canned: CannedServer, self_signed: Path) -> None:
+    tls_canned.reply = Canned(body=piece("Hi") + DONE)
+    remote = RemoteBackend(RemoteConfig(tls_canned.url, ca_file=self_signed / "cert.pem"))
+    remote.select_model("m")
+    try:
+        events = list(remote.stream_chat(HELLO, SamplingParams(), threading.Event()))
+    finally:
+        remote.close()
+    assert isinstance(events[-1], ReplyDone) and events[-1].text == "Hi"
