@@ -18,6 +18,7 @@ import pytest
 
 from app.core.inference.engine import Engine, LoadConfig
 from app.core.models.starter import find_starter_model
+from app.core.models.validation import ModelFileError
 
 MARKER = "requires_model"
 MODEL_FIXTURES = {"starter_model", "engine", "open_main_window"}
@@ -66,3 +67,13 @@ def engine(starter_model: Path) -> Iterator[Engine]:
     shared.load(LoadConfig(starter_model, n_ctx=2048))
     yield shared
     shared.close()
+
+
+def refusal_reason(path: Path) -> str:
+    """Loading `path` is refused before llama.cpp runs, with a message naming the file; returns the reason."""
+    engine = Engine()
+    with pytest.raises(ModelFileError) as caught:
+        engine.load(LoadConfig(path, n_ctx=256))
+    assert not engine.is_loaded
+    assert str(path) in str(caught.value)
+    return caught.value.reason

@@ -18,7 +18,8 @@ import pytest
 
 from app.bench.synthetic_gguf import SyntheticModel, header_layout, patch, set_metadata, write_synthetic_model
 from app.core.inference.engine import Engine, LoadConfig
-from app.core.models.validation import ModelFileError, check_model_file
+from app.core.models.validation import check_model_file
+from tests.helpers.models import refusal_reason
 
 # Small enough to write in milliseconds; head size 16, so rope needs an even count up to 16.
 SPEC = SyntheticModel(n_layers=2, n_embd=64, n_head=4, n_head_kv=2, n_ff=128, n_vocab=300, context_length=512)
@@ -42,16 +43,6 @@ def _patched(base: Path, folder: Path, key: str, value: int | float) -> Path:
     shutil.copyfile(base, path)
     set_metadata(path, key, value)
     return path
-
-
-def _refusal(path: Path) -> str:
-    """Loading `path` is refused with a message naming the file; returns the reason."""
-    engine = Engine()
-    with pytest.raises(ModelFileError) as caught:
-        engine.load(LoadConfig(path, n_ctx=256))
-    assert not engine.is_loaded
-    assert str(path) in str(caught.value)
-    return caught.value.reason
 
 
 def test_the_unpatched_synthetic_model_and_the_starter_pass(base_model: Path, starter_model: Path) -> None:
@@ -94,14 +85,14 @@ def test_the_unpatched_synthetic_model_loads_and_decodes(base_model: Path) -> No
 def test_a_hostile_header_value_is_refused_with_the_field_named(
     base_model: Path, tmp_path: Path, key: str, value: int | float, reason: str
 ) -> None:
-    assert reason in _refusal(_patched(base_model, tmp_path, key, value))
+    assert reason in refusal_reason(_patched(base_model, tmp_path, key, value))
 
 
 @pytest.mark.usefixtures("llama_cpp_never_called")
 def test_a_head_size_of_zero_is_refused(tmp_path: Path) -> None:
     path = write_synthetic_model(tmp_path / "heads.gguf", SyntheticModel(n_layers=1, head_dim=32, n_vocab=300))
     set_metadata(path, "llama.attention.key_length", 0)
-    assert "llama.attention.key_length is 0; the size of one attention head must be 1 to" in _refusal(path)
+    assert "llama.attention.key_length is 0; the size of one attention head must be 1 to" in refusal_reason(path)
 
 
 @pytest.mark.usefixtures("llama_cpp_never_called")
@@ -112,7 +103,10 @@ def test_rows_that_do_not_fill_whole_quantization_blocks_are_refused(tmp_path: P
     path = write_synthetic_model(tmp_path / "q8.gguf", spec)
     down = next(t for t in header_layout(path).tensors if t.name == "blk.0.ffn_down.weight")
     patch(path, down.dims_position, "<Q", 127)  # 128 values a row in blocks of 32 -> 127
-    assert "tensor blk.0.ffn_down.weight has rows of 127 values, not a multiple of Q8_0's block of 32" in _refusal(path)
+    assert (
+        "tensor blk.0.ffn_down.weight has rows of 127 values, not a multiple of Q8_0's block of 32"
+        in refusal_reason(path)
+    )
 
 
 def _tiny_gguf(
@@ -137,7 +131,7 @@ def _tiny_gguf(
 
 @pytest.mark.usefixtures("llama_cpp_never_called")
 def test_token_scores_shorter_than_the_vocabulary_are_refused(tmp_path: Path) -> None:
-    reason = _refusal(_tiny_gguf(tmp_path / "scores.gguf", vocabulary=8, scores=5))
+    reason = refusal_reason(_tiny_gguf(tmp_path / "scores.gguf", vocabulary=8, scores=5))
     assert reason == (
         "tokenizer.ggml.scores has 5 entries but tokenizer.ggml.tokens has 8; there must be one per token"
     )
@@ -145,7 +139,7 @@ def test_token_scores_shorter_than_the_vocabulary_are_refused(tmp_path: Path) ->
 
 @pytest.mark.usefixtures("llama_cpp_never_called")
 def test_an_embedding_table_that_does_not_match_the_vocabulary_is_refused(tmp_path: Path) -> None:
-    reason = _refusal(_tiny_gguf(tmp_path / "rows.gguf", vocabulary=8, embd_rows=6))
+    reason = refusal_reason(_tiny_gguf(tmp_path / "rows.gguf", vocabulary=8, embd_rows=6))
     assert reason == "tensor token_embd.weight has 6 rows but tokenizer.ggml.tokens has 8 tokens"
 
 
@@ -160,7 +154,7 @@ def test_an_embedding_table_that_does_not_match_the_vocabulary_is_refused(tmp_pa
     ],
 )
 def test_impossible_expert_counts_are_refused(tmp_path: Path, experts: dict[str, int], reason: str) -> None:
-    assert reason in _refusal(_tiny_gguf(tmp_path / "moe.gguf", **experts))
+    assert reason in refusal_reason(_tiny_gguf(tmp_path / "moe.gguf", **experts))
 
 
 @pytest.mark.usefixtures("llama_cpp_never_called")
@@ -175,7 +169,7 @@ def test_per_layer_head_counts_must_have_one_entry_per_layer(tmp_path: Path) -> 
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
     writer.close()
-    assert _refusal(path) == (
+    assert refusal_reason(path) == (
         "llama.attention.head_count has 2 entries but the model has 3 layers; there must be one per layer"
     )
 

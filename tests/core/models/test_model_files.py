@@ -9,25 +9,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from app.core.inference.engine import Engine, LoadConfig
-from app.core.models.validation import ModelFileError, check_model_file
-
-
-def _refusal(path: Path) -> str:
-    engine = Engine()
-    with pytest.raises(ModelFileError) as caught:
-        engine.load(LoadConfig(path, n_ctx=256))
-    assert not engine.is_loaded
-    assert str(path) in str(caught.value)
-    return caught.value.reason
+from app.core.models.validation import check_model_file
+from tests.helpers.models import refusal_reason
 
 
 def test_a_missing_file_is_refused(tmp_path: Path) -> None:
-    assert "does not exist" in _refusal(tmp_path / "nowhere.gguf")
+    assert "does not exist" in refusal_reason(tmp_path / "nowhere.gguf")
 
 
 def test_a_folder_is_refused(tmp_path: Path) -> None:
-    assert "folder" in _refusal(tmp_path)
+    assert "folder" in refusal_reason(tmp_path)
 
 
 def test_an_unreadable_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -41,33 +32,33 @@ def test_an_unreadable_file_is_refused(tmp_path: Path, monkeypatch: pytest.Monke
         return real_open(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pathlib.Path, "open", denied)
-    assert "cannot be read" in _refusal(path)
+    assert "cannot be read" in refusal_reason(path)
 
 
 def test_a_file_that_is_not_gguf_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "model.gguf"
     path.write_text("<html>404 Not Found</html>" * 10)
-    assert "not a GGUF file" in _refusal(path)
+    assert "not a GGUF file" in refusal_reason(path)
 
 
 def test_an_empty_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "empty.gguf"
     path.touch()
-    assert "too small" in _refusal(path)
+    assert "too small" in refusal_reason(path)
 
 
 def test_a_truncated_download_is_refused(tmp_path: Path, starter_model: Path) -> None:
     path = tmp_path / "half.gguf"
     with starter_model.open("rb") as source:
         path.write_bytes(source.read(30_000_000))
-    assert "truncated" in _refusal(path)
+    assert "truncated" in refusal_reason(path)
 
 
 def test_a_file_cut_inside_its_header_is_refused(tmp_path: Path, starter_model: Path) -> None:
     path = tmp_path / "header.gguf"
     with starter_model.open("rb") as source:
         path.write_bytes(source.read(4096))
-    assert "damaged or the file is truncated" in _refusal(path)
+    assert "damaged or the file is truncated" in refusal_reason(path)
 
 
 @pytest.mark.expected_log("llama.cpp", logging.ERROR, "unknown model architecture: 'alien-arch'")
@@ -84,4 +75,4 @@ def test_a_gguf_of_an_unknown_architecture_is_refused_by_llama_cpp(tmp_path: Pat
     writer.write_tensors_to_file()
     writer.close()
     check_model_file(path)  # structurally fine
-    assert "llama.cpp could not load it" in _refusal(path)
+    assert "llama.cpp could not load it" in refusal_reason(path)
