@@ -13,16 +13,6 @@ from app.ui.chat.view import ChatView, MessageWidget
 PARAGRAPH = "A sentence that wraps over several lines in a narrow window. " * 6
 
 
-@pytest.fixture
-def view(qtbot: QtBot) -> ChatView:
-    chat = ChatView()
-    qtbot.addWidget(chat)
-    chat.resize(600, 400)
-    chat.show()
-    qtbot.waitExposed(chat)
-    return chat
-
-
 def _fill(view: ChatView, count: int) -> None:
     for index in range(count):
         view.add_message("user" if index % 2 == 0 else "assistant", PARAGRAPH, key=str(index))
