@@ -4,4 +4,7 @@ import sys
 
 from app.main import main
 
-sys.exit(main())
+# Guarded: the engine child process (multiprocessing's spawn) imports this module as
+# `__mp_main__`, and must not start a second Glassbox.
+if __name__ == "__main__":
+    sys.exit(main())

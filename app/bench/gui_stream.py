@@ -81,7 +81,6 @@ class GuiStreamProbe(QObject):
     def _stream(self) -> None:
         self._first = self._last = 0.0
         self._done = None
-        self._llm.worker.engine.llama.reset()
         self._view.begin_reply()
         self._llm.worker.generateRequested.emit(self._request)
         self._loop.exec()

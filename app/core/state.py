@@ -34,6 +34,7 @@ class Change(Enum):
     LOAD_STARTED = "load started"
     MODEL_LOADED = "model loaded"
     LOAD_FAILED = "load failed"
+    MODEL_LOST = "model lost"
     REPLY_STARTED = "reply started"
     REPLY_ENDED = "reply ended"
     CHAT_OPENED = "chat opened"
@@ -138,6 +139,14 @@ class AppState:
         self._report = None
         self._phase = Phase.IDLE
         self._tell(Change.LOAD_FAILED)
+        return True
+
+    def model_lost(self) -> bool:
+        """The engine that held the model ended (it crashed): none is on duty. A load reports its own end."""
+        if self._phase in (Phase.LOADING, Phase.CLOSING) or self._report is None:
+            return False
+        self._report = None
+        self._tell(Change.MODEL_LOST)
         return True
 
     def reply_started(self) -> bool:

@@ -60,6 +60,22 @@ def test_a_failed_load_leaves_no_model_on_duty(state: AppState, changes: list[Ch
     assert changes[-1] is Change.LOAD_FAILED
 
 
+def test_a_lost_engine_leaves_no_model_on_duty_once(state: AppState, changes: list[Change]) -> None:
+    loaded(state)
+    state.reply_started()
+    state.reply_ended()
+    assert state.model_lost()
+    assert state.phase is Phase.IDLE and state.loaded_model is None and not state.can_send
+    assert changes[-1] is Change.MODEL_LOST
+    assert not state.model_lost()  # nothing left to lose
+
+
+def test_an_engine_lost_during_a_load_is_the_load_s_to_report(state: AppState, changes: list[Change]) -> None:
+    state.load_started(SMALL)
+    assert not state.model_lost()
+    assert state.is_loading and changes == [Change.LOAD_STARTED]
+
+
 def test_loads_finish_in_order_so_the_last_report_holds(state: AppState) -> None:
     state.load_started(SMALL)
     state.load_started(LARGE)

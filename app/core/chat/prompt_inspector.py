@@ -62,6 +62,15 @@ class PromptInspection:
         return self.count + self.reserve <= self.n_ctx
 
 
+@dataclass(frozen=True)
+class InspectRequest:
+    """Show the prompt for the next turn of `conversation` (a leading system message is the system prompt)."""
+
+    conversation: tuple[ChatMessage, ...]
+    reserve: int  # max tokens; like a reply's plan, the room kept free is capped at a share of the context
+    policy: WindowPolicy = WindowPolicy.ROLLING
+
+
 def inspect_prompt(
     engine: Engine,
     messages: Sequence[ChatMessage],

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import llama_cpp
 from llama_cpp import llama_chat_format
@@ -36,6 +37,10 @@ from app.core.inference.load_progress import LoadProgress, TimedModelLoad
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.stop_strings import StopStringFilter
 from app.core.models.validation import ModelFileError, check_model_file
+
+if TYPE_CHECKING:
+    from app.core.inference.metrics import ReplyMetrics
+    from app.core.inference.token_probs import TokenTrace
 
 log = logging.getLogger(__name__)
 
@@ -123,8 +128,13 @@ class TokenPiece:
 
 @dataclass(frozen=True)
 class ReplyDone:
+    """The end of a reply. A backend that measures more than ReplyStats adds `metrics`, and
+    `trace` when token probabilities were asked for."""
+
     text: str
     stats: ReplyStats
+    metrics: ReplyMetrics | None = None
+    trace: TokenTrace | None = None
 
 
 ReplyEvent = TokenPiece | ReplyDone

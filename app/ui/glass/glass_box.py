@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal, SignalInstance, qVersion
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMenu, QPlainTextEdit, QWidget
 
-from app.core.chat.prompt_inspector import PromptInspection
+from app.core.chat.prompt_inspector import InspectRequest, PromptInspection
 from app.core.diagnostics.report import DiagnosticsInput
 from app.core.inference.engine import ChatMessage, ReplyDone
 from app.core.inference.metrics import ReplyMetrics
@@ -34,7 +34,7 @@ from app.ui.glass.logs_panel import DiagnosticsCopier, LogsPanel
 from app.ui.glass.prompt_inspector_panel import PromptInspectorPanel
 from app.ui.glass.stats_panel import StatsPanel
 from app.ui.glass.token_view import attach_token_view, show_tokens
-from app.ui.llm.worker import InspectRequest, LlmWorker
+from app.ui.llm.worker import LlmWorker
 from app.ui.state_signals import StateSignals
 from app.ui.widgets.error_banner import ErrorBanner
 

@@ -1,8 +1,11 @@
-"""The LLM worker: one QObject in its own QThread that owns the Engine and nothing else touches.
+"""The LLM worker: one QObject in its own QThread that owns the local backend and nothing else touches.
 
-Requests arrive as queued signals (`loadRequested`, `generateRequested`); results leave as
-signals. Stop is a `threading.Event` the GUI thread sets directly: a queued "stop" slot
-would wait behind the running generation.
+The backend runs llama.cpp in its own process (`app.core.backends.local`); this thread
+waits on it, so the GUI thread never does. Requests arrive as queued signals
+(`loadRequested`, `generateRequested`); results leave as signals. Stop is a
+`threading.Event` the GUI thread sets directly: a queued "stop" slot would wait behind the
+running generation. When the engine process dies, the reply in progress ends with its
+text kept, and `engineLost` says what happened: no model is loaded any more.
 """
 
 from __future__ import annotations
@@ -13,17 +16,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import llama_cpp
 from PySide6.QtCore import QObject, Signal, Slot
 
-from app.core.chat.context_window import EnginePlanner, PlanRequest, WindowPolicy
-from app.core.chat.prompt_inspector import inspect_conversation
-from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadCancelled, LoadConfig, ReplyDone
-from app.core.inference.load_timeline import LoadTimeline
-from app.core.inference.metrics import MetricsRecorder
+from app.core.backends.local.backend import LocalBackend
+from app.core.backends.local.process import EngineCrashed
+from app.core.backends.local.session import LoadListener
+from app.core.chat.context_window import PlanRequest, PlanResult
+from app.core.chat.prompt_inspector import InspectRequest
+from app.core.inference.engine import ChatMessage, EngineError, LoadCancelled, LoadConfig, ReplyDone, StopReason
 from app.core.inference.sampling import SamplingParams
-from app.core.inference.token_probs import TokenProbabilityRecorder
-from app.core.memory.fallback import load_with_fallback
 from app.core.models.load_guard import begin_load, end_load
 from app.core.models.validation import ModelFileError
 from app.ui.threads import WorkerThread, rearm
@@ -35,15 +36,6 @@ log = logging.getLogger(__name__)
 class ReplyRequest:
     messages: tuple[ChatMessage, ...]
     params: SamplingParams
-
-
-@dataclass(frozen=True)
-class InspectRequest:
-    """Show the prompt for the next turn of `conversation` (a leading system message is the system prompt)."""
-
-    conversation: tuple[ChatMessage, ...]
-    reserve: int  # max tokens; like a reply's plan, the room kept free is capped at a share of the context
-    policy: WindowPolicy = WindowPolicy.ROLLING
 
 
 TEXT_BATCH_S = 0.016
@@ -98,10 +90,11 @@ class LlmWorker(QObject):
     promptInspected = Signal(object)  # PromptInspection
     inspectFailed = Signal(str)
     windowPlanned = Signal(object)  # PlanResult
+    engineLost = Signal(str)  # the engine process died (the message says how): no model is loaded now
 
-    def __init__(self, engine: Engine | None = None) -> None:
+    def __init__(self, backend: LocalBackend | None = None) -> None:
         super().__init__()
-        self.engine = engine or Engine()
+        self.backend = backend or LocalBackend()
         self.stop_event = threading.Event()
         self.cancel_load_event = threading.Event()
         self.closing = threading.Event()  # set first when the thread is asked to stop: no new job runs
@@ -113,7 +106,6 @@ class LlmWorker(QObject):
         self.loadRequested.connect(self._load)
         self.generateRequested.connect(self._generate)
         self.inspectRequested.connect(self._inspect)
-        self.planner = EnginePlanner(self.engine)
         self.planRequested.connect(self._plan)
         self.unloadRequested.connect(self._unload)
 
@@ -121,25 +113,20 @@ class LlmWorker(QObject):
     def _load(self, config: LoadConfig) -> None:
         rearm(self.cancel_load_event, self.closing)
         self.loadStarted.emit(config)
-        # Marked while it runs: a load that takes the process down is not repeated at the next start.
+        # Marked while it runs: a load that takes the machine down is not repeated at the next start.
         begin_load(config.model_path)
+        listener = LoadListener(self.loadStage.emit, self.loadProgress.emit, self.loadFallbackStep.emit)
         try:
-            result = load_with_fallback(
-                LoadTimeline(self.engine, on_stage=self.loadStage.emit),
-                config,
-                on_step=self.loadFallbackStep.emit,
-                progress=self.loadProgress.emit,
-                cancel=self.cancel_load_event,
-            )
+            result = self.backend.load(config, listener, self.cancel_load_event)
         except LoadCancelled as error:
             log.info("%s", error)
             self.loadCancelled.emit(str(error))
             return
-        except (ModelFileError, EngineError) as error:
+        except (ModelFileError, EngineError) as error:  # EngineCrashed included: the engine process died
             log.warning("Model load failed: %s", error)
             self.loadFailed.emit(str(error))
             return
-        except Exception as error:  # llama.cpp can fail in ways no one documented; never kill the thread
+        except Exception as error:  # whatever else: never kill the thread
             log.exception("Unexpected error while loading %s", config.model_path)
             self.loadFailed.emit(f"Loading {config.model_path.name} failed unexpectedly: {error}")
             return
@@ -155,56 +142,64 @@ class LlmWorker(QObject):
         self.generated_tokens = 0
         self.first_token_at = 0.0
         try:
-            metrics = MetricsRecorder(self.engine.llama)
-            probabilities = TokenProbabilityRecorder(request.params) if self.token_probabilities.is_set() else None
-
-            def observe(token_id: int, llama: llama_cpp.Llama) -> None:
-                metrics.observe(token_id, llama)
-                if probabilities is not None:
-                    probabilities.observe(token_id, llama)
-
             batch = _TextBatch(self.token.emit)
-            for event in self.engine.stream_chat(request.messages, request.params, self.stop_event, observe):
+            events = self.backend.stream_chat(
+                request.messages, request.params, self.stop_event, self.token_probabilities.is_set()
+            )
+            for event in events:
                 if isinstance(event, ReplyDone):
                     batch.flush()
-                    self.replyMetrics.emit(metrics.finish(event.stats, self.engine.llama))
-                    if probabilities is not None:
-                        self.replyTokens.emit(probabilities.trace(self.engine.llama))
-                    self.finished.emit(event)
+                    self._finish(event)
                     continue
                 if event.token_id >= 0:
                     self.generated_tokens += 1
                     self.first_token_at = self.first_token_at or time.perf_counter()
                 if event.text:
                     batch.add(event.text)
+        except EngineCrashed as error:  # the engine died before the reply began
+            self.failed.emit(str(error))
+            self.engineLost.emit(str(error))
         except EngineError as error:
             self.failed.emit(str(error))
         except Exception as error:
             log.exception("Generation failed")
             self.failed.emit(f"Generation failed unexpectedly: {error}")
 
+    def _finish(self, done: ReplyDone) -> None:
+        if done.metrics is not None:
+            self.replyMetrics.emit(done.metrics)
+        if done.trace is not None:
+            self.replyTokens.emit(done.trace)
+        self.finished.emit(done)
+        if done.stats.stop_reason is StopReason.ERROR and not self.backend.is_loaded:
+            self.engineLost.emit(done.stats.error)
+
     @Slot(object)
     def _plan(self, request: PlanRequest) -> None:
-        self.windowPlanned.emit(self.planner.plan(request))
+        try:
+            result = self.backend.plan(request)
+        except EngineError as error:
+            result = PlanResult(request, error=str(error))
+        self.windowPlanned.emit(result)
 
     @Slot(object)
     def _inspect(self, request: InspectRequest) -> None:
-        if not self.engine.is_loaded:
+        if not self.backend.is_loaded:
             self.inspectFailed.emit("No model is loaded yet: the prompt depends on the model's template and tokenizer.")
             return
         try:
-            inspection = inspect_conversation(
-                self.engine, request.conversation, request.reserve, request.policy, self.planner
-            )
+            inspection = self.backend.inspect(request)
         except Exception as error:  # a template can fail on odd input; say so instead of dying
-            log.exception("Prompt inspection failed")
             self.inspectFailed.emit(f"The prompt could not be built: {error}")
             return
         self.promptInspected.emit(inspection)
 
     @Slot()
     def _unload(self) -> None:
-        self.engine.close()
+        try:
+            self.backend.unload()
+        except EngineError as error:  # the engine is gone already: nothing is loaded, as asked
+            log.info("Unloading: %s", error)
 
 
 class LlmThread:
@@ -217,7 +212,7 @@ class LlmThread:
             self.worker,
             "llm-worker",
             flags=(self.worker.closing, self.worker.stop_event, self.worker.cancel_load_event),
-            on_end=self.worker.engine.close,
+            on_end=self.worker.backend.close,
         )
         self.thread.start()
 

@@ -68,8 +68,12 @@ def _schedule_demo(window: MainWindow, args: argparse.Namespace) -> None:
 
     if window.model_picker.count() == 0:  # nothing will load: show the empty state and finish
         QTimer.singleShot(0, window, finish)
-    elif args.prompt:
+        return
+    # A load or a reply that fails ends the run too, showing what went wrong.
+    window.worker.loadFailed.connect(finish)
+    if args.prompt:
         window.replyFinished.connect(finish)
+        window.worker.failed.connect(finish)
     else:
         window.state_signals.modelLoaded.connect(finish)
 

@@ -229,6 +229,7 @@ class MainWindow(QMainWindow):
         self.worker.token.connect(self._on_token)
         self.worker.finished.connect(self._on_reply_finished)
         self.worker.failed.connect(self._on_reply_failed)
+        self.worker.engineLost.connect(self._on_engine_lost)
 
     def _connect_features(self) -> None:
         """Place what the features made, and do what they ask of the shell."""
@@ -365,6 +366,15 @@ class MainWindow(QMainWindow):
         self.status_label.setText(self.tr("No model loaded"))
         self.error_banner.show_error(message)
         self.state.load_failed()
+
+    def _on_engine_lost(self, _message: str) -> None:
+        """The engine process died (the reply's own notice says how); the window and the chat stay."""
+        if not self.state.model_lost():
+            return
+        self.status_label.setText(self.tr("No model loaded: the engine stopped"))
+        self.error_banner.show_error(
+            self.tr("The model is no longer loaded. Choose it in the model picker to load it again, or pick another.")
+        )
 
     # ---- chatting ------------------------------------------------------------------
 

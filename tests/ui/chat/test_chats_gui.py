@@ -170,7 +170,7 @@ def test_a_reply_stopped_before_its_first_token_leaves_no_empty_message(
     def stopped_at_once(*_args: object, **_kwargs: object) -> Iterator[ReplyDone]:
         yield ReplyDone("", ReplyStats(prompt_tokens=12, stop_reason=StopReason.USER))
 
-    monkeypatch.setattr(window.worker.engine, "stream_chat", stopped_at_once)
+    monkeypatch.setattr(window.worker.backend, "stream_chat", stopped_at_once)
     reply_to(window, qtbot, "Hello?")
     qtbot.waitUntil(lambda: rows("SELECT role FROM messages") == [("user",)])
     assert [m.role for m in window.chats.session.shown_thread] == ["user"]

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 import pytest
 from pytestqt.qtbot import QtBot
 
+from app.core.backends.local.backend import LocalBackend
+from app.core.backends.local.process import InProcessEngine
 from app.core.inference.engine import Engine, LoadConfig, LoadReport
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
@@ -38,7 +40,7 @@ class SmallGpuEngine(Engine):
 
 def open_window(open_main_window: WindowOpener, qtbot: QtBot) -> MainWindow:
     """A window whose engine runs out of GPU memory above 10 layers."""
-    main = open_main_window(llm=LlmThread(LlmWorker(SmallGpuEngine(fits=10))))
+    main = open_main_window(llm=LlmThread(LlmWorker(LocalBackend(InProcessEngine(SmallGpuEngine(fits=10))))))
     qtbot.waitUntil(lambda: main.gpu_panel.planner is not None, timeout=30_000)
     return main
 
@@ -87,7 +89,7 @@ def test_out_of_gpu_memory_falls_back_and_tells_the_user_which_setting_holds(win
         panel.apply_button.click()
 
     assert loaded.args[0].config.n_gpu_layers == 7  # 31 -> 15 -> 11 -> 7
-    assert window.worker.engine.attempts[-4:] == [31, 15, 11, 7]
+    assert window.worker.backend.link.engine.attempts[-4:] == [31, 15, 11, 7]
     assert window.n_gpu_layers == 7
     banner = window.error_banner.message()
     assert "Not enough GPU memory for 31 GPU layers (cudaMalloc failed: out of memory)" in banner

@@ -99,7 +99,8 @@ def test_closing_the_window_mid_reply_stops_joins_and_frees_the_model(window: Ma
     qtbot.waitUntil(lambda: window.chat_view.live_text() != "", timeout=120_000)
     window.close()
     assert not window.llm.thread.is_running()  # closing waits for the thread, however long it takes
-    assert not window.worker.engine.is_loaded
+    assert not window.worker.backend.is_loaded
+    assert not window.worker.backend.link.running  # the engine process has ended: its memory is free
 
 
 def test_new_chat_empties_the_conversation(window: MainWindow, qtbot: QtBot) -> None:

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from app.core.backends.local.backend import LocalBackend
+from app.core.backends.local.process import InProcessEngine
 from app.core.inference.engine import Engine, LoadConfig, LoadReport
 from app.core.models.load_guard import begin_load, unfinished_load
 from app.core.models.validation import ModelFileError
@@ -64,7 +66,7 @@ def test_a_model_whose_load_never_finished_is_not_loaded_at_start_and_can_be_tri
 
 def test_the_marker_names_the_model_during_its_load_and_is_cleared_after(open_main_window: WindowOpener) -> None:
     engine = MarkerWatchingEngine()
-    main = open_main_window(llm=LlmThread(LlmWorker(engine)))
+    main = open_main_window(llm=LlmThread(LlmWorker(LocalBackend(InProcessEngine(engine)))))
     assert engine.marked_during_load == [main.loaded_model]
     assert unfinished_load() is None
     assert main.unfinished_load_notice is None
@@ -72,7 +74,7 @@ def test_the_marker_names_the_model_during_its_load_and_is_cleared_after(open_ma
 
 @pytest.mark.expected_log("app.ui.llm.worker", logging.WARNING, "Model load failed: .*llama.cpp could not load it")
 def test_a_load_that_fails_cleanly_clears_the_marker(qtbot: QtBot, tmp_path: Path) -> None:
-    worker = LlmWorker(FailingEngine())  # no thread: the request runs at once, here
+    worker = LlmWorker(LocalBackend(InProcessEngine(FailingEngine())))  # no LLM thread: the request runs at once, here
     with qtbot.waitSignal(worker.loadFailed, timeout=10_000):
         worker.loadRequested.emit(LoadConfig(tmp_path / "model.gguf"))
     assert unfinished_load() is None

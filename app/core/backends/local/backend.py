@@ -1,0 +1,206 @@
+"""The local llama.cpp backend: the Backend interface over an engine child process (or a thread).
+
+Every call is a job for the engine (`wire`); the caller's thread waits for the job's events
+in short slices and, between them, watches its stop or cancel flag, which it forwards to
+the engine as an `Abort`. So Stop takes effect within a token, and inside prompt
+processing or a weight load at llama.cpp's next abort check, although the engine runs in
+another process.
+
+When the engine process dies: a reply in progress ends as a ReplyDone with stop reason
+ERROR that keeps the text so far and says what happened; any other job raises
+`EngineCrashed`. The model is then gone (`is_loaded` is False) and the next load starts a
+fresh process.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from app.core.backends.base import Capabilities, ModelInfo, TokenCount
+from app.core.backends.local import wire
+from app.core.backends.local.process import EngineCrashed, EngineLink, EngineProcess, next_job_id
+from app.core.backends.local.session import LoadListener
+from app.core.chat.context_window import PlanRequest, PlanResult
+from app.core.chat.prompt_inspector import InspectRequest, PromptInspection
+from app.core.inference.engine import (
+    ChatMessage,
+    LoadConfig,
+    ReplyDone,
+    ReplyEvent,
+    ReplyStats,
+    StopReason,
+    TokenPiece,
+)
+from app.core.inference.sampling import SamplingParams
+from app.core.memory.fallback import FallbackResult
+from app.core.models.library import installed_models
+
+POLL_S = 0.005  # how often a waiting caller looks at its stop flag
+IDLE = "running the model"
+
+
+class LocalBackend:
+    """llama.cpp on this machine. One owner calls it; stop and cancel events may be set from anywhere."""
+
+    capabilities = Capabilities(
+        token_probabilities=True, tokenization=True, kv_reuse=True, load_timeline=True, gpu_plan=True
+    )
+
+    def __init__(self, link: EngineLink | None = None, models_dir: Path | None = None) -> None:
+        self._doing = IDLE  # what the engine is busy with, for a crash message ("while loading X")
+        self.link: EngineLink = link if link is not None else EngineProcess(lambda: self._doing)
+        self._models_dir = models_dir
+        self._config: LoadConfig | None = None
+
+    # ---- the model -------------------------------------------------------------------
+
+    @property
+    def model(self) -> str | None:
+        return str(self._config.model_path) if self._config is not None else None
+
+    @property
+    def config(self) -> LoadConfig | None:
+        """The setting the loaded model holds (after any offload fallback), None when none is loaded."""
+        return self._config
+
+    @property
+    def is_loaded(self) -> bool:
+        return self._config is not None
+
+    def list_models(self) -> list[ModelInfo]:
+        if self._models_dir is None:
+            return []
+        return [ModelInfo(str(model.path)) for model in installed_models(self._models_dir)]
+
+    def select_model(self, model_id: str) -> None:
+        self.load(LoadConfig(Path(model_id)))
+
+    def load(
+        self, config: LoadConfig, listener: LoadListener | None = None, cancel: threading.Event | None = None
+    ) -> FallbackResult:
+        """Load `config` (hash check, timeline, offload fallback). Raises ModelFileError, EngineError,
+        LoadCancelled, OutOfMemoryError, or EngineCrashed when llama.cpp took the engine down."""
+        listener = listener or LoadListener()
+        self._config = None
+        self._doing = f"loading {config.model_path.name}"
+        try:
+            result = self._run(wire.Load(config), cancel, listener)
+        finally:
+            self._doing = IDLE
+        assert isinstance(result, FallbackResult)
+        self._config = result.config
+        return result
+
+    def unload(self) -> None:
+        self._config = None
+        self._run(wire.Unload())
+
+    # ---- replies ---------------------------------------------------------------------
+
+    def unsent_params(self, params: SamplingParams) -> tuple[str, ...]:
+        return ()  # llama.cpp here honours every sampling field
+
+    def stream_chat(
+        self,
+        messages: Sequence[ChatMessage],
+        params: SamplingParams,
+        stop: threading.Event,
+        token_probabilities: bool = False,
+    ) -> Iterator[ReplyEvent]:
+        """TokenPiece events, then one ReplyDone with the reply's metrics (and its trace when asked)."""
+        self._doing = "writing a reply"
+        job = wire.Job(next_job_id(), wire.Reply(tuple(messages), params, token_probabilities))
+        self.link.submit(job)
+        parts: list[str] = []
+        pieces = 0
+        finished = False
+        try:
+            for event in self._events(job.id, stop):
+                if isinstance(event, wire.Pieces):
+                    parts.append(event.text)
+                    pieces += len(event.token_ids)
+                    yield TokenPiece(event.text, event.token_ids[0])
+                    for token_id in event.token_ids[1:]:
+                        yield TokenPiece("", token_id)
+                elif isinstance(event, wire.Finished):
+                    assert isinstance(event.value, ReplyDone)
+                    finished = True
+                    yield event.value
+                    return
+        except EngineCrashed as crash:
+            self._config = None
+            stats = ReplyStats(completion_tokens=pieces, stop_reason=StopReason.ERROR, error=str(crash))
+            finished = True
+            yield ReplyDone("".join(parts), stats)
+        finally:
+            self._doing = IDLE
+            if not finished:  # the caller stopped reading: the engine must not go on writing
+                self.link.abort(job.id)
+
+    def count_tokens(self, text: str) -> TokenCount:
+        value = self._run(wire.CountTokens(text))
+        assert isinstance(value, int)
+        return TokenCount(value, exact=True)
+
+    def plan(self, request: PlanRequest) -> PlanResult:
+        """The context window for a turn, measured with the loaded model's own tokenizer and template."""
+        if not self.is_loaded:
+            return PlanResult(request, error="No model is loaded yet: the window depends on its tokenizer.")
+        result = self._run(wire.Plan(request))
+        assert isinstance(result, PlanResult)
+        return PlanResult(request, result.plan, result.error)  # the asker's own request object back
+
+    def inspect(self, request: InspectRequest) -> PromptInspection:
+        result = self._run(wire.Inspect(request))
+        assert isinstance(result, PromptInspection)
+        return result
+
+    def close(self) -> None:
+        """End the engine (and free the model and its memory) in bounded time."""
+        self._config = None
+        self.link.close()
+
+    # ---- jobs ------------------------------------------------------------------------
+
+    def _run(
+        self, work: wire.Work, abort: threading.Event | None = None, listener: LoadListener | None = None
+    ) -> object:
+        job = wire.Job(next_job_id(), work)
+        self.link.submit(job)
+        try:
+            for event in self._events(job.id, abort):
+                if isinstance(event, wire.Finished):
+                    return event.value
+                if listener is not None:
+                    _tell(listener, event)
+        except EngineCrashed:
+            self._config = None
+            raise
+        raise AssertionError("a job's events end with Finished or Failed")
+
+    def _events(self, job_id: int, abort: threading.Event | None) -> Iterator[wire.Event]:
+        """The job's events up to its Finished (included); Failed raises its error."""
+        aborted = False
+        while True:
+            if abort is not None and not aborted and abort.is_set():
+                self.link.abort(job_id)
+                aborted = True
+            event = self.link.next_event(POLL_S)
+            if event is None or getattr(event, "job", job_id) != job_id:
+                continue  # nothing yet, or a late event of a job its caller gave up on
+            if isinstance(event, wire.Failed):
+                raise event.error.to_exception()
+            yield event
+            if isinstance(event, wire.Finished):
+                return
+
+
+def _tell(listener: LoadListener, event: wire.Event) -> None:
+    if isinstance(event, wire.Stage):
+        listener.stage(event.name)
+    elif isinstance(event, wire.Progress):
+        listener.progress(event.fraction)
+    elif isinstance(event, wire.FallbackStepped):
+        listener.fallback_step(event.step)

@@ -1,0 +1,204 @@
+"""The engine child process: owns llama.cpp and the model, runs one job at a time.
+
+Started by `EngineProcess` (multiprocessing's spawn, so nothing of the window's Qt state
+is inherited). Two threads: the reader takes every message off the pipe, sets the running
+job's abort flag the moment an `Abort` for it arrives, and queues jobs; the main thread
+runs the jobs in order through an `EngineSession` and sends their events back. The
+child's stderr goes to a file the window reads when the child dies: an assert in
+llama.cpp prints its reason there, and nowhere else, right before abort().
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+from app.core.backends.local import wire
+from app.core.backends.local.session import EngineSession, LoadListener
+from app.core.inference.engine import ReplyDone, TokenPiece
+
+log = logging.getLogger(__name__)
+
+PIECE_BATCH_S = 0.016
+
+
+class _Channel:
+    """The child's end of the pipe; sends come from the job thread and from logging."""
+
+    def __init__(self, connection: Connection) -> None:
+        self._connection = connection
+        self._lock = threading.Lock()
+
+    def send(self, message: object) -> None:
+        with self._lock:
+            self._connection.send(message)
+
+    def receive(self) -> object:
+        return self._connection.recv()
+
+
+class _ForwardLogs(logging.Handler):
+    def __init__(self, channel: _Channel) -> None:
+        super().__init__()
+        self._channel = channel
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = record.getMessage()
+            if record.exc_info:
+                message += "\n" + logging.Formatter().formatException(record.exc_info)
+            self._channel.send(wire.Log(record.name, record.levelno, message))
+        except (OSError, ValueError):  # the window is gone; nobody is left to read it
+            pass
+
+
+class Aborts:
+    """Which job runs now, and the abort flag it watches; an Abort may come before its job starts."""
+
+    def __init__(self) -> None:
+        self.flag = threading.Event()
+        self._lock = threading.Lock()
+        self._running = -1
+        self._asked: set[int] = set()
+
+    def start(self, job: int) -> threading.Event:
+        with self._lock:
+            self._running = job
+            self.flag.clear()
+            if job in self._asked:
+                self._asked.discard(job)
+                self.flag.set()
+        return self.flag
+
+    def abort(self, job: int) -> None:
+        with self._lock:
+            if job == self._running:
+                self.flag.set()
+            else:
+                self._asked.add(job)
+
+    def end(self) -> None:
+        with self._lock:
+            # Job ids grow: an Abort for a job that ended is dropped; one for a later job is kept.
+            self._asked = {job for job in self._asked if job > self._running}
+            self._running = -1
+
+
+def main(connection: Connection, stderr_path: str, log_level: int) -> None:
+    """The child's entry point (the target of the spawned process)."""
+    _send_stderr_to(stderr_path)
+    channel = _Channel(connection)
+    root = logging.getLogger()
+    root.handlers[:] = [_ForwardLogs(channel)]
+    root.setLevel(log_level)
+    session = EngineSession()
+    aborts = Aborts()
+    jobs: queue.Queue[wire.Job | None] = queue.Queue()
+    reader = threading.Thread(target=_read, args=(channel, jobs, aborts), name="engine-reader", daemon=True)
+    reader.start()
+    channel.send(wire.Ready(os.getpid()))
+    try:
+        while (job := jobs.get()) is not None:
+            run_job(session, job, aborts, channel.send)
+    finally:
+        session.close()
+
+
+def _read(channel: _Channel, jobs: queue.Queue[wire.Job | None], aborts: Aborts) -> None:
+    while True:
+        try:
+            message = channel.receive()
+        except (EOFError, OSError):  # the window closed its end (or died): finish up
+            break
+        if isinstance(message, wire.Abort):
+            aborts.abort(message.id)
+        elif isinstance(message, wire.Job):
+            jobs.put(message)
+        elif isinstance(message, wire.Shutdown):
+            break
+    jobs.put(None)
+
+
+def run_job(session: EngineSession, job: wire.Job, aborts: Aborts, send: Callable[[object], None]) -> None:
+    """Run one job; its events, then one Finished or Failed, go to `send`."""
+    flag = aborts.start(job.id)
+    try:
+        send(wire.Finished(job.id, _run(session, job, flag, send)))
+    except Exception as error:
+        info = wire.ErrorInfo.of(error)
+        if info.kind == "unexpected":
+            log.exception("The engine failed on %s", type(job.work).__name__)
+        send(wire.Failed(job.id, info))
+    finally:
+        aborts.end()
+
+
+def _run(session: EngineSession, job: wire.Job, flag: threading.Event, send: Callable[[object], None]) -> Any:
+    work, job_id = job.work, job.id
+    if isinstance(work, wire.Load):
+        listener = LoadListener(
+            stage=lambda name: send(wire.Stage(job_id, name)),
+            progress=lambda fraction: send(wire.Progress(job_id, fraction)),
+            fallback_step=lambda step: send(wire.FallbackStepped(job_id, step)),
+        )
+        return session.load(work.config, listener, flag)
+    if isinstance(work, wire.Reply):
+        batch = _PieceBatch(job_id, send)
+        done: ReplyDone | None = None
+        for event in session.stream_chat(work.messages, work.params, flag, work.token_probabilities):
+            if isinstance(event, TokenPiece):
+                batch.add(event)
+            else:
+                done = event
+        batch.flush()
+        return done
+    if isinstance(work, wire.Plan):
+        return session.plan(work.request)
+    if isinstance(work, wire.Inspect):
+        return session.inspect(work.request)
+    if isinstance(work, wire.CountTokens):
+        return session.count_tokens(work.text)
+    session.close()
+    return None
+
+
+class _PieceBatch:
+    """Sends the reply's pieces at most once a frame, the first at once (for time to first token).
+
+    Each message wakes two threads of the window's process; one a token would take a core
+    from llama.cpp as often on a machine with few cores. The window shows text at screen rate.
+    """
+
+    def __init__(self, job_id: int, send: Callable[[object], None]) -> None:
+        self._job_id = job_id
+        self._send = send
+        self._texts: list[str] = []
+        self._ids: list[int] = []
+        self._sent_at = 0.0
+
+    def add(self, piece: TokenPiece) -> None:
+        self._texts.append(piece.text)
+        self._ids.append(piece.token_id)
+        now = time.perf_counter()
+        if now - self._sent_at >= PIECE_BATCH_S:
+            self._sent_at = now
+            self.flush()
+
+    def flush(self) -> None:
+        if self._ids:
+            self._send(wire.Pieces(self._job_id, "".join(self._texts), tuple(self._ids)))
+            self._texts.clear()
+            self._ids.clear()
+
+
+def _send_stderr_to(path: str) -> None:
+    """Point file descriptor 2 at `path`, so what C code prints before dying is kept."""
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(descriptor, 2)
+    os.close(descriptor)

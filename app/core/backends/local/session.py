@@ -1,0 +1,96 @@
+"""Everything the local backend does with one llama.cpp engine, in whichever process owns it.
+
+The engine child process (`host.py`) runs an `EngineSession` and turns its results and
+callbacks into messages; `InProcessEngine` runs one in the caller's process (for tests
+that swap the engine for a fake, and for measuring what the child costs). Either way the
+same code loads (hash check, timeline, offload fallback), streams (with the reply's
+metrics and, when asked, its token probabilities), plans the context window and inspects
+the prompt.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+
+import llama_cpp
+
+from app.core.chat.context_window import EnginePlanner, PlanRequest, PlanResult
+from app.core.chat.prompt_inspector import InspectRequest, PromptInspection, inspect_conversation
+from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone, ReplyEvent
+from app.core.inference.load_timeline import LoadTimeline
+from app.core.inference.metrics import MetricsRecorder
+from app.core.inference.sampling import SamplingParams
+from app.core.inference.token_probs import TokenProbabilityRecorder
+from app.core.memory.fallback import FallbackResult, FallbackStep, load_with_fallback
+
+
+@dataclass(frozen=True)
+class LoadListener:
+    """What a load reports while it runs: the stage now running, weight-load progress, fallback steps."""
+
+    stage: Callable[[str], None] = lambda _name: None
+    progress: Callable[[float], None] = lambda _fraction: None
+    fallback_step: Callable[[FallbackStep], None] = lambda _step: None
+
+
+class EngineSession:
+    """One engine and the planner that measures with its tokenizer; one owner calls it."""
+
+    def __init__(self, engine: Engine | None = None) -> None:
+        self.engine = engine or Engine()
+        self.planner = EnginePlanner(self.engine)
+
+    @property
+    def is_loaded(self) -> bool:
+        return self.engine.is_loaded
+
+    def load(self, config: LoadConfig, listener: LoadListener, cancel: threading.Event) -> FallbackResult:
+        """Load with the timeline and the offload fallback. Raises ModelFileError, EngineError, LoadCancelled."""
+        return load_with_fallback(
+            LoadTimeline(self.engine, on_stage=listener.stage),
+            config,
+            on_step=listener.fallback_step,
+            progress=listener.progress,
+            cancel=cancel,
+        )
+
+    def stream_chat(
+        self,
+        messages: Sequence[ChatMessage],
+        params: SamplingParams,
+        stop: threading.Event,
+        token_probabilities: bool = False,
+    ) -> Iterator[ReplyEvent]:
+        """The engine's reply events; the closing ReplyDone carries the reply's metrics (and trace)."""
+        llama = self.engine.llama
+        metrics = MetricsRecorder(llama)
+        probabilities = TokenProbabilityRecorder(params) if token_probabilities else None
+
+        def observe(token_id: int, observed: llama_cpp.Llama) -> None:
+            metrics.observe(token_id, observed)
+            if probabilities is not None:
+                probabilities.observe(token_id, observed)
+
+        for event in self.engine.stream_chat(messages, params, stop, observe):
+            if isinstance(event, ReplyDone):
+                trace = probabilities.trace(llama) if probabilities is not None else None
+                yield replace(event, metrics=metrics.finish(event.stats, llama), trace=trace)
+            else:
+                yield event
+
+    def plan(self, request: PlanRequest) -> PlanResult:
+        return self.planner.plan(request)
+
+    def inspect(self, request: InspectRequest) -> PromptInspection:
+        if not self.engine.is_loaded:
+            raise EngineError("No model is loaded yet: the prompt depends on the model's template and tokenizer.")
+        return inspect_conversation(self.engine, request.conversation, request.reserve, request.policy, self.planner)
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.engine.tokenize(text, special=False))
+
+    def close(self) -> None:
+        """Free the model now."""
+        self.engine.close()

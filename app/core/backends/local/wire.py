@@ -1,0 +1,174 @@
+"""The messages between the window's process and the engine child, over one duplex pipe.
+
+Every message is a small frozen dataclass, pickled by `multiprocessing.connection`. A job
+(load, reply, plan, inspect, count, unload) carries an id; the child answers with events of
+that id and ends each job with exactly one `Finished` or `Failed`. `Abort` may arrive at any
+time: the child's reader thread sets the running job's stop flag at once, so a reply stops
+within a token and a load or a prompt evaluation at llama.cpp's next abort check. `Log`
+records are not tied to a job.
+
+Errors cross the boundary as their kind and fields (`ErrorInfo`), not as pickled
+exceptions, and are rebuilt on the other side as the same exception types.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.core.chat.context_window import PlanRequest
+from app.core.chat.prompt_inspector import InspectRequest
+from app.core.inference.engine import ChatMessage, EngineError, LoadCancelled, LoadConfig
+from app.core.inference.sampling import SamplingParams
+from app.core.memory.fallback import FallbackStep, OutOfMemoryError
+from app.core.models.validation import ModelFileError
+
+# ---- jobs: window → child -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Load:
+    config: LoadConfig
+
+
+@dataclass(frozen=True)
+class Reply:
+    messages: tuple[ChatMessage, ...]
+    params: SamplingParams
+    token_probabilities: bool
+
+
+@dataclass(frozen=True)
+class Plan:
+    request: PlanRequest
+
+
+@dataclass(frozen=True)
+class Inspect:
+    request: InspectRequest
+
+
+@dataclass(frozen=True)
+class CountTokens:
+    text: str
+
+
+@dataclass(frozen=True)
+class Unload:
+    pass
+
+
+Work = Load | Reply | Plan | Inspect | CountTokens | Unload
+
+
+@dataclass(frozen=True)
+class Job:
+    id: int
+    work: Work
+
+
+@dataclass(frozen=True)
+class Abort:
+    """Stop job `id` (a reply, or a load) as soon as the engine can."""
+
+    id: int
+
+
+@dataclass(frozen=True)
+class Shutdown:
+    pass
+
+
+# ---- events: child → window -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ready:
+    pid: int
+
+
+@dataclass(frozen=True)
+class Stage:
+    job: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Progress:
+    job: int
+    fraction: float
+
+
+@dataclass(frozen=True)
+class FallbackStepped:
+    job: int
+    step: FallbackStep
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """The text of one or more tokens, in order (the child sends at most one a frame, see host)."""
+
+    job: int
+    text: str
+    token_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The job's result: a FallbackResult, a ReplyDone, a PlanResult, a PromptInspection, an int, or None."""
+
+    job: int
+    value: object
+
+
+@dataclass(frozen=True)
+class ErrorInfo:
+    kind: str  # one of the KINDS below
+    message: str
+    path: str = ""  # model_file: the file
+    reason: str = ""  # model_file: why it cannot be used
+
+    def to_exception(self) -> Exception:
+        if self.kind == "model_file":
+            return ModelFileError(Path(self.path), self.reason)
+        return _KINDS.get(self.kind, EngineError)(self.message)
+
+    @classmethod
+    def of(cls, error: BaseException) -> ErrorInfo:
+        if isinstance(error, ModelFileError):
+            return cls("model_file", str(error), str(error.path), error.reason)
+        for kind, error_type in _KINDS.items():
+            if type(error) is error_type:
+                return cls(kind, str(error))
+        return cls("unexpected", f"{type(error).__name__}: {error}")
+
+
+_KINDS: dict[str, type[Exception]] = {
+    "cancelled": LoadCancelled,
+    "out_of_memory": OutOfMemoryError,
+    "engine": EngineError,
+    "unexpected": RuntimeError,
+}
+
+
+@dataclass(frozen=True)
+class Failed:
+    job: int
+    error: ErrorInfo
+
+
+@dataclass(frozen=True)
+class Log:
+    """A log record of the child, re-logged in the window's process under the same logger."""
+
+    logger: str
+    level: int
+    message: str
+
+    def emit(self) -> None:
+        logging.getLogger(self.logger).log(self.level, "%s", self.message)
+
+
+Event = Ready | Stage | Progress | FallbackStepped | Pieces | Finished | Failed | Log
