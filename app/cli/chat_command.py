@@ -1,7 +1,7 @@
 """`glassbox chat --prompt TEXT [--server URL]`: stream one reply to the terminal, no window.
 
-Without --server the model runs here (llama.cpp in this process); with it, an OpenAI-compatible
-server generates the reply through the remote backend.
+Without --server the model runs on this machine (llama.cpp in the engine process, as in the
+window); with it, an OpenAI-compatible server generates the reply through the remote backend.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model
 from app.cli.flag_checks import bounded
 from app.core.backends.base import Backend
+from app.core.backends.local.backend import LocalBackend
 from app.core.backends.remote import RemoteBackend, RemoteConfig, RemoteError
-from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig, ReplyDone, ReplyEvent
+from app.core.inference.engine import ChatMessage, EngineError, LoadConfig, ReplyDone, ReplyEvent
 from app.core.inference.sampling import SAMPLING_FIELDS, SamplingParams
 from app.core.models.validation import ModelFileError
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS
@@ -48,43 +49,38 @@ def run(args: argparse.Namespace) -> int:
     quiet_logging(args.verbose)
     if not args.prompt.strip():
         return fail("the prompt is empty")
-    if args.server:
-        return _run_remote(args)
-    engine = Engine()
-    stop = threading.Event()
-    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
     try:
-        engine.load(LoadConfig(resolve_model(args.model), n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers))
-        return _print_reply(engine.stream_chat(_messages(args), _params(args), stop), args.stats)
-    except (CommandError, ModelFileError, EngineError) as error:
+        backend: Backend = _remote_backend(args) if args.server else LocalBackend()
+    except CommandError as error:
         return fail(str(error))
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        engine.close()
-
-
-def _run_remote(args: argparse.Namespace) -> int:
-    api_key = None
-    if args.api_key_env:
-        api_key = os.environ.get(args.api_key_env)
-        if not api_key:
-            return fail(f"the environment variable {args.api_key_env} is not set (it should hold the API key)")
-    backend: Backend = RemoteBackend(RemoteConfig(args.server, api_key=api_key))
     stop = threading.Event()
     previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
     try:
-        if args.model:
+        if isinstance(backend, LocalBackend):
+            backend.load(LoadConfig(resolve_model(args.model), n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers))
+        elif args.model:
             backend.select_model(args.model)
         params = _params(args)
         unsent = backend.unsent_params(params)
         if unsent and args.stats:
             print(f"[not sent to the server: {', '.join(unsent)}]", file=sys.stderr)
         return _print_reply(backend.stream_chat(_messages(args), params, stop), args.stats)
+    except (CommandError, ModelFileError, EngineError) as error:
+        return fail(str(error))
     except RemoteError as error:
         return fail(error.message)
     finally:
         signal.signal(signal.SIGINT, previous)
         backend.close()
+
+
+def _remote_backend(args: argparse.Namespace) -> RemoteBackend:
+    api_key = None
+    if args.api_key_env:
+        api_key = os.environ.get(args.api_key_env)
+        if not api_key:
+            raise CommandError(f"the environment variable {args.api_key_env} is not set (it should hold the API key)")
+    return RemoteBackend(RemoteConfig(args.server, api_key=api_key))
 
 
 def _messages(args: argparse.Namespace) -> list[ChatMessage]:

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from app.cli import selftest_command
 from app.cli.common import CommandError, resolve_model
+from app.core.backends.local.backend import LocalBackend
+from app.core.backends.local.process import EngineProcess
+from app.core.inference.engine import ReplyEvent
 
 
 def _glassbox(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
@@ -71,12 +78,22 @@ def test_without_a_model_the_advice_fits_a_source_install_and_a_bundle(monkeypat
     assert "glassbox models download" in str(bundled.value) and "Tools → Models…" in str(bundled.value)
 
 
-def test_selftest_reports_a_child_that_died_from_an_illegal_instruction_in_one_line(
+class EngineWithIllegalInstructions(LocalBackend):
+    """The real engine process, which dies as a build for another CPU does at its first decode."""
+
+    def stream_chat(self, *args: Any, **kwargs: Any) -> Iterator[ReplyEvent]:
+        assert isinstance(self.link, EngineProcess) and self.link.pid is not None
+        os.kill(self.link.pid, signal.SIGILL)
+        return super().stream_chat(*args, **kwargs)
+
+
+@pytest.mark.requires_model
+@pytest.mark.expected_log("app.core.backends.local.process", logging.ERROR, "Illegal instruction")
+def test_selftest_reports_an_engine_that_died_from_an_illegal_instruction_in_one_line(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    suicide = "import os, signal; os.kill(os.getpid(), signal.SIGILL)"
-    monkeypatch.setattr(selftest_command, "_glassbox_command", lambda: [sys.executable, "-c", suicide])
-    status = selftest_command.run(argparse.Namespace(in_process=False, model=None, verbose=False))
+    monkeypatch.setattr(selftest_command, "LocalBackend", EngineWithIllegalInstructions)
+    status = selftest_command.run(argparse.Namespace(model=None, verbose=False))
     assert status == 1
     (line,) = capsys.readouterr().err.strip().splitlines()
     assert "Illegal instruction" in line and "CMAKE_ARGS=" in line

@@ -17,7 +17,7 @@ import math
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from app.core.inference.engine import ChatMessage, ReplyEvent
 from app.core.inference.sampling import SamplingParams
@@ -55,6 +55,7 @@ def estimate_tokens(text: str) -> TokenCount:
     return TokenCount(math.ceil(len(text) / CHARS_PER_TOKEN_ESTIMATE), exact=False)
 
 
+@runtime_checkable
 class Backend(Protocol):
     """One owner calls a backend; the only cross-thread input is the stop event of a reply."""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import queue
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -93,6 +94,9 @@ class Aborts:
 def main(connection: Connection, stderr_path: str, log_level: int) -> None:
     """The child's entry point (the target of the spawned process)."""
     _send_stderr_to(stderr_path)
+    # Ctrl+C in a terminal reaches the whole process group: the window's process (or the CLI)
+    # turns it into a stop, which arrives here as an Abort.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     channel = _Channel(connection)
     root = logging.getLogger()
     root.handlers[:] = [_ForwardLogs(channel)]

@@ -88,6 +88,11 @@ class EngineProcess:
         return self._process.pid if self._process is not None else None
 
     @property
+    def stderr_path(self) -> str:
+        """Where the running child's stderr goes (empty when none runs)."""
+        return self._stderr_path
+
+    @property
     def running(self) -> bool:
         return self._process is not None and self._process.is_alive()
 

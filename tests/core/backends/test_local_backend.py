@@ -1,0 +1,217 @@
+"""The local backend: llama.cpp in a child process that may die without taking this process with it."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from app.core.backends.base import Backend
+from app.core.backends.local.backend import LocalBackend
+from app.core.backends.local.process import EngineCrashed, EngineProcess
+from app.core.backends.local.session import LoadListener
+from app.core.chat.context_window import PlanRequest, WindowTurn
+from app.core.inference.crash_report import rebuild_command
+from app.core.inference.engine import ChatMessage, LoadCancelled, LoadConfig, ReplyDone, StopReason, TokenPiece
+from app.core.inference.sampling import GREEDY
+from app.core.models.validation import ModelFileError
+
+STORY = [ChatMessage("user", "Write a long story about a lighthouse keeper.")]
+LONG = replace(GREEDY, max_tokens=200)
+PROCESS_LOG = "app.core.backends.local.process"
+
+
+@pytest.fixture
+def backend(starter_model: Path) -> Iterator[LocalBackend]:
+    local = LocalBackend()
+    local.load(LoadConfig(starter_model, n_ctx=1024))
+    yield local
+    local.close()
+
+
+def engine_pid(backend: LocalBackend) -> int:
+    assert isinstance(backend.link, EngineProcess) and backend.link.pid is not None
+    return backend.link.pid
+
+
+def test_it_is_a_backend_that_offers_everything_the_glass_shows(backend: LocalBackend) -> None:
+    assert isinstance(backend, Backend)
+    offered = backend.capabilities
+    assert offered.token_probabilities and offered.tokenization and offered.kv_reuse
+    assert offered.load_timeline and offered.gpu_plan
+    assert backend.unsent_params(GREEDY) == ()
+
+
+def test_the_model_runs_in_another_process_and_the_reply_streams_with_metrics_and_probabilities(
+    backend: LocalBackend,
+) -> None:
+    assert engine_pid(backend) != os.getpid()
+    events = list(backend.stream_chat(STORY, replace(GREEDY, max_tokens=24), threading.Event(), True))
+    pieces, done = events[:-1], events[-1]
+    assert all(isinstance(piece, TokenPiece) for piece in pieces)
+    assert isinstance(done, ReplyDone) and done.text == "".join(p.text for p in pieces if isinstance(p, TokenPiece))
+    assert done.stats.completion_tokens == 24 and done.stats.stop_reason is StopReason.LENGTH
+    assert done.metrics is not None and done.metrics.llama.eval_tokens > 0 and done.metrics.n_ctx == 1024
+    assert done.trace is not None and len(done.trace.steps) == 24
+
+
+def test_token_probabilities_are_recorded_only_when_asked_for(backend: LocalBackend) -> None:
+    *_, done = backend.stream_chat(STORY, replace(GREEDY, max_tokens=4), threading.Event())
+    assert isinstance(done, ReplyDone) and done.trace is None and done.metrics is not None
+
+
+def test_tokens_are_counted_exactly_and_the_window_is_planned_with_the_model_s_tokenizer(
+    backend: LocalBackend,
+) -> None:
+    count = backend.count_tokens("The lighthouse keeper lit the lamp.")
+    assert count.exact and 5 < count.tokens < 15
+    request = PlanRequest("meter", "", (WindowTurn(1, "user", "Hello there."),), reserve=64)
+    result = backend.plan(request)
+    assert result.request is request  # the asker's own request comes back
+    assert result.plan is not None and result.plan.n_ctx == 1024 and result.plan.prompt_tokens > 3
+
+
+def test_stop_ends_the_reply_within_one_token(backend: LocalBackend) -> None:
+    stop = threading.Event()
+    seen = 0
+    for event in backend.stream_chat(STORY, LONG, stop):
+        if isinstance(event, ReplyDone):
+            done = event
+        elif event.token_id >= 0:
+            seen += 1
+            stop.set()
+    assert done.stats.stop_reason is StopReason.USER
+    assert done.stats.completion_tokens <= seen + 1
+
+
+def test_stop_set_before_the_reply_starts_aborts_the_prompt_evaluation(backend: LocalBackend) -> None:
+    stop = threading.Event()
+    stop.set()
+    events = list(backend.stream_chat([ChatMessage("user", "word " * 600)], LONG, stop))
+    done = events[-1]
+    assert isinstance(done, ReplyDone) and done.stats.stop_reason is StopReason.USER
+    assert done.stats.completion_tokens == 0 and done.text == ""
+    # The engine is fine afterwards: the next reply runs.
+    *_, after = backend.stream_chat(STORY, replace(GREEDY, max_tokens=3), threading.Event())
+    assert isinstance(after, ReplyDone) and after.stats.completion_tokens == 3
+
+
+CRASHES = [
+    (signal.SIGSEGV, "crashed (SIGSEGV) while writing a reply"),
+    (signal.SIGABRT, "crashed (SIGABRT) while writing a reply"),
+    (signal.SIGILL, "'Illegal instruction' while writing a reply"),
+    (signal.SIGKILL, "killed (SIGKILL) while writing a reply, most often by the system when memory runs out"),
+]
+
+
+@pytest.mark.parametrize(("signal_number", "said"), CRASHES, ids=[s.name for s, _ in CRASHES])
+@pytest.mark.expected_log(PROCESS_LOG, logging.ERROR, "while writing a reply")
+def test_a_dead_engine_ends_the_reply_with_its_text_kept_and_says_what_happened(
+    backend: LocalBackend, starter_model: Path, signal_number: signal.Signals, said: str
+) -> None:
+    pid = engine_pid(backend)
+    shown: list[str] = []
+    for event in backend.stream_chat(STORY, LONG, threading.Event()):
+        if isinstance(event, TokenPiece):
+            shown.append(event.text)
+            if len(shown) == 3:
+                os.kill(pid, signal_number)
+        else:
+            done = event
+    assert done.stats.stop_reason is StopReason.ERROR and said in done.stats.error
+    assert done.text == "".join(shown) and done.text  # nothing the user saw is lost
+    assert not backend.is_loaded
+    # Load again: a fresh engine process takes over.
+    backend.load(LoadConfig(starter_model, n_ctx=512))
+    assert engine_pid(backend) != pid
+    *_, after = backend.stream_chat(STORY, replace(GREEDY, max_tokens=3), threading.Event())
+    assert isinstance(after, ReplyDone) and after.stats.completion_tokens == 3
+
+
+@pytest.mark.expected_log(PROCESS_LOG, logging.ERROR, "Illegal instruction")
+def test_illegal_instruction_names_the_rebuild_command(backend: LocalBackend) -> None:
+    os.kill(engine_pid(backend), signal.SIGILL)
+    with pytest.raises(EngineCrashed) as crash:
+        backend.count_tokens("hello")
+    assert "CPU instructions this machine cannot run" in str(crash.value) and rebuild_command() in str(crash.value)
+    assert crash.value.exit_code == -signal.SIGILL
+
+
+@pytest.mark.expected_log(PROCESS_LOG, logging.ERROR, "GGML_ASSERT")
+def test_what_the_engine_printed_last_before_dying_is_in_the_message(backend: LocalBackend) -> None:
+    link = backend.link
+    assert isinstance(link, EngineProcess)
+    # What llama.cpp writes to the child's stderr right before abort() (an assert's reason).
+    with open(link.stderr_path, "a") as stderr:
+        stderr.write("llama.cpp:123: GGML_ASSERT(eps >= 0.0f) failed\n")
+    os.kill(engine_pid(backend), signal.SIGABRT)
+    with pytest.raises(EngineCrashed) as crash:
+        backend.count_tokens("hello")
+    assert "GGML_ASSERT(eps >= 0.0f) failed" in str(crash.value)
+
+
+@pytest.mark.expected_log(PROCESS_LOG, logging.ERROR, "while loading SmolLM2")
+def test_an_engine_that_dies_during_a_load_fails_the_load(starter_model: Path) -> None:
+    backend = LocalBackend()
+    try:
+        pids: list[int] = []
+
+        def die(_stage: str) -> None:
+            if not pids:
+                pids.append(engine_pid(backend))
+                os.kill(pids[0], signal.SIGSEGV)
+
+        with pytest.raises(EngineCrashed, match="crashed \\(SIGSEGV\\) while loading SmolLM2"):
+            backend.load(LoadConfig(starter_model, n_ctx=512), LoadListener(stage=die))
+        assert not backend.is_loaded
+    finally:
+        backend.close()
+
+
+def test_a_file_that_is_not_a_model_is_refused_with_its_path_and_reason(tmp_path: Path) -> None:
+    path = tmp_path / "notes.gguf"
+    path.write_text("these are not weights")
+    backend = LocalBackend()
+    try:
+        with pytest.raises(ModelFileError) as refused:
+            backend.load(LoadConfig(path))
+        assert refused.value.path == path and refused.value.reason
+    finally:
+        backend.close()
+
+
+def test_a_cancelled_load_is_cancelled_not_failed(starter_model: Path) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    backend = LocalBackend()
+    try:
+        with pytest.raises(LoadCancelled):
+            backend.load(LoadConfig(starter_model), cancel=cancel)
+        assert not backend.is_loaded
+    finally:
+        backend.close()
+
+
+def test_the_engine_s_log_lines_arrive_in_this_process_under_their_own_loggers(
+    starter_model: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    backend = LocalBackend()
+    try:
+        with caplog.at_level(logging.DEBUG):
+            backend.load(LoadConfig(starter_model, n_ctx=512))
+    finally:
+        backend.close()
+    assert any(record.name == "llama.cpp" and "n_ctx" in record.getMessage() for record in caplog.records)
+
+
+@pytest.mark.expected_log(PROCESS_LOG, logging.WARNING, "did not exit in 3 s; terminating it")
+def test_closing_ends_even_a_frozen_engine(backend: LocalBackend) -> None:
+    os.kill(engine_pid(backend), signal.SIGSTOP)  # as stuck as a process can be
+    backend.close()
+    assert not backend.link.running  # type: ignore[attr-defined]
