@@ -13,6 +13,6 @@ if sys.platform == "win32":
     # "access violation reading 0x0000000000000000" (abetlen/llama-cpp-python#1903, #2029).
     import llama_cpp  # noqa: F401
 
-from app.main import main
+from app.main import main  # noqa: E402  (after freeze_support, as its documentation asks)
 
 sys.exit(main())

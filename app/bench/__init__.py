@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import platform
 import time
 from collections.abc import Sequence
@@ -17,7 +18,7 @@ from typing import Any
 
 from app.core.support.text_table import text_table
 
-SECTIONS: list[str] = ["streaming", "chat_view", "memory_plan", "hashing", "context_reuse", "inspector"]
+SECTIONS: list[str] = ["streaming", "chat_view", "memory_plan", "hashing", "context_reuse", "inspector", "remote"]
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,12 @@ class BenchRow:
     value: float
     unit: str = ""
     target: str = ""  # e.g. ">= 0.97"; empty for plain measurements
-    passed: bool | None = None
+    passed: bool | None = None  # None: no target, or not measured
+    note: str = ""  # why a row was not measured
+
+    @property
+    def measured(self) -> bool:
+        return not math.isnan(self.value)
 
 
 @dataclass
@@ -48,6 +54,11 @@ def row(section: str, metric: str, value: float, unit: str = "", target: str = "
     return BenchRow(section, metric, value, unit, target, check(value, target) if target else None)
 
 
+def not_measured(section: str, metric: str, reason: str, unit: str = "", target: str = "") -> BenchRow:
+    """A row that says it was not measured, and why: never a zero, never a pass."""
+    return BenchRow(section, metric, math.nan, unit, target, None, reason)
+
+
 def run_sections(context: BenchContext, only: Sequence[str] = ()) -> list[BenchRow]:
     rows: list[BenchRow] = []
     for name in SECTIONS:
@@ -60,8 +71,12 @@ def run_sections(context: BenchContext, only: Sequence[str] = ()) -> list[BenchR
 
 def format_table(rows: Sequence[BenchRow]) -> str:
     header = ("section", "metric", "value", "unit", "target", "ok")
-    lines = [(r.section, r.metric, f"{r.value:.3f}", r.unit, r.target, _verdict(r.passed)) for r in rows]
+    lines = [(r.section, r.metric, _value(r), r.unit, r.target, _verdict(r.passed)) for r in rows]
     return text_table(header, lines, markdown=True)
+
+
+def _value(bench_row: BenchRow) -> str:
+    return f"{bench_row.value:.3f}" if bench_row.measured else f"not measured: {bench_row.note}"
 
 
 def _verdict(passed: bool | None) -> str:
@@ -74,7 +89,7 @@ def write_json(path: Path, rows: Sequence[BenchRow], context: BenchContext) -> N
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "machine": {"python": platform.python_version(), "platform": platform.platform()},
         "model": str(context.model_path),
-        "rows": [asdict(r) for r in rows],
+        "rows": [{**asdict(r), "value": r.value if r.measured else None} for r in rows],
         "details": context.details,
     }
     path.write_text(json.dumps(payload, indent=2, default=str))

@@ -10,14 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.backends.llama_server import LlamaServer, free_port, start_llama_server, stop_llama_server
+from app.bench.llama_server import LlamaServer, free_port
+from tests.core.backends.llama_server import start_llama_server
 
 
 @pytest.fixture(scope="module")
 def keyed_server(starter_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
     server = start_llama_server(starter_model, tmp_path_factory.mktemp("llama-server"), api_key="secret")
     yield server
-    stop_llama_server(server)
+    server.stop()
 
 
 def _glassbox(*args: str, home: Path, **env: str) -> subprocess.CompletedProcess[str]:

@@ -11,9 +11,11 @@ file can be added for a private certificate authority).
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import json
 import logging
+import socket
 import ssl
 import threading
 import time
@@ -36,6 +38,7 @@ log = logging.getLogger(__name__)
 OPENAI_FIELDS = ("temperature", "top_p", "max_tokens", "seed", "stop", "presence_penalty", "frequency_penalty")
 # llama-server (and llama_cpp.server) accept these too; other servers may refuse or ignore them.
 LLAMA_SERVER_FIELDS = ("top_k", "min_p", "repeat_penalty")
+STOP_CHECK_S = 0.02  # how often a silent stream looks at its stop flag
 FINISH_REASONS = {"stop": StopReason.END_OF_TEXT, "length": StopReason.LENGTH}
 
 
@@ -181,7 +184,10 @@ class RemoteBackend:
         failure: RemoteError | None = None
         stats.stop_reason = StopReason.ERROR
         try:
-            with self._client.stream("POST", "/chat/completions", json=body) as response:
+            with (
+                self._client.stream("POST", "/chat/completions", json=body) as response,
+                _CloseOnStop(response, stop),
+            ):
                 self._raise_for_status(response)
                 parser = SSEParser()
                 for chunk in response.iter_bytes():
@@ -205,6 +211,8 @@ class RemoteBackend:
                     if stop.is_set():
                         raise _Stopped
                 parser.close()
+                if stop.is_set():  # the stream was shut for a stop before the server said anything
+                    raise _Stopped
                 if stats.stop_reason is StopReason.ERROR:
                     raise RemoteError(RemoteErrorKind.STREAM_CUT, self._cut_message())
         except _Finished:
@@ -212,7 +220,10 @@ class RemoteBackend:
         except _Stopped:
             stats.stop_reason = StopReason.USER  # leaving the `with` closed the stream: the server stops
         except httpx2.HTTPError as error:
-            failure = self._transport_error(error, text_so_far="".join(parts))
+            if stop.is_set():  # the stream was closed for a stop while the server was silent
+                stats.stop_reason = StopReason.USER
+            else:
+                failure = self._transport_error(error, text_so_far="".join(parts))
         except RemoteError as error:
             failure = error
         if failure is not None:
@@ -273,6 +284,35 @@ class RemoteBackend:
                 f"{base} sent nothing for {self._config.timeout_s:.0f} s; it may be busy or the timeout too short.",
             )
         return RemoteError(RemoteErrorKind.STREAM_CUT, self._cut_message())
+
+
+class _CloseOnStop:
+    """Closes the response when `stop` is set, also while the server is silent (evaluating a long
+    prompt), when no chunk comes to check the flag between; the server stops when its stream closes."""
+
+    def __init__(self, response: httpx2.Response, stop: threading.Event) -> None:
+        self._response = response
+        self._stop = stop
+        self._done = threading.Event()
+        self._watcher = threading.Thread(target=self._watch, name="remote-stop", daemon=True)
+
+    def __enter__(self) -> None:
+        self._watcher.start()
+
+    def __exit__(self, *_exc: object) -> None:
+        self._done.set()
+        self._watcher.join()
+
+    def _watch(self) -> None:
+        while not self._done.wait(STOP_CHECK_S):
+            if self._stop.is_set():
+                # Closing a socket does not wake a thread blocked reading it; shutting it down does.
+                stream = self._response.extensions.get("network_stream")
+                sock = stream.get_extra_info("socket") if stream is not None else None
+                if isinstance(sock, socket.socket):
+                    with contextlib.suppress(OSError):
+                        sock.shutdown(socket.SHUT_RDWR)
+                return
 
 
 class _Finished(Exception):

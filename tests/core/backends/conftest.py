@@ -7,14 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.core.backends.llama_server import LlamaServer, start_llama_server, stop_llama_server
+from app.bench.llama_server import LlamaServer
+from tests.core.backends.llama_server import start_llama_server
 
 
 @pytest.fixture(scope="module")
 def llama_server(starter_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
     server = start_llama_server(starter_model, tmp_path_factory.mktemp("llama-server"))
     yield server
-    stop_llama_server(server)
+    server.stop()
 
 
 @pytest.fixture
@@ -22,7 +23,7 @@ def own_llama_server(starter_model: Path, tmp_path: Path) -> Iterator[LlamaServe
     """A server for one test only (to be killed mid-reply)."""
     server = start_llama_server(starter_model, tmp_path)
     yield server
-    stop_llama_server(server)
+    server.stop()
 
 
 @pytest.fixture
@@ -30,4 +31,4 @@ def keyed_llama_server(starter_model: Path, tmp_path: Path) -> Iterator[LlamaSer
     """A server started with --api_key secret."""
     server = start_llama_server(starter_model, tmp_path, api_key="secret")
     yield server
-    stop_llama_server(server)
+    server.stop()

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 import openai
 import pytest
 
+from app.bench.llama_server import LlamaServer, free_port
 from app.core.backends.remote import RemoteBackend, RemoteConfig, RemoteError, RemoteErrorKind, RemoteReplyDone
 from app.core.inference.engine import ChatMessage, ReplyDone, ReplyEvent, StopReason, TokenPiece
 from app.core.inference.sampling import SamplingParams
-from tests.core.backends.llama_server import LlamaServer, free_port
 
 GREEDY = SamplingParams(temperature=0.0, seed=7, max_tokens=24)
 LONG = SamplingParams(temperature=0.0, seed=7, max_tokens=1500)

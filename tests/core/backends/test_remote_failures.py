@@ -36,6 +36,7 @@ class Canned:
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
     delay_s: float = 0.0  # before the headers are sent
+    hold_s: float = 0.0  # after the body, with the connection still open (a server evaluating a prompt)
 
 
 class CannedServer:
@@ -56,6 +57,8 @@ class CannedServer:
                     self.send_header("Connection", "close")
                     self.end_headers()
                     self.wfile.write(reply.body)
+                    self.wfile.flush()
+                    time.sleep(reply.hold_s)
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up first (the timeout test)
 
@@ -84,12 +87,14 @@ def canned() -> Iterator[CannedServer]:
     server.close()
 
 
-def reply_from(canned: CannedServer, reply: Canned, timeout_s: float = 30.0) -> RemoteReplyDone:
+def reply_from(
+    canned: CannedServer, reply: Canned, timeout_s: float = 30.0, stop: threading.Event | None = None
+) -> RemoteReplyDone:
     canned.reply = reply
     remote = RemoteBackend(RemoteConfig(canned.url, timeout_s=timeout_s))
     remote.select_model("m")
     try:
-        done = [event for event in remote.stream_chat(HELLO, SamplingParams(), threading.Event())][-1]
+        done = [event for event in remote.stream_chat(HELLO, SamplingParams(), stop or threading.Event())][-1]
     finally:
         remote.close()
     assert isinstance(done, ReplyDone) and isinstance(done, RemoteReplyDone)
@@ -132,6 +137,14 @@ def test_a_missing_model_is_not_found(canned: CannedServer) -> None:
     error = failure_of(canned, Canned(status=404, body=b'{"error": {"message": "model m not found"}}'))
     assert error.kind is RemoteErrorKind.NOT_FOUND
     assert "model m not found" in error.message
+
+
+def test_stop_ends_the_reply_while_the_server_is_still_silent(canned: CannedServer) -> None:
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    # The server has answered but sends nothing for a long while, as when it evaluates a long prompt.
+    done = reply_from(canned, Canned(body=b": evaluating\n\n", hold_s=20.0), stop=stop)
+    assert done.stats.stop_reason is StopReason.USER and done.text == "" and done.failure is None
 
 
 def test_a_server_silent_past_the_timeout_times_out_before_the_first_token(canned: CannedServer) -> None:

@@ -1,0 +1,128 @@
+"""Remote speed: Glassbox's remote backend vs the official `openai` client, on one real server.
+
+Both read the same server's stream (`llama_cpp.server` on the bench model, on loopback) for
+the same greedy request, in alternating rounds. Speed is content chunks per second from the
+first to the last; time to first token is from the request to the first content chunk. The
+server's own work is the same for both, so the ratio and the difference are what Glassbox's
+client adds.
+"""
+
+from __future__ import annotations
+
+import importlib
+import statistics
+import tempfile
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from app.bench import BenchContext, BenchRow, not_measured, row
+from app.bench.llama_server import ServerUnavailable, server_missing, start_llama_server
+from app.core.backends.remote import RemoteBackend, RemoteConfig
+from app.core.inference.engine import ChatMessage, TokenPiece
+from app.core.inference.sampling import GREEDY, SamplingParams
+
+SECTION = "remote"
+PROMPT = "Write a long story about a lighthouse keeper and a storm, in at least five paragraphs."
+SPEED = "streamed tok/s: Glassbox remote backend ÷ official openai client"
+EXTRA_TTFT = "time to first token Glassbox adds (median)"
+
+
+def run(context: BenchContext) -> list[BenchRow]:
+    missing = server_missing() or _openai_missing()
+    if missing:
+        return _not_measured(missing)
+    rounds = 2 if context.quick else 7
+    params = replace(GREEDY, max_tokens=64 if context.quick else 200)
+    with tempfile.TemporaryDirectory(prefix="glassbox-bench-") as logs:
+        try:
+            server = start_llama_server(context.model_path, Path(logs))
+        except ServerUnavailable as error:
+            return _not_measured(str(error)[:200])
+        try:
+            ours = RemoteBackend(RemoteConfig(server.url))
+            theirs = _OpenAiReader(server.url)
+            measured: dict[str, list[tuple[float, float]]] = {"glassbox": [], "openai": []}
+            _glassbox_round(ours, params)  # warm up: the server's first request loads its caches
+            for index in range(rounds):  # alternating who goes first, so drift hits both alike
+                for name in ("openai", "glassbox") if index % 2 == 0 else ("glassbox", "openai"):
+                    reader = theirs.round if name == "openai" else lambda p: _glassbox_round(ours, p)
+                    measured[name].append(reader(params))
+            ours.close()
+        finally:
+            server.stop()
+    speed = {name: statistics.median(s for s, _ in runs) for name, runs in measured.items()}
+    ttft = {name: statistics.median(t for _, t in runs) for name, runs in measured.items()}
+    context.details[SECTION] = {"rounds": measured, "max_tokens": params.max_tokens}
+    return [
+        row(SECTION, "(r1) official openai client", speed["openai"], "tok/s"),
+        row(SECTION, "(r2) app.core.backends.remote", speed["glassbox"], "tok/s"),
+        row(SECTION, SPEED, speed["glassbox"] / speed["openai"], "ratio", ">= 0.97"),
+        row(SECTION, EXTRA_TTFT, (ttft["glassbox"] - ttft["openai"]) * 1000, "ms", "<= 5"),
+    ]
+
+
+def _not_measured(reason: str) -> list[BenchRow]:
+    return [
+        not_measured(SECTION, SPEED, reason, "ratio", ">= 0.97"),
+        not_measured(SECTION, EXTRA_TTFT, reason, "ms", "<= 5"),
+    ]
+
+
+def _openai() -> Any:
+    """The yardstick client, present in a development install (the test extra); the bundle leaves
+    it out (packaging/bundle_rules.py), so there this section says it was not measured."""
+    return importlib.import_module("openai")
+
+
+def _openai_missing() -> str:
+    try:
+        _openai()
+    except ImportError:
+        return "the openai package is not installed (pip install openai)"
+    return ""
+
+
+def _glassbox_round(backend: RemoteBackend, params: SamplingParams) -> tuple[float, float]:
+    """(tokens/s first chunk to last, seconds to the first chunk)."""
+    started = time.perf_counter()
+    first = last = 0.0
+    count = 0
+    for event in backend.stream_chat([ChatMessage("user", PROMPT)], params, threading.Event()):
+        if isinstance(event, TokenPiece) and event.text:
+            last = time.perf_counter()
+            first = first or last
+            count += 1
+    return (count - 1) / (last - first), first - started
+
+
+class _OpenAiReader:
+    """The yardstick: the official client reading the same stream."""
+
+    def __init__(self, url: str) -> None:
+        self._client = _openai().OpenAI(base_url=f"{url}/v1", api_key="not-needed")
+        self._model = self._client.models.list().data[0].id
+
+    def round(self, params: SamplingParams) -> tuple[float, float]:
+        started = time.perf_counter()
+        first = last = 0.0
+        count = 0
+        stream = self._client.chat.completions.create(
+            model=self._model,
+            messages=[{"role": "user", "content": PROMPT}],
+            stream=True,
+            temperature=params.temperature,
+            top_p=params.top_p,
+            max_tokens=params.max_tokens,
+            seed=params.seed,
+            presence_penalty=params.presence_penalty,
+            frequency_penalty=params.frequency_penalty,
+        )
+        for chunk in stream:
+            if chunk.choices and chunk.choices[0].delta.content:
+                last = time.perf_counter()
+                first = first or last
+                count += 1
+        return (count - 1) / (last - first), first - started
