@@ -15,10 +15,10 @@ import argparse
 from collections.abc import Sequence
 
 from app import __version__
-from app.cli import bench_command, chat_command, gui_command, models_command, selftest_command
+from app.cli import bench_command, chat_command, gui_command, models_command, selftest_command, servers_command
 
 # Each module adds one subcommand: `register(subparsers)` sets `handler` on its parser.
-COMMANDS = [gui_command, chat_command, selftest_command, bench_command, models_command]
+COMMANDS = [gui_command, chat_command, selftest_command, bench_command, models_command, servers_command]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -6,7 +6,8 @@ Layout of the file (schema 3):
      "sampling": {SamplingParams fields},          defaults for new replies
      "model": {"n_ctx": 4096, "n_threads": 0, "n_gpu_layers": 0},   applied when a model is loaded
      "chat": {"system_prompt": "", "window_policy": "rolling"},   defaults for chats
-     "presets": {"name": {SamplingParams fields}}}                the user's presets
+     "presets": {"name": {SamplingParams fields}},                the user's presets
+     "servers": [{SavedServer fields}]}                            remote servers (their keys: the keyring)
 
 Schema 1 is the flat layout: every setting at the top level, as a hand-written file
 naturally is (`{"temperature": 0.3}`); a file without `schema_version` is read as schema 1
@@ -29,6 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from app.core.backends.servers import SavedServer, ServerError
 from app.core.chat.context_window import WindowPolicy
 from app.core.inference.sampling import (
     PRESETS,
@@ -116,6 +118,7 @@ class Settings:
     model: ModelSettings = field(default_factory=ModelSettings)
     chat: ChatDefaults = field(default_factory=ChatDefaults)
     presets: dict[str, SamplingParams] = field(default_factory=dict)  # the user's own presets
+    servers: tuple[SavedServer, ...] = ()  # OpenAI-compatible servers, in the order they were added
     extra: dict[str, Any] = field(default_factory=dict)  # sections a newer Glassbox wrote; kept as they are
 
     def to_dict(self) -> dict[str, Any]:
@@ -126,7 +129,21 @@ class Settings:
             "model": asdict(self.model),
             "chat": {"system_prompt": self.chat.system_prompt, "window_policy": self.chat.window_policy.value},
             "presets": {name: params.to_dict() for name, params in self.presets.items()},
+            "servers": [server.to_dict() for server in self.servers],
         }
+
+    def server(self, name: str) -> SavedServer | None:
+        return next((server for server in self.servers if server.name.casefold() == name.casefold()), None)
+
+    def with_server(self, server: SavedServer) -> Settings:
+        """Add the server, or replace the one of the same name where it was."""
+        if self.server(server.name) is None:
+            return replace(self, servers=(*self.servers, server))
+        same = server.name.casefold()
+        return replace(self, servers=tuple(server if s.name.casefold() == same else s for s in self.servers))
+
+    def without_server(self, name: str) -> Settings:
+        return replace(self, servers=tuple(s for s in self.servers if s.name.casefold() != name.casefold()))
 
     def with_model(self, values: Mapping[str, Any]) -> Settings:
         """Change model load settings, each checked against its bounds (InvalidSetting names the first bad one)."""
@@ -360,14 +377,28 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         params, problems = lenient_sampling(values)
         notices.extend(f"Preset “{name}”: {problem}" for problem in problems)
         presets[str(name)] = params
-    known = {"schema_version", "sampling", "model", "chat", "presets"}
+    known = {"schema_version", "sampling", "model", "chat", "presets", "servers"}
     return Settings(
         sampling=sampling,
         model=_read_model(data.get("model"), notices),
         chat=_read_chat(data.get("chat"), notices),
         presets=presets,
+        servers=_read_servers(data.get("servers"), notices),
         extra={k: v for k, v in data.items() if k not in known},
     )
+
+
+def _read_servers(data: Any, notices: list[str]) -> tuple[SavedServer, ...]:
+    servers: list[SavedServer] = []
+    for entry in data if isinstance(data, list) else ():
+        try:
+            server = SavedServer.from_dict(entry if isinstance(entry, Mapping) else {})
+        except ServerError as error:
+            notices.append(f"A saved server was dropped: {error}.")
+            continue
+        if all(server.name.casefold() != kept.name.casefold() for kept in servers):
+            servers.append(server)
+    return tuple(servers)
 
 
 def _read_model(data: Any, notices: list[str]) -> ModelSettings:
