@@ -73,7 +73,7 @@ def test_a_damaged_server_entry_is_dropped_with_a_notice_and_the_rest_kept(isola
 @pytest.mark.expected_log("app.core.support.secrets", logging.WARNING, "no keyring backend")
 @pytest.mark.usefixtures("no_keyring")
 def test_without_a_keyring_a_key_is_refused_with_what_to_do_instead() -> None:
-    with pytest.raises(ServerError, match="No system keyring.*--api-key-env"):
+    with pytest.raises(ServerError, match=r"No system keyring.*--api-key-env"):
         ServerKeys().set(new_server("team", "http://box:1"), "sk-secret")
 
 
