@@ -125,6 +125,7 @@ def test_a_dead_engine_ends_the_reply_with_its_text_kept_and_says_what_happened(
         else:
             done = event
     assert done.stats.stop_reason is StopReason.ERROR and said in done.stats.error
+    assert "Last lines from llama.cpp: " in done.stats.error  # what llama.cpp logged last, in the engine
     assert done.text == "".join(shown) and done.text  # nothing the user saw is lost
     assert not backend.is_loaded
     # Load again: a fresh engine process takes over.

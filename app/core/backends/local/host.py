@@ -23,6 +23,7 @@ from typing import Any
 from app.core.backends.local import wire
 from app.core.backends.local.session import EngineSession, LoadListener
 from app.core.inference.engine import ReplyDone, TokenPiece
+from app.core.inference.llama_log import LOGGER as LLAMA
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +102,9 @@ def main(connection: Connection, stderr_path: str, log_level: int) -> None:
     root = logging.getLogger()
     root.handlers[:] = [_ForwardLogs(channel)]
     root.setLevel(log_level)
+    # Every line of llama.cpp's own log is sent: the window keeps the last ones for a crash
+    # message, and its own logger levels decide what is shown or written.
+    LLAMA.setLevel(logging.DEBUG)
     session = EngineSession()
     aborts = Aborts()
     jobs: queue.Queue[wire.Job | None] = queue.Queue()

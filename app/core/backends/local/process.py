@@ -82,6 +82,8 @@ class EngineProcess:
         self._reader: threading.Thread | None = None
         self._stderr_path = ""
         self._closing = False
+        # The last lines of llama.cpp's own log (forwarded by the child), for a crash message.
+        self._llama_lines: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
 
     @property
     def pid(self) -> int | None:
@@ -151,6 +153,7 @@ class EngineProcess:
         theirs.close()  # ours alone now: the child's death reads as end-of-file
         self._process, self._connection = process, ours
         self._events = queue.Queue()
+        self._llama_lines.clear()
         self._reader = threading.Thread(target=self._read, args=(ours,), name="engine-events", daemon=True)
         self._reader.start()
         ready = self.next_event(START_TIMEOUT_S)
@@ -179,6 +182,8 @@ class EngineProcess:
                 break
             if isinstance(event, wire.Log):
                 event.emit()
+                if event.logger == "llama.cpp":
+                    self._llama_lines.append(event.message)
             else:
                 self._events.put(event)
         if not self._closing:
@@ -194,7 +199,8 @@ class EngineProcess:
                 process.kill()
                 process.join()
             code = process.exitcode
-        lines = self._stderr_tail()
+        # What C code printed right before dying (an assert's reason), else llama.cpp's last log lines.
+        lines = self._stderr_tail() or tuple(self._llama_lines)
         if code is not None and code < 0:
             message = describe_crash(-code, self._doing())
         else:
