@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from app.core.backends.base import ModelInfo
 from app.core.backends.probe import ProbeResult
 from app.core.backends.remote import RemoteConfig, TokenizeRoute
 from app.core.support.secrets import NoKeyring, SecretStore, SecretStoreError
@@ -53,15 +54,14 @@ class SavedServer:
         )
 
     def with_probe(self, found: ProbeResult) -> SavedServer:
-        return SavedServer(
-            self.name,
-            self.url,
-            self.timeout_s,
-            self.ca_file,
-            found.kind.value,
-            found.tokenize,
-            found.llama_server_fields,
+        """This entry with what a connection test found."""
+        return replace(
+            self, kind=found.kind.value, tokenize=found.tokenize, llama_server_fields=found.llama_server_fields
         )
+
+    def with_probe_of(self, other: SavedServer) -> SavedServer:
+        """This entry with what the last test of `other` (the same server, saved before) found."""
+        return replace(self, kind=other.kind, tokenize=other.tokenize, llama_server_fields=other.llama_server_fields)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -87,6 +87,18 @@ class SavedServer:
         return SavedServer(
             checked.name, checked.url, checked.timeout_s, checked.ca_file, str(data.get("kind", "")), tokenize, fields
         )
+
+
+@dataclass(frozen=True)
+class ServerModel:
+    """One model on one saved server: what the model picker offers and the LLM worker selects."""
+
+    server: SavedServer
+    model: ModelInfo
+
+    @property
+    def label(self) -> str:
+        return f"{self.model.id} — {self.server.name}"
 
 
 def new_server(name: str, url: str, timeout_s: float = DEFAULT_TIMEOUT_S, ca_file: str = "") -> SavedServer:

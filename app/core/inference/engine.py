@@ -95,6 +95,7 @@ class LoadReport:
     n_layers: int = 0
     n_ctx_train: int = 0
     chat_template: str = ""
+    server: str = ""  # the saved server the model runs on; "" for this machine (config.model_path is then a file)
 
     @property
     def total_seconds(self) -> float:

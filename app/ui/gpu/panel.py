@@ -315,6 +315,11 @@ class GpuPanel(QWidget):
     def _on_loaded(self, report: LoadReport) -> None:
         self._load_running = False
         self.progress.hide()
+        if report.server:
+            self._load_ended(
+                fill(self.tr("The model runs on the server {server}: nothing is offloaded here."), server=report.server)
+            )
+            return
         self._unmeasured = report.config
         self.set_loaded_config(report.config)
         self._update_controls()

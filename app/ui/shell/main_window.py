@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.backends.servers import ServerModel
 from app.core.inference.engine import ChatMessage, LoadConfig, LoadReport, ReplyDone
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import FallbackResult
@@ -44,6 +45,7 @@ from app.ui.glass.glass_box import GlassBox
 from app.ui.gpu.panel import GpuPanel
 from app.ui.llm.worker import LlmThread, LlmWorker
 from app.ui.shell.about_dialog import show_about_dialog
+from app.ui.shell.server_models import ServerModels
 from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
 from app.ui.state_signals import StateSignals
 from app.ui.threads import wait_keeping_events
@@ -116,8 +118,14 @@ class MainWindow(QMainWindow):
         self.state_signals.changed.connect(self._update_controls)
         self.state_signals.streamingChanged.connect(self._follow_streaming)
 
+        self.server_models = ServerModels(
+            self.model_picker, lambda: self.chats.session.settings, self.chats.session.set_defaults, self
+        )
+        self.server_models.listFailed.connect(lambda text: self.error_banner.show_error(text, logging.WARNING))
+        self.servers_action.triggered.connect(self.server_models.open_dialog)
         self._held_back = self._hold_back_unfinished_load()
         self.refresh_models(select=initial_model)
+        self.server_models.refresh()
         self._update_controls()
 
     # ---- layout --------------------------------------------------------------------
@@ -148,6 +156,9 @@ class MainWindow(QMainWindow):
         self.chat_menu.addAction(self.new_chat_action)
         self.tools_menu: QMenu = self.menuBar().addMenu(self.tr("&Tools"))
         self.tools_menu.addAction(self.models_action)
+        self.servers_action = QAction(self.tr("Servers…"), self)
+        self.servers_action.setToolTip(self.tr("Chat with models on OpenAI-compatible servers"))
+        self.tools_menu.addAction(self.servers_action)
         self.view_menu: QMenu = self.menuBar().addMenu(self.tr("&View"))
         self.help_menu: QMenu = self.menuBar().addMenu(self.tr("&Help"))
         self.about_action = QAction(self.tr("About Glassbox"), self)
@@ -260,6 +271,7 @@ class MainWindow(QMainWindow):
         self.model_picker.clear()
         for model in models:
             self.model_picker.addItem(self._model_label(model), str(model.path))
+        self.server_models.add_rows()
         self.pages.setCurrentWidget(self.chat_view if models else self.empty_state)
         if not models:
             self.status_label.setText(self.tr("No model installed"))
@@ -323,12 +335,28 @@ class MainWindow(QMainWindow):
 
     def _picked_path(self) -> Path | None:
         data = self.model_picker.currentData()
-        return Path(data) if data else None
+        return Path(data) if isinstance(data, str) else None
 
     def _on_model_chosen(self, _index: int) -> None:
+        choice = self.server_models.picked()
+        if choice is not None:
+            report = self.state.load_report
+            if report is None or (report.server, report.config.model_path) != (
+                choice.server.name,
+                Path(choice.model.id),
+            ):
+                self.use_server_model(choice)
+            return
         picked = self._picked_path()
         if picked is not None and picked != self.loaded_model:
             self.load_model(picked)
+
+    def use_server_model(self, choice: ServerModel) -> None:
+        """Chat with a model on a saved server from the next reply on (the local model is freed)."""
+        self.stop_reply()
+        self.status_label.setText(fill(self.tr("Connecting to {server}…"), server=choice.server.name))
+        self.state.load_started(LoadConfig(Path(choice.model.id), n_ctx=choice.model.context_length or 0))
+        self.worker.selectServerRequested.emit(choice)
 
     def load_model(self, path: Path) -> None:
         self.stop_reply()  # the worker loads once the reply has ended
@@ -344,6 +372,17 @@ class MainWindow(QMainWindow):
 
     def _on_loaded(self, report: LoadReport) -> None:
         self.load_progress.hide()
+        if report.server:
+            self.status_label.setText(
+                fill(
+                    self.tr("{name} on {server} · context {n_ctx} tokens"),
+                    name=str(report.config.model_path),
+                    server=report.server,
+                    n_ctx=report.config.n_ctx,
+                )
+            )
+            self.state.load_finished(report)
+            return
         self.status_label.setText(
             fill(
                 self.tr("{name} loaded in {seconds} s · context {n_ctx} tokens"),
@@ -580,10 +619,11 @@ class MainWindow(QMainWindow):
         self._speed_timer.stop()
         self.llm.request_stop()
         self.gpu_panel.request_stop()
+        self.server_models.request_stop()
         if self.model_manager is not None:
             self.model_manager.request_stop()
         self._show_closing()
-        wait_keeping_events([self.llm.thread])
+        wait_keeping_events([self.llm.thread, self.server_models.servers.thread])
         self.chats.shutdown()
         self.gpu_panel.shutdown()
         if self.model_manager is not None:
