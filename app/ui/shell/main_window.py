@@ -49,7 +49,7 @@ from app.ui.shell.server_models import ServerModels
 from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
 from app.ui.state_signals import StateSignals
 from app.ui.threads import wait_keeping_events
-from app.ui.widgets.error_banner import ErrorBanner
+from app.ui.widgets.error_banner import ErrorBanner, NoticeAction
 
 if TYPE_CHECKING:
     from app.ui.models.manager import ModelManagerDialog
@@ -457,7 +457,8 @@ class MainWindow(QMainWindow):
         self.chats.reply_finished(done)  # saves it and writes its footer, as for a reply reloaded later
         if done.stats.error:
             self.error_banner.show_error(
-                fill(self.tr("The reply stopped with an error: {error}"), error=done.stats.error)
+                fill(self.tr("The reply stopped with an error: {error}"), error=done.stats.error),
+                action=self._retry_action(),
             )
         self.replyFinished.emit(done)
 
@@ -466,7 +467,11 @@ class MainWindow(QMainWindow):
         self.state.reply_ended()
         self.chat_view.finish_reply(partial, self.tr("error"))
         self.chats.reply_failed(partial, message)  # saves what was written; its footer then says it failed
-        self.error_banner.show_error(message)
+        self.error_banner.show_error(message, action=self._retry_action())
+
+    def _retry_action(self) -> NoticeAction:
+        """Write the failed reply again (as a new version: the partial one stays)."""
+        return NoticeAction(self.tr("Retry"), self.chats.regenerate)
 
     def _follow_streaming(self, streaming: bool) -> None:
         if streaming:

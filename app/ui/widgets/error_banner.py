@@ -8,7 +8,8 @@ latest few are kept, and a notice repeated moves to the top instead of showing t
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
@@ -28,9 +29,18 @@ _COLOURS = {
 
 
 @dataclass(frozen=True)
+class NoticeAction:
+    """A button on a notice (e.g. Retry); pressing it also dismisses the notice."""
+
+    label: str
+    run: Callable[[], object] = field(compare=False)
+
+
+@dataclass(frozen=True)
 class Notice:
     text: str
     level: int  # a logging level: ERROR and above is an error, WARNING a warning, below that information
+    action: NoticeAction | None = None
 
     @property
     def severity(self) -> str:
@@ -70,10 +80,10 @@ class ErrorBanner(QFrame):
         layout.addLayout(self._rows)
         self.setVisible(False)
 
-    def show_error(self, message: str, level: int = logging.ERROR) -> None:
-        """Log `message` at `level` and put it on top of the stack."""
+    def show_error(self, message: str, level: int = logging.ERROR, action: NoticeAction | None = None) -> None:
+        """Log `message` at `level` and put it on top of the stack (with `action`'s button, if given)."""
         log.log(level, "%s", message)
-        notice = Notice(message, level)
+        notice = Notice(message, level, action)
         self._notices = [notice, *(n for n in self._notices if n.text != message)][:MAX_NOTICES]
         self._rebuild()
 
@@ -107,6 +117,10 @@ class ErrorBanner(QFrame):
         self._count.setText(fill(self.tr("{count} notices, newest first"), count=len(self._notices)))
         self.setVisible(bool(self._notices))
 
+    def _act(self, notice: Notice, action: NoticeAction) -> None:
+        self.dismiss(notice)
+        action.run()
+
     def _row(self, notice: Notice) -> QFrame:
         row = QFrame(self)
         row.setObjectName("Notice")
@@ -122,5 +136,11 @@ class ErrorBanner(QFrame):
         close.setToolTip(self.tr("Dismiss"))
         close.clicked.connect(lambda: self.dismiss(notice))
         layout.addWidget(label, 1)
+        if notice.action is not None:
+            action = notice.action
+            button = QPushButton(action.label, row)
+            button.setObjectName("NoticeAction")
+            button.clicked.connect(lambda: self._act(notice, action))
+            layout.addWidget(button)
         layout.addWidget(close)
         return row
