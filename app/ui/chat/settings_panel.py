@@ -54,9 +54,14 @@ from app.core.support.formatting import fill
 
 
 class _TextBox(QPlainTextEdit):
-    """A multi-line text field that, like QLineEdit, says when editing ended (focus left)."""
+    """A multi-line text field that, like QLineEdit, says when editing ended (focus left), and that
+    Tab leaves (a tab character typed there would silently become part of the prompt)."""
 
     editingFinished = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTabChangesFocus(True)
 
     def focusOutEvent(self, event: QFocusEvent) -> None:
         super().focusOutEvent(event)
@@ -410,6 +415,8 @@ class SettingsPanel(QScrollArea):
 
     def _system_prompt_edited(self) -> None:
         text = self.system_prompt.toPlainText()
+        if not text.strip():
+            text = ""  # only whitespace: no system prompt, not an invisible one
         used = effective(self.settings, self.chat)
         if text == used.system_prompt:
             return
