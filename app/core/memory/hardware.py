@@ -231,18 +231,35 @@ class HardwareMonitor:
             processes += nvml.nvmlDeviceGetGraphicsRunningProcesses(handle)
         except (nvml.NVMLError_NotSupported, nvml.NVMLError_NoPermission):
             return None, False
-        used = [p.usedGpuMemory for p in processes if p.pid == self._pid]
+        own = self._own_pids()
+        used = [p.usedGpuMemory for p in processes if p.pid in own]
         if any(size is None for size in used):
             return None, False  # Windows WDDM does not report per-process memory
         return sum(used), True
 
+    def _own_processes(self) -> list[psutil.Process]:
+        """This app: this process and its children (the engine process, which holds the model)."""
+        try:
+            return [self._process, *self._process.children(recursive=True)]
+        except psutil.Error:
+            return [self._process]
+
+    def _own_pids(self) -> set[int]:
+        return {process.pid for process in self._own_processes()}
+
     def _ram(self) -> RamSnapshot | None:
         try:
             memory = psutil.virtual_memory()
-            return RamSnapshot(int(memory.total), int(memory.available), int(self._process.memory_info().rss))
         except (psutil.Error, OSError) as error:
             log.warning("Cannot read RAM usage: %s", error)
             return None
+        rss = 0
+        for process in self._own_processes():
+            try:
+                rss += process.memory_info().rss
+            except psutil.Error:  # a child that just ended
+                continue
+        return RamSnapshot(int(memory.total), int(memory.available), rss)
 
 
 def _cpu_only_reason(nvml: ModuleType, error: BaseException) -> str:
