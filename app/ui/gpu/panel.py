@@ -120,7 +120,8 @@ class GpuPanel(QWidget):
         slider_row.addWidget(self.slider, 1)
         slider_row.addWidget(self.layers_label)
         slider_row.addWidget(self.auto_box)
-        form.addRow(self.tr("GPU layers"), slider_row)
+        self.layers_title = QLabel(self.tr("GPU layers"), self)
+        form.addRow(self.layers_title, slider_row)
 
         self.recommended_label = QLabel(self)
         self.recommended_label.setWordWrap(True)
@@ -138,6 +139,9 @@ class GpuPanel(QWidget):
             )
         )
         form.addRow("", legend)
+        self.legend = legend
+        # Shown only where there is a GPU to offload to (see _show_hardware).
+        self._gpu_only: tuple[QWidget, ...] = (self.layers_title, self.slider, self.layers_label, self.auto_box, legend)
 
         self.context_box = QSpinBox(self)
         self.context_box.setRange(MIN_CONTEXT, MAX_CONTEXT)
@@ -479,10 +483,15 @@ class GpuPanel(QWidget):
         if snapshot.state is GpuState.AVAILABLE:
             names = ", ".join(gpu.name for gpu in snapshot.gpus)
             lines.append(fill(self.tr("GPU: {names} (driver {driver})"), names=names, driver=snapshot.driver_version))
-        else:
+            if not snapshot.offload.supported and snapshot.offload.hint:  # a GPU, but a CPU-only llama.cpp
+                lines.append(snapshot.offload.hint)
+        elif snapshot.state is GpuState.CPU_ONLY:
+            lines.append(self.tr("No NVIDIA GPU found — Glassbox runs on the CPU."))
+            self.status_label.setToolTip(snapshot.reason)  # the technical reason, for whoever asks
+        else:  # a GPU that stopped answering: say why, and keep its controls
             lines.append(snapshot.reason)
-        if not snapshot.offload.supported and snapshot.offload.hint:
-            lines.append(snapshot.offload.hint)
+        for widget in self._gpu_only:
+            widget.setVisible(snapshot.state is not GpuState.CPU_ONLY)
         self.status_label.setText("\n".join(lines))
         while len(self.gpu_bars) < len(snapshot.gpus):
             bar = MemoryBar(self)
