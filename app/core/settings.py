@@ -7,7 +7,12 @@ Layout of the file (schema 3):
      "model": {"n_ctx": 4096, "n_threads": 0, "n_gpu_layers": 0},   applied when a model is loaded
      "chat": {"system_prompt": "", "window_policy": "rolling"},   defaults for chats
      "presets": {"name": {SamplingParams fields}},                the user's presets
-     "servers": [{SavedServer fields}]}                            remote servers (their keys: the keyring)
+     "servers": [{SavedServer fields}],                            remote servers (their keys: the keyring)
+     "appearance": {"language": "system", "theme": "system"}}     interface language and colours
+
+The appearance section came after schema 3 without a new version: a file without it (or
+one an older Glassbox wrote) reads as "follow the system" for both, and an older Glassbox
+keeps the section as one it does not know.
 
 Schema 1 is the flat layout: every setting at the top level, as a hand-written file
 naturally is (`{"temperature": 0.3}`); a file without `schema_version` is read as schema 1
@@ -27,6 +32,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +118,31 @@ class ChatDefaults:
     window_policy: WindowPolicy = WindowPolicy.ROLLING
 
 
+class Language(StrEnum):
+    """The interface language; SYSTEM follows the operating system's locale."""
+
+    SYSTEM = "system"
+    ENGLISH = "en"
+    SIMPLIFIED_CHINESE = "zh_CN"
+
+
+class Theme(StrEnum):
+    """The colours; SYSTEM follows the operating system's light or dark scheme, live."""
+
+    SYSTEM = "system"
+    LIGHT = "light"
+    DARK = "dark"
+
+
+@dataclass(frozen=True)
+class Appearance:
+    language: Language = Language.SYSTEM
+    theme: Theme = Theme.SYSTEM
+
+    def to_dict(self) -> dict[str, str]:
+        return {"language": self.language.value, "theme": self.theme.value}
+
+
 @dataclass(frozen=True)
 class Settings:
     sampling: SamplingParams = field(default_factory=SamplingParams)
@@ -119,6 +150,7 @@ class Settings:
     chat: ChatDefaults = field(default_factory=ChatDefaults)
     presets: dict[str, SamplingParams] = field(default_factory=dict)  # the user's own presets
     servers: tuple[SavedServer, ...] = ()  # OpenAI-compatible servers, in the order they were added
+    appearance: Appearance = field(default_factory=Appearance)
     extra: dict[str, Any] = field(default_factory=dict)  # sections a newer Glassbox wrote; kept as they are
 
     def to_dict(self) -> dict[str, Any]:
@@ -130,6 +162,7 @@ class Settings:
             "chat": {"system_prompt": self.chat.system_prompt, "window_policy": self.chat.window_policy.value},
             "presets": {name: params.to_dict() for name, params in self.presets.items()},
             "servers": [server.to_dict() for server in self.servers],
+            "appearance": self.appearance.to_dict(),
         }
 
     def server(self, name: str) -> SavedServer | None:
@@ -377,13 +410,14 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         params, problems = lenient_sampling(values)
         notices.extend(f"Preset “{name}”: {problem}" for problem in problems)
         presets[str(name)] = params
-    known = {"schema_version", "sampling", "model", "chat", "presets", "servers"}
+    known = {"schema_version", "sampling", "model", "chat", "presets", "servers", "appearance"}
     return Settings(
         sampling=sampling,
         model=_read_model(data.get("model"), notices),
         chat=_read_chat(data.get("chat"), notices),
         presets=presets,
         servers=_read_servers(data.get("servers"), notices),
+        appearance=_read_appearance(data.get("appearance"), notices),
         extra={k: v for k, v in data.items() if k not in known},
     )
 
@@ -399,6 +433,23 @@ def _read_servers(data: Any, notices: list[str]) -> tuple[SavedServer, ...]:
         if all(server.name.casefold() != kept.name.casefold() for kept in servers):
             servers.append(server)
     return tuple(servers)
+
+
+def _read_appearance(data: Any, notices: list[str]) -> Appearance:
+    appearance = Appearance()
+    if not isinstance(data, Mapping):
+        return appearance
+    if "language" in data:
+        try:
+            appearance = replace(appearance, language=Language(data["language"]))
+        except ValueError:
+            notices.append(f"Unknown interface language {data['language']!r}; the system's language is used.")
+    if "theme" in data:
+        try:
+            appearance = replace(appearance, theme=Theme(data["theme"]))
+        except ValueError:
+            notices.append(f"Unknown theme {data['theme']!r}; the system's colours are used.")
+    return appearance
 
 
 def _read_model(data: Any, notices: list[str]) -> ModelSettings:

@@ -22,27 +22,28 @@ CONFIDENCE_BACKGROUNDS = {Confidence.UNSURE: "#fff1c2", Confidence.LOW: "#ffd0cc
 BAR_WIDTH = 20  # characters for a probability of 100 %
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("TokenView", text)
-
-
 def sampling_summary(sampling: dict[str, Any]) -> str:
     """One line with the sampling settings a reply was drawn under."""
     if not sampling:
         return ""
     temperature = float(sampling.get("temperature", 0.0))
     if temperature == 0:
-        return _tr("Sampling: greedy (temperature 0, always the most likely token)")
+        return QCoreApplication.translate("TokenView", "Sampling: greedy (temperature 0, always the most likely token)")
     seed = sampling.get("seed")
     parts = [
-        fill(_tr("temperature {v}"), v=f"{temperature:g}"),
-        fill(_tr("top-k {v}"), v=str(sampling.get("top_k", ""))),
-        fill(_tr("top-p {v}"), v=f"{float(sampling.get('top_p', 1.0)):g}"),
-        fill(_tr("min-p {v}"), v=f"{float(sampling.get('min_p', 0.0)):g}"),
-        fill(_tr("repeat penalty {v}"), v=f"{float(sampling.get('repeat_penalty', 1.0)):g}"),
-        fill(_tr("seed {v}"), v=seed) if seed is not None else _tr("random seed"),
+        fill(QCoreApplication.translate("TokenView", "temperature {v}"), v=f"{temperature:g}"),
+        fill(QCoreApplication.translate("TokenView", "top-k {v}"), v=str(sampling.get("top_k", ""))),
+        fill(QCoreApplication.translate("TokenView", "top-p {v}"), v=f"{float(sampling.get('top_p', 1.0)):g}"),
+        fill(QCoreApplication.translate("TokenView", "min-p {v}"), v=f"{float(sampling.get('min_p', 0.0)):g}"),
+        fill(
+            QCoreApplication.translate("TokenView", "repeat penalty {v}"),
+            v=f"{float(sampling.get('repeat_penalty', 1.0)):g}",
+        ),
+        fill(QCoreApplication.translate("TokenView", "seed {v}"), v=seed)
+        if seed is not None
+        else QCoreApplication.translate("TokenView", "random seed"),
     ]
-    return _tr("Sampling: ") + " · ".join(parts)
+    return QCoreApplication.translate("TokenView", "Sampling: ") + " · ".join(parts)
 
 
 def shown(text: str) -> str:
@@ -56,7 +57,11 @@ def shown(text: str) -> str:
 def alternatives_html(step: TokenStep) -> str:
     """The top alternatives of one token as a small table, the chosen one in bold."""
     rank = step.rank
-    where = fill(_tr("rank {n}"), n=rank) if rank else _tr("outside the top 5")
+    where = (
+        fill(QCoreApplication.translate("TokenView", "rank {n}"), n=rank)
+        if rank
+        else QCoreApplication.translate("TokenView", "outside the top 5")
+    )
     rows = []
     for alternative in step.alternatives:
         chosen = alternative.token_id == step.token_id
@@ -72,7 +77,11 @@ def alternatives_html(step: TokenStep) -> str:
 
 def probability_note(sampling: dict[str, Any]) -> str:
     """What the probabilities are, and the sampling settings in force beside them."""
-    return _tr("The model’s own probabilities, before sampling reshapes them.") + "\n" + sampling_summary(sampling)
+    return (
+        QCoreApplication.translate("TokenView", "The model’s own probabilities, before sampling reshapes them.")
+        + "\n"
+        + sampling_summary(sampling)
+    )
 
 
 def token_reply_html(trace: TokenTrace, text_colour: str = "#202124") -> str:
@@ -146,9 +155,10 @@ class TokenReplyView(QWidget):
     def _legend(self) -> str:
         low = len(self.trace.low_confidence_steps())
         unsure = sum(1 for step in self.trace.steps if step.confidence is Confidence.UNSURE)
-        text = _tr(
+        text = QCoreApplication.translate(
+            "TokenView",
             "{n} tokens, mean probability {mean}; {unsure} unsure (below {u}), {low} low (below {l}). "
-            "Point at a word for alternatives, click to pin them."
+            "Point at a word for alternatives, click to pin them.",
         )
         values = {
             "{n}": str(len(self.trace.steps)),
