@@ -15,14 +15,12 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 from app.core.backends.remote_window import ESTIMATE_NOTICE
 from app.core.chat.context_window import WindowPlan
 from app.core.support.formatting import fill
+from app.ui.widgets.theme import Tone, colours, set_tone
 
-COLORS = {
-    "frame": QColor("#7e57c2"),
-    "conversation": QColor("#1e88e5"),
-    "reserve": QColor("#90caf9"),
-    "free": QColor("#eceff1"),
-    "error": QColor("#e53935"),
-}
+
+def _segment_colour(key: str) -> QColor:
+    """A segment's colour from the theme: frame, conversation, reserve, free or error."""
+    return colours().qcolor(f"meter_{key}")
 
 
 class _Bar(QWidget):
@@ -39,12 +37,12 @@ class _Bar(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         rect = QRectF(self.rect())
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(COLORS["free"])
+        painter.setBrush(_segment_colour("free"))
         painter.drawRoundedRect(rect, 4, 4)
         x = rect.left()
         for key, fraction in self.parts:
             width = rect.width() * fraction
-            painter.setBrush(COLORS[key])
+            painter.setBrush(_segment_colour(key))
             painter.drawRect(QRectF(x, rect.top(), width, rect.height()))
             x += width
         painter.end()
@@ -60,7 +58,7 @@ class ContextMeter(QWidget):
         layout.setSpacing(2)
         self.bar = _Bar(self)
         self.label = QLabel(self)
-        self.label.setStyleSheet("color: #5f6368; font-size: 11px;")
+        set_tone(self.label, Tone.NOTE)
         self.label.setWordWrap(True)
         layout.addWidget(self.bar)
         layout.addWidget(self.label)
@@ -98,7 +96,7 @@ class ContextMeter(QWidget):
         elif outside:
             text += " · " + fill(self.tr("{count} earlier messages are outside the window"), count=outside)
         self.label.setText(text)
-        self.label.setStyleSheet("color: #5f6368; font-size: 11px;")
+        set_tone(self.label, Tone.NOTE)
         self.setToolTip(
             fill(
                 self.tr(
@@ -120,5 +118,5 @@ class ContextMeter(QWidget):
         self.bar.parts = [("error", 1.0)]
         self.bar.update()
         self.label.setText(message)
-        self.label.setStyleSheet("color: #c62828; font-size: 11px;")
+        set_tone(self.label, Tone.ERROR)
         self.setToolTip(message)

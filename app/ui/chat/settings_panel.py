@@ -51,6 +51,7 @@ from app.core.settings import (
     effective,
 )
 from app.core.support.formatting import fill
+from app.ui.widgets.theme import Tone, set_tone
 
 
 class _TextBox(QPlainTextEdit):
@@ -78,10 +79,10 @@ class _Field:
         self.label.setBuddy(editor)
         self.explanation = QLabel(spec.explanation, parent)
         self.explanation.setWordWrap(True)
-        self.explanation.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.explanation, Tone.NOTE)
         self.error = QLabel(parent)
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #c62828; font-size: 11px;")
+        set_tone(self.error, Tone.ERROR)
         self.error.hide()
         self.box = QWidget(parent)
         column = QVBoxLayout(self.box)
@@ -161,7 +162,7 @@ class SettingsPanel(QScrollArea):
         group = QGroupBox(self.tr("Sampling — this chat"), parent)
         form = QFormLayout(group)
         self.scope_note = QLabel(self.tr("Fields in bold differ from the defaults for new chats."), group)
-        self.scope_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.scope_note, Tone.NOTE)
         form.addRow(self.scope_note)
         for name, spec in SAMPLING_FIELDS.items():
             if name == "seed":
@@ -201,9 +202,9 @@ class SettingsPanel(QScrollArea):
         self.system_prompt.setFixedHeight(90)
         self.system_prompt.editingFinished.connect(self._system_prompt_edited)
         self.system_prompt_note = QLabel(group)
-        self.system_prompt_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.system_prompt_note, Tone.NOTE)
         self.system_prompt_error = QLabel(group)
-        self.system_prompt_error.setStyleSheet("color: #c62828; font-size: 11px;")
+        set_tone(self.system_prompt_error, Tone.ERROR)
         self.system_prompt_error.hide()
         self.default_prompt_button = QPushButton(self.tr("Use the default"), group)
         self.default_prompt_button.clicked.connect(self._use_default_prompt)
@@ -226,7 +227,7 @@ class SettingsPanel(QScrollArea):
             self.policy_box.addItem(label, policy.value)
         self.policy_explanation = QLabel(group)
         self.policy_explanation.setWordWrap(True)
-        self.policy_explanation.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.policy_explanation, Tone.NOTE)
         self.policy_box.activated.connect(self._policy_edited)
         policy_box = QWidget(group)
         policy_column = QVBoxLayout(policy_box)
@@ -267,7 +268,7 @@ class SettingsPanel(QScrollArea):
             form.addRow(field.label, field.box)
         self.gpu_layers_note = QLabel(group)
         self.gpu_layers_note.setWordWrap(True)
-        self.gpu_layers_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.gpu_layers_note, Tone.NOTE)
         form.addRow(self.tr("GPU layers"), self.gpu_layers_note)
         self.reload_button = QPushButton(self.tr("Load the model again now"), group)
         self.reload_button.setToolTip(self.tr("The context length and threads apply when the model is loaded"))

@@ -17,8 +17,15 @@ from PySide6.QtWidgets import QBoxLayout, QFrame, QLabel, QSizePolicy, QToolTip,
 
 from app.core.inference.token_probs import LOW_BELOW, UNSURE_BELOW, Confidence, TokenStep, TokenTrace
 from app.core.support.formatting import fill
+from app.ui.widgets.theme import Tone, colours, set_tone
 
-CONFIDENCE_BACKGROUNDS = {Confidence.UNSURE: "#fff1c2", Confidence.LOW: "#ffd0cc"}
+
+def confidence_background(confidence: Confidence) -> str | None:
+    """The theme's background for a token the model was unsure of, or far from sure of; None for the rest."""
+    c = colours()
+    return {Confidence.UNSURE: c.token_unsure, Confidence.LOW: c.token_low}.get(confidence)
+
+
 BAR_WIDTH = 20  # characters for a probability of 100 %
 
 
@@ -68,7 +75,7 @@ def alternatives_html(step: TokenStep) -> str:
         text = f"<b>{shown(alternative.text)}</b>" if chosen else shown(alternative.text)
         bar = "█" * max(1, round(alternative.probability * BAR_WIDTH))
         rows.append(
-            f"<tr><td>{text}</td><td style='color:#4e79a7'>{bar}</td>"
+            f"<tr><td>{text}</td><td style='color:{colours().probability_bar}'>{bar}</td>"
             f"<td align='right'>{alternative.probability:.1%}</td></tr>"
         )
     header = f"<p><b>{shown(step.text)}</b> {step.probability:.1%} ({where})</p>"
@@ -84,14 +91,14 @@ def probability_note(sampling: dict[str, Any]) -> str:
     )
 
 
-def token_reply_html(trace: TokenTrace, text_colour: str = "#202124") -> str:
+def token_reply_html(trace: TokenTrace, text_colour: str | None = None) -> str:
     """The reply as one link per token (for hover and click), coloured by confidence."""
     spans = []
     for index, step in enumerate(trace.steps):
         if not step.text:
             continue
-        background = CONFIDENCE_BACKGROUNDS.get(step.confidence)
-        style = f"color: {text_colour}; text-decoration: none;"
+        background = confidence_background(step.confidence)
+        style = f"color: {text_colour or colours().text}; text-decoration: none;"
         if background:
             style += f" background-color: {background};"
         spans.append(f'<a href="token:{index}" style="{style}">{html.escape(step.text)}</a>')
@@ -122,7 +129,7 @@ class TokenReplyView(QWidget):
         layout.addWidget(self.text)
 
         self.legend = QLabel(self)
-        self.legend.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.legend, Tone.NOTE)
         self.legend.setWordWrap(True)
         self.legend.setText(self._legend())
         layout.addWidget(self.legend)
@@ -136,7 +143,7 @@ class TokenReplyView(QWidget):
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail_note = QLabel(probability_note(trace.sampling), self.pinned_box)
         self.detail_note.setWordWrap(True)
-        self.detail_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.detail_note, Tone.NOTE)
         box.addWidget(self.detail)
         box.addWidget(self.detail_note)
         self.pinned_box.hide()

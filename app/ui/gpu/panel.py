@@ -42,10 +42,11 @@ from app.core.memory.planner import (
 )
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
 from app.core.support.formatting import fill, format_bytes
-from app.ui.gpu.memory_bars import APP_COLOUR, OTHERS_COLOUR, MemoryBar
-from app.ui.gpu.offload_slider import FIT_COLOURS, LayerSlider
+from app.ui.gpu.memory_bars import MemoryBar
+from app.ui.gpu.offload_slider import LayerSlider, zone_colour
 from app.ui.gpu.poller import POLL_INTERVAL_MS, HardwarePoller, MeasuredLoad, MeasureRequest, ModelMemory
 from app.ui.llm.worker import LlmWorker
+from app.ui.widgets.theme import Tone, colours, set_tone
 
 CONTEXT_STEP = 256
 MIN_CONTEXT, MAX_CONTEXT = int(MODEL_FIELDS["n_ctx"].minimum), int(MODEL_FIELDS["n_ctx"].maximum)
@@ -130,7 +131,7 @@ class GpuPanel(QWidget):
         legend.setTextFormat(Qt.TextFormat.RichText)
         legend.setText(
             " ".join(
-                f'<span style="color:{FIT_COLOURS[fit].name()}">■</span> {text}'
+                f'<span style="color:{zone_colour(fit).name()}">■</span> {text}'
                 for fit, text in (
                     (Headroom.FITS, self.tr("fits")),
                     (Headroom.TIGHT, self.tr("tight")),
@@ -170,7 +171,7 @@ class GpuPanel(QWidget):
 
         self.notice = QLabel(self)
         self.notice.setWordWrap(True)
-        self.notice.setStyleSheet("color: #8a5a00;")
+        set_tone(self.notice, Tone.WARNING, small=False)
         self.notice.hide()
         layout.addWidget(self.notice)
 
@@ -505,7 +506,10 @@ class GpuPanel(QWidget):
         if ram is not None:
             self.ram_bar.set_segments(
                 ram.total,
-                [(ram.process_rss, APP_COLOUR), (ram.other_used, OTHERS_COLOUR)],
+                [
+                    (ram.process_rss, colours().qcolor("memory_app")),
+                    (ram.other_used, colours().qcolor("memory_others")),
+                ],
                 fill(
                     self.tr("RAM: this app {app} · others {others} · available {free} of {total}"),
                     app=format_bytes(ram.process_rss),
@@ -529,7 +533,10 @@ class GpuPanel(QWidget):
         )
         utilisation = "" if gpu.utilization_percent is None else f" · {gpu.utilization_percent}% busy"
         bar.set_segments(
-            gpu.total, [(own, APP_COLOUR), (gpu.other_processes, OTHERS_COLOUR)], caption, gpu.name + utilisation
+            gpu.total,
+            [(own, colours().qcolor("memory_app")), (gpu.other_processes, colours().qcolor("memory_others"))],
+            caption,
+            gpu.name + utilisation,
         )
 
     def _update_controls(self) -> None:

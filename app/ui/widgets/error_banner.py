@@ -15,17 +15,24 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from app.core.support.formatting import fill
+from app.ui.widgets.theme import Colours, keep_styled
 
 log = logging.getLogger("app.errors")
 
 MAX_NOTICES = 5
 
-# Background, border and text colour of each severity's row.
-_COLOURS = {
-    "error": ("#fdecea", "#f5c2c0", "#8a1c14"),
-    "warning": ("#fff4e0", "#f3d19c", "#7a4b00"),
-    "info": ("#e8f1fd", "#b9d3f5", "#19457a"),
-}
+
+def notice_style(c: Colours) -> str:
+    """Each severity's row in the theme's background, border and text colour."""
+    rules = []
+    for severity in ("error", "warning", "info"):
+        notice = c.notice(severity)
+        rules.append(
+            f"#Notice[severity='{severity}'] {{ background: {notice.background}; "
+            f"border: 1px solid {notice.border}; border-radius: 6px; }}"
+            f"#Notice[severity='{severity}'] QLabel {{ color: {notice.text}; }}"
+        )
+    return "".join(rules)
 
 
 @dataclass(frozen=True)
@@ -55,13 +62,7 @@ class ErrorBanner(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ErrorBanner")
-        self.setStyleSheet(
-            "".join(
-                f"#Notice[severity='{name}'] {{ background: {back}; border: 1px solid {border}; border-radius: 6px; }}"
-                f"#Notice[severity='{name}'] QLabel {{ color: {text}; }}"
-                for name, (back, border, text) in _COLOURS.items()
-            )
-        )
+        keep_styled(self, notice_style)
         self._notices: list[Notice] = []  # newest first
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import (
-    QColor,
     QFont,
     QFontDatabase,
     QGuiApplication,
@@ -38,9 +37,8 @@ from PySide6.QtGui import (
 
 from app.core.support.formatting import fill
 from app.ui.widgets.links import display_address, web_address
+from app.ui.widgets.theme import colours
 
-CODE_BACKGROUND = QColor("#f1f3f5")
-IMAGE_TEXT_COLOUR = QColor("#5f6368")
 MARKDOWN_FEATURES = QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.MarkdownFeature.MarkdownNoHTML
 IMAGE_PROPERTIES = (
     QTextFormat.Property.ObjectType,
@@ -133,7 +131,7 @@ def _replace_image(cursor: QTextCursor, span: _Span) -> None:
     for name in IMAGE_PROPERTIES + LINK_PROPERTIES:
         plain.clearProperty(name)
     plain.setFontItalic(True)
-    plain.setForeground(IMAGE_TEXT_COLOUR)
+    plain.setForeground(colours().qcolor("muted"))
     address = image.name() if image.isValid() else ""
     note = QCoreApplication.translate("Markdown", "Image not loaded: {address}")
     plain.setToolTip(plain_tooltip(fill(note, address=address)))
@@ -176,7 +174,7 @@ def _style_code_blocks(document: QTextDocument) -> None:
         if block_format.hasProperty(QTextFormat.Property.BlockCodeFence) or block_format.nonBreakableLines():
             cursor = QTextCursor(block)
             code_block = QTextBlockFormat()
-            code_block.setBackground(CODE_BACKGROUND)
+            code_block.setBackground(colours().qcolor("code_background"))
             code_block.setLeftMargin(6)
             code_block.setNonBreakableLines(False)  # long code lines wrap instead of running off the message
             cursor.mergeBlockFormat(code_block)
