@@ -316,6 +316,19 @@ def load_settings(path: Path) -> LoadedSettings:
     return LoadedSettings(settings, notices)
 
 
+def read_appearance(path: Path) -> Appearance:
+    """The language and theme in the settings file, read before the window exists; never raises, never moves files.
+
+    A damaged file reads as the defaults here: `load_settings` (called later by the chat
+    session) is the one that sets it aside and tells the user.
+    """
+    try:
+        data = _parse(path)
+    except (OSError, ValueError, RecursionError):
+        return Appearance()
+    return _read_appearance(data.get("appearance"), [])
+
+
 def _parse(path: Path) -> dict[str, Any]:
     """The file's JSON object; ValueError when it is not one, or is nested deeper than settings ever are."""
     data = json.loads(path.read_bytes().decode("utf-8"))

@@ -53,6 +53,33 @@
     </message>
 </context>
 <context>
+    <name>AppearanceMenus</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>T&amp;heme</source>
+        <translation>主题(&amp;H)</translation>
+    </message>
+    <message>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>The language changes when Glassbox starts again.</source>
+        <translation>界面语言将在 Glassbox 重新启动后更改。</translation>
+    </message>
+</context>
+<context>
     <name>ChatSidebar</name>
     <message>
         <source>Search chats…</source>

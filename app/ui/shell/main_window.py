@@ -45,6 +45,7 @@ from app.ui.glass.glass_box import GlassBox
 from app.ui.gpu.panel import GpuPanel
 from app.ui.llm.worker import LlmThread, LlmWorker
 from app.ui.shell.about_dialog import show_about_dialog
+from app.ui.shell.appearance_menu import AppearanceMenus
 from app.ui.shell.server_models import ServerModels
 from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
 from app.ui.state_signals import StateSignals
@@ -123,6 +124,9 @@ class MainWindow(QMainWindow):
         )
         self.server_models.listFailed.connect(lambda text: self.error_banner.show_error(text, logging.WARNING))
         self.servers_action.triggered.connect(self.server_models.open_dialog)
+        session = self.chats.session
+        self.appearance = AppearanceMenus(lambda: session.settings, session.set_defaults, self.error_banner, self)
+        self.appearance.add_to(self.view_menu)
         self._held_back = self._hold_back_unfinished_load()
         self.refresh_models(select=initial_model)
         self.server_models.refresh()
