@@ -416,8 +416,8 @@ def set_tone(label: QWidget, tone: Tone, small: bool = True) -> None:
         keep_styled(label, lambda c: f"color: {c.muted}; font-weight: 600;")
         return
     keep_styled(label, lambda c: f"color: {getattr(c, tone.value)};")
-    if small:
-        label.setFont(relative_font(label.font(), SMALL_TEXT))
+    if small:  # from the application's font for this kind of widget, so restyling never shrinks it twice
+        label.setFont(relative_font(QApplication.font(label), SMALL_TEXT))
 
 
 def relative_font(font: QFont, factor: float) -> QFont:
