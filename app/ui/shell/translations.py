@@ -34,18 +34,15 @@ def resolve_language(language: Language, system: QLocale | None = None) -> Langu
     """The language to show: the chosen one, or for SYSTEM the first of the OS's UI languages Glassbox has."""
     if language is not Language.SYSTEM:
         return language
-    for name in (system or QLocale.system()).uiLanguages():
-        tag = name.replace("-", "_")
-        if tag.startswith("zh") and not _is_traditional(tag):
-            return Language.SIMPLIFIED_CHINESE
-        if tag.startswith("en"):
+    for name in (system or QLocale.system()).uiLanguages():  # most preferred first, e.g. zh-Hant-TW, zh-TW, zh
+        locale = QLocale(name)
+        if locale.language() is QLocale.Language.Chinese:
+            # Traditional characters (Taiwan, Hong Kong, Macau) have no catalog: their readers get the source text
+            traditional = locale.script() is QLocale.Script.TraditionalHanScript
+            return Language.ENGLISH if traditional else Language.SIMPLIFIED_CHINESE
+        if locale.language() is QLocale.Language.English:
             return Language.ENGLISH
     return Language.ENGLISH
-
-
-def _is_traditional(tag: str) -> bool:
-    """zh_TW, zh_HK, zh_MO and zh_Hant_* read Traditional characters, which this catalog does not hold."""
-    return any(part in tag for part in ("Hant", "_TW", "_HK", "_MO"))
 
 
 def install_translators(app: QCoreApplication, language: Language) -> Language:
