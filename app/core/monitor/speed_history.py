@@ -66,17 +66,24 @@ def counts(stats: ReplyStats) -> bool:
 
 
 class SpeedHistory:
-    """Per model run, the newest replies' speeds; `path` None keeps them in memory only."""
+    """Per model run, the newest replies' speeds; `path` None keeps them in memory only.
 
-    def __init__(self, path: Path | None = None) -> None:
+    With `autosave` each recorded reply is written at once; without it the owner calls
+    `save()` where a write may take its time (the window does it on its sampler's thread,
+    never on the GUI thread). Safe to use from several threads.
+    """
+
+    def __init__(self, path: Path | None = None, autosave: bool = True) -> None:
         self._path = path
+        self._autosave = autosave
         self._lock = threading.Lock()
         self._records: dict[str, list[SpeedRecord]] = self._read() if path is not None else {}
+        self._dirty = False
         self._save_failed = False
 
     @classmethod
-    def default(cls) -> SpeedHistory:
-        return cls(app_paths().data / SPEED_FILE)
+    def default(cls, autosave: bool = True) -> SpeedHistory:
+        return cls(app_paths().data / SPEED_FILE, autosave)
 
     def usual(self, key: str) -> UsualSpeed:
         with self._lock:
@@ -102,13 +109,18 @@ class SpeedHistory:
             records = self._records.setdefault(key, [])
             records.append(record)
             del records[:-KEEP_RECORDS]
-            data = {k: [asdict(r) for r in v] for k, v in self._records.items()}
-        self._save(data)
+            self._dirty = True
+        if self._autosave:
+            self.save()
         return True
 
-    def _save(self, records: dict[str, list[dict[str, float | int]]]) -> None:
-        if self._path is None:
-            return
+    def save(self) -> None:
+        """Write the speeds recorded since the last save (nothing when there are none, or no file)."""
+        with self._lock:
+            if not self._dirty or self._path is None:
+                return
+            records = {k: [asdict(r) for r in v] for k, v in self._records.items()}
+            self._dirty = False
         try:
             self._path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(self._path, json.dumps({"schema_version": SCHEMA_VERSION, "runs": records}))

@@ -94,9 +94,8 @@ class MonitorPanel(QWidget):
         settings = settings or MonitorSettings()
         self.clock = clock or SessionClock()
         self.timeline = SessionTimeline(self.clock)
-        self.alerts = AlertMonitor(
-            settings.alert_thresholds(), history if history is not None else SpeedHistory.default(), self.clock
-        )
+        history = history if history is not None else SpeedHistory.default(autosave=False)
+        self.alerts = AlertMonitor(settings.alert_thresholds(), history, self.clock)
         self.idle = IdleUnloadPolicy(settings.idle_unload_minutes, self.clock)
         self._state_signals = state_signals
         self._loaded: LoadConfig | None = None
@@ -110,7 +109,7 @@ class MonitorPanel(QWidget):
             self.connect_llm_worker(llm_worker)
         self._on_state_changed()
 
-        self._sampling = MonitorSampling(sampler or ResourceSampler(self.clock), self.timeline, interval_ms)
+        self._sampling = MonitorSampling(sampler or ResourceSampler(self.clock), self.timeline, history, interval_ms)
         worker = self._sampling.worker
         worker.sampled.connect(self._on_sample)
         worker.exported.connect(self._on_exported)
@@ -238,10 +237,11 @@ class MonitorPanel(QWidget):
         else:
             outcome = ReplyOutcome.FINISHED
         self.timeline.reply_ended(outcome, stats, stats.error)
-        metrics = self._metrics if self._metrics is not None and self._metrics.stats is stats else done.metrics
+        metrics = done.metrics if done.metrics is not None else self._metrics
         n_ctx = metrics.n_ctx if metrics is not None else 0
         used = metrics.context_used if metrics is not None else None
         self._tell(self.alerts.observe_reply(stats, n_ctx, used))
+        self._sampling.worker.saveRequested.emit()  # the reply's speed, written off the GUI thread
         self._metrics = None
         self.refresh()
 

@@ -2,7 +2,7 @@
 
 The worker adds each sample to the session timeline itself (the timeline is thread-safe),
 so the buffer stays complete while the GUI is busy, and tells the GUI with `sampled`.
-Writing the CSV runs here too: a long session's file never stalls the window.
+Writing files runs here too, the CSV and the reply speeds: neither ever stalls the window.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from app.core.monitor.csv_export import ExportError, export_csv
 from app.core.monitor.sampler import ResourceSampler
+from app.core.monitor.speed_history import SpeedHistory
 from app.core.monitor.timeline import SessionTimeline
 from app.ui.threads import WorkerThread
 
@@ -29,16 +30,21 @@ class SamplerWorker(QObject):
 
     startRequested = Signal()
     sampleRequested = Signal()  # a sample now, besides the timer's (after a load, say)
+    saveRequested = Signal()  # write the reply speeds recorded since the last save
     exportRequested = Signal(object)  # Path
 
-    def __init__(self, sampler: ResourceSampler, timeline: SessionTimeline, interval_ms: int) -> None:
+    def __init__(
+        self, sampler: ResourceSampler, timeline: SessionTimeline, history: SpeedHistory, interval_ms: int
+    ) -> None:
         super().__init__()
         self._sampler = sampler
         self._timeline = timeline
+        self._history = history
         self._interval_ms = interval_ms
         self._timer: QTimer | None = None
         self.startRequested.connect(self._start)
         self.sampleRequested.connect(self._sample)
+        self.saveRequested.connect(self._history.save)
         self.exportRequested.connect(self._export)
 
     @Slot()
@@ -67,17 +73,24 @@ class SamplerWorker(QObject):
         self.exported.emit(path, rows)
 
     def close(self) -> None:
-        """Stop sampling and let go of NVML; runs in the worker's thread once its event loop has ended."""
+        """Stop sampling, save the reply speeds, let go of NVML; runs in the worker's thread once its loop has ended."""
         if self._timer is not None:
             self._timer.stop()
+        self._history.save()
         self._sampler.close()
 
 
 class MonitorSampling:
     """The sampler worker in its own thread: connect to the worker's signals, then `start()`."""
 
-    def __init__(self, sampler: ResourceSampler, timeline: SessionTimeline, interval_ms: int = SAMPLE_INTERVAL_MS):
-        self.worker = SamplerWorker(sampler, timeline, interval_ms)
+    def __init__(
+        self,
+        sampler: ResourceSampler,
+        timeline: SessionTimeline,
+        history: SpeedHistory,
+        interval_ms: int = SAMPLE_INTERVAL_MS,
+    ) -> None:
+        self.worker = SamplerWorker(sampler, timeline, history, interval_ms)
         self.thread = WorkerThread(self.worker, "monitor-sampler", on_end=self.worker.close)
 
     def start(self) -> None:

@@ -79,3 +79,15 @@ def test_the_expected_first_token_allows_for_a_long_prompt(key: str) -> None:
     usual = history.usual(key)
     assert usual.expected_ttft(10) == 0.5
     assert usual.expected_ttft(1000) == 10.0
+
+
+def test_without_autosave_the_speeds_are_written_when_saved(key: str) -> None:
+    history = SpeedHistory.default(autosave=False)
+    history.record(key, stats(20.0))
+    path = app_paths().data / SPEED_FILE
+    assert not path.exists()
+    history.save()
+    assert path.is_file()
+    modified = path.stat().st_mtime_ns
+    history.save()  # nothing new: nothing written
+    assert path.stat().st_mtime_ns == modified

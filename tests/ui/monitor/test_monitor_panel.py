@@ -18,8 +18,9 @@ from pytestqt.qtbot import QtBot
 from app.core.inference.engine import LoadConfig, LoadReport, ReplyDone, ReplyStats, StopReason
 from app.core.inference.metrics import ReplyMetrics
 from app.core.monitor.alerts import Alert, AlertKind
-from app.core.monitor.speed_history import SpeedHistory
+from app.core.monitor.speed_history import SPEED_FILE, SpeedHistory, run_key
 from app.core.monitor.timeline import ReplyOutcome
+from app.core.paths import app_paths
 from app.core.settings import MonitorSettings
 from app.ui.monitor.alert_notice import AlertNotice
 from app.ui.monitor.panel import MonitorPanel
@@ -86,7 +87,9 @@ class Rig:
 def make_rig(qtbot: QtBot) -> Iterator[Callable[..., Rig]]:
     panels: list[MonitorPanel] = []
 
-    def make(machine: FakeMachine | None = None, settings: MonitorSettings | None = None) -> Rig:
+    def make(
+        machine: FakeMachine | None = None, settings: MonitorSettings | None = None, history: SpeedHistory | None = None
+    ) -> Rig:
         machine = machine or FakeMachine()
         worker = FakeLlmWorker()
         panel = MonitorPanel(
@@ -94,7 +97,7 @@ def make_rig(qtbot: QtBot) -> Iterator[Callable[..., Rig]]:
             worker,  # type: ignore[arg-type]  # the fake has the signals the panel follows
             settings=settings,
             sampler=machine.sampler(),
-            history=SpeedHistory(),
+            history=history if history is not None else SpeedHistory(),
             clock=machine.session,
             interval_ms=NEVER_MS,
         )
@@ -211,6 +214,17 @@ def test_three_failed_replies_raise_the_failure_alert(make_rig: Callable[..., Ri
         rig.reply(seconds=1, failed="engine crashed")
     assert [alert.kind for alert in rig.raised] == [AlertKind.FAILED_REPLIES]
     assert [span.outcome for span in rig.panel.timeline.spans()] == [ReplyOutcome.FAILED] * 3
+
+
+def test_each_replys_speed_is_kept_for_the_next_session_written_off_the_gui_thread(
+    make_rig: Callable[..., Rig], qtbot: QtBot
+) -> None:
+    rig = make_rig(history=SpeedHistory.default(autosave=False))
+    rig.load()
+    rig.reply(seconds=1, tokens_per_s=30.0)
+    path = app_paths().data / SPEED_FILE
+    qtbot.waitUntil(path.is_file, timeout=5000)
+    assert SpeedHistory.default().usual(run_key(Path("model.Q4_K_M.gguf"), 99)).replies == 1
 
 
 def test_a_stopped_reply_is_marked_stopped(make_rig: Callable[..., Rig]) -> None:
