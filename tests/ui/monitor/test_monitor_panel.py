@@ -282,3 +282,16 @@ def test_on_this_machines_own_readings_the_panel_samples_and_closes(qtbot: QtBot
         assert latest is not None and latest.ram_total is not None and latest.window_pid > 0
     finally:
         panel.shutdown()
+
+
+@pytest.mark.expected_log(ALERTS, logging.WARNING, r"has not been used for 31 minutes and holds 2.00 GiB of VRAM")
+def test_an_idle_model_alert_ends_when_the_model_is_unloaded(make_rig: Callable[..., Rig]) -> None:
+    rig = make_rig()
+    rig.machine.set_vram(app=2 * GIB)
+    rig.load()
+    rig.sample(31 * 60)
+    (idle,) = rig.raised
+    assert idle.kind is AlertKind.IDLE_MODEL and idle.offer_unload
+
+    assert rig.state.model_unloaded()  # what the shell does on the notice's Unload
+    assert [alert.kind for alert in rig.cleared] == [AlertKind.IDLE_MODEL]
