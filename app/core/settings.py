@@ -8,11 +8,12 @@ Layout of the file (schema 3):
      "chat": {"system_prompt": "", "window_policy": "rolling"},   defaults for chats
      "presets": {"name": {SamplingParams fields}},                the user's presets
      "servers": [{SavedServer fields}],                            remote servers (their keys: the keyring)
-     "appearance": {"language": "system", "theme": "system"}}     interface language and colours
+     "appearance": {"language": "system", "theme": "system"},     interface language and colours
+     "monitor": {MonitorSettings fields}}                         alert thresholds, idle unload, degradation
 
-The appearance section came after schema 3 without a new version: a file without it (or
-one an older Glassbox wrote) reads as "follow the system" for both, and an older Glassbox
-keeps the section as one it does not know.
+The servers, appearance and monitor sections came after schema 3 without a new version: a
+file without one reads as its defaults, and an older Glassbox keeps a section as one it does
+not know.
 
 Schema 1 is the flat layout: every setting at the top level, as a hand-written file
 naturally is (`{"temperature": 0.3}`); a file without `schema_version` is read as schema 1
@@ -49,6 +50,7 @@ from app.core.inference.sampling import (
     lenient_sampling,
 )
 from app.core.memory.planner import ContextSettings
+from app.core.monitor.alerts import AlertThresholds
 from app.core.paths import app_paths
 from app.core.support.atomic import atomic_write
 
@@ -113,6 +115,117 @@ LOAD_FIELDS: dict[str, FieldSpec] = {**MODEL_FIELDS, GPU_LAYERS_FIELD.name: GPU_
 
 
 @dataclass(frozen=True)
+class MonitorSettings:
+    """Alert thresholds (0 turns an alert off), idle unload, and how a model that does not fit degrades."""
+
+    vram_percent: float = 90.0
+    ram_available_percent: float = 10.0
+    swap_growth_mib: int = 256
+    context_percent: float = 90.0
+    slow_tokens_fraction: float = 0.5
+    slow_first_token_factor: float = 3.0
+    failed_replies: int = 3
+    idle_vram_minutes: int = 30
+    idle_unload_minutes: int = 0  # 0: never unload an idle model by itself
+    # A model that does not fit: load the smaller installed variant at once (always said), instead of asking.
+    switch_to_smaller_variant: bool = False
+
+    def alert_thresholds(self) -> AlertThresholds:
+        return AlertThresholds(
+            vram_percent=self.vram_percent,
+            ram_available_percent=self.ram_available_percent,
+            swap_growth_mib=self.swap_growth_mib,
+            context_percent=self.context_percent,
+            slow_tokens_fraction=self.slow_tokens_fraction,
+            slow_first_token_factor=self.slow_first_token_factor,
+            failed_replies=self.failed_replies,
+            idle_vram_minutes=self.idle_vram_minutes,
+        )
+
+
+_OFF = " 0 turns this alert off."
+MONITOR_FIELDS: dict[str, FieldSpec] = {
+    spec.name: spec
+    for spec in (
+        FieldSpec(
+            "vram_percent",
+            "VRAM alert (%)",
+            "float",
+            0,
+            100,
+            "Say so when a GPU's memory is fuller than this, by Glassbox and other programs together." + _OFF,
+        ),
+        FieldSpec(
+            "ram_available_percent",
+            "Low RAM alert (%)",
+            "float",
+            0,
+            50,
+            "Say so when less than this share of the RAM is available." + _OFF,
+        ),
+        FieldSpec(
+            "swap_growth_mib",
+            "Swap alert (MiB)",
+            "int",
+            0,
+            1_048_576,
+            "Say so when swap use grows by this much while a model is loaded." + _OFF,
+        ),
+        FieldSpec(
+            "context_percent",
+            "Full context alert (%)",
+            "float",
+            0,
+            100,
+            "Say so when the conversation fills more than this share of the context window." + _OFF,
+        ),
+        FieldSpec(
+            "slow_tokens_fraction",
+            "Slow reply alert (share of usual)",
+            "float",
+            0,
+            0.95,
+            "Say so when a reply runs slower than this share of the model's usual tokens/s on this machine." + _OFF,
+        ),
+        FieldSpec(
+            "slow_first_token_factor",
+            "Slow first token alert (times usual)",
+            "float",
+            0,
+            100,
+            "Say so when the first token takes more than this many times its usual time." + _OFF,
+        ),
+        FieldSpec(
+            "failed_replies",
+            "Failed replies alert",
+            "int",
+            0,
+            100,
+            "Say so when this many replies in a row have failed." + _OFF,
+        ),
+        FieldSpec(
+            "idle_vram_minutes",
+            "Idle model alert (minutes)",
+            "int",
+            0,
+            10_080,
+            "Offer to unload a model that has not been used for this long and still holds GPU memory." + _OFF,
+        ),
+        FieldSpec(
+            "idle_unload_minutes",
+            "Unload an idle model after (minutes)",
+            "int",
+            0,
+            10_080,
+            "Unload the model by itself after this long without use; the next message loads it again. "
+            "0 keeps it loaded.",
+        ),
+    )
+}
+MONITOR_SWITCHES = ("switch_to_smaller_variant",)  # yes/no settings of the monitor section
+
+
+@dataclass(frozen=True)
 class ChatDefaults:
     system_prompt: str = ""  # empty: the model's own default, if its template has one
     window_policy: WindowPolicy = WindowPolicy.ROLLING
@@ -151,6 +264,7 @@ class Settings:
     presets: dict[str, SamplingParams] = field(default_factory=dict)  # the user's own presets
     servers: tuple[SavedServer, ...] = ()  # OpenAI-compatible servers, in the order they were added
     appearance: Appearance = field(default_factory=Appearance)
+    monitor: MonitorSettings = field(default_factory=MonitorSettings)
     extra: dict[str, Any] = field(default_factory=dict)  # sections a newer Glassbox wrote; kept as they are
 
     def to_dict(self) -> dict[str, Any]:
@@ -163,6 +277,7 @@ class Settings:
             "presets": {name: params.to_dict() for name, params in self.presets.items()},
             "servers": [server.to_dict() for server in self.servers],
             "appearance": self.appearance.to_dict(),
+            "monitor": asdict(self.monitor),
         }
 
     def server(self, name: str) -> SavedServer | None:
@@ -181,6 +296,16 @@ class Settings:
     def with_model(self, values: Mapping[str, Any]) -> Settings:
         """Change model load settings, each checked against its bounds (InvalidSetting names the first bad one)."""
         return replace(self, model=replace(self.model, **check_values(LOAD_FIELDS, values, "model")))
+
+    def with_monitor(self, values: Mapping[str, Any]) -> Settings:
+        """Change monitor settings, each checked (InvalidSetting names the first bad one)."""
+        numbers = {k: v for k, v in values.items() if k not in MONITOR_SWITCHES}
+        switches = {k: v for k, v in values.items() if k in MONITOR_SWITCHES}
+        for name, value in switches.items():
+            if not isinstance(value, bool):
+                raise InvalidSetting(name, f"{name} must be true or false, not {value!r}.")
+        checked = check_values(MONITOR_FIELDS, numbers, "monitor")
+        return replace(self, monitor=replace(self.monitor, **checked, **switches))
 
     def with_preset(self, name: str, params: SamplingParams) -> Settings:
         """Save `params` as a user preset (replacing one of the same name)."""
@@ -423,7 +548,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         params, problems = lenient_sampling(values)
         notices.extend(f"Preset “{name}”: {problem}" for problem in problems)
         presets[str(name)] = params
-    known = {"schema_version", "sampling", "model", "chat", "presets", "servers", "appearance"}
+    known = {"schema_version", "sampling", "model", "chat", "presets", "servers", "appearance", "monitor"}
     return Settings(
         sampling=sampling,
         model=_read_model(data.get("model"), notices),
@@ -431,6 +556,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         presets=presets,
         servers=_read_servers(data.get("servers"), notices),
         appearance=_read_appearance(data.get("appearance"), notices),
+        monitor=_read_monitor(data.get("monitor"), notices),
         extra={k: v for k, v in data.items() if k not in known},
     )
 
@@ -471,6 +597,25 @@ def _read_model(data: Any, notices: list[str]) -> ModelSettings:
         return defaults
     good, problems = check_values_leniently(LOAD_FIELDS, data, defaults, "model")
     notices.extend(problems)
+    return replace(defaults, **good)
+
+
+def _read_monitor(data: Any, notices: list[str]) -> MonitorSettings:
+    defaults = MonitorSettings()
+    if not isinstance(data, Mapping):
+        return defaults
+    numbers = {k: v for k, v in data.items() if k not in MONITOR_SWITCHES}
+    good, problems = check_values_leniently(MONITOR_FIELDS, numbers, defaults, "monitor")
+    notices.extend(problems)
+    for name in MONITOR_SWITCHES:
+        if name not in data:
+            continue
+        if isinstance(data[name], bool):
+            good[name] = data[name]
+        else:
+            notices.append(
+                f"{name} must be true or false, not {data[name]!r}. The default ({getattr(defaults, name)}) is used."
+            )
     return replace(defaults, **good)
 
 
