@@ -44,6 +44,8 @@ from app.ui.chat.view import ChatView
 from app.ui.glass.glass_box import GlassBox
 from app.ui.gpu.panel import GpuPanel
 from app.ui.llm.worker import LlmThread, LlmWorker
+from app.ui.monitor.alert_notice import AlertNotice
+from app.ui.monitor.panel import MonitorPanel
 from app.ui.shell.about_dialog import show_about_dialog
 from app.ui.shell.appearance_menu import AppearanceMenus
 from app.ui.shell.server_models import ServerModels
@@ -72,6 +74,7 @@ class MainWindow(QMainWindow):
         self.resize(DEFAULT_SIZE)
         self.llm = llm or LlmThread()
         self.worker: LlmWorker = self.llm.worker
+        self._unloaded_model: Path | None = None  # unloaded on purpose: the next message loads it again
         self.state_signals = StateSignals(AppState(), self)  # the model on duty, loading/streaming, the chat on show
         self.state = self.state_signals.state
 
@@ -108,6 +111,7 @@ class MainWindow(QMainWindow):
             parent=self,
         )
         self._connect_features()
+        self._build_monitor_panel()
         self._show_model_settings()
         self._arrange_docks()
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.stop_reply)
@@ -176,6 +180,8 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(8, 8, 8, 8)
         self.error_banner = ErrorBanner(central)
         layout.addWidget(self.error_banner)
+        self.alert_notice = AlertNotice(central)
+        layout.addWidget(self.alert_notice)
 
         self.pages = QStackedWidget(central)
         self.chat_view = ChatView(self.pages)
@@ -422,6 +428,11 @@ class MainWindow(QMainWindow):
     # ---- chatting ------------------------------------------------------------------
 
     def send(self, text: str) -> None:
+        unloaded, self._unloaded_model = self._unloaded_model, None
+        if unloaded is not None and self.state.loaded_model is None and not self.state.is_loading:
+            self._send_after_load(text)  # unloaded on purpose: load it again, then send
+            self.load_model(unloaded)
+            return
         if self.state.loaded_model is None and not self.state.is_loading:
             self.error_banner.show_error(self.tr("No model is loaded yet: choose one in the model picker."))
             return
@@ -431,6 +442,13 @@ class MainWindow(QMainWindow):
         self.error_banner.hide()
         self.chats.send(text)
         self._start_reply()
+
+    def _send_after_load(self, text: str) -> None:
+        def send_once(_report: object) -> None:
+            self.state_signals.modelLoaded.disconnect(send_once)
+            self.send(text)
+
+        self.state_signals.modelLoaded.connect(send_once)
 
     def _start_reply(self) -> None:
         if self.state.reply_started():
@@ -563,6 +581,33 @@ class MainWindow(QMainWindow):
         self.worker.loadFellBack.connect(self._on_load_fell_back)
         self.add_dock(self.tr("GPU offload"), "GpuOffloadDock", self.gpu_panel)
 
+    def _build_monitor_panel(self) -> None:
+        """The Monitor panel in a dock (View → Monitor): the machine over time, and alerts above the chat."""
+        self.monitor_panel = MonitorPanel(
+            self.state_signals, self.worker, self.chats.session.settings.monitor, parent=self
+        )
+        self.add_dock(self.tr("Monitor"), "MonitorDock", self.monitor_panel)
+        self.monitor_panel.alertRaised.connect(self.alert_notice.show_alert)
+        self.monitor_panel.alertCleared.connect(self.alert_notice.clear_alert)
+        self.alert_notice.unloadRequested.connect(self.unload_model)
+        self.monitor_panel.idleUnloadRequested.connect(self._on_idle_unload)
+        self.chats.session.settingsChanged.connect(
+            lambda: self.monitor_panel.apply_settings(self.chats.session.settings.monitor)
+        )
+
+    def unload_model(self) -> None:
+        """Free the model now (the user's Unload, or idle for too long); the next message loads it again."""
+        report = self.state.load_report
+        if report is None or report.server or not self.state.model_unloaded():
+            return
+        self._unloaded_model = Path(report.config.model_path)
+        self.worker.unloadRequested.emit()
+        self.status_label.setText(self.tr("Model unloaded; the next message loads it again"))
+
+    def _on_idle_unload(self, message: str) -> None:
+        self.unload_model()
+        self.error_banner.show_error(message, logging.INFO)
+
     def _apply_load_settings(self, config: LoadConfig) -> None:
         """Save the GPU layers and context length chosen in the panel, and reload the model with them."""
         self.save_model_settings(n_gpu_layers=config.n_gpu_layers, n_ctx=config.n_ctx)
@@ -629,12 +674,14 @@ class MainWindow(QMainWindow):
         self.llm.request_stop()
         self.gpu_panel.request_stop()
         self.server_models.request_stop()
+        self.monitor_panel.request_stop()
         if self.model_manager is not None:
             self.model_manager.request_stop()
         self._show_closing()
         wait_keeping_events([self.llm.thread, self.server_models.servers.thread])
         self.chats.shutdown()
         self.gpu_panel.shutdown()
+        self.monitor_panel.shutdown()
         if self.model_manager is not None:
             wait_keeping_events(self.model_manager.workers.threads)
             self.model_manager.shutdown()  # joins the paused downloads; their bytes stay for next time
