@@ -53,6 +53,57 @@
     </message>
 </context>
 <context>
+    <name>AlertNotice</name>
+    <message>
+        <source>Unload</source>
+        <translation>卸载</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>GPU {gpu} ({name}) memory is {percent} % full: {used} of {total}, other programs hold {others}. A load or a longer context may run out of GPU memory.</source>
+        <translation>GPU {gpu}（{name}）显存已用 {percent} %：{total} 中已用 {used}，其他程序占用 {others}。加载模型或加长上下文可能导致显存不足。</translation>
+    </message>
+    <message>
+        <source>Only {percent} % of the RAM is available ({available} of {total}). The system may start swapping; close other programs or use a smaller model.</source>
+        <translation>可用内存仅剩 {percent} %（{total} 中可用 {available}）。系统可能开始使用交换空间；请关闭其他程序或改用更小的模型。</translation>
+    </message>
+    <message>
+        <source>Swap use grew by {growth} while {model} is loaded: the machine is short of RAM and replies may crawl. Close other programs or use a smaller model.</source>
+        <translation>加载 {model} 期间交换空间增长了 {growth}：内存不足，回复可能变得很慢。请关闭其他程序或改用更小的模型。</translation>
+    </message>
+    <message>
+        <source>The conversation fills {percent} % of the context window ({used} of {n_ctx} tokens); the oldest messages will drop out of what the model sees. Start a new chat to keep them.</source>
+        <translation>对话已占用上下文窗口的 {percent} %（{n_ctx} 个 Token 中的 {used} 个）；最早的消息将移出模型可见范围。新建对话即可保留它们。</translation>
+    </message>
+    <message>
+        <source>The GPU is at {temperature} °C and may be throttling.</source>
+        <translation>GPU 温度为 {temperature} °C，可能正在降频。</translation>
+    </message>
+    <message>
+        <source>Another program may be using the GPU or the CPU, or the machine is throttling.</source>
+        <translation>可能有其他程序正在使用 GPU 或 CPU，或者机器正在降频。</translation>
+    </message>
+    <message>
+        <source>This reply ran at {speed} tokens/s, under half of this model&apos;s usual {usual}. {cause}</source>
+        <translation>本次回复速度为 {speed} tokens/s，不到该模型平时 {usual} 的一半。{cause}</translation>
+    </message>
+    <message>
+        <source>The first token took {ttft} s, far above the usual {usual} s for {tokens} new prompt tokens. Another program may be using the GPU or the CPU.</source>
+        <translation>首 Token 时间为 {ttft} 秒，远高于 {tokens} 个新提示词 Token 平时所需的 {usual} 秒。可能有其他程序正在使用 GPU 或 CPU。</translation>
+    </message>
+    <message>
+        <source>The last {count} replies failed. The latest said: {error}</source>
+        <translation>最近 {count} 次回复均失败。最后一次的错误：{error}</translation>
+    </message>
+    <message>
+        <source>{model} has not been used for {minutes} minutes and holds {vram} of GPU memory. Unload it to free the GPU; the next message loads it again.</source>
+        <translation>{model} 已有 {minutes} 分钟未使用，仍占用 {vram} 显存。卸载即可释放 GPU；下一条消息会重新加载它。</translation>
+    </message>
+</context>
+<context>
     <name>AppearanceMenus</name>
     <message>
         <source>&amp;Language</source>
@@ -1176,6 +1227,14 @@ free: {free}</source>
         <translation>GPU 卸载</translation>
     </message>
     <message>
+        <source>Monitor</source>
+        <translation>监控</translation>
+    </message>
+    <message>
+        <source>Model unloaded; the next message loads it again</source>
+        <translation>模型已卸载；下一条消息会重新加载</translation>
+    </message>
+    <message>
         <source>Closing…</source>
         <translation>正在关闭…</translation>
     </message>
@@ -1227,6 +1286,157 @@ free: {free}</source>
     <message>
         <source>Library</source>
         <translation>模型库</translation>
+    </message>
+</context>
+<context>
+    <name>MonitorPanel</name>
+    <message>
+        <source>Waiting for the first sample…</source>
+        <translation>正在等待第一次采样…</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>显示</translation>
+    </message>
+    <message>
+        <source>Last 5 minutes</source>
+        <translation>最近 5 分钟</translation>
+    </message>
+    <message>
+        <source>Last 30 minutes</source>
+        <translation>最近 30 分钟</translation>
+    </message>
+    <message>
+        <source>Whole session</source>
+        <translation>整个会话</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Save the whole session, one row per sample</source>
+        <translation>保存整个会话，每次采样一行</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Samples appear here about once a second</source>
+        <translation>采样约每秒一次，显示在这里</translation>
+    </message>
+    <message>
+        <source>Glassbox</source>
+        <translation>Glassbox</translation>
+    </message>
+    <message>
+        <source>All programs</source>
+        <translation>所有程序</translation>
+    </message>
+    <message>
+        <source>Available</source>
+        <translation>可用</translation>
+    </message>
+    <message>
+        <source>Swap</source>
+        <translation>交换空间</translation>
+    </message>
+    <message>
+        <source>Other programs</source>
+        <translation>其他程序</translation>
+    </message>
+    <message>
+        <source>Use %</source>
+        <translation>使用率 %</translation>
+    </message>
+    <message>
+        <source>°C</source>
+        <translation>°C</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <source>Reply {number}</source>
+        <translation>回复 {number}</translation>
+    </message>
+    <message>
+        <source> · {seconds} s</source>
+        <translation> · {seconds} 秒</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>being written</source>
+        <translation>生成中</translation>
+    </message>
+    <message>
+        <source>{tokens} tokens written</source>
+        <translation>已生成 {tokens} 个 Token</translation>
+    </message>
+    <message>
+        <source>{speed} tokens/s</source>
+        <translation>{speed} tokens/s</translation>
+    </message>
+    <message>
+        <source>first token after {ttft} s ({cached} of {prompt} prompt tokens cached)</source>
+        <translation>首 Token 时间 {ttft} 秒（{prompt} 个提示词 Token 中 {cached} 个来自缓存）</translation>
+    </message>
+    <message>
+        <source>GPU energy {energy} J</source>
+        <translation>GPU 能耗 {energy} J</translation>
+    </message>
+    <message>
+        <source> ({per_token} J per token)</source>
+        <translation>（每 Token {per_token} J）</translation>
+    </message>
+    <message>
+        <source>CPU: Glassbox {app} %, all programs {total} %</source>
+        <translation>CPU：Glassbox {app} %，所有程序 {total} %</translation>
+    </message>
+    <message>
+        <source>RAM: Glassbox {app}, {available} available of {total}, swap {swap}</source>
+        <translation>内存：Glassbox {app}，{total} 中可用 {available}，交换空间 {swap}</translation>
+    </message>
+    <message>
+        <source>GPU {index}: {used} of {total} VRAM</source>
+        <translation>GPU {index}：显存 {total} 中已用 {used}</translation>
+    </message>
+    <message>
+        <source> (Glassbox {app})</source>
+        <translation>（Glassbox {app}）</translation>
+    </message>
+    <message>
+        <source>{percent} % use</source>
+        <translation>使用率 {percent} %</translation>
+    </message>
+    <message>
+        <source>Export the monitor timeline</source>
+        <translation>导出监控时间线</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Saved {rows} samples to {path}</source>
+        <translation>已将 {rows} 次采样保存到 {path}</translation>
     </message>
 </context>
 <context>
@@ -1803,6 +2013,21 @@ Token 计数：{counts}。</translation>
     <message>
         <source>Stop and delete the partial file</source>
         <translation>停止并删除未下载完的文件</translation>
+    </message>
+</context>
+<context>
+    <name>panel</name>
+    <message>
+        <source>GPU {index} memory</source>
+        <translation>GPU {index} 显存</translation>
+    </message>
+    <message>
+        <source>GPU {index} use and temperature</source>
+        <translation>GPU {index} 使用率与温度</translation>
+    </message>
+    <message>
+        <source>GPU {index} power</source>
+        <translation>GPU {index} 功耗</translation>
     </message>
 </context>
 </TS>

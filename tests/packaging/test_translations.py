@@ -80,6 +80,8 @@ def test_the_chinese_translation_is_chinese_and_uses_the_usual_terms() -> None:
         "{title} — Glassbox",
         " tokens",
         "{speed} tok/s",
+        "{speed} tokens/s",
+        " (Glassbox {app})",
     }
     assert translations["GPU layers"] == "GPU 层数"
     assert translations["Context window"] == "上下文窗口"
