@@ -10,21 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 RRF_K = 60
 
+K = TypeVar("K", bound=Hashable)
+
 
 @dataclass(frozen=True)
-class Fused:
-    key: Hashable
+class Fused(Generic[K]):
+    key: K
     score: float
     ranks: dict[str, int] = field(default_factory=dict)  # list name -> 1-based rank in that list
 
 
-def reciprocal_rank_fusion(rankings: dict[str, Sequence[Hashable]], k: int = RRF_K) -> list[Fused]:
+def reciprocal_rank_fusion(rankings: dict[str, Sequence[K]], k: int = RRF_K) -> list[Fused[K]]:
     """Keys of all rankings by fused score, the best first; ties keep the order of first appearance."""
-    scores: dict[Hashable, float] = {}
-    ranks: dict[Hashable, dict[str, int]] = {}
+    scores: dict[K, float] = {}
+    ranks: dict[K, dict[str, int]] = {}
     for name, ranking in rankings.items():
         for rank, key in enumerate(ranking, start=1):
             if name in ranks.get(key, {}):

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
+import numpy as np
 import numpy.typing as npt
 
 from app.core.documents.document import LineUnit, Place
@@ -352,12 +353,16 @@ class DocumentIndex:
         size: int = 0,
         mtime: float = 0.0,
         sha256: str = "",
-        vectors: Sequence[npt.ArrayLike] | None = None,
+        vectors: npt.ArrayLike | None = None,
         model: str = "",
     ) -> SourceRecord:
-        """Store a source's chunks (and their vectors, one row per chunk), replacing what it had."""
-        if vectors is not None and len(vectors) != len(chunks):
-            raise ValueError(f"{len(vectors)} vectors for {len(chunks)} chunks")
+        """Store a source's chunks (and their vectors, one row per chunk), replacing what it had.
+
+        Raises ValueError when `vectors` does not have one row per chunk.
+        """
+        rows = None if vectors is None else np.asarray(vectors, dtype=np.float32)
+        if rows is not None and (rows.ndim != 2 or rows.shape[0] != len(chunks)):
+            raise ValueError(f"vectors of shape {rows.shape} for {len(chunks)} chunks")
         with self._write("save the file's chunks") as db:
             db.execute("DELETE FROM doc_sources WHERE collection_id = ? AND uri = ?", (collection_id, uri))
             cursor = db.execute(
@@ -389,9 +394,9 @@ class DocumentIndex:
                     "INSERT INTO doc_fts (rowid, terms, collection_id) VALUES (?, ?, ?)",
                     (chunk_id, index_text(chunk.text), collection_id),
                 )
-                if vectors is not None:
+                if rows is not None:
                     db.execute(
-                        "INSERT INTO doc_vectors VALUES (?, ?, ?)", (chunk_id, model, to_blob(unit(vectors[ordinal])))
+                        "INSERT INTO doc_vectors VALUES (?, ?, ?)", (chunk_id, model, to_blob(unit(rows[ordinal])))
                     )
             _bump(db, collection_id)
         record = self.source(collection_id, uri)

@@ -224,7 +224,7 @@ class _Run:
         reason = "; ".join(document.notes)
         if self.embedder is not None and not self.report.embedding_error and chunks:
             try:
-                vectors = list(self.embedder.embed([chunk.text for chunk in chunks], self.cancel))
+                vectors = self.embedder.embed([chunk.text for chunk in chunks], self.cancel)
             except EmbeddingCancelled:
                 return None
             except EmbeddingError as error:
