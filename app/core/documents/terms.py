@@ -12,7 +12,9 @@ text goes to unicode61 as it is, with Porter stemming for English ("indexing" fi
 and accents folded ("cafe" finds "café").
 
 A question becomes an OR of its terms (quoted, so nothing in it is FTS5 syntax), without the
-most common English words, which match nearly every chunk and only cost time.
+most common English words, which match nearly every chunk and only cost time. The index
+then leaves out the question's terms that are common in the corpus (see
+`DocumentIndex.keyword_search`).
 """
 
 from __future__ import annotations
@@ -39,19 +41,27 @@ def index_text(text: str) -> str:
     return _CJK_RUN.sub(lambda run: f" {_cjk_terms(run.group(), singles=True)} ", text)
 
 
+def question_words(question: str, limit: int = MAX_QUERY_TERMS) -> list[str]:
+    """The words of a question worth searching for, each once, in order: CJK runs as their pairs."""
+    words: list[str] = []
+    for word in _question_terms(question):
+        if word not in words:
+            words.append(word)
+        if len(words) == limit:
+            break
+    return words
+
+
+def or_expression(words: list[str]) -> str | None:
+    """An FTS5 MATCH expression for any of the words, None for no words."""
+    if not words:
+        return None
+    return " OR ".join('"' + word.replace('"', '""') + '"' for word in words)
+
+
 def match_expression(question: str) -> str | None:
     """An FTS5 MATCH expression for the question, None when it has no term worth searching."""
-    terms: list[str] = []
-    seen: set[str] = set()
-    for term in _question_terms(question):
-        if term not in seen:
-            seen.add(term)
-            terms.append(term)
-        if len(terms) == MAX_QUERY_TERMS:
-            break
-    if not terms:
-        return None
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+    return or_expression(question_words(question))
 
 
 def _question_terms(question: str) -> list[str]:

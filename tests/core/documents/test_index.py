@@ -234,3 +234,19 @@ def test_removing_a_folder_drops_the_files_below_it_only(index: DocumentIndex, t
 
     assert [s.uri for s in index.sources(collection)] == [str(tmp_path / "docs2" / "c.txt")]
     assert index.roots(collection) == []
+
+
+def test_on_a_large_corpus_a_word_in_more_chunks_than_the_budget_is_not_searched(
+    index: DocumentIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.core.documents.index.POSTINGS_BUDGET", 3)
+    collection = index.create_collection("big").id
+    for i in range(6):
+        index.replace_source(collection, f"common{i}.txt", "text", [NewChunk("a common word here", 4)])
+    index.replace_source(collection, "rare.txt", "text", [NewChunk("a rare word and a common one", 7)])
+    index.replace_source(collection, "both.txt", "text", [NewChunk("rare, unusual", 2)])
+
+    hits = index.keyword_search("common rare unusual", [collection], 10)
+
+    assert [index.chunks([h.chunk_id])[0].uri for h in hits] == ["both.txt", "rare.txt"]
+    assert index.keyword_search("common", [collection], 10) == []
