@@ -85,7 +85,7 @@ CREATE TABLE IF NOT EXISTS doc_sources (
     UNIQUE (collection_id, uri)
 );
 CREATE TABLE IF NOT EXISTS doc_chunks (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: the vector cache tells new chunks by their ids
     source_id INTEGER NOT NULL REFERENCES doc_sources(id) ON DELETE CASCADE,
     ordinal INTEGER NOT NULL,
     text TEXT NOT NULL,
@@ -504,7 +504,8 @@ class DocumentIndex:
         return [(row[0], row[1]) for row in rows]
 
     def set_vectors(self, collection_id: int, model: str, vectors: Sequence[tuple[int, npt.ArrayLike]]) -> None:
-        """Store (chunk id, vector) pairs made by `model` (replacing another model's vector of that chunk)."""
+        """Store (chunk id, vector) pairs made by `model` for chunks without one (a vector of another model is
+        replaced; one of the same model is never replaced, which the vector cache relies on)."""
         with self._write("save the embeddings") as db:
             db.executemany(
                 "INSERT OR REPLACE INTO doc_vectors VALUES (?, ?, ?)",
@@ -582,18 +583,36 @@ class DocumentIndex:
         return hits[:limit]
 
     def _vectors(self, collection_id: int, model: str, dim: int) -> VectorSet:
-        """The collection's vectors, read once and kept until the collection changes."""
+        """The collection's vectors, kept between searches; after a change only the new ones are read.
+
+        Chunks get new ids when their file is indexed again, and a vector is never replaced
+        by another of the same model, so the ids alone tell what is new and what is gone.
+        """
         row = self._db.execute("SELECT version FROM doc_collections WHERE id = ?", (collection_id,)).fetchone()
         version = row[0] if row is not None else -1
         cached = self._vector_cache.get((collection_id, model))
         if cached is not None and cached[0] == version and cached[1].dim == dim:
             return cached[1]
-        rows = self._db.execute(
-            "SELECT v.chunk_id, v.vector FROM doc_vectors v JOIN doc_chunks c ON c.id = v.chunk_id"
-            " JOIN doc_sources s ON s.id = c.source_id WHERE s.collection_id = ? AND v.model = ? ORDER BY v.chunk_id",
-            (collection_id, model),
-        ).fetchall()
-        vectors = VectorSet.from_blobs([(r[0], r[1]) for r in rows], dim)
+        ids = [
+            r[0]
+            for r in self._db.execute(
+                "SELECT v.chunk_id FROM doc_vectors v JOIN doc_chunks c ON c.id = v.chunk_id"
+                " JOIN doc_sources s ON s.id = c.source_id WHERE s.collection_id = ? AND v.model = ?",
+                (collection_id, model),
+            )
+        ]
+        known = cached[1].keeping(ids) if cached is not None and cached[1].dim == dim else VectorSet.from_blobs([], dim)
+        have = set(known.keys.tolist())
+        new: list[tuple[int, bytes]] = []
+        for batch in _batches([i for i in ids if i not in have], 500):
+            new += [
+                (r[0], r[1])
+                for r in self._db.execute(
+                    f"SELECT chunk_id, vector FROM doc_vectors WHERE chunk_id IN ({','.join('?' * len(batch))})",
+                    batch,
+                )
+            ]
+        vectors = known.joined(VectorSet.from_blobs(new, dim))
         self._vector_cache[(collection_id, model)] = (version, vectors)
         return vectors
 

@@ -8,7 +8,7 @@ builds Glassbox runs on, so the search happens here.)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,12 +42,16 @@ class VectorHit:
 class VectorSet:
     """Unit vectors with their chunk ids, searched by cosine similarity."""
 
-    def __init__(self, keys: Sequence[int], matrix: Matrix) -> None:
+    def __init__(self, keys: Sequence[int] | npt.NDArray[np.int64], matrix: Matrix, *, unit_rows: bool = False) -> None:
+        """`unit_rows`: the rows are already of length 1 (they come from another VectorSet)."""
         if matrix.ndim != 2 or len(keys) != matrix.shape[0]:
             raise ValueError(f"{len(keys)} keys for a matrix of shape {matrix.shape}")
         self.keys = np.asarray(keys, dtype=np.int64)
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        self.matrix = np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0).astype(np.float32)
+        if unit_rows:
+            self.matrix = matrix.astype(np.float32, copy=False)
+        else:
+            norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+            self.matrix = np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0).astype(np.float32)
 
     @classmethod
     def from_blobs(cls, rows: Sequence[tuple[int, bytes]], dim: int) -> VectorSet:
@@ -55,6 +59,21 @@ class VectorSet:
         kept = [(key, blob) for key, blob in rows if len(blob) == dim * 4]
         matrix = np.frombuffer(b"".join(blob for _key, blob in kept), dtype="<f4").reshape(len(kept), dim)
         return cls([key for key, _blob in kept], matrix.astype(np.float32))
+
+    def keeping(self, keys: Collection[int]) -> VectorSet:
+        """The vectors whose keys are among `keys`."""
+        mask = np.isin(self.keys, np.fromiter(keys, dtype=np.int64, count=len(keys)))
+        return VectorSet(self.keys[mask], self.matrix[mask], unit_rows=True)
+
+    def joined(self, other: VectorSet) -> VectorSet:
+        """These vectors and the other set's (of the same dimensions)."""
+        if not len(other):
+            return self
+        if not len(self):
+            return other
+        return VectorSet(
+            np.concatenate([self.keys, other.keys]), np.concatenate([self.matrix, other.matrix]), unit_rows=True
+        )
 
     def __len__(self) -> int:
         return int(self.keys.shape[0])

@@ -141,6 +141,19 @@ def test_vector_search_sees_a_change_to_the_collection(index: DocumentIndex) -> 
     assert [index.chunks([h.chunk_id])[0].uri for h in hits] == ["b"]
 
 
+def test_vector_search_sees_the_new_vectors_of_a_file_indexed_again(index: DocumentIndex) -> None:
+    collection = index.create_collection("vectors").id
+    index.replace_source(collection, "a", "text", [NewChunk("a", 1)], vectors=[[1, 0]], model="m")
+    index.replace_source(collection, "b", "text", [NewChunk("b", 1)], vectors=[[0, 1]], model="m")
+    assert len(index.vector_search([1, 0], "m", [collection], 5)) == 2
+
+    index.replace_source(collection, "b", "text", [NewChunk("b again", 2)], vectors=[[-1, 0]], model="m")
+
+    hits = index.vector_search([-1, 0], "m", [collection], 5)
+    found = [(index.chunks([h.chunk_id])[0].text, round(h.similarity, 3)) for h in hits]
+    assert found == [("b again", 1.0), ("a", -1.0)]
+
+
 def test_chunks_without_a_vector_of_the_model_are_listed_for_embedding(index: DocumentIndex) -> None:
     collection = index.create_collection("vectors").id
     index.replace_source(collection, "a", "text", [NewChunk("a", 1)], vectors=[[1, 0]], model="m")
