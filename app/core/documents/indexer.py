@@ -120,10 +120,12 @@ class Indexer:
         cancel: threading.Event | None = None,
     ) -> IndexReport:
         """Add files or folders to the collection (they are rescanned from now on), and index them."""
+        roots = [path.expanduser().absolute() for path in paths]
         with DocumentIndex(self.db_path) as index:
-            for path in paths:
-                index.add_root(collection_id, path.expanduser().absolute())
-            return _Run(self, index, collection_id, progress, cancel).run([p.expanduser().absolute() for p in paths])
+            for root in roots:
+                if root.exists():  # a path that is not there is reported, not kept
+                    index.add_root(collection_id, root)
+            return _Run(self, index, collection_id, progress, cancel).run(roots)
 
     def rescan(
         self,

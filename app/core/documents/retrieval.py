@@ -27,7 +27,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from app.core.documents.embeddings import Embedder, EmbeddingError
+from app.core.documents.embeddings import Embedder, EmbeddingCancelled, EmbeddingError
 from app.core.documents.fusion import reciprocal_rank_fusion
 from app.core.documents.index import CollectionKind, DocumentIndex, StoredChunk
 from app.core.documents.tokens import TextTokenCounter, estimate_tokens
@@ -223,7 +223,7 @@ class Retriever:
                 similarity=similarities.get(chunk.id),
                 memory=memory,
             )
-            tokens = self.counter(_entry(entry))
+            tokens = self.counter(_entry(entry) + "\n\n")  # with the blank line that separates it
             if tokens > left:
                 left_out += 1
                 continue
@@ -251,6 +251,8 @@ class Retriever:
         try:
             vector = self.embedder.embed([question], cancel)[0]
             return self.index.vector_search(vector, self.embedder.model_key, collections, self.candidates), ""
+        except EmbeddingCancelled:  # the turn was stopped: what is returned is not used
+            return [], ""
         except EmbeddingError as error:
             log.warning("The question could not be embedded; keyword search alone is used: %s", error)
             return [], str(error)

@@ -185,6 +185,16 @@ def test_a_file_that_changes_while_it_is_read_fails_and_is_read_at_the_next_resc
     assert found(db, collection, "meanwhile") == ["log.txt"]
 
 
+def test_adding_a_path_that_is_not_there_says_so_and_does_not_keep_it(
+    db: Path, collection: int, tmp_path: Path
+) -> None:
+    report = Indexer(db).add(collection, [tmp_path / "nowhere"])
+
+    assert [(r.path.name, r.status) for r in report.results] == [("nowhere", FileStatus.FAILED)]
+    with DocumentIndex(db) as index:
+        assert index.roots(collection) == []
+
+
 def test_a_missing_folder_keeps_its_files_and_says_so(db: Path, collection: int, tmp_path: Path) -> None:
     folder = tmp_path / "usb-drive"
     folder.mkdir()

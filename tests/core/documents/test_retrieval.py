@@ -4,6 +4,7 @@ an instruction to cite, and the context window counting them."""
 from __future__ import annotations
 
 import dataclasses
+import logging
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,16 @@ def test_a_chat_with_a_collection_gets_a_reply_whose_prompt_holds_the_right_chun
     reply = engine.complete_chat(result.plan.messages, dataclasses.replace(GREEDY, max_tokens=24))
     assert reply.text
     assert retrieval.to_dict()["chunks"][0]["label"] == "boiler.md"
+
+
+@pytest.mark.expected_log("app.core.documents.retrieval", logging.WARNING, r"could not be embedded")
+def test_when_the_question_cannot_be_embedded_keyword_search_still_answers(index: DocumentIndex) -> None:
+    collection = add_manuals(index)
+
+    retrieval = Retriever(index, WordCountEmbedder(["boiler"], fail_after=0)).retrieve(
+        "reset the boiler", RetrievalScope((collection,)), 500
+    )
+
+    assert retrieval.chunks[0].chunk.text.startswith("To reset the boiler")
+    assert retrieval.chunks[0].why is Why.KEYWORD
+    assert "exit code 1" in retrieval.embedding_error
