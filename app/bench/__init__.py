@@ -27,6 +27,7 @@ SECTIONS: list[str] = [
     "inspector",
     "remote",
     "monitor",
+    "retrieval",
 ]
 
 
