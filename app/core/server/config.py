@@ -13,7 +13,7 @@ import ipaddress
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from app.core.inference.sampling import SAMPLING_FIELDS
+from app.core.inference.sampling import SAMPLING_FIELDS, FieldSpec, InvalidSetting
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8010
@@ -25,6 +25,16 @@ MAX_TOKENS_CEILING = int(SAMPLING_FIELDS["max_tokens"].maximum)
 MIN_API_KEY_LENGTH = 12
 DEFAULT_LOG_SIZE = 500
 LOOPBACK_NAMES = ("localhost",)
+
+PORT_FIELD = FieldSpec("port", "Port", "int", 0, 65535, "The TCP port the server listens on (0: any free one).")
+QUEUE_LIMIT_FIELD = FieldSpec(
+    "queue_limit",
+    "Waiting requests",
+    "int",
+    0,
+    MAX_QUEUE_LIMIT,
+    "How many requests may wait while the model writes another reply; one more is told to come back later (503).",
+)
 
 
 class ServerConfigError(ValueError):
@@ -70,15 +80,14 @@ class ServerConfig:
         """This config, or ServerConfigError naming the first setting that cannot be used."""
         if not self.host.strip():
             raise ServerConfigError("host", "The address to listen on is empty; use 127.0.0.1 for this machine only.")
-        if not 0 <= self.port <= 65535:
-            raise ServerConfigError("port", f"The port must be between 0 and 65535, not {self.port}.")
+        for spec, value in ((PORT_FIELD, self.port), (QUEUE_LIMIT_FIELD, self.queue_limit)):
+            try:
+                spec.check(value)
+            except InvalidSetting as error:
+                raise ServerConfigError(spec.name, error.message) from None
         self._check_key()
         for origin in self.cors_origins:
             _check_origin(origin)
-        if not 0 <= self.queue_limit <= MAX_QUEUE_LIMIT:
-            raise ServerConfigError(
-                "queue_limit", f"The queue holds 0 to {MAX_QUEUE_LIMIT} waiting requests, not {self.queue_limit}."
-            )
         if self.max_body_bytes < MIN_MAX_BODY_BYTES:
             raise ServerConfigError("max_body_bytes", f"The body limit must be at least {MIN_MAX_BODY_BYTES} bytes.")
         if not 1 <= self.max_tokens_limit <= MAX_TOKENS_CEILING:
@@ -94,8 +103,8 @@ class ServerConfig:
             if not self.loopback:
                 raise ServerConfigError(
                     "api_key",
-                    f"Listening on {self.host} lets other machines use the model; that needs an API key "
-                    "(glassbox serve --api-key-file FILE). Use 127.0.0.1 to serve this machine only.",
+                    f"Listening on {self.host} lets other machines use the model, so it needs an API key. "
+                    "Set one, or listen on 127.0.0.1 to serve this machine only.",
                 )
             return
         if len(self.api_key) < MIN_API_KEY_LENGTH or any(c.isspace() for c in self.api_key):

@@ -3,7 +3,8 @@
 A generating request is read and checked on the event loop, then queued to the model's
 thread (`ModelQueue`); the response waits for the reply's first event before it starts, so
 a prompt that does not fit, or a model that fails, still gets its proper HTTP status
-instead of a broken stream. Every request ends as one record in the request log.
+instead of a broken stream. Every request ends as one record in the request log, except
+GET /health: monitors poll it every few seconds and would push the real requests out.
 """
 
 from __future__ import annotations
@@ -94,6 +95,9 @@ class _Call:
     messages: tuple[ChatMessage, ...] = ()
     prompt: str = ""
 
+    def answered(self, status: int) -> None:
+        self._record(status)
+
     def refused(self, error: ApiError) -> None:
         self._record(error.status, error=error.message)
 
@@ -156,7 +160,8 @@ class _Endpoints:
             return JSONResponse({"status": "no model loaded", "model": None, "queue": queue}, status_code=503)
         return JSONResponse({"status": "ok", "model": model, "queue": queue})
 
-    async def models(self) -> Response:
+    async def models(self, request: Request) -> Response:
+        _Call(self._core, request.scope, "/v1/models").answered(200)
         model = self._core.model_id()
         config = self._core.backend.config
         data = []
@@ -265,7 +270,7 @@ class _Endpoints:
             raise ApiError(
                 400,
                 f"The prompt has {error.prompt_tokens} tokens but the model's context holds {error.n_ctx}; "
-                "shorten it, or load the model with a larger context (glassbox serve --n-ctx).",
+                "shorten it, or load the model with a larger context length.",
                 param=prompt_field,
                 code="context_length_exceeded",
             ) from None
