@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable
@@ -63,7 +64,8 @@ class ServerCore:
         self.log = request_log
         self.limits = Limits(max_tokens=config.max_tokens_limit)
         self.stopping = False
-        self.runs: set[ReplyRun] = set()
+        self._runs: set[ReplyRun] = set()
+        self._runs_lock = threading.Lock()  # the loop adds and removes; stop_replies reads from the stopper's thread
         self.tasks: set[asyncio.Task[None]] = set()  # kept referenced until they end
 
     @property
@@ -77,8 +79,18 @@ class ServerCore:
     def stop_replies(self) -> None:
         """Set the stop event of every reply, running or waiting (from any thread)."""
         self.stopping = True
-        for run in list(self.runs):
+        with self._runs_lock:
+            running = list(self._runs)
+        for run in running:
             run.stop.set()
+
+    def track(self, run: ReplyRun) -> None:
+        with self._runs_lock:
+            self._runs.add(run)
+
+    def untrack(self, run: ReplyRun) -> None:
+        with self._runs_lock:
+            self._runs.discard(run)
 
 
 @dataclass
@@ -261,7 +273,7 @@ class _Endpoints:
             ) from None
         except QueueClosed as closed:
             raise ApiError(503, str(closed), kind=UNAVAILABLE, code="server_stopping") from None
-        core.runs.add(run)
+        core.track(run)
         run.watch(request.receive)
         try:
             return run, await run.next()
@@ -288,7 +300,7 @@ class _Endpoints:
 
     def _end(self, run: ReplyRun) -> None:
         run.close()
-        self._core.runs.discard(run)
+        self._core.untrack(run)
 
     async def _whole(
         self, call: _Call, run: ReplyRun, first: ReplyEvent, shape: Callable[[ReplyDone], dict[str, Any]]

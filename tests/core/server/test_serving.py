@@ -190,3 +190,23 @@ def test_a_port_in_use_is_a_clear_start_error(model_queue: ModelQueue) -> None:
         port = taken.getsockname()[1]
         with pytest.raises(ServerStartError, match=f"Port {port} on 127.0.0.1 is already in use"):
             ApiServer(ServerConfig(port=port), model_queue).start()
+
+
+def test_stopping_the_server_ends_a_reply_in_progress(model_queue: ModelQueue) -> None:
+    server = ApiServer(ServerConfig(port=0), model_queue)
+    server.start()
+    received: list[str] = []
+
+    def read_long_reply() -> None:
+        body = {**LONG, "max_tokens": 1500, "stream": True}
+        with httpx2.stream("POST", f"{server.base_url}/chat/completions", json=body, timeout=60) as response:
+            received.extend(line for line in response.iter_lines() if line)
+
+    reader = threading.Thread(target=read_long_reply)
+    reader.start()
+    wait_for(lambda: model_queue.busy, "the reply to start")
+    server.stop()
+    reader.join()
+    assert not server.running
+    assert received[-1] == "data: [DONE]"  # the reply was ended, not cut: the client got a whole stream
+    wait_for(lambda: not model_queue.busy, "the model to be free")
