@@ -181,6 +181,9 @@ def test_a_server_starts_and_stops_leaving_no_thread(model_queue: ModelQueue) ->
     server.stop()
     assert not server.running
     assert {thread.name for thread in threading.enumerate()} <= before
+    server.start()  # a stopped server starts again (the window's Start after Stop)
+    assert httpx2.get(server.base_url.removesuffix("/v1") + "/health", timeout=10).status_code == 200
+    server.stop()
 
 
 def test_a_port_in_use_is_a_clear_start_error(model_queue: ModelQueue) -> None:
