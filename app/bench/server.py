@@ -51,12 +51,20 @@ class Measured:
 Path = Callable[[list[ChatMessage], SamplingParams], Measured]  # one reply on one path
 
 
+def _openai() -> Any:
+    """The clients' library, in a development install (the test extra); the bundle leaves it out."""
+    return importlib.import_module("openai")
+
+
 def run(context: BenchContext) -> list[BenchRow]:
     try:
-        openai = importlib.import_module("openai")
+        openai = _openai()
     except ImportError:
         reason = "the openai package is not installed (pip install openai)"
-        return [not_measured(SECTION, SPEED, reason, "ratio", ">= 0.95"), not_measured(SECTION, EXTRA_TTFT, reason)]
+        return [
+            not_measured(SECTION, SPEED, reason, "ratio", ">= 0.95"),
+            not_measured(SECTION, EXTRA_TTFT, reason, "ms", "<= 5"),
+        ]
     rounds, _messages, params = workload(context)
     config = LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=default_threads())
     engine = Engine()
