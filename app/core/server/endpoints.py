@@ -10,7 +10,6 @@ GET /health: monitors poll it every few seconds and would push the real requests
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import threading
 import time
@@ -66,7 +65,6 @@ class ServerCore:
         self.stopping = False
         self._runs: set[ReplyRun] = set()
         self._runs_lock = threading.Lock()  # the loop adds and removes; stop_replies reads from the stopper's thread
-        self.tasks: set[asyncio.Task[None]] = set()  # kept referenced until they end
 
     @property
     def backend(self) -> LocalBackend:
@@ -322,7 +320,8 @@ class _Endpoints:
     async def _stream(self, call: _Call, run: ReplyRun, first: ReplyEvent, shape: _StreamShape) -> AsyncIterator[str]:
         done: ReplyDone | None = None
         try:
-            yield shape.start()
+            if opening := shape.start():
+                yield opening
             event = first
             while not isinstance(event, ReplyDone):
                 if shape.live:
@@ -334,22 +333,13 @@ class _Endpoints:
             else:
                 yield shape.buffered(done) + shape.finish(done)
         finally:
-            if done is None:  # the client left (the stream was cancelled): stop, log once the engine has
+            self._end(run)
+            if done is None:  # the client left (the stream was cancelled): stop; log once the engine has
                 run.stop.set()
                 run.disconnected = True
-                task = asyncio.get_running_loop().create_task(self._log_when_done(call, run))
-                self._core.tasks.add(task)
-                task.add_done_callback(self._core.tasks.discard)
+                run.when_ended(lambda final: call.finished(run, final))
             else:
-                self._end(run)
                 call.finished(run, done, done.stats.error)
-
-    async def _log_when_done(self, call: _Call, run: ReplyRun) -> None:
-        done: ReplyDone | None = None
-        with contextlib.suppress(Exception):  # nothing is left to answer; the record says what is known
-            done = await run.done()
-        self._end(run)
-        call.finished(run, done)
 
 
 class _StreamShape(ABC):

@@ -43,6 +43,10 @@ class ReplyRun:
         self._start = start
         self._events: asyncio.Queue[ReplyEvent | BaseException] = asyncio.Queue()
         self._watcher: asyncio.Task[None] | None = None
+        self._ended_lock = threading.Lock()
+        self._ended = False
+        self._final: ReplyDone | None = None
+        self._on_end: Callable[[ReplyDone | None], None] | None = None
 
     def watch(self, receive: Receive) -> None:
         """Set the stop event when the client disconnects (until `close`)."""
@@ -63,9 +67,14 @@ class ReplyRun:
             event = await self.next()
         return event
 
-    async def done(self) -> ReplyDone:
-        """Read on to the ReplyDone."""
-        return await self.rest(await self.next())
+    def when_ended(self, callback: Callable[[ReplyDone | None], None]) -> None:
+        """Call `callback` with the reply's ReplyDone (None if it never ran) once the model's thread is
+        done with it: now if it is, else on that thread. For a reply nobody reads any more."""
+        with self._ended_lock:
+            if not self._ended:
+                self._on_end = callback
+                return
+        callback(self._final)
 
     def close(self) -> None:
         if self._watcher is not None:
@@ -76,15 +85,28 @@ class ReplyRun:
 
     def _run(self, backend: LocalBackend) -> None:
         self.started_at = time.perf_counter()
+        final: ReplyDone | None = None
         try:
             for event in self._start(backend, self.stop):
+                if isinstance(event, ReplyDone):
+                    final = event
                 if isinstance(event, ReplyDone) or event.text:  # a text-less piece tells the loop nothing
                     self._put(event)
         except Exception as error:
             self._put(error)
+        finally:
+            self._end(final)
 
     def _skipped(self) -> None:
         self._put(ReplyCancelled("The request was cancelled before the model took it."))
+        self._end(None)
+
+    def _end(self, final: ReplyDone | None) -> None:
+        with self._ended_lock:
+            self._ended, self._final = True, final
+            callback, self._on_end = self._on_end, None
+        if callback is not None:
+            callback(final)
 
     def _put(self, item: ReplyEvent | BaseException) -> None:
         with contextlib.suppress(RuntimeError):  # the loop is closed: the server stopped, nobody reads
