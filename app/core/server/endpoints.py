@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
+from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.types import ASGIApp, Scope
 
@@ -156,6 +157,7 @@ def build_app(core: ServerCore) -> ASGIApp:
     app.add_api_route("/v1/chat/completions", endpoints.chat, methods=["POST"])
     app.add_api_route("/v1/completions", endpoints.completions, methods=["POST"])
     app.add_api_route("/v1/embeddings", endpoints.embeddings, methods=["POST"])
+    app.add_exception_handler(HTTPException, _not_served)
     return Guard(app, core.config, lambda scope, error: _Call(core, scope, scope.get("path", "")).refused(error))
 
 
@@ -419,6 +421,15 @@ async def _read_json(request: Request, limit: int) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise ApiError(400, "The request body must be a JSON object.", code="invalid_json")
     return body
+
+
+async def _not_served(request: Request, error: Exception) -> Response:
+    """Starlette's own refusals (no such endpoint, wrong method) in OpenAI's shape."""
+    status, headers = (error.status_code, error.headers) if isinstance(error, HTTPException) else (500, None)
+    what = f"{request.method} {request.url.path}"
+    message = f"This server has no {what}." if status == 404 else f"{what} is not allowed ({status})."
+    code = "not_found" if status == 404 else "not_allowed"
+    return _error_response(ApiError(status, message, code=code, headers=headers))  # 405 keeps its Allow header
 
 
 def _error_response(error: ApiError) -> Response:

@@ -74,6 +74,15 @@ def test_raw_completion_logprobs_have_the_legacy_shape(client: openai.OpenAI) ->
     assert all(len(top) <= 2 for top in logprobs.top_logprobs)
 
 
+def test_an_unknown_endpoint_answers_in_openais_error_shape(server: ApiServer) -> None:
+    missing = httpx2.get(f"{server.base_url}/files", timeout=10)
+    assert missing.status_code == 404
+    assert missing.json()["error"]["message"] == "This server has no GET /v1/files."
+    wrong_method = httpx2.get(f"{server.base_url}/chat/completions", timeout=10)
+    assert wrong_method.status_code == 405 and wrong_method.json()["error"]["code"] == "not_allowed"
+    assert wrong_method.headers["allow"] == "POST"
+
+
 def test_embeddings_are_refused_with_the_reason(client: openai.OpenAI) -> None:
     with pytest.raises(openai.BadRequestError) as refused:
         client.embeddings.create(model="any", input="hello")
