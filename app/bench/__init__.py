@@ -28,6 +28,7 @@ SECTIONS: list[str] = [
     "remote",
     "monitor",
     "retrieval",
+    "server",
 ]
 
 

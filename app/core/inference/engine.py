@@ -53,6 +53,18 @@ class LoadCancelled(EngineError):
     """The user cancelled a model load."""
 
 
+class PromptTooLong(EngineError):
+    """The prompt leaves no room in the context for even one token; the counts say by how much."""
+
+    def __init__(self, prompt_tokens: int, n_ctx: int) -> None:
+        super().__init__(
+            f"The prompt has {prompt_tokens} tokens but the context holds {n_ctx}; "
+            "shorten the conversation or raise the context length."
+        )
+        self.prompt_tokens = prompt_tokens
+        self.n_ctx = n_ctx
+
+
 class StopReason(str, Enum):
     END_OF_TEXT = "end of text"
     LENGTH = "length limit"
@@ -309,9 +321,14 @@ class Engine:
         params: SamplingParams,
         stop: threading.Event,
         observer: TokenObserver | None = None,
+        grammar: str = "",
     ) -> Iterator[ReplyEvent]:
-        """Yield TokenPiece events, then exactly one ReplyDone (also on stop and on error)."""
-        return self.stream_tokens(self.prompt_tokens(messages), params, stop, observer)
+        """Yield TokenPiece events, then exactly one ReplyDone (also on stop and on error).
+
+        `grammar` (GBNF text, e.g. from llama_cpp's json_schema_to_gbnf) constrains every
+        sampled token to it; "" samples freely. Raises PromptTooLong when the prompt fills
+        the context."""
+        return self.stream_tokens(self.prompt_tokens(messages), params, stop, observer, grammar)
 
     def stream_tokens(
         self,
@@ -319,21 +336,20 @@ class Engine:
         params: SamplingParams,
         stop: threading.Event,
         observer: TokenObserver | None = None,
+        grammar: str = "",
     ) -> Iterator[ReplyEvent]:
         llama = self.llama
         stats = ReplyStats(prompt_tokens=len(prompt))
         room = llama.n_ctx() - len(prompt)
         if room <= 0:
-            raise EngineError(
-                f"The prompt has {len(prompt)} tokens but the context holds {llama.n_ctx()}; "
-                "shorten the conversation or raise the context length."
-            )
+            raise PromptTooLong(len(prompt), llama.n_ctx())
         shift_kv_cache_to(llama, prompt)
         stats.cached_prompt_tokens = reusable_prefix(llama, prompt)
         max_tokens = min(params.max_tokens, room) if params.max_tokens > 0 else room
         llama.set_seed(params.seed if params.seed is not None else random.randint(0, 2**31 - 1))
         llama.last_n_tokens_size = params.repeat_last_n
-        return self._generate(llama, prompt, params, max_tokens, stop, observer, stats)
+        constraint = llama_cpp.LlamaGrammar.from_string(grammar) if grammar else None
+        return self._generate(llama, prompt, params, max_tokens, stop, observer, stats, constraint)
 
     def _generate(
         self,
@@ -344,6 +360,7 @@ class Engine:
         stop: threading.Event,
         observer: TokenObserver | None,
         stats: ReplyStats,
+        grammar: llama_cpp.LlamaGrammar | None,
     ) -> Iterator[ReplyEvent]:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         stop_strings = StopStringFilter(params.stop)
@@ -360,6 +377,7 @@ class Engine:
             repeat_penalty=params.repeat_penalty,
             frequency_penalty=params.frequency_penalty,
             presence_penalty=params.presence_penalty,
+            grammar=grammar,  # a sampler in llama.cpp's chain: tokens the grammar forbids are never drawn
         )
         try:
             stats.stop_reason = StopReason.LENGTH if max_tokens == params.max_tokens else StopReason.CONTEXT_FULL

@@ -18,7 +18,15 @@ from app.core.backends.local.process import EngineCrashed, EngineProcess
 from app.core.backends.local.session import LoadListener
 from app.core.chat.context_window import PlanRequest, WindowTurn
 from app.core.inference.crash_report import rebuild_command
-from app.core.inference.engine import ChatMessage, LoadCancelled, LoadConfig, ReplyDone, StopReason, TokenPiece
+from app.core.inference.engine import (
+    ChatMessage,
+    LoadCancelled,
+    LoadConfig,
+    PromptTooLong,
+    ReplyDone,
+    StopReason,
+    TokenPiece,
+)
 from app.core.inference.sampling import GREEDY
 from app.core.models.validation import ModelFileError
 
@@ -75,6 +83,24 @@ def test_tokens_are_counted_exactly_and_the_window_is_planned_with_the_model_s_t
     result = backend.plan(request)
     assert result.request is request  # the asker's own request comes back
     assert result.plan is not None and result.plan.n_ctx == 1024 and result.plan.prompt_tokens > 3
+
+
+def test_a_raw_completion_continues_the_text_and_a_grammar_crosses_to_the_engine(backend: LocalBackend) -> None:
+    raw = list(backend.stream_completion("One, two, three,", replace(GREEDY, max_tokens=6), threading.Event()))
+    done = raw[-1]
+    assert isinstance(done, ReplyDone) and done.text and done.stats.completion_tokens == 6
+    assert done.stats.prompt_tokens < 10  # the prompt as it is, no chat template around it
+
+    digits = 'root ::= [0-9]+ "."'
+    constrained = list(backend.stream_chat(STORY, replace(GREEDY, max_tokens=8), threading.Event(), grammar=digits))
+    text = constrained[-1].text if isinstance(constrained[-1], ReplyDone) else ""
+    assert text and set(text) <= set("0123456789.")
+
+
+def test_a_prompt_too_long_arrives_with_its_counts(backend: LocalBackend) -> None:
+    with pytest.raises(PromptTooLong) as refused:
+        list(backend.stream_chat([ChatMessage("user", "word " * 1200)], GREEDY, threading.Event()))
+    assert refused.value.n_ctx == 1024 and refused.value.prompt_tokens > 1200
 
 
 def test_stop_ends_the_reply_within_one_token(backend: LocalBackend) -> None:
