@@ -1075,6 +1075,10 @@ free: {free}</source>
         <translation>Glassbox</translation>
     </message>
     <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
         <source>Main</source>
         <translation>主工具栏</translation>
     </message>
@@ -1515,6 +1519,133 @@ free: {free}</source>
     <message>
         <source>On {server}</source>
         <translation>在 {server} 上</translation>
+    </message>
+</context>
+<context>
+    <name>ServerPanel</name>
+    <message>
+        <source>127.0.0.1: only programs on this machine; 0.0.0.0: every network (needs a key)</source>
+        <translation>127.0.0.1：仅本机程序可用；0.0.0.0：所有网络（需要 API 密钥）</translation>
+    </message>
+    <message>
+        <source>none (allowed on 127.0.0.1 only)</source>
+        <translation>无（仅在 127.0.0.1 上允许）</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>Make a new random key</source>
+        <translation>生成新的随机密钥</translation>
+    </message>
+    <message>
+        <source>Keep prompts and replies in the request list</source>
+        <translation>在请求列表中保留提示词和回复</translation>
+    </message>
+    <message>
+        <source>&amp;Address</source>
+        <translation>地址(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Port</source>
+        <translation>端口(&amp;P)</translation>
+    </message>
+    <message>
+        <source>API &amp;key</source>
+        <translation>API 密钥(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Start server</source>
+        <translation>启动服务器(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Copy base URL</source>
+        <translation>复制 Base URL</translation>
+    </message>
+    <message>
+        <source>Stopped. Other programs can use the loaded model once the server runs.</source>
+        <translation>已停止。服务器运行后，其他程序即可使用已加载的模型。</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>client</source>
+        <translation>客户端</translation>
+    </message>
+    <message>
+        <source>endpoint</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>cached</source>
+        <translation>缓存</translation>
+    </message>
+    <message>
+        <source>completion</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <source>first token</source>
+        <translation>首 Token</translation>
+    </message>
+    <message>
+        <source>tok/s</source>
+        <translation>tok/s</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Requests</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Select a request to see it</source>
+        <translation>选择一个请求以查看详情</translation>
+    </message>
+    <message>
+        <source>Not started: {error}</source>
+        <translation>未启动：{error}</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>&amp;Stop server</source>
+        <translation>停止服务器(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Running. Base URL for other programs: {url}</source>
+        <translation>运行中。供其他程序使用的 Base URL：{url}</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>Listening on this address lets other machines use the model: an API key is required, and anyone with the key can use it.</source>
+        <translation>在此地址监听会让其他机器也能使用该模型：必须设置 API 密钥，任何持有密钥的人都能使用它。</translation>
+    </message>
+    <message>
+        <source>reply: {text}</source>
+        <translation>回复：{text}</translation>
+    </message>
+    <message>
+        <source>(the text is kept only while “Keep prompts and replies” is on)</source>
+        <translation>（仅在开启“保留提示词和回复”时保存文本）</translation>
     </message>
 </context>
 <context>

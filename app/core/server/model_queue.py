@@ -71,13 +71,16 @@ class ModelQueue:
         with self._changed:
             return self._running is not None
 
-    def submit(self, job: QueuedJob) -> int:
-        """Queue `job`; returns how many jobs are ahead of it. Raises QueueFull or QueueClosed."""
+    def submit(self, job: QueuedJob, bounded: bool = True) -> int:
+        """Queue `job`; returns how many jobs are ahead of it. Raises QueueFull or QueueClosed.
+
+        `bounded=False` is for the window's own chat, which waits its turn but is never refused.
+        """
         with self._changed:
             if self._closed:
                 raise QueueClosed("The server is stopping.")
             ahead = len(self._waiting) + (self._running is not None)
-            if len(self._waiting) >= self._limit and ahead > 0:
+            if bounded and len(self._waiting) >= self._limit and ahead > 0:
                 raise QueueFull(len(self._waiting), self._retry_after(ahead))
             self._waiting.append(job)
             self._changed.notify_all()

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -40,9 +41,13 @@ from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.sampling import SamplingParams
 from app.core.models.load_guard import begin_load, end_load
 from app.core.models.validation import ModelFileError
+from app.core.server.config import DEFAULT_QUEUE_LIMIT
+from app.core.server.model_queue import ModelQueue, QueuedJob
 from app.ui.threads import WorkerThread, rearm
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -87,6 +92,8 @@ class LlmWorker(QObject):
     planRequested = Signal(object)  # PlanRequest: the context window for the next turn
     unloadRequested = Signal()
     selectServerRequested = Signal(object)  # ServerModel: chat with a model on a saved server from now on
+    shareRequested = Signal()  # the API server wants the model: from now on every job goes through one queue
+    modelShared = Signal(object)  # ModelQueue: API requests and this window's chats take turns through it
 
     loadStarted = Signal(object)  # LoadConfig
     loadStage = Signal(str)  # the load stage now running (see load_timeline)
@@ -123,6 +130,9 @@ class LlmWorker(QObject):
         self.planRequested.connect(self._plan)
         self.unloadRequested.connect(self._unload)
         self.selectServerRequested.connect(self._select_server)
+        self.shareRequested.connect(self._share)
+        # Once the API server shares the model, the queue's thread owns the backend and runs every job.
+        self.model_queue: ModelQueue | None = None
         # While a server's model is on duty: its client and the planner that counts with it.
         self.remote: RemoteBackend | None = None
         self._remote_planner: RemotePlanner | None = None
@@ -147,7 +157,44 @@ class LlmWorker(QObject):
     def close(self) -> None:
         """Free whatever is on duty (run in the thread once its event loop has ended)."""
         self._drop_remote()
+        queue, self.model_queue = self.model_queue, None
+        if queue is not None:
+            queue.close()
         self.backend.close()
+
+    @Slot()
+    def _share(self) -> None:
+        """Created here, between this thread's jobs, so the backend never has two owners at once."""
+        if self.model_queue is None:
+            self.model_queue = ModelQueue(self.backend, DEFAULT_QUEUE_LIMIT, name="model")
+        self.modelShared.emit(self.model_queue)
+
+    def _on_model(self, work: Callable[[LocalBackend], T]) -> T:
+        """Run `work` with the model: here, or in its turn on the shared queue's thread (waiting for it)."""
+        queue = self.model_queue
+        if queue is None:
+            return work(self.backend)
+        outcome: list[tuple[bool, Any]] = []
+        done = threading.Event()
+
+        def run(backend: LocalBackend) -> None:
+            try:
+                outcome.append((True, work(backend)))
+            except BaseException as error:  # handed back to this thread, which handles it as before
+                outcome.append((False, error))
+            finally:
+                done.set()
+
+        def skipped() -> None:
+            outcome.append((False, EngineError("The model is shutting down.")))
+            done.set()
+
+        queue.submit(QueuedJob(run=run, skipped=skipped), bounded=False)
+        done.wait()
+        succeeded, value = outcome[0]
+        if not succeeded:
+            raise value
+        return cast("T", value)
 
     @Slot(object)
     def _load(self, config: LoadConfig) -> None:
@@ -158,7 +205,7 @@ class LlmWorker(QObject):
         begin_load(config.model_path)
         listener = LoadListener(self.loadStage.emit, self.loadProgress.emit, self.loadFallbackStep.emit)
         try:
-            result = self.backend.load(config, listener, self.cancel_load_event)
+            result = self._on_model(lambda backend: backend.load(config, listener, self.cancel_load_event))
         except LoadCancelled as error:
             log.info("%s", error)
             self.loadCancelled.emit(str(error))
@@ -182,11 +229,12 @@ class LlmWorker(QObject):
         rearm(self.stop_event, self.closing)
         self.generated_tokens = 0
         self.first_token_at = 0.0
-        backend: LocalBackend | RemoteBackend = self.remote or self.backend
+        remote = self.remote
         started = time.perf_counter()
         times: list[float] = []  # when each piece arrived, for a server's reply (the engine records its own)
-        try:
-            batch = _TextBatch(self.token.emit)
+        batch = _TextBatch(self.token.emit)
+
+        def stream(backend: LocalBackend | RemoteBackend) -> None:
             events = backend.stream_chat(
                 request.messages, request.params, self.stop_event, self.token_probabilities.is_set()
             )
@@ -195,13 +243,19 @@ class LlmWorker(QObject):
                     batch.flush()
                     self._finish(event if event.metrics is not None else self._measured_here(event, times))
                     continue
-                if event.token_id >= 0 or self.remote is not None:  # a server's pieces carry no token ids
+                if event.token_id >= 0 or remote is not None:  # a server's pieces carry no token ids
                     self.generated_tokens += 1
                     self.first_token_at = self.first_token_at or time.perf_counter()
-                    if self.remote is not None:
+                    if remote is not None:
                         times.append(time.perf_counter() - started)
                 if event.text:
                     batch.add(event.text)
+
+        try:
+            if remote is not None:
+                stream(remote)  # a server's model: nothing of this machine's model is involved
+            else:
+                self._on_model(stream)
         except RemoteError as error:  # the server failed before any text came
             self.failed.emit(error.message)
         except EngineCrashed as error:  # the engine died before the reply began
@@ -232,7 +286,8 @@ class LlmWorker(QObject):
     @Slot(object)
     def _plan(self, request: PlanRequest) -> None:
         try:
-            result = self._remote_planner.plan(request) if self._remote_planner else self.backend.plan(request)
+            planner = self._remote_planner
+            result = planner.plan(request) if planner else self._on_model(lambda backend: backend.plan(request))
         except EngineError as error:
             result = PlanResult(request, error=str(error))
         self.windowPlanned.emit(result)
@@ -248,7 +303,7 @@ class LlmWorker(QObject):
             self.inspectFailed.emit("No model is loaded yet: the prompt depends on the model's template and tokenizer.")
             return
         try:
-            inspection = self.backend.inspect(request)
+            inspection = self._on_model(lambda backend: backend.inspect(request))
         except Exception as error:  # a template can fail on odd input; say so instead of dying
             self.inspectFailed.emit(f"The prompt could not be built: {error}")
             return
@@ -258,7 +313,7 @@ class LlmWorker(QObject):
     def _unload(self) -> None:
         self._drop_remote()
         try:
-            self.backend.unload()
+            self._on_model(lambda backend: backend.unload())
         except EngineError as error:  # the engine is gone already: nothing is loaded, as asked
             log.info("Unloading: %s", error)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
@@ -36,20 +35,21 @@ from app.core.server.model_queue import ModelQueue
 from app.core.server.request_log import RequestRecord
 from app.core.server.server import ApiServer, ServerStartError
 from app.core.support.formatting import fill
+from app.ui.llm.worker import LlmWorker
 from app.ui.widgets.theme import Tone, set_tone
 
 log = logging.getLogger(__name__)
-
-COLUMNS = ("time", "client", "endpoint", "model", "prompt", "cached", "completion", "first token", "tok/s", "status")
 
 
 class ServerPanel(QWidget):
     recorded = Signal(object)  # RequestRecord, emitted on a server thread: queued to this panel
     runningChanged = Signal(bool)
 
-    def __init__(self, model_queue: Callable[[], ModelQueue], parent: QWidget | None = None) -> None:
+    def __init__(self, worker: LlmWorker, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._model_queue = model_queue
+        self._worker = worker
+        self._pending: ServerConfig | None = None  # a start waiting for the worker to share the model
+        worker.modelShared.connect(self._on_shared)
         self.server: ApiServer | None = None
         self._records: list[RequestRecord] = []
 
@@ -92,8 +92,12 @@ class ServerPanel(QWidget):
         set_tone(self.warning, Tone.WARNING)
         self.warning.hide()
 
-        self.table = QTableWidget(0, len(COLUMNS), self)
-        self.table.setHorizontalHeaderLabels([self.tr(name) for name in COLUMNS])
+        headers = [
+            self.tr("time"), self.tr("client"), self.tr("endpoint"), self.tr("model"), self.tr("prompt"),
+            self.tr("cached"), self.tr("completion"), self.tr("first token"), self.tr("tok/s"), self.tr("status"),
+        ]  # fmt: skip
+        self.table = QTableWidget(0, len(headers), self)
+        self.table.setHorizontalHeaderLabels(headers)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setAccessibleName(self.tr("Requests"))
@@ -127,6 +131,7 @@ class ServerPanel(QWidget):
             self.start()
 
     def start(self) -> None:
+        """Check the settings, then have the LLM worker share the model (between its jobs) and serve it."""
         config = ServerConfig(
             host=self.host.text().strip(),
             port=self.port.value(),
@@ -134,10 +139,26 @@ class ServerPanel(QWidget):
             log_text=self.keep_text.isChecked(),
         )
         try:
-            server = ApiServer(config, self._model_queue())
+            config.check()
+        except ServerConfigError as error:
+            self.status.setText(fill(self.tr("Not started: {error}"), error=str(error)))
+            return
+        self._pending = config
+        self.start_button.setEnabled(False)
+        self.status.setText(self.tr("Starting…"))
+        self._worker.shareRequested.emit()
+
+    @Slot(object)
+    def _on_shared(self, queue: ModelQueue) -> None:
+        config, self._pending = self._pending, None
+        self.start_button.setEnabled(True)
+        if config is None:
+            return
+        try:
+            server = ApiServer(config, queue)
             server.request_log.add_listener(self.recorded.emit)
             server.start()
-        except (ServerConfigError, ServerStartError) as error:
+        except ServerStartError as error:
             self.status.setText(fill(self.tr("Not started: {error}"), error=str(error)))
             return
         self.server = server

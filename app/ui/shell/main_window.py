@@ -46,6 +46,7 @@ from app.ui.gpu.panel import GpuPanel
 from app.ui.llm.worker import LlmThread, LlmWorker
 from app.ui.monitor.alert_notice import AlertNotice
 from app.ui.monitor.panel import MonitorPanel
+from app.ui.server.panel import ServerPanel
 from app.ui.shell.about_dialog import show_about_dialog
 from app.ui.shell.appearance_menu import AppearanceMenus
 from app.ui.shell.server_models import ServerModels
@@ -112,6 +113,9 @@ class MainWindow(QMainWindow):
         )
         self._connect_features()
         self._build_monitor_panel()
+        self.server_panel = ServerPanel(self.worker, parent=self)
+        # Closed at first (View opens them): the conversation gets the space.
+        self.add_dock(self.tr("Server"), "ServerDock", self.server_panel).hide()
         self._show_model_settings()
         self._arrange_docks()
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.stop_reply)
@@ -586,7 +590,7 @@ class MainWindow(QMainWindow):
         self.monitor_panel = MonitorPanel(
             self.state_signals, self.worker, self.chats.session.settings.monitor, parent=self
         )
-        self.add_dock(self.tr("Monitor"), "MonitorDock", self.monitor_panel)
+        self.add_dock(self.tr("Monitor"), "MonitorDock", self.monitor_panel).hide()
         self.monitor_panel.alertRaised.connect(self.alert_notice.show_alert)
         self.monitor_panel.alertCleared.connect(self.alert_notice.clear_alert)
         self.alert_notice.unloadRequested.connect(self.unload_model)
@@ -671,6 +675,7 @@ class MainWindow(QMainWindow):
             return
         self.state.closing()
         self._speed_timer.stop()
+        self.server_panel.stop()  # API replies end at their next token; the server's thread is joined
         self.llm.request_stop()
         self.gpu_panel.request_stop()
         self.server_models.request_stop()
