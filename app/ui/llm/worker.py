@@ -111,6 +111,7 @@ class LlmWorker(QObject):
     promptInspected = Signal(object)  # PromptInspection
     inspectFailed = Signal(str)
     windowPlanned = Signal(object)  # PlanResult
+    notice = Signal(str)  # something the user should know about a reply that is not an error
     engineLost = Signal(str)  # the engine process died (the message says how): no model is loaded now
 
     def __init__(self, backend: LocalBackend | None = None) -> None:
@@ -253,6 +254,12 @@ class LlmWorker(QObject):
 
         try:
             if remote is not None:
+                unsent = remote.unsent_params(request.params)
+                if unsent:  # named, never silently dropped
+                    names = ", ".join(unsent)
+                    self.notice.emit(
+                        f"This server does not take these sampling settings, so they were not sent: {names}."
+                    )
                 stream(remote)  # a server's model: nothing of this machine's model is involved
             else:
                 self._on_model(stream)

@@ -206,6 +206,7 @@ class ServersDialog(QDialog):
         if saved is not None and saved.url == tested.request.server.url:
             self._save_settings(settings.with_server(saved.with_probe(found)))
             self._fill_list(select=saved.name)
+            self.serversChanged.emit()  # what the test found (token counts, sampling fields) reaches the picker
 
     def _fill_list(self, select: str | None = None) -> None:
         self.list.clear()

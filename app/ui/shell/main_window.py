@@ -255,6 +255,7 @@ class MainWindow(QMainWindow):
         self.worker.finished.connect(self._on_reply_finished)
         self.worker.failed.connect(self._on_reply_failed)
         self.worker.engineLost.connect(self._on_engine_lost)
+        self.worker.notice.connect(self._on_worker_notice)  # a slot of this window: queued to the GUI thread
 
     def _connect_features(self) -> None:
         """Place what the features made, and do what they ask of the shell."""
@@ -419,6 +420,9 @@ class MainWindow(QMainWindow):
         self.status_label.setText(self.tr("No model loaded"))
         self.error_banner.show_error(message)
         self.state.load_failed()
+
+    def _on_worker_notice(self, text: str) -> None:
+        self.error_banner.show_error(text, logging.INFO)
 
     def _on_engine_lost(self, _message: str) -> None:
         """The engine process died (the reply's own notice says how); the window and the chat stay."""

@@ -57,7 +57,7 @@ def test_a_saved_servers_model_is_picked_and_answers_in_the_chat(
     saved = window.chats.session.settings.server("team")
     assert saved is not None and saved.kind == "llama-cpp-python"
 
-    qtbot.waitUntil(lambda: len(server_rows(window)) == 1, timeout=30_000)
+    qtbot.waitUntil(lambda: [m.server.kind for m in server_rows(window)] == ["llama-cpp-python"], timeout=30_000)
     row = window.model_picker.findData(server_rows(window)[0])
     window.model_picker.setCurrentIndex(row)
     window.model_picker.activated.emit(row)
@@ -73,6 +73,7 @@ def test_a_saved_servers_model_is_picked_and_answers_in_the_chat(
     assert done.stats.stop_reason is StopReason.LENGTH and done.text
     assert window.chat_view.messages()[-1].text == done.text == "".join(streamed)
     assert "tok/s" in window.speed_label.text()
+    assert "not sent: repeat_last_n." in window.error_banner.message()  # what the server does not take is named
 
 
 def test_a_server_that_does_not_answer_is_said_in_the_dialog(window: MainWindow, qtbot: QtBot) -> None:
