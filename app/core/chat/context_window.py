@@ -207,7 +207,7 @@ class ContextWindow:
                 plan = self._result(prompt, kept, messages, option, real, frame, n_ctx, reserve, policy)
                 added = 0 if plain_newest is None else blocks[-1] - self._costs.block(head, "user", plain_newest.text)
                 return replace(plan, estimated_tokens=estimate(option), retrieved_tokens=added)
-        raise self._no_fit(policy, messages, blocks, base, total, n_ctx, reserve)
+        raise self._no_fit(policy, head, messages, blocks, base, total, n_ctx, reserve)
 
     def _result(
         self,
@@ -232,6 +232,7 @@ class ContextWindow:
     def _no_fit(
         self,
         policy: WindowPolicy,
+        head: list[ChatMessage],
         messages: Sequence[WindowMessage],
         blocks: list[int],
         base: int,
@@ -240,7 +241,12 @@ class ContextWindow:
         reserve: int,
     ) -> WindowError:
         budget = n_ctx - reserve
-        if policy is not WindowPolicy.STOP_AT_LIMIT or base + blocks[-1] > budget:
+        # Under stop-at-limit only the whole conversation was counted: whether the newest message
+        # alone fits is decided by its real count (an estimate can be off for templates that are
+        # not additive); the other policies already tried it alone.
+        newest = messages[-1]
+        alone = self._counter.count_tokens((*head, ChatMessage(newest.role, newest.text)))
+        if policy is not WindowPolicy.STOP_AT_LIMIT or alone > budget:
             return MessageTooLongError(
                 f"The latest message is {blocks[-1]} tokens, but with the system prompt and chat template "
                 f"({base} tokens) and {reserve} tokens kept free for the reply, a context of {n_ctx} tokens "
