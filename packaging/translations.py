@@ -40,7 +40,9 @@ def python_sources() -> list[Path]:
 def _run(command: list[str]) -> str:
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
-        raise TranslationError(f"{Path(command[0]).name} failed ({result.returncode}): {result.stderr or result.stdout}")
+        raise TranslationError(
+            f"{Path(command[0]).name} failed ({result.returncode}): {result.stderr or result.stdout}"
+        )
     return result.stdout
 
 
