@@ -295,8 +295,10 @@ class LlmWorker(QObject):
         try:
             planner = self._remote_planner
             result = planner.plan(request) if planner else self._on_model(lambda backend: backend.plan(request))
-        except EngineError as error:
+        except EngineError as error:  # EngineCrashed included: the model is gone
             result = PlanResult(request, error=str(error))
+            if isinstance(error, EngineCrashed):
+                self.engineLost.emit(str(error))
         self.windowPlanned.emit(result)
 
     @Slot(object)

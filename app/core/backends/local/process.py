@@ -99,6 +99,11 @@ class EngineProcess:
         return self._process is not None and self._process.is_alive()
 
     def submit(self, job: wire.Job) -> None:
+        if self._process is not None and not self._process.is_alive():
+            # It died between jobs: say so (the model is gone) instead of quietly starting another.
+            crash = self._crash()
+            self._process = None
+            raise crash
         if not self.running:
             self._start()
         self._send(job)
@@ -113,7 +118,9 @@ class EngineProcess:
         except queue.Empty:
             return None
         if event is None:
-            raise self._crash()
+            crash = self._crash()
+            self._process = None  # told once: the next job starts a fresh engine
+            raise crash
         return event
 
     def close(self) -> None:
