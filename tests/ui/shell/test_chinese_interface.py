@@ -78,6 +78,7 @@ def test_the_main_window_reads_chinese(qtbot: QtBot, starter_model: Path, in_chi
     assert "采样 —— 本对话" in titles and titles and all(HAN.search(title) for title in titles)
 
     os.kill(engine_pid(main), signal.SIGKILL)  # the engine dies: the next message finds out, and the window says so
+    qtbot.waitUntil(lambda: not main.worker.backend.link.running)  # type: ignore[attr-defined]
     main.send("你好")
     qtbot.waitUntil(lambda: main.error_banner.message() != "", timeout=30_000)
     # The banner's own words are Chinese; the crash's reason is composed in app/core, still in English.
