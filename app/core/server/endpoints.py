@@ -322,13 +322,15 @@ class _Endpoints:
     async def _stream(self, call: _Call, run: ReplyRun, first: ReplyEvent, shape: _StreamShape) -> AsyncIterator[str]:
         done: ReplyDone | None = None
         try:
-            if opening := shape.start():
-                yield opening
+            opening = shape.start()  # sent with the first text: one write, one read for the client
             event = first
             while not isinstance(event, ReplyDone):
                 if shape.live:
-                    yield shape.text(event.text)
+                    yield opening + shape.text(event.text)
+                    opening = ""
                 event = await run.next()
+            if opening:
+                yield opening
             done = event
             if done.stats.stop_reason is StopReason.ERROR:
                 yield shape.buffered(done) + error_event(done.stats.error)
