@@ -106,6 +106,8 @@ class ApiServer:
         if thread is not None:
             thread.join()
             log.info("API server stopped")
+        if core is not None:
+            core.embeddings.close()  # its child process, when a request opened one
 
     def __enter__(self) -> ApiServer:
         self.start()
