@@ -77,7 +77,7 @@ class ApiServer:
             log_config=None,  # Glassbox's logging stays as it is
             access_log=False,  # the request log records every request, without the key
             lifespan="off",
-            http="h11",
+            http="auto",  # httptools (C) where installed, else h11
             ws="none",
             loop="asyncio",
             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
