@@ -59,7 +59,7 @@ class _Draft:
 class Conversations(QObject):
     continueRequested = Signal()  # reply to the conversation as it stands (after regenerate or an edit)
     replyRefused = Signal(str)  # the context window refused the turn: the reply did not start
-    stopRequested = Signal()  # stop the reply streaming now (another chat is about to be shown)
+    stopRequested = Signal()  # stop the reply streaming now (its chat is about to be deleted)
     reloadRequested = Signal(object)  # Path: load the model on duty again, with the settings saved now
     titleChanged = Signal(str)  # the window title for the chat on show
     statusMessage = Signal(str, int)  # text, for so many milliseconds
@@ -88,6 +88,7 @@ class Conversations(QObject):
         self._metrics: ReplyMetrics | None = None
         self._meter_pending = False
         self.last_plan: WindowPlan | None = None
+        self._delete_after_reply: str | None = None  # a chat deleted while its reply was written
 
         self.sidebar = ChatSidebar()
         self.settings_panel = SettingsPanel()
@@ -136,7 +137,7 @@ class Conversations(QObject):
         self.sidebar.chatActivated.connect(self.open_chat)
         self.sidebar.newChatRequested.connect(self.new_chat)
         self.sidebar.renameRequested.connect(self._rename)
-        self.sidebar.deleteRequested.connect(session.delete_chat)
+        self.sidebar.deleteRequested.connect(self._delete_chat)
         self.sidebar.exportRequested.connect(session.export_chat)
         self.sidebar.searchChanged.connect(session.search)
         self.settings_panel.chatSettingsEdited.connect(session.set_chat_settings)
@@ -157,6 +158,7 @@ class Conversations(QObject):
         """The user's message: saved, shown; the window then starts the reply."""
         message = self.session.add_user_message(text)
         self._add_widget(message)
+        self.chat_view.scroll_to_end()
 
     def start_reply(self) -> None:
         """Save an empty reply, show it streaming, and ask the LLM worker for the context window."""
@@ -172,6 +174,7 @@ class Conversations(QObject):
         history = self.session.window_messages()
         self.reply = self.session.begin_reply(model, snapshot)
         self._metrics = None
+        self.sidebar.set_writing(self.reply.chat_id)
         live = self.chat_view.begin_reply(key=self.reply.id)
         self._attach_menu(live)
         self.worker.planRequested.emit(
@@ -218,7 +221,20 @@ class Conversations(QObject):
             self._decorate(messages[-1], finished)
 
     def _after_reply(self) -> None:
+        self.sidebar.set_writing(None)
+        deleted, self._delete_after_reply = self._delete_after_reply, None
+        if deleted is not None:
+            self.session.delete_chat(deleted)
         self.refresh_meter()
+
+    @property
+    def reply_on_show(self) -> bool:
+        """Whether the reply being written belongs to the chat on show (it goes on in its own otherwise)."""
+        return self.reply is not None and self.reply.chat_id == self.session.chat.id
+
+    def live_text(self) -> str:
+        """What the reply being written holds so far, shown or not."""
+        return self.session.recorded_text()
 
     def _on_planned(self, result: PlanResult) -> None:
         if result.request.purpose == METER:
@@ -227,14 +243,18 @@ class Conversations(QObject):
             return
         if result.request.purpose != REPLY or self.reply is None:
             return
+        on_show = self.reply_on_show
         if result.plan is None:
             reply, self.reply = self.reply, None
             self.session.finish_reply("", MessageState.FAILED, {"error": result.error})
             self.session.drop_empty_reply(reply.id)
-            self._show_plan(result)
+            self.sidebar.set_writing(None)
+            if on_show:
+                self._show_plan(result)
             self.replyRefused.emit(result.error)
             return
-        self._show_plan(result)
+        if on_show:  # the window marks belong to the chat they were planned for
+            self._show_plan(result)
         params = self.session.effective().sampling
         self.worker.generateRequested.emit(ReplyRequest(result.plan.messages, params))
 
@@ -271,17 +291,23 @@ class Conversations(QObject):
     # ---- chats ---------------------------------------------------------------------
 
     def open_chat(self, chat_id: str) -> None:
+        """Show another chat; a reply being written goes on in its own chat (and is there on coming back)."""
         if chat_id == self.session.chat.id and self.session.saved:
             return
-        self.stopRequested.emit()  # a reply still streaming ends and is saved in its own chat
         self.session.open_chat(chat_id)
 
     def new_chat(self) -> None:
-        """An empty chat on show (a reply still streaming ends and is saved in its own chat)."""
-        self.stopRequested.emit()
+        """An empty chat on show; a reply being written goes on in its own chat."""
         self.session.new_chat()
         self.chat_view.clear()
         self.banner.hide()
+
+    def _delete_chat(self, chat_id: str) -> None:
+        if self.reply is not None and self.reply.chat_id == chat_id:
+            self._delete_after_reply = chat_id  # its reply ends and is saved first, then the chat goes
+            self.stopRequested.emit()
+            return
+        self.session.delete_chat(chat_id)
 
     def _rename(self, chat_id: str, title: str) -> None:
         self.session.rename_chat(chat_id, title)
@@ -396,7 +422,12 @@ class Conversations(QObject):
     def _render_thread_only(self) -> None:
         self.chat_view.clear()
         for message in self.session.shown_thread:
-            self._add_widget(message)
+            if self.reply is not None and message.id == self.reply.id:
+                live = self.chat_view.begin_reply(key=message.id)  # back in the chat whose reply is written
+                self._attach_menu(live)
+                self.chat_view.append_tokens(self.session.recorded_text())
+            else:
+                self._add_widget(message)
 
     def _export_current(self, kind: str) -> None:
         if self.session.saved:

@@ -217,6 +217,10 @@ class ChatSession(QObject):
         if self._recorder is not None:
             self._recorder.append(text)
 
+    def recorded_text(self) -> str:
+        """What the reply being written holds so far (also while another chat is on show)."""
+        return self._recorder.text if self._recorder is not None else ""
+
     def finish_reply(self, text: str, state: MessageState, stats: dict[str, Any]) -> Message | None:
         """Save the reply's final text, state and stats (also when another chat is on show by now).
 

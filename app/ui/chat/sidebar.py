@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -71,6 +73,7 @@ class ChatSidebar(QWidget):
         self.list.itemChanged.connect(self._renamed)
         self.list.customContextMenuRequested.connect(self._show_menu)
         self._current: str | None = None
+        self._writing: str | None = None  # the chat whose reply is being written
         self._filling = False
 
     # ---- what is shown -------------------------------------------------------------
@@ -93,6 +96,7 @@ class ChatSidebar(QWidget):
             self.list.addItem(item)
         self._filling = False
         self.set_current(self._current)
+        self.set_writing(self._writing)
         if not hits and self.search.text().strip():
             placeholder = QListWidgetItem(self.tr("No chat contains this text"))
             placeholder.setFlags(Qt.ItemFlag.NoItemFlags)
@@ -106,6 +110,26 @@ class ChatSidebar(QWidget):
                 self.list.setCurrentItem(item)
                 return
         self.list.clearSelection()
+
+    def set_writing(self, chat_id: str | None) -> None:
+        """Mark the chat whose reply is being written (it goes on while another chat is open)."""
+        self._writing = chat_id
+        icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPlay)
+        filling, self._filling = self._filling, True  # a changed font is no rename
+        for row in range(self.list.count()):
+            item = self.list.item(row)
+            if not item.data(CHAT_ID):
+                continue
+            writing = item.data(CHAT_ID) == chat_id
+            font = item.font()
+            font.setItalic(writing)
+            item.setFont(font)
+            item.setIcon(icon if writing else QIcon())
+            item.setData(Qt.ItemDataRole.AccessibleDescriptionRole, self.tr("writing a reply") if writing else "")
+        self._filling = filling
+
+    def writing(self) -> str | None:
+        return self._writing
 
     def chat_ids(self) -> list[str]:
         return [self.list.item(r).data(CHAT_ID) for r in range(self.list.count()) if self.list.item(r).data(CHAT_ID)]

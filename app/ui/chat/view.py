@@ -388,6 +388,12 @@ class ChatView(QScrollArea):
 
     # ---- follow the bottom only when the reader is there ----------------------------
 
+    def scroll_to_end(self) -> None:
+        """Bring the newest message into view and follow the reply from there (the user just sent)."""
+        self._follow_bottom = True
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
     def _remember_position(self, value: int) -> None:
         self._follow_bottom = value >= self.verticalScrollBar().maximum() - BOTTOM_TOLERANCE_PX
 

@@ -494,7 +494,7 @@ class MainWindow(QMainWindow):
         self.replyFinished.emit(done)
 
     def _on_reply_failed(self, message: str) -> None:
-        partial = self.chat_view.live_text()
+        partial = self.chats.live_text()  # also when its chat is not on show
         self.state.reply_ended()
         self.chat_view.finish_reply(partial, self.tr("error"))
         self.chats.reply_failed(partial, message)  # saves what was written; its footer then says it failed

@@ -94,3 +94,16 @@ def test_a_search_snippet_with_html_shows_as_text_in_the_tooltip(sidebar: ChatSi
     tip = sidebar.list.item(0).toolTip()
     assert "<img" not in tip and "<b>" not in tip
     assert "&lt;img src=&quot;/dev/zero&quot;&gt; and &lt;b&gt;bold&lt;/b&gt;" in tip
+
+
+def test_the_chat_whose_reply_is_written_is_marked_and_that_is_no_rename(sidebar: ChatSidebar, qtbot: QtBot) -> None:
+    sidebar.set_chats([hit("a", "Lisbon trip"), hit("b", "Porto")])
+    with qtbot.assertNotEmitted(sidebar.renameRequested):
+        sidebar.set_writing("b")
+    marked = sidebar.list.item(1)
+    assert marked.font().italic() and not marked.icon().isNull()
+    assert not sidebar.list.item(0).font().italic()
+    sidebar.set_chats([hit("b", "Porto"), hit("a", "Lisbon trip")])  # listed again: still marked
+    assert sidebar.list.item(0).font().italic()
+    sidebar.set_writing(None)
+    assert not sidebar.list.item(0).font().italic() and sidebar.list.item(0).icon().isNull()

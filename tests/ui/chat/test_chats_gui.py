@@ -265,3 +265,48 @@ def test_a_reloaded_reply_has_the_footer_it_had_live_context_note_included(windo
     window.chats.open_chat(chat_id)
     qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=10_000)
     assert window.chat_view.messages()[-1].footer.text() == live
+
+
+def test_a_reply_goes_on_in_its_own_chat_while_another_is_on_show_and_is_there_on_coming_back(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    window.chats.set_sampling(GREEDY.with_values({"max_tokens": 120}))
+    window.send("Count from 1 to 100, one number per line.")
+    writing = window.chats.session.chat.id
+    qtbot.waitUntil(lambda: len(window.chats.live_text()) > 3, timeout=60_000)
+
+    window.new_chat()  # another chat on show: the reply is not stopped
+    assert window.is_streaming and window.chat_view.messages() == [] and not window.chat_view.is_streaming
+    qtbot.waitUntil(lambda: window.chats.sidebar.writing() == writing, timeout=10_000)
+    window.chats.open_chat(writing)  # back while it still writes: the text so far, and it goes on growing
+    qtbot.waitUntil(lambda: window.chat_view.is_streaming, timeout=10_000)
+    shown_then = window.chat_view.live_text()
+    assert shown_then and window.chats.live_text().startswith(shown_then)
+
+    window.new_chat()
+    with qtbot.waitSignal(window.replyFinished, timeout=120_000) as finished:
+        pass
+    done: ReplyDone = finished.args[0]
+    assert done.stats.stop_reason is not StopReason.USER and done.text.startswith(shown_then)
+    assert window.chats.sidebar.writing() is None
+    window.chats.open_chat(writing)
+    qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=10_000)
+    assert window.chat_view.messages()[1].text == done.text
+    assert rows("SELECT state, text FROM messages WHERE role = 'assistant'") == [("complete", done.text)]
+
+
+def test_deleting_the_chat_whose_reply_is_written_stops_the_reply_first(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window.chats.set_sampling(GREEDY.with_values({"max_tokens": 120}))
+    window.send("Count from 1 to 100, one number per line.")
+    writing = window.chats.session.chat.id
+    qtbot.waitUntil(lambda: len(window.chats.live_text()) > 3, timeout=60_000)
+    window.new_chat()
+    qtbot.waitUntil(lambda: writing in window.chats.sidebar.chat_ids(), timeout=10_000)
+    monkeypatch.setattr(window.chats.sidebar, "confirm_delete", lambda title: True)
+    with qtbot.waitSignal(window.replyFinished, timeout=60_000) as finished:
+        window.chats.sidebar.delete(writing)
+    assert finished.args[0].stats.stop_reason is StopReason.USER
+    qtbot.waitUntil(lambda: window.chats.sidebar.chat_ids() == [], timeout=10_000)
+    assert rows("SELECT COUNT(*) FROM messages") == [(0,)]
