@@ -13,12 +13,14 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QMainWindow,
     QMenu,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QStackedWidget,
     QTabBar,
     QTabWidget,
@@ -28,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.backends.servers import ServerModel
+from app.core.chat.store import SearchHit
 from app.core.inference.engine import ChatMessage, LoadConfig, LoadReport, ReplyDone
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import FallbackResult
@@ -51,6 +54,7 @@ from app.ui.shell.about_dialog import show_about_dialog
 from app.ui.shell.appearance_menu import AppearanceMenus
 from app.ui.shell.server_models import ServerModels
 from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
+from app.ui.shell.window_memory import first_size, load_memory, remember, restore, save_memory
 from app.ui.state_signals import StateSignals
 from app.ui.threads import wait_keeping_events
 from app.ui.widgets.error_banner import ErrorBanner, NoticeAction
@@ -64,6 +68,7 @@ DEFAULT_SIZE = QSize(1440, 900)
 LEFT_DOCK_WIDTH = 240
 RIGHT_DOCK_WIDTH = 460
 SPEED_REFRESH_MS = 250
+WINDOW_FILE = "window.json"  # size, place and panels of the last run (app/ui/shell/window_memory.py)
 
 
 class MainWindow(QMainWindow):
@@ -118,7 +123,8 @@ class MainWindow(QMainWindow):
         # Closed at first (View opens them): the conversation gets the space.
         self.add_dock(self.tr("Server"), "ServerDock", self.server_panel).hide()
         self._show_model_settings()
-        self._arrange_docks()
+        self._memory_file = app_paths().config / WINDOW_FILE
+        self._restore_layout()
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.stop_reply)
         QShortcut(QKeySequence(QKeySequence.StandardKey.New), self).activated.connect(self.new_chat)
 
@@ -636,10 +642,18 @@ class MainWindow(QMainWindow):
         panel: QWidget,
         area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
     ) -> QDockWidget:
-        """Put a panel in a dock that View toggles; panels on the right share one tabbed column."""
+        """Put a panel in a dock that View toggles; panels on the right share one tabbed column.
+
+        The panel scrolls when the dock is smaller than it, so no panel makes the window taller
+        or wider than a small screen.
+        """
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        dock.setWidget(panel)
+        scroller = QScrollArea(dock)
+        scroller.setWidgetResizable(True)
+        scroller.setFrameShape(QFrame.Shape.NoFrame)
+        scroller.setWidget(panel)
+        dock.setWidget(scroller)
         self.addDockWidget(area, dock)
         right = Qt.DockWidgetArea.RightDockWidgetArea
         column = [d for d in self.findChildren(QDockWidget) if d is not dock and self.dockWidgetArea(d) == right]
@@ -647,6 +661,26 @@ class MainWindow(QMainWindow):
             self.tabifyDockWidget(column[-1], dock)
         self.view_menu.addAction(dock.toggleViewAction())
         return dock
+
+    def _restore_layout(self) -> None:
+        """The layout of the last run (or the first start's, fitted to the screen), and its chat once listed."""
+        memory = load_memory(self._memory_file)
+        if not (memory.geometry or memory.state):
+            first_size(self, DEFAULT_SIZE.width(), DEFAULT_SIZE.height())
+        self._arrange_docks()
+        if memory.geometry or memory.state:
+            restore(self, memory)
+        last_chat = memory.last_chat
+        if last_chat is None:
+            return
+        session = self.chats.session
+
+        def reopen(hits: list[SearchHit]) -> None:
+            session.chatsListed.disconnect(reopen)
+            if any(hit.chat.id == last_chat for hit in hits) and not session.saved:
+                self.chats.open_chat(last_chat)
+
+        session.chatsListed.connect(reopen)
 
     def _arrange_docks(self) -> None:
         """A chat that gets most of the width, a narrow chat list, one tabbed column of panels."""
@@ -660,8 +694,10 @@ class MainWindow(QMainWindow):
         right = [
             d for d in self.findChildren(QDockWidget) if self.dockWidgetArea(d) == Qt.DockWidgetArea.RightDockWidgetArea
         ]
-        if left and right:
-            self.resizeDocks([left[0], right[0]], [LEFT_DOCK_WIDTH, RIGHT_DOCK_WIDTH], Qt.Orientation.Horizontal)
+        if left and right:  # on a small screen the conversation keeps most of the width
+            width = self.width()
+            sizes = [min(LEFT_DOCK_WIDTH, int(width * 0.2)), min(RIGHT_DOCK_WIDTH, int(width * 0.28))]
+            self.resizeDocks([left[0], right[0]], sizes, Qt.Orientation.Horizontal)
 
     # ---- exit ----------------------------------------------------------------------
 
@@ -678,6 +714,8 @@ class MainWindow(QMainWindow):
         if self.state.is_closing:
             event.setAccepted(not self.isVisible())
             return
+        session = self.chats.session
+        save_memory(self._memory_file, remember(self, session.chat.id if session.saved else None))
         self.state.closing()
         self._speed_timer.stop()
         self.server_panel.stop()  # API replies end at their next token; the server's thread is joined

@@ -1,0 +1,144 @@
+"""What the window remembers between runs: size, place, maximized, open panels and their sizes, tabs, last chat.
+
+Kept in `window.json` beside the settings and written once, when the window closes (Qt's
+own `saveGeometry`/`saveState` bytes, base64 in JSON). A file that cannot be read is set
+aside in the log and the window opens as on a first start; one that cannot be written is
+logged and loses nothing else. The window always fits the screen it opens on: a size saved
+on a larger monitor, or a first start on a small one, is shrunk to the available area.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QRect
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
+
+from app.core.support.atomic import atomic_write
+
+log = logging.getLogger(__name__)
+
+SCREEN_SHARE = 0.9  # a first start takes at most this much of the available area
+
+
+@dataclass(frozen=True)
+class WindowMemory:
+    geometry: bytes = b""
+    state: bytes = b""
+    raised: tuple[str, ...] = ()  # the panel in front of each group of tabbed panels (object names)
+    last_chat: str | None = None
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "geometry": base64.b64encode(self.geometry).decode("ascii"),
+                "state": base64.b64encode(self.state).decode("ascii"),
+                "raised": list(self.raised),
+                "last_chat": self.last_chat,
+            },
+            indent=2,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> WindowMemory:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("not an object")
+        raised = data.get("raised") or []
+        last_chat = data.get("last_chat")
+        return cls(
+            geometry=base64.b64decode(str(data.get("geometry") or "")),
+            state=base64.b64decode(str(data.get("state") or "")),
+            raised=tuple(str(name) for name in raised if isinstance(name, str)),
+            last_chat=last_chat if isinstance(last_chat, str) and last_chat else None,
+        )
+
+
+def load_memory(path: Path) -> WindowMemory:
+    try:
+        return WindowMemory.from_json(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return WindowMemory()
+    except (OSError, ValueError) as error:
+        log.warning(
+            "The window's saved layout in %s could not be read (%s); starting with the default one", path, error
+        )
+        return WindowMemory()
+
+
+def save_memory(path: Path, memory: WindowMemory) -> None:
+    try:
+        atomic_write(path, memory.to_json())
+    except OSError as error:
+        log.warning("The window's layout could not be saved to %s: %s", path, error)
+
+
+def remember(window: QMainWindow, last_chat: str | None) -> WindowMemory:
+    return WindowMemory(
+        geometry=bytes(window.saveGeometry().data()),
+        state=bytes(window.saveState().data()),
+        raised=_raised_panels(window),
+        last_chat=last_chat,
+    )
+
+
+def restore(window: QMainWindow, memory: WindowMemory) -> None:
+    """Size, place and panels as they were, fitted to the screen."""
+    if memory.geometry:
+        window.restoreGeometry(QByteArray(memory.geometry))
+    if memory.state:
+        window.restoreState(QByteArray(memory.state))
+    docks = {dock.objectName(): dock for dock in window.findChildren(QDockWidget)}
+    for name in memory.raised:
+        if name in docks and docks[name].isVisibleTo(window):
+            docks[name].raise_()
+    fit_to_screen(window)
+
+
+def fit_to_screen(window: QMainWindow) -> None:
+    """Never larger than the available area of the screen the window is on, and inside it."""
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        return
+    area: QRect = screen.availableGeometry()
+    if window.isMaximized() or area.isEmpty():
+        return
+    frame = window.frameGeometry()
+    extra_width, extra_height = frame.width() - window.width(), frame.height() - window.height()
+    width = min(window.width(), area.width() - extra_width)
+    height = min(window.height(), area.height() - extra_height)
+    if (width, height) != (window.width(), window.height()):
+        window.resize(width, height)
+    x = min(max(frame.x(), area.x()), area.right() - width - extra_width + 1)
+    y = min(max(frame.y(), area.y()), area.bottom() - height - extra_height + 1)
+    if (x, y) != (frame.x(), frame.y()):
+        window.move(x, y)
+
+
+def first_size(window: QMainWindow, wanted_width: int, wanted_height: int) -> None:
+    """The first start's size: what the window wants, within SCREEN_SHARE of the screen, centred."""
+    screen = window.screen() or QGuiApplication.primaryScreen()
+    if screen is None:
+        window.resize(wanted_width, wanted_height)
+        return
+    area = screen.availableGeometry()
+    width = min(wanted_width, int(area.width() * SCREEN_SHARE))
+    height = min(wanted_height, int(area.height() * SCREEN_SHARE))
+    window.resize(width, height)
+    window.move(area.x() + (area.width() - width) // 2, area.y() + (area.height() - height) // 2)
+
+
+def _raised_panels(window: QMainWindow) -> tuple[str, ...]:
+    docks = {dock.windowTitle(): dock for dock in window.findChildren(QDockWidget)}
+    names = []
+    for bar in window.findChildren(QTabBar):
+        if bar.parent() is window and bar.currentIndex() >= 0:
+            dock = docks.get(bar.tabText(bar.currentIndex()))
+            if dock is not None:
+                names.append(dock.objectName())
+    return tuple(names)

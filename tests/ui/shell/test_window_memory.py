@@ -1,0 +1,66 @@
+"""The window comes back as it was left: size, place, panels, their tabs, the last chat; and it fits the screen."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import pytest
+from PySide6.QtGui import QGuiApplication
+from pytestqt.qtbot import QtBot
+
+from app.core.inference.sampling import GREEDY
+from app.core.paths import app_paths
+from app.ui.shell.main_window import WINDOW_FILE
+from app.ui.shell.window_memory import WindowMemory, load_memory
+from tests.helpers.windows import WindowOpener
+
+
+def test_size_panels_the_raised_tab_and_the_last_chat_come_back_after_a_restart(
+    open_main_window: WindowOpener, qtbot: QtBot
+) -> None:
+    window = open_main_window()
+    window.sampling = replace(GREEDY, max_tokens=3)
+    with qtbot.waitSignal(window.replyFinished, timeout=60_000):
+        window.send("Name a colour.")
+    chat_id = window.chats.session.chat.id
+    window.resize(700, 500)
+    monitor = window.findChild(type(window.chats.settings_dock), "MonitorDock")
+    assert monitor is not None and monitor.isHidden()
+    monitor.show()
+    window.close()
+    assert load_memory(app_paths().config / WINDOW_FILE).last_chat == chat_id
+
+    again = open_main_window()
+    try:
+        assert (again.width(), again.height()) == (700, 500)
+        reopened = again.findChild(type(again.chats.settings_dock), "MonitorDock")
+        assert reopened is not None and not reopened.isHidden()
+        qtbot.waitUntil(lambda: again.chats.session.chat.id == chat_id, timeout=10_000)
+        qtbot.waitUntil(lambda: len(again.chat_view.messages()) == 2, timeout=10_000)
+    finally:
+        again.close()
+
+
+def test_the_first_start_fits_the_screen_it_opens_on(open_main_window: WindowOpener) -> None:
+    window = open_main_window()
+    try:
+        area = QGuiApplication.primaryScreen().availableGeometry()
+        assert window.frameGeometry().width() <= area.width() and window.frameGeometry().height() <= area.height()
+        assert area.contains(window.frameGeometry().topLeft())
+    finally:
+        window.close()
+
+
+@pytest.mark.expected_log("app.ui.shell.window_memory", logging.WARNING, r"could not be read")
+def test_a_damaged_layout_file_is_ignored_and_replaced_at_close(open_main_window: WindowOpener) -> None:
+    path = app_paths().ensure().config / WINDOW_FILE
+    path.write_text("{not json", encoding="utf-8")
+    window = open_main_window()
+    window.close()
+    assert load_memory(path).geometry  # a good one in its place
+
+
+def test_the_layout_file_round_trips() -> None:
+    memory = WindowMemory(b"\x01geometry", b"\x00state", ("GlassBoxDock",), "chat-1")
+    assert WindowMemory.from_json(memory.to_json()) == memory
