@@ -29,6 +29,8 @@ TOP_ALTERNATIVES = 5
 UNSURE_BELOW = 0.5  # the chosen token had less than even odds
 LOW_BELOW = 0.2  # the model was far from sure
 
+STATS_KEY = "token_trace"  # where a saved reply's stats keep its TokenTrace.to_dict()
+
 
 class Confidence(str, Enum):
     HIGH = "high"

@@ -25,9 +25,11 @@ from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QWidget
 
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowMessage, WindowPlan
 from app.core.chat.store import Message, MessageState, SearchHit
+from app.core.inference import token_probs
 from app.core.inference.engine import ReplyDone, StopReason
 from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.sampling import SamplingParams
+from app.core.inference.token_probs import TokenTrace
 from app.core.support.formatting import fill
 from app.ui.chat.composer import Composer
 from app.ui.chat.context_meter import ContextMeter
@@ -63,6 +65,7 @@ class Conversations(QObject):
     reloadRequested = Signal(object)  # Path: load the model on duty again, with the settings saved now
     titleChanged = Signal(str)  # the window title for the chat on show
     statusMessage = Signal(str, int)  # text, for so many milliseconds
+    replyShown = Signal(object, object)  # MessageWidget, Message: a saved reply put on show (its token trace)
 
     def __init__(
         self,
@@ -86,6 +89,7 @@ class Conversations(QObject):
         self.session = session
         self.reply: Message | None = None  # the reply streaming now
         self._metrics: ReplyMetrics | None = None
+        self._trace: TokenTrace | None = None
         self._meter_pending = False
         self.last_plan: WindowPlan | None = None
         self._delete_after_reply: str | None = None  # a chat deleted while its reply was written
@@ -145,6 +149,7 @@ class Conversations(QObject):
         self.settings_panel.reloadRequested.connect(self._reload_model)
         worker.token.connect(session.reply_grew)
         worker.replyMetrics.connect(self._remember_metrics)
+        worker.replyTokens.connect(self._remember_trace)
         worker.windowPlanned.connect(self._on_planned)
         self.state_signals.modelLoaded.connect(lambda _report: self.refresh_meter())
         self.composer.textChanged.connect(self._meter_timer.start)
@@ -189,6 +194,9 @@ class Conversations(QObject):
         """
         stats = self._metrics.to_dict() if self._metrics is not None else stats_dict(done.stats)
         self._metrics = None
+        trace, self._trace = self._trace, None
+        if trace is not None and trace.steps:
+            stats[token_probs.STATS_KEY] = trace.to_dict()  # the token view comes back with the chat
         if self.last_plan is not None:
             stats["window"] = _window_stats(self.last_plan)
         state = {
@@ -206,6 +214,7 @@ class Conversations(QObject):
     def reply_failed(self, partial: str, message: str) -> None:
         """Generation failed: what was written is kept as a failed reply; an empty one is dropped."""
         self._metrics = None
+        self._trace = None
         reply, self.reply = self.reply, None
         finished = self.session.finish_reply(partial, MessageState.FAILED, {"error": message})
         if reply is not None and not partial:
@@ -260,6 +269,9 @@ class Conversations(QObject):
 
     def _remember_metrics(self, metrics: ReplyMetrics) -> None:
         self._metrics = metrics
+
+    def _remember_trace(self, trace: TokenTrace) -> None:
+        self._trace = trace
 
     # ---- the meter and the window marks --------------------------------------------
 
@@ -338,6 +350,8 @@ class Conversations(QObject):
         widget = self.chat_view.add_message(message.role, message.text, key=message.id)
         self._decorate(widget, message)
         self._attach_menu(widget)
+        if message.role == "assistant":
+            self.replyShown.emit(widget, message)
         return widget
 
     def _decorate(self, widget: MessageWidget, message: Message) -> None:

@@ -273,6 +273,7 @@ class ChatView(QScrollArea):
 
         self._messages: list[MessageWidget] = []
         self._live: MessageWidget | None = None
+        self.last_rendered: MessageWidget | None = None  # the reply that finished on show, until the view changes
         self._pending: list[str] = []
         self._flush_timer = QTimer(self)
         self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
@@ -304,6 +305,7 @@ class ChatView(QScrollArea):
             self._live = None
         self._history.remove_all()
         self._messages.clear()
+        self.last_rendered = None
         self._follow_bottom = True
 
     def messages(self) -> list[MessageWidget]:
@@ -358,6 +360,7 @@ class ChatView(QScrollArea):
         live.set_footer(footer)
         self._history.append(live)
         self._messages.append(live)
+        self.last_rendered = live
         self.replyRendered.emit()
         return live
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import logging.handlers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QDockWidget, QMenu, QPlainTextEdit, QWidget
 
 from app.core.chat.prompt_inspector import InspectRequest, PromptInspection
 from app.core.diagnostics.report import DiagnosticsInput
+from app.core.inference import token_probs
 from app.core.inference.engine import ChatMessage, ReplyDone
 from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.token_probs import TokenTrace
@@ -47,7 +48,10 @@ DockAdder = Callable[[str, str, QWidget, Qt.DockWidgetArea], QDockWidget]  # tit
 
 class ChatTranscript(Protocol):
     """The chat view as the glass box reads it: its message widgets, oldest first, each a
-    QWidget with a `role` and a text `body` (app.ui.chat.view.ChatView is one)."""
+    QWidget with a `role` and a text `body` (app.ui.chat.view.ChatView is one), and the
+    widget of the reply that last finished on show (None when it finished in another chat)."""
+
+    last_rendered: Any
 
     def messages(self) -> Sequence[Any]: ...
 
@@ -111,6 +115,7 @@ class GlassBox(QObject):
             self.tr("Record the top 5 alternatives of every generated token and show replies token by token")
         )
         self.token_action.toggled.connect(self.set_token_probabilities)
+        self.token_action.toggled.connect(self._say_when_tokens_apply)
         view_menu.addSeparator()
         view_menu.addAction(self.token_action)
 
@@ -168,6 +173,14 @@ class GlassBox(QObject):
         for message in self.chat_view.messages():
             show_tokens(message, message.body, on)  # the replies that have a token view
 
+    def _say_when_tokens_apply(self, on: bool) -> None:
+        text = (
+            self.tr("Token probabilities on: recorded from the next reply")
+            if on
+            else self.tr("Token probabilities off: replies show as text")
+        )
+        self.statusMessage.emit(text, 6000)
+
     def _on_metrics(self, metrics: ReplyMetrics) -> None:
         self._pending_metrics = metrics
 
@@ -181,11 +194,24 @@ class GlassBox(QObject):
     def _on_reply_finished(self, _done: ReplyDone) -> None:
         metrics, trace = self._pending_metrics, self._pending_trace
         self._forget_pending("")
-        messages = self.chat_view.messages()
-        message = messages[-1] if messages and messages[-1].role == "assistant" else None
+        message = self.chat_view.last_rendered  # None when the reply finished in a chat not on show
         if metrics is not None:
             self.stats_panel.add_reply(metrics)
         if trace is not None and message is not None and trace.steps:
+            attach_token_view(message, message.body, trace)
+            show_tokens(message, message.body, self.token_action.isChecked())
+
+    def show_saved_tokens(self, message: Any, stats: Mapping[str, Any]) -> None:
+        """A reply from the history with its token trace gets its token view back."""
+        saved = stats.get(token_probs.STATS_KEY)
+        if not isinstance(saved, dict):
+            return
+        try:
+            trace = TokenTrace.from_dict(saved)
+        except (KeyError, TypeError, ValueError) as error:
+            log.warning("A saved token trace could not be read (%s); the reply shows as text", error)
+            return
+        if trace.steps:
             attach_token_view(message, message.body, trace)
             show_tokens(message, message.body, self.token_action.isChecked())
 

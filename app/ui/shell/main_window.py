@@ -278,6 +278,7 @@ class MainWindow(QMainWindow):
         chats.reloadRequested.connect(self.load_model)
         chats.titleChanged.connect(self.setWindowTitle)
         chats.statusMessage.connect(self.statusBar().showMessage)
+        chats.replyShown.connect(lambda widget, message: self.glass.show_saved_tokens(widget, message.stats))
         self.glass.statusMessage.connect(self.statusBar().showMessage)
 
     # ---- models --------------------------------------------------------------------

@@ -336,9 +336,18 @@ def test_the_window_shows_the_load_timeline_metrics_tokens_and_the_prompt(window
     assert glass.stats_panel.history[0].stats.completion_tokens == len(glass.stats_panel.history[0].token_times_s)
     view = reply.findChild(TokenReplyView)
     assert view is not None and view.isVisible() and not reply.body.isVisible()
+    chat_id = window.chats.session.chat.id
+    window.new_chat()  # the trace is saved with the reply: back in the chat, the token view is there again
+    window.chats.open_chat(chat_id)
+    qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=10_000)
+    reply = window.chat_view.messages()[-1]
+    view = reply.findChild(TokenReplyView)
+    assert view is not None and view.isVisible() and len(view.trace.steps) > 0
+    assert "tokens" in reply.footer.text()  # the saved stats still read as a footer
     glass.token_action.setChecked(False)
     assert reply.body.isVisible() and not view.isVisible()
     assert not window.worker.token_probabilities.is_set()
+    assert "next reply" not in window.statusBar().currentMessage()
 
     window.composer.setPlainText("And goodbye?")
     assert glass.prompt_panel.inspection is None  # nothing asked while the panel was behind another tab
