@@ -17,11 +17,30 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QPainter, QPaintEvent, QPalette, QResizeEvent, QTextCursor
-from PySide6.QtWidgets import QFrame, QLabel, QMessageBox, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtGui import (
+    QCursor,
+    QDesktopServices,
+    QGuiApplication,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QResizeEvent,
+    QTextCursor,
+)
+from PySide6.QtWidgets import (
+    QFrame,
+    QLabel,
+    QMessageBox,
+    QScrollArea,
+    QSizePolicy,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.core.support.formatting import fill
 from app.ui.chat.long_message import LongMessageBar, is_long, preview
+from app.ui.widgets.code_blocks import copied_code
 from app.ui.widgets.inert_text import InertDocument, InertTextView, fitted_height
 from app.ui.widgets.links import display_address, web_address
 from app.ui.widgets.markdown import render_markdown
@@ -131,7 +150,7 @@ class MessageWidget(QFrame):
         self.header = QLabel(self._role_title(role), self)
         set_tone(self.header, Tone.HEADER)
         self.body = InertTextView(self)
-        self.body.anchorClicked.connect(self.linkClicked)
+        self.body.anchorClicked.connect(self._anchor_clicked)
         self.long_bar: LongMessageBar | None = None
         self.footer = QLabel(self)
         set_tone(self.footer, Tone.NOTE)
@@ -142,6 +161,14 @@ class MessageWidget(QFrame):
         layout.addWidget(self.body)
         layout.addWidget(self.footer)
         self.stream: StreamingText | None = None
+
+    def _anchor_clicked(self, url: QUrl) -> None:
+        code = copied_code(self.body.document(), url)
+        if code is None:
+            self.linkClicked.emit(url)
+            return
+        QGuiApplication.clipboard().setText(code)
+        QToolTip.showText(QCursor.pos(), self.tr("Code copied"), self.body)
 
     def _role_title(self, role: str) -> str:
         titles = {"user": self.tr("You"), "assistant": self.tr("Assistant"), "system": self.tr("System prompt")}

@@ -61,7 +61,8 @@ class InertTextView(QTextBrowser):
         self.setDocument(InertDocument(self))
         self.document().setDocumentMargin(0)
         self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Code keeps its lines: a line wider than the message scrolls sideways (and the view grows by the bar).
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
@@ -98,6 +99,8 @@ class InertTextView(QTextBrowser):
             return self._measured[1]
         document = self.document()
         height = fitted_height(document, width, self.fontMetrics())
+        if document.size().width() > width + 1:  # a code line wider than the view: room for its scroll bar
+            height += self.horizontalScrollBar().sizeHint().height()
         self._measured = (width, height)
         return height
 

@@ -11,7 +11,8 @@ and hide nothing. What Markdown itself can still refer to is then taken out of t
 - every tooltip is replaced by one the renderer writes, escaped: Qt shows a tooltip that looks
   like HTML as rich text, which would load what a link's title names.
 
-Fenced and indented code get a background and a monospace font, and wrap. A single newline
+Fenced and indented code get a language line with a Copy link, a background, a monospace font
+and Pygments' colours, and keep their lines (see `code_blocks`). A single newline
 stays a line break, as chat apps show model output (Markdown would join the lines of a poem
 or an address into one).
 """
@@ -24,11 +25,8 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import (
-    QFont,
-    QFontDatabase,
     QGuiApplication,
     QPalette,
-    QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
@@ -36,6 +34,7 @@ from PySide6.QtGui import (
 )
 
 from app.core.support.formatting import fill
+from app.ui.widgets.code_blocks import style_code_blocks
 from app.ui.widgets.links import display_address, web_address
 from app.ui.widgets.theme import colours
 
@@ -100,7 +99,7 @@ def render_markdown(document: QTextDocument, text: str) -> None:
             _replace_image(cursor, span)
         elif span.format.isAnchor() or span.format.toolTip():
             _settle_link(cursor, span)
-    _style_code_blocks(document)
+    style_code_blocks(document)
     cursor.endEditBlock()
 
 
@@ -164,23 +163,3 @@ def plain_tooltip(text: str) -> str:
     file must go through here, or an `<img>` in it is loaded when the mouse rests on it.
     """
     return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"
-
-
-def _style_code_blocks(document: QTextDocument) -> None:
-    mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    block = document.begin()
-    while block.isValid():
-        block_format = block.blockFormat()
-        if block_format.hasProperty(QTextFormat.Property.BlockCodeFence) or block_format.nonBreakableLines():
-            cursor = QTextCursor(block)
-            code_block = QTextBlockFormat()
-            code_block.setBackground(colours().qcolor("code_background"))
-            code_block.setLeftMargin(6)
-            code_block.setNonBreakableLines(False)  # long code lines wrap instead of running off the message
-            cursor.mergeBlockFormat(code_block)
-            cursor.select(QTextCursor.SelectionType.BlockUnderCursor)
-            code_chars = QTextCharFormat()
-            code_chars.setFontFamilies([mono.family()])
-            code_chars.setFontStyleHint(QFont.StyleHint.Monospace)
-            cursor.mergeCharFormat(code_chars)
-        block = block.next()

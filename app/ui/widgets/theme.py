@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from app.core.settings import Theme
 
 SMALL_TEXT = 0.88  # notes and footers, relative to the user's font
+SYNTAX_KINDS = ("keyword", "string", "comment", "number", "name")  # the order of Colours.code_syntax
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,8 @@ class Colours:
     outside_bubble: str
     outside_border: str
     code_background: str
+    # syntax colours in code blocks, on code_background: keyword, string, comment, number, name (functions, classes)
+    code_syntax: tuple[str, str, str, str, str]
     # token probabilities (backgrounds under the text colour) and the alternatives' bars
     token_unsure: str
     token_low: str
@@ -156,6 +159,10 @@ class Colours:
             ContrastPair("placeholder", self.placeholder, self.base, text),
             ContrastPair("tooltip", self.tooltip_text, self.tooltip_base, text),
             ContrastPair("code", self.text, self.code_background, text),
+            *(
+                ContrastPair(f"code {kind}", colour, self.code_background, text)
+                for kind, colour in zip(SYNTAX_KINDS, self.code_syntax, strict=True)
+            ),
             ContrastPair("token unsure", self.text, self.token_unsure, text),
             ContrastPair("token low", self.text, self.token_low, text),
             ContrastPair("probability bar", self.probability_bar, self.tooltip_base, graphic),
@@ -228,6 +235,7 @@ LIGHT = Colours(
     outside_bubble="#f0f0f0",
     outside_border="#808080",
     code_background="#eef1f4",
+    code_syntax=("#7a2fb5", "#0b6b2f", "#5c6670", "#9a4a00", "#1f5fa8"),
     token_unsure="#fff1c2",
     token_low="#ffd0cc",
     probability_bar="#3b6ea8",
@@ -283,6 +291,7 @@ DARK = Colours(
     outside_bubble="#1b1c1e",
     outside_border="#7d8289",
     code_background="#2a2c31",
+    code_syntax=("#d7a6ff", "#9fe0a8", "#a3acb6", "#ffc27a", "#8cc4ff"),
     token_unsure="#5a4a10",
     token_low="#6a2a26",
     probability_bar="#7aa7e0",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -61,7 +63,7 @@ def test_a_finished_reply_is_rendered_as_markdown_with_code_blocks(view: ChatVie
     message = view.finish_reply("Here:\n```python\nprint('hi')\n```\n**done**", footer="5 tokens")
     assert message is not None and not view.is_streaming
     html = message.body.document().toHtml()
-    assert "print('hi')" in html
+    assert "python  Copy\nprint('hi')" in message.body.document().toPlainText()  # coloured, so split in the HTML
     assert colours().code_background in html  # the code block's background, from the theme
     assert "font-weight" in html  # **done** became bold
     assert message.footer.text() == "5 tokens"
@@ -106,3 +108,12 @@ def test_messages_outside_the_context_window_are_marked(view: ChatView) -> None:
     view.mark_outside_window({"0", "1"})
     assert [m.outside_window for m in view.messages()] == [True, True, False, False]
     assert "no longer sees" in view.messages()[0].toolTip()
+
+
+def test_clicking_copy_on_a_code_block_puts_its_code_on_the_clipboard_and_opens_nothing(
+    view: ChatView, qtbot: QtBot
+) -> None:
+    message = view.add_message("assistant", "Run:\n```sh\nls -la\n```")
+    with qtbot.assertNotEmitted(message.linkClicked):
+        message.body.anchorClicked.emit(QUrl("glassbox-copy:0"))
+    assert QGuiApplication.clipboard().text() == "ls -la"

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QUrl
 from PySide6.QtGui import QTextDocument
 from pytestqt.qtbot import QtBot
 
+from app.ui.widgets.code_blocks import copied_code
 from app.ui.widgets.markdown import keep_line_breaks, render_markdown
 
 LINE_SEPARATOR = "\u2028"  # how Qt's document holds a line break inside a paragraph
@@ -36,3 +38,35 @@ def test_a_rendered_list_and_code_block_still_render(document: QTextDocument) ->
     text = document.toPlainText()
     assert "first" in text and "second" in text
     assert "line one\nline two" in text and "```" not in text
+
+
+def test_a_code_block_names_its_language_colours_its_tokens_and_keeps_its_lines(document: QTextDocument) -> None:
+    render_markdown(document, "Try:\n```python\ndef greet():  # say hi\n    return 'hi'\n```\nDone.")
+    text = document.toPlainText()
+    assert "python  Copy" in text and "```" not in text
+    assert "def greet():  # say hi\n    return 'hi'" in text
+    keyword = document.find("def").charFormat()
+    comment = document.find("# say hi").charFormat()
+    plain = document.find("Done.").charFormat()
+    assert keyword.foreground().color() != plain.foreground().color()
+    assert comment.fontItalic() and comment.foreground().color() != keyword.foreground().color()
+    assert document.find("return").block().blockFormat().nonBreakableLines()  # long lines scroll, not wrap
+
+
+def test_the_copy_link_gives_the_code_exactly_as_written(document: QTextDocument) -> None:
+    render_markdown(document, "```\nfirst block\n```\n\ntext\n\n```sh\necho   two\n```")
+    links = {}
+    block = document.begin()
+    while block.isValid():
+        iterator = block.begin()
+        while not iterator.atEnd():
+            fragment = iterator.fragment()
+            if fragment.charFormat().isAnchor():
+                links[fragment.text()] = links.get(fragment.text(), []) + [fragment.charFormat().anchorHref()]
+            iterator += 1
+        block = block.next()
+    assert len(links["Copy"]) == 2
+    assert [copied_code(document, QUrl(href)) for href in links["Copy"]] == ["first block", "echo   two"]
+    assert "code  Copy" in document.toPlainText()  # a block without a language says "code"
+    assert copied_code(document, QUrl("https://example.com")) is None
+    assert copied_code(document, QUrl("glassbox-copy:7")) is None
