@@ -55,14 +55,14 @@ def test_a_code_block_names_its_language_colours_its_tokens_and_keeps_its_lines(
 
 def test_the_copy_link_gives_the_code_exactly_as_written(document: QTextDocument) -> None:
     render_markdown(document, "```\nfirst block\n```\n\ntext\n\n```sh\necho   two\n```")
-    links = {}
+    links: dict[str, list[str]] = {}
     block = document.begin()
     while block.isValid():
         iterator = block.begin()
         while not iterator.atEnd():
             fragment = iterator.fragment()
             if fragment.charFormat().isAnchor():
-                links[fragment.text()] = links.get(fragment.text(), []) + [fragment.charFormat().anchorHref()]
+                links.setdefault(fragment.text(), []).append(fragment.charFormat().anchorHref())
             iterator += 1
         block = block.next()
     assert len(links["Copy"]) == 2
