@@ -316,11 +316,18 @@ class ChatStore:
         return self.message(message_id)
 
     def delete_message(self, message_id: str) -> None:
-        """Remove a message and everything after it on its branches; the head moves to its parent."""
+        """Remove a message and everything after it on its branches.
+
+        The chat then shows the newest other version of the message, when it has one, else
+        the thread up to the message's parent.
+        """
         message = self.message(message_id)
+        others = [m for m in self.siblings(message_id) if m.id != message_id]
         with self._write("delete the message") as db:
             db.execute("UPDATE chats SET head_id = ? WHERE id = ?", (message.parent_id, message.chat_id))
             db.execute("DELETE FROM messages WHERE id = ?", (message_id,))
+        if others:
+            self.switch_branch(others[-1].id)
 
     def message(self, message_id: str) -> Message:
         row = self._db.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()

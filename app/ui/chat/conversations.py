@@ -21,7 +21,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QWidget
+from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWidget
 
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowMessage, WindowPlan
 from app.core.chat.store import Message, MessageState, SearchHit
@@ -162,6 +162,7 @@ class Conversations(QObject):
     def send(self, text: str) -> None:
         """The user's message: saved, shown; the window then starts the reply."""
         message = self.session.add_user_message(text)
+        self._refresh_last_reply_actions()  # the reply before is no longer the last: it cannot be regenerated
         self._add_widget(message)
         self.chat_view.scroll_to_end()
 
@@ -365,10 +366,75 @@ class Conversations(QObject):
         }
         if message.state in state_notes:
             notes.append(state_notes[message.state])
-        position, count = self.session.versions.get(message.id, (0, 1))
-        if count > 1:
-            notes.append(fill(self.tr("version {n} of {count}"), n=position + 1, count=count))
         widget.set_footer(" · ".join(notes))
+        position, count = self.session.versions.get(message.id, (0, 1))
+        widget.versions.show_position(position, count, can_switch=not self.state.is_streaming)
+        self._fill_actions(widget, message)
+
+    def _fill_actions(self, widget: MessageWidget, message: Message) -> None:
+        """The hover buttons of a message: copy; edit (yours); regenerate (the last reply); delete."""
+        bar = widget.action_bar
+        bar.clear()
+        bar.add(
+            "copy", self.tr("Copy"), self.tr("Copy the text"), lambda: QGuiApplication.clipboard().setText(message.text)
+        )
+        if message.role == "user":
+            bar.add("edit", self.tr("Edit"), self.tr("Edit and continue from here (the old version is kept)"),
+                    lambda: self.edit_in_place(message.id))  # fmt: skip
+        is_last = bool(self.session.shown_thread) and self.session.shown_thread[-1].id == message.id
+        if message.role == "assistant" and is_last:
+            bar.add("regenerate", self.tr("Regenerate"), self.tr("Write this reply again (it stays as a version)"),
+                    self.regenerate)  # fmt: skip
+        bar.add("delete", self.tr("Delete"), self.tr("Delete this message and what follows it"),
+                lambda: self.delete_message(message.id))  # fmt: skip
+        widget.versions.on_step(lambda step: self._step_version(message.id, step))
+
+    def _refresh_last_reply_actions(self) -> None:
+        """The message shown last before the one just added (its actions depend on being last)."""
+        widgets = self.chat_view.messages()
+        before = next((m for m in self.session.shown_thread if widgets and m.id == widgets[-1].key), None)
+        if before is not None:
+            self._fill_actions(widgets[-1], before)
+
+    def _step_version(self, message_id: str, step: int) -> None:
+        if not self.state.is_streaming:
+            self.session.show_version(message_id, step)
+
+    def edit_in_place(self, message_id: str) -> None:
+        """Edit a message of yours inside the conversation; Enter continues the chat from the new text."""
+        if not self.state.can_send:
+            return
+        widget = next((w for w in self.chat_view.messages() if w.key == message_id), None)
+        if widget is None:
+            return
+        editor = widget.begin_edit()
+
+        def submitted(text: str) -> None:
+            widget.end_edit()
+            self.edit_and_continue(message_id, text)
+
+        editor.submitted.connect(submitted)
+        editor.cancelled.connect(widget.end_edit)
+
+    def delete_message(self, message_id: str) -> None:
+        """Delete a message and the messages after it on this branch (asked first when there are some)."""
+        if not self.state.can_send:
+            return
+        ids = [m.id for m in self.session.shown_thread]
+        if message_id not in ids:
+            return
+        following = len(ids) - ids.index(message_id) - 1
+        if following and not self.confirm_delete_message(following):
+            return
+        self.session.delete_message(message_id)
+
+    def confirm_delete_message(self, following: int) -> bool:
+        answer = QMessageBox.question(
+            self.chat_view,
+            self.tr("Delete message"),
+            self.tr("Delete this message and the %n message(s) after it?", "", following),
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def _attach_menu(self, widget: MessageWidget) -> None:
         widget.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)

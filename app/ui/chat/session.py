@@ -237,6 +237,11 @@ class ChatSession(QObject):
                 return self.shown_thread[index]
         return None
 
+    def delete_message(self, message_id: str) -> None:
+        """Delete a message and what follows it; the chat is shown again as the history then has it."""
+        self.storage.worker.deleteMessageRequested.emit(message_id)
+        self.storage.worker.loadRequested.emit(self.chat.id)
+
     def drop_empty_reply(self, message_id: str) -> None:
         """A reply that never produced text (its prompt could not be built): forget it."""
         if self._recorder is not None and self._recorder.message_id == message_id:

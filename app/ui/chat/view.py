@@ -20,6 +20,8 @@ from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, QUrl, Signa
 from PySide6.QtGui import (
     QCursor,
     QDesktopServices,
+    QEnterEvent,
+    QFocusEvent,
     QGuiApplication,
     QPainter,
     QPaintEvent,
@@ -28,7 +30,9 @@ from PySide6.QtGui import (
     QTextCursor,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
+    QHBoxLayout,
     QLabel,
     QMessageBox,
     QScrollArea,
@@ -40,6 +44,7 @@ from PySide6.QtWidgets import (
 
 from app.core.support.formatting import fill
 from app.ui.chat.long_message import LongMessageBar, is_long, preview
+from app.ui.chat.message_actions import ActionBar, InlineEditor, VersionArrows
 from app.ui.widgets.code_blocks import copied_code
 from app.ui.widgets.inert_text import InertDocument, InertTextView, fitted_height
 from app.ui.widgets.links import display_address, web_address
@@ -157,10 +162,54 @@ class MessageWidget(QFrame):
         self.footer.setTextFormat(Qt.TextFormat.PlainText)
         self.footer.setWordWrap(True)
         self.footer.hide()
-        layout.addWidget(self.header)
+        self.action_bar = ActionBar(self)
+        self.action_bar.hide()
+        self.versions = VersionArrows(self)
+        header_row = QHBoxLayout()
+        header_row.setContentsMargins(0, 0, 0, 0)
+        header_row.addWidget(self.header)
+        header_row.addStretch(1)
+        header_row.addWidget(self.versions)
+        header_row.addWidget(self.action_bar)
+        layout.addLayout(header_row)
         layout.addWidget(self.body)
         layout.addWidget(self.footer)
         self.stream: StreamingText | None = None
+        self.editor: InlineEditor | None = None
+
+    # ---- hover actions and editing in place -----------------------------------------------
+
+    def enterEvent(self, event: QEnterEvent) -> None:
+        self.action_bar.setVisible(bool(self.action_bar.buttons) and self.editor is None)
+        super().enterEvent(event)
+
+    def leaveEvent(self, event: QEvent) -> None:
+        focused = QApplication.focusWidget()
+        if focused is None or not self.isAncestorOf(focused):
+            self.action_bar.hide()
+        super().leaveEvent(event)
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        self.action_bar.setVisible(bool(self.action_bar.buttons) and self.editor is None)
+        super().focusInEvent(event)
+
+    def begin_edit(self) -> InlineEditor:
+        """Show the text in an editor in place of the body; `end_edit` puts the body back."""
+        self.end_edit()
+        self.editor = InlineEditor(self.text, self)
+        self._column.insertWidget(self._column.indexOf(self.body), self.editor)
+        self.body.hide()
+        self.action_bar.hide()
+        self.editor.setFocus()
+        self.editor.moveCursor(QTextCursor.MoveOperation.End)
+        return self.editor
+
+    def end_edit(self) -> None:
+        if self.editor is not None:
+            self.editor.hide()
+            self.editor.deleteLater()
+            self.editor = None
+            self.body.show()
 
     def _anchor_clicked(self, url: QUrl) -> None:
         code = copied_code(self.body.document(), url)

@@ -102,6 +102,20 @@ def test_editing_a_message_starts_a_branch_and_keeps_the_old_one(store: ChatStor
     assert [m.text for m in store.thread(chat.id)] == [m.text for m in old]
 
 
+def test_deleting_a_message_takes_what_follows_and_shows_its_other_version(store: ChatStore) -> None:
+    chat = store.create_chat()
+    first = store.add_message(chat.id, "user", "Name a fruit.")
+    store.add_message(chat.id, "assistant", "Apple.")
+    edited = store.save_message(new_message(chat.id, "user", "Name a vegetable.", first.parent_id))
+    carrot = store.add_message(chat.id, "assistant", "Carrot.")
+    store.delete_message(edited.id)
+    assert [m.text for m in store.thread(chat.id)] == ["Name a fruit.", "Apple."]  # the other version on show
+    with pytest.raises(ChatStoreError):
+        store.message(carrot.id)  # the reply to the deleted message went with it
+    store.delete_message(first.id)
+    assert store.thread(chat.id) == []
+
+
 def test_regenerating_adds_a_sibling_reply(store: ChatStore) -> None:
     chat = store.create_chat()
     question = store.add_message(chat.id, "user", "Tell me a joke.")

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.store import new_chat, new_message
@@ -98,14 +99,17 @@ def test_regenerate_writes_a_new_version_and_keeps_the_old_one(window: MainWindo
         window.chats.regenerate_action.trigger()
     thread = window.chats.session.shown_thread
     assert [m.role for m in thread] == ["user", "assistant"] and thread[-1].id != first.id
-    assert "version 2 of 2" in window.chat_view.messages()[-1].footer.text()
+    arrows = window.chat_view.messages()[-1].versions
+    assert arrows.isVisibleTo(window) and arrows.label.text() == "2/2" and not arrows.following.isEnabled()
     assert len(rows("SELECT id FROM messages WHERE parent_id = ?", thread[0].id)) == 2
 
     menu = window.chats.message_menu(thread[-1].id)
     [previous] = [a for a in menu.actions() if a.text() == "Previous version"]
     previous.trigger()
     qtbot.waitUntil(lambda: window.chat_view.messages()[-1].key == first.id, timeout=10_000)
-    assert "version 1 of 2" in window.chat_view.messages()[-1].footer.text()
+    assert window.chat_view.messages()[-1].versions.label.text() == "1/2"
+    window.chat_view.messages()[-1].versions.following.click()  # ▶ goes back to the newer one
+    qtbot.waitUntil(lambda: window.chat_view.messages()[-1].key == thread[-1].id, timeout=10_000)
 
 
 def test_edit_and_continue_starts_a_branch_and_the_old_one_can_be_shown_again(window: MainWindow, qtbot: QtBot) -> None:
@@ -117,7 +121,7 @@ def test_edit_and_continue_starts_a_branch_and_the_old_one_can_be_shown_again(wi
     thread = window.chats.session.shown_thread
     assert (thread[0].role, thread[0].text) == ("user", "Name an animal.")
     assert len(thread) == 2 and len(window.chat_view.messages()) == 2
-    assert "version 2 of 2" in window.chat_view.messages()[0].footer.text()
+    assert window.chat_view.messages()[0].versions.label.text() == "2/2"
 
     window.chats.session.show_version(thread[0].id, -1)
     qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 4, timeout=10_000)
@@ -310,3 +314,46 @@ def test_deleting_the_chat_whose_reply_is_written_stops_the_reply_first(
     assert finished.args[0].stats.stop_reason is StopReason.USER
     qtbot.waitUntil(lambda: window.chats.sidebar.chat_ids() == [], timeout=10_000)
     assert rows("SELECT COUNT(*) FROM messages") == [(0,)]
+
+
+def test_every_message_offers_its_actions_and_any_message_of_yours_is_edited_in_place(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    reply_to(window, qtbot, "Name a colour.")
+    reply_to(window, qtbot, "Name a fruit.")
+    messages = window.chat_view.messages()
+    assert set(messages[0].action_bar.buttons) == {"copy", "edit", "delete"}
+    assert set(messages[1].action_bar.buttons) == {"copy", "delete"}  # not the last reply: no regenerate
+    assert set(messages[3].action_bar.buttons) == {"copy", "regenerate", "delete"}
+    messages[1].action_bar.buttons["copy"].click()
+    assert QGuiApplication.clipboard().text() == messages[1].text
+
+    messages[0].action_bar.buttons["edit"].click()  # the first message, not only the last
+    editor = messages[0].editor
+    assert editor is not None and editor.toPlainText() == "Name a colour." and not messages[0].body.isVisible()
+    qtbot.keyClick(editor, Qt.Key.Key_Escape)  # Esc puts it back
+    assert messages[0].editor is None and messages[0].body.isVisible()
+
+    messages[0].action_bar.buttons["edit"].click()
+    editor = messages[0].editor
+    assert editor is not None
+    editor.setPlainText("Name an animal.")
+    with qtbot.waitSignal(window.replyFinished, timeout=60_000):
+        qtbot.keyClick(editor, Qt.Key.Key_Return)  # Enter continues from the new text, as a new branch
+    thread = window.chats.session.shown_thread
+    assert [m.text for m in thread][:1] == ["Name an animal."] and len(thread) == 2
+    assert window.chat_view.messages()[0].versions.label.text() == "2/2"
+
+
+def test_deleting_a_message_asks_when_others_follow_and_takes_them_too(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reply_to(window, qtbot, "Name a colour.")
+    reply_to(window, qtbot, "Name a fruit.")
+    asked: list[int] = []
+    monkeypatch.setattr(window.chats, "confirm_delete_message", lambda following: asked.append(following) or True)
+    window.chat_view.messages()[2].action_bar.buttons["delete"].click()
+    qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=10_000)
+    assert asked == [1]
+    assert window.chats.session.shown_thread[0].text == "Name a colour."
+    assert rows("SELECT COUNT(*) FROM messages") == [(2,)]
