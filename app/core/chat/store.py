@@ -33,7 +33,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: chats.pinned
 DEFAULT_TITLE = "New chat"
 TITLE_LENGTH = 48
 PARTIAL_SAVE_INTERVAL_S = 0.5
@@ -48,7 +48,8 @@ CREATE TABLE IF NOT EXISTS chats (
     created REAL NOT NULL,
     updated REAL NOT NULL,
     settings TEXT NOT NULL DEFAULT '{}',
-    head_id TEXT
+    head_id TEXT,
+    pinned INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS messages (
     id TEXT PRIMARY KEY,
@@ -66,6 +67,13 @@ CREATE TABLE IF NOT EXISTS messages (
 CREATE INDEX IF NOT EXISTS messages_by_chat ON messages(chat_id, created);
 CREATE INDEX IF NOT EXISTS messages_by_parent ON messages(parent_id);
 """
+
+
+# the model of a chat's latest reply, as a column of a query over chats
+_LAST_MODEL = (
+    "(SELECT model FROM messages lm WHERE lm.chat_id = chats.id AND lm.role = 'assistant' AND lm.model != '' "
+    "ORDER BY lm.created DESC LIMIT 1) AS last_model"
+)
 
 
 class ChatStoreError(Exception):
@@ -103,6 +111,7 @@ class Chat:
     updated: float
     settings: dict[str, Any] = field(default_factory=dict)  # per-chat settings (see app.core.settings.ChatSettings)
     head_id: str | None = None
+    pinned: bool = False  # listed first, in the chat list's "Pinned" group
 
 
 @dataclass(frozen=True)
@@ -110,6 +119,7 @@ class SearchHit:
     chat: Chat
     snippet: str  # where the text was found ("" when only the title matched)
     matches: int  # how many messages contain the text
+    model: str = ""  # the model of the chat's latest reply ("" before the first)
 
 
 def new_chat(title: str = DEFAULT_TITLE, settings: Mapping[str, Any] | None = None) -> Chat:
@@ -233,9 +243,14 @@ class ChatStore:
         return self.chat(chat.id)
 
     def chats(self) -> list[Chat]:
-        """All chats, the most recently used first."""
-        rows = self._db.execute("SELECT * FROM chats ORDER BY updated DESC, created DESC").fetchall()
+        """All chats: pinned ones first, then the most recently used first."""
+        rows = self._db.execute("SELECT * FROM chats ORDER BY pinned DESC, updated DESC, created DESC").fetchall()
         return [_chat(row) for row in rows]
+
+    def set_pinned(self, chat_id: str, pinned: bool) -> Chat:
+        with self._write("pin the chat" if pinned else "unpin the chat") as db:
+            db.execute("UPDATE chats SET pinned = ? WHERE id = ?", (int(pinned), chat_id))
+        return self.chat(chat_id)
 
     def chat(self, chat_id: str) -> Chat:
         row = self._db.execute("SELECT * FROM chats WHERE id = ?", (chat_id,)).fetchone()
@@ -404,20 +419,28 @@ class ChatStore:
         """Chats whose title or any message contains `query` (case-insensitive), the most recent first."""
         needle = query.strip().casefold()
         if not needle:
-            return [SearchHit(chat, "", 0) for chat in self.chats()[:limit]]
+            rows = self._db.execute(
+                f"SELECT chats.*, {_LAST_MODEL} FROM chats ORDER BY pinned DESC, updated DESC, created DESC "
+                "LIMIT :limit",
+                {"limit": limit},
+            ).fetchall()
+            return [SearchHit(_chat(row), "", 0, row["last_model"] or "") for row in rows]
         rows = self._db.execute(
-            """
-            SELECT chats.*, COUNT(messages.id) AS matches,
+            f"""
+            SELECT chats.*, COUNT(messages.id) AS matches, {_LAST_MODEL},
                    (SELECT text FROM messages m WHERE m.chat_id = chats.id AND instr(fold(m.text), :q) > 0
                     ORDER BY m.created LIMIT 1) AS found
             FROM chats LEFT JOIN messages ON messages.chat_id = chats.id AND instr(fold(messages.text), :q) > 0
             GROUP BY chats.id
             HAVING matches > 0 OR instr(fold(chats.title), :q) > 0
-            ORDER BY chats.updated DESC LIMIT :limit
+            ORDER BY chats.pinned DESC, chats.updated DESC LIMIT :limit
             """,
             {"q": needle, "limit": limit},
         ).fetchall()
-        return [SearchHit(_chat(row), _snippet(row["found"] or "", needle), row["matches"]) for row in rows]
+        return [
+            SearchHit(_chat(row), _snippet(row["found"] or "", needle), row["matches"], row["last_model"] or "")
+            for row in rows
+        ]
 
     def export_markdown(self, chat_id: str) -> str:
         """The conversation on show as Markdown, with the system prompt and each reply's model and stats."""
@@ -513,6 +536,8 @@ def _connect_once(path: Path) -> sqlite3.Connection:
             )
         with db:
             db.executescript(_SCHEMA)
+            if 0 < version < 2:  # a history from before pinning: the column is added, every chat unpinned
+                db.execute("ALTER TABLE chats ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         db.execute("SELECT COUNT(*) FROM chats").fetchone()
     except BaseException:
@@ -526,7 +551,10 @@ def _fold(text: str | None) -> str:
 
 
 def _chat(row: sqlite3.Row) -> Chat:
-    return Chat(row["id"], row["title"], row["created"], row["updated"], _json(row["settings"]), row["head_id"])
+    return Chat(
+        row["id"], row["title"], row["created"], row["updated"], _json(row["settings"]), row["head_id"],
+        bool(row["pinned"]),
+    )  # fmt: skip
 
 
 def _message(row: sqlite3.Row) -> Message:

@@ -93,6 +93,7 @@ class Conversations(QObject):
         self._meter_pending = False
         self.last_plan: WindowPlan | None = None
         self._delete_after_reply: str | None = None  # a chat deleted while its reply was written
+        self._listed: list[SearchHit] = []  # what the chat list shows, as last found
 
         self.sidebar = ChatSidebar()
         self.settings_panel = SettingsPanel()
@@ -141,6 +142,7 @@ class Conversations(QObject):
         self.sidebar.chatActivated.connect(self.open_chat)
         self.sidebar.newChatRequested.connect(self.new_chat)
         self.sidebar.renameRequested.connect(self._rename)
+        self.sidebar.pinRequested.connect(session.pin_chat)
         self.sidebar.deleteRequested.connect(self._delete_chat)
         self.sidebar.exportRequested.connect(session.export_chat)
         self.sidebar.searchChanged.connect(session.search)
@@ -331,18 +333,23 @@ class Conversations(QObject):
         self.titleChanged.emit(fill(self.tr("{title} — Glassbox"), title=self.session.chat.title))
 
     def _on_chats_listed(self, hits: list[SearchHit]) -> None:
-        self.sidebar.set_current(self.session.chat.id)
-        self.sidebar.set_chats(hits)
+        self._listed = hits
+        self._show_list()
         listed = next((hit.chat for hit in hits if hit.chat.id == self.session.chat.id), None)
         if listed is not None and listed.title != self.session.chat.title:  # named by its first message
             self.session.chat = replace(self.session.chat, title=listed.title)
             self._show_title()
 
+    def _show_list(self) -> None:
+        """The chats last listed, with the chat on show selected (listed even before its first message)."""
+        self.sidebar.set_current(self.session.chat.id)
+        self.sidebar.set_chats(self._listed, None if self.session.saved else self.session.chat)
+
     def _render_chat(self) -> None:
         """Show the thread of the chat on show (another chat, a new one, or another version)."""
         self._render_thread_only()
         self.state.chat_opened(self.session.chat.id)
-        self.sidebar.set_current(self.session.chat.id)
+        self._show_list()
         self._show_title()
         self.last_plan = None
         self.refresh_meter()

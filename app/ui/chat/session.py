@@ -114,6 +114,7 @@ class ChatSession(QObject):
         self.versions = {}
         self.chatOpened.emit()
         self.settingsChanged.emit()
+        self.refresh_list()  # the new chat is listed at once
 
     def open_transcript(self, title: str, messages: Sequence[ChatMessage], model: str = "") -> None:
         """A new saved chat holding a conversation from elsewhere (an API request and its reply), on show.
@@ -141,6 +142,9 @@ class ChatSession(QObject):
         self.storage.worker.renameRequested.emit(chat_id, title)
         if chat_id == self.chat.id:
             self.chat = replace(self.chat, title=title)
+
+    def pin_chat(self, chat_id: str, pinned: bool) -> None:
+        self.storage.worker.pinRequested.emit(chat_id, pinned)
 
     def delete_chat(self, chat_id: str) -> None:
         self.storage.worker.deleteRequested.emit(chat_id)

@@ -7,8 +7,9 @@ signals; the chat session does the work on the storage thread.
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -24,13 +25,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.chat.store import SearchHit
+from app.core.chat.store import Chat, SearchHit
 from app.core.support.formatting import fill
+from app.ui.chat.chat_list_items import DETAIL, GROUP, NEEDLE, ChatItemDelegate, date_group
 from app.ui.widgets.markdown import plain_tooltip
 
 SEARCH_DELAY_MS = 250
 CHAT_ID = Qt.ItemDataRole.UserRole
 TITLE = Qt.ItemDataRole.UserRole + 1
+PINNED = Qt.ItemDataRole.UserRole + 5
 
 
 class ChatSidebar(QWidget):
@@ -38,6 +41,7 @@ class ChatSidebar(QWidget):
     newChatRequested = Signal()
     renameRequested = Signal(str, str)  # chat id, new title
     deleteRequested = Signal(str)  # chat id
+    pinRequested = Signal(str, bool)  # chat id, pinned
     exportRequested = Signal(str, str, str)  # chat id, "markdown" or "json", file path
     searchChanged = Signal(str)
 
@@ -50,7 +54,7 @@ class ChatSidebar(QWidget):
         self.search.setPlaceholderText(self.tr("Search chats…"))
         self.search.setClearButtonEnabled(True)
         self.search.setToolTip(self.tr("Find chats whose title or messages contain this text"))
-        self.new_button = QPushButton(self.tr("New"), self)
+        self.new_button = QPushButton(self.tr("New chat"), self)
         self.new_button.setToolTip(self.tr("Start an empty conversation (Ctrl+N)"))
         top.addWidget(self.search, 1)
         top.addWidget(self.new_button)
@@ -59,7 +63,7 @@ class ChatSidebar(QWidget):
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.setEditTriggers(QListWidget.EditTrigger.EditKeyPressed | QListWidget.EditTrigger.SelectedClicked)
         self.list.setUniformItemSizes(False)
-        self.list.setWordWrap(True)
+        self.list.setItemDelegate(ChatItemDelegate(self.list))
         layout.addWidget(self.list, 1)
 
         self._search_timer = QTimer(self)
@@ -78,29 +82,56 @@ class ChatSidebar(QWidget):
 
     # ---- what is shown -------------------------------------------------------------
 
-    def set_chats(self, hits: list[SearchHit]) -> None:
-        """Show these chats (most recent first), keeping the current one selected."""
+    def set_chats(self, hits: list[SearchHit], unsaved: Chat | None = None) -> None:
+        """Show these chats in date groups (pinned first), keeping the current one selected.
+
+        `unsaved` is a new chat on show that has no message yet: it is listed at the top at once.
+        """
         self._filling = True
         self.list.clear()
+        needle = self.search.text().strip()
+        group = None
+        if unsaved is not None and not needle:
+            self._add_group(date_group(unsaved.updated, False))
+            group = date_group(unsaved.updated, False)
+            self._add_chat(unsaved, "", needle, self.tr("no message yet"))
         for hit in hits:
-            item = QListWidgetItem(hit.chat.title)
-            item.setData(CHAT_ID, hit.chat.id)
-            item.setData(TITLE, hit.chat.title)
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
-            when = datetime.fromtimestamp(hit.chat.updated).strftime("%Y-%m-%d %H:%M")
-            tip = fill(self.tr("Last message {when}"), when=when)
-            if hit.snippet:
-                tip += "\n" + hit.snippet
-                item.setText(f"{hit.chat.title}\n  {hit.snippet}")
-            item.setToolTip(plain_tooltip(tip))  # the snippet is a model's or a user's text
-            self.list.addItem(item)
+            label = date_group(hit.chat.updated, hit.chat.pinned)
+            if label != group:
+                self._add_group(label)
+                group = label
+            self._add_chat(hit.chat, hit.snippet, needle, hit.model)
         self._filling = False
         self.set_current(self._current)
         self.set_writing(self._writing)
-        if not hits and self.search.text().strip():
+        if not hits and needle:
             placeholder = QListWidgetItem(self.tr("No chat contains this text"))
             placeholder.setFlags(Qt.ItemFlag.NoItemFlags)
             self.list.addItem(placeholder)
+
+    def _add_group(self, label: str) -> None:
+        header = QListWidgetItem()
+        header.setData(GROUP, label)
+        header.setData(Qt.ItemDataRole.AccessibleTextRole, label)
+        header.setFlags(Qt.ItemFlag.NoItemFlags)
+        self.list.addItem(header)
+
+    def _add_chat(self, chat: Chat, snippet: str, needle: str, model: str) -> None:
+        item = QListWidgetItem(chat.title)
+        item.setData(CHAT_ID, chat.id)
+        item.setData(TITLE, chat.title)
+        item.setData(PINNED, chat.pinned)
+        item.setData(DETAIL, snippet or model)
+        item.setData(NEEDLE, needle if snippet else "")
+        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+        when = datetime.fromtimestamp(chat.updated).strftime("%Y-%m-%d %H:%M")
+        tip = fill(self.tr("Last message {when}"), when=when)
+        if model:
+            tip += "\n" + fill(self.tr("Model: {model}"), model=model)
+        if snippet:
+            tip += "\n" + snippet
+        item.setToolTip(plain_tooltip(tip))  # the snippet is a model's or a user's text
+        self.list.addItem(item)
 
     def set_current(self, chat_id: str | None) -> None:
         self._current = chat_id
@@ -171,7 +202,10 @@ class ChatSidebar(QWidget):
     def ask_export_path(self, title: str, kind: str) -> str:
         suffix, pattern = (".json", self.tr("JSON (*.json)")) if kind == "json" else (".md", self.tr("Markdown (*.md)"))
         safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip() or "chat"
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export chat"), safe + suffix, pattern)
+        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        path, _ = QFileDialog.getSaveFileName(
+            self, self.tr("Export chat"), str(Path(folder) / (safe + suffix)), pattern
+        )
         return path
 
     def _item(self, chat_id: str) -> QListWidgetItem | None:
@@ -202,9 +236,13 @@ class ChatSidebar(QWidget):
     def _show_menu(self, position: QPoint) -> None:
         item = self.list.itemAt(position)
         chat_id = item.data(CHAT_ID) if item is not None else None
-        if not chat_id:
+        if item is None or not chat_id:
             return
         menu = QMenu(self)
+        pinned = bool(item.data(PINNED))
+        menu.addAction(
+            self.tr("Unpin") if pinned else self.tr("Pin"), lambda: self.pinRequested.emit(chat_id, not pinned)
+        )
         menu.addAction(self.tr("Rename"), lambda: self.rename(chat_id))
         menu.addAction(self.tr("Export as Markdown…"), lambda: self.export(chat_id, "markdown"))
         menu.addAction(self.tr("Export as JSON…"), lambda: self.export(chat_id, "json"))

@@ -25,6 +25,7 @@ class StorageWorker(QObject):
     loadRequested = Signal(str)  # chat id
     saveChatRequested = Signal(object)  # Chat (new, with its settings)
     renameRequested = Signal(str, str)  # chat id, title
+    pinRequested = Signal(str, bool)  # chat id, pinned
     deleteRequested = Signal(str)  # chat id
     chatSettingsRequested = Signal(str, object)  # chat id, settings dict
     saveMessageRequested = Signal(object)  # Message: inserted, becomes the chat's head
@@ -53,6 +54,7 @@ class StorageWorker(QObject):
         self.loadRequested.connect(self._load)
         self.saveChatRequested.connect(self._save_chat)
         self.renameRequested.connect(self._rename)
+        self.pinRequested.connect(self._pin)
         self.deleteRequested.connect(self._delete)
         self.chatSettingsRequested.connect(self._chat_settings)
         self.saveMessageRequested.connect(self._save_message)
@@ -101,6 +103,11 @@ class StorageWorker(QObject):
     @Slot(str, str)
     def _rename(self, chat_id: str, title: str) -> None:
         self._run(lambda store: store.rename_chat(chat_id, title))
+        self.chatsChanged.emit()
+
+    @Slot(str, bool)
+    def _pin(self, chat_id: str, pinned: bool) -> None:
+        self._run(lambda store: store.set_pinned(chat_id, pinned))
         self.chatsChanged.emit()
 
     @Slot(str)

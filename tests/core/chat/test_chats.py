@@ -228,3 +228,38 @@ def test_versions_tell_each_message_its_place_among_its_edits(store: ChatStore) 
     versions = store.versions(chat.id)
     assert versions[first.id] == (0, 2) and versions[second.id] == (1, 2)
     assert versions[reply.id] == (0, 1)
+
+
+def test_pinned_chats_come_first_and_each_hit_names_the_model_of_its_latest_reply(store: ChatStore) -> None:
+    older = store.create_chat("Older")
+    store.add_message(older.id, "user", "Hi")
+    store.add_message(older.id, "assistant", "Hello", model="SmolLM2")
+    newer = store.create_chat("Newer")
+    store.add_message(newer.id, "user", "Hey")
+    assert [hit.chat.title for hit in store.search("")] == ["Newer", "Older"]
+    store.set_pinned(older.id, True)
+    hits = store.search("")
+    assert [(hit.chat.title, hit.chat.pinned, hit.model) for hit in hits] == [
+        ("Older", True, "SmolLM2"),
+        ("Newer", False, ""),
+    ]
+    assert [(hit.chat.title, hit.model) for hit in store.search("h")] == [("Older", "SmolLM2"), ("Newer", "")]
+
+
+def test_a_history_from_before_pinning_opens_with_every_chat_unpinned(tmp_path: Path) -> None:
+    path = tmp_path / "chats.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(
+        """
+        CREATE TABLE chats (id TEXT PRIMARY KEY, title TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL,
+                            settings TEXT NOT NULL DEFAULT '{}', head_id TEXT);
+        INSERT INTO chats VALUES ('c1', 'From version 1', 1.0, 1.0, '{}', NULL);
+        PRAGMA user_version = 1;
+        """
+    )
+    old.close()
+    with ChatStore(path) as store:
+        [chat] = store.chats()
+        assert (chat.title, chat.pinned) == ("From version 1", False)
+        store.set_pinned("c1", True)
+        assert store.chat("c1").pinned

@@ -1,17 +1,34 @@
-"""The chat list: shows chats, searches as you type, opens, renames, exports and deletes."""
+"""The chat list: shows chats in date groups, searches as you type, opens, pins, renames, exports and deletes."""
 
 from __future__ import annotations
 
+import time
+from datetime import date, datetime, timedelta
+
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QListWidgetItem
 from pytestqt.qtbot import QtBot
 
-from app.core.chat.store import Chat, SearchHit
-from app.ui.chat.sidebar import ChatSidebar
+from app.core.chat.store import Chat, SearchHit, new_chat
+from app.ui.chat.chat_list_items import DETAIL, GROUP, date_group, detail_html
+from app.ui.chat.sidebar import CHAT_ID, ChatSidebar
+
+NOVEMBER_2023 = 1_700_000_000.0
 
 
-def hit(chat_id: str, title: str, snippet: str = "") -> SearchHit:
-    return SearchHit(Chat(chat_id, title, 1.0, 1_700_000_000.0), snippet, 1 if snippet else 0)
+def hit(chat_id: str, title: str, snippet: str = "", updated: float = NOVEMBER_2023, model: str = "") -> SearchHit:
+    return SearchHit(Chat(chat_id, title, 1.0, updated), snippet, 1 if snippet else 0, model)
+
+
+def chat_items(sidebar: ChatSidebar) -> list[QListWidgetItem]:
+    items = (sidebar.list.item(row) for row in range(sidebar.list.count()))
+    return [item for item in items if item.data(CHAT_ID)]
+
+
+def groups(sidebar: ChatSidebar) -> list[str]:
+    items = (sidebar.list.item(row) for row in range(sidebar.list.count()))
+    return [str(item.data(GROUP)) for item in items if item.data(GROUP)]
 
 
 @pytest.fixture
@@ -23,11 +40,69 @@ def sidebar(qtbot: QtBot) -> ChatSidebar:
 
 
 def test_chats_are_listed_in_the_order_given_and_clicking_opens_one(sidebar: ChatSidebar, qtbot: QtBot) -> None:
-    assert [sidebar.list.item(i).text() for i in range(sidebar.list.count())] == ["Lisbon trip", "Code help"]
+    assert [item.text() for item in chat_items(sidebar)] == ["Lisbon trip", "Code help"]
     with qtbot.waitSignal(sidebar.chatActivated) as opened:
-        rect = sidebar.list.visualItemRect(sidebar.list.item(1))
+        rect = sidebar.list.visualItemRect(chat_items(sidebar)[1])
         qtbot.mouseClick(sidebar.list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert opened.args == ["b"]
+
+
+def test_chats_are_grouped_by_when_they_were_last_used_pinned_first(sidebar: ChatSidebar) -> None:
+    now = time.time()
+    sidebar.set_chats(
+        [
+            SearchHit(Chat("p", "Pinned plan", 1.0, NOVEMBER_2023, pinned=True), "", 0),
+            hit("t", "Today's", updated=now),
+            hit("y", "Yesterday's", updated=now - 86_400),
+            hit("w", "This week's", updated=now - 4 * 86_400),
+            hit("m", "This month's", updated=now - 20 * 86_400),
+            hit("o", "Old", updated=NOVEMBER_2023),
+        ]
+    )
+    assert groups(sidebar) == ["Pinned", "Today", "Yesterday", "Previous 7 days", "Previous 30 days", "November 2023"]
+    assert [item.data(CHAT_ID) for item in chat_items(sidebar)] == ["p", "t", "y", "w", "m", "o"]
+    header = next(sidebar.list.item(row) for row in range(sidebar.list.count()) if sidebar.list.item(row).data(GROUP))
+    assert not header.flags() & Qt.ItemFlag.ItemIsSelectable
+
+
+def test_the_date_groups_follow_the_calendar() -> None:
+    today = date(2026, 12, 1)
+    at = lambda day: datetime.combine(day, datetime.min.time()).timestamp() + 3600  # noqa: E731
+    assert date_group(at(today), False, today) == "Today"
+    assert date_group(at(today - timedelta(days=1)), False, today) == "Yesterday"
+    assert date_group(at(today - timedelta(days=6)), False, today) == "Previous 7 days"
+    assert date_group(at(today - timedelta(days=7)), False, today) == "Previous 30 days"
+    assert date_group(at(today - timedelta(days=30)), False, today) == "November 2026"
+    assert date_group(at(today - timedelta(days=31)), False, today) == "October 2026"
+    assert date_group(at(today), True, today) == "Pinned"
+
+
+def test_each_chat_names_its_model_and_a_search_hit_shows_where_the_text_was_found(sidebar: ChatSidebar) -> None:
+    sidebar.set_chats([hit("a", "Lisbon trip", model="SmolLM2-135M-Instruct")])
+    assert chat_items(sidebar)[0].data(DETAIL) == "SmolLM2-135M-Instruct"
+    sidebar.search.setText("nata")
+    sidebar.set_chats([hit("a", "Lisbon trip", "…eat pastéis de nata?", model="SmolLM2")])
+    [item] = chat_items(sidebar)
+    assert item.text() == "Lisbon trip" and item.data(DETAIL) == "…eat pastéis de nata?"
+    assert detail_html("…eat pastéis de Nata & more", "nata") == "…eat pastéis de <b>Nata</b> &amp; more"
+    sidebar.search.setText("zebra")
+    sidebar.set_chats([])
+    assert sidebar.list.item(0).text() == "No chat contains this text"
+    assert sidebar.chat_ids() == []
+
+
+def test_a_new_chat_is_listed_at_once_before_its_first_message(sidebar: ChatSidebar) -> None:
+    fresh = new_chat()
+    sidebar.set_current(fresh.id)
+    sidebar.set_chats([hit("a", "Lisbon trip")], unsaved=fresh)
+    assert [item.data(CHAT_ID) for item in chat_items(sidebar)] == [fresh.id, "a"]
+    assert sidebar.list.currentItem().data(CHAT_ID) == fresh.id
+
+
+def test_pin_and_unpin_are_asked_from_the_menu(sidebar: ChatSidebar, qtbot: QtBot) -> None:
+    with qtbot.waitSignal(sidebar.pinRequested) as pinned:
+        sidebar.pinRequested.emit("a", True)  # what the menu's Pin does
+    assert pinned.args == ["a", True]
 
 
 def test_the_current_chat_stays_selected_when_the_list_changes(sidebar: ChatSidebar) -> None:
@@ -44,22 +119,14 @@ def test_typing_in_the_search_asks_once_after_a_pause(sidebar: ChatSidebar, qtbo
     assert asked == ["nata"]
 
 
-def test_search_results_show_where_the_text_was_found_or_say_nothing_matched(sidebar: ChatSidebar) -> None:
-    sidebar.set_chats([hit("a", "Lisbon trip", "…eat pastéis de nata?")])
-    assert sidebar.list.item(0).text() == "Lisbon trip\n  …eat pastéis de nata?"
-    sidebar.search.setText("zebra")
-    sidebar.set_chats([])
-    assert sidebar.list.item(0).text() == "No chat contains this text"
-    assert sidebar.chat_ids() == []
-
-
 def test_renaming_in_place_asks_for_the_new_title(sidebar: ChatSidebar, qtbot: QtBot) -> None:
+    first, second = chat_items(sidebar)
     with qtbot.waitSignal(sidebar.renameRequested) as renamed:
-        sidebar.list.item(0).setText("  Porto   trip ")
+        first.setText("  Porto   trip ")
     assert renamed.args == ["a", "Porto trip"]
     with qtbot.assertNotEmitted(sidebar.renameRequested):
-        sidebar.list.item(1).setText("   ")
-    assert sidebar.list.item(1).text() == "Code help", "an empty title is put back"
+        second.setText("   ")
+    assert second.text() == "Code help", "an empty title is put back"
 
 
 def test_delete_asks_first(sidebar: ChatSidebar, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -85,13 +152,14 @@ def test_export_asks_where_and_passes_the_format(
 
 
 def test_the_new_button_asks_for_a_new_chat(sidebar: ChatSidebar, qtbot: QtBot) -> None:
+    assert sidebar.new_button.text() == "New chat"
     with qtbot.waitSignal(sidebar.newChatRequested):
         qtbot.mouseClick(sidebar.new_button, Qt.MouseButton.LeftButton)
 
 
 def test_a_search_snippet_with_html_shows_as_text_in_the_tooltip(sidebar: ChatSidebar) -> None:
     sidebar.set_chats([hit("a", "Lisbon trip", '<img src="/dev/zero"> and <b>bold</b>')])
-    tip = sidebar.list.item(0).toolTip()
+    tip = chat_items(sidebar)[0].toolTip()
     assert "<img" not in tip and "<b>" not in tip
     assert "&lt;img src=&quot;/dev/zero&quot;&gt; and &lt;b&gt;bold&lt;/b&gt;" in tip
 
@@ -100,10 +168,10 @@ def test_the_chat_whose_reply_is_written_is_marked_and_that_is_no_rename(sidebar
     sidebar.set_chats([hit("a", "Lisbon trip"), hit("b", "Porto")])
     with qtbot.assertNotEmitted(sidebar.renameRequested):
         sidebar.set_writing("b")
-    marked = sidebar.list.item(1)
+    first, marked = chat_items(sidebar)
     assert marked.font().italic() and not marked.icon().isNull()
-    assert not sidebar.list.item(0).font().italic()
+    assert not first.font().italic()
     sidebar.set_chats([hit("b", "Porto"), hit("a", "Lisbon trip")])  # listed again: still marked
-    assert sidebar.list.item(0).font().italic()
+    assert chat_items(sidebar)[0].font().italic()
     sidebar.set_writing(None)
-    assert not sidebar.list.item(0).font().italic() and sidebar.list.item(0).icon().isNull()
+    assert not chat_items(sidebar)[0].font().italic() and chat_items(sidebar)[0].icon().isNull()
