@@ -106,7 +106,9 @@ class DocumentsPanel(QWidget):
         self.add_folder_button = QPushButton(self.tr("Add folder…"), self)
         self.rescan_button = QPushButton(self.tr("Rescan"), self)
         self.rescan_button.setToolTip(self.tr("Read changed files again and drop deleted ones"))
-        for button in (self.add_files_button, self.add_folder_button, self.rescan_button):
+        self.remove_button = QPushButton(self.tr("Remove…"), self)
+        self.remove_button.setToolTip(self.tr("Take a file or folder out of the collection (the files stay on disk)"))
+        for button in (self.add_files_button, self.add_folder_button, self.rescan_button, self.remove_button):
             adding.addWidget(button)
         layout.addLayout(adding)
 
@@ -152,6 +154,7 @@ class DocumentsPanel(QWidget):
         self.add_files_button.clicked.connect(self._ask_files)
         self.add_folder_button.clicked.connect(self._ask_folder)
         self.rescan_button.clicked.connect(self.rescan_selected)
+        self.remove_button.clicked.connect(self._ask_remove)
         self.cancel_button.clicked.connect(self.cancel)
         self.embedding_picker.activated.connect(self._on_embedding_chosen)
 
@@ -202,6 +205,7 @@ class DocumentsPanel(QWidget):
         named = self._selected != OWN
         self.rename_button.setEnabled(named)
         self.delete_button.setEnabled(named)
+        self.remove_button.setEnabled(entry is not None and bool(entry.roots))
         self.file_list.clear()
         if entry is None:
             self.summary.setText(self.tr("No files yet. Add files or a folder; supported: ") + SUPPORTED + ".")
@@ -317,6 +321,23 @@ class DocumentsPanel(QWidget):
     def add_paths(self, paths: Sequence[Path]) -> int:
         """Add files or folders to the selected collection and index them; the job's number."""
         return self._submit(self._selected, tuple(paths))
+
+    def _ask_remove(self) -> None:
+        entry = self.entry(self._selected)
+        if entry is None or not entry.roots:
+            return
+        choices = [str(root) for root in entry.roots]
+        choice, accepted = QInputDialog.getItem(
+            self, self.tr("Remove from the collection"), self.tr("File or folder to take out:"), choices, 0, False
+        )
+        if accepted and choice:
+            self.remove_root(Path(choice))
+
+    def remove_root(self, path: Path) -> None:
+        """Take a file or folder out of the selected collection: its files leave the index at once."""
+        entry = self.entry(self._selected)
+        if entry is not None:
+            self.threads.collections.removeRootRequested.emit(entry.collection.id, str(path), self.chat_id)
 
     def rescan_selected(self) -> None:
         self._submit(self._selected, ())

@@ -168,3 +168,17 @@ def test_a_rescan_reads_a_changed_file_again_and_drops_a_deleted_one(
         assert not documents.keyword_search("steps", [own], 5)
         assert not documents.keyword_search("yeast", [own], 5)
     assert panel.entry(OWN) is not None
+
+
+@DAMAGED_PDF
+def test_removing_a_folder_takes_its_files_out_of_the_collection(
+    panel: DocumentsPanel, qtbot: QtBot, folder: Path
+) -> None:
+    index(panel, qtbot, [folder])
+    assert panel.remove_button.isEnabled()
+    with qtbot.waitSignal(panel.stateShown, timeout=TIMEOUT_MS) as shown:
+        panel.remove_root(folder)
+    entry = shown.args[0].own
+    assert entry is not None and entry.roots == () and entry.sources == ()
+    assert panel.file_statuses() == {}
+    assert folder.is_dir() and (folder / "recipes.txt").exists()  # the files themselves stay
