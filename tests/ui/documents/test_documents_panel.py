@@ -15,6 +15,7 @@ from app.core.documents.embeddings import EmbeddingCancelled
 from app.core.documents.index import DocumentIndex
 from app.core.documents.indexer import IndexReport
 from app.core.documents.vectors import Matrix
+from app.core.models.library import InstalledModel
 from app.ui.documents.panel import DocumentsPanel
 from app.ui.documents.workers import OWN, DocumentsState, DocumentsThreads
 from app.ui.llm.retrieval import SharedEmbedder
@@ -182,3 +183,38 @@ def test_removing_a_folder_takes_its_files_out_of_the_collection(
     assert entry is not None and entry.roots == () and entry.sources == ()
     assert panel.file_statuses() == {}
     assert folder.is_dir() and (folder / "recipes.txt").exists()  # the files themselves stay
+
+
+def test_choosing_an_embedding_model_gives_the_indexed_chunks_vectors(
+    qtbot: QtBot, db: Path, embedder: SharedEmbedder, tmp_path: Path, starter_model: Path
+) -> None:
+    threads = DocumentsThreads(db, embedder)
+    starter = InstalledModel(starter_model.stem, starter_model, starter_model.stat().st_size, is_starter=True)
+    panel = DocumentsPanel(threads, embedder, lambda: [starter])
+    qtbot.addWidget(panel)
+    try:
+        with qtbot.waitSignal(panel.stateShown, timeout=TIMEOUT_MS):
+            panel.set_chat(CHAT)
+        docs = tmp_path / "plain"
+        docs.mkdir()
+        (docs / "a.txt").write_text("The keeper climbs the stairs of the lighthouse.")
+        index(panel, qtbot, [docs])
+        assert panel.embedding_picker.currentText().startswith("None")
+        entry = panel.entry(OWN)
+        assert entry is not None and entry.stats.vectors == 0
+
+        panel.embedding_picker.setCurrentIndex(1)
+        with qtbot.waitSignal(panel.indexingDone, timeout=120_000):
+            panel.embedding_picker.activated.emit(1)  # as a click on the model does
+        qtbot.waitUntil(lambda: not panel.is_indexing, timeout=TIMEOUT_MS)
+        with qtbot.waitSignal(panel.stateShown, timeout=TIMEOUT_MS) as shown:
+            panel.refresh()
+        state: DocumentsState = shown.args[0]
+        assert state.embedding_model == starter_model
+        assert embedder.model_path == starter_model
+        assert state.own is not None and state.own.stats.vectors == state.own.stats.chunks > 0
+        assert panel.embedding_picker.currentText() == starter_model.name
+    finally:
+        threads.request_stop()
+        for thread in threads.threads:
+            thread.wait()
