@@ -172,7 +172,9 @@ class DocumentsPanel(QWidget):
         if state.chat_id != self.chat_id:
             return
         self.state = state
-        self.embedder.set_model(state.embedding_model)
+        if state.embedding_model != self.embedder.model_path:
+            self.embedder.set_model(state.embedding_model)
+            self.threads.indexing.warmRequested.emit()
         self._fill_embedding_picker()
         self.collection_list.blockSignals(True)
         self.collection_list.clear()

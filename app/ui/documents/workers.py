@@ -20,6 +20,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from app.core.documents.embeddings import EmbeddingError
 from app.core.documents.index import (
     Collection,
     CollectionKind,
@@ -183,6 +184,7 @@ class _Cancel:
 
 class IndexingWorker(QObject):
     indexRequested = Signal(object)  # IndexJob
+    warmRequested = Signal()  # start the embedding model's process now, so the first question need not wait
 
     started = Signal(object)  # IndexJob
     progress = Signal(object, object)  # IndexJob, IndexProgress
@@ -196,6 +198,17 @@ class IndexingWorker(QObject):
         self.closing = threading.Event()
         self._cancel = _Cancel()
         self.indexRequested.connect(self._run)
+        self.warmRequested.connect(self._warm)
+
+    @Slot()
+    def _warm(self) -> None:
+        process = self.embedder.current()
+        if process is None or self.closing.is_set():
+            return
+        try:
+            process.start()
+        except EmbeddingError as error:  # said again, where it matters, by the next run or question
+            log.warning("The embedding model could not be started: %s", error)
 
     @property
     def cancel_event(self) -> threading.Event:

@@ -79,17 +79,17 @@ def folder(tmp_path: Path) -> Path:
 
 
 def index(panel: DocumentsPanel, qtbot: QtBot, paths: Sequence[Path] = ()) -> IndexReport:
-    """Add `paths` (or rescan) and wait until the run is done and the panel shows the new state."""
-    with qtbot.waitSignal(panel.indexingDone, timeout=TIMEOUT_MS) as done:
+    """Add `paths` (or rescan) and wait until the run is done and the panel shows the state after it."""
+    reports: list[IndexReport] = []
+    panel.indexingDone.connect(reports.append)
+    with qtbot.waitSignals([panel.indexingDone, panel.stateShown], timeout=TIMEOUT_MS):
         if paths:
             panel.add_paths(paths)
         else:
             panel.rescan_selected()
-    qtbot.waitUntil(lambda: not panel.is_indexing, timeout=TIMEOUT_MS)
-    with qtbot.waitSignal(panel.stateShown, timeout=TIMEOUT_MS):
-        panel.refresh()
-    report: IndexReport = done.args[0]
-    return report
+    panel.indexingDone.disconnect(reports.append)
+    assert not panel.is_indexing
+    return reports[0]
 
 
 @DAMAGED_PDF
@@ -139,9 +139,7 @@ def test_cancel_stops_indexing_mid_run_and_keeps_the_file_in_hand_as_it_was(
         panel.cancel()
     assert done.args[0].cancelled
     assert "cancelled" in panel.status.text()
-    qtbot.waitUntil(lambda: not panel.is_indexing, timeout=TIMEOUT_MS)
-    with qtbot.waitSignal(panel.stateShown, timeout=TIMEOUT_MS):
-        panel.refresh()
+    qtbot.waitUntil(lambda: not panel.is_indexing and panel.entry(OWN) is not None, timeout=TIMEOUT_MS)
     assert str(folder / "lighthouse.md") not in panel.file_statuses()  # the file in hand was left as it was
 
     monkeypatch.setattr(embedder, "current", lambda: None)  # keyword search alone from here on
@@ -207,9 +205,14 @@ def test_choosing_an_embedding_model_gives_the_indexed_chunks_vectors(
         with qtbot.waitSignal(panel.indexingDone, timeout=120_000):
             panel.embedding_picker.activated.emit(1)  # as a click on the model does
         qtbot.waitUntil(lambda: not panel.is_indexing, timeout=TIMEOUT_MS)
-        with qtbot.waitSignal(panel.stateShown, timeout=TIMEOUT_MS) as shown:
-            panel.refresh()
-        state: DocumentsState = shown.args[0]
+
+        def vectors() -> int:
+            own = panel.entry(OWN)
+            return own.stats.vectors if own is not None else 0
+
+        qtbot.waitUntil(lambda: vectors() > 0, timeout=TIMEOUT_MS)
+        state = panel.state
+        assert state is not None
         assert state.embedding_model == starter_model
         assert embedder.model_path == starter_model
         assert state.own is not None and state.own.stats.vectors == state.own.stats.chunks > 0
