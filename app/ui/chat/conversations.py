@@ -160,6 +160,7 @@ class Conversations(QObject):
             self.retrieval.options.connect(self._on_retrieval_options)
             self.retrieval.failed.connect(lambda text: self.banner.show_error(text, logging.WARNING))
             self.settings_panel.longMemoryToggled.connect(self._set_long_memory)
+        self.settings_panel.long_memory_box.setVisible(self.retrieval is not None)
         self.composer.textChanged.connect(self._meter_timer.start)
 
     def shutdown(self) -> bool:
@@ -283,7 +284,9 @@ class Conversations(QObject):
 
     def _remember_dropped(self, plan: WindowPlan) -> None:
         """Hand the turns the window dropped to long memory (it indexes them when it is on for the chat)."""
-        if self.retrieval is None or not plan.outside_ids:
+        if self.retrieval is None or not plan.outside_ids or self.reply is None:
+            return
+        if self.reply.chat_id != self.session.chat.id:  # another chat is on show by now: its turns are not these
             return
         outside = {str(i) for i in plan.outside_ids}
         turns = tuple(m for m in self.session.window_messages() if m.id in outside)
