@@ -5,7 +5,9 @@ from its own files ("for this chat only"). Files and folders are added with the 
 dialogs; every file gets a status — indexed, skipped or failed, with why — while a
 progress bar and Cancel follow the run, which happens on the indexing thread. The folders
 are rescanned when the panel is shown and with Rescan: changed files are read again,
-deleted ones dropped. The embedding model chosen at the top makes vectors for search by
+deleted ones dropped; the added files and folders are also watched (QFileSystemWatcher: a
+file added, removed or saved in a folder added, not in its subfolders), and rescanned a
+moment after they change. The embedding model chosen at the top makes vectors for search by
 meaning; with none, retrieval is keyword search (FTS5) alone.
 """
 
@@ -15,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -45,6 +47,7 @@ from app.ui.llm.retrieval import SharedEmbedder
 from app.ui.widgets.theme import Tone, colours, set_tone
 
 RESCAN_ON_SHOW_AFTER_S = 30.0  # shown again sooner than this: no new rescan
+WATCH_DELAY_MS = 1500  # a change on disk is rescanned after this quiet time (a copy of many files is one rescan)
 
 
 class DocumentsPanel(QWidget):
@@ -70,6 +73,11 @@ class DocumentsPanel(QWidget):
         self._jobs = 0  # numbers given so far
         self._running: set[int] = set()
         self._rescanned_at = 0.0
+        self.watcher = QFileSystemWatcher(self)
+        self._changed_on_disk: set[str] = set()
+        self._watch_timer = QTimer(self)
+        self._watch_timer.setSingleShot(True)
+        self._watch_timer.setInterval(WATCH_DELAY_MS)
         self._build()
         self._connect()
 
@@ -157,6 +165,9 @@ class DocumentsPanel(QWidget):
         self.remove_button.clicked.connect(self._ask_remove)
         self.cancel_button.clicked.connect(self.cancel)
         self.embedding_picker.activated.connect(self._on_embedding_chosen)
+        self.watcher.directoryChanged.connect(self._on_changed_on_disk)
+        self.watcher.fileChanged.connect(self._on_changed_on_disk)
+        self._watch_timer.timeout.connect(self._rescan_changed)
 
     # ---- the chat on show ----------------------------------------------------------
 
@@ -193,6 +204,7 @@ class DocumentsPanel(QWidget):
         self.collection_list.blockSignals(False)
         self._selected = int(current.data(Qt.ItemDataRole.UserRole))
         self._show_files()
+        self._watch()
         self.stateShown.emit(state)
 
     def entry(self, collection_id: int) -> CollectionEntry | None:
@@ -349,8 +361,7 @@ class DocumentsPanel(QWidget):
         if self.state is None:
             return
         self._rescanned_at = time.monotonic()
-        entries = [*([self.state.own] if self.state.own is not None else []), *self.state.named]
-        for entry in entries:
+        for entry in self._entries():
             if entry.roots:
                 self._submit(OWN if entry.collection.chat_id else entry.collection.id, ())
 
@@ -443,6 +454,32 @@ class DocumentsPanel(QWidget):
         self._fill_embedding_picker()
         if not self._running and time.monotonic() - self._rescanned_at > RESCAN_ON_SHOW_AFTER_S:
             self.rescan_all()
+
+    # ---- watching the files and folders -------------------------------------------
+
+    def _entries(self) -> list[CollectionEntry]:
+        if self.state is None:
+            return []
+        return [*([self.state.own] if self.state.own is not None else []), *self.state.named]
+
+    def _watch(self) -> None:
+        """Watch the roots of the collections the chat uses (its own files and the ticked ones)."""
+        wanted = {str(root) for entry in self._entries() if entry.attached for root in entry.roots if root.exists()}
+        watched = set(self.watcher.files()) | set(self.watcher.directories())
+        if watched - wanted:
+            self.watcher.removePaths(sorted(watched - wanted))
+        if wanted - watched:
+            self.watcher.addPaths(sorted(wanted - watched))
+
+    def _on_changed_on_disk(self, path: str) -> None:
+        self._changed_on_disk.add(path)
+        self._watch_timer.start()
+
+    def _rescan_changed(self) -> None:
+        changed, self._changed_on_disk = self._changed_on_disk, set()
+        for entry in self._entries():
+            if any(str(root) in changed for root in entry.roots):
+                self._submit(OWN if entry.collection.chat_id else entry.collection.id, ())
 
     # ---- the embedding model -------------------------------------------------------
 

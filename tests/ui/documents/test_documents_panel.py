@@ -221,3 +221,14 @@ def test_choosing_an_embedding_model_gives_the_indexed_chunks_vectors(
         threads.request_stop()
         for thread in threads.threads:
             thread.wait()
+
+
+@DAMAGED_PDF
+def test_a_file_saved_into_a_watched_folder_is_indexed_without_asking(
+    panel: DocumentsPanel, qtbot: QtBot, folder: Path
+) -> None:
+    index(panel, qtbot, [folder])
+    assert str(folder) in panel.watcher.directories()
+    with qtbot.waitSignals([panel.indexingDone, panel.stateShown], timeout=TIMEOUT_MS):
+        (folder / "tides.txt").write_text("High tide comes twice a day.\n")
+    assert panel.file_statuses()[str(folder / "tides.txt")] == ("indexed", "")
