@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QWidget
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowMessage, WindowPlan
 from app.core.chat.store import Message, MessageState, SearchHit
 from app.core.documents.retrieval import Retrieval
-from app.core.inference.engine import ReplyDone, StopReason
+from app.core.inference.engine import ReplyDone, ReplyStats, StopReason
 from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.sampling import SamplingParams
 from app.core.support.formatting import fill
@@ -40,6 +40,7 @@ from app.ui.chat.view import ChatView, MessageWidget
 from app.ui.llm.retrieval import RetrievalJob, RetrievalWorker
 from app.ui.llm.worker import LlmWorker, ReplyRequest
 from app.ui.state_signals import StateSignals
+from app.ui.threads import rearm
 from app.ui.widgets.error_banner import ErrorBanner
 from app.ui.widgets.reply_footer import reply_footer
 
@@ -194,6 +195,7 @@ class Conversations(QObject):
         if self.retrieval is None or not history or history[-1].role != "user":
             self.worker.planRequested.emit(request)
             return
+        rearm(self.worker.stop_event, self.worker.closing)  # a Stop from now on is this reply's (see _on_retrieved)
         window = tuple(str(i) for i in self.last_plan.kept_ids) if self.last_plan is not None else ()
         self._retrieval_job = RetrievalJob(
             self.session.chat.id, request, tuple(m.id for m in history), window, loaded.n_ctx if loaded else 0
@@ -205,6 +207,9 @@ class Conversations(QObject):
         if job is not self._retrieval_job or self.reply is None:
             return
         self._retrieval_job = None
+        if self.worker.stop_event.is_set():  # Stop (or closing) came while the excerpts were searched
+            self.worker.finished.emit(ReplyDone("", ReplyStats(stop_reason=StopReason.USER)))  # as if stopped at once
+            return
         if retrieval.block:
             self.last_retrieval = retrieval
             self.retrievalShown.emit(retrieval)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QDesktopServices
@@ -16,6 +18,8 @@ from pytestqt.qtbot import QtBot
 from app.core.chat.context_window import PlanResult
 from app.core.documents.index import DocumentIndex
 from app.core.documents.retrieval import DOCUMENTS_HEADER, MEMORY_HEADER
+from app.core.documents.vectors import Matrix
+from app.core.inference.engine import StopReason
 from app.core.inference.sampling import GREEDY
 from app.core.paths import app_paths
 from app.core.settings import Settings
@@ -135,3 +139,38 @@ def test_without_collections_or_long_memory_the_prompt_is_the_message_alone(wind
     reply = window.chat_view.messages()[-1]
     assert reply.findChild(CitationsBar) is None
     assert "retrieval" not in window.chats.session.shown_thread[-1].stats
+
+
+class SlowQuestionEmbedder:
+    """Holds the question's embedding until `release` is set: retrieval is still running meanwhile."""
+
+    model_key = "slow|2"
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def embed(self, texts: Sequence[str], cancel: threading.Event | None = None) -> Matrix:
+        self.entered.set()
+        self.release.wait(REPLY_TIMEOUT_MS / 1000)
+        return np.ones((len(texts), 2), dtype=np.float32) / np.sqrt(2)
+
+
+def test_stop_while_the_excerpts_are_searched_ends_the_reply_before_it_begins(
+    window: MainWindow, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "notes.txt").write_text("The lamp is lit at dusk.\n")
+    with qtbot.waitSignal(window.documents_panel.indexingDone, timeout=REPLY_TIMEOUT_MS):
+        window.documents_panel.add_paths([tmp_path / "notes.txt"])
+    slow = SlowQuestionEmbedder()
+    monkeypatch.setattr(window.embedder, "current", lambda: slow)
+    prompts = reply_prompts(window)
+    with qtbot.waitSignal(window.replyFinished, timeout=REPLY_TIMEOUT_MS) as finished:
+        window.send("When is the lamp lit?")
+        qtbot.waitUntil(slow.entered.is_set, timeout=REPLY_TIMEOUT_MS)
+        window.stop_reply()
+        slow.release.set()
+    assert finished.args[0].stats.stop_reason is StopReason.USER
+    assert prompts == []  # nothing was planned, nothing generated
+    assert not window.is_streaming
+    assert [m.role for m in window.chats.session.shown_thread] == ["user"]  # as a reply stopped at once
