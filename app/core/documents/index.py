@@ -312,6 +312,18 @@ class DocumentIndex:
         row = self._db.execute("SELECT long_memory FROM doc_chat_options WHERE chat_id = ?", (chat_id,)).fetchone()
         return bool(row and row[0])
 
+    def embedding_model(self) -> Path | None:
+        """The GGUF embedding model set for retrieval; None: keyword search (FTS5) alone."""
+        row = self._db.execute("SELECT value FROM doc_meta WHERE key = 'embedding_model'").fetchone()
+        return Path(row[0]) if row is not None and row[0] else None
+
+    def set_embedding_model(self, path: Path | None) -> None:
+        with self._write("save the embedding model") as db:
+            if path is None:
+                db.execute("DELETE FROM doc_meta WHERE key = 'embedding_model'")
+            else:
+                db.execute("INSERT OR REPLACE INTO doc_meta VALUES ('embedding_model', ?)", (str(path),))
+
     # ---- roots: the files and folders added, for rescans ----------------------------------
 
     def add_root(self, collection_id: int, path: Path) -> None:

@@ -25,20 +25,24 @@ from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWi
 
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowMessage, WindowPlan
 from app.core.chat.store import Message, MessageState, SearchHit
+from app.core.documents.retrieval import Retrieval
 from app.core.inference import token_probs
-from app.core.inference.engine import ReplyDone, StopReason
+from app.core.inference.engine import ReplyDone, ReplyStats, StopReason
 from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenTrace
 from app.core.support.formatting import fill
+from app.ui.chat.citations import RECALLED_MARK, CitationsBar, recalled_badge, recalled_ids, retrieved_sources
 from app.ui.chat.composer import Composer
 from app.ui.chat.context_meter import ContextMeter
 from app.ui.chat.session import ChatSession, stats_dict
 from app.ui.chat.settings_panel import SettingsPanel
 from app.ui.chat.sidebar import ChatSidebar
 from app.ui.chat.view import ChatView, MessageWidget
+from app.ui.llm.retrieval import RetrievalJob, RetrievalWorker
 from app.ui.llm.worker import LlmWorker, ReplyRequest
 from app.ui.state_signals import StateSignals
+from app.ui.threads import rearm
 from app.ui.widgets.error_banner import ErrorBanner
 from app.ui.widgets.reply_footer import reply_footer
 
@@ -66,6 +70,7 @@ class Conversations(QObject):
     titleChanged = Signal(str)  # the window title for the chat on show
     statusMessage = Signal(str, int)  # text, for so many milliseconds
     replyShown = Signal(object, object)  # MessageWidget, Message: a saved reply put on show (its token trace)
+    retrievalShown = Signal(object)  # Retrieval: what was retrieved for the reply now being written
 
     def __init__(
         self,
@@ -78,6 +83,7 @@ class Conversations(QObject):
         add_dock: DockAdder,
         menu: QMenu,
         parent: QObject | None = None,
+        retrieval: RetrievalWorker | None = None,
     ) -> None:
         super().__init__(parent)
         self.state_signals = state_signals
@@ -94,6 +100,10 @@ class Conversations(QObject):
         self.last_plan: WindowPlan | None = None
         self._delete_after_reply: str | None = None  # a chat deleted while its reply was written
         self._listed: list[SearchHit] = []  # what the chat list shows, as last found
+        # Documents and long memory: the retrieval worker, and what it found for the reply being written.
+        self.retrieval = retrieval
+        self._retrieval_job: RetrievalJob | None = None
+        self.last_retrieval: Retrieval | None = None
 
         self.sidebar = ChatSidebar()
         self.settings_panel = SettingsPanel()
@@ -154,6 +164,12 @@ class Conversations(QObject):
         worker.replyTokens.connect(self._remember_trace)
         worker.windowPlanned.connect(self._on_planned)
         self.state_signals.modelLoaded.connect(lambda _report: self.refresh_meter())
+        if self.retrieval is not None:
+            self.retrieval.retrieved.connect(self._on_retrieved)
+            self.retrieval.options.connect(self._on_retrieval_options)
+            self.retrieval.failed.connect(lambda text: self.banner.show_error(text, logging.WARNING))
+            self.settings_panel.longMemoryToggled.connect(self._set_long_memory)
+        self.settings_panel.long_memory_box.setVisible(self.retrieval is not None)
         self.composer.textChanged.connect(self._meter_timer.start)
 
     def shutdown(self) -> bool:
@@ -185,9 +201,30 @@ class Conversations(QObject):
         self.sidebar.set_writing(self.reply.chat_id)
         live = self.chat_view.begin_reply(key=self.reply.id)
         self._attach_menu(live)
-        self.worker.planRequested.emit(
-            PlanRequest(REPLY, used.system_prompt, history, used.sampling.max_tokens, used.window_policy)
+        request = PlanRequest(REPLY, used.system_prompt, history, used.sampling.max_tokens, used.window_policy)
+        self.last_retrieval = None
+        if self.retrieval is None or not history or history[-1].role != "user":
+            self.worker.planRequested.emit(request)
+            return
+        rearm(self.worker.stop_event, self.worker.closing)  # a Stop from now on is this reply's (see _on_retrieved)
+        window = tuple(str(i) for i in self.last_plan.kept_ids) if self.last_plan is not None else ()
+        self._retrieval_job = RetrievalJob(
+            self.session.chat.id, request, tuple(m.id for m in history), window, loaded.n_ctx if loaded else 0
         )
+        self.retrieval.retrieveRequested.emit(self._retrieval_job)
+
+    def _on_retrieved(self, job: RetrievalJob, retrieval: Retrieval) -> None:
+        """The excerpts for the reply waiting to be planned: the planner counts them in front of the message."""
+        if job is not self._retrieval_job or self.reply is None:
+            return
+        self._retrieval_job = None
+        if self.worker.stop_event.is_set():  # Stop (or closing) came while the excerpts were searched
+            self.worker.finished.emit(ReplyDone("", ReplyStats(stop_reason=StopReason.USER)))  # as if stopped at once
+            return
+        if retrieval.block:
+            self.last_retrieval = retrieval
+            self.retrievalShown.emit(retrieval)
+        self.worker.planRequested.emit(replace(job.plan, retrieved=retrieval.block))
 
     def reply_finished(self, done: ReplyDone) -> None:
         """Save the finished reply with its state and stats; show its footer and version.
@@ -202,6 +239,8 @@ class Conversations(QObject):
             stats[token_probs.STATS_KEY] = trace.to_dict()  # the token view comes back with the chat
         if self.last_plan is not None:
             stats["window"] = _window_stats(self.last_plan)
+        if self.last_retrieval is not None:
+            stats["retrieval"] = self.last_retrieval.to_dict()
         state = {
             StopReason.USER: MessageState.STOPPED,
             StopReason.ERROR: MessageState.FAILED,
@@ -256,6 +295,10 @@ class Conversations(QObject):
         if result.request.purpose != REPLY or self.reply is None:
             return
         on_show = self.reply_on_show
+        if result.plan is None and result.request.retrieved:  # the excerpts did not fit: reply without them
+            self.last_retrieval = None
+            self.worker.planRequested.emit(replace(result.request, retrieved=""))
+            return
         if result.plan is None:
             reply, self.reply = self.reply, None
             self.session.finish_reply("", MessageState.FAILED, {"error": result.error})
@@ -267,6 +310,7 @@ class Conversations(QObject):
             return
         if on_show:  # the window marks belong to the chat they were planned for
             self._show_plan(result)
+        self._remember_dropped(result.plan)
         params = self.session.effective().sampling
         self.worker.generateRequested.emit(ReplyRequest(result.plan.messages, params))
 
@@ -275,6 +319,39 @@ class Conversations(QObject):
 
     def _remember_trace(self, trace: TokenTrace) -> None:
         self._trace = trace
+
+    # ---- documents and long memory ------------------------------------------------
+
+    def _remember_dropped(self, plan: WindowPlan) -> None:
+        """Hand the turns the window dropped to long memory (it indexes them when it is on for the chat)."""
+        if self.retrieval is None or not plan.outside_ids or self.reply is None:
+            return
+        if self.reply.chat_id != self.session.chat.id:  # another chat is on show by now: its turns are not these
+            return
+        outside = {str(i) for i in plan.outside_ids}
+        turns = tuple(m for m in self.session.window_messages() if m.id in outside)
+        self.retrieval.rememberRequested.emit(self.session.chat.id, turns)
+
+    def _set_long_memory(self, enabled: bool) -> None:
+        if self.retrieval is not None:
+            self.retrieval.longMemoryRequested.emit(self.session.chat.id, enabled)
+
+    def _on_retrieval_options(self, chat_id: str, long_memory: bool) -> None:
+        if chat_id == self.session.chat.id:
+            self.settings_panel.set_long_memory(long_memory)
+
+    def _show_retrieval(self, widget: MessageWidget, message: Message) -> None:
+        """The sources under a reply that had excerpts, and the "recalled" note on the turns it recalled."""
+        if message.role != "assistant" or not message.stats:
+            return
+        sources = retrieved_sources(message.stats)
+        if sources and widget.findChild(CitationsBar) is None:
+            widget.add_below(CitationsBar(sources, message.text, widget))
+        recalled = set(recalled_ids(message.stats))
+        for earlier in self.chat_view.messages() if recalled else ():
+            if earlier.key in recalled and not earlier.property(RECALLED_MARK):
+                earlier.setProperty(RECALLED_MARK, True)
+                earlier.add_below(recalled_badge(earlier))
 
     # ---- the meter and the window marks --------------------------------------------
 
@@ -352,6 +429,8 @@ class Conversations(QObject):
         self._show_list()
         self._show_title()
         self.last_plan = None
+        if self.retrieval is not None:
+            self.retrieval.optionsRequested.emit(self.session.chat.id)
         self.refresh_meter()
 
     def _add_widget(self, message: Message) -> MessageWidget:
@@ -374,6 +453,7 @@ class Conversations(QObject):
         if message.state in state_notes:
             notes.append(state_notes[message.state])
         widget.set_footer(" · ".join(notes))
+        self._show_retrieval(widget, message)
         position, count = self.session.versions.get(message.id, (0, 1))
         widget.versions.show_position(position, count, can_switch=not self.state.is_streaming)
         self._fill_actions(widget, message)

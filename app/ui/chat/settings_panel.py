@@ -114,6 +114,7 @@ class SettingsPanel(QScrollArea):
     chatSettingsEdited = Signal(object)  # ChatSettings of the chat on show
     defaultsEdited = Signal(object)  # Settings: the defaults, presets and model settings
     reloadRequested = Signal()  # load the model again so the model settings apply
+    longMemoryToggled = Signal(bool)  # the chat on show: long memory on or off
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -236,7 +237,20 @@ class SettingsPanel(QScrollArea):
         policy_column.addWidget(self.policy_explanation)
         self.policy_label = QLabel(self.tr("When the chat is too long"), group)
         form.addRow(self.policy_label, policy_box)
+        self.long_memory_box = QCheckBox(self.tr("Long memory: bring back earlier turns that left the window"), group)
+        self.long_memory_box.setToolTip(
+            self.tr(
+                "Turns the context window dropped are indexed on this computer; the ones that matter to a new "
+                "message come back into its prompt, marked as recalled."
+            )
+        )
+        self.long_memory_box.clicked.connect(self.longMemoryToggled)
+        form.addRow(self.long_memory_box)
         self._layout.addWidget(group)
+
+    def set_long_memory(self, enabled: bool) -> None:
+        """Show whether the chat on show has long memory on (kept in the documents index, not the settings)."""
+        self.long_memory_box.setChecked(enabled)
 
     def _build_buttons(self, parent: QWidget) -> None:
         row = QHBoxLayout()

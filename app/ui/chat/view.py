@@ -263,6 +263,10 @@ class MessageWidget(QFrame):
         self.footer.setText(text)
         self.footer.setVisible(bool(text))
 
+    def add_below(self, widget: QWidget) -> None:
+        """Put a widget under the footer (the sources of a reply, the "recalled" note)."""
+        self._column.addWidget(widget)
+
     def set_outside_window(self, outside: bool) -> None:
         """Grey out a message the model no longer sees (it fell out of the context window)."""
         if outside == self._outside_window:

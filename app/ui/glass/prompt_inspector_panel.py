@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.chat.prompt_inspector import PromptInspection, PromptToken
+from app.core.documents.retrieval import Retrieval, RetrievedChunk
 from app.core.support.formatting import fill
 from app.ui.widgets.theme import Tone, colours, set_tone
 
@@ -102,6 +103,16 @@ class PromptInspectorPanel(QWidget):
         self.tabs.addTab(self.text_view, self.tr("Text"))
         self.tabs.addTab(self.token_view, self.tr("Tokens"))
         self.tabs.addTab(self.messages_view, self.tr("Context window"))
+        self.retrieved_view = QTreeWidget(self)
+        self.retrieved_view.setRootIsDecorated(False)
+        self.retrieved_view.setHeaderLabels(
+            [self.tr("#"), self.tr("Source"), self.tr("Why"), self.tr("Score"), self.tr("Tokens"), self.tr("Text")]
+        )
+        retrieved_header = self.retrieved_view.header()
+        for column in range(5):
+            retrieved_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        retrieved_header.setStretchLastSection(True)
+        self.tabs.addTab(self.retrieved_view, self.tr("Retrieved"))
         layout.addWidget(self.tabs, 1)
 
         self.token_info = QLabel(self.tr("Point at a token to see its id"), self)
@@ -167,3 +178,45 @@ class PromptInspectorPanel(QWidget):
         if self.inspection is None or not target.startswith("token:"):
             return
         self.token_info.setText(self.describe_token(int(target.split(":", 1)[1])))
+
+    def show_retrieval(self, retrieval: Retrieval) -> None:
+        """What was retrieved for the last reply: each chunk, its score, and why (keyword, vector, both)."""
+        self.retrieved_view.clear()
+        for chunk in (*retrieval.chunks, *retrieval.memories):
+            number = self.tr("memory") if chunk.memory else f"[{chunk.number}]"
+            item = QTreeWidgetItem(
+                [
+                    number,
+                    chunk.label,
+                    self._why(chunk),
+                    f"{chunk.score:.4f}",
+                    f"{chunk.tokens:,}",
+                    " ".join(chunk.chunk.text.split())[:300],
+                ]
+            )
+            item.setToolTip(2, self._scores(chunk))
+            item.setToolTip(5, chunk.chunk.text[:2000])
+            self.retrieved_view.addTopLevelItem(item)
+
+    def _why(self, chunk: RetrievedChunk) -> str:
+        return {"keyword": self.tr("keyword"), "vector": self.tr("vector"), "both": self.tr("both")}[chunk.why.value]
+
+    def _scores(self, chunk: RetrievedChunk) -> str:
+        parts = [fill(self.tr("fused score (reciprocal rank fusion) {score}"), score=f"{chunk.score:.4f}")]
+        if chunk.keyword_rank is not None:
+            parts.append(
+                fill(
+                    self.tr("keyword rank {rank}, BM25 {bm25}"),
+                    rank=chunk.keyword_rank,
+                    bm25=f"{chunk.keyword_score or 0:.3f}",
+                )
+            )
+        if chunk.vector_rank is not None:
+            parts.append(
+                fill(
+                    self.tr("vector rank {rank}, cosine {cosine}"),
+                    rank=chunk.vector_rank,
+                    cosine=f"{chunk.similarity or 0:.3f}",
+                )
+            )
+        return "\n".join(parts)

@@ -44,8 +44,11 @@ from app.ui.chat.composer import Composer
 from app.ui.chat.conversations import Conversations
 from app.ui.chat.session import ChatSession
 from app.ui.chat.view import ChatView
+from app.ui.documents.panel import DocumentsPanel
+from app.ui.documents.workers import DocumentsThreads
 from app.ui.glass.glass_box import GlassBox
 from app.ui.gpu.panel import GpuPanel
+from app.ui.llm.retrieval import RetrievalThread, SharedEmbedder
 from app.ui.llm.worker import LlmThread, LlmWorker
 from app.ui.monitor.alert_notice import AlertNotice
 from app.ui.monitor.panel import MonitorPanel
@@ -104,6 +107,9 @@ class MainWindow(QMainWindow):
             reply_shown=self.replyFinished,
             parent=self,
         )
+        # documents and long memory: retrieval for the replies, on its own thread; one embedding model
+        self.embedder = SharedEmbedder()
+        self.retrieval = RetrievalThread(app_paths().chats_db, self.embedder)
         # chat history, sidebar, settings panel, context meter; the settings
         self.chats = Conversations(
             state_signals=self.state_signals,
@@ -115,8 +121,10 @@ class MainWindow(QMainWindow):
             add_dock=self.add_dock,
             menu=self.chat_menu,
             parent=self,
+            retrieval=self.retrieval.worker,
         )
         self._connect_features()
+        self._build_documents_panel()
         self._build_monitor_panel()
         self.server_panel = ServerPanel(self.worker, parent=self)
         self.server_panel.openAsChat.connect(self.chats.session.open_transcript)
@@ -611,6 +619,18 @@ class MainWindow(QMainWindow):
             lambda: self.monitor_panel.apply_settings(self.chats.session.settings.monitor)
         )
 
+    def _build_documents_panel(self) -> None:
+        """The Documents panel in a dock (View → Documents), closed at first; it follows the chat on show."""
+        self.documents_threads = DocumentsThreads(app_paths().chats_db, self.embedder)
+        self.documents_panel = DocumentsPanel(
+            self.documents_threads, self.embedder, lambda: installed_models(app_paths().models), parent=self
+        )
+        self.add_dock(self.tr("Documents"), "DocumentsDock", self.documents_panel).hide()
+        self.documents_panel.failed.connect(lambda text: self.error_banner.show_error(text, logging.WARNING))
+        self.chats.retrievalShown.connect(self.glass.prompt_panel.show_retrieval)
+        self.state_signals.changed.connect(lambda: self.documents_panel.set_chat(self.state.chat_id or ""))
+        self.documents_panel.set_chat(self.chats.session.chat.id)
+
     def unload_model(self) -> None:
         """Free the model now (the user's Unload, or idle for too long); the next message loads it again."""
         report = self.state.load_report
@@ -724,10 +744,15 @@ class MainWindow(QMainWindow):
         self.gpu_panel.request_stop()
         self.server_models.request_stop()
         self.monitor_panel.request_stop()
+        self.retrieval.request_stop()
+        self.documents_threads.request_stop()
         if self.model_manager is not None:
             self.model_manager.request_stop()
         self._show_closing()
-        wait_keeping_events([self.llm.thread, self.server_models.servers.thread])
+        wait_keeping_events(
+            [self.llm.thread, self.server_models.servers.thread, self.retrieval.thread, *self.documents_threads.threads]
+        )
+        self.embedder.close()
         self.chats.shutdown()
         self.gpu_panel.shutdown()
         self.monitor_panel.shutdown()

@@ -263,3 +263,14 @@ def test_on_a_large_corpus_a_word_in_more_chunks_than_the_budget_is_not_searched
 
     assert [index.chunks([h.chunk_id])[0].uri for h in hits] == ["both.txt", "rare.txt"]
     assert index.keyword_search("common", [collection], 10) == []
+
+
+def test_the_embedding_model_is_kept_in_the_index_until_it_is_set_to_none(tmp_path: Path) -> None:
+    path = tmp_path / "chats.db"
+    with DocumentIndex(path) as first:
+        assert first.embedding_model() is None
+        first.set_embedding_model(Path("/models/nomic-embed-text.gguf"))
+    with DocumentIndex(path) as again:
+        assert again.embedding_model() == Path("/models/nomic-embed-text.gguf")
+        again.set_embedding_model(None)
+        assert again.embedding_model() is None

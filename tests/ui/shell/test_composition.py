@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 APP = Path(__file__).resolve().parents[3] / "app"
-FEATURES = ("chat", "glass", "gpu", "models")
+FEATURES = ("chat", "documents", "glass", "gpu", "models")
 
 
 def _imports(path: Path) -> set[str]:
