@@ -50,7 +50,8 @@ def test_metrics_count_requests_by_endpoint_and_status_and_the_reply_tokens(serv
     record = next(r for r in server.request_log.records() if r.endpoint == "/v1/chat/completions")
     assert record.time_to_first_token_s is not None
     assert values[("glassbox_time_to_first_token_seconds_sum", ())] == pytest.approx(record.time_to_first_token_s)
-    assert values[("glassbox_generation_tokens_per_second_count", ())] == (1 if reply.usage.completion_tokens > 1 else 0)
+    speeds = 1 if reply.usage.completion_tokens > 1 else 0
+    assert values[("glassbox_generation_tokens_per_second_count", ())] == speeds
     assert values[("glassbox_queue_length", ())] == 0
     assert not any(r.endpoint == "/metrics" for r in server.request_log.records())  # scrapes stay out of the log
 
