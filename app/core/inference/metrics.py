@@ -17,6 +17,7 @@ from typing import Any
 import llama_cpp
 
 from app.core.inference.engine import ReplyStats, StopReason
+from app.core.inference.prompt_cache import CacheMiss
 
 SPEED_WINDOW = 8  # tokens per point of the speed-over-time series
 
@@ -78,8 +79,9 @@ class ReplyMetrics:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ReplyMetrics:
         stat_names = {f.name for f in fields(ReplyStats)}
-        stats = ReplyStats(**{k: v for k, v in data.items() if k in stat_names and k != "stop_reason"})
+        stats = ReplyStats(**{k: v for k, v in data.items() if k in stat_names and k not in _ENUMS})
         stats.stop_reason = StopReason(data.get("stop_reason", StopReason.END_OF_TEXT.value))
+        stats.cache_miss = _cache_miss(data.get("cache_miss"))
         return cls(
             stats=stats,
             n_ctx=int(data.get("n_ctx", 0)),
@@ -87,6 +89,17 @@ class ReplyMetrics:
             token_times_s=[float(t) for t in data.get("token_times_s", [])],
             llama=_counters(data),
         )
+
+
+_ENUMS = ("stop_reason", "cache_miss")
+
+
+def _cache_miss(value: Any) -> CacheMiss | None:
+    """A saved reason; None for a reply saved before reasons were kept (or with one this version does not know)."""
+    try:
+        return CacheMiss(value) if value is not None else None
+    except ValueError:
+        return None
 
 
 def _counters(data: dict[str, Any]) -> LlamaCounters | None:
