@@ -6,15 +6,16 @@ the whole previous prompt and evaluates only the reply's closing tokens and the 
 that is a hit (`CacheMiss.NONE`). Anything less has a reason, found by comparing the
 conversation the cache was filled from with the one now sent:
 
-| reason               | when                                                                       |
-|----------------------|----------------------------------------------------------------------------|
-| first turn           | nothing is cached: the first reply since the model loaded                 |
-| context shift        | a span was cut out of the cache and the rest moved back (old turns dropped) |
-| system prompt        | the system prompt differs                                                  |
-| template             | the earlier messages are unchanged, yet the chat template renders them differently (templates that drop earlier reasoning, or print the date) |
-| edited history       | the conversation starts the same but an earlier message differs: edited, regenerated or deleted |
-| window slide         | the oldest turns are gone (the context window slid) and the cache could not be shifted |
-| other conversation   | the cache held another chat, an API request, or a raw prompt              |
+- first turn: nothing is cached, the first reply since the model loaded;
+- context shift: a span was cut out of the cache and the rest moved back (old turns dropped);
+- system prompt: the system prompt differs;
+- template: the earlier messages are unchanged, yet the chat template renders them
+  differently (templates that drop earlier reasoning, or print today's date);
+- edited history: the conversation starts the same but an earlier message differs (edited,
+  regenerated or deleted), the message the last reply answered included;
+- window slide: the oldest turns are gone (the context window slid) and the cache could not
+  be shifted;
+- other conversation: the cache held another chat, an API request, or a raw prompt.
 """
 
 from __future__ import annotations
