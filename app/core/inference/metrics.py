@@ -48,10 +48,26 @@ class ReplyMetrics:
     context_used: int = 0  # prompt plus reply tokens: what the conversation now takes of the window
     token_times_s: list[float] = field(default_factory=list)  # when each token was sampled, after the request
     llama: LlamaCounters | None = field(default_factory=LlamaCounters)  # None: a server ran it, nobody counted here
+    queue_wait_s: float | None = None  # asked for until the model began on it; None: not measured
+    gpu_energy_j: float | None = None  # the GPUs' energy over the reply; None: not measured (never 0 for that)
 
     @property
     def context_fraction(self) -> float:
         return self.context_used / self.n_ctx if self.n_ctx else 0.0
+
+    @property
+    def decoding_s(self) -> float:
+        """Seconds from the first token to the end of the reply: the decoding part of it."""
+        if not self.stats.completion_tokens:
+            return 0.0
+        return max(0.0, self.stats.total_s - self.stats.time_to_first_token_s)
+
+    @property
+    def energy_per_token_j(self) -> float | None:
+        """GPU joules per generated token; None when the energy was not measured or no token came."""
+        if self.gpu_energy_j is None or not self.stats.completion_tokens:
+            return None
+        return self.gpu_energy_j / self.stats.completion_tokens
 
     def speed_series(self, window: int = SPEED_WINDOW) -> list[tuple[float, float]]:
         """(seconds after the request, tokens/s over the last `window` tokens), one point per token."""
@@ -73,6 +89,8 @@ class ReplyMetrics:
             context_used=self.context_used,
             token_times_s=[round(t, 5) for t in self.token_times_s],
             llama=asdict(self.llama) if self.llama is not None else None,
+            queue_wait_s=self.queue_wait_s,
+            gpu_energy_j=self.gpu_energy_j,
         )
         return data
 
@@ -88,6 +106,8 @@ class ReplyMetrics:
             context_used=int(data.get("context_used", 0)),
             token_times_s=[float(t) for t in data.get("token_times_s", [])],
             llama=_counters(data),
+            queue_wait_s=_optional_float(data.get("queue_wait_s")),
+            gpu_energy_j=_optional_float(data.get("gpu_energy_j")),
         )
 
 
@@ -100,6 +120,10 @@ def _cache_miss(value: Any) -> CacheMiss | None:
         return CacheMiss(value) if value is not None else None
     except ValueError:
         return None
+
+
+def _optional_float(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _counters(data: dict[str, Any]) -> LlamaCounters | None:
