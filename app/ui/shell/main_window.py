@@ -46,6 +46,7 @@ from app.ui.gpu.panel import GpuPanel
 from app.ui.llm.worker import LlmThread, LlmWorker
 from app.ui.monitor.alert_notice import AlertNotice
 from app.ui.monitor.panel import MonitorPanel
+from app.ui.monitor.settings_dialog import MonitorSettingsDialog
 from app.ui.server.panel import ServerPanel
 from app.ui.shell.about_dialog import show_about_dialog
 from app.ui.shell.appearance_menu import AppearanceMenus
@@ -602,6 +603,21 @@ class MainWindow(QMainWindow):
         self.chats.session.settingsChanged.connect(
             lambda: self.monitor_panel.apply_settings(self.chats.session.settings.monitor)
         )
+        self.monitor_settings_action = QAction(self.tr("Monitor settings…"), self)
+        self.monitor_settings_action.setToolTip(self.tr("Alert thresholds, idle unload and smaller variants"))
+        self.monitor_settings_action.triggered.connect(self.open_monitor_settings)
+        self.tools_menu.addAction(self.monitor_settings_action)
+        self.monitor_panel.settingsRequested.connect(self.open_monitor_settings)
+
+    def open_monitor_settings(self) -> MonitorSettingsDialog:
+        """The alerts' thresholds (each can be turned off), idle unload and degradation; saved with the settings."""
+        session = self.chats.session
+        dialog = MonitorSettingsDialog(
+            session.settings.monitor, lambda values: session.set_defaults(session.settings.with_monitor(values)), self
+        )
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
 
     def unload_model(self) -> None:
         """Free the model now (the user's Unload, or idle for too long); the next message loads it again."""
