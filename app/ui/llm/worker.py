@@ -39,6 +39,7 @@ from app.core.inference.engine import (
 )
 from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.sampling import SamplingParams
+from app.core.memory.fallback import OutOfMemoryError
 from app.core.models.load_guard import begin_load, end_load
 from app.core.models.validation import ModelFileError
 from app.core.monitor.reply_energy import EnergyMeter, ReplyMeasure
@@ -105,6 +106,7 @@ class LlmWorker(QObject):
     loadCancelled = Signal(str)  # the cancel Glassbox was asked for (Cancel, closing): not a failure
     loadFallbackStep = Signal(object)  # FallbackStep: out of memory, retrying with fewer GPU layers
     loadFellBack = Signal(object)  # FallbackResult: loaded with fewer GPU layers than asked (emitted before `loaded`)
+    loadOutOfMemory = Signal(object)  # LoadConfig: not even the CPU had the memory (emitted before `loadFailed`)
     token = Signal(str)  # streamed text: one token, or those of the last TEXT_BATCH_S together
     replyMetrics = Signal(object)  # ReplyMetrics, emitted right before `finished`
     replyTokens = Signal(object)  # TokenTrace, right before `finished`, while token_probabilities is set
@@ -218,6 +220,8 @@ class LlmWorker(QObject):
             return
         except (ModelFileError, EngineError) as error:  # EngineCrashed included: the engine process died
             log.warning("Model load failed: %s", error)
+            if isinstance(error, OutOfMemoryError):
+                self.loadOutOfMemory.emit(config)
             self.loadFailed.emit(str(error))
             return
         except Exception as error:  # whatever else: never kill the thread
