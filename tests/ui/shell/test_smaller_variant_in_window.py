@@ -83,7 +83,7 @@ def offer_text(window: MainWindow) -> str:
 def test_the_smaller_quantization_is_offered_and_loads_with_one_click(
     offered: MainWindow, qtbot: QtBot, library: tuple[Path, Path]
 ) -> None:
-    large, small = library
+    _large, small = library
     qtbot.waitUntil(lambda: bool(offer_text(offered)), timeout=WINDOW_LOAD_TIMEOUT_MS)
     text = offer_text(offered)
     assert text.startswith("synthetic-llama.F16.gguf does not fit in memory as asked (ran out of memory")
