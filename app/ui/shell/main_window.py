@@ -33,8 +33,6 @@ from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import FallbackResult
 from app.core.models.library import InstalledModel, installed_models
 from app.core.models.load_guard import end_load, unfinished_load
-from app.core.monitor.alerts import Alert, AlertKind
-from app.core.monitor.degradation import DegradationOffer
 from app.core.paths import app_paths
 from app.core.settings import ModelSettings
 from app.core.state import AppState
@@ -48,11 +46,10 @@ from app.ui.gpu.panel import GpuPanel
 from app.ui.llm.worker import LlmThread, LlmWorker
 from app.ui.monitor.alert_notice import AlertNotice
 from app.ui.monitor.panel import MonitorPanel
-from app.ui.monitor.settings_dialog import MonitorSettingsDialog
-from app.ui.monitor.smaller_variants import SmallerVariants, describe
 from app.ui.server.panel import ServerPanel
 from app.ui.shell.about_dialog import show_about_dialog
 from app.ui.shell.appearance_menu import AppearanceMenus
+from app.ui.shell.monitor_extras import MonitorExtras
 from app.ui.shell.server_models import ServerModels
 from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
 from app.ui.state_signals import StateSignals
@@ -606,52 +603,18 @@ class MainWindow(QMainWindow):
         self.chats.session.settingsChanged.connect(
             lambda: self.monitor_panel.apply_settings(self.chats.session.settings.monitor)
         )
-        self.monitor_settings_action = QAction(self.tr("Monitor settings…"), self)
-        self.monitor_settings_action.setToolTip(self.tr("Alert thresholds, idle unload and smaller variants"))
-        self.monitor_settings_action.triggered.connect(self.open_monitor_settings)
-        self.tools_menu.addAction(self.monitor_settings_action)
-        self.monitor_panel.settingsRequested.connect(self.open_monitor_settings)
-        session = self.chats.session
-        self.smaller_variants = SmallerVariants(
-            self.worker, lambda: session.settings.monitor.switch_to_smaller_variant, parent=self
+        # Its settings dialog (Tools menu), smaller variants of a model that does not fit, the server's metrics
+        self.monitor_extras = MonitorExtras(
+            self.monitor_panel,
+            self.worker,
+            self.state,
+            self.chats.session,
+            self.error_banner,
+            self._apply_load_settings,
+            lambda: self.server_panel.server,
+            self.tools_menu,
+            self,
         )
-        self.smaller_variants.offered.connect(self._offer_smaller_variant)
-        self.smaller_variants.switchRequested.connect(self._switch_to_smaller_variant)
-        self.monitor_panel.alertRaised.connect(self._check_fit_on_vram_alert)
-
-    def _offer_smaller_variant(self, config: LoadConfig | None, offer: DegradationOffer) -> None:
-        """A smaller variant would fit: said, with a button to load it when it is in the library."""
-        action = None
-        if config is not None:
-            action = NoticeAction(
-                fill(self.tr("Load {name}"), name=config.model_path.name), lambda: self._apply_load_settings(config)
-            )
-        self.error_banner.show_error(describe(offer), logging.WARNING, action)
-
-    def _switch_to_smaller_variant(self, config: LoadConfig, offer: DegradationOffer) -> None:
-        """The settings ask for the smaller variant at once: loaded, and said (a reply in progress is not cut)."""
-        if self.state.is_streaming:
-            self._offer_smaller_variant(config, offer)
-            return
-        self.error_banner.show_error(describe(offer, switching=True), logging.WARNING)
-        self._apply_load_settings(config)
-
-    def _check_fit_on_vram_alert(self, alert: Alert) -> None:
-        """VRAM filled up with a model on the GPU: does it still fit as asked, or would a smaller variant?"""
-        report = self.state.load_report
-        on_gpu = report is not None and not report.server and report.config.n_gpu_layers != 0
-        if alert.kind is AlertKind.VRAM_HIGH and report is not None and on_gpu:
-            self.smaller_variants.vram_taken(report.config)
-
-    def open_monitor_settings(self) -> MonitorSettingsDialog:
-        """The alerts' thresholds (each can be turned off), idle unload and degradation; saved with the settings."""
-        session = self.chats.session
-        dialog = MonitorSettingsDialog(
-            session.settings.monitor, lambda values: session.set_defaults(session.settings.with_monitor(values)), self
-        )
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.open()
-        return dialog
 
     def unload_model(self) -> None:
         """Free the model now (the user's Unload, or idle for too long); the next message loads it again."""
@@ -734,7 +697,7 @@ class MainWindow(QMainWindow):
         self.gpu_panel.request_stop()
         self.server_models.request_stop()
         self.monitor_panel.request_stop()
-        self.smaller_variants.request_stop()
+        self.monitor_extras.request_stop()
         if self.model_manager is not None:
             self.model_manager.request_stop()
         self._show_closing()
@@ -742,7 +705,7 @@ class MainWindow(QMainWindow):
         self.chats.shutdown()
         self.gpu_panel.shutdown()
         self.monitor_panel.shutdown()
-        self.smaller_variants.shutdown()
+        self.monitor_extras.shutdown()
         if self.model_manager is not None:
             wait_keeping_events(self.model_manager.workers.threads)
             self.model_manager.shutdown()  # joins the paused downloads; their bytes stay for next time
