@@ -219,6 +219,7 @@ def test_dropping_old_turns_shifts_the_cache_instead_of_re_evaluating_the_rest(e
     # Without the shift only the system prompt would come from the cache.
     assert second.stats.cached_prompt_tokens > system_only + 40
     assert second.stats.evaluated_prompt_tokens <= new_turn + 8
+    assert second.stats.cache_miss is CacheMiss.CONTEXT_SHIFT
 
 
 def test_each_reply_says_why_its_prompt_cache_missed(engine: Engine) -> None:
