@@ -34,6 +34,7 @@ from app.core.inference.chat_format import chat_formatter
 from app.core.inference.kv_shift import reusable_prefix, shift_kv_cache_to
 from app.core.inference.llama_log import install_llama_logging
 from app.core.inference.load_progress import LoadProgress, TimedModelLoad
+from app.core.inference.prompt_cache import CachedPrompt, CacheMiss, explain_reuse
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.stop_strings import StopStringFilter
 from app.core.models.validation import ModelFileError, check_model_file
@@ -118,6 +119,7 @@ class LoadReport:
 class ReplyStats:
     prompt_tokens: int = 0
     cached_prompt_tokens: int = 0  # reused from the previous turn's KV cache
+    cache_miss: CacheMiss | None = None  # why not more was reused (prompt_cache.py); None: not known (a server)
     completion_tokens: int = 0
     time_to_first_token_s: float = 0.0
     prompt_eval_tokens_per_s: float = 0.0
@@ -180,6 +182,7 @@ class Engine:
         self._load_cancel: threading.Event | None = None
         # Kept alive for as long as the context uses it.
         self._abort_callback = llama_cpp.ggml_abort_callback(self._should_abort)
+        self._cached: CachedPrompt | None = None  # what the KV cache was last filled from; None: nothing yet
 
     # ---- loading -------------------------------------------------------------------
 
@@ -209,6 +212,7 @@ class Engine:
     ) -> LoadReport:
         """Load a model, replacing any loaded one. Raises ModelFileError or EngineError."""
         self.close()
+        self._cached = None
         report = LoadReport(config=config, started_at=time.perf_counter())
         path = check_model_file(config.model_path)
         checked = time.perf_counter() - report.started_at
@@ -328,7 +332,7 @@ class Engine:
         `grammar` (GBNF text, e.g. from llama_cpp's json_schema_to_gbnf) constrains every
         sampled token to it; "" samples freely. Raises PromptTooLong when the prompt fills
         the context."""
-        return self.stream_tokens(self.prompt_tokens(messages), params, stop, observer, grammar)
+        return self.stream_tokens(self.prompt_tokens(messages), params, stop, observer, grammar, tuple(messages))
 
     def stream_tokens(
         self,
@@ -337,14 +341,23 @@ class Engine:
         stop: threading.Event,
         observer: TokenObserver | None = None,
         grammar: str = "",
+        messages: tuple[ChatMessage, ...] | None = None,
     ) -> Iterator[ReplyEvent]:
+        """`messages`: the conversation `prompt` was rendered from, which says why the cache missed when it did."""
         llama = self.llama
         stats = ReplyStats(prompt_tokens=len(prompt))
         room = llama.n_ctx() - len(prompt)
         if room <= 0:
             raise PromptTooLong(len(prompt), llama.n_ctx())
-        shift_kv_cache_to(llama, prompt)
+        cached = self._cached if llama.n_tokens > 0 else None
+        shifted = shift_kv_cache_to(llama, prompt)
         stats.cached_prompt_tokens = reusable_prefix(llama, prompt)
+        stats.cache_miss = explain_reuse(cached, messages, len(prompt), stats.cached_prompt_tokens, shifted)
+        self._cached = CachedPrompt(messages, len(prompt))
+        if stats.cache_miss is not CacheMiss.NONE:
+            log.debug(
+                "Prompt cache: %d of %d tokens reused (%s)", stats.cached_prompt_tokens, len(prompt), stats.cache_miss
+            )
         max_tokens = min(params.max_tokens, room) if params.max_tokens > 0 else room
         llama.set_seed(params.seed if params.seed is not None else random.randint(0, 2**31 - 1))
         llama.last_n_tokens_size = params.repeat_last_n

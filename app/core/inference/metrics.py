@@ -17,6 +17,7 @@ from typing import Any
 import llama_cpp
 
 from app.core.inference.engine import ReplyStats, StopReason
+from app.core.inference.prompt_cache import CacheMiss
 
 SPEED_WINDOW = 8  # tokens per point of the speed-over-time series
 
@@ -47,10 +48,26 @@ class ReplyMetrics:
     context_used: int = 0  # prompt plus reply tokens: what the conversation now takes of the window
     token_times_s: list[float] = field(default_factory=list)  # when each token was sampled, after the request
     llama: LlamaCounters | None = field(default_factory=LlamaCounters)  # None: a server ran it, nobody counted here
+    queue_wait_s: float | None = None  # asked for until the model began on it; None: not measured
+    gpu_energy_j: float | None = None  # the GPUs' energy over the reply; None: not measured (never 0 for that)
 
     @property
     def context_fraction(self) -> float:
         return self.context_used / self.n_ctx if self.n_ctx else 0.0
+
+    @property
+    def decoding_s(self) -> float:
+        """Seconds from the first token to the end of the reply: the decoding part of it."""
+        if not self.stats.completion_tokens:
+            return 0.0
+        return max(0.0, self.stats.total_s - self.stats.time_to_first_token_s)
+
+    @property
+    def energy_per_token_j(self) -> float | None:
+        """GPU joules per generated token; None when the energy was not measured or no token came."""
+        if self.gpu_energy_j is None or not self.stats.completion_tokens:
+            return None
+        return self.gpu_energy_j / self.stats.completion_tokens
 
     def speed_series(self, window: int = SPEED_WINDOW) -> list[tuple[float, float]]:
         """(seconds after the request, tokens/s over the last `window` tokens), one point per token."""
@@ -72,21 +89,41 @@ class ReplyMetrics:
             context_used=self.context_used,
             token_times_s=[round(t, 5) for t in self.token_times_s],
             llama=asdict(self.llama) if self.llama is not None else None,
+            queue_wait_s=self.queue_wait_s,
+            gpu_energy_j=self.gpu_energy_j,
         )
         return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ReplyMetrics:
         stat_names = {f.name for f in fields(ReplyStats)}
-        stats = ReplyStats(**{k: v for k, v in data.items() if k in stat_names and k != "stop_reason"})
+        stats = ReplyStats(**{k: v for k, v in data.items() if k in stat_names and k not in _ENUMS})
         stats.stop_reason = StopReason(data.get("stop_reason", StopReason.END_OF_TEXT.value))
+        stats.cache_miss = _cache_miss(data.get("cache_miss"))
         return cls(
             stats=stats,
             n_ctx=int(data.get("n_ctx", 0)),
             context_used=int(data.get("context_used", 0)),
             token_times_s=[float(t) for t in data.get("token_times_s", [])],
             llama=_counters(data),
+            queue_wait_s=_optional_float(data.get("queue_wait_s")),
+            gpu_energy_j=_optional_float(data.get("gpu_energy_j")),
         )
+
+
+_ENUMS = ("stop_reason", "cache_miss")
+
+
+def _cache_miss(value: Any) -> CacheMiss | None:
+    """A saved reason; None for a reply saved before reasons were kept (or with one this version does not know)."""
+    try:
+        return CacheMiss(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _optional_float(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _counters(data: dict[str, Any]) -> LlamaCounters | None:

@@ -9,5 +9,6 @@
 - alerts.py: thresholds with hysteresis, one alert (and one log line) per episode.
 - degradation.py: when a model does not fit, a more heavily quantized variant of it (in the
   library, or to download), as the memory planner sees it; idle.py: when to free an idle model.
+- reply_energy.py: a reply's wait for the model and its GPU energy (NVML's energy counters).
 - prometheus.py: the counters in Prometheus text, for the API server's `GET /metrics`.
 """

@@ -15,6 +15,13 @@ When no installed variant fits as asked, the offer also names a quantization to 
 (the best of Q8_0, Q6_K, Q5_K_M, Q4_K_M, Q3_K_M, Q2_K below the current one that fits as
 asked), planned from this model's own header with its weight matrices at that type: an
 estimate (real mixes keep a few tensors larger), and marked as one.
+
+`offer_after_load` is the window's entry: a load that ran out of memory even on the CPU,
+one that fell back to fewer GPU layers, or a loaded model that no longer fits because
+another program took the VRAM. What happened to the model itself outranks its plan (a
+plan can be optimistic); its variants are judged by the planner. `switch_config` is the
+load of the offered variant: with the GPU layers asked for when it fits as asked, else
+with those the planner gives it.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from pathlib import Path
 
 from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
 
+from app.core.inference.engine import LoadConfig
 from app.core.memory.fit import Fit, FitHint, Machine, plan_fit
 from app.core.memory.planner import ContextSettings, MemoryPlanner
 from app.core.models.gguf_info import GgufInfo, GgufInfoError, TensorInfo, read_gguf_info
@@ -111,6 +119,56 @@ def planner_judge(machine: Machine, context: ContextSettings) -> Judge:
         return plan_fit(MemoryPlanner(info, machine.runtime_overhead), machine, context)
 
     return judge
+
+
+class LoadTrouble(enum.Enum):
+    OUT_OF_MEMORY = "out of memory"  # even the CPU-only load ran out of memory
+    FELL_BACK = "fell back"  # it loaded, with fewer GPU layers than asked
+    VRAM_TAKEN = "VRAM taken"  # loaded as asked, but another program has taken the VRAM since
+
+
+def offer_after_load(
+    config: LoadConfig,
+    trouble: LoadTrouble,
+    installed: Sequence[InstalledModel],
+    machine: Machine,
+    models_dir: Path | None = None,
+    loaded_layers: int = 0,
+) -> DegradationOffer | None:
+    """The smaller variant to offer after `trouble` with the load `config` asked for (None: none helps).
+
+    `loaded_layers`: the GPU layers the fallback ended with (for FELL_BACK)."""
+    context = ContextSettings.for_load(config.n_ctx, config.n_batch)
+    planned = planner_judge(machine, context)
+    try:
+        failed_file = (config.model_path.resolve(), config.model_path.stat().st_size)
+    except OSError as error:
+        log.info("No smaller variant can be planned for %s: %s", config.model_path.name, error)
+        return None
+
+    def judge(info: GgufInfo) -> FitHint:
+        hint = planned(info)
+        if (info.path.resolve(), info.file_size) != failed_file:  # a variant, or a download planned from the header
+            return hint
+        if trouble is LoadTrouble.OUT_OF_MEMORY:
+            return replace(hint, fit=Fit.NO_FIT, gpu_layers=0, text="ran out of memory even on the CPU")
+        if trouble is LoadTrouble.FELL_BACK and (hint.fit is Fit.NO_FIT or hint.gpu_layers > loaded_layers):
+            fit = Fit.PARTIAL if loaded_layers > 0 else Fit.RAM
+            text = f"ran out of GPU memory and loaded with {loaded_layers} GPU layers"
+            return replace(hint, fit=fit, gpu_layers=loaded_layers, text=text)
+        return hint
+
+    return offer_smaller_variant(
+        config.model_path, installed, machine, context, config.n_gpu_layers, models_dir, judge=judge
+    )
+
+
+def switch_config(config: LoadConfig, offer: DegradationOffer) -> LoadConfig | None:
+    """The load of the offered installed variant in place of `config`; None when only a download is offered."""
+    if offer.local is None:
+        return None
+    layers = config.n_gpu_layers if offer.local_fits_as_asked else max(0, offer.local.hint.gpu_layers)
+    return replace(config, model_path=offer.local.model.path, n_gpu_layers=layers)
 
 
 def offer_smaller_variant(

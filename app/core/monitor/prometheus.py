@@ -17,7 +17,7 @@ serves `render()` with `CONTENT_TYPE`:
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
@@ -75,12 +75,20 @@ class ServerMetrics:
     def set_queue_length(self, length: int) -> None:
         self.queue_length.set(length)
 
-    def observe_reply(self, stats: ReplyStats) -> None:
-        """A reply ended: its tokens, and its speed when it wrote any."""
+    def follow_queue(self, length: Callable[[], int]) -> None:
+        """Read the queue length from `length()` at every scrape instead of a value set by hand."""
+        self.queue_length.set_function(length)
+
+    def observe_reply(self, stats: ReplyStats, time_to_first_token_s: float | None = None) -> None:
+        """A reply ended: its tokens, and its speed when it wrote any.
+
+        `time_to_first_token_s` is the time the caller saw (the server counts from the request's
+        arrival, waiting in the queue included); without it, the engine's own measure is used."""
         self.tokens.labels(direction="in").inc(stats.prompt_tokens)
         self.tokens.labels(direction="out").inc(stats.completion_tokens)
         if stats.completion_tokens:
-            self.time_to_first_token.observe(stats.time_to_first_token_s)
+            ttft = stats.time_to_first_token_s if time_to_first_token_s is None else time_to_first_token_s
+            self.time_to_first_token.observe(ttft)
         if stats.completion_tokens > 1 and stats.generation_tokens_per_s > 0:
             self.tokens_per_second.observe(stats.generation_tokens_per_s)
 

@@ -1,10 +1,15 @@
-"""The HTTP endpoints: GET /v1/models, POST /v1/chat/completions, /v1/completions, /v1/embeddings, GET /health.
+"""The HTTP endpoints: GET /v1/models, POST /v1/chat/completions, /v1/completions, /v1/embeddings, GET /health,
+GET /metrics.
 
 A generating request is read and checked on the event loop, then queued to the model's
 thread (`ModelQueue`); the response waits for the reply's first event before it starts, so
 a prompt that does not fit, or a model that fails, still gets its proper HTTP status
 instead of a broken stream. Every request ends as one record in the request log, except
-GET /health: monitors poll it every few seconds and would push the real requests out.
+GET /health and GET /metrics: monitors poll them every few seconds and would push the real
+requests out. Each record is counted in the server's Prometheus metrics as well (requests by
+endpoint and status, tokens, time to first token, tokens/s), which GET /metrics serves with the
+queue length read at scrape time; like every endpoint but /health it needs the API key when
+one is set.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from starlette.types import ASGIApp, Scope
 
 from app.core.backends.local.backend import LocalBackend
 from app.core.inference.engine import ChatMessage, PromptTooLong, ReplyDone, ReplyEvent, StopReason
+from app.core.monitor.prometheus import ServerMetrics
 from app.core.server.config import ServerConfig
 from app.core.server.embeddings import ServerEmbeddings, embedding_response, parse_embedding_request
 from app.core.server.errors import SERVER_ERROR, UNAVAILABLE, ApiError
@@ -58,10 +64,14 @@ STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 class ServerCore:
     """What the endpoints share: the config, the model's queue, the request log, the replies running."""
 
-    def __init__(self, config: ServerConfig, queue: ModelQueue, request_log: RequestLog) -> None:
+    def __init__(
+        self, config: ServerConfig, queue: ModelQueue, request_log: RequestLog, metrics: ServerMetrics | None = None
+    ) -> None:
         self.config = config
         self.queue = queue
         self.log = request_log
+        self.metrics = metrics or ServerMetrics()
+        self.metrics.follow_queue(lambda: queue.waiting)
         self.limits = Limits(max_tokens=config.max_tokens_limit)
         self.embeddings = ServerEmbeddings(config.embedding_model)
         self.stopping = False
@@ -117,13 +127,16 @@ class _Call:
         stats = done.stats if done is not None else None
         status = CLIENT_CLOSED if run.disconnected else (500 if error else 200)
         started = run.started_at or time.perf_counter()
+        ttft = run.first_token_at - self.began if run.first_token_at is not None else None
+        if stats is not None:
+            self.core.metrics.observe_reply(stats, ttft)
         self._record(
             status,
             prompt_tokens=stats.prompt_tokens if stats else 0,
             cached_tokens=stats.cached_prompt_tokens if stats else 0,
             completion_tokens=stats.completion_tokens if stats else 0,
             queued_s=started - run.queued_at,
-            time_to_first_token_s=run.first_token_at - self.began if run.first_token_at is not None else None,
+            time_to_first_token_s=ttft,
             tokens_per_s=stats.generation_tokens_per_s if stats and stats.completion_tokens > 1 else None,
             finish_reason=finish_reason(stats) if stats else "",
             error=error or ("the client disconnected" if run.disconnected else ""),
@@ -131,6 +144,7 @@ class _Call:
         )
 
     def _record(self, status: int, reply: str = "", **values: Any) -> None:
+        self.core.metrics.observe_request(self.endpoint, status)
         log = self.core.log
         client = self.scope.get("client") or ("", 0)
         record = RequestRecord(
@@ -154,6 +168,7 @@ def build_app(core: ServerCore) -> ASGIApp:
     app = FastAPI(title="Glassbox", docs_url=None, redoc_url=None, openapi_url=None)
     endpoints = _Endpoints(core)
     app.add_api_route("/health", endpoints.health, methods=["GET"])
+    app.add_api_route("/metrics", endpoints.metrics, methods=["GET"])
     app.add_api_route("/v1/models", endpoints.models, methods=["GET"])
     app.add_api_route("/v1/chat/completions", endpoints.chat, methods=["POST"])
     app.add_api_route("/v1/completions", endpoints.completions, methods=["POST"])
@@ -172,6 +187,11 @@ class _Endpoints:
         if model is None:
             return JSONResponse({"status": "no model loaded", "model": None, "queue": queue}, status_code=503)
         return JSONResponse({"status": "ok", "model": model, "queue": queue})
+
+    async def metrics(self) -> Response:
+        """Prometheus text: the server's counters and histograms, and the queue length now."""
+        metrics = self._core.metrics
+        return Response(metrics.render(), media_type=metrics.CONTENT_TYPE)
 
     async def models(self, request: Request) -> Response:
         _Call(self._core, request.scope, "/v1/models").answered(200)

@@ -7,8 +7,10 @@ before they start), then asks uvicorn to finish and joins its thread: nothing is
 running. The model's queue belongs to the caller, who may share it with other work (the
 window's own chats) and closes it after the server.
 
-For a panel: `start()`/`stop()`, `running`, `base_url`, and `request_log` (records and a
-listener that is called on the server's threads).
+For a panel: `start()`/`stop()`, `running`, `base_url`, `request_log` (records and a
+listener that is called on the server's threads), and `metrics`: this server's own
+Prometheus registry (never the process-wide one, so two servers or a test never share
+counts), kept across a stop and a start of the same server.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import time
 
 import uvicorn
 
+from app.core.monitor.prometheus import ServerMetrics
 from app.core.server.config import ServerConfig
 from app.core.server.endpoints import ServerCore, build_app
 from app.core.server.model_queue import ModelQueue
@@ -44,6 +47,7 @@ class ApiServer:
     def __init__(self, config: ServerConfig, queue: ModelQueue, request_log: RequestLog | None = None) -> None:
         self.config = config.check()
         self.request_log = request_log or RequestLog(config.log_size, config.log_text)
+        self.metrics = ServerMetrics()
         self._queue = queue
         self._core: ServerCore | None = None
         self._server: uvicorn.Server | None = None
@@ -71,7 +75,7 @@ class ApiServer:
             return
         sock = _bind(self.config.host, self.config.port)
         self._port = int(sock.getsockname()[1])
-        self._core = ServerCore(self.config, self._queue, self.request_log)
+        self._core = ServerCore(self.config, self._queue, self.request_log, self.metrics)
         config = uvicorn.Config(
             build_app(self._core),
             log_config=None,  # Glassbox's logging stays as it is

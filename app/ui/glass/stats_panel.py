@@ -1,4 +1,9 @@
-"""The Stats panel: the last reply's numbers, its speed over time, and the last replies side by side."""
+"""The Stats panel: the last reply's numbers, its speed over time, and the last replies side by side.
+
+The last reply is broken down into its wait for the model, its prompt processing (tokens
+reused from the cache and evaluated, and why the cache missed when it did), its decoding,
+and its GPU energy per token where the GPU counts energy ("not measured" otherwise, never 0).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QPushButton, QV
 from app.core.inference.metrics import LlamaCounters, ReplyMetrics
 from app.core.support.formatting import fill
 from app.ui.widgets.plots import BarPlot, LinePlot
-from app.ui.widgets.reply_footer import context_note
+from app.ui.widgets.reply_footer import cache_miss_text, context_note, format_energy
 
 HISTORY = 20  # replies shown in the bar plots
 
@@ -29,10 +34,13 @@ class StatsPanel(QWidget):
         grid.setHorizontalSpacing(12)
         self.values: dict[str, QLabel] = {}
         rows = [
+            ("queue", self.tr("Wait for the model")),
             ("prompt", self.tr("Prompt")),
             ("prompt_speed", self.tr("Prompt processing")),
             ("ttft", self.tr("Time to first token")),
             ("generation", self.tr("Generation")),
+            ("decoding", self.tr("Decoding")),
+            ("energy", self.tr("GPU energy")),
             ("reply", self.tr("Reply")),
             ("stop", self.tr("Stopped by")),
         ]
@@ -109,17 +117,43 @@ class StatsPanel(QWidget):
             ms=f"{llama.eval_ms:,.1f}",
         )
 
+    def _queue_wait(self, metrics: ReplyMetrics) -> str:
+        if metrics.queue_wait_s is None:
+            return self.tr("not measured")
+        return fill(self.tr("{ms} ms"), ms=f"{metrics.queue_wait_s * 1000:,.0f}")
+
+    def _decoding(self, metrics: ReplyMetrics) -> str:
+        return fill(
+            self.tr("{n} tokens in {s} s after the first"),
+            n=f"{max(0, metrics.stats.completion_tokens - 1):,}",
+            s=f"{metrics.decoding_s:.2f}",
+        )
+
+    def _energy(self, metrics: ReplyMetrics) -> str:
+        per_token = metrics.energy_per_token_j
+        if metrics.gpu_energy_j is None or per_token is None:
+            return self.tr("not measured (the model is not on a GPU that counts its energy)")
+        return fill(
+            self.tr("{per_token} per token, {total} for the reply (the whole GPU's counter)"),
+            per_token=format_energy(per_token),
+            total=format_energy(metrics.gpu_energy_j),
+        )
+
     def _show(self, metrics: ReplyMetrics) -> None:
         stats, llama = metrics.stats, metrics.llama
         self.title.setText(self.tr("Last reply"))
-        self.values["prompt"].setText(
-            fill(
-                self.tr("{n} tokens ({cached} reused from the cache, {evaluated} evaluated)"),
-                n=f"{stats.prompt_tokens:,}",
-                cached=f"{stats.cached_prompt_tokens:,}",
-                evaluated=f"{stats.evaluated_prompt_tokens:,}",
-            )
+        prompt = fill(
+            self.tr("{n} tokens ({cached} reused from the cache, {evaluated} evaluated)"),
+            n=f"{stats.prompt_tokens:,}",
+            cached=f"{stats.cached_prompt_tokens:,}",
+            evaluated=f"{stats.evaluated_prompt_tokens:,}",
         )
+        if stats.cache_miss is not None:
+            prompt = fill(self.tr("{prompt}; {reason}"), prompt=prompt, reason=cache_miss_text(stats.cache_miss))
+        self.values["queue"].setText(self._queue_wait(metrics))
+        self.values["prompt"].setText(prompt)
+        self.values["decoding"].setText(self._decoding(metrics))
+        self.values["energy"].setText(self._energy(metrics))
         self.values["prompt_speed"].setText(self._prompt_speed(stats.prompt_eval_tokens_per_s, llama))
         self.values["ttft"].setText(fill(self.tr("{ms} ms"), ms=f"{stats.time_to_first_token_s * 1000:,.0f}"))
         self.values["generation"].setText(self._generation_speed(stats.generation_tokens_per_s, llama))

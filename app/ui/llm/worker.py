@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -39,8 +39,10 @@ from app.core.inference.engine import (
 )
 from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.sampling import SamplingParams
+from app.core.memory.fallback import OutOfMemoryError
 from app.core.models.load_guard import begin_load, end_load
 from app.core.models.validation import ModelFileError
+from app.core.monitor.reply_energy import EnergyMeter, ReplyMeasure
 from app.core.server.config import DEFAULT_QUEUE_LIMIT
 from app.core.server.model_queue import ModelQueue, QueuedJob
 from app.ui.threads import WorkerThread, rearm
@@ -54,6 +56,7 @@ T = TypeVar("T")
 class ReplyRequest:
     messages: tuple[ChatMessage, ...]
     params: SamplingParams
+    requested_at: float = field(default_factory=time.perf_counter)  # the reply's queue wait starts here
 
 
 TEXT_BATCH_S = 0.016
@@ -103,6 +106,7 @@ class LlmWorker(QObject):
     loadCancelled = Signal(str)  # the cancel Glassbox was asked for (Cancel, closing): not a failure
     loadFallbackStep = Signal(object)  # FallbackStep: out of memory, retrying with fewer GPU layers
     loadFellBack = Signal(object)  # FallbackResult: loaded with fewer GPU layers than asked (emitted before `loaded`)
+    loadOutOfMemory = Signal(object)  # LoadConfig: not even the CPU had the memory (emitted before `loadFailed`)
     token = Signal(str)  # streamed text: one token, or those of the last TEXT_BATCH_S together
     replyMetrics = Signal(object)  # ReplyMetrics, emitted right before `finished`
     replyTokens = Signal(object)  # TokenTrace, right before `finished`, while token_probabilities is set
@@ -137,6 +141,7 @@ class LlmWorker(QObject):
         # While a server's model is on duty: its client and the planner that counts with it.
         self.remote: RemoteBackend | None = None
         self._remote_planner: RemotePlanner | None = None
+        self._energy: EnergyMeter | None = None  # made at the first reply on a GPU
 
     @Slot(object)
     def _select_server(self, choice: ServerModel) -> None:
@@ -158,6 +163,8 @@ class LlmWorker(QObject):
     def close(self) -> None:
         """Free whatever is on duty (run in the thread once its event loop has ended)."""
         self._drop_remote()
+        if self._energy is not None:
+            self._energy.close()
         queue, self.model_queue = self.model_queue, None
         if queue is not None:
             queue.close()
@@ -213,6 +220,8 @@ class LlmWorker(QObject):
             return
         except (ModelFileError, EngineError) as error:  # EngineCrashed included: the engine process died
             log.warning("Model load failed: %s", error)
+            if isinstance(error, OutOfMemoryError):
+                self.loadOutOfMemory.emit(config)
             self.loadFailed.emit(str(error))
             return
         except Exception as error:  # whatever else: never kill the thread
@@ -234,15 +243,18 @@ class LlmWorker(QObject):
         started = time.perf_counter()
         times: list[float] = []  # when each piece arrived, for a server's reply (the engine records its own)
         batch = _TextBatch(self.token.emit)
+        measure = ReplyMeasure(request.requested_at, self._energy_meter() if remote is None else None)
 
         def stream(backend: LocalBackend | RemoteBackend) -> None:
+            measure.began()
             events = backend.stream_chat(
                 request.messages, request.params, self.stop_event, self.token_probabilities.is_set()
             )
             for event in events:
                 if isinstance(event, ReplyDone):
                     batch.flush()
-                    self._finish(event if event.metrics is not None else self._measured_here(event, times))
+                    done = event if event.metrics is not None else self._measured_here(event, times)
+                    self._finish(replace(done, metrics=measure.finish(done.metrics)) if done.metrics else done)
                     continue
                 if event.token_id >= 0 or remote is not None:  # a server's pieces carry no token ids
                     self.generated_tokens += 1
@@ -273,6 +285,15 @@ class LlmWorker(QObject):
         except Exception as error:
             log.exception("Generation failed")
             self.failed.emit(f"Generation failed unexpectedly: {error}")
+
+    def _energy_meter(self) -> EnergyMeter | None:
+        """The GPUs' energy meter while the local model has layers on a GPU; None on the CPU."""
+        config = self.backend.config
+        if config is None or config.n_gpu_layers == 0:
+            return None
+        if self._energy is None:
+            self._energy = EnergyMeter()
+        return self._energy
 
     def _measured_here(self, done: ReplyDone, times: list[float]) -> ReplyDone:
         """A server's reply with the metrics this side can give (no llama.cpp counters: None, not zeros)."""

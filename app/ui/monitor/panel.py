@@ -77,6 +77,7 @@ class MonitorPanel(QWidget):
     sampled = Signal(object)  # ResourceSample, after the panel (alerts, plots) has handled it
     exported = Signal(object, int)  # the CSV's path and its rows
     exportFailed = Signal(str)
+    settingsRequested = Signal()  # the user asked for the alert thresholds (the shell opens MonitorSettingsDialog)
 
     def __init__(
         self,
@@ -133,6 +134,10 @@ class MonitorPanel(QWidget):
         self.window_box.currentIndexChanged.connect(self.refresh)
         controls.addWidget(self.window_box)
         controls.addStretch(1)
+        self.settings_button = QPushButton(self.tr("Alerts…"), self)
+        self.settings_button.setToolTip(self.tr("Alert thresholds, idle unload and smaller variants"))
+        self.settings_button.clicked.connect(self.settingsRequested)
+        controls.addWidget(self.settings_button)
         self.export_button = QPushButton(self.tr("Export CSV…"), self)
         self.export_button.setToolTip(self.tr("Save the whole session, one row per sample"))
         self.export_button.clicked.connect(self._on_export_clicked)

@@ -55,6 +55,7 @@ from app.ui.monitor.panel import MonitorPanel
 from app.ui.server.panel import ServerPanel
 from app.ui.shell.about_dialog import show_about_dialog
 from app.ui.shell.appearance_menu import AppearanceMenus
+from app.ui.shell.monitor_extras import MonitorExtras
 from app.ui.shell.server_models import ServerModels
 from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
 from app.ui.shell.window_memory import first_size, load_memory, remember, restore, save_memory
@@ -618,6 +619,18 @@ class MainWindow(QMainWindow):
         self.chats.session.settingsChanged.connect(
             lambda: self.monitor_panel.apply_settings(self.chats.session.settings.monitor)
         )
+        # Its settings dialog (Tools menu), smaller variants of a model that does not fit, the server's metrics
+        self.monitor_extras = MonitorExtras(
+            self.monitor_panel,
+            self.worker,
+            self.state,
+            self.chats.session,
+            self.error_banner,
+            self._apply_load_settings,
+            lambda: self.server_panel.server,
+            self.tools_menu,
+            self,
+        )
 
     def _build_documents_panel(self) -> None:
         """The Documents panel in a dock (View → Documents), closed at first; it follows the chat on show."""
@@ -746,6 +759,7 @@ class MainWindow(QMainWindow):
         self.monitor_panel.request_stop()
         self.retrieval.request_stop()
         self.documents_threads.request_stop()
+        self.monitor_extras.request_stop()
         if self.model_manager is not None:
             self.model_manager.request_stop()
         self._show_closing()
@@ -756,6 +770,7 @@ class MainWindow(QMainWindow):
         self.chats.shutdown()
         self.gpu_panel.shutdown()
         self.monitor_panel.shutdown()
+        self.monitor_extras.shutdown()
         if self.model_manager is not None:
             wait_keeping_events(self.model_manager.workers.threads)
             self.model_manager.shutdown()  # joins the paused downloads; their bytes stay for next time

@@ -1,7 +1,9 @@
 """The line under a reply: its stats and how much of the context the conversation then filled.
 
 Built from the reply's `ReplyMetrics`, which the chat history keeps as `to_dict()`, so a
-reply reloaded from the history gets the same line as when it was shown live.
+reply reloaded from the history gets the same line as when it was shown live. The breakdown
+adds, when they were measured: why the prompt cache missed, the wait for the model, and the
+GPU energy per token (left out when not measured, never shown as 0).
 """
 
 from __future__ import annotations
@@ -10,7 +12,34 @@ from PySide6.QtCore import QCoreApplication
 
 from app.core.inference.engine import ReplyStats, StopReason
 from app.core.inference.metrics import ReplyMetrics
+from app.core.inference.prompt_cache import CacheMiss
 from app.core.support.formatting import fill
+
+SHOWN_QUEUE_WAIT_S = 0.05  # a shorter wait is no wait worth a word in the footer
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ReplyFooter", text)
+
+
+def cache_miss_text(miss: CacheMiss) -> str:
+    """Why the prompt cache missed, in the user's language."""
+    texts = {
+        CacheMiss.NONE: _tr("everything earlier was reused"),
+        CacheMiss.FIRST_TURN: _tr("first turn: nothing was cached yet"),
+        CacheMiss.CONTEXT_SHIFT: _tr("context shift: old turns were cut out of the cache and the rest moved back"),
+        CacheMiss.SYSTEM_PROMPT: _tr("the system prompt changed"),
+        CacheMiss.TEMPLATE: _tr("the chat template rendered the earlier messages differently"),
+        CacheMiss.EDITED_HISTORY: _tr("an earlier message was edited, regenerated or deleted"),
+        CacheMiss.WINDOW_SLIDE: _tr("the context window dropped the oldest turns"),
+        CacheMiss.OTHER_CONVERSATION: _tr("the cache held another conversation or prompt"),
+    }
+    return texts[miss]
+
+
+def format_energy(joules: float) -> str:
+    """Joules, in mJ below one."""
+    return fill(_tr("{mj} mJ"), mj=f"{joules * 1000:,.0f}") if joules < 1 else fill(_tr("{j} J"), j=f"{joules:,.2f}")
 
 
 def format_reply_stats(stats: ReplyStats) -> str:
@@ -36,9 +65,23 @@ def context_note(metrics: ReplyMetrics) -> str:
     )
 
 
+def breakdown_notes(metrics: ReplyMetrics) -> list[str]:
+    """The measured parts of the breakdown: the cache miss, a wait for the model, the energy per token."""
+    notes = []
+    miss = metrics.stats.cache_miss
+    if miss is not None and miss is not CacheMiss.NONE:
+        notes.append(fill(_tr("cache: {reason}"), reason=cache_miss_text(miss)))
+    if metrics.queue_wait_s is not None and metrics.queue_wait_s >= SHOWN_QUEUE_WAIT_S:
+        notes.append(fill(_tr("waited {ms} ms for the model"), ms=f"{metrics.queue_wait_s * 1000:,.0f}"))
+    per_token = metrics.energy_per_token_j
+    if per_token is not None:
+        notes.append(fill(_tr("{energy}/token on the GPU"), energy=format_energy(per_token)))
+    return notes
+
+
 def reply_footer(metrics: ReplyMetrics) -> str:
-    """Stats, then the context note when the context is known (replies saved with bare stats lack it)."""
-    parts = [format_reply_stats(metrics.stats)]
+    """Stats, the breakdown, then the context note when the context is known (replies saved with bare stats lack it)."""
+    parts = [format_reply_stats(metrics.stats), *breakdown_notes(metrics)]
     if metrics.n_ctx:
         parts.append(context_note(metrics))
     return " · ".join(parts)

@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from app.core.inference.engine import ChatMessage, Engine, ReplyDone, StopReason, TokenPiece
+from app.core.inference.prompt_cache import CacheMiss
 from app.core.inference.sampling import GREEDY
 from app.core.inference.stop_strings import StopStringFilter
 
@@ -218,3 +219,26 @@ def test_dropping_old_turns_shifts_the_cache_instead_of_re_evaluating_the_rest(e
     # Without the shift only the system prompt would come from the cache.
     assert second.stats.cached_prompt_tokens > system_only + 40
     assert second.stats.evaluated_prompt_tokens <= new_turn + 8
+    assert second.stats.cache_miss is CacheMiss.CONTEXT_SHIFT
+
+
+def test_each_reply_says_why_its_prompt_cache_missed(engine: Engine) -> None:
+    system = ChatMessage("system", "You are a concise assistant.")
+    first = [system, ChatMessage("user", "Give me a word that rhymes with cat.")]
+    params = replace(GREEDY, max_tokens=6)
+
+    def reply(messages: list[ChatMessage]) -> ReplyDone:
+        done = list(engine.stream_chat(messages, params, threading.Event()))[-1]
+        assert isinstance(done, ReplyDone)
+        return done
+
+    engine.llama.reset()
+    opening = reply(first)
+    assert opening.stats.cache_miss is CacheMiss.FIRST_TURN
+    follow_up = [*first, ChatMessage("assistant", opening.text), ChatMessage("user", "And one with dog?")]
+    continued = reply(follow_up)
+    assert continued.stats.cache_miss is CacheMiss.NONE
+    edited = [*first, ChatMessage("assistant", opening.text), ChatMessage("user", "And one with frog?")]
+    assert reply(edited).stats.cache_miss is CacheMiss.EDITED_HISTORY  # the message before the reply was edited
+    other_system = [ChatMessage("system", "You are a pirate."), *edited[1:]]
+    assert reply(other_system).stats.cache_miss is CacheMiss.SYSTEM_PROMPT

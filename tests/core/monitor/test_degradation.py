@@ -13,16 +13,20 @@ import pytest
 from gguf.constants import GGMLQuantizationType
 
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
+from app.core.inference.engine import LoadConfig
 from app.core.memory.fit import RAM_RESERVE, Fit, Machine
 from app.core.memory.planner import DEFAULT_SAFETY_MARGIN, ContextSettings, MemoryPlanner
 from app.core.models.gguf_info import read_gguf_info
 from app.core.models.library import installed_models
 from app.core.monitor.degradation import (
     DOWNLOAD_LADDER,
+    LoadTrouble,
     base_name,
+    offer_after_load,
     offer_smaller_variant,
     requantized,
     same_model,
+    switch_config,
     variants,
 )
 
@@ -140,3 +144,39 @@ def test_a_requantized_header_is_what_the_real_smaller_file_plans_to(library: Pa
     assert estimate.tensor_bytes == real.tensor_bytes
     assert MemoryPlanner(estimate).plan(0, CONTEXT).cpu_total == MemoryPlanner(real).plan(0, CONTEXT).cpu_total
     assert read_gguf_info(f16(library)).tensor_bytes > estimate.tensor_bytes  # the original header is untouched
+
+
+def test_a_load_that_ran_out_of_memory_gets_its_variant_even_where_the_plan_said_it_fits(library: Path) -> None:
+    plenty = Machine(free_vram=None, free_ram=64 * 1024 * MIB, gpus=0)
+    config = LoadConfig(f16(library), n_ctx=1024, n_gpu_layers=0)
+    assert offer_after_load(config, LoadTrouble.VRAM_TAKEN, installed_models(library), plenty) is None  # the plan
+    offer = offer_after_load(config, LoadTrouble.OUT_OF_MEMORY, installed_models(library), plenty)  # what happened
+
+    assert offer is not None and offer.current.fit is Fit.NO_FIT and "ran out of memory" in offer.current.text
+    assert offer.local is not None and offer.local.model.path == q8(library) and offer.local_fits_as_asked
+    assert switch_config(config, offer) == LoadConfig(q8(library), n_ctx=1024, n_gpu_layers=0)
+
+
+def test_a_load_that_fell_back_to_fewer_layers_gets_the_variant_that_takes_them_all(library: Path) -> None:
+    machine = between_on_the_gpu(library)
+    config = LoadConfig(f16(library), n_ctx=1024, n_gpu_layers=-1)
+    offer = offer_after_load(config, LoadTrouble.FELL_BACK, installed_models(library), machine, loaded_layers=2)
+
+    assert offer is not None and offer.current.gpu_layers <= 2
+    assert offer.local is not None and offer.local.hint.fit is Fit.GPU
+    switched = switch_config(config, offer)
+    assert switched is not None and switched.model_path == q8(library) and switched.n_gpu_layers == -1  # all, as asked
+
+
+def test_vram_taken_while_loaded_is_judged_by_the_plan_on_what_is_free_now(library: Path) -> None:
+    config = LoadConfig(f16(library), n_ctx=1024, n_gpu_layers=-1)
+    offer = offer_after_load(config, LoadTrouble.VRAM_TAKEN, installed_models(library), between_on_the_gpu(library))
+    assert offer is not None and offer.local is not None and offer.local.model.path == q8(library)
+
+
+def test_only_a_download_to_offer_has_no_load_to_switch_to(library: Path) -> None:
+    machine = between_on_the_cpu(library)
+    q8(library).unlink()
+    config = LoadConfig(f16(library), n_ctx=1024, n_gpu_layers=0)
+    offer = offer_after_load(config, LoadTrouble.OUT_OF_MEMORY, installed_models(library), machine, library)
+    assert offer is not None and offer.download is not None and switch_config(config, offer) is None

@@ -27,6 +27,7 @@ from app.core.inference.engine import (
     StopReason,
 )
 from app.core.inference.metrics import LlamaCounters, ReplyMetrics
+from app.core.inference.prompt_cache import CacheMiss
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.inference.token_probs import Alternative, TokenProbabilityRecorder, TokenStep, TokenTrace
 from app.core.support.log_buffer import LogBuffer
@@ -334,6 +335,10 @@ def test_the_window_shows_the_load_timeline_metrics_tokens_and_the_prompt(window
     assert "context" in reply.footer.text() and "/4,096" in reply.footer.text()
     assert len(glass.stats_panel.history) == 1
     assert glass.stats_panel.history[0].stats.completion_tokens == len(glass.stats_panel.history[0].token_times_s)
+    first = glass.stats_panel.history[0]  # the breakdown, measured through the worker and the engine process
+    assert first.stats.cache_miss is CacheMiss.FIRST_TURN and "cache: first turn" in reply.footer.text()
+    assert first.queue_wait_s is not None and first.queue_wait_s >= 0
+    assert first.gpu_energy_j is None  # on the CPU: not measured
     view = reply.findChild(TokenReplyView)
     assert view is not None and view.isVisible() and not reply.body.isVisible()
     chat_id = window.chats.session.chat.id

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.core.inference.engine import ReplyStats, StopReason
 from app.core.inference.metrics import ReplyMetrics
+from app.core.inference.prompt_cache import CacheMiss
 from app.ui.widgets.reply_footer import reply_footer
 
 STATS = ReplyStats(
@@ -32,3 +35,18 @@ def test_a_saved_reply_gets_the_footer_it_had_when_it_was_shown() -> None:
 def test_a_reply_saved_without_its_context_numbers_shows_its_stats_only() -> None:
     footer = reply_footer(ReplyMetrics(STATS))
     assert footer.startswith("12 tokens") and "context" not in footer
+
+
+def test_the_footer_says_why_the_cache_missed_the_wait_and_the_energy_per_token() -> None:
+    stats = replace(STATS, cache_miss=CacheMiss.EDITED_HISTORY)
+    footer = reply_footer(ReplyMetrics(stats, queue_wait_s=1.25, gpu_energy_j=3.6))
+    assert "cache: an earlier message was edited, regenerated or deleted" in footer
+    assert "waited 1,250 ms for the model" in footer
+    assert "300 mJ/token on the GPU" in footer
+
+
+def test_a_hit_no_wait_and_unmeasured_energy_add_nothing_never_a_zero() -> None:
+    stats = replace(STATS, cache_miss=CacheMiss.NONE)
+    footer = reply_footer(ReplyMetrics(stats, queue_wait_s=0.001, gpu_energy_j=None))
+    assert footer == reply_footer(ReplyMetrics(STATS))
+    assert "cache:" not in footer and "waited" not in footer and "J" not in footer
