@@ -37,12 +37,12 @@ def test_metrics_count_requests_by_endpoint_and_status_and_the_reply_tokens(serv
         client.models.list()
         reply = client.chat.completions.create(model="any", messages=HELLO, max_tokens=12, temperature=0)  # type: ignore[arg-type]
         with pytest.raises(openai.BadRequestError):
-            client.embeddings.create(model="any", input="hello")
+            client.chat.completions.create(model="any", messages=HELLO, temperature="hot")  # type: ignore[arg-type]
 
     values = scrape(server)
     assert requests(values, "/v1/models", 200) == 1
     assert requests(values, "/v1/chat/completions", 200) == 1
-    assert requests(values, "/v1/embeddings", 400) == 1
+    assert requests(values, "/v1/chat/completions", 400) == 1
     assert reply.usage is not None
     assert values[("glassbox_tokens_total", (("direction", "in"),))] == reply.usage.prompt_tokens
     assert values[("glassbox_tokens_total", (("direction", "out"),))] == reply.usage.completion_tokens
