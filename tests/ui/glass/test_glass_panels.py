@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Iterator
 from dataclasses import replace
@@ -375,7 +376,9 @@ def test_a_load_cancelled_in_the_window_says_so_in_the_load_details(window: Main
     window.load_model(window.loaded_model)
     qtbot.waitUntil(lambda: panel.headline.text().startswith("Not loaded"), timeout=60_000)
     assert not panel.is_loading
-    assert panel.headline.text().startswith("Not loaded (Loading weights, ")
+    # the engine process hears of the cancel while it loads the weights, or, when they are read by then
+    # (memory-mapped, in the page cache), as the context is created: the headline names that stage
+    assert re.match(r"Not loaded \((Loading weights|Creating the context), \d+%\): ", panel.headline.text())
     assert "was cancelled" in panel.headline.text()
 
 
