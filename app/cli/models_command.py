@@ -326,6 +326,9 @@ def run_remove(args: argparse.Namespace) -> int:
         removed = delete_model(model, models_dir)
     except LibraryError as error:
         return fail(str(error))
+    if model.in_place:
+        print(f"Removed {model.name} from the library; its file stays at {model.path}.")
+        return 0
     print(f"Deleted {len(removed)} file(s) of {model.name}.")
     return 0
 
