@@ -327,7 +327,9 @@ class HubClient:
                 HubErrorKind.PROTOCOL,
                 f"Cannot {what}: {self.host} sent an answer Glassbox does not understand. Try again later.",
             )
-        return HubError(HubErrorKind.PROTOCOL, f"Cannot {what}: {_short(error)}")
+        return HubError(
+            HubErrorKind.PROTOCOL, f"Cannot {what}: something unexpected went wrong. Try again in a moment."
+        )
 
 
 def _http_status_error(status: int, endpoint: str, has_token: bool, what: str) -> HubError:

@@ -203,9 +203,10 @@ class ModelManagerDialog(QDialog):
         layout.addWidget(self.tabs, 1)
 
         self.workers.hub.failed.connect(self._on_hub_failed)
-        self.workers.hub.searchFinished.connect(lambda _results: self._succeeded("search"))
-        self.workers.hub.listingFinished.connect(lambda _listing, _fit: self._succeeded("listing"))
-        self.workers.hub.tokenStatus.connect(lambda _state: self._succeeded("token"))
+        # Bound methods, not lambdas: a lambda would run on the worker's thread.
+        self.workers.hub.searchFinished.connect(self._on_search_finished)
+        self.workers.hub.listingFinished.connect(self._on_listing_finished)
+        self.workers.hub.tokenStatus.connect(self._on_token_status)
         self.discover.listingShown.connect(self._on_listing_shown)
         self.discover.downloadRequested.connect(self.start_downloads)
         self.downloads.installed.connect(self._on_installed)
@@ -247,6 +248,15 @@ class ModelManagerDialog(QDialog):
         if isinstance(error, HubError) and error.kind in _TOKEN_KINDS:
             self.token_bar.set_expanded(True)
         self._show_problem(what, message, retry, connection)
+
+    def _on_search_finished(self, _results: object) -> None:
+        self._succeeded("search")
+
+    def _on_listing_finished(self, _listing: object, _assessment: object) -> None:
+        self._succeeded("listing")
+
+    def _on_token_status(self, _state: object) -> None:
+        self._succeeded("token")
 
     def _on_listing_shown(self, listing: RepoListing) -> None:
         if listing.gated and self.token_bar.state not in (TokenState.SAVED, TokenState.FROM_ENVIRONMENT):
