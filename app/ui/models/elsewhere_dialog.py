@@ -29,8 +29,8 @@ from app.ui.models.columns import fit_columns
 from app.ui.models.workers import LibraryWorker
 from app.ui.widgets.tables import read_only_item, style_row_table
 
-_NAME_CAP_PX = 320
-_LOCATION_CAP_PX = 420
+_NAME_CAP_PX = 280
+_LOCATION_CAP_PX = 320
 
 
 def source_label(widget: QWidget, source: ModelSource) -> str:
@@ -39,7 +39,7 @@ def source_label(widget: QWidget, source: ModelSource) -> str:
         ModelSource.LM_STUDIO: widget.tr("LM Studio"),
         ModelSource.OLLAMA: widget.tr("Ollama"),
         ModelSource.HF_CACHE: widget.tr("Hugging Face cache"),
-        ModelSource.FILE: widget.tr("a file you chose"),
+        ModelSource.FILE: widget.tr("chosen file"),
     }[source]
 
 

@@ -30,7 +30,7 @@ from app.core.models.gguf_summary import format_parameters
 from app.core.models.hashing import VerifyResult, VerifyState
 from app.core.models.importing import AlreadyInLibrary
 from app.core.models.library import InstalledModel, LibraryEntry
-from app.core.models.links import Missing
+from app.core.models.links import Missing, ModelSource
 from app.core.support.formatting import fill, format_bytes
 from app.ui.models.columns import fit_columns
 from app.ui.models.elsewhere_dialog import ElsewhereDialog, source_label
@@ -38,8 +38,8 @@ from app.ui.models.workers import LibraryWorker
 from app.ui.widgets.tables import read_only_item, style_row_table
 from app.ui.widgets.theme import colours
 
-_NAME_CAP_PX = 280
-_LOCATION_CAP_PX = 360
+_NAME_CAP_PX = 260
+_LOCATION_CAP_PX = 260
 
 
 class LibraryPage(QWidget):
@@ -82,7 +82,7 @@ class LibraryPage(QWidget):
         self.table.setWordWrap(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         fit_columns(self.table)
-        self.table.itemSelectionChanged.connect(self._update_buttons)
+        self.table.itemSelectionChanged.connect(self._on_selection_changed)
         self.table.itemDoubleClicked.connect(lambda _item: self.load_selected())
 
         self.load_button = QPushButton(self.tr("Load"), self)
@@ -167,18 +167,22 @@ class LibraryPage(QWidget):
 
     def missing_text(self, model: InstalledModel) -> str:
         """Why a model used in place cannot be used now, and what to do, in a sentence."""
-        where = source_label(self, model.source) if model.source is not None else ""
         if model.missing is Missing.UNREADABLE:
             text = self.tr(
                 "{path} is there but cannot be read (its permissions, or a disk that is not mounted). "
                 "Make it readable, or remove the model from the library."
             )
-        else:
+        elif model.source in (ModelSource.LM_STUDIO, ModelSource.OLLAMA, ModelSource.HF_CACHE):
             text = self.tr(
                 "{path} is no longer there: it was moved or deleted (in {app}, perhaps). "
                 "Put it back, or remove the model from the library."
             )
-        return fill(text, path=str(model.path), app=where)
+        else:
+            text = self.tr(
+                "{path} is no longer there: it was moved or deleted. Put it back, or remove the model from the library."
+            )
+        app = source_label(self, model.source) if model.source is not None else ""
+        return fill(text, path=str(model.path), app=app)
 
     def _cells(self, entry: LibraryEntry) -> list[tuple[str, str]]:
         model, summary = entry.model, entry.summary
@@ -225,7 +229,7 @@ class LibraryPage(QWidget):
         if model.is_starter:
             return self.tr("bundled with Glassbox"), str(model.path)
         if model.source is not None:
-            text = fill(self.tr("in place ({app}): {path}"), app=source_label(self, model.source), path=str(model.path))
+            text = fill(self.tr("in place · {app}"), app=source_label(self, model.source))
             return text, fill(self.tr("Used where it is, not copied: {path}"), path=str(model.path))
         try:
             return model.path.parent.relative_to(self.models_dir).as_posix(), str(model.path)
@@ -261,6 +265,12 @@ class LibraryPage(QWidget):
             if entry.model.path == path:
                 self.table.selectRow(row)
                 return
+
+    def _on_selection_changed(self) -> None:
+        model = self.selected_model()
+        if model is not None and model.missing is not None and not self._busy:
+            self.status.setText(self.missing_text(model))
+        self._update_buttons()
 
     def _update_buttons(self) -> None:
         model = self.selected_model()

@@ -64,6 +64,7 @@ class TokenBar(QWidget):
         self.toggle.setAutoRaise(True)
         self.toggle.setToolTip(self.tr("Only gated and private models need a token"))
         self.toggle.toggled.connect(self.set_expanded)
+        self.toggle.clicked.connect(self._focus_entry)  # opened by hand: ready to paste
         self.status = QLabel(self.tr("Checking the keyring…"), self)
         header = QHBoxLayout()
         header.setContentsMargins(0, 0, 0, 0)
@@ -113,7 +114,9 @@ class TokenBar(QWidget):
         self.toggle.setChecked(expanded)
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
         self.body.setVisible(expanded)
-        if expanded and self.edit.isEnabled():
+
+    def _focus_entry(self, checked: bool) -> None:
+        if checked and self.edit.isEnabled():
             self.edit.setFocus()
 
     def save(self) -> None:

@@ -75,12 +75,14 @@ def test_the_window_opens_with_the_cursor_in_the_search_box_and_the_token_folded
     assert "\n" not in bar.status.text() and len(bar.status.text()) < 60  # one short line, not a paragraph
     qtbot.mouseClick(bar.toggle, Qt.MouseButton.LeftButton)
     assert bar.expanded and bar.body.isVisible() and bar.save_button.isEnabled()
+    assert dialog.focusWidget() is bar.edit  # opened by hand: ready to paste the token
 
 
 def test_opening_a_gated_repository_unfolds_the_token_section(dialog: ModelManagerDialog, qtbot: QtBot) -> None:
     with qtbot.waitSignal(dialog.discover.listingShown, timeout=WAIT_MS):
         dialog.discover.open_repository("meta/Gated-GGUF")
     assert dialog.token_bar.expanded
+    assert dialog.focusWidget() is dialog.discover.search_edit  # unfolded, but the cursor stays put
 
 
 @pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(offline\)")
@@ -104,7 +106,7 @@ def test_a_network_error_is_said_plainly_and_retry_searches_again_once_the_hub_a
     with qtbot.waitSignal(dialog.discover.resultsShown, timeout=WAIT_MS) as shown:
         qtbot.mouseClick(retry, Qt.MouseButton.LeftButton)
     assert shown.args == [1]
-    assert dialog.banner.notices() == []
+    qtbot.waitUntil(lambda: dialog.banner.notices() == [], timeout=WAIT_MS)  # the old error is gone
 
 
 @pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(not found\)")
@@ -115,7 +117,7 @@ def test_an_old_error_is_cleared_once_the_same_request_works(dialog: ModelManage
     assert dialog.banner.notices()[0].action is None  # nothing to retry: the name is wrong
     with qtbot.waitSignal(dialog.discover.listingShown, timeout=WAIT_MS):
         dialog.discover.open_repository(REPO)
-    assert dialog.banner.notices() == []
+    qtbot.waitUntil(lambda: dialog.banner.notices() == [], timeout=WAIT_MS)
 
 
 def test_no_table_header_is_cut_off(dialog: ModelManagerDialog, qtbot: QtBot) -> None:
@@ -191,7 +193,8 @@ def test_a_model_lm_studio_keeps_is_added_in_place_without_a_copy(
     assert source.stat().st_size == size  # the file is where it was, as it was
     assert not list(app_paths().models.rglob("*.gguf"))  # nothing was copied
     row = library_rows(dialog)["Tiny-Q4_K_M"]
-    assert "in place (LM Studio)" in dialog.library.table.item(row, 7).text()
+    assert dialog.library.table.item(row, 7).text() == "in place · LM Studio"
+    assert str(source) in dialog.library.table.item(row, 7).toolTip()
     qtbot.waitUntil(lambda: found.table.item(0, 4).text() == "yes", timeout=WAIT_MS)  # now in the library
     assert not found.add_button.isEnabled()
 
@@ -213,6 +216,7 @@ def test_a_model_used_in_place_whose_file_vanished_shows_as_missing_with_the_rea
     dialog.library.table.selectRow(row)
     assert not dialog.library.load_button.isEnabled() and not dialog.library.verify_button.isEnabled()
     assert "is no longer there" in dialog.library.load_button.toolTip()
+    assert dialog.library.status.text().startswith(f"{source} is no longer there: it was moved or deleted.")
     assert dialog.library.delete_button.text() == "Remove from library"
     with qtbot.waitSignal(dialog.modelRemoved, timeout=WAIT_MS):
         qtbot.mouseClick(dialog.library.delete_button, Qt.MouseButton.LeftButton)
