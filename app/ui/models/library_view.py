@@ -411,7 +411,7 @@ class LibraryPage(QWidget):
         else:
             text = fill(self.tr("Imported {name}."), name=model.name)
         self._set_busy(False, text)
-        self.succeeded.emit("import")
+        self.succeeded.emit("link" if model.in_place else "import")
         self.modelAdded.emit(model.path)
         self.select(model.path)
 
@@ -427,7 +427,8 @@ class LibraryPage(QWidget):
         message = fill(text, file=error.source.name, name=existing.name)
         self._set_busy(False, message)
         self.select(existing.path)
-        self.succeeded.emit("import")
+        for what in ("import", "link"):  # the request was answered: its earlier failure is stale
+            self.succeeded.emit(what)
         self.notice.emit(message)
 
     def _on_deleted(self, model: InstalledModel) -> None:
@@ -438,6 +439,7 @@ class LibraryPage(QWidget):
         else:
             text = fill(self.tr("Deleted {name}."), name=model.name)
         self.status.setText(text)
+        self.succeeded.emit("delete")
         self.modelRemoved.emit(model.path)
 
     def _on_failed(self, what: str, message: str) -> None:

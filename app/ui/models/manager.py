@@ -216,7 +216,7 @@ class ModelManagerDialog(QDialog):
         self.downloads.failed.connect(self.banner.show_error)
         self.library.problem.connect(self._show_problem)
         self.library.succeeded.connect(self._succeeded)
-        self.library.notice.connect(lambda text: self.banner.show_error(text, logging.INFO))
+        self.library.notice.connect(lambda text: self._show_problem("import", text, level=logging.INFO))
         self.library.modelAdded.connect(self.modelInstalled.emit)
         self.library.modelRemoved.connect(self.modelRemoved.emit)
         self.library.loadRequested.connect(self.loadRequested.emit)
@@ -266,13 +266,18 @@ class ModelManagerDialog(QDialog):
             self.token_bar.set_expanded(True)
 
     def _show_problem(
-        self, what: str, message: str, action: NoticeAction | None = None, connection: bool = False
+        self,
+        what: str,
+        message: str,
+        action: NoticeAction | None = None,
+        connection: bool = False,
+        level: int = logging.ERROR,
     ) -> None:
-        """Show a failure in the banner, in place of an earlier failure of the same request."""
+        """Show a failure (or news, at a lower level) in the banner, in place of the last one about `what`."""
         earlier = self._problems.pop(what, None)
         if earlier is not None:
             self.banner.dismiss(earlier[0])
-        self.banner.show_error(message, action=action)
+        self.banner.show_error(message, level, action)
         self._problems[what] = (self.banner.notices()[0], connection)
 
     def _succeeded(self, what: str) -> None:

@@ -221,3 +221,16 @@ def test_a_model_used_in_place_whose_file_vanished_shows_as_missing_with_the_rea
     with qtbot.waitSignal(dialog.modelRemoved, timeout=WAIT_MS):
         qtbot.mouseClick(dialog.library.delete_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "elsewhere.Q4_0" not in library_rows(dialog), timeout=WAIT_MS)
+
+
+@pytest.mark.expected_log("app.errors", logging.ERROR, "not a GGUF file")
+def test_a_failed_import_banner_goes_once_an_import_works(
+    dialog: ModelManagerDialog, qtbot: QtBot, tmp_path: Path
+) -> None:
+    bad = tmp_path / "notes.gguf"
+    bad.write_bytes(b"plain text, not a model" * 10)
+    dialog.library.import_file(bad)
+    qtbot.waitUntil(lambda: dialog.banner.notices() != [], timeout=WAIT_MS)
+    with qtbot.waitSignal(dialog.modelInstalled, timeout=WAIT_MS):
+        dialog.library.import_file(make_gguf(tmp_path / "good.gguf"))
+    qtbot.waitUntil(lambda: dialog.banner.notices() == [], timeout=WAIT_MS)
