@@ -283,7 +283,7 @@ def run_list(args: argparse.Namespace) -> int:
         rows.append(
             (
                 entry.model.name + (" (starter)" if entry.model.is_starter else ""),
-                (summary.architecture or "?") if summary else "unreadable",
+                (summary.architecture or "?") if summary else ("missing" if entry.model.missing else "unreadable"),
                 format_parameters(summary.parameter_count) if summary else "",
                 (summary.quantization or "?") if summary else "",
                 format_bytes(entry.model.size_bytes),

@@ -132,7 +132,7 @@ class LibraryEntry:
     summary: GgufSummary | None
     problem: str | None  # why the file cannot be read, if it cannot
     state: VerifyState
-    reference: str | None  # "hub" or "import" when a hash is recorded
+    reference: str | None  # "hub", "import", "ollama" or "huggingface-cache" when a hash is recorded
 
 
 def describe(model: InstalledModel, index: VerifiedIndex) -> LibraryEntry:
