@@ -60,6 +60,10 @@ class HubErrorKind(Enum):
     PROTOCOL = "unexpected answer"
 
 
+# Failures a token (or a different one) can fix: the window opens its token section for them.
+TOKEN_KINDS = frozenset({HubErrorKind.GATED, HubErrorKind.UNAUTHORIZED, HubErrorKind.FORBIDDEN})
+
+
 class HubError(Exception):
     """A Hub request that failed; `message` is for the user, `kind` for code that decides what next."""
 

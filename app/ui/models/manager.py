@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.hub.client import HubError, HubErrorKind, RepoListing, hub_endpoint
+from app.core.hub.client import TOKEN_KINDS, HubError, RepoListing, hub_endpoint
 from app.core.hub.downloads.job import DownloadRequest
 from app.core.hub.downloads.manager import DownloadManager
 from app.core.hub.token_store import TokenStore
@@ -39,9 +39,6 @@ from app.ui.models.workers import ModelWorkers, TokenState
 from app.ui.widgets.error_banner import ErrorBanner, Notice, NoticeAction
 
 log = logging.getLogger(__name__)
-
-# Hub failures that a token (or a different one) can fix: the token section opens for them.
-_TOKEN_KINDS = (HubErrorKind.GATED, HubErrorKind.UNAUTHORIZED, HubErrorKind.FORBIDDEN)
 
 
 class TokenBar(QWidget):
@@ -214,6 +211,7 @@ class ModelManagerDialog(QDialog):
         self.discover.downloadRequested.connect(self.start_downloads)
         self.downloads.installed.connect(self._on_installed)
         self.downloads.failed.connect(self.banner.show_error)
+        self.downloads.needsToken.connect(lambda: self.token_bar.set_expanded(True))
         self.library.problem.connect(self._show_problem)
         self.library.succeeded.connect(self._succeeded)
         self.library.notice.connect(lambda text: self._show_problem("import", text, level=logging.INFO))
@@ -248,7 +246,7 @@ class ModelManagerDialog(QDialog):
         connection = isinstance(error, HubError) and error.retryable
         if connection and what in ("search", "listing"):
             retry = NoticeAction(self.tr("Retry"), lambda: self.discover.retry(what))
-        if isinstance(error, HubError) and error.kind in _TOKEN_KINDS:
+        if isinstance(error, HubError) and error.kind in TOKEN_KINDS:
             self.token_bar.set_expanded(True)
         self._show_problem(what, message, retry, connection)
 

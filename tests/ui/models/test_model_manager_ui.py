@@ -138,6 +138,7 @@ def test_a_gated_repository_download_fails_with_the_licence_and_token_steps_in_t
     dialog.start_downloads([DownloadRequest("meta/Gated-GGUF", "g.Q4_0.gguf", None, file.sha256, file.size)])
     qtbot.waitUntil(lambda: dialog.banner.message() != "", timeout=WAIT_MS)
     assert "accept its licence" in dialog.banner.message() and "token" in dialog.banner.message()
+    assert dialog.token_bar.expanded  # the token section opens: it is what the user needs now
     assert status_text(dialog).startswith("Failed")
     assert dialog.downloads.table.cellWidget(0, 6).toggle.text() == "Retry"
 
