@@ -283,7 +283,7 @@ def run_list(args: argparse.Namespace) -> int:
         rows.append(
             (
                 entry.model.name + (" (starter)" if entry.model.is_starter else ""),
-                (summary.architecture or "?") if summary else "unreadable",
+                (summary.architecture or "?") if summary else ("missing" if entry.model.missing else "unreadable"),
                 format_parameters(summary.parameter_count) if summary else "",
                 (summary.quantization or "?") if summary else "",
                 format_bytes(entry.model.size_bytes),
@@ -326,6 +326,9 @@ def run_remove(args: argparse.Namespace) -> int:
         removed = delete_model(model, models_dir)
     except LibraryError as error:
         return fail(str(error))
+    if model.in_place:
+        print(f"Removed {model.name} from the library; its file stays at {model.path}.")
+        return 0
     print(f"Deleted {len(removed)} file(s) of {model.name}.")
     return 0
 

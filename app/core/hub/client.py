@@ -60,6 +60,10 @@ class HubErrorKind(Enum):
     PROTOCOL = "unexpected answer"
 
 
+# Failures a token (or a different one) can fix: the window opens its token section for them.
+TOKEN_KINDS = frozenset({HubErrorKind.GATED, HubErrorKind.UNAUTHORIZED, HubErrorKind.FORBIDDEN})
+
+
 class HubError(Exception):
     """A Hub request that failed; `message` is for the user, `kind` for code that decides what next."""
 
@@ -261,8 +265,21 @@ class HubClient:
     ) -> HubError:
         """Any failure of a Hub request as a HubError with a message for the user (and a log line)."""
         hub_error = self._translate(error, repo_id, filename, what)
-        log.warning("Hub request failed (%s): %s [%s]", hub_error.kind.value, hub_error.message, type(error).__name__)
+        # The technical detail ("[Errno -2] Name or service not known") is for the log, not the message.
+        log.warning(
+            "Hub request failed (%s): %s [%s: %s]",
+            hub_error.kind.value,
+            hub_error.message,
+            type(error).__name__,
+            _short(error),
+        )
         return hub_error
+
+    def _endpoint_note(self) -> str:
+        """Names HF_ENDPOINT only when the user set it (then it may be the thing to check)."""
+        if not os.environ.get("HF_ENDPOINT"):
+            return ""
+        return f" Glassbox is using {self.endpoint}, set by HF_ENDPOINT."
 
     def _translate(self, error: BaseException, repo_id: str | None, filename: str | None, what: str) -> HubError:
         repo = repo_id or "the repository"
@@ -300,19 +317,23 @@ class HubClient:
         if isinstance(error, httpx2.TimeoutException):
             return HubError(
                 HubErrorKind.OFFLINE,
-                f"{self.host} did not answer in time while trying to {what}. Check your connection and try again.",
+                f"{self.host} did not answer in time while trying to {what}. "
+                f"Check your internet connection and try again.{self._endpoint_note()}",
             )
         if isinstance(error, (httpx2.TransportError, ConnectionError, OSError)):
             return HubError(
                 HubErrorKind.OFFLINE,
-                f"Cannot {what}: {self.host} is unreachable ({_short(error)}). Check your internet connection, "
-                "proxy or HF_ENDPOINT, and try again.",
+                f"Cannot {what}: {self.host} is unreachable. Check your internet connection (and proxy, if you "
+                f"use one), then try again.{self._endpoint_note()}",
             )
         if isinstance(error, (ValueError, KeyError, TypeError)):
             return HubError(
-                HubErrorKind.PROTOCOL, f"{self.host} sent an answer Glassbox does not understand ({_short(error)})."
+                HubErrorKind.PROTOCOL,
+                f"Cannot {what}: {self.host} sent an answer Glassbox does not understand. Try again later.",
             )
-        return HubError(HubErrorKind.PROTOCOL, f"Cannot {what}: {_short(error)}")
+        return HubError(
+            HubErrorKind.PROTOCOL, f"Cannot {what}: something unexpected went wrong. Try again in a moment."
+        )
 
 
 def _http_status_error(status: int, endpoint: str, has_token: bool, what: str) -> HubError:

@@ -77,7 +77,9 @@ class HashRecord:
     size: int
     mtime_ns: int
     verified_at: str
-    reference: str  # "hub": checked against the Hub's LFS SHA-256; "import": recorded when imported
+    # "hub": checked against the Hub's LFS SHA-256; "import": recorded when imported; "ollama",
+    # "huggingface-cache": the hash that app recorded for a model used in place (links.py)
+    reference: str
     source: dict[str, str] = field(default_factory=dict)
 
 

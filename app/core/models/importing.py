@@ -1,8 +1,12 @@
-"""Importing a model file from elsewhere: copied into `models/imported/`, hashed while it is copied.
+"""Adding a model file from elsewhere: copied into `models/imported/`, or used in place.
 
-A file already inside the models folder is hashed and recorded in place. The copy goes to
-a temporary name first and is renamed into place once complete, so a cancelled or failed
-import leaves nothing half-written.
+Importing copies the file, hashing it while it is copied. A file already inside the models
+folder is hashed and recorded in place. The copy goes to a temporary name first and is
+renamed into place once complete, so a cancelled or failed import leaves nothing half-written.
+
+Adding in place (`link_model`) copies nothing: the library records where the file is
+(links.py). Both refuse a file the library already has: the same path, or the same SHA-256
+(hashed only when a library file has the same size, so the usual case reads nothing extra).
 """
 
 from __future__ import annotations
@@ -19,9 +23,18 @@ from app.core.models.hashing import (
     Cancelled,
     ProgressCallback,
     VerifiedIndex,
+    VerifyState,
     sha256_file,
 )
-from app.core.models.library import InstalledModel, LibraryError, installed_models, is_inside, split_shards
+from app.core.models.library import (
+    SPLIT_PATTERN,
+    InstalledModel,
+    LibraryError,
+    installed_models,
+    is_inside,
+    split_shards,
+)
+from app.core.models.links import LinkIndex, ModelSource
 from app.core.models.names import safe_component
 from app.core.models.validation import check_model_file
 from app.core.support.atomic import atomic_move
@@ -31,6 +44,17 @@ from app.core.support.os_errors import describe_os_error
 log = logging.getLogger(__name__)
 
 IMPORTED_FOLDER = "imported"
+
+
+class AlreadyInLibrary(LibraryError):
+    """The file (or an identical copy of it) is already in the library: nothing was copied or added."""
+
+    def __init__(self, source: Path, existing: InstalledModel, same_file: bool) -> None:
+        self.source = source
+        self.existing = existing
+        self.same_file = same_file  # True: this very file; False: another file with the same SHA-256
+        why = "it is that file" if same_file else "same SHA-256"
+        super().__init__(f"{source.name} is already in the library as {existing.name} ({why}); nothing was added.")
 
 
 def import_model(
@@ -58,6 +82,7 @@ def import_model(
             index.record(shard, digest.hexdigest(), "import", {"imported_from": str(shard)})
             done += size
         return _model_at(source, models_dir)
+    _refuse_duplicate(source, models_dir, index, None, progress, cancel)
     folder = models_dir / IMPORTED_FOLDER
     targets = [folder / safe_component(shard.name) for shard in shards]
     existing = [target for target in targets if target.exists()]
@@ -82,6 +107,71 @@ def import_model(
         done += shard.stat().st_size
     log.info("Imported %s into %s", source, targets[0])
     return _model_at(targets[0], models_dir)
+
+
+def link_model(
+    source: Path,
+    models_dir: Path,
+    name: str | None = None,
+    origin: ModelSource = ModelSource.FILE,
+    known_sha256: str | None = None,
+    progress: ProgressCallback | None = None,
+    cancel: threading.Event | None = None,
+) -> InstalledModel:
+    """Add a model to the library where it is, copying nothing (its other shards must lie beside it).
+
+    `known_sha256` is the hash the app that keeps the file recorded (Ollama's blob digest,
+    the Hugging Face cache's LFS hash): it is recorded so Verify can compare the file with it.
+    """
+    source = Path(os.path.abspath(Path(source).expanduser()))
+    check_model_file(source)
+    shards = split_shards(source)
+    missing = [shard.name for shard in shards if not shard.is_file()]
+    if missing:
+        raise LibraryError(
+            f"{source.name} is part of a split model, but these parts are missing beside it: {', '.join(missing)}"
+        )
+    index = VerifiedIndex(models_dir)
+    _refuse_duplicate(source, models_dir, index, known_sha256, progress, cancel)
+    LinkIndex(models_dir).add(source, name or _display_name(source), origin)
+    if known_sha256 and len(shards) == 1:
+        index.record(source, known_sha256.lower(), origin.value, {"recorded_by": origin.value})
+    return _model_at(source, models_dir)
+
+
+def _refuse_duplicate(
+    source: Path,
+    models_dir: Path,
+    index: VerifiedIndex,
+    known_sha256: str | None,
+    progress: ProgressCallback | None,
+    cancel: threading.Event | None,
+) -> None:
+    """Raise AlreadyInLibrary when the library has this file, or a file with its SHA-256 (first shards compared)."""
+    models = [m for m in installed_models(models_dir) if not m.missing]
+    resolved = source.resolve()
+    for model in models:
+        if model.path.resolve() == resolved:
+            raise AlreadyInLibrary(source, model, same_file=True)
+    size = source.stat().st_size
+    same_size = [m for m in models if m.files[0].stat().st_size == size]
+    if not same_size:
+        return
+    sha = known_sha256 or sha256_file(source, progress, cancel).hexdigest()
+    for model in same_size:
+        first = model.files[0]
+        record = index.lookup(first)
+        if record is not None and index.state(first) is VerifyState.VERIFIED:
+            other = record.sha256
+        else:
+            other = sha256_file(first, cancel=cancel).hexdigest()
+        if other == sha:
+            raise AlreadyInLibrary(source, model, same_file=False)
+
+
+def _display_name(path: Path) -> str:
+    match = SPLIT_PATTERN.match(path.name)
+    return match["base"] if match else path.stem
 
 
 def _copy_hashing(source: Path, target: Path, progress: ProgressCallback | None, cancel: threading.Event | None) -> str:

@@ -2,10 +2,13 @@
 
 Layout: `models/<owner>/<repository>/<file>.gguf` for downloads, `models/imported/<file>.gguf`
 for imports. A split model (`name-00001-of-00003.gguf` …) is one model whose path is its
-first shard (llama.cpp finds the others beside it).
+first shard (llama.cpp finds the others beside it). Models used in place (links.py) stay
+where another app keeps them; the library lists them too, as missing when their file has gone.
 
 Beside this module: names.py (safe names for files from a repository), hashing.py (SHA-256
-and the verified-hash index), importing.py (copying a file from elsewhere into the library).
+and the verified-hash index), importing.py (copying a file from elsewhere into the library,
+or adding it in place), links.py (the record of models used in place), elsewhere.py (models
+other apps keep on this computer).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from app.core.models.hashing import (
     VerifyResult,
     VerifyState,
 )
+from app.core.models.links import LinkedFile, LinkIndex, Missing, ModelSource, missing_reason
 from app.core.models.starter import find_starter_model
 
 log = logging.getLogger(__name__)
@@ -43,14 +47,40 @@ class InstalledModel:
     size_bytes: int
     is_starter: bool = False
     shards: tuple[Path, ...] = ()  # every file of the model, first shard first; () means just `path`
+    source: ModelSource | None = None  # where a model used in place was found; None: in the models folder
+    missing: Missing | None = None  # why a model used in place cannot be used now
 
     @property
     def files(self) -> tuple[Path, ...]:
         return self.shards or (self.path,)
 
+    @property
+    def in_place(self) -> bool:
+        """Used where another app keeps it: Glassbox never moves or deletes its file."""
+        return self.source is not None
 
-def installed_models(models_dir: Path) -> list[InstalledModel]:
-    """Models in `models_dir` (sorted by name), then the starter model if it is installed."""
+
+def installed_models(models_dir: Path, include_missing: bool = False) -> list[InstalledModel]:
+    """Models in `models_dir` and those used in place (sorted by name), then the starter model if installed.
+
+    A model used in place whose file has gone is listed only with `include_missing` (the
+    library shows it as missing; pickers and the backend never offer it).
+    """
+    models = _folder_models(models_dir)
+    for link in LinkIndex(models_dir).links():
+        model = _linked_model(link)
+        if model.missing is None or include_missing:
+            models.append(model)
+    models.sort(key=lambda m: (m.name.lower(), str(m.path)))
+    starter = find_starter_model()
+    if starter is not None:
+        models.append(
+            InstalledModel(name=starter.stem, path=starter, size_bytes=starter.stat().st_size, is_starter=True)
+        )
+    return models
+
+
+def _folder_models(models_dir: Path) -> list[InstalledModel]:
     models: list[InstalledModel] = []
     if models_dir.is_dir():
         for path in sorted(models_dir.rglob("*.gguf"), key=lambda p: (p.name.lower(), str(p))):
@@ -69,12 +99,21 @@ def installed_models(models_dir: Path) -> list[InstalledModel]:
                         shards=tuple(shards),
                     )
                 )
-    starter = find_starter_model()
-    if starter is not None:
-        models.append(
-            InstalledModel(name=starter.stem, path=starter, size_bytes=starter.stat().st_size, is_starter=True)
-        )
     return models
+
+
+def _linked_model(link: LinkedFile) -> InstalledModel:
+    shards = split_shards(link.path)
+    missing = next((reason for shard in shards if (reason := missing_reason(shard)) is not None), None)
+    size = 0 if missing else sum(shard.stat().st_size for shard in shards)
+    return InstalledModel(
+        name=link.name,
+        path=link.path,
+        size_bytes=size,
+        shards=tuple(shards) if len(shards) > 1 else (),
+        source=link.source,
+        missing=missing,
+    )
 
 
 def split_shards(first: Path) -> list[Path]:
@@ -93,11 +132,13 @@ class LibraryEntry:
     summary: GgufSummary | None
     problem: str | None  # why the file cannot be read, if it cannot
     state: VerifyState
-    reference: str | None  # "hub" or "import" when a hash is recorded
+    reference: str | None  # "hub", "import", "ollama" or "huggingface-cache" when a hash is recorded
 
 
 def describe(model: InstalledModel, index: VerifiedIndex) -> LibraryEntry:
     """The library row of a model: GGUF metadata and verified status (reads the header only)."""
+    if model.missing is not None:
+        return LibraryEntry(model, None, None, VerifyState.UNKNOWN, None)
     summary: GgufSummary | None = None
     problem: str | None = None
     try:
@@ -112,7 +153,7 @@ def describe(model: InstalledModel, index: VerifiedIndex) -> LibraryEntry:
 
 def library_entries(models_dir: Path) -> list[LibraryEntry]:
     index = VerifiedIndex(models_dir)
-    return [describe(model, index) for model in installed_models(models_dir)]
+    return [describe(model, index) for model in installed_models(models_dir, include_missing=True)]
 
 
 def find_model(models_dir: Path, name: str) -> InstalledModel:
@@ -162,12 +203,21 @@ def verify_model(
 
 
 def delete_model(model: InstalledModel, models_dir: Path, index: VerifiedIndex | None = None) -> list[Path]:
-    """Delete a model's files (all shards) and their hash records; only inside the models folder."""
+    """Delete a model's files (all shards) and their hash records; only inside the models folder.
+
+    A model used in place is only removed from the library: its file stays where it is.
+    """
+    index = index or VerifiedIndex(models_dir)
+    if model.in_place:
+        LinkIndex(models_dir).remove(model.path)
+        for file in model.files:
+            index.forget(file)
+        log.info("No longer using %s in place; its file stays at %s", model.name, model.path)
+        return []
     if model.is_starter or not is_inside(model.path, models_dir):
         raise LibraryError(
             f"{model.path} is not in the models folder {models_dir}; Glassbox only deletes files it manages."
         )
-    index = index or VerifiedIndex(models_dir)
     removed: list[Path] = []
     for file in model.files:
         try:

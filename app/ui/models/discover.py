@@ -13,7 +13,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -28,6 +27,7 @@ from app.core.hub.client import RepoListing, RepoSummary, Variant, hub_endpoint,
 from app.core.hub.downloads.job import DownloadRequest
 from app.core.memory.fit import Assessment, Fit, FitHint
 from app.core.support.formatting import fill, format_bytes
+from app.ui.models.columns import fit_columns
 from app.ui.models.workers import HubWorker
 from app.ui.widgets.tables import read_only_item, style_row_table
 from app.ui.widgets.theme import colours
@@ -39,6 +39,8 @@ _FIT_COLOURS = {
     Fit.RAM: "fit_ram",
     Fit.NO_FIT: "fit_none",
 }  # theme colours
+_REPOSITORY_CAP_PX = 420
+_VARIANT_CAP_PX = 380
 
 
 class DiscoverPage(QWidget):
@@ -53,6 +55,8 @@ class DiscoverPage(QWidget):
         self.recommended: str | None = None
         self.assessment: Assessment | None = None
         self._results: list[RepoSummary] = []
+        self._last_query = ""
+        self._last_repo = ""
 
         self.search_edit = QLineEdit(self)
         self.search_edit.setPlaceholderText(self.tr("Search Hugging Face for GGUF models, or paste owner/name"))
@@ -117,7 +121,9 @@ class DiscoverPage(QWidget):
 
     def _table_style(self, table: QTableWidget) -> None:
         style_row_table(table)
-        table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        table.setWordWrap(False)
+        table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        fit_columns(table)
 
     # ---- search --------------------------------------------------------------------
 
@@ -125,6 +131,7 @@ class DiscoverPage(QWidget):
         text = self.search_edit.text().strip()
         if not text:
             return
+        self._last_query = text
         self.search_button.setEnabled(False)
         self.repo_label.setText(self.tr("Searching…"))
         self.hub.searchRequested.emit(text)
@@ -144,8 +151,7 @@ class DiscoverPage(QWidget):
             self.results.setItem(row, 2, read_only_item(f"{summary.likes:,}", align_right=True))
             updated = summary.last_modified.strftime("%Y-%m-%d") if summary.last_modified else ""
             self.results.setItem(row, 3, read_only_item(updated))
-        self.results.resizeColumnsToContents()
-        self.results.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        fit_columns(self.results, {0: _REPOSITORY_CAP_PX})
         if self.listing is None:
             self.repo_label.setText(
                 self.tr("No GGUF repositories found.")
@@ -161,7 +167,16 @@ class DiscoverPage(QWidget):
 
     # ---- repository ----------------------------------------------------------------
 
+    def retry(self, what: str) -> None:
+        """Ask again what failed: the last search, or the last repository opened."""
+        if what == "search" and self._last_query:
+            self.search_edit.setText(self._last_query)
+            self.search()
+        elif what == "listing" and self._last_repo:
+            self.open_repository(self._last_repo)
+
     def open_repository(self, repo_id: str) -> None:
+        self._last_repo = repo_id
         self.listing = None
         self.variants.setRowCount(0)
         self.download_button.setEnabled(False)
@@ -177,8 +192,7 @@ class DiscoverPage(QWidget):
         bold.setBold(True)
         for variant in listing.variants:
             self._add_variant_row(variant, assessment.hints.get(variant.key), bold)
-        self.variants.resizeColumnsToContents()
-        self.variants.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        fit_columns(self.variants, {0: _VARIANT_CAP_PX})
         self.repo_label.setText(self._repo_text(listing))
         machine = assessment.machine
         gpu = (
@@ -304,7 +318,7 @@ class DiscoverPage(QWidget):
         ]
         self.downloadRequested.emit(requests)
 
-    def _on_failed(self, what: str, _message: str) -> None:
+    def _on_failed(self, what: str, _message: str, _error: object) -> None:
         if what == "search":
             self.search_button.setEnabled(True)
             self.repo_label.setText(self.tr("The search failed; see the message above."))

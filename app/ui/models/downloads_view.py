@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.hub.client import TOKEN_KINDS
 from app.core.hub.downloads.job import JobSnapshot, JobState
 from app.core.hub.downloads.manager import DownloadManager
 from app.core.support.formatting import format_bytes
@@ -31,6 +32,7 @@ from app.ui.widgets.tables import read_only_item
 REFRESH_MS = 250
 _COLUMNS = 6  # file, repository, progress, speed, time left, status; then the buttons
 _BAR_STEPS = 1000
+_TOKEN_KIND_VALUES = frozenset(kind.value for kind in TOKEN_KINDS)  # a job's error_kind is the kind's value
 
 
 def format_eta(seconds: float | None) -> str:
@@ -62,6 +64,7 @@ class _JobButtons(QWidget):
 class DownloadsPage(QWidget):
     installed = Signal(object)  # Path of a model file that was just verified and installed
     failed = Signal(str)  # message of a download that just failed
+    needsToken = Signal()  # a download failed for want of a (better) Hugging Face token
 
     def __init__(self, manager: DownloadManager, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -211,6 +214,8 @@ class DownloadsPage(QWidget):
             self.installed.emit(Path(snapshot.destination))
         elif snapshot.state is JobState.FAILED:
             self.failed.emit(snapshot.message)
+            if snapshot.error_kind in _TOKEN_KIND_VALUES:
+                self.needsToken.emit()
 
     def stop(self) -> None:
         self.timer.stop()

@@ -1,7 +1,9 @@
-"""The Library tab: installed models with their metadata and hash status; verify, delete, reveal, import.
+"""The Library tab: installed models with their metadata and hash status; load, verify, delete, reveal, import.
 
-Import by the button's file dialog or by dropping .gguf files on the page. Hashing and file
-work happen on the library worker's thread; a progress bar with Cancel shows while they run.
+Import by the button's file dialog or by dropping .gguf files on the page; a file the library
+already has (the same SHA-256) is not copied again. "Find on this computer…" offers the models
+LM Studio, Ollama and the Hugging Face cache keep, to use in place. Hashing and file work
+happen on the library worker's thread; a progress bar with Cancel shows while they run.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QUrl, Signal
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -23,20 +25,30 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.models.elsewhere import FoundModel
 from app.core.models.gguf_summary import format_parameters
 from app.core.models.hashing import VerifyResult, VerifyState
+from app.core.models.importing import AlreadyInLibrary
 from app.core.models.library import InstalledModel, LibraryEntry
+from app.core.models.links import Missing, ModelSource
 from app.core.support.formatting import fill, format_bytes
+from app.ui.models.columns import fit_columns
+from app.ui.models.elsewhere_dialog import ElsewhereDialog, source_label
 from app.ui.models.workers import LibraryWorker
 from app.ui.widgets.tables import read_only_item, style_row_table
+from app.ui.widgets.theme import colours
 
-_HEADERS = ("Name", "Architecture", "Parameters", "Quantization", "Size", "Context", "Hash", "Location")
+_NAME_CAP_PX = 260
+_LOCATION_CAP_PX = 260
 
 
 class LibraryPage(QWidget):
-    modelAdded = Signal(object)  # Path of an imported model
+    modelAdded = Signal(object)  # Path of an imported model (copied in or added in place)
     modelRemoved = Signal(object)  # Path of a deleted model
-    problem = Signal(str)  # a failure to show (mismatch, refused delete...)
+    loadRequested = Signal(object)  # Path of the model to load in the main window
+    problem = Signal(str, str)  # (what failed, message): a failure to show (mismatch, refused delete...)
+    succeeded = Signal(str)  # what just worked ("import", "verify", "library"...): its old failures are stale
+    notice = Signal(str)  # news that is not a failure (the file was already in the library)
     verifyFinished = Signal(object)  # VerifyResult
 
     def __init__(self, worker: LibraryWorker, models_dir: Path, parent: QWidget | None = None) -> None:
@@ -53,12 +65,29 @@ class LibraryPage(QWidget):
         )
         self.setAcceptDrops(True)
 
-        self.table = QTableWidget(0, len(_HEADERS), self)
-        self.table.setHorizontalHeaderLabels([self.tr(h) for h in _HEADERS])
+        self.elsewhere: ElsewhereDialog | None = None
+        headers = [
+            self.tr("Name"),
+            self.tr("Architecture"),
+            self.tr("Parameters"),
+            self.tr("Quantization"),
+            self.tr("Size"),
+            self.tr("Context"),
+            self.tr("Hash"),
+            self.tr("Location"),
+        ]
+        self.table = QTableWidget(0, len(headers), self)
+        self.table.setHorizontalHeaderLabels(headers)
         style_row_table(self.table)
         self.table.setWordWrap(False)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.itemSelectionChanged.connect(self._update_buttons)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        fit_columns(self.table)
+        self.table.itemSelectionChanged.connect(self._on_selection_changed)
+        self.table.itemDoubleClicked.connect(lambda _item: self.load_selected())
+
+        self.load_button = QPushButton(self.tr("Load"), self)
+        self.load_button.setToolTip(self.tr("Load the selected model in the main window"))
+        self.load_button.clicked.connect(self.load_selected)
 
         self.verify_button = QPushButton(self.tr("Verify"), self)
         self.verify_button.setToolTip(self.tr("Hash the file again and compare with its recorded SHA-256"))
@@ -70,10 +99,16 @@ class LibraryPage(QWidget):
         self.import_button = QPushButton(self.tr("Import…"), self)
         self.import_button.setToolTip(self.tr("Copy .gguf files into the library (you can also drop them here)"))
         self.import_button.clicked.connect(self.import_chosen)
+        self.find_button = QPushButton(self.tr("Find on this computer…"), self)
+        self.find_button.setToolTip(
+            self.tr("Use models LM Studio, Ollama or the Hugging Face cache already keep, without copying them")
+        )
+        self.find_button.clicked.connect(self.open_elsewhere)
         buttons = QHBoxLayout()
-        for button in (self.verify_button, self.delete_button, self.reveal_button):
+        for button in (self.load_button, self.verify_button, self.delete_button, self.reveal_button):
             buttons.addWidget(button)
         buttons.addStretch(1)
+        buttons.addWidget(self.find_button)
         buttons.addWidget(self.import_button)
 
         self.status = QLabel(self.tr("Drop .gguf files here to import them."), self)
@@ -97,6 +132,7 @@ class LibraryPage(QWidget):
         worker.progress.connect(self._on_progress)
         worker.verified.connect(self._on_verified)
         worker.imported.connect(self._on_imported)
+        worker.alreadyInLibrary.connect(self._on_already_in_library)
         worker.deleted.connect(self._on_deleted)
         worker.failed.connect(self._on_failed)
         self._update_buttons()
@@ -114,15 +150,56 @@ class LibraryPage(QWidget):
             row = self.table.rowCount()
             self.table.insertRow(row)
             for column, (text, tooltip) in enumerate(self._cells(entry)):
-                self.table.setItem(row, column, read_only_item(text, tooltip))
+                item = read_only_item(text, tooltip)
+                if entry.model.missing is not None:
+                    item.setForeground(colours().qcolor("fit_none"))
+                self.table.setItem(row, column, item)
             if selected is not None and entry.model.path == selected.path:
                 self.table.selectRow(row)
-        self.table.resizeColumnsToContents()
+        fit_columns(self.table, {0: _NAME_CAP_PX, self.table.columnCount() - 1: _LOCATION_CAP_PX})
+        if self.elsewhere is not None:
+            self.elsewhere.set_library(self._library_files())
+        self.succeeded.emit("library")
         self._update_buttons()
+
+    def _library_files(self) -> set[Path]:
+        return {entry.model.path.resolve() for entry in self.entries}
+
+    def missing_text(self, model: InstalledModel) -> str:
+        """Why a model used in place cannot be used now, and what to do, in a sentence."""
+        if model.missing is Missing.UNREADABLE:
+            text = self.tr(
+                "{path} is there but cannot be read (its permissions, or a disk that is not mounted). "
+                "Make it readable, or remove the model from the library."
+            )
+        elif model.source in (ModelSource.LM_STUDIO, ModelSource.OLLAMA, ModelSource.HF_CACHE):
+            text = self.tr(
+                "{path} is no longer there: it was moved or deleted (in {app}, perhaps). "
+                "Put it back, or remove the model from the library."
+            )
+        else:
+            text = self.tr(
+                "{path} is no longer there: it was moved or deleted. Put it back, or remove the model from the library."
+            )
+        app = source_label(self, model.source) if model.source is not None else ""
+        return fill(text, path=str(model.path), app=app)
 
     def _cells(self, entry: LibraryEntry) -> list[tuple[str, str]]:
         model, summary = entry.model, entry.summary
         name = model.name + (self.tr(" (starter)") if model.is_starter else "")
+        if model.missing is not None:
+            reason = self.missing_text(model)
+            status = self.tr("missing: moved or deleted") if model.missing is Missing.GONE else self.tr("unreadable")
+            return [
+                (name, reason),
+                (status, reason),
+                ("", ""),
+                ("", ""),
+                ("", ""),
+                ("", ""),
+                ("", ""),
+                self._location(model),
+            ]
         if summary is None:
             unreadable = fill(self.tr("unreadable: {reason}"), reason=entry.problem or "?")
             return [
@@ -148,9 +225,12 @@ class LibraryPage(QWidget):
         ]
 
     def _location(self, model: InstalledModel) -> tuple[str, str]:
-        """Where the file lives, short: its folder under the models folder, or 'bundled'."""
+        """Where the file lives, short: its folder under the models folder, 'bundled', or the app it is used from."""
         if model.is_starter:
             return self.tr("bundled with Glassbox"), str(model.path)
+        if model.source is not None:
+            text = fill(self.tr("in place · {app}"), app=source_label(self, model.source))
+            return text, fill(self.tr("Used where it is, not copied: {path}"), path=str(model.path))
         try:
             return model.path.parent.relative_to(self.models_dir).as_posix(), str(model.path)
         except ValueError:
@@ -168,6 +248,10 @@ class LibraryPage(QWidget):
             return self.tr("SHA-256 matched the Hugging Face LFS record when downloaded")
         if entry.reference == "import":
             return self.tr("SHA-256 recorded when the file was added; Verify compares with it")
+        if entry.reference == "ollama":
+            return self.tr("SHA-256 as Ollama recorded it; Verify compares the file with it")
+        if entry.reference == "huggingface-cache":
+            return self.tr("SHA-256 as the Hugging Face cache recorded it; Verify compares the file with it")
         return self.tr("No hash on record: Verify records one")
 
     def selected_model(self) -> InstalledModel | None:
@@ -182,20 +266,43 @@ class LibraryPage(QWidget):
                 self.table.selectRow(row)
                 return
 
+    def _on_selection_changed(self) -> None:
+        model = self.selected_model()
+        if model is not None and model.missing is not None and not self._busy:
+            self.status.setText(self.missing_text(model))
+        self._update_buttons()
+
     def _update_buttons(self) -> None:
         model = self.selected_model()
         busy = self._busy
-        self.verify_button.setEnabled(model is not None and not busy)
-        self.delete_button.setEnabled(model is not None and not model.is_starter and not busy)
-        self.delete_button.setToolTip(
-            self.tr("The starter model comes with Glassbox and cannot be deleted here")
-            if model is not None and model.is_starter
-            else self.tr("Delete the model's files (asks first)")
+        usable = model is not None and model.missing is None
+        self.load_button.setEnabled(usable)
+        self.load_button.setToolTip(
+            self.missing_text(model)
+            if model is not None and model.missing is not None
+            else self.tr("Load the selected model in the main window")
         )
-        self.reveal_button.setEnabled(model is not None)
+        self.verify_button.setEnabled(usable and not busy)
+        self.delete_button.setEnabled(model is not None and not model.is_starter and not busy)
+        in_place = model is not None and model.in_place
+        self.delete_button.setText(self.tr("Remove from library") if in_place else self.tr("Delete…"))
+        if model is not None and model.is_starter:
+            self.delete_button.setToolTip(self.tr("The starter model comes with Glassbox and cannot be deleted here"))
+        elif in_place:
+            self.delete_button.setToolTip(self.tr("Glassbox forgets the model; its file stays where it is"))
+        else:
+            self.delete_button.setToolTip(self.tr("Delete the model's files (asks first)"))
+        self.reveal_button.setEnabled(usable)
         self.import_button.setEnabled(not busy)
 
     # ---- actions ------------------------------------------------------------------
+
+    def load_selected(self) -> None:
+        model = self.selected_model()
+        if model is None or model.missing is not None:
+            return
+        self.status.setText(fill(self.tr("Loading {name} in the main window…"), name=model.name))
+        self.loadRequested.emit(model.path)
 
     def verify_selected(self) -> None:
         model = self.selected_model()
@@ -206,7 +313,9 @@ class LibraryPage(QWidget):
 
     def delete_selected(self) -> None:
         model = self.selected_model()
-        if model is None or model.is_starter or not self.confirm_delete(model):
+        if model is None or model.is_starter:
+            return
+        if not model.in_place and not self.confirm_delete(model):  # removing a model used in place loses nothing
             return
         self.worker.deleteRequested.emit(model, self.models_dir)
 
@@ -222,6 +331,22 @@ class LibraryPage(QWidget):
     def import_file(self, path: Path) -> None:
         self._set_busy(True, fill(self.tr("Importing {name}…"), name=path.name))
         self.worker.importRequested.emit(path, self.models_dir)
+
+    def open_elsewhere(self) -> ElsewhereDialog:
+        """The list of models other apps keep on this computer (looked for anew each time it opens)."""
+        if self.elsewhere is None:
+            self.elsewhere = ElsewhereDialog(self.worker, self)
+            self.elsewhere.addRequested.connect(self.link)
+        self.elsewhere.set_library(self._library_files())
+        self.elsewhere.show()
+        self.elsewhere.raise_()
+        self.elsewhere.scan()
+        return self.elsewhere
+
+    def link(self, found: FoundModel) -> None:
+        """Add a model in place: the library records where its file is, nothing is copied."""
+        self._set_busy(True, fill(self.tr("Adding {name} in place…"), name=found.name))
+        self.worker.linkRequested.emit(found, self.models_dir)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if any(url.toLocalFile().lower().endswith(".gguf") for url in event.mimeData().urls()):
@@ -275,17 +400,48 @@ class LibraryPage(QWidget):
     def _on_verified(self, model: InstalledModel, result: VerifyResult) -> None:
         self._set_busy(False, result.message)
         if result.state is VerifyState.MISMATCH:
-            self.problem.emit(result.message)
+            self.problem.emit("verify", result.message)
+        else:
+            self.succeeded.emit("verify")
         self.verifyFinished.emit(result)
 
     def _on_imported(self, model: InstalledModel) -> None:
-        self._set_busy(False, fill(self.tr("Imported {name}."), name=model.name))
+        if model.in_place:
+            text = fill(self.tr("Added {name} in place: its file stays at {path}."), name=model.name, path=model.path)
+        else:
+            text = fill(self.tr("Imported {name}."), name=model.name)
+        self._set_busy(False, text)
+        self.succeeded.emit("link" if model.in_place else "import")
         self.modelAdded.emit(model.path)
+        self.select(model.path)
+
+    def _on_already_in_library(self, error: AlreadyInLibrary) -> None:
+        existing = error.existing
+        if error.same_file:
+            text = self.tr("{file} is already in the library as {name}; nothing was added.")
+        else:
+            text = self.tr(
+                "{file} is already in the library as {name} (the same file: its SHA-256 is identical); "
+                "no second copy was made."
+            )
+        message = fill(text, file=error.source.name, name=existing.name)
+        self._set_busy(False, message)
+        self.select(existing.path)
+        for what in ("import", "link"):  # the request was answered: its earlier failure is stale
+            self.succeeded.emit(what)
+        self.notice.emit(message)
 
     def _on_deleted(self, model: InstalledModel) -> None:
-        self.status.setText(fill(self.tr("Deleted {name}."), name=model.name))
+        if model.in_place:
+            text = fill(
+                self.tr("Removed {name} from the library; its file stays at {path}."), name=model.name, path=model.path
+            )
+        else:
+            text = fill(self.tr("Deleted {name}."), name=model.name)
+        self.status.setText(text)
+        self.succeeded.emit("delete")
         self.modelRemoved.emit(model.path)
 
-    def _on_failed(self, _what: str, message: str) -> None:
+    def _on_failed(self, what: str, message: str) -> None:
         self._set_busy(False, message)
-        self.problem.emit(message)
+        self.problem.emit(what, message)

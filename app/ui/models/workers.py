@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from enum import Enum
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -18,15 +19,25 @@ from app.core.hub.client import HubClient, HubError, incomplete_split
 from app.core.hub.remote_header import read_variant_headers
 from app.core.hub.token_store import TokenStore, TokenStoreError
 from app.core.memory.fit import Candidate, assess, machine_now
+from app.core.models.elsewhere import FoundModel, find_models_elsewhere
 from app.core.models.gguf_info import GgufInfo
 from app.core.models.hashing import Cancelled, VerifiedIndex
-from app.core.models.importing import import_model
+from app.core.models.importing import AlreadyInLibrary, import_model, link_model
 from app.core.models.library import InstalledModel, LibraryError, delete_model, library_entries, verify_model
 from app.core.models.validation import ModelFileError
 from app.core.settings import saved_context
 from app.ui.threads import WorkerThread, rearm
 
 PROGRESS_INTERVAL_S = 0.1
+
+
+class TokenState(Enum):
+    """Where the Hub token comes from, for the window to word (and to know whether one can be saved)."""
+
+    SAVED = "saved in the keyring"
+    FROM_ENVIRONMENT = "HF_TOKEN from the environment"
+    NONE = "no token"
+    NO_KEYRING = "no keyring to save one in"
 
 
 class HubWorker(QObject):
@@ -38,8 +49,8 @@ class HubWorker(QObject):
 
     searchFinished = Signal(object)  # list[RepoSummary]
     listingFinished = Signal(object, object)  # RepoListing, Assessment (each variant's fit, the suggestion)
-    tokenStatus = Signal(bool, str)  # (a token is saved, a line for the user)
-    failed = Signal(str, str)  # (what was asked, message for the user)
+    tokenStatus = Signal(object)  # TokenState
+    failed = Signal(str, str, object)  # (what was asked, message for the user, the HubError or None)
 
     def __init__(self, token_store: TokenStore) -> None:
         super().__init__()
@@ -59,7 +70,7 @@ class HubWorker(QObject):
         try:
             self.searchFinished.emit(self._client().search(text))
         except HubError as error:
-            self.failed.emit("search", error.message)
+            self.failed.emit("search", error.message, error)
 
     @Slot(str)
     def _listing(self, repo_id: str) -> None:
@@ -68,7 +79,7 @@ class HubWorker(QObject):
         try:
             listing = client.listing(repo_id)
         except HubError as error:
-            self.failed.emit("listing", error.message)
+            self.failed.emit("listing", error.message, error)
             return
         headers = read_variant_headers(client, listing, self.closing)
         if self.closing.is_set():
@@ -85,7 +96,7 @@ class HubWorker(QObject):
         try:
             self.token_store.set(token)
         except TokenStoreError as error:
-            self.failed.emit("token", str(error))
+            self.failed.emit("token", str(error), None)
             return
         self._token_status()
 
@@ -94,20 +105,20 @@ class HubWorker(QObject):
         try:
             self.token_store.clear()
         except TokenStoreError as error:
-            self.failed.emit("token", str(error))
+            self.failed.emit("token", str(error), None)
             return
         self._token_status()
 
     @Slot()
     def _token_status(self) -> None:
         if self.token_store.saved_in_keyring():
-            self.tokenStatus.emit(True, "A Hugging Face token is saved in the system keyring.")
+            self.tokenStatus.emit(TokenState.SAVED)
         elif self.token_store.get():
-            self.tokenStatus.emit(True, "Using HF_TOKEN from the environment (not saved).")
+            self.tokenStatus.emit(TokenState.FROM_ENVIRONMENT)
         elif not self.token_store.available():
-            self.tokenStatus.emit(False, self.token_store.unavailable_reason())
+            self.tokenStatus.emit(TokenState.NO_KEYRING)
         else:
-            self.tokenStatus.emit(False, "No token: public models only. Gated and private ones need a token.")
+            self.tokenStatus.emit(TokenState.NONE)
 
 
 class LibraryWorker(QObject):
@@ -115,10 +126,14 @@ class LibraryWorker(QObject):
     verifyRequested = Signal(object, object)  # InstalledModel, models folder
     importRequested = Signal(object, object)  # source Path, models folder
     deleteRequested = Signal(object, object)  # InstalledModel, models folder
+    scanRequested = Signal()  # look for models other apps keep on this computer
+    linkRequested = Signal(object, object)  # FoundModel, models folder: add it in place
 
     refreshed = Signal(object)  # list[LibraryEntry]
     verified = Signal(object, object)  # InstalledModel, VerifyResult
-    imported = Signal(object)  # InstalledModel
+    imported = Signal(object)  # InstalledModel (copied in, or added in place)
+    alreadyInLibrary = Signal(object)  # AlreadyInLibrary: nothing was copied or added
+    scanned = Signal(object)  # list[FoundModel]
     deleted = Signal(object)  # InstalledModel
     progress = Signal(str, object, object)  # (what, bytes done, bytes total); ints may pass 2**31
     failed = Signal(str, str)
@@ -132,6 +147,8 @@ class LibraryWorker(QObject):
         self.verifyRequested.connect(self._verify)
         self.importRequested.connect(self._import)
         self.deleteRequested.connect(self._delete)
+        self.scanRequested.connect(self._scan)
+        self.linkRequested.connect(self._link)
 
     @Slot(object)
     def _refresh(self, models_dir: Path) -> None:
@@ -164,8 +181,40 @@ class LibraryWorker(QObject):
         except Cancelled:
             self.failed.emit("import", f"Importing {source.name} was cancelled; nothing was added.")
             return
+        except AlreadyInLibrary as error:
+            self.alreadyInLibrary.emit(error)
+            return
         except (LibraryError, ModelFileError) as error:
             self.failed.emit("import", str(error))
+            return
+        self.imported.emit(model)
+        self._refresh(models_dir)
+
+    @Slot()
+    def _scan(self) -> None:
+        self.scanned.emit(find_models_elsewhere())
+
+    @Slot(object, object)
+    def _link(self, found: FoundModel, models_dir: Path) -> None:
+        rearm(self.cancel, self.closing)
+        try:
+            model = link_model(
+                found.path,
+                models_dir,
+                found.name,
+                found.source,
+                found.sha256,
+                self._reporter(f"Checking {found.name}"),
+                self.cancel,
+            )
+        except Cancelled:
+            self.failed.emit("link", f"Adding {found.name} was cancelled; nothing was added.")
+            return
+        except AlreadyInLibrary as error:
+            self.alreadyInLibrary.emit(error)
+            return
+        except (LibraryError, ModelFileError, OSError) as error:
+            self.failed.emit("link", str(error))
             return
         self.imported.emit(model)
         self._refresh(models_dir)

@@ -354,6 +354,7 @@ class MainWindow(QMainWindow):
             self.model_manager = ModelManagerDialog(self)
             self.model_manager.modelInstalled.connect(self._on_library_changed)
             self.model_manager.modelRemoved.connect(self._on_library_changed)
+            self.model_manager.loadRequested.connect(self._retry_unfinished_load)  # picks it and loads it
         self.model_manager.show()
         self.model_manager.raise_()
         self.model_manager.activateWindow()

@@ -186,3 +186,27 @@ def test_a_split_model_with_missing_parts_is_flagged() -> None:
         [RepoFile("m-Q4_K_M-00001-of-00003.gguf", 10, None), RepoFile("m-Q4_K_M-00003-of-00003.gguf", 10, None)]
     )
     assert incomplete_split(variant) == "only 2 of 3 parts are in the repository"
+
+
+@pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(offline\).*Errno")
+def test_an_unknown_host_is_worded_plainly_with_the_technical_detail_only_in_the_log(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.delenv("HF_ENDPOINT", raising=False)
+    with pytest.raises(HubError) as caught:
+        HubClient("http://glassbox-no-such-host.invalid").search("llama")
+    message = caught.value.message
+    assert message.startswith("Cannot search Hugging Face: glassbox-no-such-host.invalid is unreachable.")
+    assert "internet connection" in message
+    assert "Errno" not in message and "HF_ENDPOINT" not in message
+    assert any("Errno" in record.getMessage() for record in caplog.records)  # the detail is kept for the log
+
+
+@pytest.mark.expected_log("app.core.hub.client", logging.WARNING, r"Hub request failed \(offline\)")
+def test_an_unreachable_hub_names_hf_endpoint_when_the_user_set_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    with FakeHub() as stopped:
+        url = stopped.url
+    monkeypatch.setenv("HF_ENDPOINT", url)
+    with pytest.raises(HubError) as caught:
+        HubClient().search("llama")
+    assert f"Glassbox is using {url}, set by HF_ENDPOINT." in caught.value.message

@@ -138,6 +138,7 @@ def test_a_gated_repository_download_fails_with_the_licence_and_token_steps_in_t
     dialog.start_downloads([DownloadRequest("meta/Gated-GGUF", "g.Q4_0.gguf", None, file.sha256, file.size)])
     qtbot.waitUntil(lambda: dialog.banner.message() != "", timeout=WAIT_MS)
     assert "accept its licence" in dialog.banner.message() and "token" in dialog.banner.message()
+    assert dialog.token_bar.expanded  # the token section opens: it is what the user needs now
     assert status_text(dialog).startswith("Failed")
     assert dialog.downloads.table.cellWidget(0, 6).toggle.text() == "Retry"
 
@@ -148,6 +149,7 @@ def test_a_token_entered_in_the_window_goes_to_the_keyring_and_opens_the_gated_r
     hub.add_token("hf_granted", "meta/Gated-GGUF")
     bar = dialog.token_bar
     qtbot.waitUntil(lambda: "Checking" not in bar.status.text(), timeout=WAIT_MS)  # the opening status is in
+    bar.set_expanded(True)
     with qtbot.waitSignal(bar.statusShown, timeout=WAIT_MS):
         qtbot.keyClicks(bar.edit, "hf_granted")
         qtbot.mouseClick(bar.save_button, Qt.MouseButton.LeftButton)
@@ -159,24 +161,22 @@ def test_a_token_entered_in_the_window_goes_to_the_keyring_and_opens_the_gated_r
         dialog.start_downloads([DownloadRequest("meta/Gated-GGUF", "g.Q4_0.gguf", None, file.sha256, file.size)])
 
 
-@pytest.mark.expected_log(
-    "app.core.support.secrets", logging.WARNING, "Cannot save huggingface-token: no keyring backend"
-)
-@pytest.mark.expected_log("app.errors", logging.ERROR, "No system keyring is available to store the Hugging Face token")
-def test_without_a_keyring_the_window_says_why_a_token_cannot_be_saved(
+def test_without_a_keyring_save_token_is_off_and_says_why(
     hub: FakeHub, qtbot: QtBot, no_keyring: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("HF_TOKEN", raising=False)
     window = ModelManagerDialog()
     qtbot.addWidget(window)
     try:
-        qtbot.waitUntil(lambda: "No system keyring" in window.token_bar.status.text(), timeout=WAIT_MS)
-        qtbot.keyClicks(window.token_bar.edit, "hf_nowhere")
-        qtbot.keyClick(window.token_bar.edit, Qt.Key.Key_Return)
-        qtbot.waitUntil(
-            lambda: any("never writes tokens to a file" in notice.text for notice in window.banner.notices()),
-            timeout=WAIT_MS,
-        )
+        bar = window.token_bar
+        qtbot.waitUntil(lambda: "No system keyring" in bar.status.text(), timeout=WAIT_MS)
+        assert not bar.save_button.isEnabled() and not bar.edit.isEnabled()
+        assert "never in a file" in bar.save_button.toolTip() and "HF_TOKEN" in bar.save_button.toolTip()
+        bar.set_expanded(True)
+        assert "never in a file" in bar.help.text()  # the reason is also written out beside the field
+        bar.edit.setText("hf_nowhere")
+        bar.save()  # Return in the field does nothing either
+        assert window.banner.notices() == []
     finally:
         assert window.shutdown()
 
@@ -262,6 +262,9 @@ def test_unfinished_downloads_from_an_earlier_run_come_back_paused(hub: FakeHub,
 
 @pytest.mark.requires_model  # the window loads the starter
 @pytest.mark.qt_log_ignore("This plugin does not support raise")  # the offscreen platform cannot raise windows
+# Reloading a model in the main window (any reload, also from the picker) makes Qt say this; reproduced
+# before the Load button existed and reported, not hidden elsewhere.
+@pytest.mark.qt_log_ignore("QObject::killTimer: Timers cannot be stopped from another thread")
 def test_the_main_window_opens_models_and_a_downloaded_model_appears_in_its_picker(
     hub: FakeHub, qtbot: QtBot, memory_keyring: MemoryKeyring
 ) -> None:
@@ -281,6 +284,15 @@ def test_the_main_window_opens_models_and_a_downloaded_model_appears_in_its_pick
             models.start_downloads([DownloadRequest(REPO, Q4, None, file.sha256, file.size)])
         labels = [window.model_picker.itemText(i) for i in range(window.model_picker.count())]
         assert any(label.startswith("tiny.Q4_K_M") for label in labels)
-        assert window.loaded_model is not None and window.loaded_model.name.startswith("SmolLM2")  # still loaded
+        starter = window.loaded_model
+        assert starter is not None and starter.name.startswith("SmolLM2")  # still loaded
+
+        models.tabs.setCurrentWidget(models.library)  # Load in the library loads in the main window
+        qtbot.waitUntil(lambda: any(e.model.path == starter for e in models.library.entries), timeout=WAIT_MS)
+        models.library.select(starter)
+        with qtbot.waitSignal(window.worker.loaded, timeout=60_000) as loaded:
+            qtbot.mouseClick(models.library.load_button, Qt.MouseButton.LeftButton)
+        assert Path(loaded.args[0].config.model_path) == starter
+        assert window.model_picker.currentData() == str(starter)
     finally:
         window.close()
