@@ -53,6 +53,8 @@ from app.core.memory.planner import ContextSettings
 from app.core.monitor.alerts import AlertThresholds
 from app.core.paths import app_paths
 from app.core.support.atomic import atomic_write
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -303,7 +305,9 @@ class Settings:
         switches = {k: v for k, v in values.items() if k in MONITOR_SWITCHES}
         for name, value in switches.items():
             if not isinstance(value, bool):
-                raise InvalidSetting(name, f"{name} must be true or false, not {value!r}.")
+                raise InvalidSetting(
+                    name, fill(N_("{name} must be true or false, not {value}."), name=name, value=f"{value!r}")
+                )
         checked = check_values(MONITOR_FIELDS, numbers, "monitor")
         return replace(self, monitor=replace(self.monitor, **checked, **switches))
 
@@ -311,11 +315,14 @@ class Settings:
         """Save `params` as a user preset (replacing one of the same name)."""
         name = " ".join(name.split())
         if not name:
-            raise InvalidSetting("preset", "A preset needs a name.")
+            raise InvalidSetting("preset", N_("A preset needs a name."))
         if len(name) > MAX_PRESET_NAME:
-            raise InvalidSetting("preset", f"A preset name can be at most {MAX_PRESET_NAME} characters.")
+            raise InvalidSetting(
+                "preset",
+                fill(N_("A preset name can be at most {MAX_PRESET_NAME} characters."), MAX_PRESET_NAME=MAX_PRESET_NAME),
+            )
         if name.casefold() in (builtin.casefold() for builtin in PRESETS):
-            raise InvalidSetting("preset", f"“{name}” is a built-in preset; choose another name.")
+            raise InvalidSetting("preset", fill(N_("“{name}” is a built-in preset; choose another name."), name=name))
         return replace(self, presets={**self.presets, name: params})
 
     def without_preset(self, name: str) -> Settings:
@@ -327,7 +334,7 @@ class Settings:
             return dict(PRESETS[name])
         if name in self.presets:
             return self.presets[name].to_dict()
-        raise InvalidSetting("preset", f"There is no preset called “{name}”.")
+        raise InvalidSetting("preset", fill(N_("There is no preset called “{name}”."), name=name))
 
 
 @dataclass(frozen=True)
@@ -395,7 +402,11 @@ def effective(settings: Settings, chat: ChatSettings) -> EffectiveSettings:
 def check_system_prompt(text: str) -> str:
     if len(text) > MAX_SYSTEM_PROMPT_CHARS:
         raise InvalidSetting(
-            "system_prompt", f"The system prompt can be at most {MAX_SYSTEM_PROMPT_CHARS:,} characters."
+            "system_prompt",
+            fill(
+                N_("The system prompt can be at most {MAX_SYSTEM_PROMPT_CHARS} characters."),
+                MAX_SYSTEM_PROMPT_CHARS=f"{MAX_SYSTEM_PROMPT_CHARS:,}",
+            ),
         )
     return text
 
@@ -493,8 +504,17 @@ def save_settings(path: Path, settings: Settings) -> None:
     except OSError as error:
         log.error("Could not save settings to %s: %s", path, error)
         raise SettingsError(
-            f"The settings could not be saved to {path} ({error.strerror or error}). Check that the folder is "
-            "writable and the disk is not full; the settings stay in use until Glassbox closes."
+            fill(
+                N_(
+
+                        "The settings could not be saved to {path} ({strerror}). Check that the folder is "
+                        "writable and the disk is not full; the settings stay in use until Glassbox "
+                        "closes."
+
+                ),
+                path=path,
+                strerror=error.strerror or error,
+            )
         ) from error
 
 

@@ -34,6 +34,8 @@ import numpy as np
 from app.core.documents.embeddings import EmbeddingCancelled, EmbeddingError
 from app.core.documents.vectors import Matrix
 from app.core.inference.crash_report import describe_crash
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +121,7 @@ class EmbeddingProcess:
         rows: list[Matrix] = []
         for start in range(0, len(texts), EMBED_BATCH):
             if cancel is not None and cancel.is_set():
-                raise EmbeddingCancelled("Embedding was cancelled.")
+                raise EmbeddingCancelled(N_("Embedding was cancelled."))
             rows.append(self._embed_batch(tuple(texts[start : start + EMBED_BATCH])))
         dim = self.dim
         return np.concatenate(rows) if rows else np.zeros((0, dim), dtype=np.float32)
@@ -144,7 +146,7 @@ class EmbeddingProcess:
                 raise EmbeddingError(answer.message)
             if not isinstance(answer, _Vectors) or answer.rows != len(texts):
                 self._stop()
-                raise EmbeddingError("The embedding process answered out of turn; it was restarted.")
+                raise EmbeddingError(N_("The embedding process answered out of turn; it was restarted."))
             return np.frombuffer(answer.data, dtype=np.float32).reshape(answer.rows, ready.dim).copy()
 
     def _ensure_started(self) -> _Ready:
@@ -169,7 +171,12 @@ class EmbeddingProcess:
             raise EmbeddingError(answer.message)
         if not isinstance(answer, _Ready):
             self._stop()
-            raise EmbeddingError(f"The embedding process did not start within {START_TIMEOUT_S:.0f} s.")
+            raise EmbeddingError(
+                fill(
+                    N_("The embedding process did not start within {START_TIMEOUT_S} s."),
+                    START_TIMEOUT_S=f"{START_TIMEOUT_S:.0f}",
+                )
+            )
         self._ready = answer
         log.info("Embedding process %d started in %.2f s", answer.pid, time.perf_counter() - started)
         return answer
@@ -190,7 +197,13 @@ class EmbeddingProcess:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._stop()
-                raise EmbeddingError(f"The embedding process took longer than {timeout:.0f} s {doing}; it was ended.")
+                raise EmbeddingError(
+                    fill(
+                        N_("The embedding process took longer than {timeout} s {doing}; it was ended."),
+                        timeout=f"{timeout:.0f}",
+                        doing=doing,
+                    )
+                )
             try:
                 if not connection.poll(min(remaining, 0.25)):
                     if not self.running:

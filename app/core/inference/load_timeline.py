@@ -39,6 +39,8 @@ from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState
 from app.core.models.library import split_shards
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +134,9 @@ def check_hash(
         try:
             result = index.verify(file, progress=report, cancel=cancel)
         except Cancelled:
-            raise LoadCancelled(f"Loading {path.name} was cancelled while its hash was checked.") from None
+            raise LoadCancelled(
+                fill(N_("Loading {name} was cancelled while its hash was checked."), name=path.name)
+            ) from None
         if result.state is VerifyState.MISMATCH:
             raise ModelFileError(file, result.message)
         rehashed += file.stat().st_size

@@ -12,6 +12,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
+
 
 class InvalidSetting(ValueError):
     """A value the user (or a settings file) gave is outside what the field accepts."""
@@ -47,36 +50,66 @@ class FieldSpec:
         if not self.minimum <= number <= self.maximum:
             raise InvalidSetting(
                 self.name,
-                f"{self.label} must be between {_fmt(self.minimum)} and {_fmt(self.maximum)}, not {_fmt(number)}.",
+                fill(
+                    N_("{label} must be between {minimum} and {maximum}, not {value}."),
+                    label=self.label,
+                    minimum=_fmt(self.minimum),
+                    maximum=_fmt(self.maximum),
+                    value=_fmt(number),
+                ),
             )
         return float(number) if self.kind == "float" else int(number)
 
     def _as_number(self, value: Any) -> float:
         if isinstance(value, bool):
-            raise InvalidSetting(self.name, f"{self.label} must be a number, not {value!r}.")
+            raise InvalidSetting(
+                self.name, fill(N_("{label} must be a number, not {value}."), label=self.label, value=f"{value!r}")
+            )
         if isinstance(value, str):
             try:
                 value = float(value.strip().replace(",", "."))
             except ValueError:
-                raise InvalidSetting(self.name, f"{self.label} must be a number, not “{value}”.") from None
+                raise InvalidSetting(
+                    self.name, fill(N_("{label} must be a number, not “{value}”."), label=self.label, value=value)
+                ) from None
         if not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise InvalidSetting(self.name, f"{self.label} must be a number, not {value!r}.")
+            raise InvalidSetting(
+                self.name, fill(N_("{label} must be a number, not {value}."), label=self.label, value=f"{value!r}")
+            )
         if self.kind != "float" and value != int(value):
-            raise InvalidSetting(self.name, f"{self.label} must be a whole number, not {_fmt(value)}.")
+            raise InvalidSetting(
+                self.name, fill(N_("{label} must be a whole number, not {value}."), label=self.label, value=_fmt(value))
+            )
         return float(value)
 
     def _check_strings(self, value: Any) -> tuple[str, ...]:
         if isinstance(value, str) or not isinstance(value, (list, tuple)):
-            raise InvalidSetting(self.name, f"{self.label} must be a list of texts.")
+            raise InvalidSetting(self.name, fill(N_("{label} must be a list of texts."), label=self.label))
         items = tuple(value)
         if len(items) > self.maximum:
-            raise InvalidSetting(self.name, f"{self.label}: at most {_fmt(self.maximum)} entries, not {len(items)}.")
+            raise InvalidSetting(
+                self.name,
+                fill(
+                    N_("{label}: at most {maximum} entries, not {n_items}."),
+                    label=self.label,
+                    maximum=_fmt(self.maximum),
+                    n_items=len(items),
+                ),
+            )
         for item in items:
             if not isinstance(item, str) or not item:
-                raise InvalidSetting(self.name, f"{self.label}: every entry must be a non-empty text.")
+                raise InvalidSetting(
+                    self.name, fill(N_("{label}: every entry must be a non-empty text."), label=self.label)
+                )
             if len(item) > MAX_STOP_STRING_LENGTH:
                 raise InvalidSetting(
-                    self.name, f"{self.label}: “{item[:20]}…” is longer than {MAX_STOP_STRING_LENGTH} characters."
+                    self.name,
+                    fill(
+                        N_("{label}: “{item}…” is longer than {MAX_STOP_STRING_LENGTH} characters."),
+                        label=self.label,
+                        item=item[:20],
+                        MAX_STOP_STRING_LENGTH=MAX_STOP_STRING_LENGTH,
+                    ),
                 )
         return items
 
@@ -144,7 +177,7 @@ def check_values(fields: Mapping[str, FieldSpec], values: Mapping[str, Any], kin
     for name, value in values.items():
         spec = fields.get(name)
         if spec is None:
-            raise InvalidSetting(name, f"There is no {kind} setting called “{name}”.")
+            raise InvalidSetting(name, fill(N_("There is no {kind} setting called “{name}”."), kind=kind, name=name))
         checked[name] = spec.check(value)
     return checked
 
@@ -171,9 +204,9 @@ def check_values_leniently(
 def describe_value(value: Any) -> str:
     """A setting's value as the user reads it (seed None is \"random\")."""
     if value is None:
-        return "random"
+        return N_("random")
     if isinstance(value, tuple):
-        return ", ".join(value) or "none"
+        return ", ".join(value) or N_("none")
     return _fmt(value) if isinstance(value, (int, float)) else str(value)
 
 
