@@ -506,11 +506,9 @@ def save_settings(path: Path, settings: Settings) -> None:
         raise SettingsError(
             fill(
                 N_(
-
-                        "The settings could not be saved to {path} ({strerror}). Check that the folder is "
-                        "writable and the disk is not full; the settings stay in use until Glassbox "
-                        "closes."
-
+                    "The settings could not be saved to {path} ({strerror}). Check that the folder is "
+                    "writable and the disk is not full; the settings stay in use until Glassbox "
+                    "closes."
                 ),
                 path=path,
                 strerror=error.strerror or error,

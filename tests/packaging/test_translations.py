@@ -104,6 +104,6 @@ def test_the_committed_catalog_is_compiled_from_the_committed_source(tmp_path: P
 
 def test_the_wheel_and_the_bundle_carry_the_catalogs() -> None:
     pyproject = (REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert '"app.ui.shell" = ["locale/*.qm"]' in pyproject
+    assert '"app.ui.shell" = ["locale/*.qm", "locale/*.json"]' in pyproject
     spec = (REPO_ROOT / "packaging" / "glassbox.spec").read_text(encoding="utf-8")
     assert '"app/ui/shell/locale"' in spec

@@ -149,11 +149,9 @@ class ServerKeys:
         except NoKeyring as error:
             raise ServerError(
                 N_(
-
-                        "No system keyring is available to keep the API key safely (Glassbox never writes "
-                        "keys to a file). Start a keyring service, or give the key through an environment "
-                        "variable (glassbox chat --api-key-env NAME)."
-
+                    "No system keyring is available to keep the API key safely (Glassbox never writes "
+                    "keys to a file). Start a keyring service, or give the key through an environment "
+                    "variable (glassbox chat --api-key-env NAME)."
                 )
             ) from error
         except SecretStoreError as error:

@@ -267,10 +267,8 @@ def _check_room(frame: int, n_ctx: int, reserve: int) -> None:
         raise WindowError(
             fill(
                 N_(
-
-                        "Max tokens ({reserve}) is not smaller than the context length ({n_ctx}), so no "
-                        "room is left for the conversation. Lower max tokens or raise the context length."
-
+                    "Max tokens ({reserve}) is not smaller than the context length ({n_ctx}), so no "
+                    "room is left for the conversation. Lower max tokens or raise the context length."
                 ),
                 reserve=reserve,
                 n_ctx=n_ctx,
@@ -280,11 +278,9 @@ def _check_room(frame: int, n_ctx: int, reserve: int) -> None:
         raise WindowError(
             fill(
                 N_(
-
-                        "The system prompt takes {frame} tokens; with {reserve} tokens kept free for the "
-                        "reply a context of {n_ctx} tokens has no room for the conversation. Shorten the "
-                        "system prompt, lower max tokens, or raise the context length."
-
+                    "The system prompt takes {frame} tokens; with {reserve} tokens kept free for the "
+                    "reply a context of {n_ctx} tokens has no room for the conversation. Shorten the "
+                    "system prompt, lower max tokens, or raise the context length."
                 ),
                 frame=frame,
                 reserve=reserve,

@@ -170,10 +170,8 @@ class ChatStore:
             raise ChatStoreError(
                 fill(
                     N_(
-
-                            "The chat history at {path} is locked by another program (another Glassbox, or a "
-                            "tool that has it open). Close that program, then restart Glassbox."
-
+                        "The chat history at {path} is locked by another program (another Glassbox, or a "
+                        "tool that has it open). Close that program, then restart Glassbox."
                     ),
                     path=path,
                 )
@@ -226,10 +224,8 @@ class ChatStore:
             raise ChatStoreError(
                 fill(
                     N_(
-
-                            "Glassbox could not {what} in the chat history ({error}). Check that the disk is "
-                            "not full; the text is still shown and nothing else was changed."
-
+                        "Glassbox could not {what} in the chat history ({error}). Check that the disk is "
+                        "not full; the text is still shown and nothing else was changed."
                     ),
                     what=what,
                     error=error,
@@ -523,10 +519,8 @@ def _connect_once(path: Path) -> sqlite3.Connection:
             raise ChatStoreError(
                 fill(
                     N_(
-
-                            "The chat history at {path} was written by a newer Glassbox (schema {version}); "
-                            "update Glassbox to open it."
-
+                        "The chat history at {path} was written by a newer Glassbox (schema {version}); "
+                        "update Glassbox to open it."
                     ),
                     path=path,
                     version=version,

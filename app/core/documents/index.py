@@ -207,10 +207,8 @@ class DocumentIndex:
             raise DocumentIndexError(
                 fill(
                     N_(
-
-                            "The documents index in {path} could not be opened ({error}). Check that the "
-                            "folder is writable and the disk is not full."
-
+                        "The documents index in {path} could not be opened ({error}). Check that the "
+                        "folder is writable and the disk is not full."
                     ),
                     path=path,
                     error=error,
@@ -236,10 +234,8 @@ class DocumentIndex:
             raise DocumentIndexError(
                 fill(
                     N_(
-
-                            "Glassbox could not {what} in the documents index ({error}). Check that the disk "
-                            "is not full; nothing was changed."
-
+                        "Glassbox could not {what} in the documents index ({error}). Check that the disk "
+                        "is not full; nothing was changed."
                     ),
                     what=what,
                     error=error,
@@ -657,10 +653,8 @@ def _connect(path: Path) -> sqlite3.Connection:
                 raise DocumentIndexError(
                     fill(
                         N_(
-
-                                "The documents index in {path} was written by a newer Glassbox (schema "
-                                "{version}); update Glassbox to use it."
-
+                            "The documents index in {path} was written by a newer Glassbox (schema "
+                            "{version}); update Glassbox to use it."
                         ),
                         path=path,
                         version=version,

@@ -72,10 +72,8 @@ def read_document(path: Path) -> Document:
                 ReadProblem.TOO_LARGE,
                 fill(
                     N_(
-
-                            "The file is {size} MB; Glassbox reads files up to {limit} MB. Split it into "
-                            "smaller files to add it."
-
+                        "The file is {size} MB; Glassbox reads files up to {limit} MB. Split it into "
+                        "smaller files to add it."
                     ),
                     size=f"{size / 2**20:.0f}",
                     limit=MAX_FILE_BYTES // 2**20,
@@ -214,10 +212,8 @@ def _read_docx(path: Path, kind: DocumentKind) -> Document:
             ReadProblem.DAMAGED,
             fill(
                 N_(
-
-                        "The file is not a readable DOCX: it may be damaged, password-protected, or an "
-                        "old .doc renamed ({short})."
-
+                    "The file is not a readable DOCX: it may be damaged, password-protected, or an "
+                    "old .doc renamed ({short})."
                 ),
                 short=_short(error),
             ),

@@ -153,10 +153,8 @@ def normalize_repo_id(text: str) -> str:
             HubErrorKind.BAD_INPUT,
             fill(
                 N_(
-
-                        "{text} is not a repository name: use the form owner/name, for example "
-                        "HuggingFaceTB/SmolLM2-135M-Instruct-GGUF."
-
+                    "{text} is not a repository name: use the form owner/name, for example "
+                    "HuggingFaceTB/SmolLM2-135M-Instruct-GGUF."
                 ),
                 text=f"{text!r}",
             ),

@@ -33,20 +33,16 @@ def describe_crash(signal_number: int, doing: str) -> str:
         if getattr(sys, N_("frozen"), False):
             return fill(
                 N_(
-
-                        "llama.cpp stopped with 'Illegal instruction' while {doing}: this Glassbox build "
-                        "uses CPU instructions this machine cannot run (it needs a CPU with AVX2)."
-
+                    "llama.cpp stopped with 'Illegal instruction' while {doing}: this Glassbox build "
+                    "uses CPU instructions this machine cannot run (it needs a CPU with AVX2)."
                 ),
                 doing=doing,
             )
         return fill(
             N_(
-
-                    "llama.cpp stopped with 'Illegal instruction' while {doing}: this llama.cpp build "
-                    "uses CPU instructions this machine cannot run. Rebuild it for this CPU: "
-                    "{rebuild_command}"
-
+                "llama.cpp stopped with 'Illegal instruction' while {doing}: this llama.cpp build "
+                "uses CPU instructions this machine cannot run. Rebuild it for this CPU: "
+                "{rebuild_command}"
             ),
             doing=doing,
             rebuild_command=rebuild_command(),
@@ -54,11 +50,9 @@ def describe_crash(signal_number: int, doing: str) -> str:
     if signal_number == signal.SIGKILL:
         return fill(
             N_(
-
-                    "llama.cpp was killed (SIGKILL) while {doing}, most often by the system when "
-                    "memory runs out. Close other programs, or pick a smaller model or a shorter "
-                    "context."
-
+                "llama.cpp was killed (SIGKILL) while {doing}, most often by the system when "
+                "memory runs out. Close other programs, or pick a smaller model or a shorter "
+                "context."
             ),
             doing=doing,
         )

@@ -68,12 +68,12 @@ class PromptTooLong(EngineError):
 
 
 class StopReason(str, Enum):
-    END_OF_TEXT = "end of text"
-    LENGTH = "length limit"
-    STOP_STRING = "stop string"
-    USER = "stopped by user"
-    CONTEXT_FULL = "context full"
-    ERROR = "error"
+    END_OF_TEXT = N_("end of text")
+    LENGTH = N_("length limit")
+    STOP_STRING = N_("stop string")
+    USER = N_("stopped by user")
+    CONTEXT_FULL = N_("context full")
+    ERROR = N_("error")
 
 
 @dataclass(frozen=True)

@@ -102,11 +102,9 @@ class FallbackResult:
         )
         return fill(
             N_(
-
-                    "Not enough GPU memory for {n_gpu_layers} GPU layers ({reason}). {outcome} GPU "
-                    "layers is now set to {held}; close other programs using the GPU or lower the "
-                    "context length to fit more."
-
+                "Not enough GPU memory for {n_gpu_layers} GPU layers ({reason}). {outcome} GPU "
+                "layers is now set to {held}; close other programs using the GPU or lower the "
+                "context length to fit more."
             ),
             n_gpu_layers=first.n_gpu_layers,
             reason=first.reason,
@@ -200,10 +198,8 @@ def load_with_fallback(
     raise OutOfMemoryError(
         fill(
             N_(
-
-                    "Not enough memory to load {name}, even on the CPU ({reason}). Lower the context "
-                    "length, close other programs, or choose a smaller quantization."
-
+                "Not enough memory to load {name}, even on the CPU ({reason}). Lower the context "
+                "length, close other programs, or choose a smaller quantization."
             ),
             name=config.model_path.name,
             reason=steps[-1].reason,

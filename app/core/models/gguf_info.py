@@ -344,10 +344,8 @@ def _parse(path: Path, data: mmap.mmap | bytes, file_size: int | None = None) ->
             path,
             fill(
                 N_(
-
-                        "the header is cut short or damaged: it declares {n_kv} metadata entries and "
-                        "{n_tensors} tensors, more than the file can hold"
-
+                    "the header is cut short or damaged: it declares {n_kv} metadata entries and "
+                    "{n_tensors} tensors, more than the file can hold"
                 ),
                 n_kv=n_kv,
                 n_tensors=n_tensors,

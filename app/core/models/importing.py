@@ -82,10 +82,8 @@ def import_model(
         raise LibraryError(
             fill(
                 N_(
-
-                        "Not enough disk space to import {name}: it needs {total}, {free} are free in "
-                        "{folder}. Free up space and try again."
-
+                    "Not enough disk space to import {name}: it needs {total}, {free} are free in "
+                    "{folder}. Free up space and try again."
                 ),
                 name=source.name,
                 total=format_bytes(total),

@@ -16,20 +16,16 @@ def describe_os_error(error: OSError, where: Path) -> str:
     if error.errno == errno.EROFS:
         return fill(
             N_(
-
-                    "Glassbox cannot write to {where}: the disk it is on is read-only. Make the disk "
-                    "writable or pick another folder, then try again."
-
+                "Glassbox cannot write to {where}: the disk it is on is read-only. Make the disk "
+                "writable or pick another folder, then try again."
             ),
             where=where,
         )
     if error.errno in (errno.EACCES, errno.EPERM):
         return fill(
             N_(
-
-                    "Glassbox may not write to {where} ({strerror}). Check the folder's permissions "
-                    "or pick another folder, then try again."
-
+                "Glassbox may not write to {where} ({strerror}). Check the folder's permissions "
+                "or pick another folder, then try again."
             ),
             where=where,
             strerror=error.strerror,

@@ -51,6 +51,7 @@ from app.core.settings import (
     effective,
 )
 from app.core.support.formatting import fill
+from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, set_tone
 
 
@@ -392,7 +393,7 @@ class SettingsPanel(QScrollArea):
         except InvalidSetting as error:
             current = getattr(effective(self.settings, self.chat).sampling, name)
             self._put(name, field, current)
-            field.show_error(error.message + " " + self.tr("The previous value is kept."))
+            field.show_error(word(error.message) + " " + self.tr("The previous value is kept."))
             return
         if chat != self.chat:
             self._edit_chat(chat)
@@ -424,7 +425,7 @@ class SettingsPanel(QScrollArea):
         try:
             check_system_prompt(text)
         except InvalidSetting as error:
-            self.system_prompt_error.setText(error.message)
+            self.system_prompt_error.setText(word(error.message))
             self.system_prompt_error.show()
             return
         self._edit_chat(replace(self.chat, system_prompt=text))
@@ -450,7 +451,7 @@ class SettingsPanel(QScrollArea):
             value = field.spec.check(field.editor.text())
         except InvalidSetting as error:
             field.editor.setText(str(getattr(self.settings.model, name)))
-            field.show_error(error.message + " " + self.tr("The previous value is kept."))
+            field.show_error(word(error.message) + " " + self.tr("The previous value is kept."))
             return
         field.show_error("")
         if value != getattr(self.settings.model, name):
@@ -473,7 +474,7 @@ class SettingsPanel(QScrollArea):
         try:
             values = self.settings.preset_values(name)
         except InvalidSetting as error:
-            self._fields["temperature"].show_error(error.message)
+            self._fields["temperature"].show_error(word(error.message))
             return
         self._edit_chat(self.chat.with_sampling(values, self.settings.sampling))
 
@@ -482,7 +483,7 @@ class SettingsPanel(QScrollArea):
         try:
             settings = self.settings.with_preset(name, effective(self.settings, self.chat).sampling)
         except InvalidSetting as error:
-            return error.message
+            return word(error.message)
         self._edit_defaults(settings)
         self.preset_box.setCurrentText(" ".join(name.split()))
         return ""

@@ -29,6 +29,7 @@ from app.core.hub.downloads.job import DownloadRequest
 from app.core.memory.fit import Assessment, Fit, FitHint
 from app.core.support.formatting import fill, format_bytes
 from app.ui.models.workers import HubWorker
+from app.ui.widgets.core_text import word
 from app.ui.widgets.tables import read_only_item, style_row_table
 from app.ui.widgets.theme import colours
 
@@ -207,7 +208,7 @@ class DiscoverPage(QWidget):
             read_only_item(variant.quant or "?"),
             read_only_item(format_bytes(variant.size), align_right=True),
             self._fit_item(hint, problem),
-            read_only_item(variant.note, variant.note),
+            read_only_item(word(variant.note), word(variant.note)),
         ]
         for column, cell in enumerate(cells):
             cell.setData(Qt.ItemDataRole.UserRole, variant.key)

@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication
 from app.core.inference.engine import ReplyStats, StopReason
 from app.core.inference.metrics import ReplyMetrics
 from app.core.support.formatting import fill
+from app.ui.widgets import core_text
 
 
 def format_reply_stats(stats: ReplyStats) -> str:
@@ -22,7 +23,7 @@ def format_reply_stats(stats: ReplyStats) -> str:
         f"prompt {stats.prompt_tokens} tokens ({stats.cached_prompt_tokens} cached)",
     ]
     if stats.stop_reason is not StopReason.END_OF_TEXT:
-        parts.append(stats.stop_reason.value)
+        parts.append(core_text.word(stats.stop_reason.value))
     return " · ".join(parts)
 
 

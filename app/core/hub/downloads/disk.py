@@ -49,10 +49,8 @@ def check_room(paths: AppPaths, plan: DownloadPlan, part_size: int, free_space: 
         raise DownloadError(
             fill(
                 N_(
-
-                        "Not enough disk space for {filename}: it needs {needed} more, {free} are free in "
-                        "{downloads}. Free up space first."
-
+                    "Not enough disk space for {filename}: it needs {needed} more, {free} are free in "
+                    "{downloads}. Free up space first."
                 ),
                 filename=plan.filename,
                 needed=format_bytes(needed),
@@ -68,10 +66,8 @@ def check_room(paths: AppPaths, plan: DownloadPlan, part_size: int, free_space: 
             raise DownloadError(
                 fill(
                     N_(
-
-                            "Not enough disk space in the models folder {models} for {filename}: it needs "
-                            "{expected_size}, {free_models} are free."
-
+                        "Not enough disk space in the models folder {models} for {filename}: it needs "
+                        "{expected_size}, {free_models} are free."
                     ),
                     models=paths.models,
                     filename=plan.filename,

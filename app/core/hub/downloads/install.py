@@ -54,10 +54,8 @@ def install_verified(part: Path, plan: DownloadPlan, sha256: str, models: Path) 
         raise DownloadError(
             fill(
                 N_(
-
-                        "{filename} arrived damaged: its SHA-256 is {sha256}…, the Hub says "
-                        "{expected_sha256}…. The file was deleted and not installed."
-
+                    "{filename} arrived damaged: its SHA-256 is {sha256}…, the Hub says "
+                    "{expected_sha256}…. The file was deleted and not installed."
                 ),
                 filename=plan.filename,
                 sha256=sha256[:12],

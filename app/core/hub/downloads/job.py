@@ -266,10 +266,8 @@ class DownloadJob:
             raise DownloadError(
                 fill(
                     N_(
-
-                            "The Hub gives no SHA-256 for {filename}, so it cannot be verified; Glassbox "
-                            "installs only verified files."
-
+                        "The Hub gives no SHA-256 for {filename}, so it cannot be verified; Glassbox "
+                        "installs only verified files."
                     ),
                     filename=self.request.filename,
                 ),
