@@ -66,15 +66,15 @@ class FallbackStep:
             if self.next_n_gpu_layers == 0
             else fill(N_("with {next_n_gpu_layers} GPU layers"), next_n_gpu_layers=self.next_n_gpu_layers)
         )
-        attempt = fill(
-            N_("{capitalize} with {n_gpu_layers} GPU layers ran out of memory ({reason})"),
-            capitalize=self.during.capitalize(),
-            n_gpu_layers=self.n_gpu_layers,
-            reason=self.reason,
-        )
+        during = N_("First decode") if self.during == "first decode" else N_("Loading")
+        fields = {"during": during, "n_gpu_layers": self.n_gpu_layers, "reason": self.reason}
         if self.next_n_gpu_layers is None:
-            return attempt + "."
-        return fill(N_("{attempt}; trying again {where}."), attempt=attempt, where=where)
+            return fill(N_("{during} with {n_gpu_layers} GPU layers ran out of memory ({reason})."), **fields)
+        return fill(
+            N_("{during} with {n_gpu_layers} GPU layers ran out of memory ({reason}); trying again {where}."),
+            where=where,
+            **fields,
+        )
 
 
 @dataclass
