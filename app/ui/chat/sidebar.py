@@ -107,6 +107,17 @@ class ChatSidebar(QWidget):
                 return
         self.list.clearSelection()
 
+    def step(self, offset: int) -> None:
+        """Open the chat `offset` rows below the one on show (above when negative), staying within the list."""
+        rows = [row for row in range(self.list.count()) if self.list.item(row).data(CHAT_ID)]
+        if not rows:
+            return
+        ids = [self.list.item(row).data(CHAT_ID) for row in rows]
+        index = ids.index(self._current) + offset if self._current in ids else 0
+        item = self.list.item(rows[max(0, min(len(rows) - 1, index))])
+        self.list.setCurrentItem(item)
+        self._activated(item)
+
     def chat_ids(self) -> list[str]:
         return [self.list.item(r).data(CHAT_ID) for r in range(self.list.count()) if self.list.item(r).data(CHAT_ID)]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -50,6 +50,7 @@ from app.ui.server.panel import ServerPanel
 from app.ui.shell.about_dialog import show_about_dialog
 from app.ui.shell.appearance_menu import AppearanceMenus
 from app.ui.shell.server_models import ServerModels
+from app.ui.shell.shortcuts import ShellParts, WindowShortcuts
 from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
 from app.ui.state_signals import StateSignals
 from app.ui.threads import wait_keeping_events
@@ -118,8 +119,6 @@ class MainWindow(QMainWindow):
         self.add_dock(self.tr("Server"), "ServerDock", self.server_panel).hide()
         self._show_model_settings()
         self._arrange_docks()
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.stop_reply)
-        QShortcut(QKeySequence(QKeySequence.StandardKey.New), self).activated.connect(self.new_chat)
 
         self._speed_timer = QTimer(self)
         self._speed_timer.setInterval(SPEED_REFRESH_MS)
@@ -135,6 +134,19 @@ class MainWindow(QMainWindow):
         session = self.chats.session
         self.appearance = AppearanceMenus(lambda: session.settings, session.set_defaults, self.error_banner, self)
         self.appearance.add_to(self.view_menu)
+        # last: it reads the menus the features filled
+        self.shortcuts = WindowShortcuts(
+            self,
+            ShellParts(
+                self.chats,
+                self.composer,
+                self.new_chat_action,
+                self.stop_reply,
+                self.chat_menu,
+                self.view_menu,
+                self.help_menu,
+            ),
+        )
         self._held_back = self._hold_back_unfinished_load()
         self.refresh_models(select=initial_model)
         self.server_models.refresh()
