@@ -82,6 +82,12 @@ def fine(path):
     raise BadValue("n_ctx", N_("The context length must be positive."))
     raise ValueError(f"internal: {path}")
 
+def read(data, notices):
+    notices.append(f"Unknown theme {data['theme']!r}; the system's colours are used.")
+    notices.append(fill(N_("Unknown language {value}."), value=data["language"]))
+
+TEMPERATURE = FieldSpec("temperature", "Temperature", "float", 0, 2, N_("How adventurous each token is."))
+
 class Step:
     def message(self) -> str:
         """What happened."""
@@ -99,4 +105,6 @@ def test_the_core_scanner_catches_unmarked_text(tmp_path: Path) -> None:
         "f'Loading {path.name} failed.'",
         "'The context length must be positive.'",
         "f'Retrying with {self.layers} GPU layers.'",
+        "'Temperature'",
+        "f\"Unknown theme {data['theme']!r}; the system's colours are used.\"",
     }

@@ -7,7 +7,8 @@ message, instead of going through `tr()` / `QCoreApplication.translate()`.
 
 In `app/core` (outside the API server, which answers programs in OpenAI's English): text a
 person reads that is not marked with `N_()` — the message of an exception Glassbox defines,
-and the words of the functions that compose text for people (`message`, `note`, `advice`,
+a setting's label and explanation (`FieldSpec`), a notice about the settings file
+(`notices.append(...)`), and the words of the functions that compose text for people (`message`, `note`, `advice`,
 `quality_note`, `describe_*` returning `str`).
 """
 
@@ -71,6 +72,9 @@ SHOWING_CLASSES = frozenset(
 MESSAGE_BOX_FUNCTIONS = frozenset({"information", "warning", "critical", "question", "about"})
 DATA_AFTER = {"addItem": 1, "insertItem": 2}  # the arguments after the text are the item's data, not shown
 TRANSLATING = frozenset({"tr", "translate", "N_"})
+# A setting's label and explanation, shown beside its field: (positions, keywords) of the texts
+CORE_TEXT_ARGUMENTS = {"FieldSpec": ((1, 5), ("label", "explanation"))}
+CORE_NOTICE_LISTS = frozenset({"notices", "problems"})  # notices.append(...): shown when the settings are read
 CORE_TEXT_FUNCTIONS = frozenset({"message", "note", "advice", "quality_note"})
 CORE_TEXT_PREFIX = "describe_"
 
@@ -112,6 +116,13 @@ def _translated_nodes(tree: ast.AST) -> set[int]:
             inside.update(id(sub) for sub in ast.walk(node))
         if isinstance(node, ast.FormattedValue) and node.format_spec is not None:
             inside.update(id(sub) for sub in ast.walk(node.format_spec))
+        # compared with, a key or an index: data, never shown
+        if isinstance(node, ast.Compare):
+            inside.update(id(operand) for operand in (node.left, *node.comparators))
+        if isinstance(node, ast.Dict):
+            inside.update(id(key) for key in node.keys if key is not None)
+        if isinstance(node, ast.Subscript):
+            inside.update(id(sub) for sub in ast.walk(node.slice))
     return inside
 
 
@@ -223,6 +234,18 @@ def core_breaches(path: Path, errors: set[str], source: str | None = None) -> li
                     if has_space:
                         found += words
                         break
+        if (
+            isinstance(node, ast.Call)
+            and _name(node.func) in ("append", "extend")
+            and isinstance(node.func, ast.Attribute)
+            and _name(node.func.value) in CORE_NOTICE_LISTS
+        ):
+            found += [sub for a in node.args for sub in ast.walk(a) if id(sub) not in translated and _is_words(sub)]
+        if isinstance(node, ast.Call) and _name(node.func) in CORE_TEXT_ARGUMENTS:
+            positions, keywords = CORE_TEXT_ARGUMENTS[_name(node.func)]
+            texts = [node.args[i] for i in positions if i < len(node.args)]
+            texts += [k.value for k in node.keywords if k.arg in keywords]
+            found += [text for text in texts if id(text) not in translated and _is_words(text)]
         if _composes_text(node):
             assert isinstance(node, ast.FunctionDef)
             body = node.body[1:] if ast.get_docstring(node) else node.body

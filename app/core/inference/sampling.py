@@ -192,12 +192,18 @@ def check_values_leniently(
     for name, value in values.items():
         spec = fields.get(name)
         if spec is None:
-            problems.append(f"unknown {kind} setting “{name}” was ignored")
+            problems.append(fill(N_("unknown {kind} setting “{name}” was ignored"), kind=kind, name=name))
             continue
         try:
             good[name] = spec.check(value)
         except InvalidSetting as error:
-            problems.append(f"{error.message} The default ({describe_value(getattr(defaults, name))}) is used.")
+            problems.append(
+                fill(
+                    N_("{message} The default ({default}) is used."),
+                    message=error.message,
+                    default=describe_value(getattr(defaults, name)),
+                )
+            )
     return good, problems
 
 
@@ -215,91 +221,94 @@ SAMPLING_FIELDS: dict[str, FieldSpec] = {
     for spec in (
         FieldSpec(
             "temperature",
-            "Temperature",
+            N_("Temperature"),
             "float",
             0.0,
             2.0,
-            "How adventurous the choice of each token is: 0 always picks the most likely one, higher is more varied.",
+            N_(
+                "How adventurous the choice of each token is: "
+                "0 always picks the most likely one, higher is more varied."
+            ),
         ),
         FieldSpec(
             "top_p",
-            "Top-p",
+            N_("Top-p"),
             "float",
             0.0,
             1.0,
-            "Only the most likely tokens whose probabilities add up to this share are candidates (1 = all).",
+            N_("Only the most likely tokens whose probabilities add up to this share are candidates (1 = all)."),
         ),
         FieldSpec(
             "top_k",
-            "Top-k",
+            N_("Top-k"),
             "int",
             0,
             1000,
-            "Only the k most likely tokens are candidates (0 = no limit).",
+            N_("Only the k most likely tokens are candidates (0 = no limit)."),
         ),
         FieldSpec(
             "min_p",
-            "Min-p",
+            N_("Min-p"),
             "float",
             0.0,
             1.0,
-            "Drop tokens less likely than this fraction of the most likely token's probability (0 = off).",
+            N_("Drop tokens less likely than this fraction of the most likely token's probability (0 = off)."),
         ),
         FieldSpec(
             "repeat_penalty",
-            "Repeat penalty",
+            N_("Repeat penalty"),
             "float",
             0.5,
             2.0,
-            "Makes tokens that appeared recently less likely (1 = off, above 1 discourages repetition).",
+            N_("Makes tokens that appeared recently less likely (1 = off, above 1 discourages repetition)."),
         ),
         FieldSpec(
             "repeat_last_n",
-            "Repeat window",
+            N_("Repeat window"),
             "int",
             0,
             4096,
-            "How many of the latest tokens the repeat penalties look at (0 = off).",
+            N_("How many of the latest tokens the repeat penalties look at (0 = off)."),
         ),
         FieldSpec(
             "presence_penalty",
-            "Presence penalty",
+            N_("Presence penalty"),
             "float",
             -2.0,
             2.0,
-            "Lowers every token that already appeared by a fixed amount, nudging towards new topics (0 = off).",
+            N_("Lowers every token that already appeared by a fixed amount, nudging towards new topics (0 = off)."),
         ),
         FieldSpec(
             "frequency_penalty",
-            "Frequency penalty",
+            N_("Frequency penalty"),
             "float",
             -2.0,
             2.0,
-            "Lowers tokens in proportion to how often they already appeared (0 = off).",
+            N_("Lowers tokens in proportion to how often they already appeared (0 = off)."),
         ),
         FieldSpec(
             "seed",
-            "Seed",
+            N_("Seed"),
             "seed",
             0,
             MAX_SEED,
-            "Random: a new seed for every reply. Fixed: the same settings and prompt give the same reply.",
+            N_("Random: a new seed for every reply. Fixed: the same settings and prompt give the same reply."),
         ),
         FieldSpec(
             "max_tokens",
-            "Max tokens",
+            N_("Max tokens"),
             "int",
             1,
             32768,
-            "The longest reply, in tokens; this much room is also kept free in the context window.",
+            N_("The longest reply, in tokens; this much room is also kept free in the context window."),
         ),
         FieldSpec(
             "stop",
-            "Stop strings",
+            N_("Stop strings"),
             "strings",
             0,
             16,
-            "The reply ends as soon as it would contain one of these texts (one per line).",
+            N_("The reply ends as soon as it would contain one of these texts (one per line)."),
         ),
     )
 }

@@ -76,9 +76,9 @@ class _Field:
     def __init__(self, spec: FieldSpec, editor: QWidget, parent: QWidget) -> None:
         self.spec = spec
         self.editor = editor
-        self.label = QLabel(spec.label, parent)
+        self.label = QLabel(word(spec.label), parent)
         self.label.setBuddy(editor)
-        self.explanation = QLabel(spec.explanation, parent)
+        self.explanation = QLabel(word(spec.explanation), parent)
         self.explanation.setWordWrap(True)
         set_tone(self.explanation, Tone.NOTE)
         self.error = QLabel(parent)
