@@ -78,6 +78,9 @@ class _Field:
         self.editor = editor
         self.label = QLabel(word(spec.label), parent)
         self.label.setBuddy(editor)
+        # the label sits apart from the editor's own box, so a screen reader is told the name directly
+        editor.setAccessibleName(self.label.text())
+        editor.setAccessibleDescription(self.explanation_text(spec))
         self.explanation = QLabel(word(spec.explanation), parent)
         self.explanation.setWordWrap(True)
         set_tone(self.explanation, Tone.NOTE)
@@ -92,6 +95,10 @@ class _Field:
         column.addWidget(editor)
         column.addWidget(self.explanation)
         column.addWidget(self.error)
+
+    @staticmethod
+    def explanation_text(spec: FieldSpec) -> str:
+        return word(spec.explanation)
 
     def show_error(self, message: str) -> None:
         self.error.setText(message)
@@ -188,6 +195,7 @@ class SettingsPanel(QScrollArea):
         row.setContentsMargins(0, 0, 0, 0)
         self.random_seed = QCheckBox(self.tr("Random"), editor)
         self.seed_edit = QLineEdit(editor)
+        self.seed_edit.setAccessibleName(word(spec.label))
         row.addWidget(self.random_seed)
         row.addWidget(self.seed_edit, 1)
         self.random_seed.toggled.connect(self._seed_mode_changed)
@@ -199,6 +207,7 @@ class SettingsPanel(QScrollArea):
         form = QFormLayout(group)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
         self.system_prompt = _TextBox(group)
+        self.system_prompt.setAccessibleName(self.tr("System prompt"))
         self.system_prompt.setPlaceholderText(self.tr("Empty: the model's own default, if it has one"))
         self.system_prompt.setFixedHeight(90)
         self.system_prompt.editingFinished.connect(self._system_prompt_edited)

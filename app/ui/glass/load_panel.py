@@ -59,6 +59,7 @@ class LoadPanel(QWidget):
         layout.addWidget(self.timeline)
 
         self.table = QTreeWidget(self)
+        self.table.setAccessibleName(self.tr("Load stages"))
         self.table.setRootIsDecorated(False)
         self.table.setColumnCount(3)
         self.table.setHeaderLabels([self.tr("Stage"), self.tr("Time"), self.tr("Details")])

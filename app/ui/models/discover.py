@@ -56,6 +56,7 @@ class DiscoverPage(QWidget):
         self._results: list[RepoSummary] = []
 
         self.search_edit = QLineEdit(self)
+        self.search_edit.setAccessibleName(self.tr("Search Hugging Face"))
         self.search_edit.setPlaceholderText(self.tr("Search Hugging Face for GGUF models, or paste owner/name"))
         self.search_edit.returnPressed.connect(self.search)
         self.search_button = QPushButton(self.tr("Search"), self)
@@ -65,6 +66,7 @@ class DiscoverPage(QWidget):
         top.addWidget(self.search_button)
 
         self.results = QTableWidget(0, 4, self)
+        self.results.setAccessibleName(self.tr("Repositories found"))
         self.results.setHorizontalHeaderLabels(
             [self.tr("Repository"), self.tr("Downloads"), self.tr("Likes"), self.tr("Updated")]
         )
@@ -78,6 +80,7 @@ class DiscoverPage(QWidget):
         self.machine_label = QLabel(self)
         self.machine_label.setWordWrap(True)
         self.variants = QTableWidget(0, 5, self)
+        self.variants.setAccessibleName(self.tr("Files of the repository"))
         self.variants.setHorizontalHeaderLabels(
             [
                 self.tr("Variant"),

@@ -71,6 +71,7 @@ class DownloadsPage(QWidget):
         self._reported: dict[str, JobState] = {}
 
         self.table = QTableWidget(0, _COLUMNS + 1, self)
+        self.table.setAccessibleName(self.tr("Downloads"))
         self.table.setHorizontalHeaderLabels(
             [
                 self.tr("File"),

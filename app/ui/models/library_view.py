@@ -54,6 +54,7 @@ class LibraryPage(QWidget):
         self.setAcceptDrops(True)
 
         self.table = QTableWidget(0, len(_HEADERS), self)
+        self.table.setAccessibleName(self.tr("Installed models"))
         self.table.setHorizontalHeaderLabels([self.tr(h) for h in _HEADERS])
         style_row_table(self.table)
         self.table.setWordWrap(False)
