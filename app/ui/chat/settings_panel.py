@@ -91,7 +91,7 @@ class _Field:
         self.box = QWidget(parent)
         column = QVBoxLayout(self.box)
         column.setContentsMargins(0, 0, 0, 4)
-        column.setSpacing(1)
+        column.setSpacing(2)
         column.addWidget(editor)
         column.addWidget(self.explanation)
         column.addWidget(self.error)
@@ -126,6 +126,7 @@ class SettingsPanel(QScrollArea):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWidgetResizable(True)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes straight to its fields; the panel scrolls to each
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setMinimumWidth(300)
         self.settings = Settings()

@@ -42,7 +42,7 @@ class ChatSidebar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setContentsMargins(8, 8, 8, 8)
         top = QHBoxLayout()
         self.search = QLineEdit(self)
         self.search.setAccessibleName(self.tr("Search chats"))

@@ -126,7 +126,7 @@ class MessageWidget(QFrame):
         self._outside_window = False
         keep_styled(self, lambda c: bubble_style(self.role, self._outside_window, c))
         layout = self._column = QVBoxLayout(self)
-        layout.setContentsMargins(10, 6, 10, 6)
+        layout.setContentsMargins(12, 8, 12, 8)
         layout.setSpacing(2)
         self.header = QLabel(self._role_title(role), self)
         set_tone(self.header, Tone.HEADER)

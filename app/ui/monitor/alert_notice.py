@@ -74,7 +74,7 @@ class AlertNotice(QFrame):
         row = QFrame(self)
         row.setObjectName("AlertRow")
         layout = QHBoxLayout(row)
-        layout.setContentsMargins(10, 6, 6, 6)
+        layout.setContentsMargins(12, 8, 8, 8)
         label = QLabel(self.text_for(alert), row)
         label.setWordWrap(True)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -48,6 +48,7 @@ from app.ui.monitor.alert_notice import AlertNotice
 from app.ui.monitor.panel import MonitorPanel
 from app.ui.server.panel import ServerPanel
 from app.ui.shell.about_dialog import show_about_dialog
+from app.ui.shell.accessibility import ReplyAnnouncer, arrange_tab_order
 from app.ui.shell.appearance_menu import AppearanceMenus
 from app.ui.shell.server_models import ServerModels
 from app.ui.shell.shortcuts import ShellParts, WindowShortcuts
@@ -147,6 +148,10 @@ class MainWindow(QMainWindow):
                 self.help_menu,
             ),
         )
+        sidebar = self.chats.sidebar
+        chain = [self.model_picker, sidebar.search, sidebar.list, self.chat_view, self.composer, self.send_button]
+        arrange_tab_order([*chain, self.stop_button])
+        self.reply_announcer = ReplyAnnouncer(self.replyFinished, self.chat_view)
         self._held_back = self._hold_back_unfinished_load()
         self.refresh_models(select=initial_model)
         self.server_models.refresh()

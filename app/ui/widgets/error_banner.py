@@ -132,7 +132,7 @@ class ErrorBanner(QFrame):
         row.setObjectName("Notice")
         row.setProperty("severity", notice.severity)
         layout = QHBoxLayout(row)
-        layout.setContentsMargins(10, 6, 6, 6)
+        layout.setContentsMargins(12, 8, 8, 8)
         label = QLabel(notice.text, row)
         label.setWordWrap(True)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -81,7 +81,7 @@ def test_the_main_window_reads_chinese(qtbot: QtBot, starter_model: Path, in_chi
     qtbot.waitUntil(lambda: not main.worker.backend.link.running)  # type: ignore[attr-defined]
     main.send("你好")
     qtbot.waitUntil(lambda: main.error_banner.message() != "", timeout=30_000)
-    # The banner's own words are Chinese; the crash's reason is composed in app/core, still in English.
+    # The banner's own words are Chinese; a reason composed in app/core is worded through its CoreText entry.
     banner_words = [b.text() + b.toolTip() for b in main.error_banner.findChildren(QAbstractButton) if b.isVisible()]
     assert any("关闭" in words for words in banner_words)
     qtbot.waitUntil(lambda: HAN.search(main.error_banner.message()) is not None)  # "the model is no longer loaded"
