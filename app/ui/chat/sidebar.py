@@ -6,8 +6,6 @@ signals; the chat session does the work on the storage thread.
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -24,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from app.core.chat.store import SearchHit
 from app.core.support.formatting import fill
+from app.ui.widgets.locale_format import date_time
 from app.ui.widgets.markdown import plain_tooltip
 
 SEARCH_DELAY_MS = 250
@@ -86,7 +85,7 @@ class ChatSidebar(QWidget):
             item.setData(CHAT_ID, hit.chat.id)
             item.setData(TITLE, hit.chat.title)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
-            when = datetime.fromtimestamp(hit.chat.updated).strftime("%Y-%m-%d %H:%M")
+            when = date_time(hit.chat.updated)
             tip = fill(self.tr("Last message {when}"), when=when)
             if hit.snippet:
                 tip += "\n" + hit.snippet

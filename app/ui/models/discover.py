@@ -267,7 +267,7 @@ class DiscoverPage(QWidget):
         link = f'<a href="{self._page_url(listing.repo_id)}">{listing.repo_id}</a>'
         if not listing.variants:
             return fill(self.tr("{repo} has no GGUF files."), repo=link)
-        text = fill(self.tr("{repo}: {n} variants."), repo=link, n=len(listing.variants))
+        text = fill(self.tr("{repo}: %n variants.", "", len(listing.variants)), repo=link)
         if listing.gated:
             text += " " + self.tr(
                 "<b>Gated:</b> accept its licence on the repository page, then save a Hugging Face token above."

@@ -242,10 +242,9 @@ class LibraryPage(QWidget):
             self,
             self.tr("Delete model"),
             fill(
-                self.tr("Delete {name} ({size}, {n} file(s))? This cannot be undone."),
+                self.tr("Delete {name} ({size}, %n file(s))? This cannot be undone.", "", len(model.files)),
                 name=model.name,
                 size=format_bytes(model.size_bytes),
-                n=str(len(model.files)),
             ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,

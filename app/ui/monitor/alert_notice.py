@@ -181,8 +181,7 @@ class AlertNotice(QFrame):
             )
         if kind is AlertKind.FAILED_REPLIES:
             return fill(
-                self.tr("The last {count} replies failed. The latest said: {error}"),
-                count=f["count"],
+                self.tr("The last %n replies failed. The latest said: {error}", "", int(f["count"])),
                 error=f["last_error"],
             )
         return fill(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
@@ -36,6 +35,7 @@ from app.core.server.request_log import RequestRecord
 from app.core.server.server import ApiServer, ServerStartError
 from app.core.support.formatting import fill
 from app.ui.llm.worker import LlmWorker
+from app.ui.widgets.locale_format import time_of_day
 from app.ui.widgets.theme import Tone, set_tone
 
 log = logging.getLogger(__name__)
@@ -214,7 +214,7 @@ class ServerPanel(QWidget):
         ttft = record.time_to_first_token_s
         speed = record.tokens_per_s
         cells = (
-            time.strftime("%H:%M:%S", time.localtime(record.started_at)),
+            time_of_day(record.started_at),
             record.client,
             f"{record.method} {record.endpoint}",
             record.model,
