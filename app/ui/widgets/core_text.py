@@ -24,6 +24,7 @@ from app.core.support.user_text import CONTEXT
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
 _MAX_DEPTH = 4  # values inside values: a reason inside an error inside a notice
+_MAX_CHARS = 4000  # longer text is not a message the core composed (a model's or a server's own words)
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,19 @@ class _Template:
     source: str
     pattern: re.Pattern[str]
     fields: tuple[str, ...]
+    literals: tuple[str, ...]  # the text between the placeholders, in order
+
+    def may_match(self, text: str) -> bool:
+        """A quick test before the pattern: the template's fixed words begin and end `text`, in order."""
+        if not (text.startswith(self.literals[0]) and text.endswith(self.literals[-1])):
+            return False
+        position = len(self.literals[0])
+        for literal in self.literals[1:-1]:
+            position = text.find(literal, position)
+            if position < 0:
+                return False
+            position += len(literal)
+        return True
 
 
 def _compile(source: str) -> _Template | None:
@@ -46,10 +60,10 @@ def _compile(source: str) -> _Template | None:
             fields.append(name)
         position = match.end()
     parts.append(re.escape(source[position:]))
-    literal = _PLACEHOLDER.sub("", source)
-    if not any(character.isalpha() for character in literal):
+    literals = tuple(_PLACEHOLDER.split(source)[::2])
+    if not any(character.isalpha() for character in "".join(literals)):
         return None
-    return _Template(source, re.compile("".join(parts), re.DOTALL), tuple(fields))
+    return _Template(source, re.compile("".join(parts), re.DOTALL), tuple(fields), literals)
 
 
 class CoreTexts:
@@ -71,11 +85,13 @@ class CoreTexts:
 
     def word(self, text: str, depth: int = 0) -> str:
         """`text` in the reader's language when it was filled from a known template, else unchanged."""
-        if not text or depth > _MAX_DEPTH:
+        if not text or depth > _MAX_DEPTH or len(text) > _MAX_CHARS:
             return text
         if text in self._exact:
             return QCoreApplication.translate(CONTEXT, text)
         for template in self._templates:
+            if not template.may_match(text):
+                continue
             match = template.pattern.fullmatch(text)
             if match is None:
                 continue

@@ -105,3 +105,11 @@ def test_the_banner_shows_core_text_in_the_readers_language_and_logs_it_as_it_ca
     banner.show_error(fill(N_("Loading {name} was cancelled."), name="tiny.gguf"))
     assert banner.message() == "已取消加载 tiny.gguf。"
     assert "Loading tiny.gguf was cancelled." in caplog.text
+
+
+def test_a_long_text_that_matches_no_template_is_left_alone_quickly(chinese: CoreTexts) -> None:
+    """Text that is no core message (a model's own long words) is not searched through, whatever its length."""
+    many_fields = CoreTexts(["{a} and {b} or {c} with {d} then {e}."])
+    text = "and or with then " * 200 + "!"
+    assert many_fields.word(text) == text
+    assert chinese.word("x" * 10_000) == "x" * 10_000
