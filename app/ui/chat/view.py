@@ -130,7 +130,9 @@ class MessageWidget(QFrame):
         layout.setSpacing(2)
         self.header = QLabel(self._role_title(role), self)
         set_tone(self.header, Tone.HEADER)
+        self.setAccessibleName(self.header.text())  # a screen reader names each message by who wrote it
         self.body = InertTextView(self)
+        self.body.setAccessibleName(self.header.text())
         self.body.anchorClicked.connect(self.linkClicked)
         self.long_bar: LongMessageBar | None = None
         self.footer = QLabel(self)

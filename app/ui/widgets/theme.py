@@ -394,6 +394,8 @@ def focus_ring_style(c: Colours) -> str:
         f"{focused} {{ border: {FOCUS_RING_PX}px solid {c.focus_ring}; padding: 0px; }}"
         f"ChatView {{ border-color: transparent; }}"
         f"ChatView:focus {{ border-color: {c.focus_ring}; }}"
+        # a message's text inside its card: selectable with the mouse, never a Tab stop, no frame of its own
+        f"InertTextView, InertTextView:focus {{ border: none; padding: 0px; }}"
     )
 
 
