@@ -327,7 +327,7 @@ class Settings:
         if len(name) > MAX_PRESET_NAME:
             raise InvalidSetting(
                 "preset",
-                fill(N_("A preset name can be at most {MAX_PRESET_NAME} characters."), MAX_PRESET_NAME=MAX_PRESET_NAME),
+                fill(N_("A preset name can be at most {limit} characters."), limit=MAX_PRESET_NAME),
             )
         if name.casefold() in (builtin.casefold() for builtin in PRESETS):
             raise InvalidSetting("preset", fill(N_("“{name}” is a built-in preset; choose another name."), name=name))
@@ -412,8 +412,8 @@ def check_system_prompt(text: str) -> str:
         raise InvalidSetting(
             "system_prompt",
             fill(
-                N_("The system prompt can be at most {MAX_SYSTEM_PROMPT_CHARS} characters."),
-                MAX_SYSTEM_PROMPT_CHARS=f"{MAX_SYSTEM_PROMPT_CHARS:,}",
+                N_("The system prompt can be at most {limit} characters."),
+                limit=f"{MAX_SYSTEM_PROMPT_CHARS:,}",
             ),
         )
     return text

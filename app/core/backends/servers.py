@@ -109,7 +109,7 @@ def new_server(name: str, url: str, timeout_s: float = DEFAULT_TIMEOUT_S, ca_fil
     if not name:
         raise ServerError(N_("A server needs a name."))
     if len(name) > MAX_NAME:
-        raise ServerError(fill(N_("A server name can be at most {MAX_NAME} characters."), MAX_NAME=MAX_NAME))
+        raise ServerError(fill(N_("A server name can be at most {limit} characters."), limit=MAX_NAME))
     url = url.strip()
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -121,9 +121,9 @@ def new_server(name: str, url: str, timeout_s: float = DEFAULT_TIMEOUT_S, ca_fil
     if not (MIN_TIMEOUT_S <= timeout_s <= MAX_TIMEOUT_S) or math.isnan(timeout_s):
         raise ServerError(
             fill(
-                N_("The timeout must be between {MIN_TIMEOUT_S} and {MAX_TIMEOUT_S} seconds."),
-                MIN_TIMEOUT_S=f"{MIN_TIMEOUT_S:.0f}",
-                MAX_TIMEOUT_S=f"{MAX_TIMEOUT_S:.0f}",
+                N_("The timeout must be between {minimum} and {maximum} seconds."),
+                minimum=f"{MIN_TIMEOUT_S:.0f}",
+                maximum=f"{MAX_TIMEOUT_S:.0f}",
             )
         )
     if ca_file and not Path(ca_file).is_file():

@@ -173,8 +173,8 @@ class EmbeddingProcess:
             self._stop()
             raise EmbeddingError(
                 fill(
-                    N_("The embedding process did not start within {START_TIMEOUT_S} s."),
-                    START_TIMEOUT_S=f"{START_TIMEOUT_S:.0f}",
+                    N_("The embedding process did not start within {seconds} s."),
+                    seconds=f"{START_TIMEOUT_S:.0f}",
                 )
             )
         self._ready = answer

@@ -105,10 +105,10 @@ class FieldSpec:
                 raise InvalidSetting(
                     self.name,
                     fill(
-                        N_("{label}: “{item}…” is longer than {MAX_STOP_STRING_LENGTH} characters."),
+                        N_("{label}: “{item}…” is longer than {limit} characters."),
                         label=self.label,
                         item=item[:20],
-                        MAX_STOP_STRING_LENGTH=MAX_STOP_STRING_LENGTH,
+                        limit=MAX_STOP_STRING_LENGTH,
                     ),
                 )
         return items

@@ -365,10 +365,10 @@ def _parse(path: Path, data: mmap.mmap | bytes, file_size: int | None = None) ->
             raise GgufInfoError(
                 path,
                 fill(
-                    N_("tensor {name} has {n_dims} dimensions (GGUF allows at most {MAX_DIMS})"),
+                    N_("tensor {name} has {n_dims} dimensions (GGUF allows at most {limit})"),
                     name=name,
                     n_dims=n_dims,
-                    MAX_DIMS=_MAX_DIMS,
+                    limit=_MAX_DIMS,
                 ),
             )
         dims = struct.unpack_from(f"<{n_dims}Q", data, pos + 4)

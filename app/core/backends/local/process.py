@@ -170,8 +170,8 @@ class EngineProcess:
             self.close()
             raise EngineError(
                 fill(
-                    N_("The engine process did not start within {START_TIMEOUT_S} s."),
-                    START_TIMEOUT_S=f"{START_TIMEOUT_S:.0f}",
+                    N_("The engine process did not start within {seconds} s."),
+                    seconds=f"{START_TIMEOUT_S:.0f}",
                 )
             )
         log.info("Engine process %d started in %.2f s", ready.pid, time.perf_counter() - started)
