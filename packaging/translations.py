@@ -8,12 +8,23 @@ The sources are `resources/translations/glassbox_<locale>.ts` (edit them with
 they are package data for the wheel and copied into the PyInstaller bundle. Both are
 committed; `build.py` compiles again before bundling and tests/packaging/test_translations.py
 fails when a committed catalog differs from its source.
+
+Text composed in `app/core` (Qt-free) is marked with `N_("...")`: `update` reads those marks
+(an AST walk, so a template split over several literals is one entry) and hands them to lupdate
+as `QCoreApplication.translate("CoreText", ...)` calls in a generated file, so they land in the
+`.ts` beside the UI's texts. `compile` also writes `core_texts.json` beside each catalog: the
+core templates it translates, which the UI matches finished English messages against
+(`app/ui/widgets/core_text.py`).
 """
 
 from __future__ import annotations
 
+import ast
+import json
 import subprocess
 import sys
+import tempfile
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import PySide6
@@ -22,6 +33,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ROOT / "resources" / "translations"
 CATALOGS = ROOT / "app" / "ui" / "shell" / "locale"
 TOOLS = Path(PySide6.__file__).resolve().parent  # lupdate and lrelease ship inside PySide6-Essentials
+CORE_CONTEXT = "CoreText"  # app.core.support.user_text.CONTEXT (not imported: this script runs without the app)
+CORE_MARK = "N_"
 
 
 class TranslationError(Exception):
@@ -37,6 +50,31 @@ def python_sources() -> list[Path]:
     return sorted((ROOT / "app").rglob("*.py"))
 
 
+def core_texts(files: list[Path] | None = None) -> list[str]:
+    """Every template marked with `N_("...")` in app/core, once each, in the order they appear."""
+    found: dict[str, None] = {}
+    for path in files if files is not None else sorted((ROOT / "app" / "core").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == CORE_MARK
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found[node.args[0].value] = None
+    return list(found)
+
+
+def core_texts_stub(folder: Path) -> Path:
+    """A Python file lupdate reads: one translate() call per core template."""
+    stub = folder / "core_texts.py"
+    lines = [f"QCoreApplication.translate({CORE_CONTEXT!r}, {text!r})" for text in core_texts()]
+    stub.write_text("from PySide6.QtCore import QCoreApplication\n" + "\n".join(lines) + "\n", encoding="utf-8")
+    return stub
+
+
 def _run(command: list[str]) -> str:
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
@@ -48,8 +86,32 @@ def _run(command: list[str]) -> str:
 
 def update(ts: Path) -> str:
     """Bring `ts` up to date with the code: new texts become unfinished entries, vanished ones are dropped."""
-    files = [str(path) for path in python_sources()]
-    return _run([str(TOOLS / "lupdate"), *files, "-ts", str(ts), "-no-obsolete", "-locations", "none"])
+    with tempfile.TemporaryDirectory() as folder:
+        files = [str(path) for path in [*python_sources(), core_texts_stub(Path(folder))]]
+        return _run([str(TOOLS / "lupdate"), *files, "-ts", str(ts), "-no-obsolete", "-locations", "none"])
+
+
+def translated_core_texts(ts: Path) -> list[str]:
+    """The core templates `ts` has a finished translation for."""
+    texts = []
+    for context in ET.parse(ts).getroot().iter("context"):
+        if context.findtext("name") != CORE_CONTEXT:
+            continue
+        for message in context.iter("message"):
+            translation = message.find("translation")
+            if translation is not None and not translation.get("type") and (translation.text or "").strip():
+                texts.append(message.findtext("source", ""))
+    return sorted(texts)
+
+
+def core_index_for(ts: Path) -> Path:
+    return CATALOGS / ts.name.replace(".ts", ".core_texts.json")
+
+
+def write_core_index(ts: Path, index: Path) -> None:
+    index.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(translated_core_texts(ts), ensure_ascii=False, indent=0)
+    index.write_text(text + "\n", encoding="utf-8")
 
 
 def compile_catalog(ts: Path, qm: Path) -> None:
@@ -65,7 +127,8 @@ def compile_all() -> list[Path]:
     compiled = []
     for ts in ts_files():
         compile_catalog(ts, catalog_for(ts))
-        compiled.append(catalog_for(ts))
+        write_core_index(ts, core_index_for(ts))
+        compiled.extend([catalog_for(ts), core_index_for(ts)])
     return compiled
 
 

@@ -27,3 +27,11 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     home = tmp_path_factory.mktemp("glassbox-home")
     monkeypatch.setenv("GLASSBOX_HOME", str(home))
     return home
+
+
+@pytest.fixture(autouse=True, scope="session")
+def english_locale() -> None:
+    """Numbers and dates as the English interface shows them (the application sets this default at start)."""
+    from PySide6.QtCore import QLocale
+
+    QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))

@@ -53,6 +53,8 @@ from app.core.memory.planner import ContextSettings
 from app.core.monitor.alerts import AlertThresholds
 from app.core.paths import app_paths
 from app.core.support.atomic import atomic_write
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -81,21 +83,25 @@ MODEL_FIELDS: dict[str, FieldSpec] = {
     for spec in (
         FieldSpec(
             "n_ctx",
-            "Context length",
+            N_("Context length"),
             "int",
             256,
             131072,
-            "How many tokens the model sees at once, prompt and reply together; more needs more memory. "
-            "Applies when the model is loaded again.",
+            N_(
+                "How many tokens the model sees at once, prompt and reply together; more needs more memory. "
+                "Applies when the model is loaded again."
+            ),
         ),
         FieldSpec(
             "n_threads",
-            "Threads",
+            N_("Threads"),
             "int",
             0,
             256,
-            "CPU threads for generation (0 = automatic: one per physical core). "
-            "Applies when the model is loaded again.",
+            N_(
+                "CPU threads for generation (0 = automatic: one per physical core). "
+                "Applies when the model is loaded again."
+            ),
         ),
     )
 }
@@ -104,12 +110,14 @@ MODEL_FIELDS: dict[str, FieldSpec] = {
 # the settings panel's "Model" fields; checked and saved like them.
 GPU_LAYERS_FIELD = FieldSpec(
     "n_gpu_layers",
-    "GPU layers",
+    N_("GPU layers"),
     "int",
     0,
     MAX_GPU_LAYERS,
-    "Model layers put on the GPU (0 = CPU only); more is faster while they fit in the GPU's memory. "
-    "Applies when the model is loaded again.",
+    N_(
+        "Model layers put on the GPU (0 = CPU only); more is faster while they fit in the GPU's memory. "
+        "Applies when the model is loaded again."
+    ),
 )
 LOAD_FIELDS: dict[str, FieldSpec] = {**MODEL_FIELDS, GPU_LAYERS_FIELD.name: GPU_LAYERS_FIELD}
 
@@ -149,7 +157,7 @@ MONITOR_FIELDS: dict[str, FieldSpec] = {
     for spec in (
         FieldSpec(
             "vram_percent",
-            "VRAM alert (%)",
+            N_("VRAM alert (%)"),
             "float",
             0,
             100,
@@ -157,7 +165,7 @@ MONITOR_FIELDS: dict[str, FieldSpec] = {
         ),
         FieldSpec(
             "ram_available_percent",
-            "Low RAM alert (%)",
+            N_("Low RAM alert (%)"),
             "float",
             0,
             50,
@@ -165,7 +173,7 @@ MONITOR_FIELDS: dict[str, FieldSpec] = {
         ),
         FieldSpec(
             "swap_growth_mib",
-            "Swap alert (MiB)",
+            N_("Swap alert (MiB)"),
             "int",
             0,
             1_048_576,
@@ -173,7 +181,7 @@ MONITOR_FIELDS: dict[str, FieldSpec] = {
         ),
         FieldSpec(
             "context_percent",
-            "Full context alert (%)",
+            N_("Full context alert (%)"),
             "float",
             0,
             100,
@@ -181,7 +189,7 @@ MONITOR_FIELDS: dict[str, FieldSpec] = {
         ),
         FieldSpec(
             "slow_tokens_fraction",
-            "Slow reply alert (share of usual)",
+            N_("Slow reply alert (share of usual)"),
             "float",
             0,
             0.95,
@@ -189,7 +197,7 @@ MONITOR_FIELDS: dict[str, FieldSpec] = {
         ),
         FieldSpec(
             "slow_first_token_factor",
-            "Slow first token alert (times usual)",
+            N_("Slow first token alert (times usual)"),
             "float",
             0,
             100,
@@ -197,7 +205,7 @@ MONITOR_FIELDS: dict[str, FieldSpec] = {
         ),
         FieldSpec(
             "failed_replies",
-            "Failed replies alert",
+            N_("Failed replies alert"),
             "int",
             0,
             100,
@@ -205,7 +213,7 @@ MONITOR_FIELDS: dict[str, FieldSpec] = {
         ),
         FieldSpec(
             "idle_vram_minutes",
-            "Idle model alert (minutes)",
+            N_("Idle model alert (minutes)"),
             "int",
             0,
             10_080,
@@ -213,12 +221,14 @@ MONITOR_FIELDS: dict[str, FieldSpec] = {
         ),
         FieldSpec(
             "idle_unload_minutes",
-            "Unload an idle model after (minutes)",
+            N_("Unload an idle model after (minutes)"),
             "int",
             0,
             10_080,
-            "Unload the model by itself after this long without use; the next message loads it again. "
-            "0 keeps it loaded.",
+            N_(
+                "Unload the model by itself after this long without use; the next message loads it again. "
+                "0 keeps it loaded."
+            ),
         ),
     )
 }
@@ -303,7 +313,9 @@ class Settings:
         switches = {k: v for k, v in values.items() if k in MONITOR_SWITCHES}
         for name, value in switches.items():
             if not isinstance(value, bool):
-                raise InvalidSetting(name, f"{name} must be true or false, not {value!r}.")
+                raise InvalidSetting(
+                    name, fill(N_("{name} must be true or false, not {value}."), name=name, value=f"{value!r}")
+                )
         checked = check_values(MONITOR_FIELDS, numbers, "monitor")
         return replace(self, monitor=replace(self.monitor, **checked, **switches))
 
@@ -311,11 +323,14 @@ class Settings:
         """Save `params` as a user preset (replacing one of the same name)."""
         name = " ".join(name.split())
         if not name:
-            raise InvalidSetting("preset", "A preset needs a name.")
+            raise InvalidSetting("preset", N_("A preset needs a name."))
         if len(name) > MAX_PRESET_NAME:
-            raise InvalidSetting("preset", f"A preset name can be at most {MAX_PRESET_NAME} characters.")
+            raise InvalidSetting(
+                "preset",
+                fill(N_("A preset name can be at most {limit} characters."), limit=MAX_PRESET_NAME),
+            )
         if name.casefold() in (builtin.casefold() for builtin in PRESETS):
-            raise InvalidSetting("preset", f"“{name}” is a built-in preset; choose another name.")
+            raise InvalidSetting("preset", fill(N_("“{name}” is a built-in preset; choose another name."), name=name))
         return replace(self, presets={**self.presets, name: params})
 
     def without_preset(self, name: str) -> Settings:
@@ -327,7 +342,7 @@ class Settings:
             return dict(PRESETS[name])
         if name in self.presets:
             return self.presets[name].to_dict()
-        raise InvalidSetting("preset", f"There is no preset called “{name}”.")
+        raise InvalidSetting("preset", fill(N_("There is no preset called “{name}”."), name=name))
 
 
 @dataclass(frozen=True)
@@ -395,7 +410,11 @@ def effective(settings: Settings, chat: ChatSettings) -> EffectiveSettings:
 def check_system_prompt(text: str) -> str:
     if len(text) > MAX_SYSTEM_PROMPT_CHARS:
         raise InvalidSetting(
-            "system_prompt", f"The system prompt can be at most {MAX_SYSTEM_PROMPT_CHARS:,} characters."
+            "system_prompt",
+            fill(
+                N_("The system prompt can be at most {limit} characters."),
+                limit=f"{MAX_SYSTEM_PROMPT_CHARS:,}",
+            ),
         )
     return text
 
@@ -426,8 +445,13 @@ def load_settings(path: Path) -> LoadedSettings:
         return _reset_damaged(path, ValueError(f"unknown schema version {version!r}"))
     if version > SCHEMA_VERSION:
         notices.append(
-            f"The settings were written by a newer Glassbox (schema {version}); the settings this version knows "
-            "are used and the others are kept."
+            fill(
+                N_(
+                    "The settings were written by a newer Glassbox (schema {version}); the settings "
+                    "this version knows are used and the others are kept."
+                ),
+                version=version,
+            )
         )
     try:
         for step in range(version, SCHEMA_VERSION):
@@ -493,8 +517,15 @@ def save_settings(path: Path, settings: Settings) -> None:
     except OSError as error:
         log.error("Could not save settings to %s: %s", path, error)
         raise SettingsError(
-            f"The settings could not be saved to {path} ({error.strerror or error}). Check that the folder is "
-            "writable and the disk is not full; the settings stay in use until Glassbox closes."
+            fill(
+                N_(
+                    "The settings could not be saved to {path} ({strerror}). Check that the folder is "
+                    "writable and the disk is not full; the settings stay in use until Glassbox "
+                    "closes."
+                ),
+                path=path,
+                strerror=error.strerror or error,
+            )
         ) from error
 
 
@@ -546,7 +577,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
     raw_presets = data.get("presets")
     for name, values in raw_presets.items() if isinstance(raw_presets, Mapping) else ():
         params, problems = lenient_sampling(values)
-        notices.extend(f"Preset “{name}”: {problem}" for problem in problems)
+        notices.extend(fill(N_("Preset “{name}”: {problem}"), name=name, problem=problem) for problem in problems)
         presets[str(name)] = params
     known = {"schema_version", "sampling", "model", "chat", "presets", "servers", "appearance", "monitor"}
     return Settings(
@@ -567,7 +598,7 @@ def _read_servers(data: Any, notices: list[str]) -> tuple[SavedServer, ...]:
         try:
             server = SavedServer.from_dict(entry if isinstance(entry, Mapping) else {})
         except ServerError as error:
-            notices.append(f"A saved server was dropped: {error}.")
+            notices.append(fill(N_("A saved server was dropped: {error}."), error=error))
             continue
         if all(server.name.casefold() != kept.name.casefold() for kept in servers):
             servers.append(server)
@@ -582,12 +613,19 @@ def _read_appearance(data: Any, notices: list[str]) -> Appearance:
         try:
             appearance = replace(appearance, language=Language(data["language"]))
         except ValueError:
-            notices.append(f"Unknown interface language {data['language']!r}; the system's language is used.")
+            notices.append(
+                fill(
+                    N_("Unknown interface language {value}; the system's language is used."),
+                    value=f"{data['language']!r}",
+                )
+            )
     if "theme" in data:
         try:
             appearance = replace(appearance, theme=Theme(data["theme"]))
         except ValueError:
-            notices.append(f"Unknown theme {data['theme']!r}; the system's colours are used.")
+            notices.append(
+                fill(N_("Unknown theme {value}; the system's colours are used."), value=f"{data['theme']!r}")
+            )
     return appearance
 
 
@@ -614,7 +652,12 @@ def _read_monitor(data: Any, notices: list[str]) -> MonitorSettings:
             good[name] = data[name]
         else:
             notices.append(
-                f"{name} must be true or false, not {data[name]!r}. The default ({getattr(defaults, name)}) is used."
+                fill(
+                    N_("{name} must be true or false, not {value}. The default ({default}) is used."),
+                    name=name,
+                    value=f"{data[name]!r}",
+                    default=getattr(defaults, name),
+                )
             )
     return replace(defaults, **good)
 
@@ -627,11 +670,15 @@ def _read_chat(data: Any, notices: list[str]) -> ChatDefaults:
     if isinstance(prompt, str) and len(prompt) <= MAX_SYSTEM_PROMPT_CHARS:
         chat = replace(chat, system_prompt=prompt)
     else:
-        notices.append("The default system prompt was not a text of a usable length; it is empty now.")
+        notices.append(N_("The default system prompt was not a text of a usable length; it is empty now."))
     if "window_policy" in data:
         policy = _policy(data["window_policy"])
         if policy is None:
-            notices.append(f"Unknown window policy {data['window_policy']!r}; the rolling window is used.")
+            notices.append(
+                fill(
+                    N_("Unknown window policy {value}; the rolling window is used."), value=f"{data['window_policy']!r}"
+                )
+            )
         else:
             chat = replace(chat, window_policy=policy)
     return chat

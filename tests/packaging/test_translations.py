@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import shutil
 import xml.etree.ElementTree as ET
@@ -13,7 +14,7 @@ import pytest
 
 from tests.repo import REPO_ROOT
 
-PLACEHOLDER = re.compile(r"\{\w+\}")
+PLACEHOLDER = re.compile(r"\{\w+\}|%(?:n|L?\d)")  # fill()'s {name}, Qt's %1 … %9 (%L1) and plural %n
 ZH_TS = REPO_ROOT / "resources" / "translations" / "glassbox_zh_CN.ts"
 
 
@@ -23,6 +24,12 @@ def _pipeline() -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _texts(translation: ET.Element) -> list[str]:
+    """A translation's text, or each of its plural forms (`numerus` entries)."""
+    forms = [form.text or "" for form in translation.iter("numerusform")]
+    return forms or [translation.text or ""]
 
 
 def _messages(ts: Path) -> list[tuple[str, str, ET.Element]]:
@@ -53,18 +60,48 @@ def refreshed_ts(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_chinese_catalog_has_no_unfinished_or_vanished_entry(refreshed_ts: Path) -> None:
     entries = _messages(refreshed_ts)
     assert len(entries) > 400
-    unfinished = [f"{context}: {source}" for context, source, t in entries if t.get("type") or not (t.text or "")]
+    unfinished = [f"{context}: {source}" for context, source, t in entries if t.get("type") or not all(_texts(t))]
     assert unfinished == []  # run `python packaging/translations.py update`, translate, then `compile`
     assert refreshed_ts.read_text(encoding="utf-8") == ZH_TS.read_text(encoding="utf-8")
 
 
 def test_every_placeholder_of_a_source_is_in_its_translation() -> None:
     missing = [
-        f"{context}: {source!r} -> {translation.text!r}"
+        f"{context}: {source!r} -> {text!r}"
         for context, source, translation in _messages(ZH_TS)
-        if set(PLACEHOLDER.findall(source)) != set(PLACEHOLDER.findall(translation.text or ""))
+        for text in _texts(translation)
+        if set(PLACEHOLDER.findall(source)) != set(PLACEHOLDER.findall(text))
     ]
     assert missing == []
+
+
+def test_the_placeholder_check_knows_every_kind_of_placeholder() -> None:
+    source = "Loaded {name} in %1 s: %n token(s), %L2 MiB"
+    assert set(PLACEHOLDER.findall(source)) == {"{name}", "%1", "%n", "%L2"}
+    assert set(PLACEHOLDER.findall("已加载 {name}，用时 %1 秒：%n 个 Token")) != set(PLACEHOLDER.findall(source))
+
+
+def test_the_core_texts_reach_the_catalog_through_their_marks(tmp_path: Path) -> None:
+    """`update` hands lupdate the N_() templates of app/core (context CoreText), so they are translated too."""
+    pipeline = _pipeline()
+    texts = pipeline.core_texts()
+    assert "Loading {name} was cancelled." in texts
+    assert "end of text" in texts  # a stop reason
+    assert len(texts) == len(set(texts)) > 150
+    sample = tmp_path / "sample.py"
+    sample.write_text('N_("Split over "\n   "two literals {n}.")\nother("not marked")\n', encoding="utf-8")
+    assert pipeline.core_texts([sample]) == ["Split over two literals {n}."]
+
+
+def test_the_core_text_index_lists_what_the_catalog_translates() -> None:
+    """The UI matches core messages against this list; it is compiled from the committed source, like the .qm."""
+    pipeline = _pipeline()
+    index = pipeline.core_index_for(ZH_TS)
+    assert index == REPO_ROOT / "app" / "ui" / "shell" / "locale" / "glassbox_zh_CN.core_texts.json"
+    assert json.loads(index.read_text(encoding="utf-8")) == pipeline.translated_core_texts(ZH_TS)
+    # run `python packaging/translations.py compile`
+    marked = set(pipeline.core_texts())
+    assert set(pipeline.translated_core_texts(ZH_TS)) == marked  # every core text has its translation
 
 
 def test_the_chinese_translation_is_chinese_and_uses_the_usual_terms() -> None:
@@ -104,6 +141,6 @@ def test_the_committed_catalog_is_compiled_from_the_committed_source(tmp_path: P
 
 def test_the_wheel_and_the_bundle_carry_the_catalogs() -> None:
     pyproject = (REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert '"app.ui.shell" = ["locale/*.qm"]' in pyproject
+    assert '"app.ui.shell" = ["locale/*.qm", "locale/*.json"]' in pyproject
     spec = (REPO_ROOT / "packaging" / "glassbox.spec").read_text(encoding="utf-8")
     assert '"app/ui/shell/locale"' in spec

@@ -20,6 +20,8 @@ import httpx2
 
 from app.core.backends.base import ModelInfo
 from app.core.backends.remote import RemoteBackend, RemoteConfig, TokenizeRoute
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +54,13 @@ class ProbeResult:
         """One line for the user: the kind, its version, the models and their context lengths."""
         kind = self.kind.value + (f" {self.version}" if self.version else "")
         if not self.models:
-            return f"{kind}, no models loaded"
+            return fill(N_("{kind}, no models loaded"), kind=kind)
         listed = ", ".join(
-            f"{model.id} ({model.context_length:,} tokens of context)" if model.context_length else model.id
+            fill(
+                N_("{id} ({context_length} tokens of context)"), id=model.id, context_length=f"{model.context_length:,}"
+            )
+            if model.context_length
+            else model.id
             for model in self.models
         )
         return f"{kind}: {listed}"

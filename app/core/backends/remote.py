@@ -32,6 +32,8 @@ from app.core.backends.logprobs import TOP_LOGPROBS, LogprobTrace
 from app.core.backends.sse import SSEParser
 from app.core.inference.engine import ChatMessage, ReplyDone, ReplyEvent, ReplyStats, StopReason, TokenPiece
 from app.core.inference.sampling import SamplingParams
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +187,10 @@ class RemoteBackend:
         except (ValueError, KeyError, TypeError) as error:
             raise RemoteError(
                 RemoteErrorKind.MALFORMED_CHUNK,
-                f"{self._config.api_base}/models did not return a model list; is this an OpenAI-compatible server?",
+                fill(
+                    N_("{api_base}/models did not return a model list; is this an OpenAI-compatible server?"),
+                    api_base=self._config.api_base,
+                ),
             ) from error
 
     def stream_chat(
@@ -212,7 +217,10 @@ class RemoteBackend:
     def _first_model(self) -> str:
         models = self.list_models()
         if not models:
-            raise RemoteError(RemoteErrorKind.NOT_FOUND, f"{self._config.api_base} offers no models; load one there.")
+            raise RemoteError(
+                RemoteErrorKind.NOT_FOUND,
+                fill(N_("{api_base} offers no models; load one there."), api_base=self._config.api_base),
+            )
         self._model = models[0].id
         return self._model
 
@@ -311,18 +319,34 @@ class RemoteBackend:
         base = self._config.api_base
         if status in (401, 403):
             raise RemoteError(
-                RemoteErrorKind.UNAUTHORIZED, f"{base} refused the API key ({status}); check the key for this server."
+                RemoteErrorKind.UNAUTHORIZED,
+                fill(
+                    N_("{base} refused the API key ({status}); check the key for this server."),
+                    base=base,
+                    status=status,
+                ),
             )
         if status == 404:
             raise RemoteError(
                 RemoteErrorKind.NOT_FOUND,
-                f"{base} does not have that (404{detail}); pick another model or check the URL.",
+                fill(
+                    N_("{base} does not have that (404{detail}); pick another model or check the URL."),
+                    base=base,
+                    detail=detail,
+                ),
             )
         if status in (429, 503):
             retry_after = _retry_after(response.headers.get("Retry-After"))
             wait = f"try again in {retry_after:.0f} s" if retry_after is not None else "try again in a moment"
-            raise RemoteError(RemoteErrorKind.BUSY, f"{base} is busy ({status}); {wait}.", retry_after)
-        raise RemoteError(RemoteErrorKind.REJECTED, f"{base} refused the request ({status}{detail}).")
+            raise RemoteError(
+                RemoteErrorKind.BUSY,
+                fill(N_("{base} is busy ({status}); {wait}."), base=base, status=status, wait=wait),
+                retry_after,
+            )
+        raise RemoteError(
+            RemoteErrorKind.REJECTED,
+            fill(N_("{base} refused the request ({status}{detail})."), base=base, status=status, detail=detail),
+        )
 
     def _transport_error(self, error: httpx2.HTTPError, text_so_far: str) -> RemoteError:
         base = self._config.api_base
@@ -393,14 +417,16 @@ def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str | None, Any]]:
     choices = event.get("choices") or []
     if not isinstance(choices, list):
         raise RemoteError(
-            RemoteErrorKind.MALFORMED_CHUNK, f"The server sent a chunk with no list of choices: {event!r:.80}"
+            RemoteErrorKind.MALFORMED_CHUNK,
+            fill(N_("The server sent a chunk with no list of choices: {event}"), event=f"{event!r:.80}"),
         )
     for choice in choices:
         delta = choice.get("delta") if isinstance(choice, dict) else None
         text = delta.get("content") if isinstance(delta, dict) else None
         if not isinstance(choice, dict) or not isinstance(text, str | None):
             raise RemoteError(
-                RemoteErrorKind.MALFORMED_CHUNK, f"The server sent a choice of a wrong shape: {choice!r:.80}"
+                RemoteErrorKind.MALFORMED_CHUNK,
+                fill(N_("The server sent a choice of a wrong shape: {choice}"), choice=f"{choice!r:.80}"),
             )
         reason = choice.get("finish_reason")
         logprobs = choice.get("logprobs")
@@ -415,12 +441,16 @@ def _decode_chunk(data: str) -> dict[str, Any]:
         event = None
     if not isinstance(event, dict):
         raise RemoteError(
-            RemoteErrorKind.MALFORMED_CHUNK, f"The server sent a chunk that is not a JSON object: {data[:80]!r}."
+            RemoteErrorKind.MALFORMED_CHUNK,
+            fill(N_("The server sent a chunk that is not a JSON object: {data}."), data=f"{data[:80]!r}"),
         )
     if "error" in event:
         error = event["error"]
         message = error.get("message", error) if isinstance(error, dict) else error
-        raise RemoteError(RemoteErrorKind.REJECTED, f"The server stopped the reply with an error: {message}.")
+        raise RemoteError(
+            RemoteErrorKind.REJECTED,
+            fill(N_("The server stopped the reply with an error: {message}."), message=message),
+        )
     return event
 
 

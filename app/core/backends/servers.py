@@ -16,7 +16,9 @@ from urllib.parse import urlsplit
 from app.core.backends.base import ModelInfo
 from app.core.backends.probe import ProbeResult
 from app.core.backends.remote import RemoteConfig, TokenizeRoute
+from app.core.support.formatting import fill
 from app.core.support.secrets import NoKeyring, SecretStore, SecretStoreError
+from app.core.support.user_text import N_
 
 MAX_NAME = 40
 MIN_TIMEOUT_S = 1.0
@@ -82,7 +84,7 @@ class SavedServer:
             checked = new_server(str(data["name"]), str(data["url"]), timeout_s, str(data.get("ca_file", "")))
             tokenize = TokenizeRoute(data.get("tokenize", TokenizeRoute.NONE.value))
         except (KeyError, TypeError, ValueError) as error:
-            raise ServerError(f"a saved server entry is damaged ({error})") from error
+            raise ServerError(fill(N_("a saved server entry is damaged ({error})"), error=error)) from error
         fields = bool(data.get("llama_server_fields", False))
         return SavedServer(
             checked.name, checked.url, checked.timeout_s, checked.ca_file, str(data.get("kind", "")), tokenize, fields
@@ -105,19 +107,27 @@ def new_server(name: str, url: str, timeout_s: float = DEFAULT_TIMEOUT_S, ca_fil
     """A checked entry: a name, an http(s) address with a host, a timeout within bounds."""
     name = " ".join(name.split())
     if not name:
-        raise ServerError("A server needs a name.")
+        raise ServerError(N_("A server needs a name."))
     if len(name) > MAX_NAME:
-        raise ServerError(f"A server name can be at most {MAX_NAME} characters.")
+        raise ServerError(fill(N_("A server name can be at most {limit} characters."), limit=MAX_NAME))
     url = url.strip()
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ServerError(f"“{url}” is not a server address: write it as http://host:port or https://host.")
+        raise ServerError(
+            fill(N_("“{url}” is not a server address: write it as http://host:port or https://host."), url=url)
+        )
     if parts.username or parts.password:
-        raise ServerError("Put the API key in its own field, not in the address.")
+        raise ServerError(N_("Put the API key in its own field, not in the address."))
     if not (MIN_TIMEOUT_S <= timeout_s <= MAX_TIMEOUT_S) or math.isnan(timeout_s):
-        raise ServerError(f"The timeout must be between {MIN_TIMEOUT_S:.0f} and {MAX_TIMEOUT_S:.0f} seconds.")
+        raise ServerError(
+            fill(
+                N_("The timeout must be between {minimum} and {maximum} seconds."),
+                minimum=f"{MIN_TIMEOUT_S:.0f}",
+                maximum=f"{MAX_TIMEOUT_S:.0f}",
+            )
+        )
     if ca_file and not Path(ca_file).is_file():
-        raise ServerError(f"The CA file {ca_file} does not exist.")
+        raise ServerError(fill(N_("The CA file {ca_file} does not exist."), ca_file=ca_file))
     return SavedServer(name, url.rstrip("/"), float(timeout_s), ca_file)
 
 
@@ -133,18 +143,20 @@ class ServerKeys:
     def set(self, server: SavedServer, api_key: str) -> None:
         api_key = api_key.strip()
         if not api_key or any(ch.isspace() for ch in api_key):
-            raise ServerError("An API key is one word without spaces; paste it again.")
+            raise ServerError(N_("An API key is one word without spaces; paste it again."))
         try:
             self._secrets.set(server.key_name, api_key)
         except NoKeyring as error:
             raise ServerError(
-                "No system keyring is available to keep the API key safely (Glassbox never writes keys to a "
-                "file). Start a keyring service, or give the key through an environment variable "
-                "(glassbox chat --api-key-env NAME)."
+                N_(
+                    "No system keyring is available to keep the API key safely (Glassbox never writes "
+                    "keys to a file). Start a keyring service, or give the key through an environment "
+                    "variable (glassbox chat --api-key-env NAME)."
+                )
             ) from error
         except SecretStoreError as error:
             raise ServerError(
-                f"The system keyring refused to store the key ({error}); unlock it and try again."
+                fill(N_("The system keyring refused to store the key ({error}); unlock it and try again."), error=error)
             ) from error
 
     def delete(self, server: SavedServer) -> None:
@@ -152,5 +164,7 @@ class ServerKeys:
             self._secrets.delete(server.key_name)
         except SecretStoreError as error:
             raise ServerError(
-                f"The system keyring refused to remove the key ({error}); unlock it and try again."
+                fill(
+                    N_("The system keyring refused to remove the key ({error}); unlock it and try again."), error=error
+                )
             ) from error

@@ -37,6 +37,8 @@ from enum import Enum
 from typing import Protocol
 
 from app.core.inference.engine import ChatMessage, Engine
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -263,14 +265,27 @@ class ContextWindow:
 def _check_room(frame: int, n_ctx: int, reserve: int) -> None:
     if reserve >= n_ctx:
         raise WindowError(
-            f"Max tokens ({reserve}) is not smaller than the context length ({n_ctx}), so no room is left for "
-            "the conversation. Lower max tokens or raise the context length."
+            fill(
+                N_(
+                    "Max tokens ({reserve}) is not smaller than the context length ({n_ctx}), so no "
+                    "room is left for the conversation. Lower max tokens or raise the context length."
+                ),
+                reserve=reserve,
+                n_ctx=n_ctx,
+            )
         )
     if frame >= n_ctx - reserve:
         raise WindowError(
-            f"The system prompt takes {frame} tokens; with {reserve} tokens kept free for the reply a context of "
-            f"{n_ctx} tokens has no room for the conversation. Shorten the system prompt, lower max tokens, or "
-            "raise the context length."
+            fill(
+                N_(
+                    "The system prompt takes {frame} tokens; with {reserve} tokens kept free for the "
+                    "reply a context of {n_ctx} tokens has no room for the conversation. Shorten the "
+                    "system prompt, lower max tokens, or raise the context length."
+                ),
+                frame=frame,
+                reserve=reserve,
+                n_ctx=n_ctx,
+            )
         )
 
 

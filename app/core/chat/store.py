@@ -31,6 +31,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
+
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 2  # 2: chats.pinned
@@ -175,8 +178,13 @@ class ChatStore:
             if not _is_busy(error):
                 raise self._open_failed(error) from error
             raise ChatStoreError(
-                f"The chat history at {path} is locked by another program (another Glassbox, or a tool that has "
-                "it open). Close that program, then restart Glassbox."
+                fill(
+                    N_(
+                        "The chat history at {path} is locked by another program (another Glassbox, or a "
+                        "tool that has it open). Close that program, then restart Glassbox."
+                    ),
+                    path=path,
+                )
             ) from error
         except (OSError, sqlite3.Error) as error:
             raise self._open_failed(error) from error
@@ -224,8 +232,14 @@ class ChatStore:
         except sqlite3.Error as error:
             log.error("Chat history: %s failed: %s", what, error)
             raise ChatStoreError(
-                f"Glassbox could not {what} in the chat history ({error}). Check that the disk is not full; "
-                "the text is still shown and nothing else was changed."
+                fill(
+                    N_(
+                        "Glassbox could not {what} in the chat history ({error}). Check that the disk is "
+                        "not full; the text is still shown and nothing else was changed."
+                    ),
+                    what=what,
+                    error=error,
+                )
             ) from error
 
     # ---- chats ---------------------------------------------------------------------
@@ -255,13 +269,15 @@ class ChatStore:
     def chat(self, chat_id: str) -> Chat:
         row = self._db.execute("SELECT * FROM chats WHERE id = ?", (chat_id,)).fetchone()
         if row is None:
-            raise ChatStoreError(f"The chat {chat_id} no longer exists; it may have been deleted.")
+            raise ChatStoreError(
+                fill(N_("The chat {chat_id} no longer exists; it may have been deleted."), chat_id=chat_id)
+            )
         return _chat(row)
 
     def rename_chat(self, chat_id: str, title: str) -> Chat:
         title = " ".join(title.split())
         if not title:
-            raise ChatStoreError("A chat needs a title; type at least one character.")
+            raise ChatStoreError(N_("A chat needs a title; type at least one character."))
         with self._write("rename the chat") as db:
             db.execute("UPDATE chats SET title = ? WHERE id = ?", (title, chat_id))
         return self.chat(chat_id)
@@ -347,7 +363,7 @@ class ChatStore:
     def message(self, message_id: str) -> Message:
         row = self._db.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()
         if row is None:
-            raise ChatStoreError(f"The message {message_id} no longer exists.")
+            raise ChatStoreError(fill(N_("The message {message_id} no longer exists."), message_id=message_id))
         return _message(row)
 
     def thread(self, chat_id: str) -> list[Message]:
@@ -522,7 +538,7 @@ def _connect_once(path: Path) -> sqlite3.Connection:
         db.create_function("fold", 1, _fold, deterministic=True)
         damage = [str(row[0]) for row in db.execute("PRAGMA quick_check(5)").fetchall()]
         if damage != ["ok"]:
-            raise _DamagedPages(f"damaged pages: {'; '.join(damage)}")
+            raise _DamagedPages(fill(N_("damaged pages: {damage}"), damage="; ".join(damage)))
         mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             log.warning("SQLite would not use WAL for %s (journal mode %s); writes stay safe but slower", path, mode)
@@ -531,8 +547,14 @@ def _connect_once(path: Path) -> sqlite3.Connection:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise ChatStoreError(
-                f"The chat history at {path} was written by a newer Glassbox (schema {version}); "
-                "update Glassbox to open it."
+                fill(
+                    N_(
+                        "The chat history at {path} was written by a newer Glassbox (schema {version}); "
+                        "update Glassbox to open it."
+                    ),
+                    path=path,
+                    version=version,
+                )
             )
         with db:
             db.executescript(_SCHEMA)

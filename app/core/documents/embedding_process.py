@@ -34,6 +34,8 @@ import numpy as np
 from app.core.documents.embeddings import EmbeddingCancelled, EmbeddingError
 from app.core.documents.vectors import Matrix
 from app.core.inference.crash_report import describe_crash
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +127,7 @@ class EmbeddingProcess:
         tokens: list[int] = []
         for start in range(0, len(texts), EMBED_BATCH):
             if cancel is not None and cancel.is_set():
-                raise EmbeddingCancelled("Embedding was cancelled.")
+                raise EmbeddingCancelled(N_("Embedding was cancelled."))
             batch, counts = self._embed_batch(tuple(texts[start : start + EMBED_BATCH]))
             rows.append(batch)
             tokens += counts
@@ -152,7 +154,7 @@ class EmbeddingProcess:
                 raise EmbeddingError(answer.message)
             if not isinstance(answer, _Vectors) or answer.rows != len(texts):
                 self._stop()
-                raise EmbeddingError("The embedding process answered out of turn; it was restarted.")
+                raise EmbeddingError(N_("The embedding process answered out of turn; it was restarted."))
             rows = np.frombuffer(answer.data, dtype=np.float32).reshape(answer.rows, ready.dim).copy()
             return rows, list(answer.tokens)
 
@@ -178,7 +180,12 @@ class EmbeddingProcess:
             raise EmbeddingError(answer.message)
         if not isinstance(answer, _Ready):
             self._stop()
-            raise EmbeddingError(f"The embedding process did not start within {START_TIMEOUT_S:.0f} s.")
+            raise EmbeddingError(
+                fill(
+                    N_("The embedding process did not start within {seconds} s."),
+                    seconds=f"{START_TIMEOUT_S:.0f}",
+                )
+            )
         self._ready = answer
         log.info("Embedding process %d started in %.2f s", answer.pid, time.perf_counter() - started)
         return answer
@@ -199,7 +206,13 @@ class EmbeddingProcess:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 self._stop()
-                raise EmbeddingError(f"The embedding process took longer than {timeout:.0f} s {doing}; it was ended.")
+                raise EmbeddingError(
+                    fill(
+                        N_("The embedding process took longer than {timeout} s {doing}; it was ended."),
+                        timeout=f"{timeout:.0f}",
+                        doing=doing,
+                    )
+                )
             try:
                 if not connection.poll(min(remaining, 0.25)):
                     if not self.running:

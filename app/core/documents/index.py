@@ -38,6 +38,8 @@ import numpy.typing as npt
 from app.core.documents.document import LineUnit, Place
 from app.core.documents.terms import FTS_TOKENIZER, index_text, or_expression, question_words
 from app.core.documents.vectors import VectorHit, VectorSet, to_blob, unit
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -203,8 +205,14 @@ class DocumentIndex:
             self._db = _connect(path)
         except (OSError, sqlite3.Error) as error:
             raise DocumentIndexError(
-                f"The documents index in {path} could not be opened ({error}). Check that the folder is writable "
-                "and the disk is not full."
+                fill(
+                    N_(
+                        "The documents index in {path} could not be opened ({error}). Check that the "
+                        "folder is writable and the disk is not full."
+                    ),
+                    path=path,
+                    error=error,
+                )
             ) from error
 
     def close(self) -> None:
@@ -224,8 +232,14 @@ class DocumentIndex:
         except sqlite3.Error as error:
             log.error("Documents index: %s failed: %s", what, error)
             raise DocumentIndexError(
-                f"Glassbox could not {what} in the documents index ({error}). Check that the disk is not full; "
-                "nothing was changed."
+                fill(
+                    N_(
+                        "Glassbox could not {what} in the documents index ({error}). Check that the disk "
+                        "is not full; nothing was changed."
+                    ),
+                    what=what,
+                    error=error,
+                )
             ) from error
 
     # ---- collections -------------------------------------------------------------------
@@ -234,9 +248,11 @@ class DocumentIndex:
         """A named collection any chat can use."""
         name = " ".join(name.split())
         if not name:
-            raise DocumentIndexError("A collection needs a name; type at least one character.")
+            raise DocumentIndexError(N_("A collection needs a name; type at least one character."))
         if self._db.execute("SELECT 1 FROM doc_collections WHERE name = ? AND chat_id IS NULL", (name,)).fetchone():
-            raise DocumentIndexError(f"A collection named “{name}” already exists; pick another name.")
+            raise DocumentIndexError(
+                fill(N_("A collection named “{name}” already exists; pick another name."), name=name)
+            )
         with self._write("create the collection") as db:
             cursor = db.execute(
                 "INSERT INTO doc_collections (name, chat_id, kind, created) VALUES (?, NULL, 'documents', ?)",
@@ -262,7 +278,12 @@ class DocumentIndex:
     def collection(self, collection_id: int) -> Collection:
         row = self._db.execute("SELECT * FROM doc_collections WHERE id = ?", (collection_id,)).fetchone()
         if row is None:
-            raise DocumentIndexError(f"The collection {collection_id} no longer exists; it may have been deleted.")
+            raise DocumentIndexError(
+                fill(
+                    N_("The collection {collection_id} no longer exists; it may have been deleted."),
+                    collection_id=collection_id,
+                )
+            )
         return _collection(row)
 
     def named_collections(self) -> list[Collection]:
@@ -272,7 +293,7 @@ class DocumentIndex:
     def rename_collection(self, collection_id: int, name: str) -> Collection:
         name = " ".join(name.split())
         if not name:
-            raise DocumentIndexError("A collection needs a name; type at least one character.")
+            raise DocumentIndexError(N_("A collection needs a name; type at least one character."))
         with self._write("rename the collection") as db:
             db.execute("UPDATE doc_collections SET name = ? WHERE id = ?", (name, collection_id))
         return self.collection(collection_id)
@@ -642,8 +663,14 @@ def _connect(path: Path) -> sqlite3.Connection:
             version = int(row[0]) if row is not None else 0
             if version > SCHEMA_VERSION:
                 raise DocumentIndexError(
-                    f"The documents index in {path} was written by a newer Glassbox (schema {version}); "
-                    "update Glassbox to use it."
+                    fill(
+                        N_(
+                            "The documents index in {path} was written by a newer Glassbox (schema "
+                            "{version}); update Glassbox to use it."
+                        ),
+                        path=path,
+                        version=version,
+                    )
                 )
             db.executescript(_SCHEMA)
             db.execute("INSERT OR REPLACE INTO doc_meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))

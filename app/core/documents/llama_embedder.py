@@ -26,6 +26,8 @@ from app.core.documents.vectors import Matrix
 from app.core.inference.llama_log import install_llama_logging
 from app.core.models.gguf_info import read_gguf_info
 from app.core.models.validation import check_model_file
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +60,9 @@ class LlamaEmbedder:
                 verbose=False,
             )
         except (ValueError, RuntimeError) as error:
-            raise EmbeddingError(f"The embedding model {model_path.name} could not be loaded: {error}") from error
+            raise EmbeddingError(
+                fill(N_("The embedding model {name} could not be loaded: {error}"), name=model_path.name, error=error)
+            ) from error
         self.path = model_path
         self.dim = int(self._llama.n_embd())
         self.model_key = model_key_for(model_path, self.dim)
@@ -68,7 +72,7 @@ class LlamaEmbedder:
         rows = np.zeros((len(texts), self.dim), dtype=np.float32)
         for index, text in enumerate(texts):
             if cancel is not None and cancel.is_set():
-                raise EmbeddingCancelled("Embedding was cancelled.")
+                raise EmbeddingCancelled(N_("Embedding was cancelled."))
             vector = np.asarray(self._llama.embed(text or " ", normalize=False, truncate=True), dtype=np.float32)
             if vector.ndim == 2:  # per-token vectors (a model whose pooling llama.cpp left to us)
                 vector = vector.mean(axis=0)

@@ -24,6 +24,8 @@ from pypdf.errors import DependencyError, PdfReadError
 from app.core.documents.document import Document, LineUnit, TextBuilder
 from app.core.documents.formats import DocumentKind, document_kind, refusal_reason
 from app.core.documents.html_text import HtmlText
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -63,20 +65,28 @@ def read_document(path: Path) -> Document:
     try:
         size = path.stat().st_size
         if not path.is_file():
-            raise DocumentError(path, ReadProblem.UNREADABLE, "This is not a regular file.")
+            raise DocumentError(path, ReadProblem.UNREADABLE, N_("This is not a regular file."))
         if size > MAX_FILE_BYTES:
             raise DocumentError(
                 path,
                 ReadProblem.TOO_LARGE,
-                f"The file is {size / 2**20:.0f} MB; Glassbox reads files up to {MAX_FILE_BYTES // 2**20} MB. "
-                "Split it into smaller files to add it.",
+                fill(
+                    N_(
+                        "The file is {size} MB; Glassbox reads files up to {limit} MB. Split it into "
+                        "smaller files to add it."
+                    ),
+                    size=f"{size / 2**20:.0f}",
+                    limit=MAX_FILE_BYTES // 2**20,
+                ),
             )
         document = _READERS[kind](path, kind)
     except DocumentError:
         raise
     except OSError as error:
         raise DocumentError(
-            path, ReadProblem.UNREADABLE, f"The file could not be read ({error.strerror or error})."
+            path,
+            ReadProblem.UNREADABLE,
+            fill(N_("The file could not be read ({strerror})."), strerror=error.strerror or error),
         ) from error
     if not document.text.strip():
         raise DocumentError(path, ReadProblem.NO_TEXT, _no_text(kind))
@@ -110,7 +120,7 @@ def _read_text_bytes(path: Path) -> str:
     data = path.read_bytes()
     if b"\x00" in data[:_BINARY_SNIFF] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise DocumentError(
-            path, ReadProblem.DAMAGED, "The file looks binary, not text, although its name says it is text."
+            path, ReadProblem.DAMAGED, N_("The file looks binary, not text, although its name says it is text.")
         )
     return decode_text(data).replace("\r\n", "\n").replace("\r", "\n")
 
@@ -144,10 +154,14 @@ def _read_pdf(path: Path, kind: DocumentKind) -> Document:
         raise
     except DependencyError as error:
         raise DocumentError(
-            path, ReadProblem.ENCRYPTED, f"The PDF is encrypted in a way this build cannot read ({error})."
+            path,
+            ReadProblem.ENCRYPTED,
+            fill(N_("The PDF is encrypted in a way this build cannot read ({error})."), error=error),
         ) from error
     except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as error:
-        raise DocumentError(path, ReadProblem.DAMAGED, f"The PDF is damaged or not a PDF ({_short(error)}).") from error
+        raise DocumentError(
+            path, ReadProblem.DAMAGED, fill(N_("The PDF is damaged or not a PDF ({short})."), short=_short(error))
+        ) from error
     builder = TextBuilder()
     notes: list[str] = []
     for number, page in enumerate(pages, start=1):
@@ -161,7 +175,9 @@ def _read_pdf(path: Path, kind: DocumentKind) -> Document:
         if text:
             builder.add_lines(text + "\n\n", page=number)
     if not builder.length and notes:
-        raise DocumentError(path, ReadProblem.DAMAGED, f"No page of the PDF could be read: {notes[0]}.")
+        raise DocumentError(
+            path, ReadProblem.DAMAGED, fill(N_("No page of the PDF could be read: {notes}."), notes=notes[0])
+        )
     return Document(path, kind, builder.text(), tuple(builder.marks), notes=tuple(notes))
 
 
@@ -171,13 +187,15 @@ def _unlock(path: Path, reader: pypdf.PdfReader) -> None:
         unlocked = reader.decrypt("")
     except (PdfReadError, NotImplementedError) as error:
         raise DocumentError(
-            path, ReadProblem.ENCRYPTED, f"The PDF's encryption is not supported ({_short(error)})."
+            path,
+            ReadProblem.ENCRYPTED,
+            fill(N_("The PDF's encryption is not supported ({short})."), short=_short(error)),
         ) from error
     if not unlocked:
         raise DocumentError(
             path,
             ReadProblem.ENCRYPTED,
-            "The PDF is protected by a password. Open it, save an unprotected copy, and add that copy.",
+            N_("The PDF is protected by a password. Open it, save an unprotected copy, and add that copy."),
         )
 
 
@@ -192,11 +210,18 @@ def _read_docx(path: Path, kind: DocumentKind) -> Document:
         raise DocumentError(
             path,
             ReadProblem.DAMAGED,
-            "The file is not a readable DOCX: it may be damaged, password-protected, or an old .doc renamed "
-            f"({_short(error)}).",
+            fill(
+                N_(
+                    "The file is not a readable DOCX: it may be damaged, password-protected, or an "
+                    "old .doc renamed ({short})."
+                ),
+                short=_short(error),
+            ),
         ) from error
     except Exception as error:  # lxml's XMLSyntaxError and friends, for a broken document.xml
-        raise DocumentError(path, ReadProblem.DAMAGED, f"The DOCX is damaged ({_short(error)}).") from error
+        raise DocumentError(
+            path, ReadProblem.DAMAGED, fill(N_("The DOCX is damaged ({short})."), short=_short(error))
+        ) from error
     builder = TextBuilder()
     for number, text in enumerate(paragraphs, start=1):
         if text.strip():

@@ -15,6 +15,9 @@ from datetime import datetime
 from enum import Enum
 from urllib.parse import urlparse
 
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
+
 # Glassbox moves file bytes itself over plain HTTP (see downloads/transfer.py); keep huggingface_hub off
 # its Xet transfer path too. Read by huggingface_hub when it is first imported.
 os.environ.setdefault("HF_HUB_DISABLE_XET", "1")
@@ -152,8 +155,13 @@ def normalize_repo_id(text: str) -> str:
     if not _REPO_ID.match(value) or ".." in value:
         raise HubError(
             HubErrorKind.BAD_INPUT,
-            f"{text!r} is not a repository name: use the form owner/name, for example "
-            "HuggingFaceTB/SmolLM2-135M-Instruct-GGUF.",
+            fill(
+                N_(
+                    "{text} is not a repository name: use the form owner/name, for example "
+                    "HuggingFaceTB/SmolLM2-135M-Instruct-GGUF."
+                ),
+                text=f"{text!r}",
+            ),
         )
     return value
 

@@ -33,6 +33,8 @@ from app.core.models.gguf_info import (
     GgufInfoError,
     parse_gguf_prefix,
 )
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +89,7 @@ def read_remote_header(
     the total size. Raises RemoteHeaderError.
     """
     if not files:
-        raise RemoteHeaderError(repo_id, "the variant has no files")
+        raise RemoteHeaderError(repo_id, N_("the variant has no files"))
     first = _read_file_header(client, repo_id, files[0], revision, FIRST_RANGE, cancel)
     if len(files) == 1:
         return first
@@ -107,7 +109,7 @@ def _read_file_header(
     cancel: threading.Event | None,
 ) -> GgufInfo:
     if not file.size:
-        raise RemoteHeaderError(file.filename, "the Hub does not list the file's size")
+        raise RemoteHeaderError(file.filename, N_("the Hub does not list the file's size"))
     url = client.file_url(repo_id, file.filename, revision)
     data = b""
     wanted = min(first_range, file.size)
@@ -118,7 +120,7 @@ def _read_file_header(
         except GgufHeaderIncomplete as incomplete:
             if len(data) >= MAX_HEADER_BYTES:
                 raise RemoteHeaderError(
-                    file.filename, f"the header is larger than {MAX_HEADER_BYTES // MIB} MiB"
+                    file.filename, fill(N_("the header is larger than {value} MiB"), value=MAX_HEADER_BYTES // MIB)
                 ) from incomplete
             wanted = min(max(incomplete.needed, 2 * len(data)), MAX_HEADER_BYTES, file.size)
         except GgufInfoError as error:
@@ -141,7 +143,11 @@ def _read_range(
                     response.read()
                     hf_raise_for_status(response)
                 raise RemoteHeaderError(
-                    filename, f"the server does not serve byte ranges (status {response.status_code})"
+                    filename,
+                    fill(
+                        N_("the server does not serve byte ranges (status {status_code})"),
+                        status_code=response.status_code,
+                    ),
                 )
             body = bytearray()
             for chunk in response.iter_bytes():
@@ -153,13 +159,20 @@ def _read_range(
     except RemoteHeaderError:
         raise
     except httpx2.TimeoutException as error:
-        raise RemoteHeaderError(filename, f"{client.host} did not answer in time") from error
+        raise RemoteHeaderError(filename, fill(N_("{host} did not answer in time"), host=client.host)) from error
     except httpx2.TransportError as error:
-        raise RemoteHeaderError(filename, f"{client.host} is unreachable ({_short(error)})") from error
+        raise RemoteHeaderError(
+            filename, fill(N_("{host} is unreachable ({short})"), host=client.host, short=_short(error))
+        ) from error
     except HfHubHTTPError as error:  # gated, not found, server errors: the listing says more
-        raise RemoteHeaderError(filename, f"the Hub answered {error.response.status_code}") from error
+        raise RemoteHeaderError(
+            filename, fill(N_("the Hub answered {status_code}"), status_code=error.response.status_code)
+        ) from error
     if len(body) < end - start:
-        raise RemoteHeaderError(filename, f"the server sent {len(body)} bytes for a range of {end - start}")
+        raise RemoteHeaderError(
+            filename,
+            fill(N_("the server sent {n_body} bytes for a range of {value}"), n_body=len(body), value=end - start),
+        )
     return bytes(body[: end - start])
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 import logging
 import os
 
+from app.core.support.formatting import fill
 from app.core.support.secrets import SERVICE, NoKeyring, SecretStore, SecretStoreError
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +54,10 @@ class TokenStore:
     def set(self, token: str) -> None:
         token = token.strip()
         if not token:
-            raise TokenStoreError("The token is empty: paste the token from huggingface.co/settings/tokens.")
+            raise TokenStoreError(N_("The token is empty: paste the token from huggingface.co/settings/tokens."))
         if any(ch.isspace() for ch in token):
             raise TokenStoreError(
-                "A Hugging Face token has no spaces: copy it again from huggingface.co/settings/tokens."
+                N_("A Hugging Face token has no spaces: copy it again from huggingface.co/settings/tokens.")
             )
         try:
             self._secrets.set(self.username, token)
@@ -63,7 +65,10 @@ class TokenStore:
             raise TokenStoreError(_NO_KEYRING_HELP) from error
         except SecretStoreError as error:
             raise TokenStoreError(
-                f"The system keyring refused to store the token ({error}). Unlock the keyring and try again."
+                fill(
+                    N_("The system keyring refused to store the token ({error}). Unlock the keyring and try again."),
+                    error=error,
+                )
             ) from error
         log.info("Hugging Face token saved in the system keyring")
 
@@ -72,7 +77,10 @@ class TokenStore:
             removed = self._secrets.delete(self.username)
         except SecretStoreError as error:
             raise TokenStoreError(
-                f"The system keyring refused to remove the token ({error}). Unlock the keyring and try again."
+                fill(
+                    N_("The system keyring refused to remove the token ({error}). Unlock the keyring and try again."),
+                    error=error,
+                )
             ) from error
         if removed:
             log.info("Hugging Face token removed from the system keyring")

@@ -12,6 +12,9 @@ from __future__ import annotations
 import signal
 import sys
 
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
+
 PORTABLE_CMAKE_ARGS = "-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON"
 LLAMA_CPP_PYTHON = "llama-cpp-python==0.3.36"
 
@@ -27,22 +30,38 @@ def rebuild_command() -> str:
 def describe_crash(signal_number: int, doing: str) -> str:
     """One line: what ended llama.cpp while it was `doing` something, and what to do about it."""
     if signal_number == signal.SIGILL:
-        if getattr(sys, "frozen", False):
-            return (
-                f"llama.cpp stopped with 'Illegal instruction' while {doing}: this Glassbox build uses CPU "
-                "instructions this machine cannot run (it needs a CPU with AVX2)."
+        if getattr(sys, N_("frozen"), False):
+            return fill(
+                N_(
+                    "llama.cpp stopped with 'Illegal instruction' while {doing}: this Glassbox build "
+                    "uses CPU instructions this machine cannot run (it needs a CPU with AVX2)."
+                ),
+                doing=doing,
             )
-        return (
-            f"llama.cpp stopped with 'Illegal instruction' while {doing}: this llama.cpp build uses CPU "
-            f"instructions this machine cannot run. Rebuild it for this CPU: {rebuild_command()}"
+        return fill(
+            N_(
+                "llama.cpp stopped with 'Illegal instruction' while {doing}: this llama.cpp build "
+                "uses CPU instructions this machine cannot run. Rebuild it for this CPU: "
+                "{rebuild_command}"
+            ),
+            doing=doing,
+            rebuild_command=rebuild_command(),
         )
     if signal_number == signal.SIGKILL:
-        return (
-            f"llama.cpp was killed (SIGKILL) while {doing}, most often by the system when memory runs out. "
-            "Close other programs, or pick a smaller model or a shorter context."
+        return fill(
+            N_(
+                "llama.cpp was killed (SIGKILL) while {doing}, most often by the system when "
+                "memory runs out. Close other programs, or pick a smaller model or a shorter "
+                "context."
+            ),
+            doing=doing,
         )
     try:
         name = signal.Signals(signal_number).name
     except ValueError:
-        name = f"signal {signal_number}"
-    return f"llama.cpp crashed ({name}) while {doing}. Its last log lines are in the Glassbox log."
+        name = fill(N_("signal {signal_number}"), signal_number=signal_number)
+    return fill(
+        N_("llama.cpp crashed ({name}) while {doing}. Its last log lines are in the Glassbox log."),
+        name=name,
+        doing=doing,
+    )

@@ -38,6 +38,8 @@ from app.core.inference.prompt_cache import CachedPrompt, CacheMiss, explain_reu
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.stop_strings import StopStringFilter
 from app.core.models.validation import ModelFileError, check_model_file
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 if TYPE_CHECKING:
     from app.core.inference.metrics import ReplyMetrics
@@ -67,12 +69,12 @@ class PromptTooLong(EngineError):
 
 
 class StopReason(str, Enum):
-    END_OF_TEXT = "end of text"
-    LENGTH = "length limit"
-    STOP_STRING = "stop string"
-    USER = "stopped by user"
-    CONTEXT_FULL = "context full"
-    ERROR = "error"
+    END_OF_TEXT = N_("end of text")
+    LENGTH = N_("length limit")
+    STOP_STRING = N_("stop string")
+    USER = N_("stopped by user")
+    CONTEXT_FULL = N_("context full")
+    ERROR = N_("error")
 
 
 @dataclass(frozen=True)
@@ -197,7 +199,7 @@ class Engine:
     @property
     def llama(self) -> llama_cpp.Llama:
         if self._llama is None:
-            raise EngineError("No model is loaded.")
+            raise EngineError(N_("No model is loaded."))
         return self._llama
 
     @property
@@ -231,8 +233,8 @@ class Engine:
                 )
         except ValueError as error:  # llama-cpp-python raises ValueError for failed loads
             if cancel is not None and cancel.is_set():
-                raise LoadCancelled(f"Loading {path.name} was cancelled.") from error
-            raise ModelFileError(path, f"llama.cpp could not load it ({error})") from error
+                raise LoadCancelled(fill(N_("Loading {name} was cancelled."), name=path.name)) from error
+            raise ModelFileError(path, fill(N_("llama.cpp could not load it ({error})"), error=error)) from error
         weights_start = weights.started_at - report.started_at
         weights_end = weights.started_at + weights.seconds
         report.stages.append(
@@ -279,7 +281,7 @@ class Engine:
         if cancel is not None and cancel.is_set():
             name = self._config.model_path.name if self._config else "the model"
             self.close()
-            raise LoadCancelled(f"Loading {name} was cancelled.")
+            raise LoadCancelled(fill(N_("Loading {name} was cancelled."), name=name))
 
     def _decode_one_token(self, llama: llama_cpp.Llama, cancel: threading.Event | None) -> None:
         token = llama.token_bos()
@@ -313,7 +315,7 @@ class Engine:
 
     def _render(self, messages: Sequence[ChatMessage]) -> llama_chat_format.ChatFormatterResponse:
         if self._formatter is None:
-            raise EngineError("No model is loaded.")
+            raise EngineError(N_("No model is loaded."))
         chat = [{"role": m.role, "content": m.content} for m in messages]
         return self._formatter(messages=chat)  # type: ignore[arg-type]  # llama_cpp's TypedDict union of roles
 

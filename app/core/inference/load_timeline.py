@@ -39,6 +39,8 @@ from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState
 from app.core.models.library import split_shards
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -132,19 +134,23 @@ def check_hash(
         try:
             result = index.verify(file, progress=report, cancel=cancel)
         except Cancelled:
-            raise LoadCancelled(f"Loading {path.name} was cancelled while its hash was checked.") from None
+            raise LoadCancelled(
+                fill(N_("Loading {name} was cancelled while its hash was checked."), name=path.name)
+            ) from None
         if result.state is VerifyState.MISMATCH:
             raise ModelFileError(file, result.message)
         rehashed += file.stat().st_size
     seconds = time.perf_counter() - started
     if rehashed:
-        detail = f"changed since verified: hashed again ({rehashed / MIB:,.1f} MiB), matches the record"
+        detail = fill(
+            N_("changed since verified: hashed again ({size} MiB), matches the record"), size=f"{rehashed / MIB:,.1f}"
+        )
     elif all(state is VerifyState.VERIFIED for state in states):
         record = index.lookup(files[0])
         digest = f" (sha256 {record.sha256[:12]}…)" if record else ""
-        detail = f"cached: verified earlier and unchanged since{digest}"
+        detail = fill(N_("cached: verified earlier and unchanged since{digest}"), digest=digest)
     else:
-        detail = "no hash on record: not verified (the file's structure is still checked)"
+        detail = N_("no hash on record: not verified (the file's structure is still checked)")
     return LoadStage("hash check", seconds, detail)
 
 
@@ -192,7 +198,7 @@ class LoadTimeline:
             finally:
                 remove_line_listener(self._on_line)
         except LoadCancelled:
-            self._close_current(f"cancelled at {self._fraction:.0%}")
+            self._close_current(fill(N_("cancelled at {share}"), share=f"{self._fraction:.0%}"))
             raise
         except Exception:
             self._close_current("failed")
@@ -306,7 +312,14 @@ def _metadata_detail(marks: _Marks) -> str:
     file_type = marks.find(_FILE_TYPE)
     parts = []
     if meta:
-        parts.append(f"{meta['version'].strip()}, {meta['keys']} keys, {meta['tensors']} tensors")
+        parts.append(
+            fill(
+                N_("{version}, {keys} keys, {tensors} tensors"),
+                version=meta["version"].strip(),
+                keys=meta["keys"],
+                tensors=meta["tensors"],
+            )
+        )
     if file_type:
         parts.append(file_type["type"].strip())
     return " · ".join(parts)
@@ -316,7 +329,7 @@ def _vocabulary_detail(marks: _Marks) -> str:
     kind = marks.find(_VOCAB_TYPE)
     size = marks.find(_N_VOCAB)
     if kind and size:
-        return f"{kind['type']}, {int(size['n']):,} tokens"
+        return fill(N_("{kind}, {n} tokens"), kind=kind["type"], n=f"{int(size['n']):,}")
     return ""
 
 
@@ -343,9 +356,13 @@ def _offload_detail(report: LoadReport, marks: _Marks) -> str:
     on_gpu, total = offload_counts([line.text for line in marks.lines])
     parts = []
     if total:
-        parts.append(f"{on_gpu}/{total} layers on GPU, {total - on_gpu} on CPU")
+        parts.append(
+            fill(
+                N_("{on_gpu}/{total} layers on GPU, {on_cpu} on CPU"), on_gpu=on_gpu, total=total, on_cpu=total - on_gpu
+            )
+        )
     else:
-        parts.append(f"{report.config.n_gpu_layers} layers asked on GPU")
+        parts.append(fill(N_("{n} layers asked on GPU"), n=report.config.n_gpu_layers))
     if marks.buffers.model:
         parts.append(", ".join(f"{name} {size / MIB:,.1f} MiB" for name, size in marks.buffers.model.items()))
     return " · ".join(parts)
@@ -355,7 +372,7 @@ def _weights_detail(marks: _Marks) -> str:
     tensors = marks.find(_TENSORS_START)
     mode = tensors["mode"] if tensors and tensors["mode"] else ""
     size = marks.buffers.model_bytes
-    how = {"mmap": "memory-mapped", "direct": "read directly", "": ""}.get(mode, mode)
+    how = {"mmap": N_("memory-mapped"), "direct": N_("read directly"), "": ""}.get(mode, mode)
     return " · ".join(part for part in (how, f"{size / MIB:,.1f} MiB" if size else "") if part)
 
 
@@ -365,18 +382,25 @@ def _context_detail(report: LoadReport, marks: _Marks) -> str:
     if buffers.kv_caches:
         cache = buffers.kv_caches[0]
         total = sum(c.total_bytes for c in buffers.kv_caches)
-        parts.append(f"KV cache {total / MIB:,.1f} MiB ({cache.k_type} K/V, {cache.layers} layers)")
+        parts.append(
+            fill(
+                N_("KV cache {size} MiB ({type} K/V, {layers} layers)"),
+                size=f"{total / MIB:,.1f}",
+                type=cache.k_type,
+                layers=cache.layers,
+            )
+        )
     elif buffers.kv:
-        parts.append(f"KV cache {buffers.kv_bytes / MIB:,.1f} MiB")
+        parts.append(fill(N_("KV cache {size} MiB"), size=f"{buffers.kv_bytes / MIB:,.1f}"))
     if buffers.compute:
-        parts.append(f"compute {buffers.compute_bytes / MIB:,.1f} MiB")
+        parts.append(fill(N_("compute {size} MiB"), size=f"{buffers.compute_bytes / MIB:,.1f}"))
     if buffers.output:
-        parts.append(f"output {buffers.output_bytes / MIB:,.2f} MiB")
+        parts.append(fill(N_("output {size} MiB"), size=f"{buffers.output_bytes / MIB:,.2f}"))
     return " · ".join(parts)
 
 
 def _template_detail(report: LoadReport) -> str:
     if not report.chat_template:
-        return "none in the file: ChatML is used"
+        return N_("none in the file: ChatML is used")
     family = detect_template_family(report.chat_template)
-    return f"{family}, from the model file ({len(report.chat_template):,} characters)"
+    return fill(N_("{family}, from the model file ({n} characters)"), family=family, n=f"{len(report.chat_template):,}")

@@ -12,6 +12,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
+
 
 class InvalidSetting(ValueError):
     """A value the user (or a settings file) gave is outside what the field accepts."""
@@ -47,36 +50,66 @@ class FieldSpec:
         if not self.minimum <= number <= self.maximum:
             raise InvalidSetting(
                 self.name,
-                f"{self.label} must be between {_fmt(self.minimum)} and {_fmt(self.maximum)}, not {_fmt(number)}.",
+                fill(
+                    N_("{label} must be between {minimum} and {maximum}, not {value}."),
+                    label=self.label,
+                    minimum=_fmt(self.minimum),
+                    maximum=_fmt(self.maximum),
+                    value=_fmt(number),
+                ),
             )
         return float(number) if self.kind == "float" else int(number)
 
     def _as_number(self, value: Any) -> float:
         if isinstance(value, bool):
-            raise InvalidSetting(self.name, f"{self.label} must be a number, not {value!r}.")
+            raise InvalidSetting(
+                self.name, fill(N_("{label} must be a number, not {value}."), label=self.label, value=f"{value!r}")
+            )
         if isinstance(value, str):
             try:
                 value = float(value.strip().replace(",", "."))
             except ValueError:
-                raise InvalidSetting(self.name, f"{self.label} must be a number, not “{value}”.") from None
+                raise InvalidSetting(
+                    self.name, fill(N_("{label} must be a number, not “{value}”."), label=self.label, value=value)
+                ) from None
         if not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise InvalidSetting(self.name, f"{self.label} must be a number, not {value!r}.")
+            raise InvalidSetting(
+                self.name, fill(N_("{label} must be a number, not {value}."), label=self.label, value=f"{value!r}")
+            )
         if self.kind != "float" and value != int(value):
-            raise InvalidSetting(self.name, f"{self.label} must be a whole number, not {_fmt(value)}.")
+            raise InvalidSetting(
+                self.name, fill(N_("{label} must be a whole number, not {value}."), label=self.label, value=_fmt(value))
+            )
         return float(value)
 
     def _check_strings(self, value: Any) -> tuple[str, ...]:
         if isinstance(value, str) or not isinstance(value, (list, tuple)):
-            raise InvalidSetting(self.name, f"{self.label} must be a list of texts.")
+            raise InvalidSetting(self.name, fill(N_("{label} must be a list of texts."), label=self.label))
         items = tuple(value)
         if len(items) > self.maximum:
-            raise InvalidSetting(self.name, f"{self.label}: at most {_fmt(self.maximum)} entries, not {len(items)}.")
+            raise InvalidSetting(
+                self.name,
+                fill(
+                    N_("{label}: at most {maximum} entries, not {n_items}."),
+                    label=self.label,
+                    maximum=_fmt(self.maximum),
+                    n_items=len(items),
+                ),
+            )
         for item in items:
             if not isinstance(item, str) or not item:
-                raise InvalidSetting(self.name, f"{self.label}: every entry must be a non-empty text.")
+                raise InvalidSetting(
+                    self.name, fill(N_("{label}: every entry must be a non-empty text."), label=self.label)
+                )
             if len(item) > MAX_STOP_STRING_LENGTH:
                 raise InvalidSetting(
-                    self.name, f"{self.label}: “{item[:20]}…” is longer than {MAX_STOP_STRING_LENGTH} characters."
+                    self.name,
+                    fill(
+                        N_("{label}: “{item}…” is longer than {limit} characters."),
+                        label=self.label,
+                        item=item[:20],
+                        limit=MAX_STOP_STRING_LENGTH,
+                    ),
                 )
         return items
 
@@ -144,7 +177,7 @@ def check_values(fields: Mapping[str, FieldSpec], values: Mapping[str, Any], kin
     for name, value in values.items():
         spec = fields.get(name)
         if spec is None:
-            raise InvalidSetting(name, f"There is no {kind} setting called “{name}”.")
+            raise InvalidSetting(name, fill(N_("There is no {kind} setting called “{name}”."), kind=kind, name=name))
         checked[name] = spec.check(value)
     return checked
 
@@ -159,21 +192,27 @@ def check_values_leniently(
     for name, value in values.items():
         spec = fields.get(name)
         if spec is None:
-            problems.append(f"unknown {kind} setting “{name}” was ignored")
+            problems.append(fill(N_("unknown {kind} setting “{name}” was ignored"), kind=kind, name=name))
             continue
         try:
             good[name] = spec.check(value)
         except InvalidSetting as error:
-            problems.append(f"{error.message} The default ({describe_value(getattr(defaults, name))}) is used.")
+            problems.append(
+                fill(
+                    N_("{message} The default ({default}) is used."),
+                    message=error.message,
+                    default=describe_value(getattr(defaults, name)),
+                )
+            )
     return good, problems
 
 
 def describe_value(value: Any) -> str:
     """A setting's value as the user reads it (seed None is \"random\")."""
     if value is None:
-        return "random"
+        return N_("random")
     if isinstance(value, tuple):
-        return ", ".join(value) or "none"
+        return ", ".join(value) or N_("none")
     return _fmt(value) if isinstance(value, (int, float)) else str(value)
 
 
@@ -182,91 +221,94 @@ SAMPLING_FIELDS: dict[str, FieldSpec] = {
     for spec in (
         FieldSpec(
             "temperature",
-            "Temperature",
+            N_("Temperature"),
             "float",
             0.0,
             2.0,
-            "How adventurous the choice of each token is: 0 always picks the most likely one, higher is more varied.",
+            N_(
+                "How adventurous the choice of each token is: "
+                "0 always picks the most likely one, higher is more varied."
+            ),
         ),
         FieldSpec(
             "top_p",
-            "Top-p",
+            N_("Top-p"),
             "float",
             0.0,
             1.0,
-            "Only the most likely tokens whose probabilities add up to this share are candidates (1 = all).",
+            N_("Only the most likely tokens whose probabilities add up to this share are candidates (1 = all)."),
         ),
         FieldSpec(
             "top_k",
-            "Top-k",
+            N_("Top-k"),
             "int",
             0,
             1000,
-            "Only the k most likely tokens are candidates (0 = no limit).",
+            N_("Only the k most likely tokens are candidates (0 = no limit)."),
         ),
         FieldSpec(
             "min_p",
-            "Min-p",
+            N_("Min-p"),
             "float",
             0.0,
             1.0,
-            "Drop tokens less likely than this fraction of the most likely token's probability (0 = off).",
+            N_("Drop tokens less likely than this fraction of the most likely token's probability (0 = off)."),
         ),
         FieldSpec(
             "repeat_penalty",
-            "Repeat penalty",
+            N_("Repeat penalty"),
             "float",
             0.5,
             2.0,
-            "Makes tokens that appeared recently less likely (1 = off, above 1 discourages repetition).",
+            N_("Makes tokens that appeared recently less likely (1 = off, above 1 discourages repetition)."),
         ),
         FieldSpec(
             "repeat_last_n",
-            "Repeat window",
+            N_("Repeat window"),
             "int",
             0,
             4096,
-            "How many of the latest tokens the repeat penalties look at (0 = off).",
+            N_("How many of the latest tokens the repeat penalties look at (0 = off)."),
         ),
         FieldSpec(
             "presence_penalty",
-            "Presence penalty",
+            N_("Presence penalty"),
             "float",
             -2.0,
             2.0,
-            "Lowers every token that already appeared by a fixed amount, nudging towards new topics (0 = off).",
+            N_("Lowers every token that already appeared by a fixed amount, nudging towards new topics (0 = off)."),
         ),
         FieldSpec(
             "frequency_penalty",
-            "Frequency penalty",
+            N_("Frequency penalty"),
             "float",
             -2.0,
             2.0,
-            "Lowers tokens in proportion to how often they already appeared (0 = off).",
+            N_("Lowers tokens in proportion to how often they already appeared (0 = off)."),
         ),
         FieldSpec(
             "seed",
-            "Seed",
+            N_("Seed"),
             "seed",
             0,
             MAX_SEED,
-            "Random: a new seed for every reply. Fixed: the same settings and prompt give the same reply.",
+            N_("Random: a new seed for every reply. Fixed: the same settings and prompt give the same reply."),
         ),
         FieldSpec(
             "max_tokens",
-            "Max tokens",
+            N_("Max tokens"),
             "int",
             1,
             32768,
-            "The longest reply, in tokens; this much room is also kept free in the context window.",
+            N_("The longest reply, in tokens; this much room is also kept free in the context window."),
         ),
         FieldSpec(
             "stop",
-            "Stop strings",
+            N_("Stop strings"),
             "strings",
             0,
             16,
-            "The reply ends as soon as it would contain one of these texts (one per line).",
+            N_("The reply ends as soon as it would contain one of these texts (one per line)."),
         ),
     )
 }

@@ -21,6 +21,8 @@ from typing import Any, Protocol
 from app.core.inference.engine import EngineError, LoadCancelled, LoadConfig, LoadProgress
 from app.core.inference.llama_log import add_line_listener, install_llama_logging, remove_line_listener
 from app.core.models.gguf_info import GgufInfoError, read_gguf_info
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +61,20 @@ class FallbackStep:
 
     @property
     def message(self) -> str:
-        where = "on the CPU only" if self.next_n_gpu_layers == 0 else f"with {self.next_n_gpu_layers} GPU layers"
-        attempt = f"{self.during.capitalize()} with {self.n_gpu_layers} GPU layers ran out of memory ({self.reason})"
+        where = (
+            N_("on the CPU only")
+            if self.next_n_gpu_layers == 0
+            else fill(N_("with {next_n_gpu_layers} GPU layers"), next_n_gpu_layers=self.next_n_gpu_layers)
+        )
+        during = N_("First decode") if self.during == "first decode" else N_("Loading")
+        fields = {"during": during, "n_gpu_layers": self.n_gpu_layers, "reason": self.reason}
         if self.next_n_gpu_layers is None:
-            return attempt + "."
-        return f"{attempt}; trying again {where}."
+            return fill(N_("{during} with {n_gpu_layers} GPU layers ran out of memory ({reason})."), **fields)
+        return fill(
+            N_("{during} with {n_gpu_layers} GPU layers ran out of memory ({reason}); trying again {where}."),
+            where=where,
+            **fields,
+        )
 
 
 @dataclass
@@ -85,14 +96,20 @@ class FallbackResult:
         first = self.steps[0]
         held = self.config.n_gpu_layers
         outcome = (
-            "Loaded on the CPU only (0 GPU layers): replies will be slower."
+            N_("Loaded on the CPU only (0 GPU layers): replies will be slower.")
             if held == 0
-            else f"Loaded with {held} GPU layers instead."
+            else fill(N_("Loaded with {held} GPU layers instead."), held=held)
         )
-        return (
-            f"Not enough GPU memory for {first.n_gpu_layers} GPU layers ({first.reason}). {outcome} "
-            f"GPU layers is now set to {held}; close other programs using the GPU or lower the context "
-            "length to fit more."
+        return fill(
+            N_(
+                "Not enough GPU memory for {n_gpu_layers} GPU layers ({reason}). {outcome} GPU "
+                "layers is now set to {held}; close other programs using the GPU or lower the "
+                "context length to fit more."
+            ),
+            n_gpu_layers=first.n_gpu_layers,
+            reason=first.reason,
+            outcome=outcome,
+            held=held,
         )
 
 
@@ -152,7 +169,7 @@ def load_with_fallback(
     last_error: Exception | None = None
     for index, n_gpu_layers in enumerate(tries):
         if cancel is not None and cancel.is_set():
-            raise LoadCancelled(f"Loading {config.model_path.name} was cancelled.")
+            raise LoadCancelled(fill(N_("Loading {name} was cancelled."), name=config.model_path.name))
         attempt = replace(config, n_gpu_layers=n_gpu_layers)
         lines: list[str] = []
         during = "loading"
@@ -179,8 +196,14 @@ def load_with_fallback(
             continue
         return FallbackResult(requested=config, config=attempt, report=report, steps=steps)
     raise OutOfMemoryError(
-        f"Not enough memory to load {config.model_path.name}, even on the CPU ({steps[-1].reason}). "
-        "Lower the context length, close other programs, or choose a smaller quantization."
+        fill(
+            N_(
+                "Not enough memory to load {name}, even on the CPU ({reason}). Lower the context "
+                "length, close other programs, or choose a smaller quantization."
+            ),
+            name=config.model_path.name,
+            reason=steps[-1].reason,
+        )
     ) from last_error
 
 

@@ -22,6 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
+
 if TYPE_CHECKING:
     from gguf.constants import GGMLQuantizationType
 
@@ -288,11 +291,13 @@ def read_gguf_info(path: Path | str) -> GgufInfo:
     except GgufInfoError:
         raise
     except OSError as error:
-        raise GgufInfoError(path, f"the file cannot be read ({error.strerror or error})") from error
+        raise GgufInfoError(
+            path, fill(N_("the file cannot be read ({strerror})"), strerror=error.strerror or error)
+        ) from error
     except ValueError as error:
         raise GgufInfoError(path, str(error)) from error
     except (struct.error, OverflowError) as error:  # a damaged length can point past any file
-        raise GgufInfoError(path, f"the header is cut short or damaged ({error})") from error
+        raise GgufInfoError(path, fill(N_("the header is cut short or damaged ({error})"), error=error)) from error
 
 
 def parse_gguf_prefix(data: bytes, path: Path | str, file_size: int) -> GgufInfo:
@@ -309,11 +314,13 @@ def parse_gguf_prefix(data: bytes, path: Path | str, file_size: int) -> GgufInfo
         raise
     except _PastEnd as error:
         if error.end > file_size:
-            raise GgufInfoError(path, f"a length in the header points past the end of the file ({error})") from error
+            raise GgufInfoError(
+                path, fill(N_("a length in the header points past the end of the file ({error})"), error=error)
+            ) from error
         raise GgufHeaderIncomplete(path, error.end) from error
     except struct.error as error:  # a fixed-size field past the bytes read so far
         if len(data) >= file_size:
-            raise GgufInfoError(path, f"the header is cut short or damaged ({error})") from error
+            raise GgufInfoError(path, fill(N_("the header is cut short or damaged ({error})"), error=error)) from error
         raise GgufHeaderIncomplete(path, len(data) + 1) from error
     except (ValueError, OverflowError) as error:
         raise GgufInfoError(path, str(error)) from error
@@ -326,15 +333,23 @@ def _parse(path: Path, data: mmap.mmap | bytes, file_size: int | None = None) ->
     if len(data) < GGUF_HEADER_SIZE and len(data) < file_size:
         raise struct.error("the fixed header is not complete")
     if data[:4] != GGUF_MAGIC:
-        raise GgufInfoError(path, "not a GGUF file (wrong magic bytes)")
+        raise GgufInfoError(path, N_("not a GGUF file (wrong magic bytes)"))
     version, n_tensors, n_kv = struct.unpack_from("<IQQ", data, 4)
     if version not in (2, 3):
-        raise GgufInfoError(path, f"unsupported GGUF version {version} (big-endian files are not supported)")
+        raise GgufInfoError(
+            path, fill(N_("unsupported GGUF version {version} (big-endian files are not supported)"), version=version)
+        )
     if GGUF_HEADER_SIZE + n_kv * _MIN_KV_BYTES + n_tensors * _MIN_TENSOR_INFO_BYTES > file_size:
         raise GgufInfoError(
             path,
-            f"the header is cut short or damaged: it declares {n_kv} metadata entries and {n_tensors} tensors, "
-            "more than the file can hold",
+            fill(
+                N_(
+                    "the header is cut short or damaged: it declares {n_kv} metadata entries and "
+                    "{n_tensors} tensors, more than the file can hold"
+                ),
+                n_kv=n_kv,
+                n_tensors=n_tensors,
+            ),
         )
     pos = GGUF_HEADER_SIZE
     metadata: dict[str, MetaValue] = {}
@@ -347,7 +362,15 @@ def _parse(path: Path, data: mmap.mmap | bytes, file_size: int | None = None) ->
         name, pos = _read_string(data, pos, errors="strict")
         (n_dims,) = struct.unpack_from("<I", data, pos)
         if n_dims > _MAX_DIMS:
-            raise GgufInfoError(path, f"tensor {name} has {n_dims} dimensions (GGUF allows at most {_MAX_DIMS})")
+            raise GgufInfoError(
+                path,
+                fill(
+                    N_("tensor {name} has {n_dims} dimensions (GGUF allows at most {limit})"),
+                    name=name,
+                    n_dims=n_dims,
+                    limit=_MAX_DIMS,
+                ),
+            )
         dims = struct.unpack_from(f"<{n_dims}Q", data, pos + 4)
         pos += 4 + 8 * n_dims
         type_id, offset = struct.unpack_from("<IQ", data, pos)
@@ -355,7 +378,10 @@ def _parse(path: Path, data: mmap.mmap | bytes, file_size: int | None = None) ->
         try:
             ggml_type = GGMLQuantizationType(type_id)
         except ValueError as error:
-            raise GgufInfoError(path, f"tensor {name} has an unknown type {type_id} (a newer GGUF?)") from error
+            raise GgufInfoError(
+                path,
+                fill(N_("tensor {name} has an unknown type {type_id} (a newer GGUF?)"), name=name, type_id=type_id),
+            ) from error
         raw_tensors.append((name, tuple(int(d) for d in dims), ggml_type, offset))
     alignment = metadata.get("general.alignment", 32)
     alignment = alignment if isinstance(alignment, int) and alignment > 0 else 32
@@ -391,7 +417,7 @@ def _read_string(data: mmap.mmap | bytes, pos: int, errors: str = "replace") -> 
     (length,) = struct.unpack_from("<Q", data, pos)
     end = pos + 8 + length
     if end > len(data):
-        raise _PastEnd("a metadata string runs past the end of the file", end)
+        raise _PastEnd(N_("a metadata string runs past the end of the file"), end)
     return data[pos + 8 : end].decode("utf-8", errors=errors), end
 
 
@@ -410,7 +436,7 @@ def _read_value(data: mmap.mmap | bytes, pos: int, value_type: int) -> tuple[Met
             end = pos + count * struct.calcsize(item_format)
             if end > len(data):
                 raise _PastEnd(
-                    "the header is cut short or damaged (a metadata array runs past the end of the file)", end
+                    N_("the header is cut short or damaged (a metadata array runs past the end of the file)"), end
                 )
             if count > SMALL_ARRAY_LIMIT:
                 return ArrayInfo(item_type, count), end
@@ -434,7 +460,7 @@ def _skip_value(data: mmap.mmap | bytes, pos: int, value_type: int) -> int:
     if value_type == _STRING:
         (length,) = struct.unpack_from("<Q", data, pos)
         if pos + 8 + length > len(data):
-            raise _PastEnd("a metadata string runs past the end of the file", pos + 8 + length)
+            raise _PastEnd(N_("a metadata string runs past the end of the file"), pos + 8 + length)
         return pos + 8 + length
     if value_type == _ARRAY:
         item_type, count = struct.unpack_from("<IQ", data, pos)

@@ -38,8 +38,9 @@ from app.core.models.links import LinkIndex, ModelSource
 from app.core.models.names import safe_component
 from app.core.models.validation import check_model_file
 from app.core.support.atomic import atomic_move
-from app.core.support.formatting import format_bytes
+from app.core.support.formatting import fill, format_bytes
 from app.core.support.os_errors import describe_os_error
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +71,11 @@ def import_model(
     missing = [shard.name for shard in shards if not shard.is_file()]
     if missing:
         raise LibraryError(
-            f"{source.name} is part of a split model, but these parts are missing beside it: {', '.join(missing)}"
+            fill(
+                N_("{name} is part of a split model, but these parts are missing beside it: {missing}"),
+                name=source.name,
+                missing=", ".join(missing),
+            )
         )
     index = VerifiedIndex(models_dir)
     total = sum(shard.stat().st_size for shard in shards)
@@ -88,7 +93,10 @@ def import_model(
     existing = [target for target in targets if target.exists()]
     if existing:
         raise LibraryError(
-            f"A model file named {existing[0].name} is already in the library; delete it first or rename the file."
+            fill(
+                N_("A model file named {name} is already in the library; delete it first or rename the file."),
+                name=existing[0].name,
+            )
         )
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -97,8 +105,16 @@ def import_model(
     free = shutil.disk_usage(folder).free
     if free < total:
         raise LibraryError(
-            f"Not enough disk space to import {source.name}: it needs {format_bytes(total)}, "
-            f"{format_bytes(free)} are free in {folder}. Free up space and try again."
+            fill(
+                N_(
+                    "Not enough disk space to import {name}: it needs {total}, {free} are free in "
+                    "{folder}. Free up space and try again."
+                ),
+                name=source.name,
+                total=format_bytes(total),
+                free=format_bytes(free),
+                folder=folder,
+            )
         )
     done = 0
     for shard, target in zip(shards, targets, strict=True):
@@ -216,4 +232,4 @@ def _model_at(path: Path, models_dir: Path) -> InstalledModel:
     for model in installed_models(models_dir):
         if model.path == path:
             return model
-    raise LibraryError(f"{path} was added but is not listed as a model")
+    raise LibraryError(fill(N_("{path} was added but is not listed as a model"), path=path))

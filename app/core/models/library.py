@@ -30,6 +30,8 @@ from app.core.models.hashing import (
 )
 from app.core.models.links import LinkedFile, LinkIndex, Missing, ModelSource, missing_reason
 from app.core.models.starter import find_starter_model
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -171,8 +173,16 @@ def find_model(models_dir: Path, name: str) -> InstalledModel:
             return found[0]
         if len(found) > 1:
             choices = ", ".join(_relative(m.path, models_dir) for m in found)
-            raise LibraryError(f"{name!r} matches several models: {choices}. Give the path under the models folder.")
-    raise LibraryError(f"No installed model is called {name!r}; `glassbox models list` shows the names.")
+            raise LibraryError(
+                fill(
+                    N_("{name} matches several models: {choices}. Give the path under the models folder."),
+                    name=f"{name!r}",
+                    choices=choices,
+                )
+            )
+    raise LibraryError(
+        fill(N_("No installed model is called {name}; `glassbox models list` shows the names."), name=f"{name!r}")
+    )
 
 
 def verify_model(
@@ -216,7 +226,11 @@ def delete_model(model: InstalledModel, models_dir: Path, index: VerifiedIndex |
         return []
     if model.is_starter or not is_inside(model.path, models_dir):
         raise LibraryError(
-            f"{model.path} is not in the models folder {models_dir}; Glassbox only deletes files it manages."
+            fill(
+                N_("{path} is not in the models folder {models_dir}; Glassbox only deletes files it manages."),
+                path=model.path,
+                models_dir=models_dir,
+            )
         )
     removed: list[Path] = []
     for file in model.files:
@@ -226,7 +240,11 @@ def delete_model(model: InstalledModel, models_dir: Path, index: VerifiedIndex |
             pass
         except OSError as error:
             raise LibraryError(
-                f"Cannot delete {file}: {error.strerror or error}. Close programs using it and retry."
+                fill(
+                    N_("Cannot delete {file}: {strerror}. Close programs using it and retry."),
+                    file=file,
+                    strerror=error.strerror or error,
+                )
             ) from error
         index.forget(file)
         removed.append(file)

@@ -27,6 +27,8 @@ from app.core.models.gguf_info import (
     MetaValue,
     read_gguf_info,
 )
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 # LLAMA_MAX_LAYERS and LLAMA_MAX_EXPERTS of the llama.cpp Glassbox ships (src/llama-hparams.h).
 MAX_LAYERS = 512
@@ -57,23 +59,27 @@ def check_model_file(path: Path | str) -> Path:
     """
     path = Path(path)
     if not path.exists():
-        raise ModelFileError(path, "the file does not exist")
+        raise ModelFileError(path, N_("the file does not exist"))
     if path.is_dir():
-        raise ModelFileError(path, "this is a folder, not a model file")
+        raise ModelFileError(path, N_("this is a folder, not a model file"))
     if not os.access(path, os.R_OK):
-        raise ModelFileError(path, "the file cannot be read (permission denied)")
+        raise ModelFileError(path, N_("the file cannot be read (permission denied)"))
     try:
         with path.open("rb") as handle:
             header = handle.read(GGUF_HEADER_SIZE)
     except OSError as error:
-        raise ModelFileError(path, f"the file cannot be read ({error.strerror or error})") from error
+        raise ModelFileError(
+            path, fill(N_("the file cannot be read ({strerror})"), strerror=error.strerror or error)
+        ) from error
     if len(header) < GGUF_HEADER_SIZE:
-        raise ModelFileError(path, f"the file is too small to be a GGUF model ({len(header)} bytes)")
+        raise ModelFileError(
+            path, fill(N_("the file is too small to be a GGUF model ({n_header} bytes)"), n_header=len(header))
+        )
     if header[:4] != GGUF_MAGIC:
-        raise ModelFileError(path, "this is not a GGUF file (wrong magic bytes); Glassbox loads .gguf models")
+        raise ModelFileError(path, N_("this is not a GGUF file (wrong magic bytes); Glassbox loads .gguf models"))
     (version,) = struct.unpack("<I", header[4:8])
     if version not in (2, 3):
-        raise ModelFileError(path, f"unsupported GGUF version {version}")
+        raise ModelFileError(path, fill(N_("unsupported GGUF version {version}"), version=version))
     info = _check_tensor_extent(path)
     reason = next(_header_problems(info), None)
     if reason is not None:
@@ -87,10 +93,14 @@ def _check_tensor_extent(path: Path) -> GgufInfo:
     except GgufInfoError as error:
         # The reader's own exception (struct, decoding, OS) says most; without one, its reason.
         detail = error.__cause__ or error.reason
-        raise ModelFileError(path, f"the GGUF header is damaged or the file is truncated ({detail})") from error
+        raise ModelFileError(
+            path, fill(N_("the GGUF header is damaged or the file is truncated ({detail})"), detail=detail)
+        ) from error
     end, size = info.data_end, info.file_size
     if end > size:
-        raise ModelFileError(path, f"the file is truncated: its tensors need {end} bytes but it has {size}")
+        raise ModelFileError(
+            path, fill(N_("the file is truncated: its tensors need {end} bytes but it has {size}"), end=end, size=size)
+        )
     return info
 
 

@@ -17,6 +17,8 @@ from pathlib import Path
 from app.core.monitor.samples import GpuSample, ResourceSample
 from app.core.monitor.timeline import ReplySpan, SessionTimeline
 from app.core.support.atomic import atomic_write
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 BASE_COLUMNS = (
     "time_s",
@@ -95,8 +97,11 @@ def export_csv(timeline: SessionTimeline, path: Path) -> int:
         atomic_write(path, text)
     except OSError as error:
         raise ExportError(
-            f"The monitor timeline could not be saved to {path} ({error.strerror or error}). "
-            "Choose a folder you can write to."
+            fill(
+                N_("The monitor timeline could not be saved to {path} ({strerror}). Choose a folder you can write to."),
+                path=path,
+                strerror=error.strerror or error,
+            )
         ) from error
     return len(samples)
 

@@ -41,6 +41,8 @@ from app.core.memory.planner import ContextSettings, MemoryPlanner
 from app.core.models.gguf_info import GgufInfo, GgufInfoError, TensorInfo, read_gguf_info
 from app.core.models.library import SPLIT_PATTERN, InstalledModel, is_inside
 from app.core.models.quant import parse_quant, quality_rank
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -94,21 +96,35 @@ class DegradationOffer:
     @property
     def message(self) -> str:
         """For the user and the log: what does not fit, and what would."""
-        lines = [f"{self.model_path.name} does not fit as asked ({self.current.text})."]
+        lines = [fill(N_("{name} does not fit as asked ({text})."), name=self.model_path.name, text=self.current.text)]
         if self.local is not None:
-            quant = self.local.quant or "another quantization"
-            verdict = "fits as asked" if self.local_fits_as_asked else "fits better"
+            quant = self.local.quant or N_("another quantization")
+            verdict = N_("fits as asked") if self.local_fits_as_asked else N_("fits better")
             lines.append(
-                f"{self.local.model.path.name} ({quant}) is in the library and {verdict}: {self.local.hint.text}."
+                fill(
+                    N_("{name} ({quant}) is in the library and {verdict}: {text}."),
+                    name=self.local.model.path.name,
+                    quant=quant,
+                    verdict=verdict,
+                    text=self.local.hint.text,
+                )
             )
         if self.download is not None:
-            source = f" from {self.download.repo_id}" if self.download.repo_id else ""
+            source = fill(N_(" from {repo_id}"), repo_id=self.download.repo_id) if self.download.repo_id else ""
             verdict = (
-                "would fit as asked"
+                N_("would fit as asked")
                 if _reach(self.download.hint, self.wanted_layers) is Reach.AS_ASKED
-                else "would fit better"
+                else N_("would fit better")
             )
-            lines.append(f"A {self.download.quant} copy{source} {verdict}: {self.download.hint.text}.")
+            lines.append(
+                fill(
+                    N_("A {quant} copy{source} {verdict}: {text}."),
+                    quant=self.download.quant,
+                    source=source,
+                    verdict=verdict,
+                    text=self.download.hint.text,
+                )
+            )
         return " ".join(lines)
 
 

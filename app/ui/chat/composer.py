@@ -13,6 +13,7 @@ class Composer(QPlainTextEdit):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setPlaceholderText(self.tr("Message the model — Enter to send, Shift+Enter for a new line"))
+        self.setAccessibleName(self.tr("Message"))
         self.setTabChangesFocus(True)
         self.setMaximumHeight(120)
         self._can_send = True

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 from app.core.backends.remote_window import ESTIMATE_NOTICE
 from app.core.chat.context_window import WindowPlan
 from app.core.support.formatting import fill
+from app.ui.widgets.locale_format import number
 from app.ui.widgets.theme import Tone, colours, set_tone
 
 
@@ -84,9 +85,9 @@ class ContextMeter(QWidget):
         self.bar.update()
         text = fill(
             self.tr("This chat uses {used} of {n_ctx} tokens; {reserve} are kept free for the reply"),
-            used=f"{plan.prompt_tokens:,}",
-            reserve=f"{plan.reserve:,}",
-            n_ctx=f"{plan.n_ctx:,}",
+            used=number(plan.prompt_tokens),
+            reserve=number(plan.reserve),
+            n_ctx=number(plan.n_ctx),
         )
         if ESTIMATE_NOTICE in plan.notice:
             text += " " + self.tr("(estimated)")
@@ -94,7 +95,7 @@ class ContextMeter(QWidget):
         if outside == 1:
             text += " · " + self.tr("1 earlier message is outside the window")
         elif outside:
-            text += " · " + fill(self.tr("{count} earlier messages are outside the window"), count=outside)
+            text += " · " + self.tr("%n earlier messages are outside the window", "", outside)
         self.label.setText(text)
         set_tone(self.label, Tone.NOTE)
         self.setToolTip(
@@ -104,10 +105,10 @@ class ContextMeter(QWidget):
                     "system prompt and chat template: {frame}\nconversation: {conversation}\n"
                     "kept free for the reply (max tokens): {reserve}\nfree: {free}"
                 ),
-                frame=f"{plan.frame_tokens:,}",
-                conversation=f"{conversation:,}",
-                reserve=f"{plan.reserve:,}",
-                free=f"{max(plan.n_ctx - plan.used_tokens, 0):,}",
+                frame=number(plan.frame_tokens),
+                conversation=number(conversation),
+                reserve=number(plan.reserve),
+                free=number(max(plan.n_ctx - plan.used_tokens, 0)),
             )
             + (f"\n{plan.notice}" if plan.notice else "")
         )

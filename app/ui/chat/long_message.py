@@ -96,6 +96,7 @@ class WholeTextWindow(QDialog):
         layout = QVBoxLayout(self)
         self.editor = QPlainTextEdit(self)
         self.editor.setReadOnly(True)
+        self.editor.setAccessibleName(self.tr("Whole message"))
         # Word boundaries only: breaking inside a long run too would cost time growing with its square.
         self.editor.setWordWrapMode(QTextOption.WrapMode.WordWrap)
         self.editor.setPlainText(text)

@@ -51,6 +51,7 @@ from app.core.settings import (
     effective,
 )
 from app.core.support.formatting import fill
+from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, set_tone
 
 
@@ -75,9 +76,12 @@ class _Field:
     def __init__(self, spec: FieldSpec, editor: QWidget, parent: QWidget) -> None:
         self.spec = spec
         self.editor = editor
-        self.label = QLabel(spec.label, parent)
+        self.label = QLabel(word(spec.label), parent)
         self.label.setBuddy(editor)
-        self.explanation = QLabel(spec.explanation, parent)
+        # the label sits apart from the editor's own box, so a screen reader is told the name directly
+        editor.setAccessibleName(self.label.text())
+        editor.setAccessibleDescription(self.explanation_text(spec))
+        self.explanation = QLabel(word(spec.explanation), parent)
         self.explanation.setWordWrap(True)
         set_tone(self.explanation, Tone.NOTE)
         self.error = QLabel(parent)
@@ -87,10 +91,14 @@ class _Field:
         self.box = QWidget(parent)
         column = QVBoxLayout(self.box)
         column.setContentsMargins(0, 0, 0, 4)
-        column.setSpacing(1)
+        column.setSpacing(2)
         column.addWidget(editor)
         column.addWidget(self.explanation)
         column.addWidget(self.error)
+
+    @staticmethod
+    def explanation_text(spec: FieldSpec) -> str:
+        return word(spec.explanation)
 
     def show_error(self, message: str) -> None:
         self.error.setText(message)
@@ -119,6 +127,7 @@ class SettingsPanel(QScrollArea):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWidgetResizable(True)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes straight to its fields; the panel scrolls to each
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setMinimumWidth(300)
         self.settings = Settings()
@@ -188,6 +197,7 @@ class SettingsPanel(QScrollArea):
         row.setContentsMargins(0, 0, 0, 0)
         self.random_seed = QCheckBox(self.tr("Random"), editor)
         self.seed_edit = QLineEdit(editor)
+        self.seed_edit.setAccessibleName(word(spec.label))
         row.addWidget(self.random_seed)
         row.addWidget(self.seed_edit, 1)
         self.random_seed.toggled.connect(self._seed_mode_changed)
@@ -199,6 +209,7 @@ class SettingsPanel(QScrollArea):
         form = QFormLayout(group)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
         self.system_prompt = _TextBox(group)
+        self.system_prompt.setAccessibleName(self.tr("System prompt"))
         self.system_prompt.setPlaceholderText(self.tr("Empty: the model's own default, if it has one"))
         self.system_prompt.setFixedHeight(90)
         self.system_prompt.editingFinished.connect(self._system_prompt_edited)
@@ -406,7 +417,7 @@ class SettingsPanel(QScrollArea):
         except InvalidSetting as error:
             current = getattr(effective(self.settings, self.chat).sampling, name)
             self._put(name, field, current)
-            field.show_error(error.message + " " + self.tr("The previous value is kept."))
+            field.show_error(word(error.message) + " " + self.tr("The previous value is kept."))
             return
         if chat != self.chat:
             self._edit_chat(chat)
@@ -438,7 +449,7 @@ class SettingsPanel(QScrollArea):
         try:
             check_system_prompt(text)
         except InvalidSetting as error:
-            self.system_prompt_error.setText(error.message)
+            self.system_prompt_error.setText(word(error.message))
             self.system_prompt_error.show()
             return
         self._edit_chat(replace(self.chat, system_prompt=text))
@@ -464,7 +475,7 @@ class SettingsPanel(QScrollArea):
             value = field.spec.check(field.editor.text())
         except InvalidSetting as error:
             field.editor.setText(str(getattr(self.settings.model, name)))
-            field.show_error(error.message + " " + self.tr("The previous value is kept."))
+            field.show_error(word(error.message) + " " + self.tr("The previous value is kept."))
             return
         field.show_error("")
         if value != getattr(self.settings.model, name):
@@ -487,7 +498,7 @@ class SettingsPanel(QScrollArea):
         try:
             values = self.settings.preset_values(name)
         except InvalidSetting as error:
-            self._fields["temperature"].show_error(error.message)
+            self._fields["temperature"].show_error(word(error.message))
             return
         self._edit_chat(self.chat.with_sampling(values, self.settings.sampling))
 
@@ -496,7 +507,7 @@ class SettingsPanel(QScrollArea):
         try:
             settings = self.settings.with_preset(name, effective(self.settings, self.chat).sampling)
         except InvalidSetting as error:
-            return error.message
+            return word(error.message)
         self._edit_defaults(settings)
         self.preset_box.setCurrentText(" ".join(name.split()))
         return ""

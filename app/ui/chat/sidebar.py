@@ -6,7 +6,6 @@ signals; the chat session does the work on the storage thread.
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, QStandardPaths, Qt, QTimer, Signal
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 from app.core.chat.store import Chat, SearchHit
 from app.core.support.formatting import fill
 from app.ui.chat.chat_list_items import DETAIL, GROUP, NEEDLE, ChatItemDelegate, date_group
+from app.ui.widgets.locale_format import date_time
 from app.ui.widgets.markdown import plain_tooltip
 
 SEARCH_DELAY_MS = 250
@@ -48,9 +48,10 @@ class ChatSidebar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setContentsMargins(8, 8, 8, 8)
         top = QHBoxLayout()
         self.search = QLineEdit(self)
+        self.search.setAccessibleName(self.tr("Search chats"))
         self.search.setPlaceholderText(self.tr("Search chats…"))
         self.search.setClearButtonEnabled(True)
         self.search.setToolTip(self.tr("Find chats whose title or messages contain this text"))
@@ -60,6 +61,7 @@ class ChatSidebar(QWidget):
         top.addWidget(self.new_button)
         layout.addLayout(top)
         self.list = QListWidget(self)
+        self.list.setAccessibleName(self.tr("Chats"))
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.setEditTriggers(QListWidget.EditTrigger.EditKeyPressed | QListWidget.EditTrigger.SelectedClicked)
         self.list.setUniformItemSizes(False)
@@ -124,7 +126,7 @@ class ChatSidebar(QWidget):
         item.setData(DETAIL, snippet or model)
         item.setData(NEEDLE, needle if snippet else "")
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
-        when = datetime.fromtimestamp(chat.updated).strftime("%Y-%m-%d %H:%M")
+        when = date_time(chat.updated)
         tip = fill(self.tr("Last message {when}"), when=when)
         if model:
             tip += "\n" + fill(self.tr("Model: {model}"), model=model)
@@ -161,6 +163,17 @@ class ChatSidebar(QWidget):
 
     def writing(self) -> str | None:
         return self._writing
+
+    def step(self, offset: int) -> None:
+        """Open the chat `offset` rows below the one on show (above when negative), staying within the list."""
+        rows = [row for row in range(self.list.count()) if self.list.item(row).data(CHAT_ID)]
+        if not rows:
+            return
+        ids = [self.list.item(row).data(CHAT_ID) for row in rows]
+        index = ids.index(self._current) + offset if self._current in ids else 0
+        item = self.list.item(rows[max(0, min(len(rows) - 1, index))])
+        self.list.setCurrentItem(item)
+        self._activated(item)
 
     def chat_ids(self) -> list[str]:
         return [self.list.item(r).data(CHAT_ID) for r in range(self.list.count()) if self.list.item(r).data(CHAT_ID)]

@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from app.core.chat.store import Chat, ChatStore, ChatStoreError, Message, MessageState
 from app.core.settings import Settings, SettingsError, save_settings
 from app.core.support.atomic import atomic_write
+from app.core.support.formatting import fill
 from app.ui.threads import WorkerThread
 
 
@@ -69,8 +70,10 @@ class StorageWorker(QObject):
     def _require(self) -> ChatStore:
         if self._store is None:
             raise ChatStoreError(
-                "The chat history is not open, so this was not saved. Restart Glassbox; if it happens again, "
-                "check the message shown at startup."
+                self.tr(
+                    "The chat history is not open, so this was not saved. Restart Glassbox; if it happens again, "
+                    "check the message shown at startup."
+                )
             )
         return self._store
 
@@ -159,8 +162,11 @@ class StorageWorker(QObject):
                 atomic_write(Path(path), text)
             except OSError as error:
                 raise ChatStoreError(
-                    f"The chat could not be written to {path} ({error.strerror or error}). "
-                    "Choose a folder you can write to."
+                    fill(
+                        self.tr("The chat could not be written to {path} ({error}). Choose a folder you can write to."),
+                        path=path,
+                        error=error.strerror or error,
+                    )
                 ) from error
             self.exported.emit(path)
 

@@ -150,11 +150,13 @@ class MessageWidget(QFrame):
         self._outside_window = False
         keep_styled(self, lambda c: bubble_style(self.role, self._outside_window, c))
         layout = self._column = QVBoxLayout(self)
-        layout.setContentsMargins(10, 6, 10, 6)
+        layout.setContentsMargins(12, 8, 12, 8)
         layout.setSpacing(2)
         self.header = QLabel(self._role_title(role), self)
         set_tone(self.header, Tone.HEADER)
+        self.setAccessibleName(self.header.text())  # a screen reader names each message by who wrote it
         self.body = InertTextView(self)
+        self.body.setAccessibleName(self.header.text())
         self.body.anchorClicked.connect(self._anchor_clicked)
         self.long_bar: LongMessageBar | None = None
         self.footer = QLabel(self)

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from app.core.inference.engine import LoadConfig, LoadReport, LoadStage
 from app.core.support.formatting import fill
+from app.ui.widgets.core_text import word
 from app.ui.widgets.plots import Span, TimelineBar
 
 
@@ -59,6 +60,7 @@ class LoadPanel(QWidget):
         layout.addWidget(self.timeline)
 
         self.table = QTreeWidget(self)
+        self.table.setAccessibleName(self.tr("Load stages"))
         self.table.setRootIsDecorated(False)
         self.table.setColumnCount(3)
         self.table.setHeaderLabels([self.tr("Stage"), self.tr("Time"), self.tr("Details")])
@@ -142,13 +144,13 @@ class LoadPanel(QWidget):
             widget.setVisible(running)
 
     def _show_stages(self, stages: list[LoadStage]) -> None:
-        self.timeline.set_spans([Span(s.name, s.start_s, s.seconds, s.detail) for s in stages])
+        self.timeline.set_spans([Span(s.name, s.start_s, s.seconds, _worded(s.detail)) for s in stages])
         self.table.clear()
         for index, stage in enumerate(stages):
-            item = QTreeWidgetItem([stage.name, self._duration(stage.seconds), stage.detail])
+            item = QTreeWidgetItem([stage.name, self._duration(stage.seconds), _worded(stage.detail)])
             item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setForeground(0, self.timeline.colour(index))
-            item.setToolTip(2, stage.detail)
+            item.setToolTip(2, _worded(stage.detail))
             self.table.addTopLevelItem(item)
 
     def _duration(self, seconds: float) -> str:
@@ -164,3 +166,8 @@ class LoadPanel(QWidget):
             "create context": self.tr("Creating the context"),
         }
         return titles.get(name, name)
+
+
+def _worded(detail: str) -> str:
+    """A stage's detail in the reader's language: its parts are core texts joined by " · "."""
+    return " · ".join(word(part) for part in detail.split(" · "))

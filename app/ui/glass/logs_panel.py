@@ -65,6 +65,7 @@ class LogsPanel(QWidget):
         self.source.addItem(self.tr("Glassbox"), "app")
         self.source.addItem(self.tr("llama.cpp"), LLAMA_LOGGER)
         self.filter = QLineEdit(self)
+        self.filter.setAccessibleName(self.tr("Filter the log"))
         self.filter.setPlaceholderText(self.tr("Filter…"))
         self.filter.setClearButtonEnabled(True)
         self.copy_button = QPushButton(self.tr("Copy"), self)
@@ -79,6 +80,7 @@ class LogsPanel(QWidget):
         layout.addLayout(row)
 
         self.view = QPlainTextEdit(self)
+        self.view.setAccessibleName(self.tr("Log lines"))
         self.view.setReadOnly(True)
         self.view.setMaximumBlockCount(DEFAULT_CAPACITY)
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)

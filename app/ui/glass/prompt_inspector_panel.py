@@ -86,12 +86,15 @@ class PromptInspectorPanel(QWidget):
 
         self.tabs = QTabWidget(self)
         self.text_view = QTextBrowser(self)
+        self.text_view.setAccessibleName(self.tr("The prompt as text"))
         self.text_view.setOpenLinks(False)
         self.token_view = QTextBrowser(self)
+        self.token_view.setAccessibleName(self.tr("The prompt as tokens"))
         self.token_view.setOpenLinks(False)
         self.token_view.highlighted.connect(self._show_token)
         self.token_view.anchorClicked.connect(self._show_token)
         self.messages_view = QTreeWidget(self)
+        self.messages_view.setAccessibleName(self.tr("The messages in the prompt"))
         self.messages_view.setRootIsDecorated(False)
         self.messages_view.setHeaderLabels(
             [self.tr("Role"), self.tr("Tokens"), self.tr("Model sees it"), self.tr("Message")]

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QPushButton, QV
 
 from app.core.inference.metrics import LlamaCounters, ReplyMetrics
 from app.core.support.formatting import fill
+from app.ui.widgets.core_text import word
 from app.ui.widgets.plots import BarPlot, LinePlot
 from app.ui.widgets.reply_footer import cache_miss_text, context_note, format_energy
 
@@ -160,7 +161,7 @@ class StatsPanel(QWidget):
         self.values["reply"].setText(
             fill(self.tr("{n} tokens in {s} s"), n=f"{stats.completion_tokens:,}", s=f"{stats.total_s:.2f}")
         )
-        stop = stats.stop_reason.value + (f": {stats.error}" if stats.error else "")
+        stop = word(stats.stop_reason.value) + (": " + word(stats.error) if stats.error else "")
         self.values["stop"].setText(stop)
         self.context_bar.setRange(0, max(1, metrics.n_ctx))
         self.context_bar.setValue(min(metrics.context_used, max(1, metrics.n_ctx)))

@@ -137,7 +137,7 @@ class TokenReplyView(QWidget):
         self.pinned_box = QFrame(self)
         self.pinned_box.setFrameShape(QFrame.Shape.StyledPanel)
         box = QVBoxLayout(self.pinned_box)
-        box.setContentsMargins(6, 4, 6, 4)
+        box.setContentsMargins(8, 4, 8, 4)
         self.detail = QLabel(self.pinned_box)
         self.detail.setTextFormat(Qt.TextFormat.RichText)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

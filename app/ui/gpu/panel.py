@@ -110,6 +110,7 @@ class GpuPanel(QWidget):
         form = QFormLayout()
         slider_row = QHBoxLayout()
         self.slider = LayerSlider(self)
+        self.slider.setAccessibleName(self.tr("GPU layers"))
         self.slider.setRange(0, 0)
         self.slider.setToolTip(self.tr("Layers to put on the GPU; the rightmost value also moves the output head"))
         self.slider.valueChanged.connect(self._update_readout)

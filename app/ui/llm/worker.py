@@ -45,7 +45,9 @@ from app.core.models.validation import ModelFileError
 from app.core.monitor.reply_energy import EnergyMeter, ReplyMeasure
 from app.core.server.config import DEFAULT_QUEUE_LIMIT
 from app.core.server.model_queue import ModelQueue, QueuedJob
+from app.core.support.formatting import fill
 from app.ui.threads import WorkerThread, rearm
+from app.ui.widgets.core_text import word
 
 log = logging.getLogger(__name__)
 
@@ -194,7 +196,7 @@ class LlmWorker(QObject):
                 done.set()
 
         def skipped() -> None:
-            outcome.append((False, EngineError("The model is shutting down.")))
+            outcome.append((False, EngineError(self.tr("The model is shutting down."))))
             done.set()
 
         queue.submit(QueuedJob(run=run, skipped=skipped), bounded=False)
@@ -226,7 +228,9 @@ class LlmWorker(QObject):
             return
         except Exception as error:  # whatever else: never kill the thread
             log.exception("Unexpected error while loading %s", config.model_path)
-            self.loadFailed.emit(f"Loading {config.model_path.name} failed unexpectedly: {error}")
+            self.loadFailed.emit(
+                fill(self.tr("Loading {name} failed unexpectedly: {error}"), name=config.model_path.name, error=error)
+            )
             return
         finally:
             end_load()
@@ -270,7 +274,12 @@ class LlmWorker(QObject):
                 if unsent:  # named, never silently dropped
                     names = ", ".join(unsent)
                     self.notice.emit(
-                        f"This server does not take these sampling settings, so they were not sent: {names}."
+                        fill(
+                            self.tr(
+                                "This server does not take these sampling settings, so they were not sent: {names}."
+                            ),
+                            names=names,
+                        )
                     )
                 stream(remote)  # a server's model: nothing of this machine's model is involved
             else:
@@ -284,7 +293,7 @@ class LlmWorker(QObject):
             self.failed.emit(str(error))
         except Exception as error:
             log.exception("Generation failed")
-            self.failed.emit(f"Generation failed unexpectedly: {error}")
+            self.failed.emit(fill(self.tr("Generation failed unexpectedly: {error}"), error=error))
 
     def _energy_meter(self) -> EnergyMeter | None:
         """The GPUs' energy meter while the local model has layers on a GPU; None on the CPU."""
@@ -326,16 +335,21 @@ class LlmWorker(QObject):
     def _inspect(self, request: InspectRequest) -> None:
         if self.remote is not None:
             self.inspectFailed.emit(
-                "The prompt inspector needs the model's own chat template and tokenizer; a server does not share them."
+                self.tr(
+                    "The prompt inspector needs the model's own chat template and tokenizer; "
+                    "a server does not share them."
+                )
             )
             return
         if not self.backend.is_loaded:
-            self.inspectFailed.emit("No model is loaded yet: the prompt depends on the model's template and tokenizer.")
+            self.inspectFailed.emit(
+                self.tr("No model is loaded yet: the prompt depends on the model's template and tokenizer.")
+            )
             return
         try:
             inspection = self._on_model(lambda backend: backend.inspect(request))
         except Exception as error:  # a template can fail on odd input; say so instead of dying
-            self.inspectFailed.emit(f"The prompt could not be built: {error}")
+            self.inspectFailed.emit(fill(self.tr("The prompt could not be built: {error}"), error=word(str(error))))
             return
         self.promptInspected.emit(inspection)
 

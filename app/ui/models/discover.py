@@ -29,6 +29,7 @@ from app.core.memory.fit import Assessment, Fit, FitHint
 from app.core.support.formatting import fill, format_bytes
 from app.ui.models.columns import fit_columns
 from app.ui.models.workers import HubWorker
+from app.ui.widgets.core_text import word
 from app.ui.widgets.tables import read_only_item, style_row_table
 from app.ui.widgets.theme import colours
 
@@ -59,6 +60,7 @@ class DiscoverPage(QWidget):
         self._last_repo = ""
 
         self.search_edit = QLineEdit(self)
+        self.search_edit.setAccessibleName(self.tr("Search Hugging Face"))
         self.search_edit.setPlaceholderText(self.tr("Search Hugging Face for GGUF models, or paste owner/name"))
         self.search_edit.returnPressed.connect(self.search)
         self.search_button = QPushButton(self.tr("Search"), self)
@@ -68,6 +70,7 @@ class DiscoverPage(QWidget):
         top.addWidget(self.search_button)
 
         self.results = QTableWidget(0, 4, self)
+        self.results.setAccessibleName(self.tr("Repositories found"))
         self.results.setHorizontalHeaderLabels(
             [self.tr("Repository"), self.tr("Downloads"), self.tr("Likes"), self.tr("Updated")]
         )
@@ -81,6 +84,7 @@ class DiscoverPage(QWidget):
         self.machine_label = QLabel(self)
         self.machine_label.setWordWrap(True)
         self.variants = QTableWidget(0, 5, self)
+        self.variants.setAccessibleName(self.tr("Files of the repository"))
         self.variants.setHorizontalHeaderLabels(
             [
                 self.tr("Variant"),
@@ -221,7 +225,7 @@ class DiscoverPage(QWidget):
             read_only_item(variant.quant or "?"),
             read_only_item(format_bytes(variant.size), align_right=True),
             self._fit_item(hint, problem),
-            read_only_item(variant.note, variant.note),
+            read_only_item(word(variant.note), word(variant.note)),
         ]
         for column, cell in enumerate(cells):
             cell.setData(Qt.ItemDataRole.UserRole, variant.key)
@@ -277,7 +281,7 @@ class DiscoverPage(QWidget):
         link = f'<a href="{self._page_url(listing.repo_id)}">{listing.repo_id}</a>'
         if not listing.variants:
             return fill(self.tr("{repo} has no GGUF files."), repo=link)
-        text = fill(self.tr("{repo}: {n} variants."), repo=link, n=len(listing.variants))
+        text = fill(self.tr("{repo}: %n variants.", "", len(listing.variants)), repo=link)
         if listing.gated:
             text += " " + self.tr(
                 "<b>Gated:</b> accept its licence on the repository page, then save a Hugging Face token above."

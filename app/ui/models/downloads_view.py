@@ -27,6 +27,7 @@ from app.core.hub.client import TOKEN_KINDS
 from app.core.hub.downloads.job import JobSnapshot, JobState
 from app.core.hub.downloads.manager import DownloadManager
 from app.core.support.formatting import format_bytes
+from app.ui.widgets.core_text import word
 from app.ui.widgets.tables import read_only_item
 
 REFRESH_MS = 250
@@ -73,6 +74,7 @@ class DownloadsPage(QWidget):
         self._reported: dict[str, JobState] = {}
 
         self.table = QTableWidget(0, _COLUMNS + 1, self)
+        self.table.setAccessibleName(self.tr("Downloads"))
         self.table.setHorizontalHeaderLabels(
             [
                 self.tr("File"),
@@ -176,7 +178,7 @@ class DownloadsPage(QWidget):
         self._cell(row, 4).setText(format_eta(snapshot.eta_s) if running else "")
         status = self._cell(row, 5)
         status.setText(self._state_text(snapshot.state) + self._detail(snapshot))
-        status.setToolTip(snapshot.message)
+        status.setToolTip(word(snapshot.message))
         buttons: _JobButtons = self.table.cellWidget(row, _COLUMNS)  # type: ignore[assignment]
         pausable = snapshot.state in (JobState.RUNNING, JobState.QUEUED)
         buttons.toggle.setText(
@@ -192,7 +194,7 @@ class DownloadsPage(QWidget):
         plain = {JobState.RUNNING: "downloading", JobState.QUEUED: "waiting", JobState.VERIFYING: "checking SHA-256"}
         if not snapshot.message or plain.get(snapshot.state) == snapshot.message:
             return ""
-        return f": {snapshot.message}"
+        return ": " + word(snapshot.message)
 
     def _state_text(self, state: JobState) -> str:
         return {

@@ -77,6 +77,7 @@ class LibraryPage(QWidget):
             self.tr("Location"),
         ]
         self.table = QTableWidget(0, len(headers), self)
+        self.table.setAccessibleName(self.tr("Installed models"))
         self.table.setHorizontalHeaderLabels(headers)
         style_row_table(self.table)
         self.table.setWordWrap(False)
@@ -366,10 +367,9 @@ class LibraryPage(QWidget):
             self,
             self.tr("Delete model"),
             fill(
-                self.tr("Delete {name} ({size}, {n} file(s))? This cannot be undone."),
+                self.tr("Delete {name} ({size}, %n file(s))? This cannot be undone.", "", len(model.files)),
                 name=model.name,
                 size=format_bytes(model.size_bytes),
-                n=str(len(model.files)),
             ),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,

@@ -75,6 +75,7 @@ class TokenBar(QWidget):
         self.help.setOpenExternalLinks(True)
         self.edit = QLineEdit(self.body)
         self.edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.edit.setAccessibleName(self.tr("Hugging Face token"))
         self.edit.setPlaceholderText(self.tr("Hugging Face token (hf_…)"))
         self.edit.setMinimumWidth(240)
         self.edit.setToolTip(fill(self.tr("A read token from {url}/settings/tokens"), url=hub_endpoint()))

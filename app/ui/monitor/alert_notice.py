@@ -74,7 +74,7 @@ class AlertNotice(QFrame):
         row = QFrame(self)
         row.setObjectName("AlertRow")
         layout = QHBoxLayout(row)
-        layout.setContentsMargins(10, 6, 6, 6)
+        layout.setContentsMargins(12, 8, 8, 8)
         label = QLabel(self.text_for(alert), row)
         label.setWordWrap(True)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -181,8 +181,7 @@ class AlertNotice(QFrame):
             )
         if kind is AlertKind.FAILED_REPLIES:
             return fill(
-                self.tr("The last {count} replies failed. The latest said: {error}"),
-                count=f["count"],
+                self.tr("The last %n replies failed. The latest said: {error}", "", int(f["count"])),
                 error=f["last_error"],
             )
         return fill(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
@@ -38,6 +37,7 @@ from app.core.server.request_log import RequestRecord
 from app.core.server.server import ApiServer, ServerStartError
 from app.core.support.formatting import fill
 from app.ui.llm.worker import LlmWorker
+from app.ui.widgets.locale_format import time_of_day
 from app.ui.widgets.theme import Tone, set_tone
 
 log = logging.getLogger(__name__)
@@ -58,12 +58,14 @@ class ServerPanel(QWidget):
 
         self.host = QLineEdit("127.0.0.1", self)
         self.host.setToolTip(self.tr("127.0.0.1: only programs on this machine; 0.0.0.0: every network (needs a key)"))
+        self.host.setAccessibleName(self.tr("Address"))
         self.host.textChanged.connect(self._show_exposure)
         self.port = QSpinBox(self)
         self.port.setRange(1, 65535)
         self.port.setValue(DEFAULT_PORT)
         self.api_key = QLineEdit(self)
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.api_key.setAccessibleName(self.tr("API key"))
         self.api_key.setPlaceholderText(self.tr("none (allowed on 127.0.0.1 only)"))
         generate = QPushButton(self.tr("Generate"), self)
         generate.setToolTip(self.tr("Make a new random key"))
@@ -113,6 +115,7 @@ class ServerPanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.currentCellChanged.connect(lambda row, *_: self._show_details(row))
         self.details = QPlainTextEdit(self)
+        self.details.setAccessibleName(self.tr("Request details"))
         self.details.setReadOnly(True)
         self.details.setPlaceholderText(self.tr("Select a request to see it"))
         self.details.setMaximumHeight(160)
@@ -227,7 +230,7 @@ class ServerPanel(QWidget):
         ttft = record.time_to_first_token_s
         speed = record.tokens_per_s
         cells = (
-            time.strftime("%H:%M:%S", time.localtime(record.started_at)),
+            time_of_day(record.started_at),
             record.client,
             f"{record.method} {record.endpoint}",
             record.model,

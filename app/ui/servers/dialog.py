@@ -73,6 +73,7 @@ class ServersDialog(QDialog):
         self.timeout.setSuffix(self.tr(" s"))
         self.timeout.setValue(DEFAULT_TIMEOUT_S)
         self.ca_file = QLineEdit(self)
+        self.ca_file.setAccessibleName(self.tr("CA file"))
         self.ca_file.setPlaceholderText(self.tr("none: the system's certificate authorities"))
         browse = QPushButton(self.tr("Browse…"), self)
         browse.clicked.connect(self._browse_ca_file)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -54,9 +54,11 @@ from app.ui.monitor.alert_notice import AlertNotice
 from app.ui.monitor.panel import MonitorPanel
 from app.ui.server.panel import ServerPanel
 from app.ui.shell.about_dialog import show_about_dialog
+from app.ui.shell.accessibility import ReplyAnnouncer, arrange_tab_order
 from app.ui.shell.appearance_menu import AppearanceMenus
 from app.ui.shell.monitor_extras import MonitorExtras
 from app.ui.shell.server_models import ServerModels
+from app.ui.shell.shortcuts import ShellParts, WindowShortcuts
 from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
 from app.ui.shell.window_memory import first_size, load_memory, remember, restore, save_memory
 from app.ui.state_signals import StateSignals
@@ -134,8 +136,6 @@ class MainWindow(QMainWindow):
         self._show_model_settings()
         self._memory_file = app_paths().config / WINDOW_FILE
         self._restore_layout()
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.stop_reply)
-        QShortcut(QKeySequence(QKeySequence.StandardKey.New), self).activated.connect(self.new_chat)
 
         self._speed_timer = QTimer(self)
         self._speed_timer.setInterval(SPEED_REFRESH_MS)
@@ -151,6 +151,23 @@ class MainWindow(QMainWindow):
         session = self.chats.session
         self.appearance = AppearanceMenus(lambda: session.settings, session.set_defaults, self.error_banner, self)
         self.appearance.add_to(self.view_menu)
+        # last: it reads the menus the features filled
+        self.shortcuts = WindowShortcuts(
+            self,
+            ShellParts(
+                self.chats,
+                self.composer,
+                self.new_chat_action,
+                self.stop_reply,
+                self.chat_menu,
+                self.view_menu,
+                self.help_menu,
+            ),
+        )
+        sidebar = self.chats.sidebar
+        chain = [self.model_picker, sidebar.search, sidebar.list, self.chat_view, self.composer, self.send_button]
+        arrange_tab_order([*chain, self.stop_button])
+        self.reply_announcer = ReplyAnnouncer(self.replyFinished, self.chat_view)
         self._held_back = self._hold_back_unfinished_load()
         self.refresh_models(select=initial_model)
         self.server_models.refresh()

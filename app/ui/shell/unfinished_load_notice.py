@@ -29,7 +29,7 @@ class UnfinishedLoadNotice(QFrame):
             ),
         )
         layout = QHBoxLayout(self)
-        layout.setContentsMargins(10, 6, 6, 6)
+        layout.setContentsMargins(12, 8, 8, 8)
         self.label = QLabel(
             fill(
                 self.tr(

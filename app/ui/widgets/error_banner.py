@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from app.core.support.formatting import fill
+from app.ui.widgets import core_text
 from app.ui.widgets.theme import Colours, keep_styled
 
 log = logging.getLogger("app.errors")
@@ -82,8 +83,12 @@ class ErrorBanner(QFrame):
         self.setVisible(False)
 
     def show_error(self, message: str, level: int = logging.ERROR, action: NoticeAction | None = None) -> None:
-        """Log `message` at `level` and put it on top of the stack (with `action`'s button, if given)."""
+        """Log `message` at `level` and put it on top of the stack (with `action`'s button, if given).
+
+        The log keeps the words as they came; the notice shows a core text in the reader's language.
+        """
         log.log(level, "%s", message)
+        message = core_text.word(message)
         notice = Notice(message, level, action)
         self._notices = [notice, *(n for n in self._notices if n.text != message)][:MAX_NOTICES]
         self._rebuild()
@@ -127,7 +132,7 @@ class ErrorBanner(QFrame):
         row.setObjectName("Notice")
         row.setProperty("severity", notice.severity)
         layout = QHBoxLayout(row)
-        layout.setContentsMargins(10, 6, 6, 6)
+        layout.setContentsMargins(12, 8, 8, 8)
         label = QLabel(notice.text, row)
         label.setWordWrap(True)
         label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

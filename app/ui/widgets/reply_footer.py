@@ -14,6 +14,7 @@ from app.core.inference.engine import ReplyStats, StopReason
 from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.prompt_cache import CacheMiss
 from app.core.support.formatting import fill
+from app.ui.widgets import core_text
 
 SHOWN_QUEUE_WAIT_S = 0.05  # a shorter wait is no wait worth a word in the footer
 
@@ -51,7 +52,7 @@ def format_reply_stats(stats: ReplyStats) -> str:
         f"prompt {stats.prompt_tokens} tokens ({stats.cached_prompt_tokens} cached)",
     ]
     if stats.stop_reason is not StopReason.END_OF_TEXT:
-        parts.append(stats.stop_reason.value)
+        parts.append(core_text.word(stats.stop_reason.value))
     return " · ".join(parts)
 
 

@@ -27,6 +27,8 @@ from app.core.settings import Theme
 
 SMALL_TEXT = 0.88  # notes and footers, relative to the user's font
 SYNTAX_KINDS = ("keyword", "string", "comment", "number", "name")  # the order of Colours.code_syntax
+# One spacing scale for margins and gaps (pixels, as Qt's layouts count them): every layout uses these.
+SPACING_SCALE = (0, 2, 4, 8, 12, 16, 24)
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,7 @@ class Colours:
     tooltip_base: str
     tooltip_text: str
     disabled_text: str
+    focus_ring: str  # around the focused scrolling view
     # secondary text
     muted: str
     error_text: str
@@ -170,6 +173,8 @@ class Colours:
             ContrastPair("prompt token b", self.text, self.prompt_token_b, text),
             ContrastPair("special token", self.special_text, self.special_background, text),
             ContrastPair("memory bar outline", self.memory_outline, self.window, graphic),
+            ContrastPair("focus ring on the window", self.focus_ring, self.window, graphic),
+            ContrastPair("focus ring on a view", self.focus_ring, self.base, graphic),
         ]
         for surface_name, surface in (("window", self.window), ("base", self.base)):
             pairs += [
@@ -220,6 +225,7 @@ LIGHT = Colours(
     button_text="#1f2328",
     highlight="#2458c6",
     highlighted_text="#ffffff",
+    focus_ring="#2458c6",
     link="#0b57d0",
     placeholder="#646b73",
     tooltip_base="#fdfdf3",
@@ -276,6 +282,7 @@ DARK = Colours(
     button_text="#e3e5e8",
     highlight="#2f5fd0",
     highlighted_text="#ffffff",
+    focus_ring="#5b8def",
     link="#8ab4f8",
     placeholder="#979ca3",
     tooltip_base="#2b2d31",
@@ -376,8 +383,29 @@ def apply_theme(app: QApplication, theme: Theme) -> Colours:
     _active = colours_for(theme)
     app.setStyle("Fusion")  # the native styles ignore a custom palette in places (Windows' most of all)
     app.setPalette(_active.palette())
+    app.setStyleSheet(focus_ring_style(_active))
     notifier().changed.emit()
     return _active
+
+
+FOCUS_RING_PX = 2
+# Fusion marks focus on line edits, combo and spin boxes, buttons, check boxes, sliders and tabs, but not
+# on the scrolling views (text views, lists, trees, tables, the chat): those get a ring of their own.
+FOCUS_RING_WIDGETS = ("QPlainTextEdit", "QTextEdit", "QAbstractItemView", "ChatView")
+
+
+def focus_ring_style(c: Colours) -> str:
+    """A highlight-coloured ring on the focused scrolling view; the same width in the frame's colour otherwise."""
+    quiet = ", ".join(FOCUS_RING_WIDGETS)
+    focused = ", ".join(f"{name}:focus" for name in FOCUS_RING_WIDGETS)
+    return (
+        f"{quiet} {{ border: 1px solid {c.bubble_border}; padding: {FOCUS_RING_PX - 1}px; }}"
+        f"{focused} {{ border: {FOCUS_RING_PX}px solid {c.focus_ring}; padding: 0px; }}"
+        f"ChatView {{ border-color: transparent; }}"
+        f"ChatView:focus {{ border-color: {c.focus_ring}; }}"
+        # a message's text inside its card: selectable with the mouse, never a Tab stop, no frame of its own
+        f"InertTextView, InertTextView:focus {{ border: none; padding: 0px; }}"
+    )
 
 
 def _follow_system(_scheme: Qt.ColorScheme) -> None:

@@ -53,7 +53,7 @@ def window(open_main_window: WindowOpener, qtbot: QtBot) -> Iterator[MainWindow]
 
 
 def test_the_panel_is_a_dock_in_the_view_menu_and_plans_the_loaded_model(window: MainWindow) -> None:
-    assert "GPU offload" in [action.text() for action in window.view_menu.actions()]
+    assert "GPU offload" in [action.text().replace("&", "") for action in window.view_menu.actions()]
     assert window.gpu_panel.config is not None
     assert window.gpu_panel.config.model_path == window.loaded_model
     assert window.gpu_panel.slider.maximum() == 31

@@ -81,8 +81,25 @@ def test_the_main_window_reads_chinese(qtbot: QtBot, starter_model: Path, in_chi
     qtbot.waitUntil(lambda: not main.worker.backend.link.running)  # type: ignore[attr-defined]
     main.send("你好")
     qtbot.waitUntil(lambda: main.error_banner.message() != "", timeout=30_000)
-    # The banner's own words are Chinese; the crash's reason is composed in app/core, still in English.
+    # The banner's own words are Chinese; a reason composed in app/core is worded through its CoreText entry.
     banner_words = [b.text() + b.toolTip() for b in main.error_banner.findChildren(QAbstractButton) if b.isVisible()]
     assert any("关闭" in words for words in banner_words)
     qtbot.waitUntil(lambda: HAN.search(main.error_banner.message()) is not None)  # "the model is no longer loaded"
     main.close()  # joins the window's threads here, not after the test
+
+
+def test_core_text_reads_chinese_too(qtbot: QtBot, in_chinese: None) -> None:
+    """Setting labels and explanations, stop reasons, errors: composed in app/core, shown in Chinese."""
+    from app.core.inference.engine import StopReason
+    from app.core.support.formatting import fill
+    from app.core.support.user_text import N_
+    from app.ui.chat.settings_panel import SettingsPanel
+    from app.ui.widgets.core_text import word
+
+    panel = SettingsPanel()
+    qtbot.addWidget(panel)
+    assert panel._fields["temperature"].label.text() == "温度"
+    assert HAN.search(panel._fields["max_tokens"].label.text())
+    assert HAN.search(panel._fields["temperature"].explanation.text())
+    assert HAN.search(word(StopReason.USER.value))
+    assert HAN.search(word(fill(N_("Loading {name} was cancelled."), name="tiny.gguf")))

@@ -25,7 +25,7 @@ def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
 
 
 def test_the_monitor_is_a_dock_in_the_view_menu(window: MainWindow) -> None:
-    assert "Monitor" in [action.text() for action in window.view_menu.actions()]
+    assert "Monitor" in [action.text().replace("&", "") for action in window.view_menu.actions()]
     assert window.monitor_panel.parent() is not None
 
 

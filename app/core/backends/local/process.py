@@ -32,6 +32,8 @@ from app.core.backends.local import host, wire
 from app.core.backends.local.session import EngineSession
 from app.core.inference.crash_report import describe_crash
 from app.core.inference.engine import Engine, EngineError
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +168,12 @@ class EngineProcess:
         ready = self.next_event(START_TIMEOUT_S)
         if not isinstance(ready, wire.Ready):
             self.close()
-            raise EngineError(f"The engine process did not start within {START_TIMEOUT_S:.0f} s.")
+            raise EngineError(
+                fill(
+                    N_("The engine process did not start within {seconds} s."),
+                    seconds=f"{START_TIMEOUT_S:.0f}",
+                )
+            )
         log.info("Engine process %d started in %.2f s", ready.pid, time.perf_counter() - started)
 
     def _send(self, message: object) -> None:

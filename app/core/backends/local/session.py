@@ -32,6 +32,7 @@ from app.core.inference.metrics import MetricsRecorder
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
 from app.core.memory.fallback import FallbackResult, FallbackStep, load_with_fallback
+from app.core.support.user_text import N_
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ class EngineSession:
 
     def inspect(self, request: InspectRequest) -> PromptInspection:
         if not self.engine.is_loaded:
-            raise EngineError("No model is loaded yet: the prompt depends on the model's template and tokenizer.")
+            raise EngineError(N_("No model is loaded yet: the prompt depends on the model's template and tokenizer."))
         return inspect_conversation(self.engine, request.conversation, request.reserve, request.policy, self.planner)
 
     def count_tokens(self, text: str) -> int:

@@ -11,8 +11,9 @@ from pathlib import Path
 from app.core.hub.downloads.errors import DownloadError, NextStep
 from app.core.hub.downloads.sidecar import DownloadPlan
 from app.core.paths import AppPaths
-from app.core.support.formatting import format_bytes
+from app.core.support.formatting import fill, format_bytes
 from app.core.support.os_errors import describe_os_error
+from app.core.support.user_text import N_
 
 # Kept free beyond the file itself, so a download never fills the disk to the last byte.
 DISK_MARGIN = 64 * 1024 * 1024
@@ -30,9 +31,9 @@ def ensure_folders(paths: AppPaths) -> None:
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise DownloadError(describe_os_error(error, folder), "not writable") from error
+            raise DownloadError(describe_os_error(error, folder), N_("not writable")) from error
         if not folder.is_dir():
-            raise DownloadError(describe_os_error(OSError(errno.ENOTDIR, "not a folder"), folder), "not writable")
+            raise DownloadError(describe_os_error(OSError(errno.ENOTDIR, N_("not a folder")), folder), "not writable")
 
 
 def check_room(paths: AppPaths, plan: DownloadPlan, part_size: int, free_space: FreeSpace) -> None:
@@ -41,13 +42,21 @@ def check_room(paths: AppPaths, plan: DownloadPlan, part_size: int, free_space: 
     for folder in (paths.downloads, paths.models):
         if not os.access(folder, os.W_OK):
             refusal = errno.EROFS if _on_read_only_disk(folder) else errno.EACCES
-            raise DownloadError(describe_os_error(OSError(refusal, os.strerror(refusal)), folder), "not writable")
+            raise DownloadError(describe_os_error(OSError(refusal, os.strerror(refusal)), folder), N_("not writable"))
     needed = plan.expected_size - part_size + DISK_MARGIN
     free = free_space(paths.downloads)
     if free < needed:
         raise DownloadError(
-            f"Not enough disk space for {plan.filename}: it needs {format_bytes(needed)} more, "
-            f"{format_bytes(free)} are free in {paths.downloads}. Free up space first.",
+            fill(
+                N_(
+                    "Not enough disk space for {filename}: it needs {needed} more, {free} are free in "
+                    "{downloads}. Free up space first."
+                ),
+                filename=plan.filename,
+                needed=format_bytes(needed),
+                free=format_bytes(free),
+                downloads=paths.downloads,
+            ),
             "disk full",
             next_step=NextStep.RESUME,
         )
@@ -55,8 +64,16 @@ def check_room(paths: AppPaths, plan: DownloadPlan, part_size: int, free_space: 
         free_models = free_space(paths.models)
         if free_models < plan.expected_size + DISK_MARGIN:
             raise DownloadError(
-                f"Not enough disk space in the models folder {paths.models} for {plan.filename}: it needs "
-                f"{format_bytes(plan.expected_size)}, {format_bytes(free_models)} are free.",
+                fill(
+                    N_(
+                        "Not enough disk space in the models folder {models} for {filename}: it needs "
+                        "{expected_size}, {free_models} are free."
+                    ),
+                    models=paths.models,
+                    filename=plan.filename,
+                    expected_size=format_bytes(plan.expected_size),
+                    free_models=format_bytes(free_models),
+                ),
                 "disk full",
             )
 

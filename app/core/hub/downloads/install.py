@@ -13,7 +13,9 @@ from app.core.hub.downloads.errors import DownloadError, NextStep
 from app.core.hub.downloads.sidecar import DownloadPlan
 from app.core.models.hashing import VerifiedIndex, VerifyState
 from app.core.support.atomic import atomic_move
+from app.core.support.formatting import fill
 from app.core.support.os_errors import describe_os_error
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +39,12 @@ def install_verified(part: Path, plan: DownloadPlan, sha256: str, models: Path) 
     size = _size(part)
     if size != plan.expected_size:
         raise DownloadError(
-            f"{plan.filename} has {size} bytes instead of {plan.expected_size}; the download was deleted.",
+            fill(
+                N_("{filename} has {size} bytes instead of {expected_size}; the download was deleted."),
+                filename=plan.filename,
+                size=size,
+                expected_size=plan.expected_size,
+            ),
             "size mismatch",
             resumable=False,
             next_step=NextStep.RETRY,
@@ -45,9 +52,15 @@ def install_verified(part: Path, plan: DownloadPlan, sha256: str, models: Path) 
     if sha256 != plan.expected_sha256:
         log.error("SHA-256 mismatch for %s: expected %s, got %s", plan.filename, plan.expected_sha256, sha256)
         raise DownloadError(
-            f"{plan.filename} arrived damaged: its SHA-256 is {sha256[:12]}…, "
-            f"the Hub says {plan.expected_sha256[:12]}…. "
-            "The file was deleted and not installed.",
+            fill(
+                N_(
+                    "{filename} arrived damaged: its SHA-256 is {sha256}…, the Hub says "
+                    "{expected_sha256}…. The file was deleted and not installed."
+                ),
+                filename=plan.filename,
+                sha256=sha256[:12],
+                expected_sha256=plan.expected_sha256[:12],
+            ),
             "hash mismatch",
             resumable=False,
             next_step=NextStep.RETRY,
@@ -57,7 +70,7 @@ def install_verified(part: Path, plan: DownloadPlan, sha256: str, models: Path) 
         destination.parent.mkdir(parents=True, exist_ok=True)
         atomic_move(part, destination)
     except OSError as error:
-        raise DownloadError(describe_os_error(error, destination.parent), "not writable") from error
+        raise DownloadError(describe_os_error(error, destination.parent), N_("not writable")) from error
     VerifiedIndex(models).record(
         destination,
         sha256,

@@ -30,8 +30,9 @@ from app.core.hub.downloads.transfer import RangeTransfer, RetryPolicy, Transfer
 from app.core.models.library import LibraryError
 from app.core.models.names import model_destination, safe_component
 from app.core.paths import AppPaths
-from app.core.support.formatting import format_bytes
+from app.core.support.formatting import fill, format_bytes
 from app.core.support.os_errors import describe_os_error
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -244,7 +245,7 @@ class DownloadJob:
         try:
             destination = model_destination(paths.models, self.request.repo_id, self.request.filename)
         except LibraryError as error:
-            raise DownloadError(f"Refused: {error}.", "unsafe name", resumable=False) from error
+            raise DownloadError(fill(N_("Refused: {error}."), error=error), "unsafe name", resumable=False) from error
         self._set_message("asking the Hub for the file")
         client = self._client()
         try:
@@ -254,24 +255,40 @@ class DownloadJob:
         expected_sha = (self.request.expected_sha256 or meta.sha256 or "").lower()
         if self.request.expected_sha256 and meta.sha256 and meta.sha256 != self.request.expected_sha256.lower():
             raise DownloadError(
-                f"{self.request.filename} changed on the Hub since the file list was loaded.",
+                fill(
+                    N_("{filename} changed on the Hub since the file list was loaded."), filename=self.request.filename
+                ),
                 "changed",
                 resumable=False,
                 next_step=NextStep.REFRESH,
             )
         if not expected_sha:
             raise DownloadError(
-                f"The Hub gives no SHA-256 for {self.request.filename}, so it cannot be verified; "
-                "Glassbox installs only verified files.",
+                fill(
+                    N_(
+                        "The Hub gives no SHA-256 for {filename}, so it cannot be verified; Glassbox "
+                        "installs only verified files."
+                    ),
+                    filename=self.request.filename,
+                ),
                 "unverifiable",
                 resumable=False,
             )
         size = meta.size if meta.size is not None else self.request.expected_size
         if size is None:
-            raise DownloadError(f"The Hub gives no size for {self.request.filename}.", "protocol", resumable=False)
+            raise DownloadError(
+                fill(N_("The Hub gives no size for {filename}."), filename=self.request.filename),
+                "protocol",
+                resumable=False,
+            )
         if self.request.expected_size is not None and size != self.request.expected_size:
             raise DownloadError(
-                f"{self.request.filename}: the Hub lists {self.request.expected_size} bytes but serves {size}.",
+                fill(
+                    N_("{filename}: the Hub lists {expected_size} bytes but serves {size}."),
+                    filename=self.request.filename,
+                    expected_size=self.request.expected_size,
+                    size=size,
+                ),
                 "size mismatch",
                 resumable=False,
                 next_step=NextStep.REFRESH,
@@ -291,7 +308,7 @@ class DownloadJob:
             write_sidecar(sidecar, plan)
         except OSError as error:
             raise DownloadError(
-                describe_os_error(error, sidecar.parent), "not writable", next_step=NextStep.RESUME
+                describe_os_error(error, sidecar.parent), N_("not writable"), next_step=NextStep.RESUME
             ) from error
         self._plan = plan
         with self._lock:

@@ -25,8 +25,9 @@ from huggingface_hub.utils import build_hf_headers, get_session
 from app.core.hub.downloads.errors import DownloadError, Interrupted, NextStep
 from app.core.hub.downloads.sidecar import DownloadPlan
 from app.core.models.hashing import Cancelled, sha256_file
-from app.core.support.formatting import format_bytes
+from app.core.support.formatting import fill, format_bytes
 from app.core.support.os_errors import describe_os_error
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +134,12 @@ class RangeTransfer:
                 failures = 1 if self.size() > before else failures + 1
                 if failures >= self._retry.attempts:
                     raise DownloadError(
-                        f"{problem} Gave up after {failures} attempts in a row; {format_bytes(self.size())} are kept.",
+                        fill(
+                            N_("{problem} Gave up after {failures} attempts in a row; {size} are kept."),
+                            problem=problem,
+                            failures=failures,
+                            size=format_bytes(self.size()),
+                        ),
                         "network",
                         next_step=NextStep.RESUME,
                     ) from problem
@@ -169,11 +175,17 @@ class RangeTransfer:
         if status == 416 and offset:
             log.warning("The server refused to resume %s at %d; starting over", plan.filename, offset)
             self._start_over()
-            raise _Retryable("The server could not resume the download; starting over.")
+            raise _Retryable(N_("The server could not resume the download; starting over."))
         if status >= 400:
             response.read()
             if status in (408, 429) or status >= 500:
-                raise _Retryable(f"The server answered {status} ({response.reason_phrase}).")
+                raise _Retryable(
+                    fill(
+                        N_("The server answered {status} ({reason_phrase})."),
+                        status=status,
+                        reason_phrase=response.reason_phrase,
+                    )
+                )
             raise self._hooks.http_error(response, has_token)
         if offset and status == 200:
             log.warning("The server ignored the Range request for %s; downloading from the start", plan.filename)
@@ -184,7 +196,13 @@ class RangeTransfer:
             start, total = _parse_content_range(response.headers.get("Content-Range", ""))
             if start != offset:
                 self._start_over()
-                raise _Retryable(f"The server resumed at byte {start} instead of {offset}; starting over.")
+                raise _Retryable(
+                    fill(
+                        N_("The server resumed at byte {start} instead of {offset}; starting over."),
+                        start=start,
+                        offset=offset,
+                    )
+                )
             if total is not None and total != plan.expected_size:
                 raise _size_mismatch(plan, total)
         length = response.headers.get("Content-Length")
@@ -212,13 +230,18 @@ class RangeTransfer:
                         raise Interrupted()
         except OSError as error:
             raise DownloadError(
-                describe_os_error(error, self.part.parent) + f" {format_bytes(self.size())} are kept.",
+                describe_os_error(error, self.part.parent)
+                + fill(N_(" {size} are kept."), size=format_bytes(self.size())),
                 "disk full" if error.errno == errno.ENOSPC else "file system",
                 next_step=NextStep.RESUME,
             ) from error
         if offset < plan.expected_size:
             raise _Retryable(
-                f"The connection closed after {format_bytes(offset)} of {format_bytes(plan.expected_size)}."
+                fill(
+                    N_("The connection closed after {offset} of {expected_size}."),
+                    offset=format_bytes(offset),
+                    expected_size=format_bytes(plan.expected_size),
+                )
             )
 
     def _start_over(self) -> None:
