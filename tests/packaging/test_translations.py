@@ -105,7 +105,7 @@ def test_the_core_text_index_lists_what_the_catalog_translates() -> None:
 
 
 def test_the_chinese_translation_is_chinese_and_uses_the_usual_terms() -> None:
-    translations = {source: translation.text or "" for _context, source, translation in _messages(ZH_TS)}
+    translations = {source: " ".join(_texts(translation)) for _context, source, translation in _messages(ZH_TS)}
     han = re.compile(r"[\u4e00-\u9fff]")
     untranslated = [s for s, t in translations.items() if re.search(r"[a-z]{4}", s) and not han.search(t)]
     # names and formats stay as they are in every language
@@ -119,6 +119,9 @@ def test_the_chinese_translation_is_chinese_and_uses_the_usual_terms() -> None:
         "{speed} tok/s",
         "{speed} tokens/s",
         " (Glassbox {app})",
+        "LM Studio",
+        "Ollama",
+        "{prompt}; {reason}",
     }
     assert translations["GPU layers"] == "GPU 层数"
     assert translations["Context window"] == "上下文窗口"

@@ -145,7 +145,11 @@ def link_model(
     missing = [shard.name for shard in shards if not shard.is_file()]
     if missing:
         raise LibraryError(
-            f"{source.name} is part of a split model, but these parts are missing beside it: {', '.join(missing)}"
+            fill(
+                N_("{name} is part of a split model, but these parts are missing beside it: {missing}"),
+                name=source.name,
+                missing=", ".join(missing),
+            )
         )
     index = VerifiedIndex(models_dir)
     _refuse_duplicate(source, models_dir, index, known_sha256, progress, cancel)

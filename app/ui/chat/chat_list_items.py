@@ -26,19 +26,18 @@ Index = QModelIndex | QPersistentModelIndex
 
 def date_group(updated: float, pinned: bool, today: date | None = None) -> str:
     """The group a chat is listed under, by when it was last used."""
-    tr = QCoreApplication.translate
     if pinned:
-        return tr("ChatList", "Pinned")
+        return QCoreApplication.translate("ChatList", "Pinned")
     today = today or date.today()
     day = datetime.fromtimestamp(updated).date()
     if day >= today:
-        return tr("ChatList", "Today")
+        return QCoreApplication.translate("ChatList", "Today")
     if day == today - timedelta(days=1):
-        return tr("ChatList", "Yesterday")
+        return QCoreApplication.translate("ChatList", "Yesterday")
     if day > today - timedelta(days=7):
-        return tr("ChatList", "Previous 7 days")
+        return QCoreApplication.translate("ChatList", "Previous 7 days")
     if day > today - timedelta(days=30):
-        return tr("ChatList", "Previous 30 days")
+        return QCoreApplication.translate("ChatList", "Previous 30 days")
     return QLocale().toString(QDate(day.year, day.month, 1), "MMMM yyyy")
 
 

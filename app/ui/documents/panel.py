@@ -100,6 +100,7 @@ class DocumentsPanel(QWidget):
 
         layout.addWidget(QLabel(self.tr("Collections (ticked: this chat uses them)"), self))
         self.collection_list = QListWidget(self)
+        self.collection_list.setAccessibleName(self.tr("Collections"))
         self.collection_list.setMaximumHeight(160)
         layout.addWidget(self.collection_list)
         buttons = QHBoxLayout()
@@ -125,6 +126,7 @@ class DocumentsPanel(QWidget):
         set_tone(self.summary, Tone.NOTE)
         layout.addWidget(self.summary)
         self.file_list = QTreeWidget(self)
+        self.file_list.setAccessibleName(self.tr("Files and their indexing status"))
         self.file_list.setRootIsDecorated(False)
         self.file_list.setHeaderLabels([self.tr("File"), self.tr("Status"), self.tr("Chunks"), self.tr("Why")])
         header = self.file_list.header()

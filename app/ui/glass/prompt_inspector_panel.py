@@ -107,6 +107,7 @@ class PromptInspectorPanel(QWidget):
         self.tabs.addTab(self.token_view, self.tr("Tokens"))
         self.tabs.addTab(self.messages_view, self.tr("Context window"))
         self.retrieved_view = QTreeWidget(self)
+        self.retrieved_view.setAccessibleName(self.tr("Retrieved excerpts"))
         self.retrieved_view.setRootIsDecorated(False)
         self.retrieved_view.setHeaderLabels(
             [self.tr("#"), self.tr("Source"), self.tr("Why"), self.tr("Score"), self.tr("Tokens"), self.tr("Text")]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -33,13 +33,14 @@ _NAME_CAP_PX = 280
 _LOCATION_CAP_PX = 320
 
 
-def source_label(widget: QWidget, source: ModelSource) -> str:
+def source_label(source: ModelSource) -> str:
     """The app a model used in place belongs to, in the user's words."""
+    translate = QCoreApplication.translate
     return {
-        ModelSource.LM_STUDIO: widget.tr("LM Studio"),
-        ModelSource.OLLAMA: widget.tr("Ollama"),
-        ModelSource.HF_CACHE: widget.tr("Hugging Face cache"),
-        ModelSource.FILE: widget.tr("chosen file"),
+        ModelSource.LM_STUDIO: translate("ModelSources", "LM Studio"),
+        ModelSource.OLLAMA: translate("ModelSources", "Ollama"),
+        ModelSource.HF_CACHE: translate("ModelSources", "Hugging Face cache"),
+        ModelSource.FILE: translate("ModelSources", "chosen file"),
     }[source]
 
 
@@ -128,7 +129,7 @@ class ElsewhereDialog(QDialog):
             present = model.path.resolve() in self.in_library
             cells = [
                 read_only_item(model.name, model.name),
-                read_only_item(source_label(self, model.source)),
+                read_only_item(source_label(model.source)),
                 read_only_item(format_bytes(model.size_bytes), f"{model.size_bytes:,} bytes", align_right=True),
                 read_only_item(str(model.path), str(model.path)),
                 read_only_item(self.tr("yes") if present else ""),

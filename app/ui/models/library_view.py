@@ -182,7 +182,7 @@ class LibraryPage(QWidget):
             text = self.tr(
                 "{path} is no longer there: it was moved or deleted. Put it back, or remove the model from the library."
             )
-        app = source_label(self, model.source) if model.source is not None else ""
+        app = source_label(model.source) if model.source is not None else ""
         return fill(text, path=str(model.path), app=app)
 
     def _cells(self, entry: LibraryEntry) -> list[tuple[str, str]]:
@@ -230,7 +230,7 @@ class LibraryPage(QWidget):
         if model.is_starter:
             return self.tr("bundled with Glassbox"), str(model.path)
         if model.source is not None:
-            text = fill(self.tr("in place · {app}"), app=source_label(self, model.source))
+            text = fill(self.tr("in place · {app}"), app=source_label(model.source))
             return text, fill(self.tr("Used where it is, not copied: {path}"), path=str(model.path))
         try:
             return model.path.parent.relative_to(self.models_dir).as_posix(), str(model.path)

@@ -138,27 +138,34 @@ class SmallerVariants(QObject):
 def describe(offer: DegradationOffer, switching: bool = False) -> str:
     """What the user is told: what does not fit, the installed variant (loaded now, or on offer), the download."""
 
-    def tr(text: str) -> str:
-        return QCoreApplication.translate("SmallerVariants", text)
-
     parts = [
         fill(
-            tr("{model} does not fit in memory as asked ({why})."), model=offer.model_path.name, why=offer.current.text
+            QCoreApplication.translate("SmallerVariants", "{model} does not fit in memory as asked ({why})."),
+            model=offer.model_path.name,
+            why=offer.current.text,
         )
     ]
     local = offer.local
     if local is not None:
-        fits = tr("fits as asked") if offer.local_fits_as_asked else tr("fits better")
+        fits = (
+            QCoreApplication.translate("SmallerVariants", "fits as asked")
+            if offer.local_fits_as_asked
+            else QCoreApplication.translate("SmallerVariants", "fits better")
+        )
         text = (
-            tr("Loading {variant} ({quant}) from the library instead: it {fits} ({plan}).")
+            QCoreApplication.translate(
+                "SmallerVariants", "Loading {variant} ({quant}) from the library instead: it {fits} ({plan})."
+            )
             if switching
-            else tr("{variant} ({quant}) is in the library and {fits} ({plan}).")
+            else QCoreApplication.translate(
+                "SmallerVariants", "{variant} ({quant}) is in the library and {fits} ({plan})."
+            )
         )
         parts.append(
             fill(
                 text,
                 variant=local.model.path.name,
-                quant=local.quant or tr("another quantization"),
+                quant=local.quant or QCoreApplication.translate("SmallerVariants", "another quantization"),
                 fits=fits,
                 plan=local.hint.text,
             )
@@ -166,9 +173,13 @@ def describe(offer: DegradationOffer, switching: bool = False) -> str:
     download = offer.download
     if download is not None:
         text = (
-            tr("A {quant} copy from {repo} would fit: {plan}. Find it in Tools → Models….")
+            QCoreApplication.translate(
+                "SmallerVariants", "A {quant} copy from {repo} would fit: {plan}. Find it in Tools → Models…."
+            )
             if download.repo_id
-            else tr("A {quant} copy would fit: {plan}. Find it in Tools → Models….")
+            else QCoreApplication.translate(
+                "SmallerVariants", "A {quant} copy would fit: {plan}. Find it in Tools → Models…."
+            )
         )
         parts.append(fill(text, quant=download.quant, repo=download.repo_id or "", plan=download.hint.text))
     return " ".join(parts)

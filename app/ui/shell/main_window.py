@@ -704,6 +704,7 @@ class MainWindow(QMainWindow):
         scroller = QScrollArea(dock)
         scroller.setWidgetResizable(True)
         scroller.setFrameShape(QFrame.Shape.NoFrame)
+        scroller.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the panel's own fields take the focus
         scroller.setWidget(panel)
         dock.setWidget(scroller)
         self.addDockWidget(area, dock)

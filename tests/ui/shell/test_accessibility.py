@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from app.core.inference.sampling import GREEDY
 from app.core.settings import Theme
 from app.ui.chat.long_message import WholeTextWindow
+from app.ui.chat.sidebar import CHAT_ID
 from app.ui.shell.about_dialog import AboutDialog
 from app.ui.shell.main_window import MainWindow
 from app.ui.shell.shortcuts import ShortcutsDialog
@@ -117,15 +118,18 @@ def test_enter_in_the_chat_list_opens_the_chat_and_arrows_move(window: MainWindo
         with qtbot.waitSignal(window.replyFinished, timeout=120_000):
             window.send(text)
         window.new_chat_action.trigger()
-    chats = window.chats.sidebar.list
-    qtbot.waitUntil(lambda: chats.count() == 2)
+    sidebar = window.chats.sidebar
+    chats = sidebar.list
+    qtbot.waitUntil(lambda: len(sidebar.chat_ids()) == 3)  # the new empty chat, then the two with messages
+    _empty, newest, older = sidebar.chat_ids()
     chats.setFocus(Qt.FocusReason.TabFocusReason)
-    chats.setCurrentRow(0)
-    qtbot.keyClick(chats, Qt.Key.Key_Down)
-    assert chats.currentRow() == 1
+    chats.setCurrentItem(chats.findItems("second chat", Qt.MatchFlag.MatchExactly)[0])
+    qtbot.keyClick(chats, Qt.Key.Key_Down)  # over the date group's header
+    assert chats.currentItem().data(CHAT_ID) == older
     opened = window.chats.session.chat.id
     qtbot.keyClick(chats, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: window.chats.session.chat.id == window.chats.sidebar.chat_ids()[1] != opened)
+    qtbot.waitUntil(lambda: window.chats.session.chat.id == older != opened)
+    assert newest != older
 
 
 def test_a_finished_reply_is_announced_once_not_token_by_token(

@@ -115,8 +115,9 @@ def test_next_and_previous_chat_move_through_the_chat_list(window: MainWindow, q
         with qtbot.waitSignal(window.replyFinished, timeout=120_000):
             window.send(text)
         window.new_chat_action.trigger()
-    qtbot.waitUntil(lambda: len(sidebar.chat_ids()) == 2)
-    newest, older = sidebar.chat_ids()  # most recent first; the new empty chat is not listed yet
+    qtbot.waitUntil(lambda: len(sidebar.chat_ids()) == 3)
+    empty, newest, older = sidebar.chat_ids()  # the new empty chat on show is listed first, then the most recent
+    assert empty == window.chats.session.chat.id
     for key, expected in (
         ("Ctrl+PgDown", newest),
         ("Ctrl+PgDown", older),
