@@ -325,7 +325,7 @@
     </message>
     <message>
         <source>Found by {why} search.</source>
-        <translation>通过{why}检索找到。</translation>
+        <translation>通过 {why} 检索找到。</translation>
     </message>
     <message>
         <source>Open {path}</source>
