@@ -2,6 +2,66 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name></name>
+    <message>
+        <source>ChatList</source>
+        <comment>Pinned</comment>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <source>ChatList</source>
+        <comment>Today</comment>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>ChatList</source>
+        <comment>Yesterday</comment>
+        <translation>昨天</translation>
+    </message>
+    <message>
+        <source>ChatList</source>
+        <comment>Previous 7 days</comment>
+        <translation>过去 7 天</translation>
+    </message>
+    <message>
+        <source>ChatList</source>
+        <comment>Previous 30 days</comment>
+        <translation>过去 30 天</translation>
+    </message>
+    <message>
+        <source>{model} does not fit in memory as asked ({why}).</source>
+        <translation>{model} 无法按要求装入内存（{why}）。</translation>
+    </message>
+    <message>
+        <source>fits as asked</source>
+        <translation>可按要求装入</translation>
+    </message>
+    <message>
+        <source>fits better</source>
+        <translation>装入效果更好</translation>
+    </message>
+    <message>
+        <source>Loading {variant} ({quant}) from the library instead: it {fits} ({plan}).</source>
+        <translation>改为从模型库加载 {variant}（{quant}）：它{fits}（{plan}）。</translation>
+    </message>
+    <message>
+        <source>{variant} ({quant}) is in the library and {fits} ({plan}).</source>
+        <translation>{variant}（{quant}）已在模型库中，且{fits}（{plan}）。</translation>
+    </message>
+    <message>
+        <source>another quantization</source>
+        <translation>另一种量化</translation>
+    </message>
+    <message>
+        <source>A {quant} copy from {repo} would fit: {plan}. Find it in Tools → Models….</source>
+        <translation>来自 {repo} 的 {quant} 版本可以装下：{plan}。可在“工具 → 模型…”中找到它。</translation>
+    </message>
+    <message>
+        <source>A {quant} copy would fit: {plan}. Find it in Tools → Models….</source>
+        <translation>{quant} 版本可以装下：{plan}。可在“工具 → 模型…”中找到它。</translation>
+    </message>
+</context>
+<context>
     <name>AboutDialog</name>
     <message>
         <source>About Glassbox</source>
@@ -10,6 +70,10 @@
     <message>
         <source>Qt and PySide6 are used under the LGPL-3.0: they are separate shared libraries inside the Glassbox folder, and you may replace them with your own builds.</source>
         <translation>Qt 和 PySide6 依 LGPL-3.0 许可使用：它们是 Glassbox 文件夹中独立的共享库，你可以换成自己编译的版本。</translation>
+    </message>
+    <message>
+        <source>System report</source>
+        <translation>系统报告</translation>
     </message>
     <message>
         <source>Components</source>
@@ -94,9 +158,11 @@
         <source>The first token took {ttft} s, far above the usual {usual} s for {tokens} new prompt tokens. Another program may be using the GPU or the CPU.</source>
         <translation>首 Token 时间为 {ttft} 秒，远高于 {tokens} 个新提示词 Token 平时所需的 {usual} 秒。可能有其他程序正在使用 GPU 或 CPU。</translation>
     </message>
-    <message>
-        <source>The last {count} replies failed. The latest said: {error}</source>
-        <translation>最近 {count} 次回复均失败。最后一次的错误：{error}</translation>
+    <message numerus="yes">
+        <source>The last %n replies failed. The latest said: {error}</source>
+        <translation>
+            <numerusform>最近 %n 次回复均失败。最后一次的错误：{error}</numerusform>
+        </translation>
     </message>
     <message>
         <source>{model} has not been used for {minutes} minutes and holds {vram} of GPU memory. Unload it to free the GPU; the next message loads it again.</source>
@@ -141,10 +207,6 @@
         <translation>查找标题或消息中包含此文本的对话</translation>
     </message>
     <message>
-        <source>New</source>
-        <translation>新建</translation>
-    </message>
-    <message>
         <source>Start an empty conversation (Ctrl+N)</source>
         <translation>开始一个新的空白对话 (Ctrl+N)</translation>
     </message>
@@ -155,6 +217,30 @@
     <message>
         <source>No chat contains this text</source>
         <translation>没有对话包含此文本</translation>
+    </message>
+    <message>
+        <source>Search chats</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <source>New chat</source>
+        <translation>新建对话</translation>
+    </message>
+    <message>
+        <source>Chats</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <source>no message yet</source>
+        <translation>还没有消息</translation>
+    </message>
+    <message>
+        <source>Model: {model}</source>
+        <translation>模型：{model}</translation>
+    </message>
+    <message>
+        <source>writing a reply</source>
+        <translation>正在生成回复</translation>
     </message>
     <message>
         <source>Delete chat</source>
@@ -175,6 +261,14 @@
     <message>
         <source>Export chat</source>
         <translation>导出对话</translation>
+    </message>
+    <message>
+        <source>Unpin</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <source>Pin</source>
+        <translation>置顶</translation>
     </message>
     <message>
         <source>Rename</source>
@@ -209,10 +303,48 @@
     </message>
 </context>
 <context>
+    <name>Citations</name>
+    <message>
+        <source>recalled: long memory brought this back into a later prompt</source>
+        <translation>已召回：长期记忆把这段内容带回了之后的提示词</translation>
+    </message>
+</context>
+<context>
+    <name>CitationsBar</name>
+    <message>
+        <source>Sources:</source>
+        <translation>来源：</translation>
+    </message>
+    <message>
+        <source>The excerpt is on page {page}.</source>
+        <translation>摘录位于第 {page} 页。</translation>
+    </message>
+    <message>
+        <source>The excerpt starts at line {line}.</source>
+        <translation>摘录从第 {line} 行开始。</translation>
+    </message>
+    <message>
+        <source>Found by {why} search.</source>
+        <translation>通过 {why} 检索找到。</translation>
+    </message>
+    <message>
+        <source>Open {path}</source>
+        <translation>打开 {path}</translation>
+    </message>
+    <message>
+        <source>The reply cites it.</source>
+        <translation>回复引用了它。</translation>
+    </message>
+</context>
+<context>
     <name>Composer</name>
     <message>
         <source>Message the model — Enter to send, Shift+Enter for a new line</source>
         <translation>给模型发消息 —— Enter 发送，Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <source>Message</source>
+        <translation>消息</translation>
     </message>
 </context>
 <context>
@@ -233,9 +365,11 @@
         <source>1 earlier message is outside the window</source>
         <translation>1 条较早的消息已移出上下文窗口</translation>
     </message>
-    <message>
-        <source>{count} earlier messages are outside the window</source>
-        <translation>{count} 条较早的消息已移出上下文窗口</translation>
+    <message numerus="yes">
+        <source>%n earlier messages are outside the window</source>
+        <translation>
+            <numerusform>%n 条较早的消息已移出上下文窗口</numerusform>
+        </translation>
     </message>
     <message>
         <source>What the model gets on the next turn:
@@ -297,10 +431,6 @@ free: {free}</source>
         <translation>已中断：生成此回复时 Glassbox 被关闭</translation>
     </message>
     <message>
-        <source>version {n} of {count}</source>
-        <translation>第 {n} 个版本，共 {count} 个</translation>
-    </message>
-    <message>
         <source>Copy text</source>
         <translation>复制文本</translation>
     </message>
@@ -311,6 +441,44 @@ free: {free}</source>
     <message>
         <source>Regenerate</source>
         <translation>重新生成</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Copy the text</source>
+        <translation>复制文本</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <source>Edit and continue from here (the old version is kept)</source>
+        <translation>编辑并从这里继续（旧版本会保留）</translation>
+    </message>
+    <message>
+        <source>Write this reply again (it stays as a version)</source>
+        <translation>重新生成这条回复（原回复保留为一个版本）</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete this message and what follows it</source>
+        <translation>删除这条消息及其之后的内容</translation>
+    </message>
+    <message>
+        <source>Delete message</source>
+        <translation>删除消息</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete this message and the %n message(s) after it?</source>
+        <translation>
+            <numerusform>删除这条消息及其之后的 %n 条消息？</numerusform>
+        </translation>
     </message>
     <message>
         <source>Previous version</source>
@@ -330,7 +498,1110 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>CoreText</name>
+    <message>
+        <source>The engine process did not start within {seconds} s.</source>
+        <translation>推理引擎进程未能在 {seconds} 秒内启动。</translation>
+    </message>
+    <message>
+        <source>No model is loaded yet: the prompt depends on the model&apos;s template and tokenizer.</source>
+        <translation>尚未加载模型：提示词取决于模型的对话模板和分词器。</translation>
+    </message>
+    <message>
+        <source>{kind}, no models loaded</source>
+        <translation>{kind}，未加载模型</translation>
+    </message>
+    <message>
+        <source>{id} ({context_length} tokens of context)</source>
+        <translation>{id}（上下文 {context_length} 个 Token）</translation>
+    </message>
+    <message>
+        <source>{base} refused the request ({status}{detail}).</source>
+        <translation>{base} 拒绝了请求（{status}{detail}）。</translation>
+    </message>
+    <message>
+        <source>The server sent a chunk with no list of choices: {event}</source>
+        <translation>服务器发送的数据块中没有 choices 列表：{event}</translation>
+    </message>
+    <message>
+        <source>The server sent a chunk that is not a JSON object: {data}.</source>
+        <translation>服务器发送的数据块不是 JSON 对象：{data}。</translation>
+    </message>
+    <message>
+        <source>The server stopped the reply with an error: {message}.</source>
+        <translation>服务器因错误中止了回复：{message}。</translation>
+    </message>
+    <message>
+        <source>{api_base} offers no models; load one there.</source>
+        <translation>{api_base} 没有提供任何模型；请先在那里加载一个。</translation>
+    </message>
+    <message>
+        <source>{base} refused the API key ({status}); check the key for this server.</source>
+        <translation>{base} 拒绝了 API 密钥（{status}）；请检查此服务器的密钥。</translation>
+    </message>
+    <message>
+        <source>{base} does not have that (404{detail}); pick another model or check the URL.</source>
+        <translation>{base} 上没有该资源（404{detail}）；请选择其他模型或检查 URL。</translation>
+    </message>
+    <message>
+        <source>{base} is busy ({status}); {wait}.</source>
+        <translation>{base} 正忙（{status}）；{wait}。</translation>
+    </message>
+    <message>
+        <source>The server sent a choice of a wrong shape: {choice}</source>
+        <translation>服务器发送的 choice 格式不正确：{choice}</translation>
+    </message>
+    <message>
+        <source>{api_base}/models did not return a model list; is this an OpenAI-compatible server?</source>
+        <translation>{api_base}/models 没有返回模型列表；这是兼容 OpenAI 接口的服务器吗？</translation>
+    </message>
+    <message>
+        <source>A server needs a name.</source>
+        <translation>服务器需要一个名称。</translation>
+    </message>
+    <message>
+        <source>Put the API key in its own field, not in the address.</source>
+        <translation>请把 API 密钥填在单独的字段中，不要写在地址里。</translation>
+    </message>
+    <message>
+        <source>A server name can be at most {limit} characters.</source>
+        <translation>服务器名称最多 {limit} 个字符。</translation>
+    </message>
+    <message>
+        <source>“{url}” is not a server address: write it as http://host:port or https://host.</source>
+        <translation>“{url}”不是服务器地址：请写成 http://主机:端口 或 https://主机。</translation>
+    </message>
+    <message>
+        <source>The timeout must be between {minimum} and {maximum} seconds.</source>
+        <translation>超时必须在 {minimum} 到 {maximum} 秒之间。</translation>
+    </message>
+    <message>
+        <source>The CA file {ca_file} does not exist.</source>
+        <translation>CA 文件 {ca_file} 不存在。</translation>
+    </message>
+    <message>
+        <source>An API key is one word without spaces; paste it again.</source>
+        <translation>API 密钥是一个不含空格的字符串；请重新粘贴。</translation>
+    </message>
+    <message>
+        <source>No system keyring is available to keep the API key safely (Glassbox never writes keys to a file). Start a keyring service, or give the key through an environment variable (glassbox chat --api-key-env NAME).</source>
+        <translation>没有可用的系统密钥环来安全保存 API 密钥（Glassbox 从不把密钥写入文件）。请启动密钥环服务，或通过环境变量提供密钥（glassbox chat --api-key-env NAME）。</translation>
+    </message>
+    <message>
+        <source>a saved server entry is damaged ({error})</source>
+        <translation>一条已保存的服务器记录已损坏（{error}）</translation>
+    </message>
+    <message>
+        <source>The system keyring refused to store the key ({error}); unlock it and try again.</source>
+        <translation>系统密钥环拒绝保存密钥（{error}）；请解锁后重试。</translation>
+    </message>
+    <message>
+        <source>The system keyring refused to remove the key ({error}); unlock it and try again.</source>
+        <translation>系统密钥环拒绝删除密钥（{error}）；请解锁后重试。</translation>
+    </message>
+    <message>
+        <source>Max tokens ({reserve}) is not smaller than the context length ({n_ctx}), so no room is left for the conversation. Lower max tokens or raise the context length.</source>
+        <translation>最大 Token 数（{reserve}）不小于上下文长度（{n_ctx}），对话没有剩余空间。请降低最大 Token 数或增大上下文长度。</translation>
+    </message>
+    <message>
+        <source>The system prompt takes {frame} tokens; with {reserve} tokens kept free for the reply a context of {n_ctx} tokens has no room for the conversation. Shorten the system prompt, lower max tokens, or raise the context length.</source>
+        <translation>系统提示词占用 {frame} 个 Token；为回复预留 {reserve} 个 Token 后，{n_ctx} 个 Token 的上下文已没有对话的空间。请缩短系统提示词、降低最大 Token 数或增大上下文长度。</translation>
+    </message>
+    <message>
+        <source>A chat needs a title; type at least one character.</source>
+        <translation>对话需要一个标题；请至少输入一个字符。</translation>
+    </message>
+    <message>
+        <source>The chat {chat_id} no longer exists; it may have been deleted.</source>
+        <translation>对话 {chat_id} 已不存在；它可能已被删除。</translation>
+    </message>
+    <message>
+        <source>The message {message_id} no longer exists.</source>
+        <translation>消息 {message_id} 已不存在。</translation>
+    </message>
+    <message>
+        <source>damaged pages: {damage}</source>
+        <translation>损坏的页面：{damage}</translation>
+    </message>
+    <message>
+        <source>The chat history at {path} was written by a newer Glassbox (schema {version}); update Glassbox to open it.</source>
+        <translation>{path} 中的对话历史由更新版本的 Glassbox 写入（架构版本 {version}）；请更新 Glassbox 后再打开。</translation>
+    </message>
+    <message>
+        <source>The chat history at {path} is locked by another program (another Glassbox, or a tool that has it open). Close that program, then restart Glassbox.</source>
+        <translation>{path} 中的对话历史被另一个程序锁定（另一个 Glassbox，或打开了它的工具）。请关闭该程序，然后重新启动 Glassbox。</translation>
+    </message>
+    <message>
+        <source>Glassbox could not {what} in the chat history ({error}). Check that the disk is not full; the text is still shown and nothing else was changed.</source>
+        <translation>Glassbox 无法在对话历史中完成操作“{what}”（{error}）。请检查磁盘是否已满；文本仍会显示，其他内容均未更改。</translation>
+    </message>
+    <message>
+        <source>Embedding was cancelled.</source>
+        <translation>嵌入已取消。</translation>
+    </message>
+    <message>
+        <source>The embedding process answered out of turn; it was restarted.</source>
+        <translation>嵌入进程的应答顺序错乱；已将其重启。</translation>
+    </message>
+    <message>
+        <source>The embedding process did not start within {seconds} s.</source>
+        <translation>嵌入进程未能在 {seconds} 秒内启动。</translation>
+    </message>
+    <message>
+        <source>The embedding process took longer than {timeout} s {doing}; it was ended.</source>
+        <translation>嵌入进程在“{doing}”时耗时超过 {timeout} 秒；已将其终止。</translation>
+    </message>
+    <message>
+        <source>A collection needs a name; type at least one character.</source>
+        <translation>集合需要一个名称；请至少输入一个字符。</translation>
+    </message>
+    <message>
+        <source>A collection named “{name}” already exists; pick another name.</source>
+        <translation>名为“{name}”的集合已存在；请换一个名称。</translation>
+    </message>
+    <message>
+        <source>The collection {collection_id} no longer exists; it may have been deleted.</source>
+        <translation>集合 {collection_id} 已不存在；它可能已被删除。</translation>
+    </message>
+    <message>
+        <source>The documents index in {path} could not be opened ({error}). Check that the folder is writable and the disk is not full.</source>
+        <translation>无法打开 {path} 中的文档索引（{error}）。请检查文件夹是否可写、磁盘是否已满。</translation>
+    </message>
+    <message>
+        <source>Glassbox could not {what} in the documents index ({error}). Check that the disk is not full; nothing was changed.</source>
+        <translation>Glassbox 无法在文档索引中完成操作“{what}”（{error}）。请检查磁盘是否已满；没有任何内容被更改。</translation>
+    </message>
+    <message>
+        <source>The documents index in {path} was written by a newer Glassbox (schema {version}); update Glassbox to use it.</source>
+        <translation>{path} 中的文档索引由更新版本的 Glassbox 写入（架构版本 {version}）；请更新 Glassbox 后再使用。</translation>
+    </message>
+    <message>
+        <source>The embedding model {name} could not be loaded: {error}</source>
+        <translation>无法加载嵌入模型 {name}：{error}</translation>
+    </message>
+    <message>
+        <source>The file looks binary, not text, although its name says it is text.</source>
+        <translation>该文件的扩展名表明它是文本，但内容看起来是二进制数据。</translation>
+    </message>
+    <message>
+        <source>The PDF is protected by a password. Open it, save an unprotected copy, and add that copy.</source>
+        <translation>该 PDF 受密码保护。请打开它，另存一份不受保护的副本，再添加该副本。</translation>
+    </message>
+    <message>
+        <source>This is not a regular file.</source>
+        <translation>这不是普通文件。</translation>
+    </message>
+    <message>
+        <source>No page of the PDF could be read: {notes}.</source>
+        <translation>PDF 的任何页面都无法读取：{notes}。</translation>
+    </message>
+    <message>
+        <source>The file is {size} MB; Glassbox reads files up to {limit} MB. Split it into smaller files to add it.</source>
+        <translation>该文件大小为 {size} MB；Glassbox 最多读取 {limit} MB 的文件。请将其拆分为较小的文件后再添加。</translation>
+    </message>
+    <message>
+        <source>The file could not be read ({strerror}).</source>
+        <translation>无法读取该文件（{strerror}）。</translation>
+    </message>
+    <message>
+        <source>The PDF is encrypted in a way this build cannot read ({error}).</source>
+        <translation>该 PDF 的加密方式当前版本无法读取（{error}）。</translation>
+    </message>
+    <message>
+        <source>The PDF is damaged or not a PDF ({short}).</source>
+        <translation>该 PDF 已损坏或不是 PDF 文件（{short}）。</translation>
+    </message>
+    <message>
+        <source>The PDF&apos;s encryption is not supported ({short}).</source>
+        <translation>不支持该 PDF 的加密方式（{short}）。</translation>
+    </message>
+    <message>
+        <source>The file is not a readable DOCX: it may be damaged, password-protected, or an old .doc renamed ({short}).</source>
+        <translation>该文件不是可读的 DOCX：可能已损坏、受密码保护，或是改了扩展名的旧版 .doc 文件（{short}）。</translation>
+    </message>
+    <message>
+        <source>The DOCX is damaged ({short}).</source>
+        <translation>该 DOCX 已损坏（{short}）。</translation>
+    </message>
+    <message>
+        <source>{text} is not a repository name: use the form owner/name, for example HuggingFaceTB/SmolLM2-135M-Instruct-GGUF.</source>
+        <translation>{text} 不是仓库名称：请使用 所有者/名称 的形式，例如 HuggingFaceTB/SmolLM2-135M-Instruct-GGUF。</translation>
+    </message>
+    <message>
+        <source>not writable</source>
+        <translation>不可写</translation>
+    </message>
+    <message>
+        <source>Not enough disk space for {filename}: it needs {needed} more, {free} are free in {downloads}. Free up space first.</source>
+        <translation>{filename} 的磁盘空间不足：还需要 {needed}，{downloads} 中仅剩 {free}。请先释放空间。</translation>
+    </message>
+    <message>
+        <source>Not enough disk space in the models folder {models} for {filename}: it needs {expected_size}, {free_models} are free.</source>
+        <translation>模型文件夹 {models} 的磁盘空间不足以存放 {filename}：需要 {expected_size}，仅剩 {free_models}。</translation>
+    </message>
+    <message>
+        <source>not a folder</source>
+        <translation>不是文件夹</translation>
+    </message>
+    <message>
+        <source>{filename} has {size} bytes instead of {expected_size}; the download was deleted.</source>
+        <translation>{filename} 大小为 {size} 字节，而不是 {expected_size}；已删除该下载。</translation>
+    </message>
+    <message>
+        <source>{filename} arrived damaged: its SHA-256 is {sha256}…, the Hub says {expected_sha256}…. The file was deleted and not installed.</source>
+        <translation>{filename} 下载后已损坏：其 SHA-256 为 {sha256}…，而 Hub 上为 {expected_sha256}…。该文件已删除，未安装。</translation>
+    </message>
+    <message>
+        <source>{filename} changed on the Hub since the file list was loaded.</source>
+        <translation>自加载文件列表以来，{filename} 在 Hub 上已发生变化。</translation>
+    </message>
+    <message>
+        <source>The Hub gives no SHA-256 for {filename}, so it cannot be verified; Glassbox installs only verified files.</source>
+        <translation>Hub 没有提供 {filename} 的 SHA-256，因此无法进行哈希校验；Glassbox 只安装校验通过的文件。</translation>
+    </message>
+    <message>
+        <source>The Hub gives no size for {filename}.</source>
+        <translation>Hub 没有提供 {filename} 的大小。</translation>
+    </message>
+    <message>
+        <source>{filename}: the Hub lists {expected_size} bytes but serves {size}.</source>
+        <translation>{filename}：Hub 上列出的大小为 {expected_size} 字节，实际提供的却是 {size}。</translation>
+    </message>
+    <message>
+        <source>Refused: {error}.</source>
+        <translation>已拒绝：{error}。</translation>
+    </message>
+    <message>
+        <source>The server could not resume the download; starting over.</source>
+        <translation>服务器无法续传下载；正在重新开始。</translation>
+    </message>
+    <message>
+        <source>The connection closed after {offset} of {expected_size}.</source>
+        <translation>连接在 {offset}/{expected_size} 处断开。</translation>
+    </message>
+    <message>
+        <source>The server answered {status} ({reason_phrase}).</source>
+        <translation>服务器返回 {status}（{reason_phrase}）。</translation>
+    </message>
+    <message>
+        <source>The server resumed at byte {start} instead of {offset}; starting over.</source>
+        <translation>服务器从第 {start} 字节而不是第 {offset} 字节续传；正在重新开始。</translation>
+    </message>
+    <message>
+        <source> {size} are kept.</source>
+        <translation> 已保留 {size}。</translation>
+    </message>
+    <message>
+        <source>{problem} Gave up after {failures} attempts in a row; {size} are kept.</source>
+        <translation>{problem}连续尝试 {failures} 次后放弃；已保留 {size}。</translation>
+    </message>
+    <message>
+        <source>the variant has no files</source>
+        <translation>该版本没有任何文件</translation>
+    </message>
+    <message>
+        <source>the Hub does not list the file&apos;s size</source>
+        <translation>Hub 没有列出该文件的大小</translation>
+    </message>
+    <message>
+        <source>the server sent {n_body} bytes for a range of {value}</source>
+        <translation>服务器为范围 {value} 发送了 {n_body} 字节</translation>
+    </message>
+    <message>
+        <source>{host} did not answer in time</source>
+        <translation>{host} 未及时响应</translation>
+    </message>
+    <message>
+        <source>{host} is unreachable ({short})</source>
+        <translation>无法连接 {host}（{short}）</translation>
+    </message>
+    <message>
+        <source>the Hub answered {status_code}</source>
+        <translation>Hub 返回 {status_code}</translation>
+    </message>
+    <message>
+        <source>the server does not serve byte ranges (status {status_code})</source>
+        <translation>服务器不支持按字节范围下载（状态 {status_code}）</translation>
+    </message>
+    <message>
+        <source>the header is larger than {value} MiB</source>
+        <translation>文件头大于 {value} MiB</translation>
+    </message>
+    <message>
+        <source>The token is empty: paste the token from huggingface.co/settings/tokens.</source>
+        <translation>令牌为空：请粘贴来自 huggingface.co/settings/tokens 的令牌。</translation>
+    </message>
+    <message>
+        <source>A Hugging Face token has no spaces: copy it again from huggingface.co/settings/tokens.</source>
+        <translation>Hugging Face 令牌不含空格：请从 huggingface.co/settings/tokens 重新复制。</translation>
+    </message>
+    <message>
+        <source>The system keyring refused to store the token ({error}). Unlock the keyring and try again.</source>
+        <translation>系统密钥环拒绝保存令牌（{error}）。请解锁密钥环后重试。</translation>
+    </message>
+    <message>
+        <source>The system keyring refused to remove the token ({error}). Unlock the keyring and try again.</source>
+        <translation>系统密钥环拒绝删除令牌（{error}）。请解锁密钥环后重试。</translation>
+    </message>
+    <message>
+        <source>llama.cpp crashed ({name}) while {doing}. Its last log lines are in the Glassbox log.</source>
+        <translation>llama.cpp 在执行“{doing}”时崩溃（{name}）。最后几行日志已写入 Glassbox 日志。</translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation>无响应</translation>
+    </message>
+    <message>
+        <source>llama.cpp stopped with &apos;Illegal instruction&apos; while {doing}: this llama.cpp build uses CPU instructions this machine cannot run. Rebuild it for this CPU: {rebuild_command}</source>
+        <translation>llama.cpp 在执行“{doing}”时因“非法指令”（Illegal instruction）停止：此 llama.cpp 版本使用了这台机器 CPU 不支持的指令。请为此 CPU 重新编译：{rebuild_command}</translation>
+    </message>
+    <message>
+        <source>llama.cpp was killed (SIGKILL) while {doing}, most often by the system when memory runs out. Close other programs, or pick a smaller model or a shorter context.</source>
+        <translation>llama.cpp 在执行“{doing}”时被强制终止（SIGKILL），通常是系统在内存耗尽时所为。请关闭其他程序，或选择更小的模型、更短的上下文。</translation>
+    </message>
+    <message>
+        <source>llama.cpp stopped with &apos;Illegal instruction&apos; while {doing}: this Glassbox build uses CPU instructions this machine cannot run (it needs a CPU with AVX2).</source>
+        <translation>llama.cpp 在执行“{doing}”时因“非法指令”（Illegal instruction）停止：此 Glassbox 版本使用了这台机器 CPU 不支持的指令（需要支持 AVX2 的 CPU）。</translation>
+    </message>
+    <message>
+        <source>signal {signal_number}</source>
+        <translation>信号 {signal_number}</translation>
+    </message>
+    <message>
+        <source>end of text</source>
+        <translation>文本结束</translation>
+    </message>
+    <message>
+        <source>length limit</source>
+        <translation>达到长度上限</translation>
+    </message>
+    <message>
+        <source>stop string</source>
+        <translation>停止词</translation>
+    </message>
+    <message>
+        <source>stopped by user</source>
+        <translation>用户已停止</translation>
+    </message>
+    <message>
+        <source>context full</source>
+        <translation>上下文已满</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <source>Loading {name} was cancelled.</source>
+        <translation>已取消加载 {name}。</translation>
+    </message>
+    <message>
+        <source>llama.cpp could not load it ({error})</source>
+        <translation>llama.cpp 无法加载它（{error}）</translation>
+    </message>
+    <message>
+        <source>none in the file: ChatML is used</source>
+        <translation>文件中没有：使用 ChatML</translation>
+    </message>
+    <message>
+        <source>{family}, from the model file ({n} characters)</source>
+        <translation>{family}，来自模型文件（{n} 个字符）</translation>
+    </message>
+    <message>
+        <source>changed since verified: hashed again ({size} MiB), matches the record</source>
+        <translation>校验后已更改：已重新计算哈希（{size} MiB），与记录一致</translation>
+    </message>
+    <message>
+        <source>no hash on record: not verified (the file&apos;s structure is still checked)</source>
+        <translation>没有哈希记录：未做哈希校验（文件结构仍会检查）</translation>
+    </message>
+    <message>
+        <source>{kind}, {n} tokens</source>
+        <translation>{kind}，{n} 个 Token</translation>
+    </message>
+    <message>
+        <source>cached: verified earlier and unchanged since{digest}</source>
+        <translation>已缓存：之前已校验，此后未更改{digest}</translation>
+    </message>
+    <message>
+        <source>{version}, {keys} keys, {tensors} tensors</source>
+        <translation>{version}，{keys} 个键，{tensors} 个张量</translation>
+    </message>
+    <message>
+        <source>{on_gpu}/{total} layers on GPU, {on_cpu} on CPU</source>
+        <translation>GPU 上 {on_gpu}/{total} 层，CPU 上 {on_cpu} 层</translation>
+    </message>
+    <message>
+        <source>{n} layers asked on GPU</source>
+        <translation>请求在 GPU 上放 {n} 层</translation>
+    </message>
+    <message>
+        <source>memory-mapped</source>
+        <translation>内存映射</translation>
+    </message>
+    <message>
+        <source>read directly</source>
+        <translation>直接读取</translation>
+    </message>
+    <message>
+        <source>KV cache {size} MiB ({type} K/V, {layers} layers)</source>
+        <translation>KV 缓存 {size} MiB（{type} K/V，{layers} 层）</translation>
+    </message>
+    <message>
+        <source>compute {size} MiB</source>
+        <translation>计算缓冲 {size} MiB</translation>
+    </message>
+    <message>
+        <source>output {size} MiB</source>
+        <translation>输出 {size} MiB</translation>
+    </message>
+    <message>
+        <source>KV cache {size} MiB</source>
+        <translation>KV 缓存 {size} MiB</translation>
+    </message>
+    <message>
+        <source>Loading {name} was cancelled while its hash was checked.</source>
+        <translation>在哈希校验期间已取消加载 {name}。</translation>
+    </message>
+    <message>
+        <source>cancelled at {share}</source>
+        <translation>已在 {share} 处取消</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>How adventurous the choice of each token is: 0 always picks the most likely one, higher is more varied.</source>
+        <translation>选择每个 Token 时的大胆程度：0 总是选概率最高的 Token，越高越多样。</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p 核采样</translation>
+    </message>
+    <message>
+        <source>Only the most likely tokens whose probabilities add up to this share are candidates (1 = all).</source>
+        <translation>只有累计概率达到该比例的最可能 Token 才是候选（1 = 全部）。</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>Only the k most likely tokens are candidates (0 = no limit).</source>
+        <translation>只有概率最高的 k 个 Token 是候选（0 = 不限制）。</translation>
+    </message>
+    <message>
+        <source>Min-p</source>
+        <translation>Min-p</translation>
+    </message>
+    <message>
+        <source>Drop tokens less likely than this fraction of the most likely token&apos;s probability (0 = off).</source>
+        <translation>丢弃概率低于最可能 Token 概率此比例的 Token（0 = 关闭）。</translation>
+    </message>
+    <message>
+        <source>Repeat penalty</source>
+        <translation>重复惩罚</translation>
+    </message>
+    <message>
+        <source>Makes tokens that appeared recently less likely (1 = off, above 1 discourages repetition).</source>
+        <translation>降低最近出现过的 Token 的概率（1 = 关闭，大于 1 可抑制重复）。</translation>
+    </message>
+    <message>
+        <source>Repeat window</source>
+        <translation>重复窗口</translation>
+    </message>
+    <message>
+        <source>How many of the latest tokens the repeat penalties look at (0 = off).</source>
+        <translation>重复惩罚考察最近多少个 Token（0 = 关闭）。</translation>
+    </message>
+    <message>
+        <source>Presence penalty</source>
+        <translation>存在惩罚</translation>
+    </message>
+    <message>
+        <source>Lowers every token that already appeared by a fixed amount, nudging towards new topics (0 = off).</source>
+        <translation>对每个已出现过的 Token 降低固定的量，促使转向新话题（0 = 关闭）。</translation>
+    </message>
+    <message>
+        <source>Frequency penalty</source>
+        <translation>频率惩罚</translation>
+    </message>
+    <message>
+        <source>Lowers tokens in proportion to how often they already appeared (0 = off).</source>
+        <translation>按 Token 已出现的次数成比例地降低其概率（0 = 关闭）。</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>Random: a new seed for every reply. Fixed: the same settings and prompt give the same reply.</source>
+        <translation>随机：每次回复使用新的种子。固定：相同的设置和提示词会得到相同的回复。</translation>
+    </message>
+    <message>
+        <source>Max tokens</source>
+        <translation>最大 Token 数</translation>
+    </message>
+    <message>
+        <source>The longest reply, in tokens; this much room is also kept free in the context window.</source>
+        <translation>回复的最大长度（Token 数）；上下文窗口中也会为此预留同样多的空间。</translation>
+    </message>
+    <message>
+        <source>Stop strings</source>
+        <translation>停止词</translation>
+    </message>
+    <message>
+        <source>The reply ends as soon as it would contain one of these texts (one per line).</source>
+        <translation>一旦回复将包含其中任一文本，回复就结束（每行一个）。</translation>
+    </message>
+    <message>
+        <source>{label} must be between {minimum} and {maximum}, not {value}.</source>
+        <translation>{label} 必须在 {minimum} 到 {maximum} 之间，而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>{label} must be a number, not {value}.</source>
+        <translation>{label} 必须是数字，而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>{label} must be a whole number, not {value}.</source>
+        <translation>{label} 必须是整数，而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>{label} must be a list of texts.</source>
+        <translation>{label} 必须是文本列表。</translation>
+    </message>
+    <message>
+        <source>{label}: at most {maximum} entries, not {n_items}.</source>
+        <translation>{label}：最多 {maximum} 项，而不是 {n_items} 项。</translation>
+    </message>
+    <message>
+        <source>There is no {kind} setting called “{name}”.</source>
+        <translation>没有名为“{name}”的{kind}设置。</translation>
+    </message>
+    <message>
+        <source>unknown {kind} setting “{name}” was ignored</source>
+        <translation>已忽略未知的{kind}设置“{name}”</translation>
+    </message>
+    <message>
+        <source>{label}: every entry must be a non-empty text.</source>
+        <translation>{label}：每一项都必须是非空文本。</translation>
+    </message>
+    <message>
+        <source>{label}: “{item}…” is longer than {limit} characters.</source>
+        <translation>{label}：“{item}…”超过 {limit} 个字符。</translation>
+    </message>
+    <message>
+        <source>{message} The default ({default}) is used.</source>
+        <translation>{message}将使用默认值（{default}）。</translation>
+    </message>
+    <message>
+        <source>{label} must be a number, not “{value}”.</source>
+        <translation>{label} 必须是数字，而不是“{value}”。</translation>
+    </message>
+    <message>
+        <source>on the CPU only</source>
+        <translation>仅在 CPU 上</translation>
+    </message>
+    <message>
+        <source>First decode</source>
+        <translation>首次解码</translation>
+    </message>
+    <message>
+        <source>Loading</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>{during} with {n_gpu_layers} GPU layers ran out of memory ({reason}); trying again {where}.</source>
+        <translation>{during}（{n_gpu_layers} 个 GPU 层）时内存不足（{reason}）；正在改为{where}重试。</translation>
+    </message>
+    <message>
+        <source>Loaded on the CPU only (0 GPU layers): replies will be slower.</source>
+        <translation>仅在 CPU 上加载（GPU 层数为 0）：回复会较慢。</translation>
+    </message>
+    <message>
+        <source>Not enough GPU memory for {n_gpu_layers} GPU layers ({reason}). {outcome} GPU layers is now set to {held}; close other programs using the GPU or lower the context length to fit more.</source>
+        <translation>显存不足以容纳 {n_gpu_layers} 个 GPU 层（{reason}）。{outcome}GPU 层数现已设为 {held}；关闭其他占用 GPU 的程序或降低上下文长度即可放下更多层。</translation>
+    </message>
+    <message>
+        <source>Not enough memory to load {name}, even on the CPU ({reason}). Lower the context length, close other programs, or choose a smaller quantization.</source>
+        <translation>内存不足，即使仅用 CPU 也无法加载 {name}（{reason}）。请降低上下文长度、关闭其他程序，或选择更小的量化版本。</translation>
+    </message>
+    <message>
+        <source>with {next_n_gpu_layers} GPU layers</source>
+        <translation>使用 {next_n_gpu_layers} 个 GPU 层</translation>
+    </message>
+    <message>
+        <source>{during} with {n_gpu_layers} GPU layers ran out of memory ({reason}).</source>
+        <translation>{during}（{n_gpu_layers} 个 GPU 层）时内存不足（{reason}）。</translation>
+    </message>
+    <message>
+        <source>Loaded with {held} GPU layers instead.</source>
+        <translation>已改用 {held} 个 GPU 层加载。</translation>
+    </message>
+    <message>
+        <source>not a GGUF file (wrong magic bytes)</source>
+        <translation>不是 GGUF 文件（魔数错误）</translation>
+    </message>
+    <message>
+        <source>a metadata string runs past the end of the file</source>
+        <translation>某个元数据字符串超出了文件末尾</translation>
+    </message>
+    <message>
+        <source>unsupported GGUF version {version} (big-endian files are not supported)</source>
+        <translation>不支持的 GGUF 版本 {version}（不支持大端序文件）</translation>
+    </message>
+    <message>
+        <source>the header is cut short or damaged: it declares {n_kv} metadata entries and {n_tensors} tensors, more than the file can hold</source>
+        <translation>文件头被截断或已损坏：它声明了 {n_kv} 个元数据条目和 {n_tensors} 个张量，超出了文件能容纳的数量</translation>
+    </message>
+    <message>
+        <source>the file cannot be read ({strerror})</source>
+        <translation>无法读取文件（{strerror}）</translation>
+    </message>
+    <message>
+        <source>the header is cut short or damaged ({error})</source>
+        <translation>文件头被截断或已损坏（{error}）</translation>
+    </message>
+    <message>
+        <source>tensor {name} has {n_dims} dimensions (GGUF allows at most {limit})</source>
+        <translation>张量 {name} 有 {n_dims} 个维度（GGUF 最多允许 {limit} 个）</translation>
+    </message>
+    <message>
+        <source>the header is cut short or damaged (a metadata array runs past the end of the file)</source>
+        <translation>文件头被截断或已损坏（某个元数据数组超出了文件末尾）</translation>
+    </message>
+    <message>
+        <source>a length in the header points past the end of the file ({error})</source>
+        <translation>文件头中的某个长度指向了文件末尾之后（{error}）</translation>
+    </message>
+    <message>
+        <source>tensor {name} has an unknown type {type_id} (a newer GGUF?)</source>
+        <translation>张量 {name} 的类型 {type_id} 未知（更新版本的 GGUF？）</translation>
+    </message>
+    <message>
+        <source>{path} was added but is not listed as a model</source>
+        <translation>已添加 {path}，但它未被列为模型</translation>
+    </message>
+    <message>
+        <source>{name} is part of a split model, but these parts are missing beside it: {missing}</source>
+        <translation>{name} 是分片模型的一部分，但旁边缺少这些分片：{missing}</translation>
+    </message>
+    <message>
+        <source>A model file named {name} is already in the library; delete it first or rename the file.</source>
+        <translation>模型库中已有名为 {name} 的模型文件；请先删除它或重命名该文件。</translation>
+    </message>
+    <message>
+        <source>Not enough disk space to import {name}: it needs {total}, {free} are free in {folder}. Free up space and try again.</source>
+        <translation>磁盘空间不足，无法导入 {name}：需要 {total}，{folder} 中仅剩 {free}。请释放空间后重试。</translation>
+    </message>
+    <message>
+        <source>No installed model is called {name}; `glassbox models list` shows the names.</source>
+        <translation>没有名为 {name} 的已安装模型；`glassbox models list` 会列出所有名称。</translation>
+    </message>
+    <message>
+        <source>{path} is not in the models folder {models_dir}; Glassbox only deletes files it manages.</source>
+        <translation>{path} 不在模型文件夹 {models_dir} 中；Glassbox 只删除由它管理的文件。</translation>
+    </message>
+    <message>
+        <source>{name} matches several models: {choices}. Give the path under the models folder.</source>
+        <translation>{name} 匹配多个模型：{choices}。请给出模型文件夹下的路径。</translation>
+    </message>
+    <message>
+        <source>Cannot delete {file}: {strerror}. Close programs using it and retry.</source>
+        <translation>无法删除 {file}：{strerror}。请关闭正在使用它的程序后重试。</translation>
+    </message>
+    <message>
+        <source>{text} is not a usable file name</source>
+        <translation>{text} 不是可用的文件名</translation>
+    </message>
+    <message>
+        <source>{repo_id} is not a repository id of the form owner/name</source>
+        <translation>{repo_id} 不是 所有者/名称 形式的仓库 ID</translation>
+    </message>
+    <message>
+        <source>the repository names a file with an absolute or Windows path: {filename}</source>
+        <translation>仓库中的某个文件名是绝对路径或 Windows 路径：{filename}</translation>
+    </message>
+    <message>
+        <source>the repository names a file with control characters: {filename}</source>
+        <translation>仓库中的某个文件名包含控制字符：{filename}</translation>
+    </message>
+    <message>
+        <source>the repository names a file outside its own folder: {filename}</source>
+        <translation>仓库中的某个文件位于其自身文件夹之外：{filename}</translation>
+    </message>
+    <message>
+        <source>{filename} would be written outside the models folder</source>
+        <translation>{filename} 将被写到模型文件夹之外</translation>
+    </message>
+    <message>
+        <source>32-bit floats: the original weights, twice the size of F16; rarely worth it</source>
+        <translation>32 位浮点：原始权重，大小是 F16 的两倍；很少值得使用</translation>
+    </message>
+    <message>
+        <source>16-bit floats: lossless in practice, the largest useful size</source>
+        <translation>16 位浮点：实际上无损，最大的实用尺寸</translation>
+    </message>
+    <message>
+        <source>16-bit brain floats: lossless in practice, the largest useful size</source>
+        <translation>16 位脑浮点（BF16）：实际上无损，最大的实用尺寸</translation>
+    </message>
+    <message>
+        <source>8-bit: near-lossless, about half the size of F16</source>
+        <translation>8 位：接近无损，大小约为 F16 的一半</translation>
+    </message>
+    <message>
+        <source>8-bit with some tensors kept larger: near-lossless</source>
+        <translation>8 位，部分张量保留更高精度：接近无损</translation>
+    </message>
+    <message>
+        <source>6-bit with some tensors kept larger: practically as good as Q8_0</source>
+        <translation>6 位，部分张量保留更高精度：几乎与 Q8_0 一样好</translation>
+    </message>
+    <message>
+        <source>6-bit: practically as good as Q8_0, noticeably smaller</source>
+        <translation>6 位：几乎与 Q8_0 一样好，明显更小</translation>
+    </message>
+    <message>
+        <source>5-bit with some tensors kept larger: very low loss</source>
+        <translation>5 位，部分张量保留更高精度：损失很小</translation>
+    </message>
+    <message>
+        <source>5-bit: very low loss; a good choice when it fits</source>
+        <translation>5 位：损失很小；装得下时的好选择</translation>
+    </message>
+    <message>
+        <source>5-bit: low loss, a little smaller than Q5_K_M</source>
+        <translation>5 位：损失较小，比 Q5_K_M 略小</translation>
+    </message>
+    <message>
+        <source>5-bit (legacy): low loss</source>
+        <translation>5 位（旧格式）：损失较小</translation>
+    </message>
+    <message>
+        <source>4-bit with some tensors kept larger: balanced, slightly better than Q4_K_M</source>
+        <translation>4 位，部分张量保留更高精度：质量与大小均衡，略优于 Q4_K_M</translation>
+    </message>
+    <message>
+        <source>4-bit: balanced quality and size; the usual recommendation</source>
+        <translation>4 位：质量与大小均衡；通常推荐的选择</translation>
+    </message>
+    <message>
+        <source>4-bit: a little more loss than Q4_K_M, a little smaller</source>
+        <translation>4 位：损失比 Q4_K_M 略大，体积略小</translation>
+    </message>
+    <message>
+        <source>4-bit i-quant: close to Q4_K_S; slower on some CPUs</source>
+        <translation>4 位 i-quant：接近 Q4_K_S；在部分 CPU 上较慢</translation>
+    </message>
+    <message>
+        <source>4-bit i-quant: close to Q4_K_S and smaller; slower on some CPUs</source>
+        <translation>4 位 i-quant：接近 Q4_K_S 且更小；在部分 CPU 上较慢</translation>
+    </message>
+    <message>
+        <source>4-bit microscaling floats: the native format of some recent models</source>
+        <translation>4 位微缩放浮点（MXFP4）：部分新模型的原生格式</translation>
+    </message>
+    <message>
+        <source>4-bit (legacy): more loss than Q4_K_M at a similar size</source>
+        <translation>4 位（旧格式）：大小相近，但损失比 Q4_K_M 大</translation>
+    </message>
+    <message>
+        <source>4-bit (legacy): more loss than Q4_K_M at a similar size; fast on ARM CPUs</source>
+        <translation>4 位（旧格式）：大小相近，但损失比 Q4_K_M 大；在 ARM CPU 上较快</translation>
+    </message>
+    <message>
+        <source>3-bit with some tensors kept larger: noticeable loss</source>
+        <translation>3 位，部分张量保留更高精度：损失明显</translation>
+    </message>
+    <message>
+        <source>3-bit: noticeable loss; for tight memory</source>
+        <translation>3 位：损失明显；适合内存紧张时</translation>
+    </message>
+    <message>
+        <source>3-bit i-quant: noticeable loss, better than Q3_K_S</source>
+        <translation>3 位 i-quant：损失明显，优于 Q3_K_S</translation>
+    </message>
+    <message>
+        <source>3-bit i-quant: clear loss</source>
+        <translation>3 位 i-quant：损失较大</translation>
+    </message>
+    <message>
+        <source>3-bit: clear loss</source>
+        <translation>3 位：损失较大</translation>
+    </message>
+    <message>
+        <source>3-bit i-quant: clear loss, the smallest 3-bit</source>
+        <translation>3 位 i-quant：损失较大，最小的 3 位量化</translation>
+    </message>
+    <message>
+        <source>2-bit with some tensors kept larger: heavy loss</source>
+        <translation>2 位，部分张量保留更高精度：损失严重</translation>
+    </message>
+    <message>
+        <source>2-bit: heavy loss; a last resort for very large models</source>
+        <translation>2 位：损失严重；超大模型的最后手段</translation>
+    </message>
+    <message>
+        <source>2-bit i-quant: heavy loss; only for very large models</source>
+        <translation>2 位 i-quant：损失严重；仅适用于超大模型</translation>
+    </message>
+    <message>
+        <source>2-bit i-quant: very heavy loss; only for very large models</source>
+        <translation>2 位 i-quant：损失非常严重；仅适用于超大模型</translation>
+    </message>
+    <message>
+        <source>ternary: only for models trained ternary (BitNet)</source>
+        <translation>三值：仅适用于以三值训练的模型（BitNet）</translation>
+    </message>
+    <message>
+        <source>1-bit i-quant: severe loss; barely usable</source>
+        <translation>1 位 i-quant：损失极其严重；几乎不可用</translation>
+    </message>
+    <message>
+        <source>quantization not named in the file name</source>
+        <translation>文件名中没有标明量化类型</translation>
+    </message>
+    <message>
+        <source>{quant}: not a quantization Glassbox knows</source>
+        <translation>{quant}：Glassbox 不认识的量化类型</translation>
+    </message>
+    <message>
+        <source>the file does not exist</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>this is a folder, not a model file</source>
+        <translation>这是文件夹，不是模型文件</translation>
+    </message>
+    <message>
+        <source>the file cannot be read (permission denied)</source>
+        <translation>无法读取文件（权限被拒绝）</translation>
+    </message>
+    <message>
+        <source>this is not a GGUF file (wrong magic bytes); Glassbox loads .gguf models</source>
+        <translation>这不是 GGUF 文件（魔数错误）；Glassbox 只加载 .gguf 模型</translation>
+    </message>
+    <message>
+        <source>the file is too small to be a GGUF model ({n_header} bytes)</source>
+        <translation>文件太小，不可能是 GGUF 模型（{n_header} 字节）</translation>
+    </message>
+    <message>
+        <source>unsupported GGUF version {version}</source>
+        <translation>不支持的 GGUF 版本 {version}</translation>
+    </message>
+    <message>
+        <source>the file is truncated: its tensors need {end} bytes but it has {size}</source>
+        <translation>文件被截断：其张量需要 {end} 字节，但文件只有 {size} 字节</translation>
+    </message>
+    <message>
+        <source>the GGUF header is damaged or the file is truncated ({detail})</source>
+        <translation>GGUF 文件头已损坏或文件被截断（{detail}）</translation>
+    </message>
+    <message>
+        <source>The monitor timeline could not be saved to {path} ({strerror}). Choose a folder you can write to.</source>
+        <translation>无法把监控时间线保存到 {path}（{strerror}）。请选择一个可写入的文件夹。</translation>
+    </message>
+    <message>
+        <source>{name} does not fit as asked ({text}).</source>
+        <translation>{name} 无法按要求装入（{text}）。</translation>
+    </message>
+    <message>
+        <source>another quantization</source>
+        <translation>另一种量化</translation>
+    </message>
+    <message>
+        <source>fits as asked</source>
+        <translation>可按要求装入</translation>
+    </message>
+    <message>
+        <source>fits better</source>
+        <translation>装入效果更好</translation>
+    </message>
+    <message>
+        <source>would fit as asked</source>
+        <translation>可以按要求装入</translation>
+    </message>
+    <message>
+        <source>would fit better</source>
+        <translation>装入效果会更好</translation>
+    </message>
+    <message>
+        <source>{name} ({quant}) is in the library and {verdict}: {text}.</source>
+        <translation>{name}（{quant}）已在模型库中，{verdict}：{text}。</translation>
+    </message>
+    <message>
+        <source> from {repo_id}</source>
+        <translation>（来自 {repo_id}）</translation>
+    </message>
+    <message>
+        <source>A {quant} copy{source} {verdict}: {text}.</source>
+        <translation>{quant} 版本{source}{verdict}：{text}。</translation>
+    </message>
+    <message>
+        <source>GPU layers</source>
+        <translation>GPU 层数</translation>
+    </message>
+    <message>
+        <source>Model layers put on the GPU (0 = CPU only); more is faster while they fit in the GPU&apos;s memory. Applies when the model is loaded again.</source>
+        <translation>放到 GPU 上的模型层数（0 = 仅用 CPU）；只要显存放得下，越多越快。重新加载模型后生效。</translation>
+    </message>
+    <message>
+        <source>The default system prompt was not a text of a usable length; it is empty now.</source>
+        <translation>默认系统提示词的长度不可用；现已清空。</translation>
+    </message>
+    <message>
+        <source>Context length</source>
+        <translation>上下文长度</translation>
+    </message>
+    <message>
+        <source>How many tokens the model sees at once, prompt and reply together; more needs more memory. Applies when the model is loaded again.</source>
+        <translation>模型一次能看到的 Token 数，包括提示词和回复；越大需要的内存越多。重新加载模型后生效。</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程数</translation>
+    </message>
+    <message>
+        <source>CPU threads for generation (0 = automatic: one per physical core). Applies when the model is loaded again.</source>
+        <translation>用于生成的 CPU 线程数（0 = 自动：每个物理核心一个）。重新加载模型后生效。</translation>
+    </message>
+    <message>
+        <source>VRAM alert (%)</source>
+        <translation>显存警报（%）</translation>
+    </message>
+    <message>
+        <source>Low RAM alert (%)</source>
+        <translation>内存不足警报（%）</translation>
+    </message>
+    <message>
+        <source>Swap alert (MiB)</source>
+        <translation>交换空间警报（MiB）</translation>
+    </message>
+    <message>
+        <source>Full context alert (%)</source>
+        <translation>上下文将满警报（%）</translation>
+    </message>
+    <message>
+        <source>Slow reply alert (share of usual)</source>
+        <translation>回复变慢警报（相对平时的比例）</translation>
+    </message>
+    <message>
+        <source>Slow first token alert (times usual)</source>
+        <translation>首 Token 变慢警报（平时的倍数）</translation>
+    </message>
+    <message>
+        <source>Failed replies alert</source>
+        <translation>回复失败警报</translation>
+    </message>
+    <message>
+        <source>Idle model alert (minutes)</source>
+        <translation>模型闲置警报（分钟）</translation>
+    </message>
+    <message>
+        <source>Unload an idle model after (minutes)</source>
+        <translation>闲置模型自动卸载时间（分钟）</translation>
+    </message>
+    <message>
+        <source>Unload the model by itself after this long without use; the next message loads it again. 0 keeps it loaded.</source>
+        <translation>模型闲置这么久后自动卸载；下一条消息会重新加载它。0 表示保持加载。</translation>
+    </message>
+    <message>
+        <source>A preset needs a name.</source>
+        <translation>预设需要一个名称。</translation>
+    </message>
+    <message>
+        <source>There is no preset called “{name}”.</source>
+        <translation>没有名为“{name}”的预设。</translation>
+    </message>
+    <message>
+        <source>The system prompt can be at most {limit} characters.</source>
+        <translation>系统提示词最多 {limit} 个字符。</translation>
+    </message>
+    <message>
+        <source>The settings were written by a newer Glassbox (schema {version}); the settings this version knows are used and the others are kept.</source>
+        <translation>设置由更新版本的 Glassbox 写入（架构版本 {version}）；将使用此版本认识的设置，其余设置会保留。</translation>
+    </message>
+    <message>
+        <source>A preset name can be at most {limit} characters.</source>
+        <translation>预设名称最多 {limit} 个字符。</translation>
+    </message>
+    <message>
+        <source>“{name}” is a built-in preset; choose another name.</source>
+        <translation>“{name}”是内置预设；请换一个名称。</translation>
+    </message>
+    <message>
+        <source>The settings could not be saved to {path} ({strerror}). Check that the folder is writable and the disk is not full; the settings stay in use until Glassbox closes.</source>
+        <translation>无法把设置保存到 {path}（{strerror}）。请检查文件夹是否可写、磁盘是否已满；在 Glassbox 关闭前这些设置仍然有效。</translation>
+    </message>
+    <message>
+        <source>Preset “{name}”: {problem}</source>
+        <translation>预设“{name}”：{problem}</translation>
+    </message>
+    <message>
+        <source>{name} must be true or false, not {value}. The default ({default}) is used.</source>
+        <translation>{name} 必须为 true 或 false，而不是 {value}。将使用默认值（{default}）。</translation>
+    </message>
+    <message>
+        <source>Unknown window policy {value}; the rolling window is used.</source>
+        <translation>未知的窗口策略 {value}；将使用滑动窗口。</translation>
+    </message>
+    <message>
+        <source>{name} must be true or false, not {value}.</source>
+        <translation>{name} 必须为 true 或 false，而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>A saved server was dropped: {error}.</source>
+        <translation>已丢弃一个已保存的服务器：{error}。</translation>
+    </message>
+    <message>
+        <source>Unknown interface language {value}; the system&apos;s language is used.</source>
+        <translation>未知的界面语言 {value}；将使用系统语言。</translation>
+    </message>
+    <message>
+        <source>Unknown theme {value}; the system&apos;s colours are used.</source>
+        <translation>未知的主题 {value}；将使用系统配色。</translation>
+    </message>
+    <message>
+        <source>Cannot write to {where}: {strerror}.</source>
+        <translation>无法写入 {where}：{strerror}。</translation>
+    </message>
+    <message>
+        <source>The disk holding {where} is full. Free up space and try again.</source>
+        <translation>{where} 所在的磁盘已满。请释放空间后重试。</translation>
+    </message>
+    <message>
+        <source>Glassbox cannot write to {where}: the disk it is on is read-only. Make the disk writable or pick another folder, then try again.</source>
+        <translation>Glassbox 无法写入 {where}：它所在的磁盘是只读的。请让磁盘可写或选择其他文件夹，然后重试。</translation>
+    </message>
+    <message>
+        <source>Glassbox may not write to {where} ({strerror}). Check the folder&apos;s permissions or pick another folder, then try again.</source>
+        <translation>Glassbox 无权写入 {where}（{strerror}）。请检查文件夹权限或选择其他文件夹，然后重试。</translation>
+    </message>
+    <message>
+        <source>{where} cannot be used as a folder: a file with that name is in the way. Move it and try again.</source>
+        <translation>{where} 无法用作文件夹：有一个同名文件挡住了它。请移走该文件后重试。</translation>
+    </message>
+</context>
+<context>
     <name>DiscoverPage</name>
+    <message>
+        <source>Search Hugging Face</source>
+        <translation>搜索 Hugging Face</translation>
+    </message>
     <message>
         <source>Search Hugging Face for GGUF models, or paste owner/name</source>
         <translation>在 Hugging Face 上搜索 GGUF 模型，或粘贴 owner/name</translation>
@@ -338,6 +1609,10 @@ free: {free}</source>
     <message>
         <source>Search</source>
         <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Repositories found</source>
+        <translation>找到的仓库</translation>
     </message>
     <message>
         <source>Repository</source>
@@ -358,6 +1633,10 @@ free: {free}</source>
     <message>
         <source>Search, then choose a repository to see its files.</source>
         <translation>先搜索，再选择一个仓库查看其文件。</translation>
+    </message>
+    <message>
+        <source>Files of the repository</source>
+        <translation>仓库中的文件</translation>
     </message>
     <message>
         <source>Variant</source>
@@ -487,9 +1766,11 @@ free: {free}</source>
         <source>{repo} has no GGUF files.</source>
         <translation>{repo} 中没有 GGUF 文件。</translation>
     </message>
-    <message>
-        <source>{repo}: {n} variants.</source>
-        <translation>{repo}：{n} 个版本。</translation>
+    <message numerus="yes">
+        <source>{repo}: %n variants.</source>
+        <translation>
+            <numerusform>{repo}：%n 个版本。</numerusform>
+        </translation>
     </message>
     <message>
         <source>&lt;b&gt;Gated:&lt;/b&gt; accept its licence on the repository page, then save a Hugging Face token above.</source>
@@ -513,7 +1794,198 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>DocumentsPanel</name>
+    <message>
+        <source>Embedding model:</source>
+        <translation>嵌入模型：</translation>
+    </message>
+    <message>
+        <source>A GGUF embedding model (nomic-embed-text, bge, all-MiniLM) finds passages by meaning as well as by words. With none, retrieval searches the words alone.</source>
+        <translation>GGUF 嵌入模型（nomic-embed-text、bge、all-MiniLM）既能按字词也能按语义查找段落。不使用嵌入模型时，检索只按字词进行。</translation>
+    </message>
+    <message>
+        <source>Collections (ticked: this chat uses them)</source>
+        <translation>集合（勾选：本对话使用）</translation>
+    </message>
+    <message>
+        <source>New…</source>
+        <translation>新建…</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Add files…</source>
+        <translation>添加文件…</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <source>Rescan</source>
+        <translation>重新扫描</translation>
+    </message>
+    <message>
+        <source>Read changed files again and drop deleted ones</source>
+        <translation>重新读取已更改的文件，并移除已删除的文件</translation>
+    </message>
+    <message>
+        <source>Remove…</source>
+        <translation>移除…</translation>
+    </message>
+    <message>
+        <source>Take a file or folder out of the collection (the files stay on disk)</source>
+        <translation>从集合中移出文件或文件夹（文件仍保留在磁盘上）</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Chunks</source>
+        <translation>分块</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop indexing; what is indexed so far stays</source>
+        <translation>停止建立索引；已建立的索引会保留</translation>
+    </message>
+    <message>
+        <source>Files for this chat only</source>
+        <translation>仅供本对话使用的文件</translation>
+    </message>
+    <message>
+        <source>Files only this chat retrieves from</source>
+        <translation>只有本对话会从中检索的文件</translation>
+    </message>
+    <message>
+        <source>No files yet. Add files or a folder; supported: </source>
+        <translation>还没有文件。请添加文件或文件夹；支持的格式：</translation>
+    </message>
+    <message>
+        <source>{files} files: {indexed} indexed, {skipped} skipped, {failed} failed · {chunks} chunks</source>
+        <translation>{files} 个文件：已索引 {indexed} 个，跳过 {skipped} 个，失败 {failed} 个 · {chunks} 个分块</translation>
+    </message>
+    <message>
+        <source> · {vectors} with vectors</source>
+        <translation> · {vectors} 个带向量</translation>
+    </message>
+    <message>
+        <source>indexed</source>
+        <translation>已索引</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>已移除</translation>
+    </message>
+    <message>
+        <source>New collection</source>
+        <translation>新建集合</translation>
+    </message>
+    <message>
+        <source>Name of the collection:</source>
+        <translation>集合名称：</translation>
+    </message>
+    <message>
+        <source>Rename collection</source>
+        <translation>重命名集合</translation>
+    </message>
+    <message>
+        <source>New name:</source>
+        <translation>新名称：</translation>
+    </message>
+    <message>
+        <source>Delete collection</source>
+        <translation>删除集合</translation>
+    </message>
+    <message>
+        <source>Delete the collection “{name}” and its index? The files themselves stay where they are.</source>
+        <translation>删除集合“{name}”及其索引？文件本身会保留在原处。</translation>
+    </message>
+    <message>
+        <source>Add files to the collection</source>
+        <translation>向集合添加文件</translation>
+    </message>
+    <message>
+        <source>Add a folder to the collection</source>
+        <translation>向集合添加文件夹</translation>
+    </message>
+    <message>
+        <source>Remove from the collection</source>
+        <translation>从集合中移除</translation>
+    </message>
+    <message>
+        <source>File or folder to take out:</source>
+        <translation>要移出的文件或文件夹：</translation>
+    </message>
+    <message>
+        <source>this chat&apos;s files</source>
+        <translation>本对话的文件</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Indexing {name}…</source>
+        <translation>正在索引 {name}…</translation>
+    </message>
+    <message>
+        <source>Making vectors: {done} of {total} chunks</source>
+        <translation>正在生成向量：{total} 个分块中已完成 {done} 个</translation>
+    </message>
+    <message>
+        <source>Indexing {name}: {done} of {total} files</source>
+        <translation>正在索引 {name}：{total} 个文件中已完成 {done} 个</translation>
+    </message>
+    <message>
+        <source>Indexing cancelled; what was indexed until then stays.</source>
+        <translation>已取消索引；此前已建立的索引会保留。</translation>
+    </message>
+    <message>
+        <source>{name}: {indexed} indexed, {skipped} skipped, {failed} failed, {removed} removed</source>
+        <translation>{name}：已索引 {indexed} 个，跳过 {skipped} 个，失败 {failed} 个，移除 {removed} 个</translation>
+    </message>
+    <message>
+        <source> · no vectors: {error}</source>
+        <translation> · 无向量：{error}</translation>
+    </message>
+    <message>
+        <source>None — keyword search only</source>
+        <translation>无 — 仅关键词检索</translation>
+    </message>
+</context>
+<context>
     <name>DownloadsPage</name>
+    <message>
+        <source>Downloads</source>
+        <translation>下载</translation>
+    </message>
     <message>
         <source>File</source>
         <translation>文件</translation>
@@ -588,6 +2060,85 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>ElsewhereDialog</name>
+    <message>
+        <source>Models on this computer</source>
+        <translation>本机上的模型</translation>
+    </message>
+    <message>
+        <source>Models that LM Studio, Ollama or the Hugging Face cache already keep here. “Add in place” uses them where they are: nothing is copied.</source>
+        <translation>LM Studio、Ollama 或 Hugging Face 缓存已保存在本机上的模型。“原地添加”会直接使用它们所在的位置：不复制任何文件。</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Location</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>In the library</source>
+        <translation>已在模型库中</translation>
+    </message>
+    <message>
+        <source>Add in place</source>
+        <translation>原地添加</translation>
+    </message>
+    <message>
+        <source>Use the selected models where they are, without copying them</source>
+        <translation>直接使用所选模型所在的位置，不复制</translation>
+    </message>
+    <message>
+        <source>Choose a file…</source>
+        <translation>选择文件…</translation>
+    </message>
+    <message>
+        <source>Use any .gguf file where it is, without copying it</source>
+        <translation>直接使用任意 .gguf 文件所在的位置，不复制</translation>
+    </message>
+    <message>
+        <source>Look again</source>
+        <translation>重新查找</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Looking for models…</source>
+        <translation>正在查找模型…</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>No LM Studio, Ollama or Hugging Face cache models were found on this computer.</source>
+        <translation>在本机上没有找到 LM Studio、Ollama 或 Hugging Face 缓存中的模型。</translation>
+    </message>
+    <message>
+        <source>{n} model(s) found.</source>
+        <translation>找到 {n} 个模型。</translation>
+    </message>
+    <message>
+        <source>Use a GGUF model in place</source>
+        <translation>原地使用 GGUF 模型</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation>GGUF 模型 (*.gguf)</translation>
+    </message>
+</context>
+<context>
     <name>ErrorBanner</name>
     <message>
         <source>Dismiss all</source>
@@ -643,6 +2194,14 @@ free: {free}</source>
     <message>
         <source>Diagnostics could not be gathered: {error}</source>
         <translation>无法收集诊断信息：{error}</translation>
+    </message>
+    <message>
+        <source>Token probabilities on: recorded from the next reply</source>
+        <translation>Token 概率已开启：从下一条回复开始记录</translation>
+    </message>
+    <message>
+        <source>Token probabilities off: replies show as text</source>
+        <translation>Token 概率已关闭：回复以纯文本显示</translation>
     </message>
 </context>
 <context>
@@ -809,7 +2368,62 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>InlineEditor</name>
+    <message>
+        <source>Your message — Enter to continue from here, Esc to cancel</source>
+        <translation>你的消息 — 按 Enter 从这里继续，按 Esc 取消</translation>
+    </message>
+    <message>
+        <source>Edit message</source>
+        <translation>编辑消息</translation>
+    </message>
+</context>
+<context>
     <name>LibraryPage</name>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>架构</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数量</translation>
+    </message>
+    <message>
+        <source>Quantization</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Context</source>
+        <translation>上下文</translation>
+    </message>
+    <message>
+        <source>Hash</source>
+        <translation>哈希</translation>
+    </message>
+    <message>
+        <source>Location</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <source>Installed models</source>
+        <translation>已安装的模型</translation>
+    </message>
+    <message>
+        <source>Load</source>
+        <translation>加载</translation>
+    </message>
+    <message>
+        <source>Load the selected model in the main window</source>
+        <translation>在主窗口中加载所选模型</translation>
+    </message>
     <message>
         <source>Verify</source>
         <translation>校验</translation>
@@ -835,6 +2449,14 @@ free: {free}</source>
         <translation>把 .gguf 文件复制到模型库（也可以直接拖放到这里）</translation>
     </message>
     <message>
+        <source>Find on this computer…</source>
+        <translation>在本机上查找…</translation>
+    </message>
+    <message>
+        <source>Use models LM Studio, Ollama or the Hugging Face cache already keep, without copying them</source>
+        <translation>直接使用 LM Studio、Ollama 或 Hugging Face 缓存中已有的模型，不复制</translation>
+    </message>
+    <message>
         <source>Drop .gguf files here to import them.</source>
         <translation>把 .gguf 文件拖放到这里即可导入。</translation>
     </message>
@@ -843,8 +2465,28 @@ free: {free}</source>
         <translation>取消</translation>
     </message>
     <message>
+        <source>{path} is there but cannot be read (its permissions, or a disk that is not mounted). Make it readable, or remove the model from the library.</source>
+        <translation>{path} 存在但无法读取（权限问题，或磁盘未挂载）。请使其可读，或从模型库中移除该模型。</translation>
+    </message>
+    <message>
+        <source>{path} is no longer there: it was moved or deleted (in {app}, perhaps). Put it back, or remove the model from the library.</source>
+        <translation>{path} 已不存在：它已被移动或删除（也许是在 {app} 中）。请放回原处，或从模型库中移除该模型。</translation>
+    </message>
+    <message>
+        <source>{path} is no longer there: it was moved or deleted. Put it back, or remove the model from the library.</source>
+        <translation>{path} 已不存在：它已被移动或删除。请放回原处，或从模型库中移除该模型。</translation>
+    </message>
+    <message>
         <source> (starter)</source>
         <translation>（入门模型）</translation>
+    </message>
+    <message>
+        <source>missing: moved or deleted</source>
+        <translation>缺失：已移动或删除</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
     </message>
     <message>
         <source>unreadable: {reason}</source>
@@ -861,6 +2503,14 @@ free: {free}</source>
     <message>
         <source>bundled with Glassbox</source>
         <translation>随 Glassbox 附带</translation>
+    </message>
+    <message>
+        <source>in place · {app}</source>
+        <translation>原地 · {app}</translation>
+    </message>
+    <message>
+        <source>Used where it is, not copied: {path}</source>
+        <translation>原地使用，未复制：{path}</translation>
     </message>
     <message>
         <source>✓ verified</source>
@@ -887,16 +2537,36 @@ free: {free}</source>
         <translation>添加文件时已记录 SHA-256；“校验”会与之比较</translation>
     </message>
     <message>
+        <source>SHA-256 as Ollama recorded it; Verify compares the file with it</source>
+        <translation>Ollama 记录的 SHA-256；“校验”会用它与文件比较</translation>
+    </message>
+    <message>
+        <source>SHA-256 as the Hugging Face cache recorded it; Verify compares the file with it</source>
+        <translation>Hugging Face 缓存记录的 SHA-256；“校验”会用它与文件比较</translation>
+    </message>
+    <message>
         <source>No hash on record: Verify records one</source>
         <translation>没有哈希记录：“校验”会记录一个</translation>
+    </message>
+    <message>
+        <source>Remove from library</source>
+        <translation>从模型库中移除</translation>
     </message>
     <message>
         <source>The starter model comes with Glassbox and cannot be deleted here</source>
         <translation>入门模型随 Glassbox 附带，无法在此删除</translation>
     </message>
     <message>
+        <source>Glassbox forgets the model; its file stays where it is</source>
+        <translation>Glassbox 不再记录该模型；其文件保留在原处</translation>
+    </message>
+    <message>
         <source>Delete the model&apos;s files (asks first)</source>
         <translation>删除模型文件（会先确认）</translation>
+    </message>
+    <message>
+        <source>Loading {name} in the main window…</source>
+        <translation>正在主窗口中加载 {name}…</translation>
     </message>
     <message>
         <source>Verifying {name}…</source>
@@ -907,12 +2577,18 @@ free: {free}</source>
         <translation>正在导入 {name}…</translation>
     </message>
     <message>
+        <source>Adding {name} in place…</source>
+        <translation>正在原地添加 {name}…</translation>
+    </message>
+    <message>
         <source>Delete model</source>
         <translation>删除模型</translation>
     </message>
-    <message>
-        <source>Delete {name} ({size}, {n} file(s))? This cannot be undone.</source>
-        <translation>删除 {name}（{size}，{n} 个文件）？此操作无法撤销。</translation>
+    <message numerus="yes">
+        <source>Delete {name} ({size}, %n file(s))? This cannot be undone.</source>
+        <translation>
+            <numerusform>删除 {name}（{size}，%n 个文件）？此操作无法撤销。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Import GGUF models</source>
@@ -923,12 +2599,59 @@ free: {free}</source>
         <translation>GGUF 模型 (*.gguf)</translation>
     </message>
     <message>
+        <source>Added {name} in place: its file stays at {path}.</source>
+        <translation>已原地添加 {name}：其文件保留在 {path}。</translation>
+    </message>
+    <message>
         <source>Imported {name}.</source>
         <translation>已导入 {name}。</translation>
     </message>
     <message>
+        <source>{file} is already in the library as {name}; nothing was added.</source>
+        <translation>{file} 已作为 {name} 在模型库中；未添加任何内容。</translation>
+    </message>
+    <message>
+        <source>{file} is already in the library as {name} (the same file: its SHA-256 is identical); no second copy was made.</source>
+        <translation>{file} 已作为 {name} 在模型库中（同一个文件：SHA-256 完全相同）；未创建第二份副本。</translation>
+    </message>
+    <message>
+        <source>Removed {name} from the library; its file stays at {path}.</source>
+        <translation>已从模型库中移除 {name}；其文件保留在 {path}。</translation>
+    </message>
+    <message>
         <source>Deleted {name}.</source>
         <translation>已删除 {name}。</translation>
+    </message>
+</context>
+<context>
+    <name>LlmWorker</name>
+    <message>
+        <source>The model is shutting down.</source>
+        <translation>模型正在关闭。</translation>
+    </message>
+    <message>
+        <source>Loading {name} failed unexpectedly: {error}</source>
+        <translation>加载 {name} 时意外失败：{error}</translation>
+    </message>
+    <message>
+        <source>This server does not take these sampling settings, so they were not sent: {names}.</source>
+        <translation>此服务器不接受这些采样设置，因此未发送：{names}。</translation>
+    </message>
+    <message>
+        <source>Generation failed unexpectedly: {error}</source>
+        <translation>生成时意外失败：{error}</translation>
+    </message>
+    <message>
+        <source>The prompt inspector needs the model&apos;s own chat template and tokenizer; a server does not share them.</source>
+        <translation>提示词检查器需要模型自带的对话模板和分词器；服务器不会提供它们。</translation>
+    </message>
+    <message>
+        <source>No model is loaded yet: the prompt depends on the model&apos;s template and tokenizer.</source>
+        <translation>尚未加载模型：提示词取决于模型的对话模板和分词器。</translation>
+    </message>
+    <message>
+        <source>The prompt could not be built: {error}</source>
+        <translation>无法构建提示词：{error}</translation>
     </message>
 </context>
 <context>
@@ -948,6 +2671,10 @@ free: {free}</source>
     <message>
         <source>Each stage of the load, as wide as it took</source>
         <translation>加载的各个阶段，宽度表示耗时</translation>
+    </message>
+    <message>
+        <source>Load stages</source>
+        <translation>加载阶段</translation>
     </message>
     <message>
         <source>Stage</source>
@@ -1037,6 +2764,10 @@ free: {free}</source>
         <translation>llama.cpp</translation>
     </message>
     <message>
+        <source>Filter the log</source>
+        <translation>筛选日志</translation>
+    </message>
+    <message>
         <source>Filter…</source>
         <translation>筛选…</translation>
     </message>
@@ -1051,6 +2782,10 @@ free: {free}</source>
     <message>
         <source>Open log folder</source>
         <translation>打开日志文件夹</translation>
+    </message>
+    <message>
+        <source>Log lines</source>
+        <translation>日志行</translation>
     </message>
 </context>
 <context>
@@ -1235,6 +2970,10 @@ free: {free}</source>
         <translation>监控</translation>
     </message>
     <message>
+        <source>Documents</source>
+        <translation>文档</translation>
+    </message>
+    <message>
         <source>Model unloaded; the next message loads it again</source>
         <translation>模型已卸载；下一条消息会重新加载</translation>
     </message>
@@ -1253,9 +2992,25 @@ free: {free}</source>
         <source>Image not loaded: {address}</source>
         <translation>图片未加载：{address}</translation>
     </message>
+    <message>
+        <source>code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Copy this code</source>
+        <translation>复制这段代码</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
 </context>
 <context>
     <name>MessageWidget</name>
+    <message>
+        <source>Code copied</source>
+        <translation>代码已复制</translation>
+    </message>
     <message>
         <source>You</source>
         <translation>你</translation>
@@ -1291,6 +3046,25 @@ free: {free}</source>
         <source>Library</source>
         <translation>模型库</translation>
     </message>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+</context>
+<context>
+    <name>MonitorExtras</name>
+    <message>
+        <source>Monitor settings…</source>
+        <translation>监控设置…</translation>
+    </message>
+    <message>
+        <source>Alert thresholds, idle unload and smaller variants</source>
+        <translation>警报阈值、闲置卸载和更小的量化版本</translation>
+    </message>
+    <message>
+        <source>Load {name}</source>
+        <translation>加载 {name}</translation>
+    </message>
 </context>
 <context>
     <name>MonitorPanel</name>
@@ -1313,6 +3087,14 @@ free: {free}</source>
     <message>
         <source>Whole session</source>
         <translation>整个会话</translation>
+    </message>
+    <message>
+        <source>Alerts…</source>
+        <translation>警报…</translation>
+    </message>
+    <message>
+        <source>Alert thresholds, idle unload and smaller variants</source>
+        <translation>警报阈值、闲置卸载和更小的量化版本</translation>
     </message>
     <message>
         <source>Export CSV…</source>
@@ -1444,6 +3226,97 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>MonitorSettingsDialog</name>
+    <message>
+        <source>Monitor settings</source>
+        <translation>监控设置</translation>
+    </message>
+    <message>
+        <source>Alerts are shown above the chat and written to the log, once per episode.</source>
+        <translation>警报显示在对话上方并写入日志，每次情况只提示一次。</translation>
+    </message>
+    <message>
+        <source>When a model does not fit, load a more heavily quantized copy of it by itself</source>
+        <translation>模型装不下时，自动加载它量化程度更高的版本</translation>
+    </message>
+    <message>
+        <source>A copy already in the library that the memory planner says fits; you are always told which. Off: it is offered instead.</source>
+        <translation>内存规划器判定可以装下、且已在模型库中的版本；总会告诉你用的是哪个。关闭时：改为提供建议。</translation>
+    </message>
+    <message>
+        <source>GPU memory fuller than</source>
+        <translation>显存占用超过</translation>
+    </message>
+    <message>
+        <source>By Glassbox and other programs together; a load or a longer context may then fail.</source>
+        <translation>Glassbox 与其他程序合计；此时加载模型或加长上下文可能会失败。</translation>
+    </message>
+    <message>
+        <source>Available RAM under</source>
+        <translation>可用内存低于</translation>
+    </message>
+    <message>
+        <source>The system may start swapping and everything slows down.</source>
+        <translation>系统可能开始使用交换空间，一切都会变慢。</translation>
+    </message>
+    <message>
+        <source>Swap growing by more than</source>
+        <translation>交换空间增长超过</translation>
+    </message>
+    <message>
+        <source>While a model is loaded: its memory may be paged out.</source>
+        <translation>模型加载期间：其内存可能被换出。</translation>
+    </message>
+    <message>
+        <source>Context window fuller than</source>
+        <translation>上下文窗口占用超过</translation>
+    </message>
+    <message>
+        <source>The oldest messages will soon drop out of what the model sees.</source>
+        <translation>最早的消息很快会移出模型可见范围。</translation>
+    </message>
+    <message>
+        <source>Replies slower than this share of the model&apos;s usual speed</source>
+        <translation>回复速度低于模型平时速度的比例</translation>
+    </message>
+    <message>
+        <source>The usual speed is this model&apos;s median on this machine (another program, or throttling).</source>
+        <translation>平时速度是该模型在本机上的中位数（变慢可能是其他程序占用，或降频）。</translation>
+    </message>
+    <message>
+        <source>First token slower than its usual time by this factor</source>
+        <translation>首 Token 时间超过平时的倍数</translation>
+    </message>
+    <message>
+        <source>Allowing for a long prompt at the usual prompt speed; never under a second.</source>
+        <translation>已考虑以平时的提示词处理速度处理长提示词；最少一秒。</translation>
+    </message>
+    <message>
+        <source>Failed replies in a row</source>
+        <translation>连续失败的回复数</translation>
+    </message>
+    <message>
+        <source>An engine error, a crash or a refused request, this many times running.</source>
+        <translation>推理引擎错误、崩溃或请求被拒，连续达到此次数。</translation>
+    </message>
+    <message>
+        <source>Idle model holding GPU memory for</source>
+        <translation>闲置模型占用显存达</translation>
+    </message>
+    <message>
+        <source>Offers to unload it; the next message loads it again.</source>
+        <translation>提示卸载它；下一条消息会重新加载它。</translation>
+    </message>
+    <message>
+        <source>Unload an idle model by itself after</source>
+        <translation>闲置模型自动卸载时间</translation>
+    </message>
+    <message>
+        <source>Frees its memory without asking; the next message loads it again, shown as any load.</source>
+        <translation>不经询问直接释放其内存；下一条消息会重新加载它，与普通加载显示相同。</translation>
+    </message>
+</context>
+<context>
     <name>PromptInspectorPanel</name>
     <message>
         <source>Load a model to see the prompt</source>
@@ -1456,6 +3329,18 @@ free: {free}</source>
     <message>
         <source>Refresh</source>
         <translation>刷新</translation>
+    </message>
+    <message>
+        <source>The prompt as text</source>
+        <translation>提示词文本</translation>
+    </message>
+    <message>
+        <source>The prompt as tokens</source>
+        <translation>提示词 Token</translation>
+    </message>
+    <message>
+        <source>The messages in the prompt</source>
+        <translation>提示词中的消息</translation>
     </message>
     <message>
         <source>Role</source>
@@ -1480,6 +3365,26 @@ free: {free}</source>
     <message>
         <source>Context window</source>
         <translation>上下文窗口</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <source>Retrieved</source>
+        <translation>检索到的内容</translation>
     </message>
     <message>
         <source>Point at a token to see its id</source>
@@ -1513,6 +3418,49 @@ free: {free}</source>
         <source>Token {n} of {count}: id {id}{kind}, {text}{owner}</source>
         <translation>第 {n} 个 Token，共 {count} 个：ID {id}{kind}，{text}{owner}</translation>
     </message>
+    <message>
+        <source>memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>keyword</source>
+        <translation>关键词</translation>
+    </message>
+    <message>
+        <source>vector</source>
+        <translation>向量</translation>
+    </message>
+    <message>
+        <source>both</source>
+        <translation>两者</translation>
+    </message>
+    <message>
+        <source>fused score (reciprocal rank fusion) {score}</source>
+        <translation>融合得分（倒数排名融合）{score}</translation>
+    </message>
+    <message>
+        <source>keyword rank {rank}, BM25 {bm25}</source>
+        <translation>关键词排名 {rank}，BM25 {bm25}</translation>
+    </message>
+    <message>
+        <source>vector rank {rank}, cosine {cosine}</source>
+        <translation>向量排名 {rank}，余弦相似度 {cosine}</translation>
+    </message>
+</context>
+<context>
+    <name>ReplyAnnouncer</name>
+    <message>
+        <source>Reply stopped: {text}</source>
+        <translation>回复已停止：{text}</translation>
+    </message>
+    <message>
+        <source>The reply stopped with an error.</source>
+        <translation>回复因错误而停止。</translation>
+    </message>
+    <message>
+        <source>Reply finished: {text}</source>
+        <translation>回复已完成：{text}</translation>
+    </message>
 </context>
 <context>
     <name>ServerModels</name>
@@ -1526,6 +3474,14 @@ free: {free}</source>
     <message>
         <source>127.0.0.1: only programs on this machine; 0.0.0.0: every network (needs a key)</source>
         <translation>127.0.0.1：仅本机程序可用；0.0.0.0：所有网络（需要 API 密钥）</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
     </message>
     <message>
         <source>none (allowed on 127.0.0.1 only)</source>
@@ -1544,6 +3500,14 @@ free: {free}</source>
         <translation>在请求列表中保留提示词和回复</translation>
     </message>
     <message>
+        <source>none: web pages cannot call the server</source>
+        <translation>无：网页不能调用服务器</translation>
+    </message>
+    <message>
+        <source>Web pages allowed to call the server, separated by commas, e.g. http://localhost:3000</source>
+        <translation>允许调用服务器的网页来源，以逗号分隔，例如 http://localhost:3000</translation>
+    </message>
+    <message>
         <source>&amp;Address</source>
         <translation>地址(&amp;A)</translation>
     </message>
@@ -1554,6 +3518,10 @@ free: {free}</source>
     <message>
         <source>API &amp;key</source>
         <translation>API 密钥(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Allowed &amp;web origins</source>
+        <translation>允许的网页来源(&amp;W)</translation>
     </message>
     <message>
         <source>&amp;Start server</source>
@@ -1612,8 +3580,20 @@ free: {free}</source>
         <translation>请求</translation>
     </message>
     <message>
+        <source>Request details</source>
+        <translation>请求详情</translation>
+    </message>
+    <message>
         <source>Select a request to see it</source>
         <translation>选择一个请求以查看详情</translation>
+    </message>
+    <message>
+        <source>&amp;Open as chat</source>
+        <translation>作为对话打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Continue this request&apos;s conversation in a new chat</source>
+        <translation>在新对话中继续此请求的对话</translation>
     </message>
     <message>
         <source>Not started: {error}</source>
@@ -1647,6 +3627,10 @@ free: {free}</source>
         <source>(the text is kept only while “Keep prompts and replies” is on)</source>
         <translation>（仅在开启“保留提示词和回复”时保存文本）</translation>
     </message>
+    <message>
+        <source>API request {id}</source>
+        <translation>API 请求 {id}</translation>
+    </message>
 </context>
 <context>
     <name>ServersDialog</name>
@@ -1665,6 +3649,10 @@ free: {free}</source>
     <message>
         <source> s</source>
         <translation> 秒</translation>
+    </message>
+    <message>
+        <source>CA file</source>
+        <translation>CA 文件</translation>
     </message>
     <message>
         <source>none: the system&apos;s certificate authorities</source>
@@ -1828,6 +3816,14 @@ Token 计数：{counts}。</translation>
         <translation>对话过长时</translation>
     </message>
     <message>
+        <source>Long memory: bring back earlier turns that left the window</source>
+        <translation>长期记忆：找回已移出上下文窗口的早期对话轮次</translation>
+    </message>
+    <message>
+        <source>Turns the context window dropped are indexed on this computer; the ones that matter to a new message come back into its prompt, marked as recalled.</source>
+        <translation>被上下文窗口丢弃的对话轮次会在本机上建立索引；与新消息相关的轮次会回到它的提示词中，并标记为已召回。</translation>
+    </message>
+    <message>
         <source>Use defaults</source>
         <translation>使用默认值</translation>
     </message>
@@ -1921,10 +3917,33 @@ Token 计数：{counts}。</translation>
     </message>
 </context>
 <context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Menu</source>
+        <translation>菜单</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+</context>
+<context>
     <name>StatsPanel</name>
     <message>
         <source>No reply yet</source>
         <translation>尚无回复</translation>
+    </message>
+    <message>
+        <source>Wait for the model</source>
+        <translation>等待模型</translation>
     </message>
     <message>
         <source>Prompt</source>
@@ -1941,6 +3960,14 @@ Token 计数：{counts}。</translation>
     <message>
         <source>Generation</source>
         <translation>生成</translation>
+    </message>
+    <message>
+        <source>Decoding</source>
+        <translation>解码</translation>
+    </message>
+    <message>
+        <source>GPU energy</source>
+        <translation>GPU 能耗</translation>
     </message>
     <message>
         <source>Reply</source>
@@ -2011,6 +4038,22 @@ Token 计数：{counts}。</translation>
         <translation>{speed} tokens/s；仅 llama.cpp 解码：{decode} tokens/s（{ms} 毫秒内 {n} 个 Token）</translation>
     </message>
     <message>
+        <source>not measured</source>
+        <translation>未测量</translation>
+    </message>
+    <message>
+        <source>{n} tokens in {s} s after the first</source>
+        <translation>首个 Token 之后 {s} 秒内生成 {n} 个 Token</translation>
+    </message>
+    <message>
+        <source>not measured (the model is not on a GPU that counts its energy)</source>
+        <translation>未测量（模型不在可统计能耗的 GPU 上）</translation>
+    </message>
+    <message>
+        <source>{per_token} per token, {total} for the reply (the whole GPU&apos;s counter)</source>
+        <translation>每 Token {per_token}，整条回复 {total}（整个 GPU 的计数器）</translation>
+    </message>
+    <message>
         <source>Last reply</source>
         <translation>上一条回复</translation>
     </message>
@@ -2023,6 +4066,10 @@ Token 计数：{counts}。</translation>
         <translation>{ms} 毫秒</translation>
     </message>
     <message>
+        <source>{prompt}; {reason}</source>
+        <translation>{prompt}；{reason}</translation>
+    </message>
+    <message>
         <source>{n} tokens in {s} s</source>
         <translation>{s} 秒内 {n} 个 Token</translation>
     </message>
@@ -2032,7 +4079,26 @@ Token 计数：{counts}。</translation>
     </message>
 </context>
 <context>
+    <name>StorageWorker</name>
+    <message>
+        <source>The chat history is not open, so this was not saved. Restart Glassbox; if it happens again, check the message shown at startup.</source>
+        <translation>对话历史未打开，因此未保存。请重新启动 Glassbox；如果再次发生，请查看启动时显示的消息。</translation>
+    </message>
+    <message>
+        <source>The chat could not be written to {path} ({error}). Choose a folder you can write to.</source>
+        <translation>无法把对话写入 {path}（{error}）。请选择一个可写入的文件夹。</translation>
+    </message>
+</context>
+<context>
     <name>TokenBar</name>
+    <message>
+        <source>Hugging Face token</source>
+        <translation>Hugging Face 令牌</translation>
+    </message>
+    <message>
+        <source>Only gated and private models need a token</source>
+        <translation>只有需授权模型和私有模型需要令牌</translation>
+    </message>
     <message>
         <source>Checking the keyring…</source>
         <translation>正在检查密钥环…</translation>
@@ -2052,6 +4118,46 @@ Token 计数：{counts}。</translation>
     <message>
         <source>Remove token</source>
         <translation>移除令牌</translation>
+    </message>
+    <message>
+        <source>Create a read token at &lt;a href=&quot;{url}&quot;&gt;{url}&lt;/a&gt; and paste it here.</source>
+        <translation>在 &lt;a href=&quot;{url}&quot;&gt;{url}&lt;/a&gt; 创建一个只读令牌并粘贴到这里。</translation>
+    </message>
+    <message>
+        <source>A token is saved in the system keyring.</source>
+        <translation>已有令牌保存在系统密钥环中。</translation>
+    </message>
+    <message>
+        <source>Gated and private models you have access to can be downloaded.</source>
+        <translation>可以下载你有权访问的需授权模型和私有模型。</translation>
+    </message>
+    <message>
+        <source>Using HF_TOKEN from the environment (not saved).</source>
+        <translation>正在使用环境变量中的 HF_TOKEN（未保存）。</translation>
+    </message>
+    <message>
+        <source>A token saved here takes the place of HF_TOKEN.</source>
+        <translation>在这里保存的令牌会取代 HF_TOKEN。</translation>
+    </message>
+    <message>
+        <source>No system keyring: a token cannot be saved here.</source>
+        <translation>没有系统密钥环：无法在这里保存令牌。</translation>
+    </message>
+    <message>
+        <source>None: public models only.</source>
+        <translation>无：仅限公开模型。</translation>
+    </message>
+    <message>
+        <source>Gated and private models need a token.</source>
+        <translation>需授权模型和私有模型需要令牌。</translation>
+    </message>
+    <message>
+        <source>A read token from {url}</source>
+        <translation>来自 {url} 的只读令牌</translation>
+    </message>
+    <message>
+        <source>Glassbox keeps tokens only in a system keyring, never in a file, and none is available. Start one (GNOME Keyring, KWallet, macOS Keychain, Windows Credential Manager) and reopen this window, or set HF_TOKEN before starting Glassbox. Public models work without a token.</source>
+        <translation>Glassbox 只把令牌保存在系统密钥环中，从不写入文件，而当前没有可用的密钥环。请启动一个（GNOME Keyring、KWallet、macOS 钥匙串、Windows 凭据管理器）并重新打开此窗口，或在启动 Glassbox 前设置 HF_TOKEN。公开模型无需令牌即可使用。</translation>
     </message>
 </context>
 <context>
@@ -2129,10 +4235,76 @@ Token 计数：{counts}。</translation>
     </message>
 </context>
 <context>
+    <name>VersionArrows</name>
+    <message>
+        <source>Previous version</source>
+        <translation>上一个版本</translation>
+    </message>
+    <message>
+        <source>Next version</source>
+        <translation>下一个版本</translation>
+    </message>
+    <message>
+        <source>{n}/{count}</source>
+        <translation>{n}/{count}</translation>
+    </message>
+    <message>
+        <source>version {n} of {count}</source>
+        <translation>第 {n} 个版本，共 {count} 个</translation>
+    </message>
+</context>
+<context>
     <name>WholeTextWindow</name>
     <message>
         <source>Whole message</source>
         <translation>完整消息</translation>
+    </message>
+</context>
+<context>
+    <name>WindowShortcuts</name>
+    <message>
+        <source>Find in chats</source>
+        <translation>在对话中查找</translation>
+    </message>
+    <message>
+        <source>Next chat</source>
+        <translation>下一个对话</translation>
+    </message>
+    <message>
+        <source>Previous chat</source>
+        <translation>上一个对话</translation>
+    </message>
+    <message>
+        <source>Focus the message box</source>
+        <translation>聚焦消息框</translation>
+    </message>
+    <message>
+        <source>Stop the reply</source>
+        <translation>停止回复</translation>
+    </message>
+    <message>
+        <source>Copy the last reply</source>
+        <translation>复制最后一条回复</translation>
+    </message>
+    <message>
+        <source>Chat settings</source>
+        <translation>对话设置</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>No reply to copy yet</source>
+        <translation>还没有可复制的回复</translation>
+    </message>
+    <message>
+        <source>The last reply is on the clipboard</source>
+        <translation>最后一条回复已复制到剪贴板</translation>
     </message>
 </context>
 <context>
@@ -2159,6 +4331,25 @@ Token 计数：{counts}。</translation>
     <message>
         <source>GPU {index} power</source>
         <translation>GPU {index} 功耗</translation>
+    </message>
+</context>
+<context>
+    <name>widget</name>
+    <message>
+        <source>LM Studio</source>
+        <translation>LM Studio</translation>
+    </message>
+    <message>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <source>Hugging Face cache</source>
+        <translation>Hugging Face 缓存</translation>
+    </message>
+    <message>
+        <source>chosen file</source>
+        <translation>选定的文件</translation>
     </message>
 </context>
 </TS>
