@@ -2,66 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name></name>
-    <message>
-        <source>ChatList</source>
-        <comment>Pinned</comment>
-        <translation>置顶</translation>
-    </message>
-    <message>
-        <source>ChatList</source>
-        <comment>Today</comment>
-        <translation>今天</translation>
-    </message>
-    <message>
-        <source>ChatList</source>
-        <comment>Yesterday</comment>
-        <translation>昨天</translation>
-    </message>
-    <message>
-        <source>ChatList</source>
-        <comment>Previous 7 days</comment>
-        <translation>过去 7 天</translation>
-    </message>
-    <message>
-        <source>ChatList</source>
-        <comment>Previous 30 days</comment>
-        <translation>过去 30 天</translation>
-    </message>
-    <message>
-        <source>{model} does not fit in memory as asked ({why}).</source>
-        <translation>{model} 无法按要求装入内存（{why}）。</translation>
-    </message>
-    <message>
-        <source>fits as asked</source>
-        <translation>可按要求装入</translation>
-    </message>
-    <message>
-        <source>fits better</source>
-        <translation>装入效果更好</translation>
-    </message>
-    <message>
-        <source>Loading {variant} ({quant}) from the library instead: it {fits} ({plan}).</source>
-        <translation>改为从模型库加载 {variant}（{quant}）：它{fits}（{plan}）。</translation>
-    </message>
-    <message>
-        <source>{variant} ({quant}) is in the library and {fits} ({plan}).</source>
-        <translation>{variant}（{quant}）已在模型库中，且{fits}（{plan}）。</translation>
-    </message>
-    <message>
-        <source>another quantization</source>
-        <translation>另一种量化</translation>
-    </message>
-    <message>
-        <source>A {quant} copy from {repo} would fit: {plan}. Find it in Tools → Models….</source>
-        <translation>来自 {repo} 的 {quant} 版本可以装下：{plan}。可在“工具 → 模型…”中找到它。</translation>
-    </message>
-    <message>
-        <source>A {quant} copy would fit: {plan}. Find it in Tools → Models….</source>
-        <translation>{quant} 版本可以装下：{plan}。可在“工具 → 模型…”中找到它。</translation>
-    </message>
-</context>
-<context>
     <name>AboutDialog</name>
     <message>
         <source>About Glassbox</source>
@@ -194,6 +134,29 @@
     <message>
         <source>The language changes when Glassbox starts again.</source>
         <translation>界面语言将在 Glassbox 重新启动后更改。</translation>
+    </message>
+</context>
+<context>
+    <name>ChatList</name>
+    <message>
+        <source>Pinned</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>Yesterday</source>
+        <translation>昨天</translation>
+    </message>
+    <message>
+        <source>Previous 7 days</source>
+        <translation>过去 7 天</translation>
+    </message>
+    <message>
+        <source>Previous 30 days</source>
+        <translation>过去 30 天</translation>
     </message>
 </context>
 <context>
@@ -1808,6 +1771,10 @@ free: {free}</source>
         <translation>集合（勾选：本对话使用）</translation>
     </message>
     <message>
+        <source>Collections</source>
+        <translation>文档集</translation>
+    </message>
+    <message>
         <source>New…</source>
         <translation>新建…</translation>
     </message>
@@ -1842,6 +1809,10 @@ free: {free}</source>
     <message>
         <source>Take a file or folder out of the collection (the files stay on disk)</source>
         <translation>从集合中移出文件或文件夹（文件仍保留在磁盘上）</translation>
+    </message>
+    <message>
+        <source>Files and their indexing status</source>
+        <translation>文件及其索引状态</translation>
     </message>
     <message>
         <source>File</source>
@@ -3052,6 +3023,25 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>ModelSources</name>
+    <message>
+        <source>LM Studio</source>
+        <translation>LM Studio</translation>
+    </message>
+    <message>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <source>Hugging Face cache</source>
+        <translation>Hugging Face 缓存</translation>
+    </message>
+    <message>
+        <source>chosen file</source>
+        <translation>所选文件</translation>
+    </message>
+</context>
+<context>
     <name>MonitorExtras</name>
     <message>
         <source>Monitor settings…</source>
@@ -3365,6 +3355,10 @@ free: {free}</source>
     <message>
         <source>Context window</source>
         <translation>上下文窗口</translation>
+    </message>
+    <message>
+        <source>Retrieved excerpts</source>
+        <translation>检索到的片段</translation>
     </message>
     <message>
         <source>#</source>
@@ -3936,6 +3930,41 @@ Token 计数：{counts}。</translation>
     </message>
 </context>
 <context>
+    <name>SmallerVariants</name>
+    <message>
+        <source>{model} does not fit in memory as asked ({why}).</source>
+        <translation>按当前设置，{model} 放不进内存（{why}）。</translation>
+    </message>
+    <message>
+        <source>fits as asked</source>
+        <translation>按当前设置可以放下</translation>
+    </message>
+    <message>
+        <source>fits better</source>
+        <translation>更容易放下</translation>
+    </message>
+    <message>
+        <source>Loading {variant} ({quant}) from the library instead: it {fits} ({plan}).</source>
+        <translation>改为从模型库加载 {variant}（{quant}）：它{fits}（{plan}）。</translation>
+    </message>
+    <message>
+        <source>{variant} ({quant}) is in the library and {fits} ({plan}).</source>
+        <translation>模型库中有 {variant}（{quant}），它{fits}（{plan}）。</translation>
+    </message>
+    <message>
+        <source>another quantization</source>
+        <translation>另一种量化</translation>
+    </message>
+    <message>
+        <source>A {quant} copy from {repo} would fit: {plan}. Find it in Tools → Models….</source>
+        <translation>来自 {repo} 的 {quant} 版本可以放下：{plan}。可在 工具 → 模型… 中找到。</translation>
+    </message>
+    <message>
+        <source>A {quant} copy would fit: {plan}. Find it in Tools → Models….</source>
+        <translation>{quant} 版本可以放下：{plan}。可在 工具 → 模型… 中找到。</translation>
+    </message>
+</context>
+<context>
     <name>StatsPanel</name>
     <message>
         <source>No reply yet</source>
@@ -4331,25 +4360,6 @@ Token 计数：{counts}。</translation>
     <message>
         <source>GPU {index} power</source>
         <translation>GPU {index} 功耗</translation>
-    </message>
-</context>
-<context>
-    <name>widget</name>
-    <message>
-        <source>LM Studio</source>
-        <translation>LM Studio</translation>
-    </message>
-    <message>
-        <source>Ollama</source>
-        <translation>Ollama</translation>
-    </message>
-    <message>
-        <source>Hugging Face cache</source>
-        <translation>Hugging Face 缓存</translation>
-    </message>
-    <message>
-        <source>chosen file</source>
-        <translation>选定的文件</translation>
     </message>
 </context>
 </TS>

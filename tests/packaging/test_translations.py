@@ -122,6 +122,7 @@ def test_the_chinese_translation_is_chinese_and_uses_the_usual_terms() -> None:
         "LM Studio",
         "Ollama",
         "{prompt}; {reason}",
+        "{n}/{count}",
     }
     assert translations["GPU layers"] == "GPU 层数"
     assert translations["Context window"] == "上下文窗口"
