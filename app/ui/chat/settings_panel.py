@@ -248,7 +248,7 @@ class SettingsPanel(QScrollArea):
         policy_column.addWidget(self.policy_explanation)
         self.policy_label = QLabel(self.tr("When the chat is too long"), group)
         form.addRow(self.policy_label, policy_box)
-        self.long_memory_box = QCheckBox(self.tr("Long memory: bring back earlier turns that left the window"), group)
+        self.long_memory_box = QCheckBox(self.tr("Long memory: recall dropped turns"), group)
         self.long_memory_box.setToolTip(
             self.tr(
                 "Turns the context window dropped are indexed on this computer; the ones that matter to a new "

@@ -66,6 +66,8 @@ class ChatSidebar(QWidget):
         self.list.setEditTriggers(QListWidget.EditTrigger.EditKeyPressed | QListWidget.EditTrigger.SelectedClicked)
         self.list.setUniformItemSizes(False)
         self.list.setItemDelegate(ChatItemDelegate(self.list))
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)  # long titles end in "…"
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         layout.addWidget(self.list, 1)
 
         self._search_timer = QTimer(self)

@@ -73,8 +73,9 @@ class PromptInspectorPanel(QWidget):
         self.include_draft.toggled.connect(self.refreshRequested)
         self.refresh_button = QPushButton(self.tr("Refresh"), self)
         self.refresh_button.clicked.connect(self.refreshRequested)
-        row.addWidget(self.summary, 1)
+        layout.addWidget(self.summary)  # a line of its own: beside the controls it wrapped word by word
         row.addWidget(self.include_draft)
+        row.addStretch(1)
         row.addWidget(self.refresh_button)
         layout.addLayout(row)
 

@@ -13,14 +13,12 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QMainWindow,
     QMenu,
     QProgressBar,
     QPushButton,
-    QScrollArea,
     QStackedWidget,
     QTabBar,
     QTabWidget,
@@ -64,6 +62,7 @@ from app.ui.shell.window_memory import first_size, load_memory, remember, restor
 from app.ui.state_signals import StateSignals
 from app.ui.threads import wait_keeping_events
 from app.ui.widgets.error_banner import ErrorBanner, NoticeAction
+from app.ui.widgets.panel_scroller import PanelScroller
 
 if TYPE_CHECKING:
     from app.ui.models.manager import ModelManagerDialog
@@ -74,6 +73,8 @@ DEFAULT_SIZE = QSize(1440, 900)
 LEFT_DOCK_WIDTH = 240
 RIGHT_DOCK_WIDTH = 460
 SPEED_REFRESH_MS = 250
+# the right-hand panels that set up the chat and the model (the glass box's panels are tabbed below them)
+SETUP_PANELS = frozenset({"ChatSettingsDock", "GpuOffloadDock", "DocumentsDock", "ServerDock"})
 WINDOW_FILE = "window.json"  # size, place and panels of the last run (app/ui/shell/window_memory.py)
 
 
@@ -694,24 +695,26 @@ class MainWindow(QMainWindow):
         panel: QWidget,
         area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
     ) -> QDockWidget:
-        """Put a panel in a dock that View toggles; panels on the right share one tabbed column.
+        """Put a panel in a dock that View toggles.
 
-        The panel scrolls when the dock is smaller than it, so no panel makes the window taller
-        or wider than a small screen.
+        On the right, the panels that set up the chat and the model share one tabbed group and
+        the glass box's panels another below it, so every tab's name fits. A panel scrolls
+        when its dock is shorter than it, so none makes the window taller than a small screen.
         """
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        scroller = QScrollArea(dock)
-        scroller.setWidgetResizable(True)
-        scroller.setFrameShape(QFrame.Shape.NoFrame)
-        scroller.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the panel's own fields take the focus
-        scroller.setWidget(panel)
-        dock.setWidget(scroller)
+        dock.setWidget(PanelScroller(panel, dock))
         self.addDockWidget(area, dock)
         right = Qt.DockWidgetArea.RightDockWidgetArea
-        column = [d for d in self.findChildren(QDockWidget) if d is not dock and self.dockWidgetArea(d) == right]
-        if area == right and column:
-            self.tabifyDockWidget(column[-1], dock)
+        if area == right:
+            column = [d for d in self.findChildren(QDockWidget) if d is not dock and self.dockWidgetArea(d) == right]
+            group = name in SETUP_PANELS
+            peers = [d for d in column if (d.objectName() in SETUP_PANELS) == group]
+            others = [d for d in column if (d.objectName() in SETUP_PANELS) != group]
+            if peers:
+                self.tabifyDockWidget(peers[-1], dock)
+            elif others:
+                self.splitDockWidget(others[0], dock, Qt.Orientation.Vertical)
         self.view_menu.addAction(dock.toggleViewAction())
         return dock
 
