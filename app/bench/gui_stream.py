@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
 
 from app.bench.qt_offscreen import bench_application
+from app.bench.streaming import Measured
 from app.core.inference.engine import ChatMessage, LoadConfig, ReplyDone
 from app.core.inference.sampling import SamplingParams
 from app.ui.chat.view import ChatView
@@ -56,11 +57,13 @@ class GuiStreamProbe(QObject):
         self._view.finish_reply(done.text)
         self._loop.quit()
 
-    def speed(self) -> float:
-        """Tokens/s as the GUI thread receives them, first token to last."""
+    def measure(self) -> Measured:
+        """Tokens/s as the GUI thread receives them, first token to last, with the counters
+        llama.cpp kept for the reply in the engine's child process."""
         self._stream()
-        assert self._done is not None
-        return (self._done.stats.completion_tokens - 1) / (self._last - self._first)
+        done = self._done
+        assert done is not None and done.metrics is not None
+        return Measured((done.stats.completion_tokens - 1) / (self._last - self._first), done.metrics.llama)
 
     def longest_stall_ms(self) -> float:
         """The longest gap between ticks of a 5 ms timer on the GUI thread while a reply streams.

@@ -39,6 +39,10 @@ class LlamaCounters:
     def eval_tokens_per_s(self) -> float:
         return self.eval_tokens / self.eval_ms * 1000 if self.eval_ms > 0 else 0.0
 
+    @property
+    def prompt_eval_tokens_per_s(self) -> float:
+        return self.prompt_eval_tokens / self.prompt_eval_ms * 1000 if self.prompt_eval_ms > 0 else 0.0
+
 
 @dataclass
 class ReplyMetrics:
