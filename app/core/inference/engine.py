@@ -21,6 +21,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -31,11 +32,15 @@ from llama_cpp import llama_chat_format
 
 from app.core.inference import llama_log
 from app.core.inference.chat_format import chat_formatter
+from app.core.inference.decode_batch import DecodeAborted, DecodeBatch, DecodeError
 from app.core.inference.kv_shift import reusable_prefix, shift_kv_cache_to
 from app.core.inference.llama_log import install_llama_logging
 from app.core.inference.load_progress import LoadProgress, TimedModelLoad
+from app.core.inference.logits import LogitsRows, SampledLogits
+from app.core.inference.sampler_chain import token_sampler
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.stop_strings import StopStringFilter
+from app.core.inference.token_texts import TokenTexts
 from app.core.models.validation import ModelFileError, check_model_file
 
 if TYPE_CHECKING:
@@ -138,9 +143,15 @@ class ReplyDone:
 
 
 ReplyEvent = TokenPiece | ReplyDone
-# Called after each sampled token with (token id, the Llama); the logits it was sampled
-# from are still current at that moment (used by the token-probability inspector).
-TokenObserver = Callable[[int, llama_cpp.Llama], None]
+# Called after each sampled token with (token id, the logits it was sampled from); the
+# logits row is read in place and only valid during the call (the token-probability
+# inspector takes what it needs from it).
+TokenObserver = Callable[[int, SampledLogits], None]
+# llama.cpp asks the abort callback between the nodes of every compute graph (some 600 a
+# token for a 30-layer model), each call a trip into Python: it is installed only while a
+# prompt is evaluated (or the load's warm-up decode runs); during generation Stop is
+# checked between tokens.
+NO_ABORT_CALLBACK = llama_cpp.ggml_abort_callback(0)
 
 
 def default_threads() -> int:
@@ -167,6 +178,10 @@ class Engine:
         self._load_cancel: threading.Event | None = None
         # Kept alive for as long as the context uses it.
         self._abort_callback = llama_cpp.ggml_abort_callback(self._should_abort)
+        # What the token loop reuses for every reply of the loaded model.
+        self._batch: DecodeBatch | None = None
+        self._rows: LogitsRows | None = None
+        self._texts: TokenTexts | None = None
 
     # ---- loading -------------------------------------------------------------------
 
@@ -227,7 +242,9 @@ class Engine:
         )
 
         started = time.perf_counter()
-        llama_cpp.llama_set_abort_callback(llama.ctx, self._abort_callback, None)
+        self._batch = DecodeBatch(llama.ctx, llama.n_batch)
+        self._rows = LogitsRows(llama.ctx, llama.n_vocab())
+        self._texts = TokenTexts(llama._model.vocab)
         self._formatter = chat_formatter(llama)
         self._llama = llama
         self._config = config
@@ -241,9 +258,13 @@ class Engine:
     def close(self) -> None:
         """Free the model and its context now (never left to garbage collection)."""
         llama, self._llama = self._llama, None
+        batch, self._batch = self._batch, None
+        self._rows = self._texts = None
         self._config = None
         self._formatter = None
         self._load_cancel = None
+        if batch is not None:
+            batch.close()
         if llama is not None:
             llama.close()
 
@@ -266,17 +287,27 @@ class Engine:
 
     def _decode_one_token(self, llama: llama_cpp.Llama, cancel: threading.Event | None) -> None:
         token = llama.token_bos()
-        self._abort_requested = cancel
         try:
-            llama.eval([token if token >= 0 else 0])
+            with self._abortable(llama, cancel):
+                llama.eval([token if token >= 0 else 0])
         except RuntimeError:
             if cancel is None or not cancel.is_set():
                 raise
             # Aborted by the cancel event; the caller raises LoadCancelled.
         finally:
+            llama.reset()
+
+    @contextmanager
+    def _abortable(self, llama: llama_cpp.Llama, stop: threading.Event | None) -> Iterator[None]:
+        """Decodes inside may be ended by `stop`, through llama.cpp's abort callback."""
+        self._abort_requested = stop
+        llama_cpp.llama_set_abort_callback(llama.ctx, self._abort_callback, None)
+        try:
+            yield
+        finally:
+            llama_cpp.llama_set_abort_callback(llama.ctx, NO_ABORT_CALLBACK, None)
             self._abort_requested = None
             llama_log.abort_handled()
-            llama.reset()
 
     # ---- prompts -------------------------------------------------------------------
 
@@ -330,53 +361,57 @@ class Engine:
         shift_kv_cache_to(llama, prompt)
         stats.cached_prompt_tokens = reusable_prefix(llama, prompt)
         max_tokens = min(params.max_tokens, room) if params.max_tokens > 0 else room
-        llama.set_seed(params.seed if params.seed is not None else random.randint(0, 2**31 - 1))
-        llama.last_n_tokens_size = params.repeat_last_n
-        return self._generate(llama, prompt, params, max_tokens, stop, observer, stats)
+        seed = params.seed if params.seed is not None else random.randint(0, 2**31 - 1)
+        return self._generate(llama, prompt, params, seed, max_tokens, stop, observer, stats)
 
     def _generate(
         self,
         llama: llama_cpp.Llama,
         prompt: list[int],
         params: SamplingParams,
+        seed: int,
         max_tokens: int,
         stop: threading.Event,
         observer: TokenObserver | None,
         stats: ReplyStats,
     ) -> Iterator[ReplyEvent]:
+        """The token loop: evaluate the prompt, then sample, show and decode one token at a time.
+
+        llama-cpp-python's bookkeeping is kept as its own loop keeps it: `input_ids[:n_tokens]`
+        are the tokens in the KV cache (kv_shift.py and the prefix reuse read them). The last
+        token sampled is never decoded, so it is not among them.
+        """
+        assert self._batch is not None and self._rows is not None and self._texts is not None
+        batch, texts = self._batch, self._texts
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         stop_strings = StopStringFilter(params.stop)
+        sampler = token_sampler(params, seed, self._rows, llama.ctx)
+        sampled = SampledLogits(self._rows)
         text_parts: list[str] = []
         started = time.perf_counter()
         first_token_at = 0.0
-        self._abort_requested = stop
-        tokens = llama.generate(
-            prompt,
-            top_k=params.top_k if params.temperature > 0 else 1,
-            top_p=params.top_p,
-            min_p=params.min_p,
-            temp=params.temperature,
-            repeat_penalty=params.repeat_penalty,
-            frequency_penalty=params.frequency_penalty,
-            presence_penalty=params.presence_penalty,
-        )
+        input_ids = llama.input_ids
+        stats.stop_reason = StopReason.LENGTH if max_tokens == params.max_tokens else StopReason.CONTEXT_FULL
         try:
-            stats.stop_reason = StopReason.LENGTH if max_tokens == params.max_tokens else StopReason.CONTEXT_FULL
-            for token in tokens:
+            stats.cached_prompt_tokens = self._evaluate_prompt(llama, prompt, stats.cached_prompt_tokens, stop)
+            position = llama.n_tokens
+            while True:
+                token = sampler.sample(-1)
                 if not first_token_at:
                     first_token_at = time.perf_counter()
-                if llama_cpp.llama_vocab_is_eog(llama._model.vocab, token):
+                piece = texts.piece(token)
+                if piece is None:
                     stats.stop_reason = StopReason.END_OF_TEXT
                     break
                 stats.completion_tokens += 1
                 if observer is not None:
-                    observer(token, llama)
-                piece = decoder.decode(llama.detokenize([token]))
-                visible, hit = stop_strings.feed(piece)
+                    observer(token, sampled)
+                text = decoder.decode(piece)
+                visible, hit = stop_strings.feed(text)
                 if visible:
                     text_parts.append(visible)
                     yield TokenPiece(visible, token)
-                elif piece == "" or hit:
+                elif text == "" or hit:
                     yield TokenPiece("", token)
                 if hit:
                     stats.stop_reason = StopReason.STOP_STRING
@@ -386,7 +421,13 @@ class Engine:
                     break
                 if stats.completion_tokens >= max_tokens:
                     break
-        except RuntimeError as error:
+                batch.decode_one(token, position)
+                input_ids[position] = token
+                position += 1
+                llama.n_tokens = position
+        except DecodeAborted:
+            stats.stop_reason = StopReason.USER
+        except DecodeError as error:
             if stop.is_set():
                 stats.stop_reason = StopReason.USER
             else:
@@ -394,9 +435,7 @@ class Engine:
                 stats.error = str(error)
                 log.error("Generation failed: %s", error)
         finally:
-            tokens.close()
-            self._abort_requested = None
-            llama_log.abort_handled()
+            sampler.close()
         if stats.stop_reason is not StopReason.STOP_STRING:
             tail = decoder.decode(b"", final=True) + stop_strings.flush()
             if tail:
@@ -405,6 +444,25 @@ class Engine:
         finished = time.perf_counter()
         _fill_timing(stats, started, first_token_at, finished)
         yield ReplyDone("".join(text_parts), stats)
+
+    def _evaluate_prompt(self, llama: llama_cpp.Llama, prompt: list[int], reuse: int, stop: threading.Event) -> int:
+        """Decode what the KV cache lacks of `prompt`, in chunks of n_batch; `stop` aborts inside a
+        chunk. Returns how many prompt tokens were reused from the cache."""
+        assert self._batch is not None
+        memory = llama_cpp.llama_get_memory(llama.ctx)
+        if reuse and not llama_cpp.llama_memory_seq_rm(memory, -1, reuse, -1):
+            reuse = 0  # this model's memory cannot drop a tail: evaluate everything again
+        if not reuse:
+            llama_cpp.llama_memory_seq_rm(memory, -1, 0, -1)  # removing whole sequences never fails
+        llama.n_tokens = reuse
+        capacity = self._batch.capacity
+        with self._abortable(llama, stop):
+            for start in range(reuse, len(prompt), capacity):
+                chunk = prompt[start : start + capacity]
+                self._batch.decode(chunk, start)
+                llama.input_ids[start : start + len(chunk)] = chunk
+                llama.n_tokens = start + len(chunk)
+        return reuse
 
     def complete_chat(self, messages: Sequence[ChatMessage], params: SamplingParams) -> ReplyDone:
         """The whole reply at once (same path as streaming)."""

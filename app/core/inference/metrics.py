@@ -17,6 +17,7 @@ from typing import Any
 import llama_cpp
 
 from app.core.inference.engine import ReplyStats, StopReason
+from app.core.inference.logits import SampledLogits
 
 SPEED_WINDOW = 8  # tokens per point of the speed-over-time series
 
@@ -104,7 +105,7 @@ class MetricsRecorder:
         self._started = time.perf_counter()
         self._times: list[float] = []
 
-    def observe(self, _token_id: int, _llama: llama_cpp.Llama) -> None:
+    def observe(self, _token_id: int, _logits: SampledLogits) -> None:
         self._times.append(time.perf_counter() - self._started)
 
     def finish(self, stats: ReplyStats, llama: llama_cpp.Llama) -> ReplyMetrics:

@@ -272,6 +272,21 @@ SAMPLING_FIELDS: dict[str, FieldSpec] = {
 }
 
 
+# The stages of llama.cpp's sampler chain in the order they run, each with the fields it
+# reads (sampler_chain.py builds the chain from this): the penalties see every token, top-k,
+# top-p and min-p cut the candidates, the temperature reshapes what is left, and the seeded
+# draw picks one. This is llama-cpp-python's order and that of llama.cpp's own tools. At
+# temperature 0 the draw is greedy (the most likely token after the penalties) and the
+# stages between them change nothing.
+SAMPLER_ORDER: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("penalties", ("repeat_last_n", "repeat_penalty", "frequency_penalty", "presence_penalty")),
+    ("top_k", ("top_k",)),
+    ("top_p", ("top_p",)),
+    ("min_p", ("min_p",)),
+    ("temperature", ("temperature",)),
+    ("draw", ("seed",)),
+)
+
 GREEDY = SamplingParams(temperature=0.0, top_k=1, top_p=1.0, min_p=0.0, repeat_penalty=1.0, seed=0)
 
 # Presets set how tokens are chosen; they leave max tokens, seed and stop strings alone.
