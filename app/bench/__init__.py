@@ -18,7 +18,16 @@ from typing import Any
 
 from app.core.support.text_table import text_table
 
-SECTIONS: list[str] = ["streaming", "chat_view", "memory_plan", "hashing", "context_reuse", "inspector", "remote"]
+SECTIONS: list[str] = [
+    "streaming",
+    "speculative",
+    "chat_view",
+    "memory_plan",
+    "hashing",
+    "context_reuse",
+    "inspector",
+    "remote",
+]
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
@@ -33,6 +34,8 @@ from llama_cpp import llama_chat_format
 from app.core.inference import llama_log
 from app.core.inference.chat_format import chat_formatter
 from app.core.inference.decode_batch import DecodeAborted, DecodeBatch, DecodeError
+from app.core.inference.drafting import MAX_DRAFT, Drafting, DraftRecord, Speculative
+from app.core.inference.exact_batch import batches_decode_exactly
 from app.core.inference.kv_shift import reusable_prefix, shift_kv_cache_to
 from app.core.inference.llama_log import install_llama_logging
 from app.core.inference.load_progress import LoadProgress, TimedModelLoad
@@ -74,6 +77,8 @@ class LoadConfig:
     n_gpu_layers: int = 0
     n_threads: int | None = None  # None: physical cores
     n_batch: int = 512
+    speculative: Speculative = Speculative.AUTO  # drafting by prompt lookup (drafting.py)
+    flash_attn: bool = False  # llama.cpp's fused attention; also makes batches decode like single tokens on the CPU
 
 
 @dataclass(frozen=True)
@@ -117,10 +122,20 @@ class ReplyStats:
     total_s: float = 0.0
     stop_reason: StopReason = StopReason.END_OF_TEXT
     error: str = ""
+    # Speculative decoding (prompt lookup): tokens proposed, and how many of them the model kept.
+    drafted_tokens: int = 0
+    accepted_tokens: int = 0
+    # Decode time with one token a batch (estimated from plain decodes) over the time it took;
+    # 0.0 when the reply drafted nothing or there was no plain decode to compare with.
+    draft_speedup: float = 0.0
 
     @property
     def evaluated_prompt_tokens(self) -> int:
         return self.prompt_tokens - self.cached_prompt_tokens
+
+    @property
+    def acceptance_rate(self) -> float:
+        return self.accepted_tokens / self.drafted_tokens if self.drafted_tokens else 0.0
 
 
 @dataclass(frozen=True)
@@ -182,6 +197,9 @@ class Engine:
         self._batch: DecodeBatch | None = None
         self._rows: LogitsRows | None = None
         self._texts: TokenTexts | None = None
+        self._exact_batches: bool | None = None  # see exact_batch.py
+        # Per chat (keyed by its opening messages): what drafting brought there, for Auto.
+        self._draft_records: OrderedDict[Hashable, DraftRecord] = OrderedDict()
 
     # ---- loading -------------------------------------------------------------------
 
@@ -225,6 +243,7 @@ class Engine:
                     n_gpu_layers=config.n_gpu_layers,
                     n_threads=config.n_threads or default_threads(),
                     n_batch=min(config.n_batch, config.n_ctx),
+                    flash_attn=config.flash_attn,
                     verbose=False,
                 )
         except ValueError as error:  # llama-cpp-python raises ValueError for failed loads
@@ -260,6 +279,8 @@ class Engine:
         llama, self._llama = self._llama, None
         batch, self._batch = self._batch, None
         self._rows = self._texts = None
+        self._draft_records.clear()
+        self._exact_batches = None
         self._config = None
         self._formatter = None
         self._load_cancel = None
@@ -275,11 +296,17 @@ class Engine:
         The decode is the last step of the load, so it honours the load's cancel event: set
         before the decode, the decode is skipped; set during it, llama.cpp's abort callback
         ends it. Either way the model is freed and LoadCancelled raised. Raises RuntimeError
-        when llama.cpp's decode fails otherwise."""
+        when llama.cpp's decode fails otherwise.
+
+        With speculative decoding on Auto it then finds out whether batches decode like single
+        tokens here (exact_batch.py), which Auto needs before it drafts."""
         llama = self.llama
         cancel, self._load_cancel = self._load_cancel, None
         if cancel is None or not cancel.is_set():
             self._decode_one_token(llama, cancel)
+        config = self._config
+        if config is not None and config.speculative is Speculative.AUTO and not (cancel and cancel.is_set()):
+            self._probe_batches(llama, cancel)
         if cancel is not None and cancel.is_set():
             name = self._config.model_path.name if self._config else "the model"
             self.close()
@@ -296,6 +323,20 @@ class Engine:
             # Aborted by the cancel event; the caller raises LoadCancelled.
         finally:
             llama.reset()
+
+    def _probe_batches(self, llama: llama_cpp.Llama, cancel: threading.Event | None) -> None:
+        assert self._batch is not None and self._rows is not None
+        probe = self.tokenize(PROBE_TEXT, special=False)[: MAX_DRAFT + 1]
+        memory = llama_cpp.llama_get_memory(llama.ctx)
+        llama_cpp.llama_memory_seq_rm(memory, -1, 0, -1)  # the warm-up token is still cached
+        try:
+            with self._abortable(llama, cancel):
+                exact = batches_decode_exactly(self._batch, self._rows, memory, 0, probe)
+        except DecodeAborted:
+            return  # the load was cancelled; warm_up says so
+        finally:
+            llama.reset()
+        self._found_exactness(exact)
 
     @contextmanager
     def _abortable(self, llama: llama_cpp.Llama, stop: threading.Event | None) -> Iterator[None]:
@@ -339,9 +380,13 @@ class Engine:
         params: SamplingParams,
         stop: threading.Event,
         observer: TokenObserver | None = None,
+        speculative: Speculative | None = None,
     ) -> Iterator[ReplyEvent]:
-        """Yield TokenPiece events, then exactly one ReplyDone (also on stop and on error)."""
-        return self.stream_tokens(self.prompt_tokens(messages), params, stop, observer)
+        """Yield TokenPiece events, then exactly one ReplyDone (also on stop and on error).
+
+        `speculative` overrides the load's setting for this reply (None: the load's)."""
+        prompt = self.prompt_tokens(messages)
+        return self.stream_tokens(prompt, params, stop, observer, speculative, conversation_key(messages))
 
     def stream_tokens(
         self,
@@ -349,7 +394,11 @@ class Engine:
         params: SamplingParams,
         stop: threading.Event,
         observer: TokenObserver | None = None,
+        speculative: Speculative | None = None,
+        conversation: Hashable | None = None,
     ) -> Iterator[ReplyEvent]:
+        """The reply to `prompt`; `conversation` names the chat whose drafting record Auto uses
+        (None: this reply judges alone)."""
         llama = self.llama
         stats = ReplyStats(prompt_tokens=len(prompt))
         room = llama.n_ctx() - len(prompt)
@@ -362,41 +411,52 @@ class Engine:
         stats.cached_prompt_tokens = reusable_prefix(llama, prompt)
         max_tokens = min(params.max_tokens, room) if params.max_tokens > 0 else room
         seed = params.seed if params.seed is not None else random.randint(0, 2**31 - 1)
-        return self._generate(llama, prompt, params, seed, max_tokens, stop, observer, stats)
+        mode = speculative if speculative is not None else self._config.speculative if self._config else Speculative.OFF
+        if mode is Speculative.AUTO and self._exact_batches is False:
+            mode = Speculative.OFF  # drafting would change the reply here (exact_batch.py)
+        drafting = None if mode is Speculative.OFF else Drafting(mode, self._draft_record(conversation), prompt)
+        reply = _Reply(prompt, params, seed, max_tokens, stop, observer, stats, drafting)
+        return self._generate(llama, reply)
 
-    def _generate(
-        self,
-        llama: llama_cpp.Llama,
-        prompt: list[int],
-        params: SamplingParams,
-        seed: int,
-        max_tokens: int,
-        stop: threading.Event,
-        observer: TokenObserver | None,
-        stats: ReplyStats,
-    ) -> Iterator[ReplyEvent]:
-        """The token loop: evaluate the prompt, then sample, show and decode one token at a time.
+    def _draft_record(self, conversation: Hashable | None) -> DraftRecord:
+        if conversation is None:
+            return DraftRecord()
+        record = self._draft_records.pop(conversation, None) or DraftRecord()
+        self._draft_records[conversation] = record  # the latest chat last
+        while len(self._draft_records) > MAX_DRAFT_RECORDS:
+            self._draft_records.popitem(last=False)
+        return record
+
+    def _generate(self, llama: llama_cpp.Llama, reply: _Reply) -> Iterator[ReplyEvent]:
+        """The token loop: evaluate the prompt, then sample, show and decode one token at a time
+        (or a token and the tokens drafted after it, kept for as long as the model picks them).
 
         llama-cpp-python's bookkeeping is kept as its own loop keeps it: `input_ids[:n_tokens]`
         are the tokens in the KV cache (kv_shift.py and the prefix reuse read them). The last
         token sampled is never decoded, so it is not among them.
         """
         assert self._batch is not None and self._rows is not None and self._texts is not None
-        batch, texts = self._batch, self._texts
+        batch, texts, stats, stop, observer = self._batch, self._texts, reply.stats, reply.stop, reply.observer
+        drafting, max_tokens, n_ctx = reply.drafting, reply.max_tokens, llama.n_ctx()
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        stop_strings = StopStringFilter(params.stop)
-        sampler = token_sampler(params, seed, self._rows, llama.ctx)
+        stop_strings = StopStringFilter(reply.params.stop)
+        sampler = token_sampler(reply.params, reply.seed, self._rows, llama.ctx)
         sampled = SampledLogits(self._rows)
+        memory = llama_cpp.llama_get_memory(llama.ctx)
         text_parts: list[str] = []
         started = time.perf_counter()
         first_token_at = 0.0
         input_ids = llama.input_ids
-        stats.stop_reason = StopReason.LENGTH if max_tokens == params.max_tokens else StopReason.CONTEXT_FULL
+        position = 0
+        proposal: list[int] = []  # drafted tokens decoded after `position`, not yet confirmed
+        confirmed = 0  # how many of them the model picked so far
+        checked_s = 0.0  # how long the proposal's batch took
+        stats.stop_reason = StopReason.LENGTH if max_tokens == reply.params.max_tokens else StopReason.CONTEXT_FULL
         try:
-            stats.cached_prompt_tokens = self._evaluate_prompt(llama, prompt, stats.cached_prompt_tokens, stop)
+            stats.cached_prompt_tokens = self._evaluate_prompt(llama, reply.prompt, stats.cached_prompt_tokens, stop)
             position = llama.n_tokens
             while True:
-                token = sampler.sample(-1)
+                token = sampler.sample(sampled.index)
                 if not first_token_at:
                     first_token_at = time.perf_counter()
                 piece = texts.piece(token)
@@ -421,8 +481,39 @@ class Engine:
                     break
                 if stats.completion_tokens >= max_tokens:
                     break
-                batch.decode_one(token, position)
-                input_ids[position] = token
+                if drafting is None:
+                    batch.decode_one(token, position)
+                    input_ids[position] = token
+                    position += 1
+                    llama.n_tokens = position
+                    continue
+                drafting.append(token)
+                if proposal:
+                    if confirmed < len(proposal) and token == proposal[confirmed]:
+                        confirmed += 1  # the model picked the drafted token: it is in the KV cache already
+                        position += 1
+                        llama.n_tokens = position
+                        sampled.index = confirmed  # the next token comes from the drafted token's logits
+                        continue
+                    self._end_round(drafting, stats, memory, position, proposal, confirmed, checked_s)
+                    proposal = []
+                # `token` is not in the KV cache: decode it, with what the lookup proposes after it.
+                limit = min(max_tokens - stats.completion_tokens, n_ctx - position, batch.capacity) - 1
+                proposal = drafting.propose(limit)
+                if proposal and drafting.mode is Speculative.AUTO and not self._batches_exact(reply.prompt, position):
+                    proposal = []
+                decode_started = time.perf_counter()
+                if proposal:
+                    batch.decode([token, *proposal], position, every_logit=True)
+                    checked_s = time.perf_counter() - decode_started
+                    input_ids[position : position + 1 + len(proposal)] = [token, *proposal]
+                    confirmed = 0
+                    sampled.index = 0
+                else:
+                    batch.decode_one(token, position)
+                    drafting.plain(time.perf_counter() - decode_started)
+                    input_ids[position] = token
+                    sampled.index = -1
                 position += 1
                 llama.n_tokens = position
         except DecodeAborted:
@@ -436,6 +527,11 @@ class Engine:
                 log.error("Generation failed: %s", error)
         finally:
             sampler.close()
+            if proposal and drafting is not None:
+                self._end_round(drafting, stats, memory, position, proposal, confirmed, checked_s)
+        if drafting is not None:
+            stats.drafted_tokens, stats.accepted_tokens = drafting.drafted, drafting.accepted
+            stats.draft_speedup = drafting.speedup()
         if stats.stop_reason is not StopReason.STOP_STRING:
             tail = decoder.decode(b"", final=True) + stop_strings.flush()
             if tail:
@@ -444,6 +540,43 @@ class Engine:
         finished = time.perf_counter()
         _fill_timing(stats, started, first_token_at, finished)
         yield ReplyDone("".join(text_parts), stats)
+
+    def _batches_exact(self, prompt: list[int], position: int) -> bool:
+        """Whether batches decode like single tokens with this model and these settings (asked once per load).
+
+        Auto drafts only then, so that its replies are those of plain decoding."""
+        if self._exact_batches is None:
+            assert self._batch is not None and self._rows is not None
+            probe = prompt[-(MAX_DRAFT + 1) :]
+            if len(probe) < 2 or position + len(probe) > self.llama.n_ctx():
+                return False  # no room to find out now
+            memory = llama_cpp.llama_get_memory(self.llama.ctx)
+            self._found_exactness(batches_decode_exactly(self._batch, self._rows, memory, position, probe))
+        return bool(self._exact_batches)
+
+    def _found_exactness(self, exact: bool) -> None:
+        self._exact_batches = exact
+        if not exact:
+            log.info(
+                "Batches of tokens decode slightly differently from single tokens with these settings "
+                "(flash attention off?): speculative decoding on Auto does not draft, so replies stay "
+                "those of plain decoding"
+            )
+
+    @staticmethod
+    def _end_round(
+        drafting: Drafting,
+        stats: ReplyStats,
+        memory: llama_cpp.llama_memory_t | None,
+        position: int,
+        proposal: list[int],
+        confirmed: int,
+        seconds: float,
+    ) -> None:
+        """A proposal's check is over: record it, and drop the drafted tokens the model did not pick."""
+        drafting.checked(len(proposal), confirmed, seconds)
+        if confirmed < len(proposal):
+            llama_cpp.llama_memory_seq_rm(memory, 0, position, -1)
 
     def _evaluate_prompt(self, llama: llama_cpp.Llama, prompt: list[int], reuse: int, stop: threading.Event) -> int:
         """Decode what the KV cache lacks of `prompt`, in chunks of n_batch; `stop` aborts inside a
@@ -474,6 +607,35 @@ class Engine:
             return False
         llama_log.abort_requested()
         return True
+
+
+@dataclass(frozen=True)
+class _Reply:
+    """What one reply's token loop works with."""
+
+    prompt: list[int]
+    params: SamplingParams
+    seed: int
+    max_tokens: int
+    stop: threading.Event
+    observer: TokenObserver | None
+    stats: ReplyStats
+    drafting: Drafting | None
+
+
+MAX_DRAFT_RECORDS = 64  # chats whose drafting record is kept
+# Decoded once a load (with speculative decoding on Auto) to compare batches with single tokens.
+PROBE_TEXT = "The keeper climbed the stairs at dusk, trimmed the wick and wrote the wind and the sea into the log."
+
+
+def conversation_key(messages: Sequence[ChatMessage]) -> Hashable:
+    """What tells one chat from another for the drafting record: its messages up to the first user message."""
+    opening: list[tuple[str, str]] = []
+    for message in messages:
+        opening.append((message.role, message.content))
+        if message.role == "user":
+            break
+    return hash(tuple(opening))
 
 
 def final_reply(events: Iterable[ReplyEvent]) -> ReplyDone:
