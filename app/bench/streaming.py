@@ -31,6 +31,7 @@ from typing import TypeVar, cast
 import llama_cpp
 
 from app.bench import BenchContext, BenchRow, row
+from app.core.inference.drafting import Speculative
 from app.core.inference.engine import ChatMessage, Engine, LoadConfig, TokenObserver, default_threads, final_reply
 from app.core.inference.metrics import LlamaCounters, MetricsRecorder
 from app.core.inference.sampling import GREEDY, SamplingParams
@@ -42,6 +43,7 @@ SECTION = "streaming"
 # number of tokens (a reply that ends after a dozen tokens would time mostly noise).
 PROMPT = "Write a long story about a lighthouse keeper and a storm, in at least five paragraphs."
 N_CTX = 2048
+PLAIN = Speculative.OFF  # the speed of the token loop itself, one token a decode
 PROMPT_EVAL_TOKENS = 1000  # the length of the prompt-processing prompt
 _FILLER = (
     "The keeper climbed the spiral stairs at dusk, trimmed the wick, wound the clockwork that turned the lens, "
@@ -86,7 +88,7 @@ def engine_reply(
     """One reply through the engine, evaluated from scratch, with llama.cpp's counters for it."""
     engine.llama.reset()  # the same prompt evaluation every round
     recorder = MetricsRecorder(engine.llama)
-    done = final_reply(engine.stream_chat(messages, params, threading.Event(), observer))
+    done = final_reply(engine.stream_chat(messages, params, threading.Event(), observer, PLAIN))
     counters = recorder.finish(done.stats, engine.llama).llama
     return Measured(done.stats.generation_tokens_per_s, counters)
 
@@ -95,7 +97,7 @@ def prompt_eval(engine: Engine, messages: list[ChatMessage]) -> Measured:
     """The prompt's evaluated tokens/s up to the first token, with llama.cpp's prompt counters for it."""
     engine.llama.reset()
     recorder = MetricsRecorder(engine.llama)
-    done = final_reply(engine.stream_chat(messages, replace(GREEDY, max_tokens=1), threading.Event()))
+    done = final_reply(engine.stream_chat(messages, replace(GREEDY, max_tokens=1), threading.Event(), None, PLAIN))
     counters = recorder.finish(done.stats, engine.llama).llama
     return Measured(done.stats.prompt_eval_tokens_per_s, counters)
 
@@ -119,10 +121,10 @@ def run(context: BenchContext) -> list[BenchRow]:
 
     raw = llama_cpp.Llama(model_path=str(context.model_path), n_ctx=N_CTX, n_threads=threads, verbose=False)
     engine = Engine()
-    engine.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads))
+    engine.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads, speculative=PLAIN))
     from app.bench.gui_stream import GuiStreamProbe
 
-    gui_config = LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads)
+    gui_config = LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads, speculative=PLAIN)
     long = long_prompt(engine)
     speeds: dict[str, list[float]] = {"raw": []}
     measured: dict[str, list[Measured]] = {"engine": [], "gui": [], "prompt": []}

@@ -38,6 +38,7 @@ from app.core.inference.drafting import MAX_DRAFT, Drafting, DraftRecord, Specul
 from app.core.inference.exact_batch import batches_decode_exactly
 from app.core.inference.kv_shift import reusable_prefix, shift_kv_cache_to
 from app.core.inference.llama_log import install_llama_logging
+from app.core.inference.load_options import llama_options, load_option_problems
 from app.core.inference.load_progress import LoadProgress, TimedModelLoad
 from app.core.inference.logits import LogitsRows, SampledLogits
 from app.core.inference.sampler_chain import token_sampler
@@ -78,7 +79,15 @@ class LoadConfig:
     n_threads: int | None = None  # None: physical cores
     n_batch: int = 512
     speculative: Speculative = Speculative.AUTO  # drafting by prompt lookup (drafting.py)
+    # Load options (load_options.py); the defaults are llama-cpp-python's.
     flash_attn: bool = False  # llama.cpp's fused attention; also makes batches decode like single tokens on the CPU
+    type_k: str = "f16"  # KV cache types: f16, q8_0 or q4_0
+    type_v: str = "f16"  # anything but f16 needs flash attention
+    n_ubatch: int = 512
+    use_mmap: bool = True
+    use_mlock: bool = False
+    rope_freq_base: float = 0.0  # 0: the model's own
+    rope_freq_scale: float = 0.0  # 0: the model's own
 
 
 @dataclass(frozen=True)
@@ -109,6 +118,12 @@ class LoadReport:
     @property
     def total_seconds(self) -> float:
         return sum(stage.seconds for stage in self.stages)
+
+    @property
+    def context_past_training(self) -> bool:
+        """The context is longer than the model was trained for (quality may drop past that length
+        unless the RoPE frequency base or scale stretch it): worth a warning where the user reads it."""
+        return self.config.n_ctx > self.n_ctx_train > 0
 
 
 @dataclass
@@ -229,6 +244,9 @@ class Engine:
     ) -> LoadReport:
         """Load a model, replacing any loaded one. Raises ModelFileError or EngineError."""
         self.close()
+        problems = load_option_problems(config)
+        if problems:
+            raise EngineError(" ".join(problems))
         report = LoadReport(config=config, started_at=time.perf_counter())
         path = check_model_file(config.model_path)
         checked = time.perf_counter() - report.started_at
@@ -243,8 +261,8 @@ class Engine:
                     n_gpu_layers=config.n_gpu_layers,
                     n_threads=config.n_threads or default_threads(),
                     n_batch=min(config.n_batch, config.n_ctx),
-                    flash_attn=config.flash_attn,
                     verbose=False,
+                    **llama_options(config),
                 )
         except ValueError as error:  # llama-cpp-python raises ValueError for failed loads
             if cancel is not None and cancel.is_set():

@@ -22,10 +22,14 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
 
 from app.core.models.gguf_info import GgufInfo
+
+if TYPE_CHECKING:
+    from app.core.inference.engine import LoadConfig
 
 MIB = 1024 * 1024
 GIB = 1024 * MIB
@@ -64,6 +68,16 @@ class ContextSettings:
     def for_load(cls, n_ctx: int, n_batch: int = DEFAULT_UBATCH) -> ContextSettings:
         """The settings `Engine.load` gives llama.cpp for this n_ctx and n_batch."""
         return cls(n_ctx=n_ctx, n_ubatch=max(1, min(n_batch, n_ctx, DEFAULT_UBATCH)))
+
+    @classmethod
+    def for_config(cls, config: LoadConfig) -> ContextSettings:
+        """The settings `Engine.load` gives llama.cpp for `config`, its cache types and n_ubatch included."""
+        return cls(
+            n_ctx=config.n_ctx,
+            n_ubatch=max(1, min(config.n_ubatch, config.n_batch, config.n_ctx)),
+            type_k=config.type_k,
+            type_v=config.type_v,
+        )
 
 
 @dataclass(frozen=True)
