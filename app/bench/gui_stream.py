@@ -22,8 +22,12 @@ class GuiStreamProbe(QObject):
     """Measures on the GUI thread, as the user sees it. A QObject with slots, so worker
     signals are queued to the GUI thread exactly as they are in the main window."""
 
-    def __init__(self, config: LoadConfig, messages: Sequence[ChatMessage], params: SamplingParams) -> None:
+    def __init__(
+        self, config: LoadConfig, messages: Sequence[ChatMessage], params: SamplingParams, draw: bool = True
+    ) -> None:
+        """`draw` False: the text reaches the GUI thread but not the chat view (what drawing costs)."""
         super().__init__()
+        self._draw = draw
         self._app = bench_application()
         self._llm = LlmThread()
         self._view = ChatView()
@@ -48,13 +52,15 @@ class GuiStreamProbe(QObject):
     def _on_token(self, text: str) -> None:
         self._last = time.perf_counter()
         self._first = self._first or self._last
-        self._view.append_tokens(text)
+        if self._draw:
+            self._view.append_tokens(text)
 
     @Slot(object)
     def _on_finished(self, done: ReplyDone) -> None:
         self._last = time.perf_counter()
         self._done = done
-        self._view.finish_reply(done.text)
+        if self._draw:
+            self._view.finish_reply(done.text)
         self._loop.quit()
 
     def measure(self) -> Measured:

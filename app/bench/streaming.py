@@ -127,12 +127,12 @@ def run(context: BenchContext) -> list[BenchRow]:
     gui_config = LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads, speculative=PLAIN)
     long = long_prompt(engine)
     speeds: dict[str, list[float]] = {"raw": []}
-    measured: dict[str, list[Measured]] = {"engine": [], "gui": [], "prompt": []}
+    measured: dict[str, list[Measured]] = {"engine": [], "gui": [], "gui_no_drawing": [], "prompt": []}
 
-    def gui_round() -> None:
-        gui = GuiStreamProbe(gui_config, messages, params)  # its LLM thread ends with the round
+    def gui_round(name: str = "gui", draw: bool = True) -> None:
+        gui = GuiStreamProbe(gui_config, messages, params, draw)  # its LLM thread ends with the round
         try:
-            measured["gui"].append(gui.measure())
+            measured[name].append(gui.measure())
         finally:
             gui.close()
 
@@ -140,6 +140,7 @@ def run(context: BenchContext) -> list[BenchRow]:
         lambda: speeds["raw"].append(in_own_thread(lambda: _raw_speed(raw, messages, max_tokens))),
         lambda: measured["engine"].append(in_own_thread(lambda: engine_reply(engine, messages, params))),
         gui_round,
+        lambda: gui_round("gui_no_drawing", draw=False),
         lambda: measured["prompt"].append(in_own_thread(lambda: prompt_eval(engine, long))),
     ]
     try:
@@ -160,7 +161,9 @@ def run(context: BenchContext) -> list[BenchRow]:
     d = statistics.median(m.llama.eval_tokens_per_s for m in measured["engine"])
     d_child = statistics.median(m.llama.eval_tokens_per_s for m in measured["gui"])
     b_of_d, c_of_d = (statistics.median(m.of_decode for m in measured[k]) for k in ("engine", "gui"))
-    b_over, c_over = (statistics.median(m.overhead_us for m in measured[k]) for k in ("engine", "gui"))
+    b_over, c_over, undrawn_over = (
+        statistics.median(m.overhead_us for m in measured[k]) for k in ("engine", "gui", "gui_no_drawing")
+    )
     prompt = measured["prompt"]
     prompt_rate = statistics.median(m.tokens_per_s for m in prompt)
     llama_prompt_rate = statistics.median(m.llama.prompt_eval_tokens_per_s for m in prompt)
@@ -188,6 +191,7 @@ def run(context: BenchContext) -> list[BenchRow]:
         row(SECTION, "c/d (the window's path against llama.cpp's decode)", c_of_d, "ratio"),
         row(SECTION, "per-token time outside llama_decode, engine (1/b - 1/d)", b_over, "µs", "<= 100"),
         row(SECTION, "per-token time outside llama_decode, window path (1/c - 1/d)", c_over, "µs", "<= 300"),
+        row(SECTION, "  of which the chat view's drawing (c with drawing - c without)", c_over - undrawn_over, "µs"),
         row(SECTION, f"prompt processing, engine ({prompt[0].llama.prompt_eval_tokens} tokens)", prompt_rate, "tok/s"),
         row(SECTION, "prompt processing, llama.cpp's own count", llama_prompt_rate, "tok/s"),
         row(SECTION, "prompt processing, engine / llama.cpp", prompt_share, "ratio", ">= 0.97"),

@@ -1,9 +1,14 @@
 """llama.cpp behind one small interface: load a GGUF, render chat prompts, stream replies.
 
-The token loop lives here; what it leans on lives beside it: stop_strings.py (cutting the
-reply at a stop string), kv_shift.py (reusing the KV cache after the context window dropped
-turns), load_progress.py (progress and cancel during the weight load), chat_format.py (the
-chat template, ChatML as the fallback).
+The token loop lives here and talks to llama.cpp directly, so that little but llama.cpp's
+own decode happens per token (llama-cpp-python's `Llama` still loads the model, owns the
+context and tokenizes). What it leans on lives beside it: decode_batch.py (one reused
+llama_batch), sampler_chain.py (llama.cpp's sampler chain), logits.py (the logits rows read
+in place), token_texts.py (each token's bytes), drafting.py and exact_batch.py (speculative
+decoding by prompt lookup), stop_strings.py (cutting the reply at a stop string),
+kv_shift.py (reusing the KV cache after the context window dropped turns), load_options.py
+(flash attention, cache types, ...), load_progress.py (progress and cancel during the
+weight load), chat_format.py (the chat template, ChatML as the fallback).
 
 The engine is not thread-safe by design: one owner (the LLM worker thread, or the
 command line) calls it. The only cross-thread input is the stop `threading.Event`, which

@@ -16,6 +16,12 @@ import numpy as np
 
 MAX_KEPT_VIEWS = 64  # more rows than a verification batch has outputs
 
+# llama_get_logits_ith returning the address as an int: llama_cpp's binding returns a float
+# pointer object, which would have to be made and cast on every token.
+_logits_address = ctypes.CFUNCTYPE(ctypes.c_void_p, llama_cpp.llama_context_p_ctypes, ctypes.c_int32)(
+    ("llama_get_logits_ith", llama_cpp.llama_cpp._lib)
+)
+
 
 class LogitsRows:
     """Views of one context's logits rows."""
@@ -27,8 +33,7 @@ class LogitsRows:
 
     def row(self, index: int) -> np.ndarray:
         """The logits of the batch's `index`-th output (-1: the last), as float32, in place."""
-        pointer = llama_cpp.llama_get_logits_ith(self._ctx, index)  # also waits for the decode to finish
-        address = ctypes.cast(pointer, ctypes.c_void_p).value
+        address = _logits_address(self._ctx, index)  # also waits for the decode to finish
         if not address:
             raise RuntimeError(f"llama.cpp has no logits for output {index}")
         view = self._views.get(address)
