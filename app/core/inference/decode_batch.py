@@ -45,6 +45,8 @@ class DecodeBatch:
             self._batch.seq_id[i][0] = 0
         self._batch.logits[0] = 1
         self._single_ready = True  # slot 0 wants its logits, as a single-token decode needs
+        # The batch's arrays, taken once: reading a pointer field makes a new pointer object.
+        self._tokens, self._positions = self._batch.token, self._batch.pos
 
     def decode_one(self, token: int, position: int) -> None:
         """Decode one token with its logits (the hot path of generation)."""
@@ -52,10 +54,12 @@ class DecodeBatch:
         if not self._single_ready:
             batch.logits[0] = 1
             self._single_ready = True
-        batch.token[0] = token
-        batch.pos[0] = position
+        self._tokens[0] = token
+        self._positions[0] = position
         batch.n_tokens = 1
-        self._run()
+        code = llama_cpp.llama_decode(self._ctx, batch)
+        if code:
+            self._failed(code)
 
     def decode(self, tokens: Sequence[int], start: int, every_logit: bool = False) -> None:
         """Decode up to `capacity` tokens at positions start, start+1, ...; logits for the last
@@ -76,10 +80,14 @@ class DecodeBatch:
 
     def _run(self) -> None:
         code = llama_cpp.llama_decode(self._ctx, self._batch)
+        if code:
+            self._failed(code)
+
+    @staticmethod
+    def _failed(code: int) -> None:
         if code == DECODE_ABORTED:
             raise DecodeAborted
-        if code != 0:
-            raise DecodeError(describe(code))
+        raise DecodeError(describe(code))
 
     def close(self) -> None:
         if self._open:

@@ -22,15 +22,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from app.core.inference.exact_batch import BatchProbe
 
 NGRAM_SIZES = (3, 2)  # the suffix lengths looked up, longest first
 MAX_DRAFT = 16  # tokens proposed at most in one batch
 FIRST_DRAFT = 2  # proposal length of a chat's first drafts (Auto and On); it doubles while taken whole
 MIN_DRAFT = 2
 # Auto: judged after this many verification batches and this many plain decodes.
-JUDGE_AFTER_ROUNDS = 4
+JUDGE_AFTER_ROUNDS = 3
 JUDGE_AFTER_PLAIN = 8
-KEEP_IF_AT_LEAST = 1.0  # drafting stays on while plain time per token / drafted time per token is this or more
+PROVEN_AFTER_ROUNDS = 2  # Auto drafts after 2-token matches too once this many batches kept half their drafts
+KEEP_IF_AT_LEAST = 1.0
+# Auto's guess, before a chat has shown anything, that a drafted token is taken when the ones
+# before it were; it counts as this many drafted tokens seen.
+PRIOR_TAKEN = 0.75
+PRIOR_WEIGHT = 4  # drafting stays on while plain time per token / drafted time per token is this or more
 RETRY_AFTER_PLAIN = 1024  # Auto looks again at a chat it turned drafting off for after this many plain tokens
 
 
@@ -61,11 +70,12 @@ class PromptLookup:
                 self._next[tuple(tokens[end - size : end])] = end
         tokens.append(token)
 
-    def draft(self, limit: int) -> list[int]:
-        """Up to `limit` tokens that followed an earlier occurrence of the last tokens, [] when none did."""
+    def draft(self, limit: int, shortest: int = 1) -> list[int]:
+        """Up to `limit` tokens that followed an earlier occurrence of the last tokens (at least
+        `shortest` of them), [] when none did."""
         tokens = self._tokens
         for size in self._sizes:
-            if len(tokens) > size:
+            if shortest <= size < len(tokens):
                 start = self._next.get(tuple(tokens[-size:]))
                 if start is not None:
                     return tokens[start : start + limit]
@@ -79,6 +89,7 @@ class DraftRecord:
     rounds: int = 0  # verification batches
     drafted: int = 0
     accepted: int = 0
+    rejected: int = 0  # batches in which the model turned a drafted token down
     drafted_s: float = 0.0  # wall time of the verification batches
     plain_tokens: int = 0  # single-token decodes
     plain_s: float = 0.0
@@ -93,7 +104,7 @@ class DraftRecord:
         if not self.enabled:
             self.plain_since_off += 1
             if self.plain_since_off >= RETRY_AFTER_PLAIN:  # a fresh look: the chat may have turned to repeating text
-                self.rounds = self.drafted = self.accepted = self.plain_since_off = 0
+                self.rounds = self.drafted = self.accepted = self.rejected = self.plain_since_off = 0
                 self.drafted_s = 0.0
                 self.length = FIRST_DRAFT
                 self.enabled = True
@@ -103,11 +114,22 @@ class DraftRecord:
         self.rounds += 1
         self.drafted += drafted
         self.accepted += accepted
+        self.rejected += accepted < drafted
         self.drafted_s += seconds
         if accepted == drafted:
             self.length = min(MAX_DRAFT, self.length * 2)
         else:
             self.length = max(MIN_DRAFT, accepted + 1)
+
+    @property
+    def taken(self) -> float:
+        """How likely a drafted token is taken when the ones before it were, in this chat (with a prior)."""
+        return (self.accepted + PRIOR_TAKEN * PRIOR_WEIGHT) / (self.accepted + self.rejected + PRIOR_WEIGHT)
+
+    @property
+    def proven(self) -> bool:
+        """Proposals were taken here: at least half of the drafted tokens, over a few batches."""
+        return self.rounds >= PROVEN_AFTER_ROUNDS and self.accepted * 2 >= self.drafted
 
     @property
     def gain(self) -> float | None:
@@ -146,11 +168,30 @@ class Drafting:
         self._lookup.append(token)
 
     def propose(self, limit: int) -> list[int]:
-        """The tokens to check after the last one, [] when drafting is off here or nothing matches."""
-        limit = min(limit, self.record.length)
+        """The tokens to check after the last one, [] when drafting is off here or nothing matches.
+
+        Auto trusts a short match only in a chat where proposals were seen to be taken."""
+        if self.mode is not Speculative.AUTO:
+            limit = min(limit, self.record.length)  # On: grows while taken whole (Auto weighs it instead)
         if limit <= 0 or self._lookup is None or not self.record.enabled:
             return []
-        return self._lookup.draft(limit)
+        cautious = self.mode is Speculative.AUTO and not self.record.proven
+        return self._lookup.draft(limit, NGRAM_SIZES[0] if cautious else 1)
+
+    def worth_checking(self, proposal: list[int], probe: BatchProbe) -> list[int]:
+        """Auto: the start of `proposal` whose check is expected to save the most time, [] when no
+        length is expected to beat decoding one token at a time. A batch of 1 + k tokens costs what
+        the probe measured and yields 1 + (p + p² + ... + p^k) tokens, p being `DraftRecord.taken`."""
+        taken = self.record.taken
+        best, best_gain = 0, 1.0
+        expected, chance = 1.0, 1.0
+        for length in range(1, len(proposal) + 1):
+            chance *= taken
+            expected += chance
+            gain = expected / probe.cost_of(length + 1)
+            if gain > best_gain:
+                best, best_gain = length, gain
+        return proposal[:best]
 
     def plain(self, seconds: float) -> None:
         self.plain_tokens += 1

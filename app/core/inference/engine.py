@@ -40,7 +40,7 @@ from app.core.inference import llama_log
 from app.core.inference.chat_format import chat_formatter
 from app.core.inference.decode_batch import DecodeAborted, DecodeBatch, DecodeError
 from app.core.inference.drafting import MAX_DRAFT, Drafting, DraftRecord, Speculative
-from app.core.inference.exact_batch import batches_decode_exactly
+from app.core.inference.exact_batch import BatchProbe, probe_batches
 from app.core.inference.kv_shift import reusable_prefix, shift_kv_cache_to
 from app.core.inference.llama_log import install_llama_logging
 from app.core.inference.load_options import llama_options, load_option_problems
@@ -217,7 +217,7 @@ class Engine:
         self._batch: DecodeBatch | None = None
         self._rows: LogitsRows | None = None
         self._texts: TokenTexts | None = None
-        self._exact_batches: bool | None = None  # see exact_batch.py
+        self._batch_probe: BatchProbe | None = None  # see exact_batch.py
         # Per chat (keyed by its opening messages): what drafting brought there, for Auto.
         self._draft_records: OrderedDict[Hashable, DraftRecord] = OrderedDict()
 
@@ -303,7 +303,7 @@ class Engine:
         batch, self._batch = self._batch, None
         self._rows = self._texts = None
         self._draft_records.clear()
-        self._exact_batches = None
+        self._batch_probe = None
         self._config = None
         self._formatter = None
         self._load_cancel = None
@@ -354,12 +354,12 @@ class Engine:
         llama_cpp.llama_memory_seq_rm(memory, -1, 0, -1)  # the warm-up token is still cached
         try:
             with self._abortable(llama, cancel):
-                exact = batches_decode_exactly(self._batch, self._rows, memory, 0, probe)
+                found = probe_batches(self._batch, self._rows, memory, 0, probe)
         except DecodeAborted:
             return  # the load was cancelled; warm_up says so
         finally:
             llama.reset()
-        self._found_exactness(exact)
+        self._found(found)
 
     @contextmanager
     def _abortable(self, llama: llama_cpp.Llama, stop: threading.Event | None) -> Iterator[None]:
@@ -435,7 +435,7 @@ class Engine:
         max_tokens = min(params.max_tokens, room) if params.max_tokens > 0 else room
         seed = params.seed if params.seed is not None else random.randint(0, 2**31 - 1)
         mode = speculative if speculative is not None else self._config.speculative if self._config else Speculative.OFF
-        if mode is Speculative.AUTO and self._exact_batches is False:
+        if mode is Speculative.AUTO and self._batch_probe is not None and not self._batch_probe.exact:
             mode = Speculative.OFF  # drafting would change the reply here (exact_batch.py)
         drafting = None if mode is Speculative.OFF else Drafting(mode, self._draft_record(conversation), prompt)
         reply = _Reply(prompt, params, seed, max_tokens, stop, observer, stats, drafting)
@@ -474,38 +474,43 @@ class Engine:
         proposal: list[int] = []  # drafted tokens decoded after `position`, not yet confirmed
         confirmed = 0  # how many of them the model picked so far
         checked_s = 0.0  # how long the proposal's batch took
+        completed = 0  # reply tokens sampled
         stats.stop_reason = StopReason.LENGTH if max_tokens == reply.params.max_tokens else StopReason.CONTEXT_FULL
         try:
             stats.cached_prompt_tokens = self._evaluate_prompt(llama, reply.prompt, stats.cached_prompt_tokens, stop)
             position = llama.n_tokens
+            # Bound once: each lookup of an attribute is time after every decode.
+            sample, piece_of, decode_text, decode_one = sampler.sample, texts.piece, decoder.decode, batch.decode_one
+            feed, watch_stop_strings = stop_strings.feed, stop_strings.active
+            stopped, keep = stop.is_set, text_parts.append
             while True:
-                token = sampler.sample(sampled.index)
+                token = sample(sampled.index)
                 if not first_token_at:
                     first_token_at = time.perf_counter()
-                piece = texts.piece(token)
+                piece = piece_of(token)
                 if piece is None:
                     stats.stop_reason = StopReason.END_OF_TEXT
                     break
-                stats.completion_tokens += 1
+                completed += 1
                 if observer is not None:
                     observer(token, sampled)
-                text = decoder.decode(piece)
-                visible, hit = stop_strings.feed(text)
+                text = decode_text(piece)
+                visible, hit = feed(text) if watch_stop_strings else (text, False)
                 if visible:
-                    text_parts.append(visible)
+                    keep(visible)
                     yield TokenPiece(visible, token)
                 elif text == "" or hit:
                     yield TokenPiece("", token)
                 if hit:
                     stats.stop_reason = StopReason.STOP_STRING
                     break
-                if stop.is_set():
+                if stopped():
                     stats.stop_reason = StopReason.USER
                     break
-                if stats.completion_tokens >= max_tokens:
+                if completed >= max_tokens:
                     break
                 if drafting is None:
-                    batch.decode_one(token, position)
+                    decode_one(token, position)
                     input_ids[position] = token
                     position += 1
                     llama.n_tokens = position
@@ -518,13 +523,14 @@ class Engine:
                         llama.n_tokens = position
                         sampled.index = confirmed  # the next token comes from the drafted token's logits
                         continue
-                    self._end_round(drafting, stats, memory, position, proposal, confirmed, checked_s)
+                    self._end_round(drafting, memory, position, proposal, confirmed, checked_s)
                     proposal = []
                 # `token` is not in the KV cache: decode it, with what the lookup proposes after it.
-                limit = min(max_tokens - stats.completion_tokens, n_ctx - position, batch.capacity) - 1
+                limit = min(max_tokens - completed, n_ctx - position, batch.capacity) - 1
                 proposal = drafting.propose(limit)
-                if proposal and drafting.mode is Speculative.AUTO and not self._batches_exact(reply.prompt, position):
-                    proposal = []
+                if proposal and drafting.mode is Speculative.AUTO:
+                    probe = self._probe(reply.prompt, position)
+                    proposal = drafting.worth_checking(proposal, probe) if probe is not None and probe.exact else []
                 decode_started = time.perf_counter()
                 if proposal:
                     batch.decode([token, *proposal], position, every_logit=True)
@@ -549,9 +555,10 @@ class Engine:
                 stats.error = str(error)
                 log.error("Generation failed: %s", error)
         finally:
+            stats.completion_tokens = completed
             sampler.close()
             if proposal and drafting is not None:
-                self._end_round(drafting, stats, memory, position, proposal, confirmed, checked_s)
+                self._end_round(drafting, memory, position, proposal, confirmed, checked_s)
         if drafting is not None:
             stats.drafted_tokens, stats.accepted_tokens = drafting.drafted, drafting.accepted
             stats.draft_speedup = drafting.speedup()
@@ -564,22 +571,24 @@ class Engine:
         _fill_timing(stats, started, first_token_at, finished)
         yield ReplyDone("".join(text_parts), stats)
 
-    def _batches_exact(self, prompt: list[int], position: int) -> bool:
-        """Whether batches decode like single tokens with this model and these settings (asked once per load).
+    def _probe(self, prompt: list[int], position: int) -> BatchProbe | None:
+        """Whether batches decode like single tokens with this model and these settings, and what they
+        cost (asked once per load, at the warm-up or here); None when there is no room to find out now.
 
-        Auto drafts only then, so that its replies are those of plain decoding."""
-        if self._exact_batches is None:
+        Auto drafts only where they match, so that its replies are those of plain decoding."""
+        if self._batch_probe is None:
             assert self._batch is not None and self._rows is not None
             probe = prompt[-(MAX_DRAFT + 1) :]
             if len(probe) < 2 or position + len(probe) > self.llama.n_ctx():
-                return False  # no room to find out now
+                return None
             memory = llama_cpp.llama_get_memory(self.llama.ctx)
-            self._found_exactness(batches_decode_exactly(self._batch, self._rows, memory, position, probe))
-        return bool(self._exact_batches)
+            self._found(probe_batches(self._batch, self._rows, memory, position, probe))
+        return self._batch_probe
 
-    def _found_exactness(self, exact: bool) -> None:
-        self._exact_batches = exact
-        if not exact:
+    def _found(self, probe: BatchProbe) -> None:
+        self._batch_probe = probe
+        log.debug("Batch probe: exact %s, cost %s", probe.exact, probe.cost)
+        if not probe.exact:
             log.info(
                 "Batches of tokens decode slightly differently from single tokens with these settings "
                 "(flash attention off?): speculative decoding on Auto does not draft, so replies stay "
@@ -589,7 +598,6 @@ class Engine:
     @staticmethod
     def _end_round(
         drafting: Drafting,
-        stats: ReplyStats,
         memory: llama_cpp.llama_memory_t | None,
         position: int,
         proposal: list[int],

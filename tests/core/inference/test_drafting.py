@@ -16,11 +16,13 @@ from app.core.inference.drafting import (
     JUDGE_AFTER_ROUNDS,
     MAX_DRAFT,
     RETRY_AFTER_PLAIN,
+    Drafting,
     DraftRecord,
     PromptLookup,
     Speculative,
 )
 from app.core.inference.engine import ChatMessage, Engine, LoadConfig, ReplyDone, StopReason, TokenPiece
+from app.core.inference.exact_batch import BatchProbe
 from app.core.inference.metrics import MetricsRecorder
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
@@ -95,6 +97,30 @@ def test_the_proposal_grows_while_it_is_taken_whole_and_shrinks_to_what_was_take
     assert record.length == MAX_DRAFT
     record.checked(MAX_DRAFT, 5, 0.01)
     assert record.length == 6
+
+
+def test_a_batch_costs_what_the_probe_measured_in_between_and_beyond_its_sizes() -> None:
+    probe = BatchProbe(True, {2: 1.5, 4: 2.0, 8: 3.0})
+    assert probe.cost_of(1) == 1.0 and probe.cost_of(2) == 1.5
+    assert probe.cost_of(3) == pytest.approx(1.75) and probe.cost_of(6) == pytest.approx(2.5)
+    assert probe.cost_of(12) == pytest.approx(4.0)  # the last step's slope goes on
+    assert BatchProbe(False).cost_of(5) == 5.0  # not measured: every token a decode of its own
+
+
+def _auto(accepted: int, rejected: int) -> Drafting:
+    record = DraftRecord(rounds=accepted + rejected, accepted=accepted, drafted=accepted + rejected, rejected=rejected)
+    return Drafting(Speculative.AUTO, record, [])
+
+
+def test_auto_checks_as_much_of_a_proposal_as_is_expected_to_pay_on_this_machine() -> None:
+    cpu = BatchProbe(True, {2: 1.7, 4: 2.4, 8: 4.2, 17: 8.0})  # as measured on two CPU cores
+    proposal = list(range(16))
+    new_chat = len(_auto(0, 0).worth_checking(proposal, cpu))
+    assert 1 <= new_chat <= 4  # a short look
+    assert len(_auto(60, 2).worth_checking(proposal, cpu)) > new_chat  # a chat that repeats its prompt
+    assert _auto(1, 10).worth_checking(proposal, cpu) == []  # a chat where proposals fail
+    gpu = BatchProbe(True, {2: 1.02, 4: 1.05, 8: 1.1, 17: 1.3})  # batches almost free
+    assert len(_auto(1, 10).worth_checking(proposal, gpu)) >= 1
 
 
 # ---- the engine -----------------------------------------------------------------------
