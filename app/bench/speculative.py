@@ -4,7 +4,7 @@ Two greedy replies on one engine, each generated with drafting and without, back
 and in turns first (the ratios are medians of these pairs, the speeds medians of each side):
 
     editing  the model repeats a given paragraph with small corrections: most of the reply
-             is in the prompt, so the lookup's proposals are mostly right (On)
+             is in the prompt, so the lookup's proposals are mostly right (On, and Auto)
     story    a free-form story: proposals are rare and mostly wrong; Auto must notice and
              not make the reply slower (each round is a new chat, so Auto starts afresh)
 
@@ -53,10 +53,12 @@ def run(context: BenchContext) -> list[BenchRow]:
     engine, without_fa = Engine(), Engine()
     engine.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads, flash_attn=True))
     without_fa.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads, flash_attn=False))
-    engine.warm_up()  # finds out whether batches decode exactly (Auto drafts only then)
+    # Finds out whether batches decode exactly and what they cost (Auto drafts only where they
+    # match); on a thread of its own, as every decode here (see in_own_thread).
+    in_own_thread(engine.warm_up)
     speeds: dict[str, list[float]] = {}
     replies: dict[str, list[ReplyStats]] = {}
-    ratios: dict[str, list[float]] = {"editing": [], "story": [], "flash attention": []}
+    ratios: dict[str, list[float]] = {"editing": [], "editing, Auto": [], "story": [], "flash attention": []}
 
     def measure(name: str, target: Engine, messages: list[ChatMessage], mode: Speculative) -> float:
         stats = in_own_thread(lambda: _reply(target, messages, params, mode))
@@ -82,6 +84,12 @@ def run(context: BenchContext) -> list[BenchRow]:
                 ("editing, plain", engine, EDITING, Speculative.OFF),
                 ("editing, prompt lookup", engine, EDITING, Speculative.ON),
                 flip,
+            )
+            pair(
+                "editing, Auto",
+                ("editing, plain", engine, EDITING, Speculative.OFF),
+                ("editing, Auto", engine, EDITING, Speculative.AUTO),
+                not flip,
             )
             pair(
                 "story",
@@ -115,6 +123,7 @@ def run(context: BenchContext) -> list[BenchRow]:
         row(SECTION, "editing: greedy, prompt lookup", median["editing, prompt lookup"], "tok/s"),
         row(SECTION, "editing: acceptance of drafted tokens", _acceptance(edited), "ratio"),
         row(SECTION, "editing: prompt lookup / plain", statistics.median(ratios["editing"]), "ratio", ">= 1.5"),
+        row(SECTION, "editing: Auto / plain (a new chat each reply)", _ratio(ratios, "editing, Auto"), "ratio"),
         row(SECTION, "story: greedy, plain decoding (flash attention)", median["story, plain"], "tok/s"),
         row(SECTION, "story: greedy, Auto", median["story, Auto"], "tok/s"),
         row(SECTION, "story: tokens drafted per reply, Auto", _median_drafted(story), "tokens"),
@@ -128,6 +137,10 @@ def _reply(engine: Engine, messages: list[ChatMessage], params: SamplingParams, 
     engine.llama.reset()
     prompt = engine.prompt_tokens(messages)
     return final_reply(engine.stream_tokens(prompt, params, threading.Event(), speculative=mode)).stats
+
+
+def _ratio(ratios: dict[str, list[float]], name: str) -> float:
+    return statistics.median(ratios[name])
 
 
 def _median_drafted(replies: list[ReplyStats]) -> float:

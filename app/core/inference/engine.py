@@ -39,8 +39,8 @@ from llama_cpp import llama_chat_format
 from app.core.inference import llama_log
 from app.core.inference.chat_format import chat_formatter
 from app.core.inference.decode_batch import DecodeAborted, DecodeBatch, DecodeError
-from app.core.inference.drafting import MAX_DRAFT, Drafting, DraftRecord, Speculative
-from app.core.inference.exact_batch import BatchProbe, probe_batches
+from app.core.inference.drafting import Drafting, DraftRecord, Speculative
+from app.core.inference.exact_batch import PROBE_LENGTH, BatchProbe, probe_batches
 from app.core.inference.kv_shift import reusable_prefix, shift_kv_cache_to
 from app.core.inference.llama_log import install_llama_logging
 from app.core.inference.load_options import llama_options, load_option_problems
@@ -349,7 +349,7 @@ class Engine:
 
     def _probe_batches(self, llama: llama_cpp.Llama, cancel: threading.Event | None) -> None:
         assert self._batch is not None and self._rows is not None
-        probe = self.tokenize(PROBE_TEXT, special=False)[: MAX_DRAFT + 1]
+        probe = self.tokenize(PROBE_TEXT, special=False)[:PROBE_LENGTH]
         memory = llama_cpp.llama_get_memory(llama.ctx)
         llama_cpp.llama_memory_seq_rm(memory, -1, 0, -1)  # the warm-up token is still cached
         try:
@@ -530,7 +530,10 @@ class Engine:
                 proposal = drafting.propose(limit)
                 if proposal and drafting.mode is Speculative.AUTO:
                     probe = self._probe(reply.prompt, position)
-                    proposal = drafting.worth_checking(proposal, probe) if probe is not None and probe.exact else []
+                    if probe is not None and probe.exact:
+                        proposal = drafting.worth_checking(proposal[: probe.largest - 1], probe)
+                    else:
+                        proposal = []
                 decode_started = time.perf_counter()
                 if proposal:
                     batch.decode([token, *proposal], position, every_logit=True)
@@ -578,7 +581,7 @@ class Engine:
         Auto drafts only where they match, so that its replies are those of plain decoding."""
         if self._batch_probe is None:
             assert self._batch is not None and self._rows is not None
-            probe = prompt[-(MAX_DRAFT + 1) :]
+            probe = prompt[-PROBE_LENGTH:]
             if len(probe) < 2 or position + len(probe) > self.llama.n_ctx():
                 return None
             memory = llama_cpp.llama_get_memory(self.llama.ctx)

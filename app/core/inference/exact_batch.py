@@ -26,7 +26,8 @@ import numpy as np
 from app.core.inference.decode_batch import DecodeBatch
 from app.core.inference.logits import LogitsRows
 
-PROBE_BATCHES = (2, 4, 8)  # and the whole probe
+PROBE_LENGTH = 9  # tokens decoded one at a time; batches up to this size are checked
+PROBE_BATCHES = (2, 4)  # and the whole probe
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,11 @@ class BatchProbe:
     # Batch size -> its decode time over a single token's (measured once each, so rough);
     # speculative decoding on Auto weighs proposals with it.
     cost: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def largest(self) -> int:
+        """The largest batch checked (Auto uses no larger one: only these are known to match)."""
+        return max(self.cost, default=1)
 
     def cost_of(self, size: int) -> float:
         """A batch of `size` tokens in single-token decodes, interpolated between the sizes measured."""
