@@ -1,4 +1,4 @@
-"""Command line and GUI entry point: `glassbox [gui|chat|selftest|bench|models ...]`."""
+"""Command line and GUI entry point: `glassbox [gui|chat|serve|selftest|bench|models ...]`."""
 
 from __future__ import annotations
 
@@ -15,10 +15,18 @@ import argparse
 from collections.abc import Sequence
 
 from app import __version__
-from app.cli import bench_command, chat_command, gui_command, models_command, selftest_command
+from app.cli import (
+    bench_command,
+    chat_command,
+    gui_command,
+    models_command,
+    selftest_command,
+    serve_command,
+    servers_command,
+)
 
 # Each module adds one subcommand: `register(subparsers)` sets `handler` on its parser.
-COMMANDS = [gui_command, chat_command, selftest_command, bench_command, models_command]
+COMMANDS = [gui_command, chat_command, serve_command, servers_command, selftest_command, bench_command, models_command]
 
 
 def build_parser() -> argparse.ArgumentParser:

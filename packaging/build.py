@@ -33,6 +33,7 @@ BUNDLE_NAME = "Glassbox"
 
 sys.path.insert(0, str(ROOT / "packaging"))
 import bundle_rules  # noqa: E402
+import translations  # noqa: E402
 
 
 class BuildError(Exception):
@@ -66,6 +67,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def build(args: argparse.Namespace) -> None:
     check_build_environment()
+    try:
+        for catalog in translations.compile_all():  # the interface translations the bundle carries
+            print(f"compiled {catalog.relative_to(ROOT)}")
+    except translations.TranslationError as error:
+        raise BuildError(str(error)) from error
     version = bundle_rules.app_version(ROOT)
     started = time.perf_counter()
     dist, work = args.dist.resolve(), args.work.resolve()

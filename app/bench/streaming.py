@@ -33,7 +33,7 @@ import llama_cpp
 from app.bench import BenchContext, BenchRow, row
 from app.core.inference.drafting import Speculative
 from app.core.inference.engine import ChatMessage, Engine, LoadConfig, TokenObserver, default_threads, final_reply
-from app.core.inference.metrics import LlamaCounters, MetricsRecorder
+from app.core.inference.metrics import LlamaCounters, MetricsRecorder, ReplyMetrics
 from app.core.inference.sampling import GREEDY, SamplingParams
 
 T = TypeVar("T")
@@ -88,18 +88,23 @@ def engine_reply(
     """One reply through the engine, evaluated from scratch, with llama.cpp's counters for it."""
     engine.llama.reset()  # the same prompt evaluation every round
     recorder = MetricsRecorder(engine.llama)
-    done = final_reply(engine.stream_chat(messages, params, threading.Event(), observer, PLAIN))
-    counters = recorder.finish(done.stats, engine.llama).llama
-    return Measured(done.stats.generation_tokens_per_s, counters)
+    done = final_reply(engine.stream_chat(messages, params, threading.Event(), observer, speculative=PLAIN))
+    return Measured(done.stats.generation_tokens_per_s, counted(recorder.finish(done.stats, engine.llama)))
 
 
 def prompt_eval(engine: Engine, messages: list[ChatMessage]) -> Measured:
     """The prompt's evaluated tokens/s up to the first token, with llama.cpp's prompt counters for it."""
     engine.llama.reset()
     recorder = MetricsRecorder(engine.llama)
-    done = final_reply(engine.stream_chat(messages, replace(GREEDY, max_tokens=1), threading.Event(), None, PLAIN))
-    counters = recorder.finish(done.stats, engine.llama).llama
-    return Measured(done.stats.prompt_eval_tokens_per_s, counters)
+    one_token = replace(GREEDY, max_tokens=1)
+    done = final_reply(engine.stream_chat(messages, one_token, threading.Event(), speculative=PLAIN))
+    return Measured(done.stats.prompt_eval_tokens_per_s, counted(recorder.finish(done.stats, engine.llama)))
+
+
+def counted(metrics: ReplyMetrics) -> LlamaCounters:
+    """llama.cpp's counters of a reply run on this machine (only a server's replies lack them)."""
+    assert metrics.llama is not None, "a local reply always has llama.cpp's counters"
+    return metrics.llama
 
 
 def long_prompt(engine: Engine, tokens: int = PROMPT_EVAL_TOKENS) -> list[ChatMessage]:

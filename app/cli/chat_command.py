@@ -1,4 +1,4 @@
-"""`glassbox chat --prompt TEXT [--server URL]`: stream one reply to the terminal, no window.
+"""`glassbox chat --prompt TEXT [--server URL|NAME]`: stream one reply to the terminal, no window.
 
 Without --server the model runs on this machine (llama.cpp in the engine process, as in the
 window); with it, an OpenAI-compatible server generates the reply through the remote backend.
@@ -15,9 +15,10 @@ from collections.abc import Iterator
 
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model
 from app.cli.flag_checks import bounded
+from app.cli.servers_command import resolve_server
 from app.core.backends.base import Backend
 from app.core.backends.local.backend import LocalBackend
-from app.core.backends.remote import RemoteBackend, RemoteConfig, RemoteError
+from app.core.backends.remote import RemoteBackend, RemoteError
 from app.core.inference.engine import ChatMessage, EngineError, LoadConfig, ReplyDone, ReplyEvent
 from app.core.inference.sampling import SAMPLING_FIELDS, SamplingParams
 from app.core.models.validation import ModelFileError
@@ -30,7 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--model", help="path to a .gguf file (default: the starter model); with --server, the server's model id"
     )
-    parser.add_argument("--server", metavar="URL", help="an OpenAI-compatible server to run the model on")
+    parser.add_argument(
+        "--server", metavar="URL|NAME", help="an OpenAI-compatible server (an address, or a saved server's name)"
+    )
     parser.add_argument(
         "--api-key-env", metavar="NAME", help="with --server: the environment variable that holds its API key"
     )
@@ -80,7 +83,7 @@ def _remote_backend(args: argparse.Namespace) -> RemoteBackend:
         api_key = os.environ.get(args.api_key_env)
         if not api_key:
             raise CommandError(f"the environment variable {args.api_key_env} is not set (it should hold the API key)")
-    return RemoteBackend(RemoteConfig(args.server, api_key=api_key))
+    return RemoteBackend(resolve_server(args.server, api_key))
 
 
 def _messages(args: argparse.Namespace) -> list[ChatMessage]:

@@ -6,7 +6,14 @@ Layout of the file (schema 3):
      "sampling": {SamplingParams fields},          defaults for new replies
      "model": {"n_ctx": 4096, "n_threads": 0, "n_gpu_layers": 0},   applied when a model is loaded
      "chat": {"system_prompt": "", "window_policy": "rolling"},   defaults for chats
-     "presets": {"name": {SamplingParams fields}}}                the user's presets
+     "presets": {"name": {SamplingParams fields}},                the user's presets
+     "servers": [{SavedServer fields}],                            remote servers (their keys: the keyring)
+     "appearance": {"language": "system", "theme": "system"},     interface language and colours
+     "monitor": {MonitorSettings fields}}                         alert thresholds, idle unload, degradation
+
+The servers, appearance and monitor sections came after schema 3 without a new version: a
+file without one reads as its defaults, and an older Glassbox keeps a section as one it does
+not know.
 
 Schema 1 is the flat layout: every setting at the top level, as a hand-written file
 naturally is (`{"temperature": 0.3}`); a file without `schema_version` is read as schema 1
@@ -26,9 +33,11 @@ import logging
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from app.core.backends.servers import SavedServer, ServerError
 from app.core.chat.context_window import WindowPolicy
 from app.core.inference.sampling import (
     PRESETS,
@@ -41,6 +50,7 @@ from app.core.inference.sampling import (
     lenient_sampling,
 )
 from app.core.memory.planner import ContextSettings
+from app.core.monitor.alerts import AlertThresholds
 from app.core.paths import app_paths
 from app.core.support.atomic import atomic_write
 
@@ -105,9 +115,145 @@ LOAD_FIELDS: dict[str, FieldSpec] = {**MODEL_FIELDS, GPU_LAYERS_FIELD.name: GPU_
 
 
 @dataclass(frozen=True)
+class MonitorSettings:
+    """Alert thresholds (0 turns an alert off), idle unload, and how a model that does not fit degrades."""
+
+    vram_percent: float = 90.0
+    ram_available_percent: float = 10.0
+    swap_growth_mib: int = 256
+    context_percent: float = 90.0
+    slow_tokens_fraction: float = 0.5
+    slow_first_token_factor: float = 3.0
+    failed_replies: int = 3
+    idle_vram_minutes: int = 30
+    idle_unload_minutes: int = 0  # 0: never unload an idle model by itself
+    # A model that does not fit: load the smaller installed variant at once (always said), instead of asking.
+    switch_to_smaller_variant: bool = False
+
+    def alert_thresholds(self) -> AlertThresholds:
+        return AlertThresholds(
+            vram_percent=self.vram_percent,
+            ram_available_percent=self.ram_available_percent,
+            swap_growth_mib=self.swap_growth_mib,
+            context_percent=self.context_percent,
+            slow_tokens_fraction=self.slow_tokens_fraction,
+            slow_first_token_factor=self.slow_first_token_factor,
+            failed_replies=self.failed_replies,
+            idle_vram_minutes=self.idle_vram_minutes,
+        )
+
+
+_OFF = " 0 turns this alert off."
+MONITOR_FIELDS: dict[str, FieldSpec] = {
+    spec.name: spec
+    for spec in (
+        FieldSpec(
+            "vram_percent",
+            "VRAM alert (%)",
+            "float",
+            0,
+            100,
+            "Say so when a GPU's memory is fuller than this, by Glassbox and other programs together." + _OFF,
+        ),
+        FieldSpec(
+            "ram_available_percent",
+            "Low RAM alert (%)",
+            "float",
+            0,
+            50,
+            "Say so when less than this share of the RAM is available." + _OFF,
+        ),
+        FieldSpec(
+            "swap_growth_mib",
+            "Swap alert (MiB)",
+            "int",
+            0,
+            1_048_576,
+            "Say so when swap use grows by this much while a model is loaded." + _OFF,
+        ),
+        FieldSpec(
+            "context_percent",
+            "Full context alert (%)",
+            "float",
+            0,
+            100,
+            "Say so when the conversation fills more than this share of the context window." + _OFF,
+        ),
+        FieldSpec(
+            "slow_tokens_fraction",
+            "Slow reply alert (share of usual)",
+            "float",
+            0,
+            0.95,
+            "Say so when a reply runs slower than this share of the model's usual tokens/s on this machine." + _OFF,
+        ),
+        FieldSpec(
+            "slow_first_token_factor",
+            "Slow first token alert (times usual)",
+            "float",
+            0,
+            100,
+            "Say so when the first token takes more than this many times its usual time." + _OFF,
+        ),
+        FieldSpec(
+            "failed_replies",
+            "Failed replies alert",
+            "int",
+            0,
+            100,
+            "Say so when this many replies in a row have failed." + _OFF,
+        ),
+        FieldSpec(
+            "idle_vram_minutes",
+            "Idle model alert (minutes)",
+            "int",
+            0,
+            10_080,
+            "Offer to unload a model that has not been used for this long and still holds GPU memory." + _OFF,
+        ),
+        FieldSpec(
+            "idle_unload_minutes",
+            "Unload an idle model after (minutes)",
+            "int",
+            0,
+            10_080,
+            "Unload the model by itself after this long without use; the next message loads it again. "
+            "0 keeps it loaded.",
+        ),
+    )
+}
+MONITOR_SWITCHES = ("switch_to_smaller_variant",)  # yes/no settings of the monitor section
+
+
+@dataclass(frozen=True)
 class ChatDefaults:
     system_prompt: str = ""  # empty: the model's own default, if its template has one
     window_policy: WindowPolicy = WindowPolicy.ROLLING
+
+
+class Language(StrEnum):
+    """The interface language; SYSTEM follows the operating system's locale."""
+
+    SYSTEM = "system"
+    ENGLISH = "en"
+    SIMPLIFIED_CHINESE = "zh_CN"
+
+
+class Theme(StrEnum):
+    """The colours; SYSTEM follows the operating system's light or dark scheme, live."""
+
+    SYSTEM = "system"
+    LIGHT = "light"
+    DARK = "dark"
+
+
+@dataclass(frozen=True)
+class Appearance:
+    language: Language = Language.SYSTEM
+    theme: Theme = Theme.SYSTEM
+
+    def to_dict(self) -> dict[str, str]:
+        return {"language": self.language.value, "theme": self.theme.value}
 
 
 @dataclass(frozen=True)
@@ -116,6 +262,9 @@ class Settings:
     model: ModelSettings = field(default_factory=ModelSettings)
     chat: ChatDefaults = field(default_factory=ChatDefaults)
     presets: dict[str, SamplingParams] = field(default_factory=dict)  # the user's own presets
+    servers: tuple[SavedServer, ...] = ()  # OpenAI-compatible servers, in the order they were added
+    appearance: Appearance = field(default_factory=Appearance)
+    monitor: MonitorSettings = field(default_factory=MonitorSettings)
     extra: dict[str, Any] = field(default_factory=dict)  # sections a newer Glassbox wrote; kept as they are
 
     def to_dict(self) -> dict[str, Any]:
@@ -126,11 +275,37 @@ class Settings:
             "model": asdict(self.model),
             "chat": {"system_prompt": self.chat.system_prompt, "window_policy": self.chat.window_policy.value},
             "presets": {name: params.to_dict() for name, params in self.presets.items()},
+            "servers": [server.to_dict() for server in self.servers],
+            "appearance": self.appearance.to_dict(),
+            "monitor": asdict(self.monitor),
         }
+
+    def server(self, name: str) -> SavedServer | None:
+        return next((server for server in self.servers if server.name.casefold() == name.casefold()), None)
+
+    def with_server(self, server: SavedServer) -> Settings:
+        """Add the server, or replace the one of the same name where it was."""
+        if self.server(server.name) is None:
+            return replace(self, servers=(*self.servers, server))
+        same = server.name.casefold()
+        return replace(self, servers=tuple(server if s.name.casefold() == same else s for s in self.servers))
+
+    def without_server(self, name: str) -> Settings:
+        return replace(self, servers=tuple(s for s in self.servers if s.name.casefold() != name.casefold()))
 
     def with_model(self, values: Mapping[str, Any]) -> Settings:
         """Change model load settings, each checked against its bounds (InvalidSetting names the first bad one)."""
         return replace(self, model=replace(self.model, **check_values(LOAD_FIELDS, values, "model")))
+
+    def with_monitor(self, values: Mapping[str, Any]) -> Settings:
+        """Change monitor settings, each checked (InvalidSetting names the first bad one)."""
+        numbers = {k: v for k, v in values.items() if k not in MONITOR_SWITCHES}
+        switches = {k: v for k, v in values.items() if k in MONITOR_SWITCHES}
+        for name, value in switches.items():
+            if not isinstance(value, bool):
+                raise InvalidSetting(name, f"{name} must be true or false, not {value!r}.")
+        checked = check_values(MONITOR_FIELDS, numbers, "monitor")
+        return replace(self, monitor=replace(self.monitor, **checked, **switches))
 
     def with_preset(self, name: str, params: SamplingParams) -> Settings:
         """Save `params` as a user preset (replacing one of the same name)."""
@@ -266,6 +441,19 @@ def load_settings(path: Path) -> LoadedSettings:
     return LoadedSettings(settings, notices)
 
 
+def read_appearance(path: Path) -> Appearance:
+    """The language and theme in the settings file, read before the window exists; never raises, never moves files.
+
+    A damaged file reads as the defaults here: `load_settings` (called later by the chat
+    session) is the one that sets it aside and tells the user.
+    """
+    try:
+        data = _parse(path)
+    except (OSError, ValueError, RecursionError):
+        return Appearance()
+    return _read_appearance(data.get("appearance"), [])
+
+
 def _parse(path: Path) -> dict[str, Any]:
     """The file's JSON object; ValueError when it is not one, or is nested deeper than settings ever are."""
     data = json.loads(path.read_bytes().decode("utf-8"))
@@ -360,14 +548,47 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         params, problems = lenient_sampling(values)
         notices.extend(f"Preset “{name}”: {problem}" for problem in problems)
         presets[str(name)] = params
-    known = {"schema_version", "sampling", "model", "chat", "presets"}
+    known = {"schema_version", "sampling", "model", "chat", "presets", "servers", "appearance", "monitor"}
     return Settings(
         sampling=sampling,
         model=_read_model(data.get("model"), notices),
         chat=_read_chat(data.get("chat"), notices),
         presets=presets,
+        servers=_read_servers(data.get("servers"), notices),
+        appearance=_read_appearance(data.get("appearance"), notices),
+        monitor=_read_monitor(data.get("monitor"), notices),
         extra={k: v for k, v in data.items() if k not in known},
     )
+
+
+def _read_servers(data: Any, notices: list[str]) -> tuple[SavedServer, ...]:
+    servers: list[SavedServer] = []
+    for entry in data if isinstance(data, list) else ():
+        try:
+            server = SavedServer.from_dict(entry if isinstance(entry, Mapping) else {})
+        except ServerError as error:
+            notices.append(f"A saved server was dropped: {error}.")
+            continue
+        if all(server.name.casefold() != kept.name.casefold() for kept in servers):
+            servers.append(server)
+    return tuple(servers)
+
+
+def _read_appearance(data: Any, notices: list[str]) -> Appearance:
+    appearance = Appearance()
+    if not isinstance(data, Mapping):
+        return appearance
+    if "language" in data:
+        try:
+            appearance = replace(appearance, language=Language(data["language"]))
+        except ValueError:
+            notices.append(f"Unknown interface language {data['language']!r}; the system's language is used.")
+    if "theme" in data:
+        try:
+            appearance = replace(appearance, theme=Theme(data["theme"]))
+        except ValueError:
+            notices.append(f"Unknown theme {data['theme']!r}; the system's colours are used.")
+    return appearance
 
 
 def _read_model(data: Any, notices: list[str]) -> ModelSettings:
@@ -376,6 +597,25 @@ def _read_model(data: Any, notices: list[str]) -> ModelSettings:
         return defaults
     good, problems = check_values_leniently(LOAD_FIELDS, data, defaults, "model")
     notices.extend(problems)
+    return replace(defaults, **good)
+
+
+def _read_monitor(data: Any, notices: list[str]) -> MonitorSettings:
+    defaults = MonitorSettings()
+    if not isinstance(data, Mapping):
+        return defaults
+    numbers = {k: v for k, v in data.items() if k not in MONITOR_SWITCHES}
+    good, problems = check_values_leniently(MONITOR_FIELDS, numbers, defaults, "monitor")
+    notices.extend(problems)
+    for name in MONITOR_SWITCHES:
+        if name not in data:
+            continue
+        if isinstance(data[name], bool):
+            good[name] = data[name]
+        else:
+            notices.append(
+                f"{name} must be true or false, not {data[name]!r}. The default ({getattr(defaults, name)}) is used."
+            )
     return replace(defaults, **good)
 
 

@@ -35,6 +35,7 @@ class Change(Enum):
     MODEL_LOADED = "model loaded"
     LOAD_FAILED = "load failed"
     MODEL_LOST = "model lost"
+    MODEL_UNLOADED = "model unloaded"
     REPLY_STARTED = "reply started"
     REPLY_ENDED = "reply ended"
     CHAT_OPENED = "chat opened"
@@ -147,6 +148,18 @@ class AppState:
             return False
         self._report = None
         self._tell(Change.MODEL_LOST)
+        return True
+
+    def model_unloaded(self) -> bool:
+        """The model was unloaded on purpose (idle for too long, or the user's Unload): none is on duty.
+
+        Only while nothing runs; a load or a reply in progress keeps its model, and the next
+        message loads one again as any load.
+        """
+        if self._phase is not Phase.IDLE or self._report is None:
+            return False
+        self._report = None
+        self._tell(Change.MODEL_UNLOADED)
         return True
 
     def reply_started(self) -> bool:

@@ -9,6 +9,7 @@ import pytest
 
 from app.bench import BenchContext, format_table, not_measured, row, write_json
 from app.bench import remote as remote_section
+from app.bench import server as server_section
 
 
 def test_a_row_not_measured_shows_why_and_neither_passes_nor_fails() -> None:
@@ -41,3 +42,25 @@ def test_the_remote_section_compares_glassbox_with_the_openai_client_on_one_serv
     assert rows[remote_section.SPEED].value > 0 and rows[remote_section.SPEED].passed is not None
     assert rows[remote_section.EXTRA_TTFT].unit == "ms"
     assert len(context.details["remote"]["rounds"]["openai"]) == 2
+
+
+def test_the_server_section_without_the_openai_client_is_not_measured(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing() -> None:
+        raise ImportError("No module named 'openai'")
+
+    monkeypatch.setattr(server_section, "_openai", missing)
+    rows = server_section.run(BenchContext(model_path=Path("unused.gguf"), quick=True))
+    assert [r.target for r in rows] == [">= 0.95", "<= 5"]
+    assert all(not r.measured and "openai" in r.note for r in rows)
+
+
+@pytest.mark.requires_model
+def test_the_server_section_compares_http_with_the_in_process_engine(starter_model: Path) -> None:
+    context = BenchContext(model_path=starter_model, quick=True)
+    rows = {r.metric: r for r in server_section.run(context)}
+    assert rows[server_section.SPEED].value > 0 and rows[server_section.SPEED].passed is not None
+    assert rows[server_section.EXTRA_TTFT].unit == "ms" and rows[server_section.EXTRA_TTFT].passed is not None
+    details = context.details["server"]
+    assert all(len(details["rounds"][path]) == 2 for path in server_section.PATHS)
+    assert all(len(details["first_token_s"][path]) == 10 for path in server_section.PATHS)
+    assert details["throughput"]["1"] > 0 and details["throughput"]["4"] > 0

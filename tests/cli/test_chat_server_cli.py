@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from app.bench.llama_server import LlamaServer, free_port
+from app.main import main
 from tests.core.backends.llama_server import start_llama_server
+from tests.fakes.memory_keyring import MemoryKeyring
 
 
 @pytest.fixture(scope="module")
@@ -59,3 +61,52 @@ def test_a_server_that_is_not_there_exits_non_zero_with_one_line(isolated_home: 
     assert result.returncode == 1
     assert result.stderr.strip().splitlines() == [result.stderr.strip()]
     assert "is the server running?" in result.stderr
+
+
+def test_a_saved_server_is_tested_listed_chatted_with_by_name_and_removed(
+    keyed_server: LlamaServer,
+    isolated_home: Path,
+    memory_keyring: MemoryKeyring,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("GB_KEY", "secret")
+    assert main(["servers", "add", "team", keyed_server.url, "--api-key-env", "GB_KEY"]) == 0
+    added = capsys.readouterr().out
+    assert "team: llama-cpp-python" in added and "its key in the system keyring" in added
+    assert memory_keyring.get_password("Glassbox", "server:team") == "secret"
+    assert "secret" not in (isolated_home / "config" / "settings.json").read_text()
+
+    assert main(["servers", "list"]) == 0
+    listed = capsys.readouterr().out
+    assert "team" in listed and keyed_server.url in listed and "llama-cpp-python" in listed and "yes" in listed
+
+    chat = ["chat", "--prompt", "Say hello.", "--server", "team", "--max-tokens", "8", "--temperature", "0"]
+    assert main(chat) == 0  # the key comes from the keyring
+    assert capsys.readouterr().out.strip()
+
+    assert main(["servers", "test", "team"]) == 0
+    assert "token counts: exact" in capsys.readouterr().out
+
+    assert main(["servers", "remove", "team"]) == 0
+    assert memory_keyring.get_password("Glassbox", "server:team") is None
+    assert main(["servers", "list"]) == 0
+    assert "no servers saved" in capsys.readouterr().out
+
+
+def test_a_server_that_does_not_answer_is_not_saved(
+    isolated_home: Path, memory_keyring: MemoryKeyring, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["servers", "add", "gone", f"http://127.0.0.1:{free_port()}"]) == 1
+    error = capsys.readouterr().err
+    assert "cannot be reached" in error and "nothing was saved" in error
+    assert main(["servers", "list"]) == 0
+    assert "no servers saved" in capsys.readouterr().out
+
+
+def test_a_wrong_key_is_named_when_testing(
+    keyed_server: LlamaServer, isolated_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("GB_KEY", "wrong")
+    assert main(["servers", "test", keyed_server.url, "--api-key-env", "GB_KEY"]) == 1
+    assert "refused the API key" in capsys.readouterr().err

@@ -14,12 +14,16 @@ from app.core.paths import app_paths
 from app.core.settings import (
     MODEL_FIELDS,
     SCHEMA_VERSION,
+    Appearance,
     ChatSettings,
+    Language,
     ModelSettings,
     Settings,
     SettingsError,
+    Theme,
     effective,
     load_settings,
+    read_appearance,
     save_settings,
 )
 
@@ -280,3 +284,37 @@ def test_a_deep_file_that_cannot_be_set_aside_is_overwritten_by_the_next_save(
     monkeypatch.undo()
     save_settings(settings_file, loaded.settings)
     assert load_settings(settings_file).settings == Settings()
+
+
+def test_the_language_and_theme_are_saved_with_the_settings(settings_file: Path) -> None:
+    settings = Settings(appearance=Appearance(language=Language.SIMPLIFIED_CHINESE, theme=Theme.DARK))
+    save_settings(settings_file, settings)
+    assert load_settings(settings_file).settings.appearance == settings.appearance
+    assert read_appearance(settings_file) == settings.appearance
+    assert json.loads(settings_file.read_text())["appearance"] == {"language": "zh_CN", "theme": "dark"}
+
+
+def test_a_file_without_an_appearance_section_follows_the_system(settings_file: Path) -> None:
+    settings_file.parent.mkdir(parents=True, exist_ok=True)
+    settings_file.write_text(json.dumps({"schema_version": SCHEMA_VERSION, "model": {"n_ctx": 2048}}))
+    loaded = load_settings(settings_file)
+    assert loaded.settings.appearance == Appearance(Language.SYSTEM, Theme.SYSTEM)
+    assert loaded.notices == []
+
+
+@pytest.mark.expected_log("app.core.settings", logging.WARNING, r"Unknown (interface language|theme)")
+def test_an_unknown_language_or_theme_falls_back_to_the_system_with_a_notice(settings_file: Path) -> None:
+    settings_file.parent.mkdir(parents=True, exist_ok=True)
+    settings_file.write_text(json.dumps({"appearance": {"language": "tlh", "theme": ["dark"]}, "schema_version": 3}))
+    loaded = load_settings(settings_file)
+    assert loaded.settings.appearance == Appearance()
+    assert len(loaded.notices) == 2
+
+
+def test_reading_the_appearance_of_a_damaged_file_gives_the_defaults_and_leaves_the_file_alone(
+    settings_file: Path,
+) -> None:
+    settings_file.parent.mkdir(parents=True, exist_ok=True)
+    settings_file.write_bytes(b"{not json")
+    assert read_appearance(settings_file) == Appearance()
+    assert settings_file.read_bytes() == b"{not json"  # load_settings sets it aside and says so, later

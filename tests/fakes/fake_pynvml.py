@@ -23,6 +23,7 @@ GIB = 1024**3
 MIB = 1024**2
 
 NVML_SUCCESS = 0
+NVML_TEMPERATURE_GPU = 0
 ERROR_CODES = {
     "NVML_ERROR_UNINITIALIZED": 1,
     "NVML_ERROR_INVALID_ARGUMENT": 2,
@@ -116,6 +117,10 @@ class FakeGpu:
     processes: dict[int, int] = field(default_factory=dict)  # pid -> bytes
     utilization: int | None = 7
     process_list_supported: bool = True
+    # Sensors; None: this GPU does not report it (NOT_SUPPORTED), as consumer cards and older GPUs do
+    temperature_c: int | None = 45
+    power_mw: int | None = 35_000
+    energy_mj: int | None = None  # the total-energy counter: Volta and newer only
 
     @property
     def used(self) -> int:
@@ -156,6 +161,7 @@ class FakeNvml:
         module = types.ModuleType("pynvml")
         module.__file__ = __file__
         module.NVML_SUCCESS = NVML_SUCCESS
+        module.NVML_TEMPERATURE_GPU = NVML_TEMPERATURE_GPU
         for constant, code in ERROR_CODES.items():
             setattr(module, constant, code)
         module.NVMLError = NVMLError
@@ -217,6 +223,23 @@ class FakeNvml:
                 raise NVMLError(ERROR_CODES["NVML_ERROR_NOT_SUPPORTED"])
             return []
 
+        def sensor(name: str, value: int | None) -> int:
+            fake._check(name)
+            if value is None:
+                raise NVMLError(ERROR_CODES["NVML_ERROR_NOT_SUPPORTED"])
+            return value
+
+        def nvmlDeviceGetTemperature(handle: int, sensor_type: int) -> int:
+            if sensor_type != NVML_TEMPERATURE_GPU:
+                raise NVMLError(ERROR_CODES["NVML_ERROR_INVALID_ARGUMENT"])
+            return sensor("nvmlDeviceGetTemperature", fake.gpus[handle].temperature_c)
+
+        def nvmlDeviceGetPowerUsage(handle: int) -> int:
+            return sensor("nvmlDeviceGetPowerUsage", fake.gpus[handle].power_mw)
+
+        def nvmlDeviceGetTotalEnergyConsumption(handle: int) -> int:
+            return sensor("nvmlDeviceGetTotalEnergyConsumption", fake.gpus[handle].energy_mj)
+
         for function in (
             nvmlInit,
             nvmlShutdown,
@@ -228,6 +251,9 @@ class FakeNvml:
             nvmlDeviceGetUtilizationRates,
             nvmlDeviceGetComputeRunningProcesses,
             nvmlDeviceGetGraphicsRunningProcesses,
+            nvmlDeviceGetTemperature,
+            nvmlDeviceGetPowerUsage,
+            nvmlDeviceGetTotalEnergyConsumption,
         ):
             setattr(module, function.__name__, function)
         return module
@@ -244,6 +270,9 @@ FUNCTION_NAMES = (
     "nvmlDeviceGetUtilizationRates",
     "nvmlDeviceGetComputeRunningProcesses",
     "nvmlDeviceGetGraphicsRunningProcesses",
+    "nvmlDeviceGetTemperature",
+    "nvmlDeviceGetPowerUsage",
+    "nvmlDeviceGetTotalEnergyConsumption",
 )
 
 

@@ -28,6 +28,7 @@ from typing import Any
 import httpx2
 
 from app.core.backends.base import Capabilities, ModelInfo, TokenCount, estimate_tokens
+from app.core.backends.logprobs import TOP_LOGPROBS, LogprobTrace
 from app.core.backends.sse import SSEParser
 from app.core.inference.engine import ChatMessage, ReplyDone, ReplyEvent, ReplyStats, StopReason, TokenPiece
 from app.core.inference.sampling import SamplingParams
@@ -74,6 +75,15 @@ class RemoteReplyDone(ReplyDone):
     timings: Mapping[str, Any] = field(default_factory=dict)  # llama-server only
 
 
+class TokenizeRoute(str, Enum):
+    """How a server counts tokens with the model's own tokenizer (found by `probe_server`)."""
+
+    NONE = "none"  # it cannot: counts are estimates, labelled as such
+    LLAMA_SERVER = "llama-server"  # POST /tokenize {"content"} -> {"tokens"}
+    LLAMA_CPP_PYTHON = "llama-cpp-python"  # POST /extras/tokenize {"input"} -> {"tokens"}
+    VLLM = "vllm"  # POST /tokenize {"model", "prompt"} -> {"count"}
+
+
 @dataclass(frozen=True)
 class RemoteConfig:
     url: str  # the server's address, with or without the /v1 suffix
@@ -81,6 +91,7 @@ class RemoteConfig:
     timeout_s: float = 60.0  # to connect, and between two chunks (the first one included)
     ca_file: Path | None = None  # trusted in addition to the system's certificate authorities
     llama_server_fields: bool = False  # the server accepts top_k, min_p and repeat_penalty
+    tokenize: TokenizeRoute = TokenizeRoute.NONE
 
     def __repr__(self) -> str:  # the key never reaches a log through a repr
         return f"RemoteConfig(url={self.url!r}, timeout_s={self.timeout_s}, ca_file={self.ca_file!r})"
@@ -90,20 +101,36 @@ class RemoteConfig:
         base = self.url.rstrip("/")
         return base if base.endswith("/v1") else base + "/v1"
 
+    @property
+    def root(self) -> str:
+        """The server's root, where /health, /props, /tokenize and /api live."""
+        return self.api_base.removesuffix("/v1")
+
+    def verify(self) -> ssl.SSLContext | bool:
+        """TLS verification, always on; with a CA file, that authority is trusted too."""
+        if self.ca_file is None:
+            return True
+        return ssl.create_default_context(cafile=str(self.ca_file))
+
 
 class RemoteBackend:
-    """One server through one connection pool; one owner calls it, `stop` may be set from anywhere."""
+    """One server through one connection pool; one owner calls it, `stop` may be set from anywhere.
 
-    capabilities = Capabilities()
+    Token probabilities come from the server's `logprobs` when it returns them (asked for with
+    `token_probabilities=True`); a reply without them simply has no trace.
+    """
 
     def __init__(self, config: RemoteConfig) -> None:
         self._config = config
         headers = {"Authorization": f"Bearer {config.api_key}"} if config.api_key else {}
-        verify: ssl.SSLContext | bool = True
-        if config.ca_file is not None:
-            verify = ssl.create_default_context(cafile=str(config.ca_file))
-        self._client = httpx2.Client(base_url=config.api_base, headers=headers, verify=verify, timeout=config.timeout_s)
+        self._client = httpx2.Client(
+            base_url=config.api_base, headers=headers, verify=config.verify(), timeout=config.timeout_s
+        )
         self._model: str | None = None
+
+    @property
+    def capabilities(self) -> Capabilities:
+        return Capabilities(token_probabilities=True, tokenization=self._config.tokenize is not TokenizeRoute.NONE)
 
     @property
     def model(self) -> str | None:
@@ -116,7 +143,24 @@ class RemoteBackend:
         self._client.close()
 
     def count_tokens(self, text: str) -> TokenCount:
-        return estimate_tokens(text)
+        """Exact with the server's tokenizer where it has one; an estimate (flagged) otherwise or if it fails."""
+        route = self._config.tokenize
+        if route is TokenizeRoute.NONE:
+            return estimate_tokens(text)
+        path, body = {
+            TokenizeRoute.LLAMA_SERVER: (f"{self._config.root}/tokenize", {"content": text}),
+            TokenizeRoute.LLAMA_CPP_PYTHON: (f"{self._config.root}/extras/tokenize", {"input": text}),
+            TokenizeRoute.VLLM: (f"{self._config.root}/tokenize", {"model": self._model or "", "prompt": text}),
+        }[route]
+        try:
+            response = self._client.post(path, json=body)
+            response.raise_for_status()
+            data = response.json()
+            count = data["count"] if "count" in data else len(data["tokens"])
+            return TokenCount(int(count), exact=True)
+        except (httpx2.HTTPError, ValueError, KeyError, TypeError) as error:
+            log.info("Counting tokens on %s failed (%s); using an estimate", self._config.root, type(error).__name__)
+            return estimate_tokens(text)
 
     def unsent_params(self, params: SamplingParams) -> tuple[str, ...]:
         """A field left out only because it is unset (no seed, no stop strings) is not named."""
@@ -124,6 +168,10 @@ class RemoteBackend:
         return tuple(name for name in params.to_dict() if name not in sent)
 
     def list_models(self) -> list[ModelInfo]:
+        return [ModelInfo(str(entry["id"]), _context_length(entry)) for entry in self.raw_models()]
+
+    def raw_models(self) -> list[Mapping[str, Any]]:
+        """The entries of GET /v1/models as the server sent them (each has at least an id)."""
         try:
             response = self._client.get("/models")
         except httpx2.HTTPError as error:
@@ -131,7 +179,9 @@ class RemoteBackend:
         self._raise_for_status(response)
         try:
             entries = response.json()["data"]
-            return [ModelInfo(str(entry["id"]), _context_length(entry)) for entry in entries]
+            if not all(isinstance(entry, dict) and "id" in entry for entry in entries):
+                raise TypeError("an entry without an id")
+            return list(entries)
         except (ValueError, KeyError, TypeError) as error:
             raise RemoteError(
                 RemoteErrorKind.MALFORMED_CHUNK,
@@ -139,7 +189,11 @@ class RemoteBackend:
             ) from error
 
     def stream_chat(
-        self, messages: Sequence[ChatMessage], params: SamplingParams, stop: threading.Event
+        self,
+        messages: Sequence[ChatMessage],
+        params: SamplingParams,
+        stop: threading.Event,
+        token_probabilities: bool = False,
     ) -> Iterator[ReplyEvent]:
         """TokenPiece events, then one RemoteReplyDone. A failure before any text is raised as
         RemoteError; after text it ends the reply (stop reason ERROR, the text so far kept)."""
@@ -151,7 +205,9 @@ class RemoteBackend:
             "stream_options": {"include_usage": True},
             **self._request_fields(params),
         }
-        return self._stream(body, stop)
+        if token_probabilities:
+            body.update(logprobs=True, top_logprobs=TOP_LOGPROBS)
+        return self._stream(body, stop, LogprobTrace() if token_probabilities else None, params)
 
     def _first_model(self) -> str:
         models = self.list_models()
@@ -174,7 +230,9 @@ class RemoteBackend:
             del fields["max_tokens"]
         return fields
 
-    def _stream(self, body: dict[str, Any], stop: threading.Event) -> Iterator[ReplyEvent]:
+    def _stream(
+        self, body: dict[str, Any], stop: threading.Event, logprobs: LogprobTrace | None, params: SamplingParams
+    ) -> Iterator[ReplyEvent]:
         stats = ReplyStats()
         parts: list[str] = []
         usage: dict[str, Any] = {}
@@ -197,7 +255,9 @@ class RemoteBackend:
                         event = _decode_chunk(data)
                         usage.update(_mapping(event.get("usage")))
                         timings.update(_mapping(event.get("timings")))
-                        for text, finish_reason in _choices(event):
+                        for text, finish_reason, token_logprobs in _choices(event):
+                            if logprobs is not None:
+                                logprobs.add(token_logprobs)
                             if text:
                                 if not first_at:
                                     first_at = time.perf_counter()
@@ -236,7 +296,8 @@ class RemoteBackend:
         if stats.stop_reason is StopReason.ERROR and failure is None:
             stats.stop_reason = StopReason.END_OF_TEXT  # [DONE] without a finish reason
         _fill_stats(stats, usage, timings, started, first_at, time.perf_counter())
-        yield RemoteReplyDone("".join(parts), stats, failure=failure, usage=usage, timings=timings)
+        trace = logprobs.trace(params) if logprobs is not None else None
+        yield RemoteReplyDone("".join(parts), stats, trace=trace, failure=failure, usage=usage, timings=timings)
 
     def _cut_message(self) -> str:
         return f"{self._config.api_base} stopped sending before the reply was complete; try again."
@@ -327,8 +388,8 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str | None]]:
-    """(text, finish reason) of each choice in a chunk; a chunk of the wrong shape is malformed."""
+def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str | None, Any]]:
+    """(text, finish reason, logprobs content) of each choice in a chunk; a chunk of the wrong shape is malformed."""
     choices = event.get("choices") or []
     if not isinstance(choices, list):
         raise RemoteError(
@@ -342,7 +403,9 @@ def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str | None]]:
                 RemoteErrorKind.MALFORMED_CHUNK, f"The server sent a choice of a wrong shape: {choice!r:.80}"
             )
         reason = choice.get("finish_reason")
-        yield text or "", reason if isinstance(reason, str) else None
+        logprobs = choice.get("logprobs")
+        content = logprobs.get("content") if isinstance(logprobs, dict) else None
+        yield text or "", reason if isinstance(reason, str) else None, content
 
 
 def _decode_chunk(data: str) -> dict[str, Any]:

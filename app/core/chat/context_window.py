@@ -107,11 +107,21 @@ class WindowPlan:
     policy: WindowPolicy
     notice: str = ""
     estimated_tokens: int = 0  # from the measured message costs; equals prompt_tokens for additive templates
+    retrieved_tokens: int = 0  # what the retrieved excerpts in front of the newest message take (see `plan`)
 
     @property
     def used_tokens(self) -> int:
         """Tokens the next turn takes from the context: the prompt plus the room for the reply."""
         return self.prompt_tokens + self.reserve
+
+
+@dataclass(frozen=True)
+class _Retrieved:
+    """The newest message with the retrieved excerpts in front of it (a WindowMessage)."""
+
+    id: Hashable
+    role: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -144,13 +154,26 @@ class ContextWindow:
         n_ctx: int,
         reserve: int,
         policy: WindowPolicy = WindowPolicy.ROLLING,
+        retrieved: str = "",
     ) -> WindowPlan:
         """The messages to send so that the prompt plus `reserve` fits `n_ctx`.
 
         Raises MessageTooLongError when the newest message cannot fit even alone,
         ContextFullError when the policy is stop-at-limit and the conversation does not
         fit, WindowError when the system prompt or the reserve leave no room at all.
+
+        `retrieved` is the one hook for retrieval (excerpts of documents, recalled turns:
+        app/core/documents/retrieval.py): it goes in front of the newest message, which must be
+        the user's, and counts as part of it, so older turns leave the window to make room for
+        it and the real count of the prompt covers it; `retrieved_tokens` says what it took.
+        Only this turn's prompt carries it: the stored message stays as the user wrote it.
         """
+        plain_newest = None
+        if retrieved:
+            if not messages or messages[-1].role != "user":
+                raise ValueError("retrieved excerpts go with the newest message, which must be the user's")
+            plain_newest = messages[-1]
+            messages = [*messages[:-1], _Retrieved(plain_newest.id, "user", f"{retrieved}\n\n{plain_newest.text}")]
         head = [ChatMessage("system", system_prompt)] if system_prompt else []
         frame = self._costs.frame(head)
         budget = n_ctx - reserve
@@ -182,8 +205,9 @@ class ContextWindow:
             real = self._counter.count_tokens(prompt)
             if real <= budget:
                 plan = self._result(prompt, kept, messages, option, real, frame, n_ctx, reserve, policy)
-                return replace(plan, estimated_tokens=estimate(option))
-        raise self._no_fit(policy, messages, blocks, base, total, n_ctx, reserve)
+                added = 0 if plain_newest is None else blocks[-1] - self._costs.block(head, "user", plain_newest.text)
+                return replace(plan, estimated_tokens=estimate(option), retrieved_tokens=added)
+        raise self._no_fit(policy, head, messages, blocks, base, total, n_ctx, reserve)
 
     def _result(
         self,
@@ -208,6 +232,7 @@ class ContextWindow:
     def _no_fit(
         self,
         policy: WindowPolicy,
+        head: list[ChatMessage],
         messages: Sequence[WindowMessage],
         blocks: list[int],
         base: int,
@@ -216,7 +241,12 @@ class ContextWindow:
         reserve: int,
     ) -> WindowError:
         budget = n_ctx - reserve
-        if policy is not WindowPolicy.STOP_AT_LIMIT or base + blocks[-1] > budget:
+        # Under stop-at-limit only the whole conversation was counted: whether the newest message
+        # alone fits is decided by its real count (an estimate can be off for templates that are
+        # not additive); the other policies already tried it alone.
+        newest = messages[-1]
+        alone = self._counter.count_tokens((*head, ChatMessage(newest.role, newest.text)))
+        if policy is not WindowPolicy.STOP_AT_LIMIT or alone > budget:
             return MessageTooLongError(
                 f"The latest message is {blocks[-1]} tokens, but with the system prompt and chat template "
                 f"({base} tokens) and {reserve} tokens kept free for the reply, a context of {n_ctx} tokens "
@@ -351,6 +381,7 @@ class PlanRequest:
     messages: tuple[WindowMessage, ...]
     reserve: int
     policy: WindowPolicy = WindowPolicy.ROLLING
+    retrieved: str = ""  # excerpts in front of the newest message (ContextWindow.plan)
 
 
 @dataclass(frozen=True)
@@ -390,7 +421,9 @@ class EnginePlanner:
         try:
             n_ctx = self._engine.n_ctx
             reserve = reply_reserve(request.reserve, n_ctx)
-            plan = self._window.plan(request.system_prompt, request.messages, n_ctx, reserve, request.policy)
+            plan = self._window.plan(
+                request.system_prompt, request.messages, n_ctx, reserve, request.policy, request.retrieved
+            )
         except WindowError as error:
             return PlanResult(request, error=str(error))
         except Exception as error:  # a chat template can refuse odd input (e.g. roles out of order)

@@ -9,12 +9,10 @@ from __future__ import annotations
 import logging
 import os
 
-import keyring
-import keyring.errors
+from app.core.support.secrets import SERVICE, NoKeyring, SecretStore, SecretStoreError
 
 log = logging.getLogger(__name__)
 
-SERVICE = "Glassbox"
 USERNAME = "huggingface-token"
 ENV_TOKEN = "HF_TOKEN"
 
@@ -34,27 +32,19 @@ class TokenStore:
     """Reads and writes one token in the keyring under a fixed service name."""
 
     def __init__(self, service: str = SERVICE, username: str = USERNAME) -> None:
-        self.service = service
+        self._secrets = SecretStore(service)
         self.username = username
 
     def get(self) -> str | None:
         """The saved token, else HF_TOKEN from the environment, else None. Never raises."""
-        token = self._read_keyring()
-        if token:
-            return token
-        return os.environ.get(ENV_TOKEN) or None
+        return self._secrets.get(self.username) or os.environ.get(ENV_TOKEN) or None
 
     def saved_in_keyring(self) -> bool:
-        return bool(self._read_keyring())
+        return bool(self._secrets.get(self.username))
 
     def available(self) -> bool:
         """Whether a keyring backend can store a token on this machine."""
-        try:
-            backend = keyring.get_keyring()
-        except keyring.errors.KeyringError:
-            return False
-        priority = getattr(backend, "priority", 1)
-        return not isinstance(priority, (int, float)) or priority > 0
+        return self._secrets.available()
 
     def unavailable_reason(self) -> str:
         return "" if self.available() else _NO_KEYRING_HELP
@@ -68,37 +58,21 @@ class TokenStore:
                 "A Hugging Face token has no spaces: copy it again from huggingface.co/settings/tokens."
             )
         try:
-            keyring.set_password(self.service, self.username, token)
-        except keyring.errors.NoKeyringError as error:
-            log.warning("Cannot save the Hugging Face token: no keyring backend (%s)", type(error).__name__)
+            self._secrets.set(self.username, token)
+        except NoKeyring as error:
             raise TokenStoreError(_NO_KEYRING_HELP) from error
-        except keyring.errors.KeyringError as error:
-            log.warning("Cannot save the Hugging Face token: %s", type(error).__name__)
+        except SecretStoreError as error:
             raise TokenStoreError(
-                f"The system keyring refused to store the token ({type(error).__name__}). "
-                "Unlock the keyring and try again."
+                f"The system keyring refused to store the token ({error}). Unlock the keyring and try again."
             ) from error
         log.info("Hugging Face token saved in the system keyring")
 
     def clear(self) -> None:
         try:
-            keyring.delete_password(self.service, self.username)
-        except keyring.errors.PasswordDeleteError:
-            return  # nothing was saved
-        except keyring.errors.NoKeyringError:
-            return
-        except keyring.errors.KeyringError as error:
+            removed = self._secrets.delete(self.username)
+        except SecretStoreError as error:
             raise TokenStoreError(
-                f"The system keyring refused to remove the token ({type(error).__name__}). "
-                "Unlock the keyring and try again."
+                f"The system keyring refused to remove the token ({error}). Unlock the keyring and try again."
             ) from error
-        log.info("Hugging Face token removed from the system keyring")
-
-    def _read_keyring(self) -> str | None:
-        try:
-            return keyring.get_password(self.service, self.username)
-        except keyring.errors.NoKeyringError:
-            return None
-        except keyring.errors.KeyringError as error:
-            log.warning("Cannot read the Hugging Face token from the keyring: %s", type(error).__name__)
-            return None
+        if removed:
+            log.info("Hugging Face token removed from the system keyring")

@@ -46,7 +46,7 @@ from app.core.inference.llama_log import install_llama_logging
 from app.core.inference.load_options import llama_options, load_option_problems
 from app.core.inference.load_progress import LoadProgress, TimedModelLoad
 from app.core.inference.logits import LogitsRows, SampledLogits
-from app.core.inference.sampler_chain import token_sampler
+from app.core.inference.sampler_chain import InvalidGrammar, TokenSampler, token_sampler
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.stop_strings import StopStringFilter
 from app.core.inference.token_texts import TokenTexts
@@ -65,6 +65,18 @@ class EngineError(Exception):
 
 class LoadCancelled(EngineError):
     """The user cancelled a model load."""
+
+
+class PromptTooLong(EngineError):
+    """The prompt leaves no room in the context for even one token; the counts say by how much."""
+
+    def __init__(self, prompt_tokens: int, n_ctx: int) -> None:
+        super().__init__(
+            f"The prompt has {prompt_tokens} tokens but the context holds {n_ctx}; "
+            "shorten the conversation or raise the context length."
+        )
+        self.prompt_tokens = prompt_tokens
+        self.n_ctx = n_ctx
 
 
 class StopReason(str, Enum):
@@ -119,6 +131,7 @@ class LoadReport:
     n_layers: int = 0
     n_ctx_train: int = 0
     chat_template: str = ""
+    server: str = ""  # the saved server the model runs on; "" for this machine (config.model_path is then a file)
 
     @property
     def total_seconds(self) -> float:
@@ -403,13 +416,16 @@ class Engine:
         params: SamplingParams,
         stop: threading.Event,
         observer: TokenObserver | None = None,
+        grammar: str = "",
         speculative: Speculative | None = None,
     ) -> Iterator[ReplyEvent]:
         """Yield TokenPiece events, then exactly one ReplyDone (also on stop and on error).
 
-        `speculative` overrides the load's setting for this reply (None: the load's)."""
+        `grammar` (GBNF text, e.g. from llama_cpp's json_schema_to_gbnf) constrains every
+        sampled token to it; "" samples freely. `speculative` overrides the load's setting for
+        this reply (None: the load's). Raises PromptTooLong when the prompt fills the context."""
         prompt = self.prompt_tokens(messages)
-        return self.stream_tokens(prompt, params, stop, observer, speculative, conversation_key(messages))
+        return self.stream_tokens(prompt, params, stop, observer, grammar, speculative, conversation_key(messages))
 
     def stream_tokens(
         self,
@@ -417,6 +433,7 @@ class Engine:
         params: SamplingParams,
         stop: threading.Event,
         observer: TokenObserver | None = None,
+        grammar: str = "",
         speculative: Speculative | None = None,
         conversation: Hashable | None = None,
     ) -> Iterator[ReplyEvent]:
@@ -426,10 +443,7 @@ class Engine:
         stats = ReplyStats(prompt_tokens=len(prompt))
         room = llama.n_ctx() - len(prompt)
         if room <= 0:
-            raise EngineError(
-                f"The prompt has {len(prompt)} tokens but the context holds {llama.n_ctx()}; "
-                "shorten the conversation or raise the context length."
-            )
+            raise PromptTooLong(len(prompt), llama.n_ctx())
         shift_kv_cache_to(llama, prompt)
         stats.cached_prompt_tokens = reusable_prefix(llama, prompt)
         max_tokens = min(params.max_tokens, room) if params.max_tokens > 0 else room
@@ -438,7 +452,12 @@ class Engine:
         if mode is Speculative.AUTO and self._batch_probe is not None and not self._batch_probe.exact:
             mode = Speculative.OFF  # drafting would change the reply here (exact_batch.py)
         drafting = None if mode is Speculative.OFF else Drafting(mode, self._draft_record(conversation), prompt)
-        reply = _Reply(prompt, params, seed, max_tokens, stop, observer, stats, drafting)
+        assert self._rows is not None
+        try:
+            sampler = token_sampler(params, seed, self._rows, llama.ctx, grammar)
+        except InvalidGrammar as error:
+            raise EngineError(str(error)) from None
+        reply = _Reply(prompt, params, sampler, max_tokens, stop, observer, stats, drafting)
         return self._generate(llama, reply)
 
     def _draft_record(self, conversation: Hashable | None) -> DraftRecord:
@@ -463,7 +482,7 @@ class Engine:
         drafting, max_tokens, n_ctx = reply.drafting, reply.max_tokens, llama.n_ctx()
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         stop_strings = StopStringFilter(reply.params.stop)
-        sampler = token_sampler(reply.params, reply.seed, self._rows, llama.ctx)
+        sampler = reply.sampler
         sampled = SampledLogits(self._rows)
         memory = llama_cpp.llama_get_memory(llama.ctx)
         text_parts: list[str] = []
@@ -649,7 +668,7 @@ class _Reply:
 
     prompt: list[int]
     params: SamplingParams
-    seed: int
+    sampler: TokenSampler  # built for this reply (its seed, its grammar); the loop closes it
     max_tokens: int
     stop: threading.Event
     observer: TokenObserver | None

@@ -55,7 +55,7 @@ class ReplyMetrics:
     n_ctx: int = 0
     context_used: int = 0  # prompt plus reply tokens: what the conversation now takes of the window
     token_times_s: list[float] = field(default_factory=list)  # when each token was sampled, after the request
-    llama: LlamaCounters = field(default_factory=LlamaCounters)
+    llama: LlamaCounters | None = field(default_factory=LlamaCounters)  # None: a server ran it, nobody counted here
 
     @property
     def context_fraction(self) -> float:
@@ -80,7 +80,7 @@ class ReplyMetrics:
             n_ctx=self.n_ctx,
             context_used=self.context_used,
             token_times_s=[round(t, 5) for t in self.token_times_s],
-            llama=asdict(self.llama),
+            llama=asdict(self.llama) if self.llama is not None else None,
         )
         return data
 
@@ -94,8 +94,13 @@ class ReplyMetrics:
             n_ctx=int(data.get("n_ctx", 0)),
             context_used=int(data.get("context_used", 0)),
             token_times_s=[float(t) for t in data.get("token_times_s", [])],
-            llama=LlamaCounters(**data.get("llama", {})),
+            llama=_counters(data),
         )
+
+
+def _counters(data: dict[str, Any]) -> LlamaCounters | None:
+    raw = data.get("llama", {})  # a record without the key predates servers: counted here
+    return LlamaCounters(**raw) if isinstance(raw, dict) else None
 
 
 class MetricsRecorder:

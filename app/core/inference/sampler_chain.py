@@ -13,6 +13,7 @@ token's decode on a small model on the CPU, and far more of one on a GPU).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
@@ -25,6 +26,11 @@ if TYPE_CHECKING:
     Stage = Callable[[SamplingParams, int, int], llama_cpp.llama_sampler_p | None]
 
 MIN_KEEP = 1  # the cuts always leave at least this many candidates
+GRAMMAR_ROOT = b"root"  # the rule a GBNF grammar starts from
+
+
+class InvalidGrammar(ValueError):
+    """llama.cpp could not parse the grammar (it logs where)."""
 
 
 class TokenSampler(Protocol):
@@ -42,11 +48,14 @@ def penalties_off(params: SamplingParams) -> bool:
     )
 
 
-def token_sampler(params: SamplingParams, seed: int, rows: LogitsRows, ctx: llama_cpp.llama_context_p) -> TokenSampler:
-    """The sampler for one reply: argmax for plain greedy decoding, llama.cpp's chain otherwise."""
-    if params.temperature <= 0 and penalties_off(params):
+def token_sampler(
+    params: SamplingParams, seed: int, rows: LogitsRows, ctx: llama_cpp.llama_context_p, grammar: str = ""
+) -> TokenSampler:
+    """The sampler for one reply: argmax for plain greedy decoding, llama.cpp's chain otherwise
+    (always under a `grammar`, GBNF text; "" samples freely). Raises InvalidGrammar."""
+    if params.temperature <= 0 and penalties_off(params) and not grammar:
         return GreedyArgmax(rows)
-    return SamplerChain(params, seed, rows.n_vocab, ctx)
+    return SamplerChain(params, seed, rows.n_vocab, ctx, grammar)
 
 
 class GreedyArgmax:
@@ -90,6 +99,14 @@ def _draw(_params: SamplingParams, seed: int, _n_vocab: int) -> llama_cpp.llama_
     return llama_cpp.llama_sampler_init_dist(seed)
 
 
+def _grammar(ctx: llama_cpp.llama_context_p, grammar: str) -> llama_cpp.llama_sampler_p:
+    vocab = llama_cpp.llama_model_get_vocab(llama_cpp.llama_get_model(ctx))
+    sampler = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode("utf-8"), GRAMMAR_ROOT)
+    if not sampler:
+        raise InvalidGrammar("The grammar could not be parsed (llama.cpp's log says where).")
+    return sampler
+
+
 _STAGES: dict[str, Stage] = {
     "penalties": _penalties,
     "top_k": _top_k,
@@ -102,31 +119,40 @@ _GREEDY_STAGES = ("penalties",)  # at temperature 0: the penalties, then the mos
 
 
 class SamplerChain:
-    """llama.cpp's sampler chain for one reply; close() frees it (and the samplers it owns)."""
+    """llama.cpp's sampler chain for one reply; close() frees it (and the samplers it owns), as
+    does the garbage collector for a chain whose reply never ran.
 
-    def __init__(self, params: SamplingParams, seed: int, n_vocab: int, ctx: llama_cpp.llama_context_p) -> None:
+    A grammar masks the tokens it forbids right after the penalties, where llama-cpp-python's
+    own chain has it; it remembers the tokens sampled, so only the reply's tokens may pass
+    through `sample` (drafted tokens are checked by sampling at their positions, so they do)."""
+
+    def __init__(
+        self, params: SamplingParams, seed: int, n_vocab: int, ctx: llama_cpp.llama_context_p, grammar: str = ""
+    ) -> None:
         self._ctx = ctx
         self._chain: llama_cpp.llama_sampler_p | None = llama_cpp.llama_sampler_chain_init(
             llama_cpp.llama_sampler_chain_default_params()
         )
+        self._free = weakref.finalize(self, llama_cpp.llama_sampler_free, self._chain)
         self.stages: list[str] = []
         greedy = params.temperature <= 0
         for name, _fields in SAMPLER_ORDER:
-            if greedy and name not in _GREEDY_STAGES:
-                continue
-            sampler = _STAGES[name](params, seed, n_vocab)
-            if sampler is not None:
-                llama_cpp.llama_sampler_chain_add(self._chain, sampler)  # the chain owns it from now on
-                self.stages.append(name)
+            if not greedy or name in _GREEDY_STAGES:
+                self._add(name, _STAGES[name](params, seed, n_vocab))
+            if name == "penalties" and grammar:
+                self._add("grammar", _grammar(ctx, grammar))
         if greedy:
-            llama_cpp.llama_sampler_chain_add(self._chain, llama_cpp.llama_sampler_init_greedy())
-            self.stages.append("greedy")
+            self._add("greedy", llama_cpp.llama_sampler_init_greedy())
+
+    def _add(self, name: str, sampler: llama_cpp.llama_sampler_p | None) -> None:
+        if sampler is not None:
+            llama_cpp.llama_sampler_chain_add(self._chain, sampler)  # the chain owns it from now on
+            self.stages.append(name)
 
     def sample(self, index: int) -> int:
         assert self._chain is not None, "the sampler chain was closed"
         return int(llama_cpp.llama_sampler_sample(self._chain, self._ctx, index))
 
     def close(self) -> None:
-        chain, self._chain = self._chain, None
-        if chain is not None:
-            llama_cpp.llama_sampler_free(chain)
+        self._chain = None
+        self._free()

@@ -13,10 +13,13 @@ import logging
 import os
 import sys
 import threading
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 
 import psutil
+
+from app.core.memory.process_tree import ProcessTree
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +42,13 @@ class GpuSnapshot:
     used: int
     free: int
     utilization_percent: int | None = None  # None: NVML does not report it for this GPU
+    # What this app holds: the window's process and its children (the engine process).
     this_process: int | None = None  # None: NVML does not list processes here (no permission, WDDM)
     processes_visible: bool = True
+    # Read only when asked for (`read_gpus(sensors=True)`); None where the GPU does not report it.
+    temperature_c: int | None = None
+    power_w: float | None = None
+    energy_j: float | None = None  # NVML's total-energy counter (since the driver loaded); Volta and newer
 
     @property
     def other_processes(self) -> int:
@@ -57,7 +65,7 @@ class GpuSnapshot:
 class RamSnapshot:
     total: int
     available: int
-    process_rss: int
+    process_rss: int  # resident memory of the window's process and its children (the engine)
 
     @property
     def other_used(self) -> int:
@@ -70,6 +78,16 @@ class OffloadSupport:
 
     supported: bool
     hint: str = ""
+
+
+@dataclass(frozen=True)
+class GpuReading:
+    """The GPUs alone: what `HardwareMonitor.read_gpus` returns."""
+
+    state: GpuState
+    reason: str
+    gpus: tuple[GpuSnapshot, ...]
+    driver_version: str = ""
 
 
 @dataclass(frozen=True)
@@ -124,7 +142,11 @@ def llama_offload_support() -> OffloadSupport:
 
 
 class HardwareMonitor:
-    """Takes snapshots; safe to call from one poller thread at a time (a lock guards NVML)."""
+    """Takes snapshots; safe to call from one poller thread at a time (a lock guards NVML).
+
+    "This process" is the app: the process `pid` (this one by default) and its children,
+    so the VRAM and RAM the engine process holds count as Glassbox's, not as another program's.
+    """
 
     def __init__(
         self,
@@ -135,6 +157,8 @@ class HardwareMonitor:
         self._nvml = nvml
         self._pid = os.getpid() if pid is None else pid
         self._process = psutil.Process(self._pid)
+        self._tree = ProcessTree(self._pid)
+        self._children: dict[int, psutil.Process] = {}
         self._offload = offload
         self._lock = threading.Lock()
         self._started = False
@@ -143,23 +167,32 @@ class HardwareMonitor:
 
     def snapshot(self) -> HardwareSnapshot:
         """The machine now. NVML and OS failures become a state and a reason, never an exception."""
+        pids = self._tree.pids()
         with self._lock:
-            ram = self._ram()
+            ram = self._ram(pids)
             offload = self._offload_support()
+        reading = self.read_gpus(pids)
+        return HardwareSnapshot(reading.state, reading.reason, reading.gpus, ram, reading.driver_version, offload)
+
+    def read_gpus(self, pids: Collection[int] | None = None, sensors: bool = False) -> GpuReading:
+        """The GPUs now, with `pids` (default: this app's processes) as "this process".
+
+        `sensors` also reads each GPU's temperature, power draw and energy counter.
+        """
+        app_pids = set(self._tree.pids() if pids is None else pids)
+        with self._lock:
             nvml = self._start()
             if nvml is None:
-                return HardwareSnapshot(GpuState.CPU_ONLY, self._unavailable_reason, (), ram, "", offload)
+                return GpuReading(GpuState.CPU_ONLY, self._unavailable_reason, ())
             try:
-                gpus = tuple(self._gpu(nvml, index) for index in range(nvml.nvmlDeviceGetCount()))
+                gpus = tuple(self._gpu(nvml, index, app_pids, sensors) for index in range(nvml.nvmlDeviceGetCount()))
             except (nvml.NVMLError, OSError) as error:  # a driver that failed or vanished under us
                 reason = f"The NVIDIA driver stopped answering ({_describe(error)}); GPU numbers are not current."
                 log.warning("NVML poll failed: %s", _describe(error))
-                return HardwareSnapshot(GpuState.DEGRADED, reason, (), ram, self._driver_version, offload)
+                return GpuReading(GpuState.DEGRADED, reason, (), self._driver_version)
         if not gpus:
-            return HardwareSnapshot(
-                GpuState.CPU_ONLY, "The NVIDIA driver reports no GPU.", (), ram, self._driver_version, offload
-            )
-        return HardwareSnapshot(GpuState.AVAILABLE, "", gpus, ram, self._driver_version, offload)
+            return GpuReading(GpuState.CPU_ONLY, "The NVIDIA driver reports no GPU.", (), self._driver_version)
+        return GpuReading(GpuState.AVAILABLE, "", gpus, self._driver_version)
 
     def close(self) -> None:
         with self._lock:
@@ -204,7 +237,7 @@ class HardwareMonitor:
             log.debug("No driver version from NVML: %s", error)
         return nvml
 
-    def _gpu(self, nvml: ModuleType, index: int) -> GpuSnapshot:
+    def _gpu(self, nvml: ModuleType, index: int, app_pids: set[int], sensors: bool) -> GpuSnapshot:
         handle = nvml.nvmlDeviceGetHandleByIndex(index)
         memory = nvml.nvmlDeviceGetMemoryInfo(handle)
         utilization: int | None
@@ -212,8 +245,8 @@ class HardwareMonitor:
             utilization = int(nvml.nvmlDeviceGetUtilizationRates(handle).gpu)
         except nvml.NVMLError_NotSupported:
             utilization = None
-        this_process, visible = self._process_usage(nvml, handle)
-        return GpuSnapshot(
+        this_process, visible = self._process_usage(nvml, handle, app_pids)
+        snapshot = GpuSnapshot(
             index=index,
             name=_text(nvml.nvmlDeviceGetName(handle)),
             total=int(memory.total),
@@ -223,26 +256,61 @@ class HardwareMonitor:
             this_process=this_process,
             processes_visible=visible,
         )
+        if not sensors:
+            return snapshot
+        temperature = _optional(nvml, lambda: int(nvml.nvmlDeviceGetTemperature(handle, nvml.NVML_TEMPERATURE_GPU)))
+        power_mw = _optional(nvml, lambda: int(nvml.nvmlDeviceGetPowerUsage(handle)))
+        energy_mj = _optional(nvml, lambda: int(nvml.nvmlDeviceGetTotalEnergyConsumption(handle)))
+        return replace(
+            snapshot,
+            temperature_c=temperature,
+            power_w=None if power_mw is None else power_mw / 1000,
+            energy_j=None if energy_mj is None else energy_mj / 1000,
+        )
 
-    def _process_usage(self, nvml: ModuleType, handle: object) -> tuple[int | None, bool]:
-        """Bytes this process holds on the GPU, as NVML lists it (compute and graphics contexts)."""
+    def _process_usage(self, nvml: ModuleType, handle: object, app_pids: set[int]) -> tuple[int | None, bool]:
+        """Bytes this app's processes hold on the GPU, as NVML lists them (compute and graphics contexts)."""
         try:
             processes = list(nvml.nvmlDeviceGetComputeRunningProcesses(handle))
             processes += nvml.nvmlDeviceGetGraphicsRunningProcesses(handle)
         except (nvml.NVMLError_NotSupported, nvml.NVMLError_NoPermission):
             return None, False
-        used = [p.usedGpuMemory for p in processes if p.pid == self._pid]
+        used = [p.usedGpuMemory for p in processes if p.pid in app_pids]
         if any(size is None for size in used):
             return None, False  # Windows WDDM does not report per-process memory
         return sum(used), True
 
-    def _ram(self) -> RamSnapshot | None:
+    def _ram(self, pids: tuple[int, ...]) -> RamSnapshot | None:
         try:
             memory = psutil.virtual_memory()
-            return RamSnapshot(int(memory.total), int(memory.available), int(self._process.memory_info().rss))
+            rss = int(self._process.memory_info().rss)
         except (psutil.Error, OSError) as error:
             log.warning("Cannot read RAM usage: %s", error)
             return None
+        return RamSnapshot(int(memory.total), int(memory.available), rss + self._children_rss(pids[1:]))
+
+    def _children_rss(self, pids: tuple[int, ...]) -> int:
+        """Resident memory of the children; one that has just ended counts as nothing."""
+        for gone in set(self._children) - set(pids):
+            del self._children[gone]
+        total = 0
+        for pid in pids:
+            try:
+                process = self._children.get(pid) or self._children.setdefault(pid, psutil.Process(pid))
+                total += int(process.memory_info().rss)
+            except (psutil.Error, OSError):
+                self._children.pop(pid, None)
+                self._tree.forget(pid)
+        return total
+
+
+def _optional(nvml: ModuleType, read: Callable[[], int]) -> int | None:
+    """A sensor some GPUs or drivers do not have (consumer cards, older drivers): None then."""
+    try:
+        return read()
+    except nvml.NVMLError as error:
+        log.debug("NVML sensor not available: %s", _describe(error))
+        return None
 
 
 def _cpu_only_reason(nvml: ModuleType, error: BaseException) -> str:

@@ -2,7 +2,8 @@
 
 A bar in four parts: the system prompt with the chat template's frame, the conversation
 the model still sees, the room kept for the reply, and what is free. Under it one line in
-words, e.g. "1,234 + 512 for the reply of 2,048 tokens · 3 earlier messages outside".
+words, e.g. "This chat uses 1,234 of 2,048 tokens; 512 are kept free for the reply · 3 earlier
+messages are outside the window".
 """
 
 from __future__ import annotations
@@ -11,16 +12,15 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from app.core.backends.remote_window import ESTIMATE_NOTICE
 from app.core.chat.context_window import WindowPlan
 from app.core.support.formatting import fill
+from app.ui.widgets.theme import Tone, colours, set_tone
 
-COLORS = {
-    "frame": QColor("#7e57c2"),
-    "conversation": QColor("#1e88e5"),
-    "reserve": QColor("#90caf9"),
-    "free": QColor("#eceff1"),
-    "error": QColor("#e53935"),
-}
+
+def _segment_colour(key: str) -> QColor:
+    """A segment's colour from the theme: frame, conversation, reserve, free or error."""
+    return colours().qcolor(f"meter_{key}")
 
 
 class _Bar(QWidget):
@@ -37,12 +37,12 @@ class _Bar(QWidget):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         rect = QRectF(self.rect())
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(COLORS["free"])
+        painter.setBrush(_segment_colour("free"))
         painter.drawRoundedRect(rect, 4, 4)
         x = rect.left()
         for key, fraction in self.parts:
             width = rect.width() * fraction
-            painter.setBrush(COLORS[key])
+            painter.setBrush(_segment_colour(key))
             painter.drawRect(QRectF(x, rect.top(), width, rect.height()))
             x += width
         painter.end()
@@ -58,7 +58,7 @@ class ContextMeter(QWidget):
         layout.setSpacing(2)
         self.bar = _Bar(self)
         self.label = QLabel(self)
-        self.label.setStyleSheet("color: #5f6368; font-size: 11px;")
+        set_tone(self.label, Tone.NOTE)
         self.label.setWordWrap(True)
         layout.addWidget(self.bar)
         layout.addWidget(self.label)
@@ -83,22 +83,24 @@ class ContextMeter(QWidget):
         ]
         self.bar.update()
         text = fill(
-            self.tr("Context: {used} + {reserve} for the reply of {n_ctx} tokens"),
+            self.tr("This chat uses {used} of {n_ctx} tokens; {reserve} are kept free for the reply"),
             used=f"{plan.prompt_tokens:,}",
             reserve=f"{plan.reserve:,}",
             n_ctx=f"{plan.n_ctx:,}",
         )
+        if ESTIMATE_NOTICE in plan.notice:
+            text += " " + self.tr("(estimated)")
         outside = len(plan.outside_ids)
         if outside == 1:
-            text += " · " + self.tr("1 earlier message outside the window")
+            text += " · " + self.tr("1 earlier message is outside the window")
         elif outside:
-            text += " · " + fill(self.tr("{count} earlier messages outside the window"), count=outside)
+            text += " · " + fill(self.tr("{count} earlier messages are outside the window"), count=outside)
         self.label.setText(text)
-        self.label.setStyleSheet("color: #5f6368; font-size: 11px;")
+        set_tone(self.label, Tone.NOTE)
         self.setToolTip(
             fill(
                 self.tr(
-                    "What the model gets on the next turn, counted with its own tokenizer:\n"
+                    "What the model gets on the next turn:\n"
                     "system prompt and chat template: {frame}\nconversation: {conversation}\n"
                     "kept free for the reply (max tokens): {reserve}\nfree: {free}"
                 ),
@@ -116,5 +118,5 @@ class ContextMeter(QWidget):
         self.bar.parts = [("error", 1.0)]
         self.bar.update()
         self.label.setText(message)
-        self.label.setStyleSheet("color: #c62828; font-size: 11px;")
+        set_tone(self.label, Tone.ERROR)
         self.setToolTip(message)

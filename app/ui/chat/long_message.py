@@ -17,6 +17,7 @@ from PySide6.QtGui import QGuiApplication, QTextOption
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
 from app.core.support.formatting import fill
+from app.ui.widgets.theme import Tone, set_tone
 
 COLLAPSE_ABOVE_CHARS = 30_000
 COLLAPSE_RUN_CHARS = 2_000
@@ -58,7 +59,7 @@ class LongMessageBar(QWidget):
             self,
         )
         self.note.setTextFormat(Qt.TextFormat.PlainText)
-        self.note.setStyleSheet("color: #80868b;")
+        set_tone(self.note, Tone.NOTE, small=False)
         self.note.setWordWrap(True)
         self.show_all_button = QPushButton(self.tr("Show all"), self)
         self.show_all_button.clicked.connect(self.show_all)

@@ -51,12 +51,18 @@ from app.core.settings import (
     effective,
 )
 from app.core.support.formatting import fill
+from app.ui.widgets.theme import Tone, set_tone
 
 
 class _TextBox(QPlainTextEdit):
-    """A multi-line text field that, like QLineEdit, says when editing ended (focus left)."""
+    """A multi-line text field that, like QLineEdit, says when editing ended (focus left), and that
+    Tab leaves (a tab character typed there would silently become part of the prompt)."""
 
     editingFinished = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTabChangesFocus(True)
 
     def focusOutEvent(self, event: QFocusEvent) -> None:
         super().focusOutEvent(event)
@@ -73,10 +79,10 @@ class _Field:
         self.label.setBuddy(editor)
         self.explanation = QLabel(spec.explanation, parent)
         self.explanation.setWordWrap(True)
-        self.explanation.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.explanation, Tone.NOTE)
         self.error = QLabel(parent)
         self.error.setWordWrap(True)
-        self.error.setStyleSheet("color: #c62828; font-size: 11px;")
+        set_tone(self.error, Tone.ERROR)
         self.error.hide()
         self.box = QWidget(parent)
         column = QVBoxLayout(self.box)
@@ -156,7 +162,7 @@ class SettingsPanel(QScrollArea):
         group = QGroupBox(self.tr("Sampling — this chat"), parent)
         form = QFormLayout(group)
         self.scope_note = QLabel(self.tr("Fields in bold differ from the defaults for new chats."), group)
-        self.scope_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.scope_note, Tone.NOTE)
         form.addRow(self.scope_note)
         for name, spec in SAMPLING_FIELDS.items():
             if name == "seed":
@@ -196,9 +202,9 @@ class SettingsPanel(QScrollArea):
         self.system_prompt.setFixedHeight(90)
         self.system_prompt.editingFinished.connect(self._system_prompt_edited)
         self.system_prompt_note = QLabel(group)
-        self.system_prompt_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.system_prompt_note, Tone.NOTE)
         self.system_prompt_error = QLabel(group)
-        self.system_prompt_error.setStyleSheet("color: #c62828; font-size: 11px;")
+        set_tone(self.system_prompt_error, Tone.ERROR)
         self.system_prompt_error.hide()
         self.default_prompt_button = QPushButton(self.tr("Use the default"), group)
         self.default_prompt_button.clicked.connect(self._use_default_prompt)
@@ -221,7 +227,7 @@ class SettingsPanel(QScrollArea):
             self.policy_box.addItem(label, policy.value)
         self.policy_explanation = QLabel(group)
         self.policy_explanation.setWordWrap(True)
-        self.policy_explanation.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.policy_explanation, Tone.NOTE)
         self.policy_box.activated.connect(self._policy_edited)
         policy_box = QWidget(group)
         policy_column = QVBoxLayout(policy_box)
@@ -262,7 +268,7 @@ class SettingsPanel(QScrollArea):
             form.addRow(field.label, field.box)
         self.gpu_layers_note = QLabel(group)
         self.gpu_layers_note.setWordWrap(True)
-        self.gpu_layers_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.gpu_layers_note, Tone.NOTE)
         form.addRow(self.tr("GPU layers"), self.gpu_layers_note)
         self.reload_button = QPushButton(self.tr("Load the model again now"), group)
         self.reload_button.setToolTip(self.tr("The context length and threads apply when the model is loaded"))
@@ -410,6 +416,8 @@ class SettingsPanel(QScrollArea):
 
     def _system_prompt_edited(self) -> None:
         text = self.system_prompt.toPlainText()
+        if not text.strip():
+            text = ""  # only whitespace: no system prompt, not an invisible one
         used = effective(self.settings, self.chat)
         if text == used.system_prompt:
             return

@@ -25,16 +25,20 @@ from app.ui.chat.long_message import LongMessageBar, is_long, preview
 from app.ui.widgets.inert_text import InertDocument, InertTextView, fitted_height
 from app.ui.widgets.links import display_address, web_address
 from app.ui.widgets.markdown import render_markdown
+from app.ui.widgets.theme import Colours, Tone, keep_styled, set_tone
 
 FLUSH_INTERVAL_MS = 30
 BOTTOM_TOLERANCE_PX = 24
 
-ROLE_STYLES = {
-    "user": "MessageWidget { background: #e7f0ff; border-radius: 8px; }",
-    "assistant": "MessageWidget { background: #ffffff; border: 1px solid #e3e3e3; border-radius: 8px; }",
-    "system": "MessageWidget { background: #fff8e1; border-radius: 8px; }",
-}
-OUTSIDE_WINDOW_STYLE = "MessageWidget { background: #f3f3f3; border: 1px dashed #b0b0b0; border-radius: 8px; }"
+
+def bubble_style(role: str, outside_window: bool, c: Colours) -> str:
+    """A message card in the theme's colours: the user's tinted, the assistant's framed, a dropped one dashed."""
+    if outside_window:
+        dashed = f"border: 1px dashed {c.outside_border};"
+        return f"MessageWidget {{ background: {c.outside_bubble}; {dashed} border-radius: 8px; }}"
+    background = {"user": c.user_bubble, "system": c.system_bubble}.get(role, c.assistant_bubble)
+    border = f"border: 1px solid {c.bubble_border};" if role == "assistant" else ""
+    return f"MessageWidget {{ background: {background}; {border} border-radius: 8px; }}"
 
 
 class StreamingText(QWidget):
@@ -119,17 +123,18 @@ class MessageWidget(QFrame):
         self.role = role
         self.key = key
         self.text = ""
-        self.setStyleSheet(ROLE_STYLES.get(role, ""))
+        self._outside_window = False
+        keep_styled(self, lambda c: bubble_style(self.role, self._outside_window, c))
         layout = self._column = QVBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         layout.setSpacing(2)
         self.header = QLabel(self._role_title(role), self)
-        self.header.setStyleSheet("color: #5f6368; font-weight: 600;")
+        set_tone(self.header, Tone.HEADER)
         self.body = InertTextView(self)
         self.body.anchorClicked.connect(self.linkClicked)
         self.long_bar: LongMessageBar | None = None
         self.footer = QLabel(self)
-        self.footer.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.footer, Tone.NOTE)
         self.footer.setTextFormat(Qt.TextFormat.PlainText)
         self.footer.setWordWrap(True)
         self.footer.hide()
@@ -137,7 +142,6 @@ class MessageWidget(QFrame):
         layout.addWidget(self.body)
         layout.addWidget(self.footer)
         self.stream: StreamingText | None = None
-        self._outside_window = False
 
     def _role_title(self, role: str) -> str:
         titles = {"user": self.tr("You"), "assistant": self.tr("Assistant"), "system": self.tr("System prompt")}
@@ -188,7 +192,7 @@ class MessageWidget(QFrame):
         if outside == self._outside_window:
             return
         self._outside_window = outside
-        self.setStyleSheet(OUTSIDE_WINDOW_STYLE if outside else ROLE_STYLES.get(self.role, ""))
+        keep_styled(self, lambda c: bubble_style(self.role, self._outside_window, c))
         outside_tip = self.tr("Outside the context window: the model no longer sees this message.")
         self.setToolTip(outside_tip if outside else "")
 

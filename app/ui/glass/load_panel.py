@@ -98,6 +98,16 @@ class LoadPanel(QWidget):
         self._loading = False
         self.report = report
         self._show_running(False)
+        if report.server:  # nothing was loaded here: no stages to time
+            self.headline.setText(
+                fill(
+                    self.tr("{name} runs on the server {server}; its load is the server's, not timed here"),
+                    name=str(report.config.model_path),
+                    server=report.server,
+                )
+            )
+            self._show_stages([])
+            return
         self.headline.setText(
             fill(
                 self.tr("{name} loaded in {seconds} s"),

@@ -27,11 +27,18 @@ from app.core.diagnostics.report import DiagnosticsInput, diagnostics_text
 from app.core.memory.hardware import HardwareMonitor
 from app.core.paths import app_paths
 from app.core.support.log_buffer import DEFAULT_CAPACITY, LLAMA_LOGGER, LogBuffer, LogEntry
+from app.ui.widgets.theme import colours
 
 log = logging.getLogger(__name__)
 
 POLL_MS = 250
-LEVEL_COLOURS = {logging.WARNING: "#8a5a00", logging.ERROR: "#b3261e", logging.CRITICAL: "#b3261e"}
+
+
+def level_colour(level: int) -> str | None:
+    """The theme's colour for a warning or error line; None for the others (they use the text colour)."""
+    if level >= logging.ERROR:
+        return colours().error_text
+    return colours().warning_text if level >= logging.WARNING else None
 
 
 class LogsPanel(QWidget):
@@ -129,7 +136,7 @@ class LogsPanel(QWidget):
         at_bottom = bar.value() >= bar.maximum() - 4
         for entry in entries:
             line = html.escape(entry.format()).replace("\n", "<br>")
-            colour = LEVEL_COLOURS.get(entry.level)
+            colour = level_colour(entry.level)
             self.view.appendHtml(f'<span style="color:{colour}">{line}</span>' if colour else line)
         if at_bottom:
             bar.setValue(bar.maximum())

@@ -21,11 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.core.chat.prompt_inspector import PromptInspection, PromptToken
 from app.core.support.formatting import fill
-
-TOKEN_BACKGROUNDS = ("#e8f0fe", "#fef7e0")  # alternate, so the boundaries show
-SPECIAL_BACKGROUND = "#fde2e1"
-SPECIAL_COLOUR = "#b3261e"
-TEXT_COLOUR = "#202124"
+from app.ui.widgets.theme import Tone, colours, set_tone
 
 
 def visible_whitespace(text: str) -> str:
@@ -35,9 +31,11 @@ def visible_whitespace(text: str) -> str:
 
 def tokens_html(tokens: list[PromptToken]) -> str:
     chips = []
+    c = colours()
+    backgrounds = (c.prompt_token_a, c.prompt_token_b)  # alternate, so the boundaries show
     for index, token in enumerate(tokens):
-        background = SPECIAL_BACKGROUND if token.special else TOKEN_BACKGROUNDS[index % 2]
-        colour = SPECIAL_COLOUR if token.special else TEXT_COLOUR
+        background = c.special_background if token.special else backgrounds[index % 2]
+        colour = c.special_text if token.special else c.text
         chips.append(
             f'<a href="token:{index}" style="background-color:{background}; color:{colour}; text-decoration:none">'
             f"{visible_whitespace(token.text) or '∅'}</a>"
@@ -47,9 +45,10 @@ def tokens_html(tokens: list[PromptToken]) -> str:
 
 def prompt_html(inspection: PromptInspection) -> str:
     parts = []
+    special = colours().special_text
     for token in inspection.tokens:
         text = html.escape(token.text)
-        parts.append(f'<b style="color:{SPECIAL_COLOUR}">{text}</b>' if token.special else text)
+        parts.append(f'<b style="color:{special}">{text}</b>' if token.special else text)
     return f'<div style="white-space: pre-wrap; font-family: monospace;">{"".join(parts)}</div>'
 
 
@@ -80,7 +79,7 @@ class PromptInspectorPanel(QWidget):
 
         self.notice = QLabel(self)
         self.notice.setWordWrap(True)
-        self.notice.setStyleSheet("color: #8a5a00;")
+        set_tone(self.notice, Tone.WARNING, small=False)
         self.notice.hide()
         layout.addWidget(self.notice)
 
@@ -142,7 +141,7 @@ class PromptInspectorPanel(QWidget):
             item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if not entry.inside:
                 for column in range(4):
-                    item.setForeground(column, Qt.GlobalColor.gray)
+                    item.setForeground(column, colours().qcolor("muted"))
             self.messages_view.addTopLevelItem(item)
 
     def describe_token(self, index: int) -> str:

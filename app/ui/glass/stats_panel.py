@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from app.core.inference.metrics import ReplyMetrics
+from app.core.inference.metrics import LlamaCounters, ReplyMetrics
 from app.core.support.formatting import fill
 from app.ui.widgets.plots import BarPlot, LinePlot
 from app.ui.widgets.reply_footer import context_note
@@ -86,6 +86,29 @@ class StatsPanel(QWidget):
         self.ttft_plot.set_bars([])
         self.rate_plot.set_bars([])
 
+    def _prompt_speed(self, speed: float, llama: LlamaCounters | None) -> str:
+        if llama is None:  # a server ran the reply: only what was measured here
+            return fill(
+                self.tr("{speed} tok/s (measured here; the server's own counters are not shown)"), speed=f"{speed:,.1f}"
+            )
+        return fill(
+            self.tr("{speed} tok/s; llama.cpp: {n} tokens in {ms} ms"),
+            speed=f"{speed:,.1f}",
+            n=f"{llama.prompt_eval_tokens:,}",
+            ms=f"{llama.prompt_eval_ms:,.1f}",
+        )
+
+    def _generation_speed(self, speed: float, llama: LlamaCounters | None) -> str:
+        if llama is None:
+            return fill(self.tr("{speed} tok/s, measured here as the chunks arrived"), speed=f"{speed:,.1f}")
+        return fill(
+            self.tr("{speed} tok/s; llama.cpp decode alone: {decode} tok/s ({n} tokens in {ms} ms)"),
+            speed=f"{speed:,.1f}",
+            decode=f"{llama.eval_tokens_per_s:,.1f}",
+            n=f"{llama.eval_tokens:,}",
+            ms=f"{llama.eval_ms:,.1f}",
+        )
+
     def _show(self, metrics: ReplyMetrics) -> None:
         stats, llama = metrics.stats, metrics.llama
         self.title.setText(self.tr("Last reply"))
@@ -97,24 +120,9 @@ class StatsPanel(QWidget):
                 evaluated=f"{stats.evaluated_prompt_tokens:,}",
             )
         )
-        self.values["prompt_speed"].setText(
-            fill(
-                self.tr("{speed} tok/s; llama.cpp: {n} tokens in {ms} ms"),
-                speed=f"{stats.prompt_eval_tokens_per_s:,.1f}",
-                n=f"{llama.prompt_eval_tokens:,}",
-                ms=f"{llama.prompt_eval_ms:,.1f}",
-            )
-        )
+        self.values["prompt_speed"].setText(self._prompt_speed(stats.prompt_eval_tokens_per_s, llama))
         self.values["ttft"].setText(fill(self.tr("{ms} ms"), ms=f"{stats.time_to_first_token_s * 1000:,.0f}"))
-        self.values["generation"].setText(
-            fill(
-                self.tr("{speed} tok/s; llama.cpp decode alone: {decode} tok/s ({n} tokens in {ms} ms)"),
-                speed=f"{stats.generation_tokens_per_s:,.1f}",
-                decode=f"{llama.eval_tokens_per_s:,.1f}",
-                n=f"{llama.eval_tokens:,}",
-                ms=f"{llama.eval_ms:,.1f}",
-            )
-        )
+        self.values["generation"].setText(self._generation_speed(stats.generation_tokens_per_s, llama))
         self.values["reply"].setText(
             fill(self.tr("{n} tokens in {s} s"), n=f"{stats.completion_tokens:,}", s=f"{stats.total_s:.2f}")
         )

@@ -17,13 +17,16 @@ from PySide6.QtWidgets import QBoxLayout, QFrame, QLabel, QSizePolicy, QToolTip,
 
 from app.core.inference.token_probs import LOW_BELOW, UNSURE_BELOW, Confidence, TokenStep, TokenTrace
 from app.core.support.formatting import fill
+from app.ui.widgets.theme import Tone, colours, set_tone
 
-CONFIDENCE_BACKGROUNDS = {Confidence.UNSURE: "#fff1c2", Confidence.LOW: "#ffd0cc"}
+
+def confidence_background(confidence: Confidence) -> str | None:
+    """The theme's background for a token the model was unsure of, or far from sure of; None for the rest."""
+    c = colours()
+    return {Confidence.UNSURE: c.token_unsure, Confidence.LOW: c.token_low}.get(confidence)
+
+
 BAR_WIDTH = 20  # characters for a probability of 100 %
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("TokenView", text)
 
 
 def sampling_summary(sampling: dict[str, Any]) -> str:
@@ -32,17 +35,22 @@ def sampling_summary(sampling: dict[str, Any]) -> str:
         return ""
     temperature = float(sampling.get("temperature", 0.0))
     if temperature == 0:
-        return _tr("Sampling: greedy (temperature 0, always the most likely token)")
+        return QCoreApplication.translate("TokenView", "Sampling: greedy (temperature 0, always the most likely token)")
     seed = sampling.get("seed")
     parts = [
-        fill(_tr("temperature {v}"), v=f"{temperature:g}"),
-        fill(_tr("top-k {v}"), v=str(sampling.get("top_k", ""))),
-        fill(_tr("top-p {v}"), v=f"{float(sampling.get('top_p', 1.0)):g}"),
-        fill(_tr("min-p {v}"), v=f"{float(sampling.get('min_p', 0.0)):g}"),
-        fill(_tr("repeat penalty {v}"), v=f"{float(sampling.get('repeat_penalty', 1.0)):g}"),
-        fill(_tr("seed {v}"), v=seed) if seed is not None else _tr("random seed"),
+        fill(QCoreApplication.translate("TokenView", "temperature {v}"), v=f"{temperature:g}"),
+        fill(QCoreApplication.translate("TokenView", "top-k {v}"), v=str(sampling.get("top_k", ""))),
+        fill(QCoreApplication.translate("TokenView", "top-p {v}"), v=f"{float(sampling.get('top_p', 1.0)):g}"),
+        fill(QCoreApplication.translate("TokenView", "min-p {v}"), v=f"{float(sampling.get('min_p', 0.0)):g}"),
+        fill(
+            QCoreApplication.translate("TokenView", "repeat penalty {v}"),
+            v=f"{float(sampling.get('repeat_penalty', 1.0)):g}",
+        ),
+        fill(QCoreApplication.translate("TokenView", "seed {v}"), v=seed)
+        if seed is not None
+        else QCoreApplication.translate("TokenView", "random seed"),
     ]
-    return _tr("Sampling: ") + " · ".join(parts)
+    return QCoreApplication.translate("TokenView", "Sampling: ") + " · ".join(parts)
 
 
 def shown(text: str) -> str:
@@ -56,14 +64,18 @@ def shown(text: str) -> str:
 def alternatives_html(step: TokenStep) -> str:
     """The top alternatives of one token as a small table, the chosen one in bold."""
     rank = step.rank
-    where = fill(_tr("rank {n}"), n=rank) if rank else _tr("outside the top 5")
+    where = (
+        fill(QCoreApplication.translate("TokenView", "rank {n}"), n=rank)
+        if rank
+        else QCoreApplication.translate("TokenView", "outside the top 5")
+    )
     rows = []
     for alternative in step.alternatives:
         chosen = alternative.token_id == step.token_id
         text = f"<b>{shown(alternative.text)}</b>" if chosen else shown(alternative.text)
         bar = "█" * max(1, round(alternative.probability * BAR_WIDTH))
         rows.append(
-            f"<tr><td>{text}</td><td style='color:#4e79a7'>{bar}</td>"
+            f"<tr><td>{text}</td><td style='color:{colours().probability_bar}'>{bar}</td>"
             f"<td align='right'>{alternative.probability:.1%}</td></tr>"
         )
     header = f"<p><b>{shown(step.text)}</b> {step.probability:.1%} ({where})</p>"
@@ -72,17 +84,21 @@ def alternatives_html(step: TokenStep) -> str:
 
 def probability_note(sampling: dict[str, Any]) -> str:
     """What the probabilities are, and the sampling settings in force beside them."""
-    return _tr("The model’s own probabilities, before sampling reshapes them.") + "\n" + sampling_summary(sampling)
+    return (
+        QCoreApplication.translate("TokenView", "The model’s own probabilities, before sampling reshapes them.")
+        + "\n"
+        + sampling_summary(sampling)
+    )
 
 
-def token_reply_html(trace: TokenTrace, text_colour: str = "#202124") -> str:
+def token_reply_html(trace: TokenTrace, text_colour: str | None = None) -> str:
     """The reply as one link per token (for hover and click), coloured by confidence."""
     spans = []
     for index, step in enumerate(trace.steps):
         if not step.text:
             continue
-        background = CONFIDENCE_BACKGROUNDS.get(step.confidence)
-        style = f"color: {text_colour}; text-decoration: none;"
+        background = confidence_background(step.confidence)
+        style = f"color: {text_colour or colours().text}; text-decoration: none;"
         if background:
             style += f" background-color: {background};"
         spans.append(f'<a href="token:{index}" style="{style}">{html.escape(step.text)}</a>')
@@ -113,7 +129,7 @@ class TokenReplyView(QWidget):
         layout.addWidget(self.text)
 
         self.legend = QLabel(self)
-        self.legend.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.legend, Tone.NOTE)
         self.legend.setWordWrap(True)
         self.legend.setText(self._legend())
         layout.addWidget(self.legend)
@@ -127,7 +143,7 @@ class TokenReplyView(QWidget):
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail_note = QLabel(probability_note(trace.sampling), self.pinned_box)
         self.detail_note.setWordWrap(True)
-        self.detail_note.setStyleSheet("color: #80868b; font-size: 11px;")
+        set_tone(self.detail_note, Tone.NOTE)
         box.addWidget(self.detail)
         box.addWidget(self.detail_note)
         self.pinned_box.hide()
@@ -146,9 +162,10 @@ class TokenReplyView(QWidget):
     def _legend(self) -> str:
         low = len(self.trace.low_confidence_steps())
         unsure = sum(1 for step in self.trace.steps if step.confidence is Confidence.UNSURE)
-        text = _tr(
+        text = QCoreApplication.translate(
+            "TokenView",
             "{n} tokens, mean probability {mean}; {unsure} unsure (below {u}), {low} low (below {l}). "
-            "Point at a word for alternatives, click to pin them."
+            "Point at a word for alternatives, click to pin them.",
         )
         values = {
             "{n}": str(len(self.trace.steps)),

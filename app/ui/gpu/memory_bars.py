@@ -6,7 +6,7 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-APP_COLOUR, OTHERS_COLOUR, FREE_COLOUR = QColor("#4a7fd4"), QColor("#9a9a9a"), QColor("#e6e6e6")
+from app.ui.widgets.theme import colours
 
 
 class MemoryBar(QWidget):
@@ -28,15 +28,16 @@ class MemoryBar(QWidget):
     def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QPainter(self)
         area = self.rect().adjusted(0, 0, -1, -1)
-        painter.fillRect(area, FREE_COLOUR)
+        c = colours()
+        painter.fillRect(area, c.qcolor("memory_free"))
         x = area.left()
         for size, colour in self.segments:
             width = round(area.width() * size / self.total) if self.total else 0
             painter.fillRect(QRect(x, area.top(), width, area.height()), colour)
             x += width
-        painter.setPen(QPen(QColor("#707070")))
+        painter.setPen(QPen(c.qcolor("memory_outline")))
         painter.drawRect(area)
-        painter.setPen(QPen(QColor("#202020")))
+        painter.setPen(QPen(c.qcolor("window_text")))
         painter.drawText(
             area.adjusted(6, 0, -6, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.caption
         )

@@ -7,12 +7,17 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSlider, QStyle, QStyleOptionSlider, QWidget
 
 from app.core.memory.planner import Headroom
+from app.ui.widgets.theme import colours
 
-FIT_COLOURS = {
-    Headroom.FITS: QColor("#3a9d5d"),
-    Headroom.TIGHT: QColor("#e0a030"),
-    Headroom.WONT_FIT: QColor("#d9534f"),
+ZONE_COLOURS = {  # the theme's colour of each zone
+    Headroom.FITS: "zone_fits",
+    Headroom.TIGHT: "zone_tight",
+    Headroom.WONT_FIT: "zone_wont_fit",
 }
+
+
+def zone_colour(fit: Headroom) -> QColor:
+    return colours().qcolor(ZONE_COLOURS[fit])
 
 
 class LayerSlider(QSlider):
@@ -61,10 +66,10 @@ class LayerSlider(QSlider):
         for first, last, fit in self.ranges():
             left = self._x_for(first - 0.5 if first > 0 else first, option)
             right = self._x_for(last + 0.5 if last < self.maximum() else last, option)
-            painter.fillRect(QRect(left, band_top, max(1, right - left), 5), FIT_COLOURS[fit])
+            painter.fillRect(QRect(left, band_top, max(1, right - left), 5), zone_colour(fit))
         if self.recommended is not None:
             x = self._x_for(self.recommended, option)
-            painter.setPen(QPen(QColor("#202020"), 2))
+            painter.setPen(QPen(colours().qcolor("window_text"), 2))
             painter.drawLine(x, band_top - 4, x, self.height() - 1)
         painter.end()
         super().paintEvent(event)

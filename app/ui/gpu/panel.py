@@ -42,10 +42,11 @@ from app.core.memory.planner import (
 )
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
 from app.core.support.formatting import fill, format_bytes
-from app.ui.gpu.memory_bars import APP_COLOUR, OTHERS_COLOUR, MemoryBar
-from app.ui.gpu.offload_slider import FIT_COLOURS, LayerSlider
+from app.ui.gpu.memory_bars import MemoryBar
+from app.ui.gpu.offload_slider import LayerSlider, zone_colour
 from app.ui.gpu.poller import POLL_INTERVAL_MS, HardwarePoller, MeasuredLoad, MeasureRequest, ModelMemory
 from app.ui.llm.worker import LlmWorker
+from app.ui.widgets.theme import Tone, colours, set_tone
 
 CONTEXT_STEP = 256
 MIN_CONTEXT, MAX_CONTEXT = int(MODEL_FIELDS["n_ctx"].minimum), int(MODEL_FIELDS["n_ctx"].maximum)
@@ -120,7 +121,8 @@ class GpuPanel(QWidget):
         slider_row.addWidget(self.slider, 1)
         slider_row.addWidget(self.layers_label)
         slider_row.addWidget(self.auto_box)
-        form.addRow(self.tr("GPU layers"), slider_row)
+        self.layers_title = QLabel(self.tr("GPU layers"), self)
+        form.addRow(self.layers_title, slider_row)
 
         self.recommended_label = QLabel(self)
         self.recommended_label.setWordWrap(True)
@@ -129,7 +131,7 @@ class GpuPanel(QWidget):
         legend.setTextFormat(Qt.TextFormat.RichText)
         legend.setText(
             " ".join(
-                f'<span style="color:{FIT_COLOURS[fit].name()}">■</span> {text}'
+                f'<span style="color:{zone_colour(fit).name()}">■</span> {text}'
                 for fit, text in (
                     (Headroom.FITS, self.tr("fits")),
                     (Headroom.TIGHT, self.tr("tight")),
@@ -138,6 +140,9 @@ class GpuPanel(QWidget):
             )
         )
         form.addRow("", legend)
+        self.legend = legend
+        # Shown only where there is a GPU to offload to (see _show_hardware).
+        self._gpu_only: tuple[QWidget, ...] = (self.layers_title, self.slider, self.layers_label, self.auto_box, legend)
 
         self.context_box = QSpinBox(self)
         self.context_box.setRange(MIN_CONTEXT, MAX_CONTEXT)
@@ -166,7 +171,7 @@ class GpuPanel(QWidget):
 
         self.notice = QLabel(self)
         self.notice.setWordWrap(True)
-        self.notice.setStyleSheet("color: #8a5a00;")
+        set_tone(self.notice, Tone.WARNING, small=False)
         self.notice.hide()
         layout.addWidget(self.notice)
 
@@ -315,6 +320,11 @@ class GpuPanel(QWidget):
     def _on_loaded(self, report: LoadReport) -> None:
         self._load_running = False
         self.progress.hide()
+        if report.server:
+            self._load_ended(
+                fill(self.tr("The model runs on the server {server}: nothing is offloaded here."), server=report.server)
+            )
+            return
         self._unmeasured = report.config
         self.set_loaded_config(report.config)
         self._update_controls()
@@ -474,10 +484,15 @@ class GpuPanel(QWidget):
         if snapshot.state is GpuState.AVAILABLE:
             names = ", ".join(gpu.name for gpu in snapshot.gpus)
             lines.append(fill(self.tr("GPU: {names} (driver {driver})"), names=names, driver=snapshot.driver_version))
-        else:
+            if not snapshot.offload.supported and snapshot.offload.hint:  # a GPU, but a CPU-only llama.cpp
+                lines.append(snapshot.offload.hint)
+        elif snapshot.state is GpuState.CPU_ONLY:
+            lines.append(self.tr("No NVIDIA GPU found — Glassbox runs on the CPU."))
+            self.status_label.setToolTip(snapshot.reason)  # the technical reason, for whoever asks
+        else:  # a GPU that stopped answering: say why, and keep its controls
             lines.append(snapshot.reason)
-        if not snapshot.offload.supported and snapshot.offload.hint:
-            lines.append(snapshot.offload.hint)
+        for widget in self._gpu_only:
+            widget.setVisible(snapshot.state is not GpuState.CPU_ONLY)
         self.status_label.setText("\n".join(lines))
         while len(self.gpu_bars) < len(snapshot.gpus):
             bar = MemoryBar(self)
@@ -491,7 +506,10 @@ class GpuPanel(QWidget):
         if ram is not None:
             self.ram_bar.set_segments(
                 ram.total,
-                [(ram.process_rss, APP_COLOUR), (ram.other_used, OTHERS_COLOUR)],
+                [
+                    (ram.process_rss, colours().qcolor("memory_app")),
+                    (ram.other_used, colours().qcolor("memory_others")),
+                ],
                 fill(
                     self.tr("RAM: this app {app} · others {others} · available {free} of {total}"),
                     app=format_bytes(ram.process_rss),
@@ -515,7 +533,10 @@ class GpuPanel(QWidget):
         )
         utilisation = "" if gpu.utilization_percent is None else f" · {gpu.utilization_percent}% busy"
         bar.set_segments(
-            gpu.total, [(own, APP_COLOUR), (gpu.other_processes, OTHERS_COLOUR)], caption, gpu.name + utilisation
+            gpu.total,
+            [(own, colours().qcolor("memory_app")), (gpu.other_processes, colours().qcolor("memory_others"))],
+            caption,
+            gpu.name + utilisation,
         )
 
     def _update_controls(self) -> None:

@@ -14,22 +14,40 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from app.core.backends.local.backend import LocalBackend
 from app.core.backends.local.process import EngineCrashed
 from app.core.backends.local.session import LoadListener
+from app.core.backends.remote import RemoteBackend, RemoteError
+from app.core.backends.remote_window import DEFAULT_CONTEXT, RemotePlanner
+from app.core.backends.servers import ServerKeys, ServerModel
 from app.core.chat.context_window import PlanRequest, PlanResult
 from app.core.chat.prompt_inspector import InspectRequest
-from app.core.inference.engine import ChatMessage, EngineError, LoadCancelled, LoadConfig, ReplyDone, StopReason
+from app.core.inference.engine import (
+    ChatMessage,
+    EngineError,
+    LoadCancelled,
+    LoadConfig,
+    LoadReport,
+    ReplyDone,
+    StopReason,
+)
+from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.sampling import SamplingParams
 from app.core.models.load_guard import begin_load, end_load
 from app.core.models.validation import ModelFileError
+from app.core.server.config import DEFAULT_QUEUE_LIMIT
+from app.core.server.model_queue import ModelQueue, QueuedJob
 from app.ui.threads import WorkerThread, rearm
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -73,6 +91,9 @@ class LlmWorker(QObject):
     inspectRequested = Signal(object)  # InspectRequest
     planRequested = Signal(object)  # PlanRequest: the context window for the next turn
     unloadRequested = Signal()
+    selectServerRequested = Signal(object)  # ServerModel: chat with a model on a saved server from now on
+    shareRequested = Signal()  # the API server wants the model: from now on every job goes through one queue
+    modelShared = Signal(object)  # ModelQueue: API requests and this window's chats take turns through it
 
     loadStarted = Signal(object)  # LoadConfig
     loadStage = Signal(str)  # the load stage now running (see load_timeline)
@@ -90,6 +111,7 @@ class LlmWorker(QObject):
     promptInspected = Signal(object)  # PromptInspection
     inspectFailed = Signal(str)
     windowPlanned = Signal(object)  # PlanResult
+    notice = Signal(str)  # something the user should know about a reply that is not an error
     engineLost = Signal(str)  # the engine process died (the message says how): no model is loaded now
 
     def __init__(self, backend: LocalBackend | None = None) -> None:
@@ -108,16 +130,83 @@ class LlmWorker(QObject):
         self.inspectRequested.connect(self._inspect)
         self.planRequested.connect(self._plan)
         self.unloadRequested.connect(self._unload)
+        self.selectServerRequested.connect(self._select_server)
+        self.shareRequested.connect(self._share)
+        # Once the API server shares the model, the queue's thread owns the backend and runs every job.
+        self.model_queue: ModelQueue | None = None
+        # While a server's model is on duty: its client and the planner that counts with it.
+        self.remote: RemoteBackend | None = None
+        self._remote_planner: RemotePlanner | None = None
+
+    @Slot(object)
+    def _select_server(self, choice: ServerModel) -> None:
+        """A model on a server is on duty now: the local model is freed, nothing is loaded here."""
+        config = LoadConfig(Path(choice.model.id), n_ctx=choice.model.context_length or DEFAULT_CONTEXT)
+        self.loadStarted.emit(config)
+        self._drop_remote()
+        self._unload()
+        remote = RemoteBackend(choice.server.config(ServerKeys().get(choice.server)))
+        remote.select_model(choice.model.id)
+        self.remote, self._remote_planner = remote, RemotePlanner(remote, choice.model.context_length)
+        self.loaded.emit(LoadReport(config, n_ctx_train=choice.model.context_length or 0, server=choice.server.name))
+
+    def _drop_remote(self) -> None:
+        remote, self.remote, self._remote_planner = self.remote, None, None
+        if remote is not None:
+            remote.close()
+
+    def close(self) -> None:
+        """Free whatever is on duty (run in the thread once its event loop has ended)."""
+        self._drop_remote()
+        queue, self.model_queue = self.model_queue, None
+        if queue is not None:
+            queue.close()
+        self.backend.close()
+
+    @Slot()
+    def _share(self) -> None:
+        """Created here, between this thread's jobs, so the backend never has two owners at once."""
+        if self.model_queue is None:
+            self.model_queue = ModelQueue(self.backend, DEFAULT_QUEUE_LIMIT, name="model")
+        self.modelShared.emit(self.model_queue)
+
+    def _on_model(self, work: Callable[[LocalBackend], T]) -> T:
+        """Run `work` with the model: here, or in its turn on the shared queue's thread (waiting for it)."""
+        queue = self.model_queue
+        if queue is None:
+            return work(self.backend)
+        outcome: list[tuple[bool, Any]] = []
+        done = threading.Event()
+
+        def run(backend: LocalBackend) -> None:
+            try:
+                outcome.append((True, work(backend)))
+            except BaseException as error:  # handed back to this thread, which handles it as before
+                outcome.append((False, error))
+            finally:
+                done.set()
+
+        def skipped() -> None:
+            outcome.append((False, EngineError("The model is shutting down.")))
+            done.set()
+
+        queue.submit(QueuedJob(run=run, skipped=skipped), bounded=False)
+        done.wait()
+        succeeded, value = outcome[0]
+        if not succeeded:
+            raise value
+        return cast("T", value)
 
     @Slot(object)
     def _load(self, config: LoadConfig) -> None:
         rearm(self.cancel_load_event, self.closing)
+        self._drop_remote()
         self.loadStarted.emit(config)
         # Marked while it runs: a load that takes the machine down is not repeated at the next start.
         begin_load(config.model_path)
         listener = LoadListener(self.loadStage.emit, self.loadProgress.emit, self.loadFallbackStep.emit)
         try:
-            result = self.backend.load(config, listener, self.cancel_load_event)
+            result = self._on_model(lambda backend: backend.load(config, listener, self.cancel_load_event))
         except LoadCancelled as error:
             log.info("%s", error)
             self.loadCancelled.emit(str(error))
@@ -141,21 +230,41 @@ class LlmWorker(QObject):
         rearm(self.stop_event, self.closing)
         self.generated_tokens = 0
         self.first_token_at = 0.0
-        try:
-            batch = _TextBatch(self.token.emit)
-            events = self.backend.stream_chat(
+        remote = self.remote
+        started = time.perf_counter()
+        times: list[float] = []  # when each piece arrived, for a server's reply (the engine records its own)
+        batch = _TextBatch(self.token.emit)
+
+        def stream(backend: LocalBackend | RemoteBackend) -> None:
+            events = backend.stream_chat(
                 request.messages, request.params, self.stop_event, self.token_probabilities.is_set()
             )
             for event in events:
                 if isinstance(event, ReplyDone):
                     batch.flush()
-                    self._finish(event)
+                    self._finish(event if event.metrics is not None else self._measured_here(event, times))
                     continue
-                if event.token_id >= 0:
+                if event.token_id >= 0 or remote is not None:  # a server's pieces carry no token ids
                     self.generated_tokens += 1
                     self.first_token_at = self.first_token_at or time.perf_counter()
+                    if remote is not None:
+                        times.append(time.perf_counter() - started)
                 if event.text:
                     batch.add(event.text)
+
+        try:
+            if remote is not None:
+                unsent = remote.unsent_params(request.params)
+                if unsent:  # named, never silently dropped
+                    names = ", ".join(unsent)
+                    self.notice.emit(
+                        f"This server does not take these sampling settings, so they were not sent: {names}."
+                    )
+                stream(remote)  # a server's model: nothing of this machine's model is involved
+            else:
+                self._on_model(stream)
+        except RemoteError as error:  # the server failed before any text came
+            self.failed.emit(error.message)
         except EngineCrashed as error:  # the engine died before the reply began
             self.failed.emit(str(error))
             self.engineLost.emit(str(error))
@@ -164,6 +273,13 @@ class LlmWorker(QObject):
         except Exception as error:
             log.exception("Generation failed")
             self.failed.emit(f"Generation failed unexpectedly: {error}")
+
+    def _measured_here(self, done: ReplyDone, times: list[float]) -> ReplyDone:
+        """A server's reply with the metrics this side can give (no llama.cpp counters: None, not zeros)."""
+        n_ctx = self._remote_planner.n_ctx if self._remote_planner is not None else 0
+        used = done.stats.prompt_tokens + done.stats.completion_tokens
+        metrics = ReplyMetrics(done.stats, n_ctx=n_ctx, context_used=used, token_times_s=times, llama=None)
+        return replace(done, metrics=metrics)
 
     def _finish(self, done: ReplyDone) -> None:
         if done.metrics is not None:
@@ -177,18 +293,26 @@ class LlmWorker(QObject):
     @Slot(object)
     def _plan(self, request: PlanRequest) -> None:
         try:
-            result = self.backend.plan(request)
-        except EngineError as error:
+            planner = self._remote_planner
+            result = planner.plan(request) if planner else self._on_model(lambda backend: backend.plan(request))
+        except EngineError as error:  # EngineCrashed included: the model is gone
             result = PlanResult(request, error=str(error))
+            if isinstance(error, EngineCrashed):
+                self.engineLost.emit(str(error))
         self.windowPlanned.emit(result)
 
     @Slot(object)
     def _inspect(self, request: InspectRequest) -> None:
+        if self.remote is not None:
+            self.inspectFailed.emit(
+                "The prompt inspector needs the model's own chat template and tokenizer; a server does not share them."
+            )
+            return
         if not self.backend.is_loaded:
             self.inspectFailed.emit("No model is loaded yet: the prompt depends on the model's template and tokenizer.")
             return
         try:
-            inspection = self.backend.inspect(request)
+            inspection = self._on_model(lambda backend: backend.inspect(request))
         except Exception as error:  # a template can fail on odd input; say so instead of dying
             self.inspectFailed.emit(f"The prompt could not be built: {error}")
             return
@@ -196,8 +320,9 @@ class LlmWorker(QObject):
 
     @Slot()
     def _unload(self) -> None:
+        self._drop_remote()
         try:
-            self.backend.unload()
+            self._on_model(lambda backend: backend.unload())
         except EngineError as error:  # the engine is gone already: nothing is loaded, as asked
             log.info("Unloading: %s", error)
 
@@ -212,7 +337,7 @@ class LlmThread:
             self.worker,
             "llm-worker",
             flags=(self.worker.closing, self.worker.stop_event, self.worker.cancel_load_event),
-            on_end=self.worker.backend.close,
+            on_end=self.worker.close,
         )
         self.thread.start()
 

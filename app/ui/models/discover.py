@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -30,9 +30,15 @@ from app.core.memory.fit import Assessment, Fit, FitHint
 from app.core.support.formatting import fill, format_bytes
 from app.ui.models.workers import HubWorker
 from app.ui.widgets.tables import read_only_item, style_row_table
+from app.ui.widgets.theme import colours
 
 _REPO_ID = re.compile(r"^[\w.\-]+/[\w.\-]+$")
-_FIT_COLOURS = {Fit.GPU: "#1b7f3b", Fit.PARTIAL: "#9a6700", Fit.RAM: "#1f5fa8", Fit.NO_FIT: "#b42318"}
+_FIT_COLOURS = {
+    Fit.GPU: "fit_gpu",
+    Fit.PARTIAL: "fit_partial",
+    Fit.RAM: "fit_ram",
+    Fit.NO_FIT: "fit_none",
+}  # theme colours
 
 
 class DiscoverPage(QWidget):
@@ -213,13 +219,13 @@ class DiscoverPage(QWidget):
     def _fit_item(self, hint: FitHint | None, problem: str | None) -> QTableWidgetItem:
         if hint is None:
             item = read_only_item(problem or self.tr("cannot be used"), problem or "")
-            item.setForeground(QColor(_FIT_COLOURS[Fit.NO_FIT]))
+            item.setForeground(colours().qcolor(_FIT_COLOURS[Fit.NO_FIT]))
             return item
         label = self.fit_label(hint)
         if hint.estimated:
             label += " " + self.tr("(estimate)")
         item = read_only_item(label, self.fit_text(hint))
-        item.setForeground(QColor(_FIT_COLOURS[hint.fit]))
+        item.setForeground(colours().qcolor(_FIT_COLOURS[hint.fit]))
         return item
 
     def fit_label(self, hint: FitHint) -> str:

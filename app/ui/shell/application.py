@@ -13,8 +13,11 @@ from PySide6.QtWidgets import QApplication
 
 from app import __version__
 from app.core.paths import app_paths, resources_dir
+from app.core.settings import read_appearance
 from app.core.support.logging_setup import install_excepthooks, setup_logging
 from app.ui.shell.main_window import MainWindow
+from app.ui.shell.translations import install_translators
+from app.ui.widgets.theme import apply_theme
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +40,10 @@ def run_gui(args: argparse.Namespace) -> int:
     log_file = setup_logging(paths.logs)
     app = create_application()
     log.info("Glassbox %s starting; log file %s", __version__, log_file)
+    appearance = read_appearance(paths.settings_file)
+    language = install_translators(app, appearance.language)  # before any widget: tr() runs as widgets are built
+    apply_theme(app, appearance.theme)
+    log.info("Interface language %s, theme %s", language.value, appearance.theme.value)
     window = MainWindow(initial_model=Path(args.model) if args.model else None)
     install_excepthooks(_banner_reporter(window))
     window.show()

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.backends.servers import ServerModel
 from app.core.inference.engine import ChatMessage, LoadConfig, LoadReport, ReplyDone
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import FallbackResult
@@ -43,11 +44,16 @@ from app.ui.chat.view import ChatView
 from app.ui.glass.glass_box import GlassBox
 from app.ui.gpu.panel import GpuPanel
 from app.ui.llm.worker import LlmThread, LlmWorker
+from app.ui.monitor.alert_notice import AlertNotice
+from app.ui.monitor.panel import MonitorPanel
+from app.ui.server.panel import ServerPanel
 from app.ui.shell.about_dialog import show_about_dialog
+from app.ui.shell.appearance_menu import AppearanceMenus
+from app.ui.shell.server_models import ServerModels
 from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
 from app.ui.state_signals import StateSignals
 from app.ui.threads import wait_keeping_events
-from app.ui.widgets.error_banner import ErrorBanner
+from app.ui.widgets.error_banner import ErrorBanner, NoticeAction
 
 if TYPE_CHECKING:
     from app.ui.models.manager import ModelManagerDialog
@@ -69,6 +75,7 @@ class MainWindow(QMainWindow):
         self.resize(DEFAULT_SIZE)
         self.llm = llm or LlmThread()
         self.worker: LlmWorker = self.llm.worker
+        self._unloaded_model: Path | None = None  # unloaded on purpose: the next message loads it again
         self.state_signals = StateSignals(AppState(), self)  # the model on duty, loading/streaming, the chat on show
         self.state = self.state_signals.state
 
@@ -105,6 +112,10 @@ class MainWindow(QMainWindow):
             parent=self,
         )
         self._connect_features()
+        self._build_monitor_panel()
+        self.server_panel = ServerPanel(self.worker, parent=self)
+        # Closed at first (View opens them): the conversation gets the space.
+        self.add_dock(self.tr("Server"), "ServerDock", self.server_panel).hide()
         self._show_model_settings()
         self._arrange_docks()
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.stop_reply)
@@ -116,8 +127,17 @@ class MainWindow(QMainWindow):
         self.state_signals.changed.connect(self._update_controls)
         self.state_signals.streamingChanged.connect(self._follow_streaming)
 
+        self.server_models = ServerModels(
+            self.model_picker, lambda: self.chats.session.settings, self.chats.session.set_defaults, self
+        )
+        self.server_models.listFailed.connect(lambda text: self.error_banner.show_error(text, logging.WARNING))
+        self.servers_action.triggered.connect(self.server_models.open_dialog)
+        session = self.chats.session
+        self.appearance = AppearanceMenus(lambda: session.settings, session.set_defaults, self.error_banner, self)
+        self.appearance.add_to(self.view_menu)
         self._held_back = self._hold_back_unfinished_load()
         self.refresh_models(select=initial_model)
+        self.server_models.refresh()
         self._update_controls()
 
     # ---- layout --------------------------------------------------------------------
@@ -148,6 +168,9 @@ class MainWindow(QMainWindow):
         self.chat_menu.addAction(self.new_chat_action)
         self.tools_menu: QMenu = self.menuBar().addMenu(self.tr("&Tools"))
         self.tools_menu.addAction(self.models_action)
+        self.servers_action = QAction(self.tr("Servers…"), self)
+        self.servers_action.setToolTip(self.tr("Chat with models on OpenAI-compatible servers"))
+        self.tools_menu.addAction(self.servers_action)
         self.view_menu: QMenu = self.menuBar().addMenu(self.tr("&View"))
         self.help_menu: QMenu = self.menuBar().addMenu(self.tr("&Help"))
         self.about_action = QAction(self.tr("About Glassbox"), self)
@@ -161,6 +184,8 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(8, 8, 8, 8)
         self.error_banner = ErrorBanner(central)
         layout.addWidget(self.error_banner)
+        self.alert_notice = AlertNotice(central)
+        layout.addWidget(self.alert_notice)
 
         self.pages = QStackedWidget(central)
         self.chat_view = ChatView(self.pages)
@@ -230,6 +255,7 @@ class MainWindow(QMainWindow):
         self.worker.finished.connect(self._on_reply_finished)
         self.worker.failed.connect(self._on_reply_failed)
         self.worker.engineLost.connect(self._on_engine_lost)
+        self.worker.notice.connect(self._on_worker_notice)  # a slot of this window: queued to the GUI thread
 
     def _connect_features(self) -> None:
         """Place what the features made, and do what they ask of the shell."""
@@ -260,6 +286,7 @@ class MainWindow(QMainWindow):
         self.model_picker.clear()
         for model in models:
             self.model_picker.addItem(self._model_label(model), str(model.path))
+        self.server_models.add_rows()
         self.pages.setCurrentWidget(self.chat_view if models else self.empty_state)
         if not models:
             self.status_label.setText(self.tr("No model installed"))
@@ -323,12 +350,28 @@ class MainWindow(QMainWindow):
 
     def _picked_path(self) -> Path | None:
         data = self.model_picker.currentData()
-        return Path(data) if data else None
+        return Path(data) if isinstance(data, str) else None
 
     def _on_model_chosen(self, _index: int) -> None:
+        choice = self.server_models.picked()
+        if choice is not None:
+            report = self.state.load_report
+            if report is None or (report.server, report.config.model_path) != (
+                choice.server.name,
+                Path(choice.model.id),
+            ):
+                self.use_server_model(choice)
+            return
         picked = self._picked_path()
         if picked is not None and picked != self.loaded_model:
             self.load_model(picked)
+
+    def use_server_model(self, choice: ServerModel) -> None:
+        """Chat with a model on a saved server from the next reply on (the local model is freed)."""
+        self.stop_reply()
+        self.status_label.setText(fill(self.tr("Connecting to {server}…"), server=choice.server.name))
+        self.state.load_started(LoadConfig(Path(choice.model.id), n_ctx=choice.model.context_length or 0))
+        self.worker.selectServerRequested.emit(choice)
 
     def load_model(self, path: Path) -> None:
         self.stop_reply()  # the worker loads once the reply has ended
@@ -344,6 +387,17 @@ class MainWindow(QMainWindow):
 
     def _on_loaded(self, report: LoadReport) -> None:
         self.load_progress.hide()
+        if report.server:
+            self.status_label.setText(
+                fill(
+                    self.tr("{name} on {server} · context {n_ctx} tokens"),
+                    name=str(report.config.model_path),
+                    server=report.server,
+                    n_ctx=report.config.n_ctx,
+                )
+            )
+            self.state.load_finished(report)
+            return
         self.status_label.setText(
             fill(
                 self.tr("{name} loaded in {seconds} s · context {n_ctx} tokens"),
@@ -367,6 +421,9 @@ class MainWindow(QMainWindow):
         self.error_banner.show_error(message)
         self.state.load_failed()
 
+    def _on_worker_notice(self, text: str) -> None:
+        self.error_banner.show_error(text, logging.INFO)
+
     def _on_engine_lost(self, _message: str) -> None:
         """The engine process died (the reply's own notice says how); the window and the chat stay."""
         if not self.state.model_lost():
@@ -379,6 +436,11 @@ class MainWindow(QMainWindow):
     # ---- chatting ------------------------------------------------------------------
 
     def send(self, text: str) -> None:
+        unloaded, self._unloaded_model = self._unloaded_model, None
+        if unloaded is not None and self.state.loaded_model is None and not self.state.is_loading:
+            self._send_after_load(text)  # unloaded on purpose: load it again, then send
+            self.load_model(unloaded)
+            return
         if self.state.loaded_model is None and not self.state.is_loading:
             self.error_banner.show_error(self.tr("No model is loaded yet: choose one in the model picker."))
             return
@@ -388,6 +450,13 @@ class MainWindow(QMainWindow):
         self.error_banner.hide()
         self.chats.send(text)
         self._start_reply()
+
+    def _send_after_load(self, text: str) -> None:
+        def send_once(_report: object) -> None:
+            self.state_signals.modelLoaded.disconnect(send_once)
+            self.send(text)
+
+        self.state_signals.modelLoaded.connect(send_once)
 
     def _start_reply(self) -> None:
         if self.state.reply_started():
@@ -418,7 +487,8 @@ class MainWindow(QMainWindow):
         self.chats.reply_finished(done)  # saves it and writes its footer, as for a reply reloaded later
         if done.stats.error:
             self.error_banner.show_error(
-                fill(self.tr("The reply stopped with an error: {error}"), error=done.stats.error)
+                fill(self.tr("The reply stopped with an error: {error}"), error=done.stats.error),
+                action=self._retry_action(),
             )
         self.replyFinished.emit(done)
 
@@ -427,7 +497,11 @@ class MainWindow(QMainWindow):
         self.state.reply_ended()
         self.chat_view.finish_reply(partial, self.tr("error"))
         self.chats.reply_failed(partial, message)  # saves what was written; its footer then says it failed
-        self.error_banner.show_error(message)
+        self.error_banner.show_error(message, action=self._retry_action())
+
+    def _retry_action(self) -> NoticeAction:
+        """Write the failed reply again (as a new version: the partial one stays)."""
+        return NoticeAction(self.tr("Retry"), self.chats.regenerate)
 
     def _follow_streaming(self, streaming: bool) -> None:
         if streaming:
@@ -515,6 +589,33 @@ class MainWindow(QMainWindow):
         self.worker.loadFellBack.connect(self._on_load_fell_back)
         self.add_dock(self.tr("GPU offload"), "GpuOffloadDock", self.gpu_panel)
 
+    def _build_monitor_panel(self) -> None:
+        """The Monitor panel in a dock (View → Monitor): the machine over time, and alerts above the chat."""
+        self.monitor_panel = MonitorPanel(
+            self.state_signals, self.worker, self.chats.session.settings.monitor, parent=self
+        )
+        self.add_dock(self.tr("Monitor"), "MonitorDock", self.monitor_panel).hide()
+        self.monitor_panel.alertRaised.connect(self.alert_notice.show_alert)
+        self.monitor_panel.alertCleared.connect(self.alert_notice.clear_alert)
+        self.alert_notice.unloadRequested.connect(self.unload_model)
+        self.monitor_panel.idleUnloadRequested.connect(self._on_idle_unload)
+        self.chats.session.settingsChanged.connect(
+            lambda: self.monitor_panel.apply_settings(self.chats.session.settings.monitor)
+        )
+
+    def unload_model(self) -> None:
+        """Free the model now (the user's Unload, or idle for too long); the next message loads it again."""
+        report = self.state.load_report
+        if report is None or report.server or not self.state.model_unloaded():
+            return
+        self._unloaded_model = Path(report.config.model_path)
+        self.worker.unloadRequested.emit()
+        self.status_label.setText(self.tr("Model unloaded; the next message loads it again"))
+
+    def _on_idle_unload(self, message: str) -> None:
+        self.unload_model()
+        self.error_banner.show_error(message, logging.INFO)
+
     def _apply_load_settings(self, config: LoadConfig) -> None:
         """Save the GPU layers and context length chosen in the panel, and reload the model with them."""
         self.save_model_settings(n_gpu_layers=config.n_gpu_layers, n_ctx=config.n_ctx)
@@ -578,14 +679,18 @@ class MainWindow(QMainWindow):
             return
         self.state.closing()
         self._speed_timer.stop()
+        self.server_panel.stop()  # API replies end at their next token; the server's thread is joined
         self.llm.request_stop()
         self.gpu_panel.request_stop()
+        self.server_models.request_stop()
+        self.monitor_panel.request_stop()
         if self.model_manager is not None:
             self.model_manager.request_stop()
         self._show_closing()
-        wait_keeping_events([self.llm.thread])
+        wait_keeping_events([self.llm.thread, self.server_models.servers.thread])
         self.chats.shutdown()
         self.gpu_panel.shutdown()
+        self.monitor_panel.shutdown()
         if self.model_manager is not None:
             wait_keeping_events(self.model_manager.workers.threads)
             self.model_manager.shutdown()  # joins the paused downloads; their bytes stay for next time

@@ -8,6 +8,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QWidget
 
 from app.core.support.formatting import fill
+from app.ui.widgets.theme import keep_styled
 
 
 class UnfinishedLoadNotice(QFrame):
@@ -19,8 +20,13 @@ class UnfinishedLoadNotice(QFrame):
         super().__init__(parent)
         self.model = model
         self.setObjectName("UnfinishedLoadNotice")
-        self.setStyleSheet(
-            "#UnfinishedLoadNotice { background: #fff4e5; border: 1px solid #f0c36d; border-radius: 6px; }"
+        keep_styled(
+            self,
+            lambda c: (
+                f"#UnfinishedLoadNotice {{ background: {c.warning_notice.background}; "
+                f"border: 1px solid {c.warning_notice.border}; border-radius: 6px; }}"
+                f"#UnfinishedLoadNotice QLabel {{ color: {c.warning_notice.text}; }}"
+            ),
         )
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 6, 6, 6)

@@ -8,29 +8,46 @@ latest few are kept, and a notice repeated moves to the top instead of showing t
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from app.core.support.formatting import fill
+from app.ui.widgets.theme import Colours, keep_styled
 
 log = logging.getLogger("app.errors")
 
 MAX_NOTICES = 5
 
-# Background, border and text colour of each severity's row.
-_COLOURS = {
-    "error": ("#fdecea", "#f5c2c0", "#8a1c14"),
-    "warning": ("#fff4e0", "#f3d19c", "#7a4b00"),
-    "info": ("#e8f1fd", "#b9d3f5", "#19457a"),
-}
+
+def notice_style(c: Colours) -> str:
+    """Each severity's row in the theme's background, border and text colour."""
+    rules = []
+    for severity in ("error", "warning", "info"):
+        notice = c.notice(severity)
+        rules.append(
+            f"#Notice[severity='{severity}'] {{ background: {notice.background}; "
+            f"border: 1px solid {notice.border}; border-radius: 6px; }}"
+            f"#Notice[severity='{severity}'] QLabel {{ color: {notice.text}; }}"
+        )
+    return "".join(rules)
+
+
+@dataclass(frozen=True)
+class NoticeAction:
+    """A button on a notice (e.g. Retry); pressing it also dismisses the notice."""
+
+    label: str
+    run: Callable[[], object] = field(compare=False)
 
 
 @dataclass(frozen=True)
 class Notice:
     text: str
     level: int  # a logging level: ERROR and above is an error, WARNING a warning, below that information
+    action: NoticeAction | None = None
 
     @property
     def severity(self) -> str:
@@ -45,13 +62,7 @@ class ErrorBanner(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ErrorBanner")
-        self.setStyleSheet(
-            "".join(
-                f"#Notice[severity='{name}'] {{ background: {back}; border: 1px solid {border}; border-radius: 6px; }}"
-                f"#Notice[severity='{name}'] QLabel {{ color: {text}; }}"
-                for name, (back, border, text) in _COLOURS.items()
-            )
-        )
+        keep_styled(self, notice_style)
         self._notices: list[Notice] = []  # newest first
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -70,10 +81,10 @@ class ErrorBanner(QFrame):
         layout.addLayout(self._rows)
         self.setVisible(False)
 
-    def show_error(self, message: str, level: int = logging.ERROR) -> None:
-        """Log `message` at `level` and put it on top of the stack."""
+    def show_error(self, message: str, level: int = logging.ERROR, action: NoticeAction | None = None) -> None:
+        """Log `message` at `level` and put it on top of the stack (with `action`'s button, if given)."""
         log.log(level, "%s", message)
-        notice = Notice(message, level)
+        notice = Notice(message, level, action)
         self._notices = [notice, *(n for n in self._notices if n.text != message)][:MAX_NOTICES]
         self._rebuild()
 
@@ -107,6 +118,10 @@ class ErrorBanner(QFrame):
         self._count.setText(fill(self.tr("{count} notices, newest first"), count=len(self._notices)))
         self.setVisible(bool(self._notices))
 
+    def _act(self, notice: Notice, action: NoticeAction) -> None:
+        self.dismiss(notice)
+        action.run()
+
     def _row(self, notice: Notice) -> QFrame:
         row = QFrame(self)
         row.setObjectName("Notice")
@@ -122,5 +137,11 @@ class ErrorBanner(QFrame):
         close.setToolTip(self.tr("Dismiss"))
         close.clicked.connect(lambda: self.dismiss(notice))
         layout.addWidget(label, 1)
+        if notice.action is not None:
+            action = notice.action
+            button = QPushButton(action.label, row)
+            button.setObjectName("NoticeAction")
+            button.clicked.connect(lambda: self._act(notice, action))
+            layout.addWidget(button)
         layout.addWidget(close)
         return row

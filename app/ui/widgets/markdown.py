@@ -11,17 +11,19 @@ and hide nothing. What Markdown itself can still refer to is then taken out of t
 - every tooltip is replaced by one the renderer writes, escaped: Qt shows a tooltip that looks
   like HTML as rich text, which would load what a link's title names.
 
-Fenced and indented code get a background and a monospace font, and wrap.
+Fenced and indented code get a background and a monospace font, and wrap. A single newline
+stays a line break, as chat apps show model output (Markdown would join the lines of a poem
+or an address into one).
 """
 
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import (
-    QColor,
     QFont,
     QFontDatabase,
     QGuiApplication,
@@ -35,9 +37,8 @@ from PySide6.QtGui import (
 
 from app.core.support.formatting import fill
 from app.ui.widgets.links import display_address, web_address
+from app.ui.widgets.theme import colours
 
-CODE_BACKGROUND = QColor("#f1f3f5")
-IMAGE_TEXT_COLOUR = QColor("#5f6368")
 MARKDOWN_FEATURES = QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.MarkdownFeature.MarkdownNoHTML
 IMAGE_PROPERTIES = (
     QTextFormat.Property.ObjectType,
@@ -58,6 +59,26 @@ LINK_PROPERTIES = (
 )
 
 
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+_UNDERLINE = re.compile(r"^ {0,3}(=+|-+) *$")  # a setext heading's underline: its title line stays as it is
+_HARD_BREAK = "  "  # two trailing spaces: CommonMark's hard line break (ignored at the end of a block)
+
+
+def keep_line_breaks(text: str) -> str:
+    """Make each single newline between two lines of text a hard line break, outside code fences and tables."""
+    lines = text.split("\n")
+    in_fence = False
+    for index, line in enumerate(lines[:-1]):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+            continue
+        following = lines[index + 1]
+        joins = line.strip() and following.strip() and not _UNDERLINE.match(following)
+        if joins and not in_fence and not line.lstrip().startswith("|") and not line.endswith((_HARD_BREAK, "\\")):
+            lines[index] = line + _HARD_BREAK
+    return "\n".join(lines)
+
+
 @dataclass(frozen=True)
 class _Span:
     """A run of text with one format, as found before the document is changed."""
@@ -70,7 +91,7 @@ class _Span:
 
 def render_markdown(document: QTextDocument, text: str) -> None:
     """Fill `document` with `text` read as Markdown, with nothing in it that loads a resource or runs."""
-    document.setMarkdown(text, MARKDOWN_FEATURES)
+    document.setMarkdown(keep_line_breaks(text), MARKDOWN_FEATURES)
     cursor = QTextCursor(document)
     cursor.beginEditBlock()
     # From the end, so replacing an image by longer text leaves the positions still to visit where they were.
@@ -110,7 +131,7 @@ def _replace_image(cursor: QTextCursor, span: _Span) -> None:
     for name in IMAGE_PROPERTIES + LINK_PROPERTIES:
         plain.clearProperty(name)
     plain.setFontItalic(True)
-    plain.setForeground(IMAGE_TEXT_COLOUR)
+    plain.setForeground(colours().qcolor("muted"))
     address = image.name() if image.isValid() else ""
     note = QCoreApplication.translate("Markdown", "Image not loaded: {address}")
     plain.setToolTip(plain_tooltip(fill(note, address=address)))
@@ -153,7 +174,7 @@ def _style_code_blocks(document: QTextDocument) -> None:
         if block_format.hasProperty(QTextFormat.Property.BlockCodeFence) or block_format.nonBreakableLines():
             cursor = QTextCursor(block)
             code_block = QTextBlockFormat()
-            code_block.setBackground(CODE_BACKGROUND)
+            code_block.setBackground(colours().qcolor("code_background"))
             code_block.setLeftMargin(6)
             code_block.setNonBreakableLines(False)  # long code lines wrap instead of running off the message
             cursor.mergeBlockFormat(code_block)

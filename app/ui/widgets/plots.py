@@ -14,11 +14,12 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QHelpEvent, QPainter, QPainterPath, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from app.ui.widgets.theme import colours
+
 MARGIN_LEFT = 44
 MARGIN_RIGHT = 10
 MARGIN_TOP = 22
 MARGIN_BOTTOM = 22
-TIMELINE_COLOURS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f")
 
 
 def nice_ceiling(value: float) -> float:
@@ -242,7 +243,8 @@ class TimelineBar(QWidget):
         return QRectF(1 + span.start * scale, 2, max(1.0, span.seconds * scale), self.height() - 4)
 
     def colour(self, index: int) -> QColor:
-        return QColor(TIMELINE_COLOURS[index % len(TIMELINE_COLOURS)])
+        series = colours().series
+        return QColor(series[index % len(series)])
 
     def paintEvent(self, _event: QPaintEvent) -> None:
         painter = QPainter(self)

@@ -18,7 +18,16 @@ from app.core.backends.local.process import EngineCrashed, EngineProcess
 from app.core.backends.local.session import LoadListener
 from app.core.chat.context_window import PlanRequest, WindowTurn
 from app.core.inference.crash_report import rebuild_command
-from app.core.inference.engine import ChatMessage, LoadCancelled, LoadConfig, ReplyDone, StopReason, TokenPiece
+from app.core.inference.drafting import Speculative
+from app.core.inference.engine import (
+    ChatMessage,
+    LoadCancelled,
+    LoadConfig,
+    PromptTooLong,
+    ReplyDone,
+    StopReason,
+    TokenPiece,
+)
 from app.core.inference.sampling import GREEDY
 from app.core.models.validation import ModelFileError
 
@@ -77,6 +86,39 @@ def test_tokens_are_counted_exactly_and_the_window_is_planned_with_the_model_s_t
     assert result.plan is not None and result.plan.n_ctx == 1024 and result.plan.prompt_tokens > 3
 
 
+def test_a_raw_completion_continues_the_text_and_a_grammar_crosses_to_the_engine(backend: LocalBackend) -> None:
+    raw = list(backend.stream_completion("One, two, three,", replace(GREEDY, max_tokens=6), threading.Event()))
+    done = raw[-1]
+    assert isinstance(done, ReplyDone) and done.text and done.stats.completion_tokens == 6
+    assert done.stats.prompt_tokens < 10  # the prompt as it is, no chat template around it
+
+    digits = 'root ::= [0-9]+ "."'
+    constrained = list(backend.stream_chat(STORY, replace(GREEDY, max_tokens=8), threading.Event(), grammar=digits))
+    text = constrained[-1].text if isinstance(constrained[-1], ReplyDone) else ""
+    assert text and set(text) <= set("0123456789.")
+
+
+def test_what_speculative_decoding_drafted_and_kept_crosses_from_the_engine_process(starter_model: Path) -> None:
+    paragraph = "The keeper climbed the stairs at dusk, trimmed the wick and wrote the wind and the sea into the log."
+    edit = [ChatMessage("user", f"Repeat this exactly:\n\n{paragraph}")]
+    drafting = LocalBackend()
+    try:
+        drafting.load(LoadConfig(starter_model, n_ctx=1024, speculative=Speculative.ON, flash_attn=True))
+        done = list(drafting.stream_chat(edit, replace(GREEDY, max_tokens=40), threading.Event()))[-1]
+    finally:
+        drafting.close()
+    assert isinstance(done, ReplyDone) and done.metrics is not None and done.metrics.llama is not None
+    stats = done.stats
+    assert 0 < stats.accepted_tokens <= stats.drafted_tokens
+    assert done.metrics.stats == stats and done.metrics.llama.draft_check_tokens > stats.drafted_tokens
+
+
+def test_a_prompt_too_long_arrives_with_its_counts(backend: LocalBackend) -> None:
+    with pytest.raises(PromptTooLong) as refused:
+        list(backend.stream_chat([ChatMessage("user", "word " * 1200)], GREEDY, threading.Event()))
+    assert refused.value.n_ctx == 1024 and refused.value.prompt_tokens > 1200
+
+
 def test_stop_ends_the_reply_within_one_token(backend: LocalBackend) -> None:
     stop = threading.Event()
     seen = 0
@@ -125,6 +167,7 @@ def test_a_dead_engine_ends_the_reply_with_its_text_kept_and_says_what_happened(
         else:
             done = event
     assert done.stats.stop_reason is StopReason.ERROR and said in done.stats.error
+    assert "Last lines from llama.cpp: " in done.stats.error  # what llama.cpp logged last, in the engine
     assert done.text == "".join(shown) and done.text  # nothing the user saw is lost
     assert not backend.is_loaded
     # Load again: a fresh engine process takes over.

@@ -55,7 +55,7 @@ def test_token_is_saved_in_the_keyring_and_read_back(memory_keyring: MemoryKeyri
 
 
 @pytest.mark.expected_log(
-    "app.core.hub.token_store", logging.WARNING, "Cannot save the Hugging Face token: no keyring backend"
+    "app.core.support.secrets", logging.WARNING, "Cannot save huggingface-token: no keyring backend"
 )
 def test_a_machine_without_keyring_reads_no_token_and_explains_why_it_cannot_save(
     no_keyring: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture

@@ -171,6 +171,20 @@ def test_a_seeded_sampled_reply_is_the_same_with_drafting(exact_engine: Engine) 
     assert drafted == plain and done.stats.accepted_tokens > 0
 
 
+def test_a_grammar_constrained_reply_is_the_same_with_drafting(exact_engine: Engine) -> None:
+    # The grammar remembers only the tokens sampled, and drafted tokens are checked by sampling at their positions.
+    words = "root ::= [a-zA-Z .,']+"
+    replies = []
+    for mode in (Speculative.OFF, Speculative.ON):
+        exact_engine.llama.reset()
+        events = list(exact_engine.stream_chat(EDIT, LONG, threading.Event(), grammar=words, speculative=mode))
+        done = events[-1]
+        assert isinstance(done, ReplyDone)
+        replies.append(done)
+    assert replies[1].text == replies[0].text and set(replies[0].text) <= set(PARAGRAPH)
+    assert replies[1].stats.accepted_tokens > 0
+
+
 def test_token_probabilities_come_from_the_row_each_token_was_sampled_from(exact_engine: Engine) -> None:
     traces = []
     for mode in (Speculative.OFF, Speculative.ON):

@@ -122,10 +122,31 @@ def test_a_follow_up_turn_reuses_the_cached_prefix(engine: Engine) -> None:
 
 
 def test_a_prompt_longer_than_the_context_is_refused_with_a_reason(engine: Engine) -> None:
+    from app.core.inference.engine import EngineError, PromptTooLong
+
+    with pytest.raises(EngineError, match="context holds 2048") as refused:
+        list(engine.stream_chat([ChatMessage("user", "word " * 3000)], GREEDY, threading.Event()))
+    assert isinstance(refused.value, PromptTooLong)
+    assert refused.value.n_ctx == 2048 and refused.value.prompt_tokens > 3000
+
+
+def test_a_grammar_allows_only_the_tokens_it_describes(engine: Engine) -> None:
+    answer = 'root ::= "yes" | "no"'
+    messages = [ChatMessage("user", "Write a long story about a dragon.")]
+    done = list(engine.stream_chat(messages, replace(GREEDY, max_tokens=20), threading.Event(), grammar=answer))[-1]
+    assert isinstance(done, ReplyDone)
+    assert done.text in ("yes", "no")
+    assert done.stats.stop_reason is StopReason.END_OF_TEXT  # once the grammar is complete only the end may follow
+
+
+@pytest.mark.expected_log("llama.cpp", logging.ERROR, r".")
+def test_a_grammar_llama_cpp_cannot_parse_is_refused_before_the_reply(engine: Engine) -> None:
     from app.core.inference.engine import EngineError
 
-    with pytest.raises(EngineError, match="context holds 2048"):
-        list(engine.stream_chat([ChatMessage("user", "word " * 3000)], GREEDY, threading.Event()))
+    with pytest.raises(EngineError, match="grammar could not be parsed"):
+        engine.stream_chat([ChatMessage("user", "Hi")], GREEDY, threading.Event(), grammar="root ::= (")
+    done = list(engine.stream_chat([ChatMessage("user", "Hi")], replace(GREEDY, max_tokens=3), threading.Event()))[-1]
+    assert isinstance(done, ReplyDone) and done.stats.completion_tokens == 3  # the engine is still fine
 
 
 def test_llama_cpp_log_lines_arrive_in_python_logging_with_levels(

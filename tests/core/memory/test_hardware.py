@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
+import subprocess
+import sys
 
 import pynvml
 import pytest
@@ -179,3 +181,21 @@ def test_a_gpu_build_of_llama_cpp_needs_no_hint(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(llama_cpp, "llama_supports_gpu_offload", lambda: True)
     assert llama_offload_support() == OffloadSupport(True, "")
+
+
+def test_the_engine_process_counts_as_this_app_for_vram_and_ram(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model lives in a child process (the engine): its VRAM and memory are the app's, not another program's."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        fake = fake_pynvml.one_gpu_with_other_process()
+        fake.gpus[0].processes[child.pid] = 3 * GIB
+        monitor = monitor_for(monkeypatch, fake)
+        snapshot = monitor.snapshot()
+        alone = HardwareMonitor(nvml=fake_pynvml.no_driver().module, pid=child.pid, offload=CUDA_BUILD).snapshot()
+    finally:
+        child.kill()
+        child.wait()
+    (gpu,) = snapshot.gpus
+    assert gpu.this_process == 3 * GIB and gpu.other_processes == 2 * GIB
+    assert snapshot.ram is not None and alone.ram is not None
+    assert snapshot.ram.process_rss > alone.ram.process_rss  # this process plus the child

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.ui.chat.view import ChatView, MessageWidget
+from app.ui.widgets.theme import colours
 
 PARAGRAPH = "A sentence that wraps over several lines in a narrow window. " * 6
 
@@ -61,7 +62,7 @@ def test_a_finished_reply_is_rendered_as_markdown_with_code_blocks(view: ChatVie
     assert message is not None and not view.is_streaming
     html = message.body.document().toHtml()
     assert "print('hi')" in html
-    assert "#f1f3f5" in html  # the code block's background
+    assert colours().code_background in html  # the code block's background, from the theme
     assert "font-weight" in html  # **done** became bold
     assert message.footer.text() == "5 tokens"
     assert view.messages()[-1] is message

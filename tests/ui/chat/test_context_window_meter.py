@@ -33,7 +33,7 @@ def meter(qtbot: QtBot) -> ContextMeter:
 
 def test_the_meter_shows_used_reserved_and_total_tokens(meter: ContextMeter) -> None:
     meter.set_plan(plan(prompt=1234, frame=34, reserve=512, outside=0))
-    assert meter.label.text() == "Context: 1,234 + 512 for the reply of 2,048 tokens"
+    assert meter.label.text() == "This chat uses 1,234 of 2,048 tokens; 512 are kept free for the reply"
     fractions = dict(meter.bar.parts)
     assert fractions["frame"] == pytest.approx(34 / 2048)
     assert fractions["conversation"] == pytest.approx(1200 / 2048)
@@ -41,7 +41,9 @@ def test_the_meter_shows_used_reserved_and_total_tokens(meter: ContextMeter) -> 
     assert "free: 302" in meter.toolTip()
 
 
-@pytest.mark.parametrize(("outside", "words"), [(1, "1 earlier message outside"), (7, "7 earlier messages outside")])
+@pytest.mark.parametrize(
+    ("outside", "words"), [(1, "1 earlier message is outside"), (7, "7 earlier messages are outside")]
+)
 def test_the_meter_says_how_many_messages_are_outside_the_window(meter: ContextMeter, outside: int, words: str) -> None:
     meter.set_plan(plan(prompt=1500, frame=30, reserve=256, outside=outside))
     assert words in meter.label.text()

@@ -239,8 +239,8 @@ def test_raw_html_in_a_reply_is_shown_as_the_characters_it_is(
 def test_html_is_text_in_a_block_too(view: ChatView) -> None:
     text = "<div>\nfirst\n</div>\n\n<table><tr><td>cell</td></tr></table>"
     message = reply(view, text)
-    # Markdown joins the lines of a paragraph; every character is still there.
-    assert body_text(message).split("\n") == ["<div> first </div>", "<table><tr><td>cell</td></tr></table>"]
+    # Every character is still there, line by line.
+    assert body_text(message).split("\n") == ["<div>", "first", "</div>", "<table><tr><td>cell</td></tr></table>"]
 
 
 def test_markdown_formatting_still_works(view: ChatView) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.context_window import WindowPolicy
@@ -159,3 +160,14 @@ def test_a_too_long_system_prompt_is_refused(panel: SettingsPanel) -> None:
     panel.system_prompt.editingFinished.emit()
     assert panel.chat.system_prompt is None
     assert "at most 20,000 characters" in panel.system_prompt_error.text()
+
+
+def test_tab_leaves_the_system_prompt_and_whitespace_is_no_system_prompt(panel: SettingsPanel, qtbot: QtBot) -> None:
+    panel.show()
+    panel.system_prompt.setFocus()
+    qtbot.waitUntil(panel.system_prompt.hasFocus)
+    qtbot.keyClicks(panel.system_prompt, "   ")
+    qtbot.keyClick(panel.system_prompt, Qt.Key.Key_Tab)
+    qtbot.waitUntil(lambda: not panel.system_prompt.hasFocus())
+    assert "\t" not in panel.system_prompt.toPlainText()
+    assert effective(panel.settings, panel.chat).system_prompt == ""

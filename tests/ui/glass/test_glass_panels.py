@@ -35,9 +35,9 @@ from app.ui.glass.logs_panel import DiagnosticsCopier, LogsPanel
 from app.ui.glass.prompt_inspector_panel import PromptInspectorPanel
 from app.ui.glass.stats_panel import StatsPanel
 from app.ui.glass.token_view import (
-    CONFIDENCE_BACKGROUNDS,
     TokenReplyView,
     attach_token_view,
+    confidence_background,
     sampling_summary,
     show_tokens,
 )
@@ -226,8 +226,8 @@ def test_low_confidence_tokens_are_coloured_and_a_click_pins_their_alternatives(
     view.show()
     html = view.text.text()
     assert html.count('href="token:') == 4
-    assert html.count(CONFIDENCE_BACKGROUNDS[trace.steps[1].confidence]) == 1
-    assert html.count(CONFIDENCE_BACKGROUNDS[trace.steps[3].confidence]) == 1
+    assert html.count(confidence_background(trace.steps[1].confidence)) == 1
+    assert html.count(confidence_background(trace.steps[3].confidence)) == 1
     assert "4 tokens" in view.legend.text() and "1 unsure" in view.legend.text() and "1 low" in view.legend.text()
     with qtbot.waitSignal(view.tokenActivated) as activated:
         view.text.linkActivated.emit("token:3")

@@ -72,8 +72,10 @@ def test_without_a_driver_the_panel_says_why_and_plans_everything_in_ram(
     panel, worker = make_panel(fake_pynvml.no_driver())
     load(qtbot, panel, worker, LoadConfig(starter_model, n_ctx=2048))
 
-    assert "No NVIDIA driver found" in panel.status_label.text()
-    assert not panel.slider.isEnabled() and not panel.auto_box.isEnabled()
+    assert panel.status_label.text() == "No NVIDIA GPU found — Glassbox runs on the CPU."
+    assert "No NVIDIA driver found" in panel.status_label.toolTip()  # the technical reason, on demand
+    assert panel.slider.isHidden() and panel.auto_box.isHidden() and panel.legend.isHidden()
+    assert "pip" not in panel.status_label.text()
     assert panel.readout.text().startswith("In RAM ")
     assert panel.recommended_label.text() == "No GPU to offload to: everything runs on the CPU."
     assert panel.gpu_bars == [] and "RAM: this app" in panel.ram_bar.caption

@@ -160,7 +160,7 @@ def test_a_token_entered_in_the_window_goes_to_the_keyring_and_opens_the_gated_r
 
 
 @pytest.mark.expected_log(
-    "app.core.hub.token_store", logging.WARNING, "Cannot save the Hugging Face token: no keyring backend"
+    "app.core.support.secrets", logging.WARNING, "Cannot save huggingface-token: no keyring backend"
 )
 @pytest.mark.expected_log("app.errors", logging.ERROR, "No system keyring is available to store the Hugging Face token")
 def test_without_a_keyring_the_window_says_why_a_token_cannot_be_saved(

@@ -6,10 +6,10 @@ import logging
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QToolButton
+from PySide6.QtWidgets import QFrame, QPushButton, QToolButton
 from pytestqt.qtbot import QtBot
 
-from app.ui.widgets.error_banner import MAX_NOTICES, ErrorBanner
+from app.ui.widgets.error_banner import MAX_NOTICES, ErrorBanner, NoticeAction
 
 
 @pytest.fixture
@@ -86,3 +86,19 @@ def test_only_the_latest_notices_are_kept_and_a_repeated_one_moves_to_the_top(ba
     banner.show_error("notice 4")
     assert [notice.text for notice in banner.notices()][:2] == ["notice 4", f"notice {MAX_NOTICES + 2}"]
     assert len(banner.notices()) == MAX_NOTICES
+
+
+@pytest.mark.expected_log("app.errors", logging.ERROR, "^The server stopped sending")
+def test_a_notice_with_an_action_offers_its_button_which_runs_it_and_dismisses_the_notice(
+    banner: ErrorBanner, qtbot: QtBot
+) -> None:
+    retried: list[bool] = []
+    banner.show_error(
+        "The server stopped sending; try again.", action=NoticeAction("Retry", lambda: retried.append(True))
+    )
+    qtbot.waitUntil(lambda: len(shown_rows(banner)) == 1)
+    (button,) = shown_rows(banner)[0].findChildren(QPushButton, "NoticeAction")
+    assert button.text() == "Retry"
+    button.click()
+    assert retried == [True]
+    assert banner.notices() == [] and not banner.isVisible()

@@ -108,10 +108,28 @@ class LocalBackend:
         params: SamplingParams,
         stop: threading.Event,
         token_probabilities: bool = False,
+        grammar: str = "",
     ) -> Iterator[ReplyEvent]:
-        """TokenPiece events, then one ReplyDone with the reply's metrics (and its trace when asked)."""
+        """TokenPiece events, then one ReplyDone with the reply's metrics (and its trace when asked).
+
+        `grammar` (GBNF) constrains the reply, e.g. to JSON that follows a schema. A prompt that
+        fills the context raises PromptTooLong before any event."""
+        return self._stream(wire.Reply(tuple(messages), params, token_probabilities, grammar), stop)
+
+    def stream_completion(
+        self,
+        prompt: str,
+        params: SamplingParams,
+        stop: threading.Event,
+        token_probabilities: bool = False,
+        grammar: str = "",
+    ) -> Iterator[ReplyEvent]:
+        """As stream_chat, for a raw prompt the model continues without its chat template."""
+        return self._stream(wire.Complete(prompt, params, token_probabilities, grammar), stop)
+
+    def _stream(self, work: wire.Reply | wire.Complete, stop: threading.Event) -> Iterator[ReplyEvent]:
         self._doing = "writing a reply"
-        job = wire.Job(next_job_id(), wire.Reply(tuple(messages), params, token_probabilities))
+        job = wire.Job(next_job_id(), work)
         self.link.submit(job)
         parts: list[str] = []
         pieces = 0

@@ -16,13 +16,14 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from multiprocessing.connection import Connection
 from typing import Any
 
 from app.core.backends.local import wire
 from app.core.backends.local.session import EngineSession, LoadListener
-from app.core.inference.engine import ReplyDone, TokenPiece
+from app.core.inference.engine import ReplyDone, ReplyEvent, TokenPiece
+from app.core.inference.llama_log import LOGGER as LLAMA
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +102,9 @@ def main(connection: Connection, stderr_path: str, log_level: int) -> None:
     root = logging.getLogger()
     root.handlers[:] = [_ForwardLogs(channel)]
     root.setLevel(log_level)
+    # Every line of llama.cpp's own log is sent: the window keeps the last ones for a crash
+    # message, and its own logger levels decide what is shown or written.
+    LLAMA.setLevel(logging.DEBUG)
     session = EngineSession()
     aborts = Aborts()
     jobs: queue.Queue[wire.Job | None] = queue.Queue()
@@ -153,15 +157,11 @@ def _run(session: EngineSession, job: wire.Job, flag: threading.Event, send: Cal
         )
         return session.load(work.config, listener, flag)
     if isinstance(work, wire.Reply):
-        batch = _PieceBatch(job_id, send)
-        done: ReplyDone | None = None
-        for event in session.stream_chat(work.messages, work.params, flag, work.token_probabilities):
-            if isinstance(event, TokenPiece):
-                batch.add(event)
-            else:
-                done = event
-        batch.flush()
-        return done
+        events = session.stream_chat(work.messages, work.params, flag, work.token_probabilities, work.grammar)
+        return _send_reply(job_id, events, send)
+    if isinstance(work, wire.Complete):
+        events = session.stream_completion(work.prompt, work.params, flag, work.token_probabilities, work.grammar)
+        return _send_reply(job_id, events, send)
     if isinstance(work, wire.Plan):
         return session.plan(work.request)
     if isinstance(work, wire.Inspect):
@@ -170,6 +170,19 @@ def _run(session: EngineSession, job: wire.Job, flag: threading.Event, send: Cal
         return session.count_tokens(work.text)
     session.close()
     return None
+
+
+def _send_reply(job_id: int, events: Iterator[ReplyEvent], send: Callable[[object], None]) -> ReplyDone | None:
+    """Send a reply's pieces in batches; the ReplyDone that ends it is the job's result."""
+    batch = _PieceBatch(job_id, send)
+    done: ReplyDone | None = None
+    for event in events:
+        if isinstance(event, TokenPiece):
+            batch.add(event)
+        else:
+            done = event
+    batch.flush()
+    return done
 
 
 class _PieceBatch:

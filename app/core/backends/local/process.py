@@ -82,6 +82,8 @@ class EngineProcess:
         self._reader: threading.Thread | None = None
         self._stderr_path = ""
         self._closing = False
+        # The last lines of llama.cpp's own log (forwarded by the child), for a crash message.
+        self._llama_lines: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
 
     @property
     def pid(self) -> int | None:
@@ -97,6 +99,11 @@ class EngineProcess:
         return self._process is not None and self._process.is_alive()
 
     def submit(self, job: wire.Job) -> None:
+        if self._process is not None and not self._process.is_alive():
+            # It died between jobs: say so (the model is gone) instead of quietly starting another.
+            crash = self._crash()
+            self._process = None
+            raise crash
         if not self.running:
             self._start()
         self._send(job)
@@ -111,7 +118,9 @@ class EngineProcess:
         except queue.Empty:
             return None
         if event is None:
-            raise self._crash()
+            crash = self._crash()
+            self._process = None  # told once: the next job starts a fresh engine
+            raise crash
         return event
 
     def close(self) -> None:
@@ -151,6 +160,7 @@ class EngineProcess:
         theirs.close()  # ours alone now: the child's death reads as end-of-file
         self._process, self._connection = process, ours
         self._events = queue.Queue()
+        self._llama_lines.clear()
         self._reader = threading.Thread(target=self._read, args=(ours,), name="engine-events", daemon=True)
         self._reader.start()
         ready = self.next_event(START_TIMEOUT_S)
@@ -179,6 +189,8 @@ class EngineProcess:
                 break
             if isinstance(event, wire.Log):
                 event.emit()
+                if event.logger == "llama.cpp":
+                    self._llama_lines.append(event.message)
             else:
                 self._events.put(event)
         if not self._closing:
@@ -194,7 +206,8 @@ class EngineProcess:
                 process.kill()
                 process.join()
             code = process.exitcode
-        lines = self._stderr_tail()
+        # What C code printed right before dying (an assert's reason), else llama.cpp's last log lines.
+        lines = self._stderr_tail() or tuple(self._llama_lines)
         if code is not None and code < 0:
             message = describe_crash(-code, self._doing())
         else:

@@ -69,8 +69,40 @@ class EngineSession:
         params: SamplingParams,
         stop: threading.Event,
         token_probabilities: bool = False,
+        grammar: str = "",
     ) -> Iterator[ReplyEvent]:
         """The engine's reply events; the closing ReplyDone carries the reply's metrics (and trace)."""
+        return self._recorded(
+            lambda observe: self.engine.stream_chat(messages, params, stop, observe, grammar),
+            params,
+            token_probabilities,
+        )
+
+    def stream_completion(
+        self,
+        prompt: str,
+        params: SamplingParams,
+        stop: threading.Event,
+        token_probabilities: bool = False,
+        grammar: str = "",
+    ) -> Iterator[ReplyEvent]:
+        """`prompt` continued as it is (no chat template; special tokens written in it count as such)."""
+        tokens = self.engine.llama.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)
+        return self._recorded(
+            lambda observe: self.engine.stream_tokens(tokens, params, stop, observe, grammar),
+            params,
+            token_probabilities,
+        )
+
+    def _recorded(
+        self,
+        start: Callable[[TokenObserver], Iterator[ReplyEvent]],
+        params: SamplingParams,
+        token_probabilities: bool,
+    ) -> Iterator[ReplyEvent]:
+        """The events of `start(observer)`, with metrics (and probabilities) recorded by that observer.
+
+        `start` runs now, so an error before the first token (a prompt too long) is raised here."""
         llama = self.engine.llama
         metrics = MetricsRecorder(llama)
         probabilities = TokenProbabilityRecorder(params) if token_probabilities else None
@@ -83,12 +115,17 @@ class EngineSession:
                 metrics.observe(token_id, logits)
                 recorder.observe(token_id, logits)
 
-        for event in self.engine.stream_chat(messages, params, stop, observe):
-            if isinstance(event, ReplyDone):
-                trace = probabilities.trace(llama) if probabilities is not None else None
-                yield replace(event, metrics=metrics.finish(event.stats, llama), trace=trace)
-            else:
-                yield event
+        events = start(observe)
+
+        def finished() -> Iterator[ReplyEvent]:
+            for event in events:
+                if isinstance(event, ReplyDone):
+                    trace = probabilities.trace(llama) if probabilities is not None else None
+                    yield replace(event, metrics=metrics.finish(event.stats, llama), trace=trace)
+                else:
+                    yield event
+
+        return finished()
 
     def plan(self, request: PlanRequest) -> PlanResult:
         return self.planner.plan(request)

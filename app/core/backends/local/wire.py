@@ -19,7 +19,7 @@ from pathlib import Path
 
 from app.core.chat.context_window import PlanRequest
 from app.core.chat.prompt_inspector import InspectRequest
-from app.core.inference.engine import ChatMessage, EngineError, LoadCancelled, LoadConfig
+from app.core.inference.engine import ChatMessage, EngineError, LoadCancelled, LoadConfig, PromptTooLong
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import FallbackStep, OutOfMemoryError
 from app.core.models.validation import ModelFileError
@@ -37,6 +37,17 @@ class Reply:
     messages: tuple[ChatMessage, ...]
     params: SamplingParams
     token_probabilities: bool
+    grammar: str = ""  # GBNF the reply must follow (the API server's response_format); "" = free
+
+
+@dataclass(frozen=True)
+class Complete:
+    """A raw completion: `prompt` as it is, no chat template (the API server's /v1/completions)."""
+
+    prompt: str
+    params: SamplingParams
+    token_probabilities: bool
+    grammar: str = ""
 
 
 @dataclass(frozen=True)
@@ -59,7 +70,7 @@ class Unload:
     pass
 
 
-Work = Load | Reply | Plan | Inspect | CountTokens | Unload
+Work = Load | Reply | Complete | Plan | Inspect | CountTokens | Unload
 
 
 @dataclass(frozen=True)
@@ -129,16 +140,22 @@ class ErrorInfo:
     message: str
     path: str = ""  # model_file: the file
     reason: str = ""  # model_file: why it cannot be used
+    prompt_tokens: int = 0  # prompt_too_long: the prompt's length
+    n_ctx: int = 0  # prompt_too_long: the context's
 
     def to_exception(self) -> Exception:
         if self.kind == "model_file":
             return ModelFileError(Path(self.path), self.reason)
+        if self.kind == "prompt_too_long":
+            return PromptTooLong(self.prompt_tokens, self.n_ctx)
         return _KINDS.get(self.kind, EngineError)(self.message)
 
     @classmethod
     def of(cls, error: BaseException) -> ErrorInfo:
         if isinstance(error, ModelFileError):
             return cls("model_file", str(error), str(error.path), error.reason)
+        if isinstance(error, PromptTooLong):
+            return cls("prompt_too_long", str(error), prompt_tokens=error.prompt_tokens, n_ctx=error.n_ctx)
         for kind, error_type in _KINDS.items():
             if type(error) is error_type:
                 return cls(kind, str(error))

@@ -1,0 +1,99 @@
+"""Which files Glassbox can read into a collection, and why it refuses the others."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+
+
+class DocumentKind(str, Enum):
+    TEXT = "text"
+    MARKDOWN = "markdown"
+    RESTRUCTURED_TEXT = "restructuredtext"
+    SOURCE_CODE = "source code"
+    HTML = "html"
+    PDF = "pdf"
+    DOCX = "docx"
+
+
+SUPPORTED = "plain text, Markdown, reStructuredText, source code, HTML, PDF and DOCX"
+
+_BY_SUFFIX: dict[str, DocumentKind] = {
+    **dict.fromkeys((".txt", ".text", ".log", ".csv", ".tsv", ".org", ".adoc", ".asciidoc"), DocumentKind.TEXT),
+    **dict.fromkeys((".md", ".markdown", ".mdown", ".mkd"), DocumentKind.MARKDOWN),
+    **dict.fromkeys((".rst", ".rest"), DocumentKind.RESTRUCTURED_TEXT),
+    **dict.fromkeys((".html", ".htm", ".xhtml"), DocumentKind.HTML),
+    ".pdf": DocumentKind.PDF,
+    ".docx": DocumentKind.DOCX,
+    **dict.fromkeys(
+        (
+            *(".py", ".pyi", ".ipynb", ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cs", ".java", ".kt"),
+            *(".kts", ".scala", ".go", ".rs", ".swift", ".m", ".mm", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx"),
+            *(".vue", ".svelte", ".rb", ".php", ".pl", ".pm", ".lua", ".r", ".jl", ".dart", ".hs", ".ml", ".mli"),
+            *(".ex", ".exs", ".erl", ".clj", ".elm", ".zig", ".nim", ".sql", ".sh", ".bash", ".zsh", ".fish"),
+            *(".ps1", ".bat", ".cmd", ".css", ".scss", ".sass", ".less", ".json", ".jsonl", ".yaml", ".yml"),
+            *(".toml", ".ini", ".cfg", ".conf", ".xml", ".xsd", ".tex", ".bib", ".cmake", ".gradle", ".proto"),
+            *(".graphql", ".tf", ".nix", ".f90", ".v", ".sv", ".vhd", ".asm", ".s", ".diff", ".patch"),
+        ),
+        DocumentKind.SOURCE_CODE,
+    ),
+}
+_BY_NAME: dict[str, DocumentKind] = {
+    **dict.fromkeys(
+        ("makefile", "dockerfile", "cmakelists.txt", "justfile", "rakefile", "gemfile"), DocumentKind.SOURCE_CODE
+    ),
+    **dict.fromkeys(("readme", "license", "copying", "authors", "changelog", "notice"), DocumentKind.TEXT),
+}
+# Known formats that are not read, with what to do instead.
+_REFUSED: dict[str, str] = {
+    **dict.fromkeys((".doc", ".rtf", ".odt", ".pages", ".wpd"), "save it as DOCX or PDF to add it"),
+    **dict.fromkeys((".xls", ".xlsx", ".ods", ".numbers"), "spreadsheets are not read; export the sheet as CSV"),
+    **dict.fromkeys((".ppt", ".pptx", ".odp", ".key"), "slides are not read; export them as PDF"),
+    **dict.fromkeys((".epub", ".mobi", ".azw3"), "e-books are not read; convert the book to PDF or HTML"),
+    **dict.fromkeys(
+        (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".webp", ".svg", ".heic", ".ico"),
+        "images carry no text Glassbox can read",
+    ),
+    **dict.fromkeys(
+        (".mp3", ".wav", ".flac", ".ogg", ".m4a", ".mp4", ".mkv", ".mov", ".avi", ".webm"),
+        "audio and video are not read",
+    ),
+    **dict.fromkeys(
+        (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".zst"), "unpack the archive and add its files"
+    ),
+    **dict.fromkeys(
+        (
+            ".exe",
+            ".dll",
+            ".so",
+            ".dylib",
+            ".o",
+            ".a",
+            ".bin",
+            ".pyc",
+            ".class",
+            ".jar",
+            ".wasm",
+            ".gguf",
+            ".safetensors",
+        ),
+        "programs and binary files carry no text to read",
+    ),
+    **dict.fromkeys((".sqlite", ".sqlite3", ".db"), "databases are not read"),
+}
+
+
+def document_kind(path: Path) -> DocumentKind | None:
+    """The kind of document at `path` by its name, None when Glassbox does not read it."""
+    name = path.name.lower()
+    return _BY_SUFFIX.get(path.suffix.lower()) or _BY_NAME.get(name)
+
+
+def refusal_reason(path: Path) -> str:
+    """Why a file Glassbox does not read is refused, worded for the person who added it."""
+    suffix = path.suffix.lower()
+    known = _REFUSED.get(suffix)
+    if known:
+        return f"{suffix} files are not supported: {known}."
+    what = f"{suffix} files" if suffix else "Files without an extension"
+    return f"{what} are not supported (Glassbox reads {SUPPORTED})."

@@ -1,0 +1,125 @@
+"""One owner, fair sharing: every job for the model runs on one worker thread, in arrival order.
+
+The model (a LocalBackend) is called by that thread only. Jobs wait in a FIFO queue; the
+queue is bounded, and a job beyond the bound is refused at once with an estimate of when to
+try again (the API server answers 503 with Retry-After). A waiting job whose `cancelled`
+event is set (its client went away) is skipped, not run; a running one watches the same
+event between tokens. `close()` cancels what waits, lets the running job end and joins the
+thread, so no thread is left running.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import statistics
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from app.core.backends.local.backend import LocalBackend
+
+log = logging.getLogger(__name__)
+
+RECENT_JOBS = 8  # how many finished jobs the Retry-After estimate averages
+MAX_RETRY_AFTER_S = 60
+
+
+class QueueFull(Exception):
+    """The queue holds as many waiting jobs as it may; `retry_after_s` estimates when one leaves."""
+
+    def __init__(self, waiting: int, retry_after_s: int) -> None:
+        super().__init__(f"{waiting} requests are already waiting for the model; try again in {retry_after_s} s.")
+        self.waiting = waiting
+        self.retry_after_s = retry_after_s
+
+
+class QueueClosed(Exception):
+    """The queue no longer takes jobs (the server is stopping)."""
+
+
+@dataclass
+class QueuedJob:
+    run: Callable[[LocalBackend], None]  # runs on the worker thread, with the model
+    cancelled: threading.Event = field(default_factory=threading.Event)
+    skipped: Callable[[], None] = lambda: None  # called (on the worker or the closer) instead of run
+
+
+class ModelQueue:
+    """The one thread that owns `backend`; `limit` jobs may wait behind the running one."""
+
+    def __init__(self, backend: LocalBackend, limit: int, name: str = "model-queue") -> None:
+        self.backend = backend  # only jobs touch it; others may read its `model` and `config`
+        self._limit = limit
+        self._waiting: deque[QueuedJob] = deque()
+        self._running: QueuedJob | None = None
+        self._durations: deque[float] = deque(maxlen=RECENT_JOBS)
+        self._changed = threading.Condition()
+        self._closed = False
+        self._thread = threading.Thread(target=self._work, name=name)
+        self._thread.start()
+
+    @property
+    def waiting(self) -> int:
+        with self._changed:
+            return len(self._waiting)
+
+    @property
+    def busy(self) -> bool:
+        with self._changed:
+            return self._running is not None
+
+    def submit(self, job: QueuedJob, bounded: bool = True) -> int:
+        """Queue `job`; returns how many jobs are ahead of it. Raises QueueFull or QueueClosed.
+
+        `bounded=False` is for the window's own chat, which waits its turn but is never refused.
+        """
+        with self._changed:
+            if self._closed:
+                raise QueueClosed("The server is stopping.")
+            ahead = len(self._waiting) + (self._running is not None)
+            if bounded and len(self._waiting) >= self._limit and ahead > 0:
+                raise QueueFull(len(self._waiting), self._retry_after(ahead))
+            self._waiting.append(job)
+            self._changed.notify_all()
+            return ahead
+
+    def close(self) -> None:
+        """Skip every waiting job, let the running one end (its owner sets its stop), join the thread."""
+        with self._changed:
+            self._closed = True
+            dropped = list(self._waiting)
+            self._waiting.clear()
+            self._changed.notify_all()
+        for job in dropped:
+            job.cancelled.set()
+            job.skipped()
+        if self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def _retry_after(self, ahead: int) -> int:
+        typical = statistics.mean(self._durations) if self._durations else 1.0
+        return max(1, min(MAX_RETRY_AFTER_S, math.ceil(typical * ahead)))
+
+    def _work(self) -> None:
+        while True:
+            with self._changed:
+                while not self._waiting and not self._closed:
+                    self._changed.wait()
+                if not self._waiting:
+                    return
+                job = self._running = self._waiting.popleft()
+            try:
+                if job.cancelled.is_set():
+                    job.skipped()
+                else:
+                    started = time.perf_counter()
+                    job.run(self.backend)
+                    self._durations.append(time.perf_counter() - started)
+            except Exception:
+                log.exception("A job for the model failed")
+            finally:
+                with self._changed:
+                    self._running = None

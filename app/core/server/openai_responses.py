@@ -1,0 +1,254 @@
+"""Glassbox's replies in OpenAI's shapes: whole responses, stream chunks, usage and logprobs.
+
+A stream follows the invariants llama.cpp's own server tests check: the first chunk's delta
+is `{"role": "assistant", "content": null}`, the content chunks carry no role, every chunk has
+the same id, only the last choice chunk has a finish_reason (and an empty delta), a usage
+chunk with no choices follows when asked (stream_options.include_usage), then `data: [DONE]`.
+
+Usage reports the prompt tokens reused from the previous request's KV cache in
+`prompt_tokens_details.cached_tokens`; llama-server's `timings` object comes along for the
+clients that read it (Glassbox's own remote backend among them).
+
+Log probabilities are the model's own distribution (the softmax of its raw logits) before
+the sampling settings reshape it, as the glass box shows them; OpenAI's are after. Only
+the tokens that made it into the reply are listed (not those of a stop string).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.core.inference.engine import ReplyDone, ReplyStats, StopReason
+from app.core.inference.token_probs import Alternative, TokenStep, TokenTrace
+
+FINISH_REASONS = {
+    StopReason.END_OF_TEXT: "stop",
+    StopReason.STOP_STRING: "stop",
+    StopReason.USER: "stop",
+    StopReason.LENGTH: "length",
+    StopReason.CONTEXT_FULL: "length",
+}
+DONE = "data: [DONE]\n\n"
+MIN_LOGPROB = -9999.0  # log(0), which JSON cannot carry
+
+
+def finish_reason(stats: ReplyStats) -> str:
+    return FINISH_REASONS.get(stats.stop_reason, "stop")
+
+
+def usage(stats: ReplyStats) -> dict[str, Any]:
+    return {
+        "prompt_tokens": stats.prompt_tokens,
+        "completion_tokens": stats.completion_tokens,
+        "total_tokens": stats.prompt_tokens + stats.completion_tokens,
+        "prompt_tokens_details": {"cached_tokens": stats.cached_prompt_tokens},
+    }
+
+
+def timings(stats: ReplyStats) -> dict[str, Any]:
+    """llama-server's timings object (times in milliseconds)."""
+    generating_s = max(stats.total_s - stats.time_to_first_token_s, 0.0)
+    return {
+        "cache_n": stats.cached_prompt_tokens,
+        "prompt_n": stats.evaluated_prompt_tokens,
+        "prompt_ms": stats.time_to_first_token_s * 1000,
+        "prompt_per_second": stats.prompt_eval_tokens_per_s,
+        "predicted_n": stats.completion_tokens,
+        "predicted_ms": generating_s * 1000,
+        "predicted_per_second": stats.generation_tokens_per_s,
+    }
+
+
+def sse(payload: dict[str, Any]) -> str:
+    return f"data: {json.dumps(payload, separators=(',', ':'), ensure_ascii=False)}\n\n"
+
+
+@dataclass(frozen=True)
+class ReplyIdentity:
+    """What every chunk and response of one reply carries."""
+
+    model: str
+    prefix: str  # "chatcmpl" or "cmpl"
+    id: str = ""
+    created: int = field(default_factory=lambda: int(time.time()))
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            object.__setattr__(self, "id", f"{self.prefix}-{uuid.uuid4().hex}")
+
+    def head(self, kind: str) -> dict[str, Any]:
+        return {"id": self.id, "object": kind, "created": self.created, "model": self.model}
+
+
+# ---- chat ----------------------------------------------------------------------------
+
+CHAT_CHUNK = "chat.completion.chunk"
+
+
+def chat_response(identity: ReplyIdentity, done: ReplyDone, top_logprobs: int | None) -> dict[str, Any]:
+    choice: dict[str, Any] = {
+        "index": 0,
+        "message": {"role": "assistant", "content": done.text},
+        "finish_reason": finish_reason(done.stats),
+        "logprobs": None,
+    }
+    if top_logprobs is not None:
+        choice["logprobs"] = {"content": list(chat_logprobs(done, top_logprobs)), "refusal": None}
+    return {
+        **identity.head("chat.completion"),
+        "choices": [choice],
+        "usage": usage(done.stats),
+        "timings": timings(done.stats),
+    }
+
+
+class ChatChunks:
+    """The chunks of one streamed chat reply, in order."""
+
+    def __init__(self, identity: ReplyIdentity, include_usage: bool) -> None:
+        self._identity = identity
+        self._include_usage = include_usage
+
+    def role(self) -> str:
+        return self._choice({"role": "assistant", "content": None})
+
+    def content(self, text: str, logprobs: list[dict[str, Any]] | None = None) -> str:
+        return self._choice({"content": text}, logprobs=logprobs)
+
+    def finish(self, done: ReplyDone) -> str:
+        """The last choice chunk; then the usage chunk when asked, then [DONE]."""
+        last = self._choice({}, finish=finish_reason(done.stats), extra={"timings": timings(done.stats)})
+        if self._include_usage:
+            last += sse({**self._identity.head(CHAT_CHUNK), "choices": [], "usage": usage(done.stats)})
+        return last + DONE
+
+    def _choice(
+        self,
+        delta: dict[str, Any],
+        finish: str | None = None,
+        logprobs: list[dict[str, Any]] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> str:
+        choice = {
+            "index": 0,
+            "delta": delta,
+            "finish_reason": finish,
+            "logprobs": None if logprobs is None else {"content": logprobs, "refusal": None},
+        }
+        chunk: dict[str, Any] = {**self._identity.head(CHAT_CHUNK), "choices": [choice], **(extra or {})}
+        if self._include_usage:
+            chunk["usage"] = None
+        return sse(chunk)
+
+
+def chat_logprobs(done: ReplyDone, top: int) -> Iterator[dict[str, Any]]:
+    """One entry per token of the reply, with its `top` most likely alternatives."""
+    for step, _text in reply_steps(done):
+        yield {**_token_entry(_token_text(step), step.probability), "top_logprobs": _top(step, top)}
+
+
+def reply_steps(done: ReplyDone) -> Iterator[tuple[TokenStep, str]]:
+    """The trace's steps up to the end of the reply's text, each with the part of the text it wrote.
+
+    A stop string's tokens are in the trace but not in the text: they are left out. A step in
+    the middle of a character writes "" and its neighbour the whole character."""
+    trace = done.trace or TokenTrace()
+    written = 0
+    for step in trace.steps:
+        if written >= len(done.text):
+            return
+        piece = done.text[written : written + len(step.text)]
+        written += len(piece)
+        yield step, piece
+
+
+def _token_text(step: TokenStep) -> str:
+    for alternative in step.alternatives:
+        if alternative.token_id == step.token_id:
+            return alternative.text
+    return step.text
+
+
+def _top(step: TokenStep, top: int) -> list[dict[str, Any]]:
+    return [_token_entry(a.text, a.probability) for a in step.alternatives[:top]]
+
+
+def _token_entry(text: str, probability: float) -> dict[str, Any]:
+    return {"token": text, "logprob": logprob(probability), "bytes": list(text.encode("utf-8"))}
+
+
+def logprob(probability: float) -> float:
+    return math.log(probability) if probability > 0 else MIN_LOGPROB
+
+
+# ---- completions ---------------------------------------------------------------------
+
+COMPLETION = "text_completion"
+
+
+def completion_response(identity: ReplyIdentity, done: ReplyDone, logprobs: int | None) -> dict[str, Any]:
+    choice = {
+        "index": 0,
+        "text": done.text,
+        "finish_reason": finish_reason(done.stats),
+        "logprobs": None if logprobs is None else completion_logprobs(done, logprobs),
+    }
+    return {
+        **identity.head(COMPLETION),
+        "choices": [choice],
+        "usage": usage(done.stats),
+        "timings": timings(done.stats),
+    }
+
+
+def completion_logprobs(done: ReplyDone, top: int) -> dict[str, Any]:
+    """The legacy shape: parallel lists of tokens, their logprobs, top alternatives and text offsets."""
+    tokens: list[str] = []
+    token_logprobs: list[float] = []
+    tops: list[dict[str, float]] = []
+    offsets: list[int] = []
+    offset = 0
+    for step, piece in reply_steps(done):
+        tokens.append(_token_text(step))
+        token_logprobs.append(logprob(step.probability))
+        tops.append(_top_map(step.alternatives[:top]))
+        offsets.append(offset)
+        offset += len(piece)
+    return {"tokens": tokens, "token_logprobs": token_logprobs, "top_logprobs": tops, "text_offset": offsets}
+
+
+def _top_map(alternatives: tuple[Alternative, ...]) -> dict[str, float]:
+    return {a.text: logprob(a.probability) for a in alternatives}
+
+
+class CompletionChunks:
+    def __init__(self, identity: ReplyIdentity, include_usage: bool) -> None:
+        self._identity = identity
+        self._include_usage = include_usage
+
+    def text(self, text: str) -> str:
+        return self._chunk(text, None)
+
+    def finish(self, done: ReplyDone) -> str:
+        last = self._chunk("", finish_reason(done.stats))
+        if self._include_usage:
+            last += sse({**self._identity.head(COMPLETION), "choices": [], "usage": usage(done.stats)})
+        return last + DONE
+
+    def _chunk(self, text: str, finish: str | None) -> str:
+        choice = {"index": 0, "text": text, "finish_reason": finish, "logprobs": None}
+        chunk: dict[str, Any] = {**self._identity.head(COMPLETION), "choices": [choice]}
+        if self._include_usage:
+            chunk["usage"] = None
+        return sse(chunk)
+
+
+def error_event(message: str) -> str:
+    """A failure after the stream began (the engine died mid-reply): an error chunk, then [DONE]."""
+    return sse({"error": {"message": message, "type": "server_error", "param": None, "code": None}}) + DONE

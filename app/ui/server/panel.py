@@ -1,0 +1,249 @@
+"""The Server panel: start and stop the API server, the address to paste elsewhere, and every request.
+
+The server shares the window's model through the LLM worker's model queue: API requests and
+the window's own chats take turns, first come first served. Requests are recorded by the
+server's threads; the panel hears of each through a queued signal and adds a table row.
+Selecting a row shows what was asked and answered (when keeping text is on).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.server.config import DEFAULT_PORT, ServerConfig, ServerConfigError, is_loopback
+from app.core.server.model_queue import ModelQueue
+from app.core.server.request_log import RequestRecord
+from app.core.server.server import ApiServer, ServerStartError
+from app.core.support.formatting import fill
+from app.ui.llm.worker import LlmWorker
+from app.ui.widgets.theme import Tone, set_tone
+
+log = logging.getLogger(__name__)
+
+
+class ServerPanel(QWidget):
+    recorded = Signal(object)  # RequestRecord, emitted on a server thread: queued to this panel
+    runningChanged = Signal(bool)
+
+    def __init__(self, worker: LlmWorker, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._worker = worker
+        self._pending: ServerConfig | None = None  # a start waiting for the worker to share the model
+        worker.modelShared.connect(self._on_shared)
+        self.server: ApiServer | None = None
+        self._records: list[RequestRecord] = []
+
+        self.host = QLineEdit("127.0.0.1", self)
+        self.host.setToolTip(self.tr("127.0.0.1: only programs on this machine; 0.0.0.0: every network (needs a key)"))
+        self.host.textChanged.connect(self._show_exposure)
+        self.port = QSpinBox(self)
+        self.port.setRange(1, 65535)
+        self.port.setValue(DEFAULT_PORT)
+        self.api_key = QLineEdit(self)
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.api_key.setPlaceholderText(self.tr("none (allowed on 127.0.0.1 only)"))
+        generate = QPushButton(self.tr("Generate"), self)
+        generate.setToolTip(self.tr("Make a new random key"))
+        generate.clicked.connect(self._generate_key)
+        key_row = QHBoxLayout()
+        key_row.addWidget(self.api_key, 1)
+        key_row.addWidget(generate)
+        self.keep_text = QCheckBox(self.tr("Keep prompts and replies in the request list"), self)
+        form = QFormLayout()
+        form.addRow(self.tr("&Address"), self.host)
+        form.addRow(self.tr("&Port"), self.port)
+        form.addRow(self.tr("API &key"), key_row)
+        form.addRow("", self.keep_text)
+
+        self.start_button = QPushButton(self.tr("&Start server"), self)
+        self.start_button.clicked.connect(self.toggle)
+        self.copy_button = QPushButton(self.tr("Copy base URL"), self)
+        self.copy_button.clicked.connect(self._copy_url)
+        self.copy_button.setEnabled(False)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.start_button)
+        buttons.addWidget(self.copy_button)
+        buttons.addStretch(1)
+        self.status = QLabel(self.tr("Stopped. Other programs can use the loaded model once the server runs."), self)
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.warning = QLabel(self)
+        self.warning.setWordWrap(True)
+        set_tone(self.warning, Tone.WARNING)
+        self.warning.hide()
+
+        headers = [
+            self.tr("time"), self.tr("client"), self.tr("endpoint"), self.tr("model"), self.tr("prompt"),
+            self.tr("cached"), self.tr("completion"), self.tr("first token"), self.tr("tok/s"), self.tr("status"),
+        ]  # fmt: skip
+        self.table = QTableWidget(0, len(headers), self)
+        self.table.setHorizontalHeaderLabels(headers)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setAccessibleName(self.tr("Requests"))
+        self.table.verticalHeader().hide()
+        self.table.currentCellChanged.connect(lambda row, *_: self._show_details(row))
+        self.details = QPlainTextEdit(self)
+        self.details.setReadOnly(True)
+        self.details.setPlaceholderText(self.tr("Select a request to see it"))
+        self.details.setMaximumHeight(160)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.status)
+        layout.addWidget(self.warning)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.details)
+        self.recorded.connect(self._add_record)
+
+    # ---- start and stop ------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.server is not None and self.server.running
+
+    @Slot()
+    def toggle(self) -> None:
+        if self.running:
+            self.stop()
+        else:
+            self.start()
+
+    def start(self) -> None:
+        """Check the settings, then have the LLM worker share the model (between its jobs) and serve it."""
+        config = ServerConfig(
+            host=self.host.text().strip(),
+            port=self.port.value(),
+            api_key=self.api_key.text().strip() or None,
+            log_text=self.keep_text.isChecked(),
+        )
+        try:
+            config.check()
+        except ServerConfigError as error:
+            self.status.setText(fill(self.tr("Not started: {error}"), error=str(error)))
+            return
+        self._pending = config
+        self.start_button.setEnabled(False)
+        self.status.setText(self.tr("Starting…"))
+        self._worker.shareRequested.emit()
+
+    @Slot(object)
+    def _on_shared(self, queue: ModelQueue) -> None:
+        config, self._pending = self._pending, None
+        self.start_button.setEnabled(True)
+        if config is None:
+            return
+        try:
+            server = ApiServer(config, queue)
+            server.request_log.add_listener(self.recorded.emit)
+            server.start()
+        except ServerStartError as error:
+            self.status.setText(fill(self.tr("Not started: {error}"), error=str(error)))
+            return
+        self.server = server
+        self._show_running()
+
+    def stop(self) -> None:
+        """Stops every API reply at its next token and joins the server's thread (a few seconds at most)."""
+        server, self.server = self.server, None
+        if server is not None:
+            server.stop()
+        self._show_running()
+
+    def _show_running(self) -> None:
+        running = self.running
+        for field in (self.host, self.port, self.api_key, self.keep_text):
+            field.setEnabled(not running)
+        self.copy_button.setEnabled(running)
+        self.start_button.setText(self.tr("&Stop server") if running else self.tr("&Start server"))
+        if running and self.server is not None:
+            self.status.setText(
+                fill(
+                    self.tr("Running. Base URL for other programs: {url}"),
+                    url=self.server.base_url,
+                )
+            )
+        elif not running:
+            self.status.setText(self.tr("Stopped."))
+        self._show_exposure()
+        self.runningChanged.emit(running)
+
+    def _show_exposure(self) -> None:
+        host = self.host.text().strip()
+        exposed = bool(host) and not is_loopback(host)
+        self.warning.setVisible(exposed)
+        if exposed:
+            self.warning.setText(
+                self.tr(
+                    "Listening on this address lets other machines use the model: an API key is required, "
+                    "and anyone with the key can use it."
+                )
+            )
+
+    # ---- requests ------------------------------------------------------------------
+
+    @Slot(object)
+    def _add_record(self, record: RequestRecord) -> None:
+        self._records.append(record)
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        ttft = record.time_to_first_token_s
+        speed = record.tokens_per_s
+        cells = (
+            time.strftime("%H:%M:%S", time.localtime(record.started_at)),
+            record.client,
+            f"{record.method} {record.endpoint}",
+            record.model,
+            str(record.prompt_tokens),
+            str(record.cached_tokens),
+            str(record.completion_tokens),
+            f"{ttft * 1000:.0f} ms" if ttft is not None else "–",
+            f"{speed:.1f}" if speed is not None else "–",
+            str(record.status),
+        )
+        for column, text in enumerate(cells):
+            self.table.setItem(row, column, QTableWidgetItem(text))
+
+    def _show_details(self, row: int) -> None:
+        if not 0 <= row < len(self._records):
+            self.details.clear()
+            return
+        record = self._records[row]
+        lines = [f"{record.method} {record.endpoint} → {record.status} {record.error}".rstrip()]
+        lines += [f"{message.role}: {message.content}" for message in record.messages]
+        if record.prompt:
+            lines.append(record.prompt)
+        if record.reply:
+            lines.append(fill(self.tr("reply: {text}"), text=record.reply))
+        if not (record.messages or record.prompt or record.reply):
+            lines.append(self.tr("(the text is kept only while “Keep prompts and replies” is on)"))
+        self.details.setPlainText("\n".join(lines))
+
+    def _generate_key(self) -> None:
+        self.api_key.setText(secrets.token_urlsafe(24))
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Normal)
+
+    def _copy_url(self) -> None:
+        if self.server is not None:
+            QGuiApplication.clipboard().setText(self.server.base_url)

@@ -1,0 +1,116 @@
+"""The model's queue: one thread, first come first served, a bound, cancelled jobs skipped, a clean close."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from app.core.backends.local.backend import LocalBackend
+from app.core.backends.local.process import InProcessEngine
+from app.core.server.model_queue import ModelQueue, QueueClosed, QueuedJob, QueueFull
+
+WAIT_S = 30.0
+
+
+@pytest.fixture
+def backend() -> LocalBackend:
+    return LocalBackend(link=InProcessEngine())  # no model: the jobs here only record that they ran
+
+
+@pytest.fixture
+def queue(backend: LocalBackend) -> Iterator[ModelQueue]:
+    model_queue = ModelQueue(backend, limit=2)
+    yield model_queue
+    model_queue.close()
+
+
+def blocking_job(ran: list[str], name: str, release: threading.Event, started: threading.Event) -> QueuedJob:
+    def run(_backend: LocalBackend) -> None:
+        started.set()
+        assert release.wait(WAIT_S)
+        ran.append(name)
+
+    return QueuedJob(run)
+
+
+def recording_job(ran: list[str], name: str) -> QueuedJob:
+    return QueuedJob(lambda _backend: ran.append(name))
+
+
+def test_jobs_run_one_at_a_time_in_arrival_order_on_the_queues_thread(queue: ModelQueue, backend: LocalBackend) -> None:
+    ran: list[str] = []
+    seen: list[tuple[str, bool]] = []
+    last_done = threading.Event()
+    release, started = threading.Event(), threading.Event()
+
+    def last(given: LocalBackend) -> None:
+        seen.append((threading.current_thread().name, given is backend))
+        ran.append("third")
+        last_done.set()
+
+    queue.submit(blocking_job(ran, "first", release, started))
+    assert started.wait(WAIT_S) and queue.busy
+    assert queue.submit(recording_job(ran, "second")) == 1  # jobs ahead of it
+    assert queue.submit(QueuedJob(last)) == 2
+    release.set()
+    assert last_done.wait(WAIT_S)
+    assert ran == ["first", "second", "third"]
+    assert seen == [("model-queue", True)]
+
+
+def test_beyond_the_bound_a_job_is_refused_with_when_to_retry(queue: ModelQueue) -> None:
+    ran: list[str] = []
+    release, started = threading.Event(), threading.Event()
+    queue.submit(blocking_job(ran, "running", release, started))
+    assert started.wait(WAIT_S)
+    queue.submit(recording_job(ran, "waits 1"))
+    queue.submit(recording_job(ran, "waits 2"))
+    with pytest.raises(QueueFull) as full:
+        queue.submit(recording_job(ran, "refused"))
+    assert full.value.waiting == 2 and full.value.retry_after_s >= 1
+    release.set()
+
+
+def test_a_cancelled_waiting_job_is_skipped_not_run(queue: ModelQueue) -> None:
+    ran: list[str] = []
+    skipped = threading.Event()
+    release, started = threading.Event(), threading.Event()
+    queue.submit(blocking_job(ran, "running", release, started))
+    assert started.wait(WAIT_S)
+    gone = QueuedJob(lambda _backend: ran.append("gone"), skipped=skipped.set)
+    queue.submit(gone)
+    gone.cancelled.set()
+    release.set()
+    assert skipped.wait(WAIT_S)
+    assert ran == ["running"]
+
+
+@pytest.mark.expected_log("app.core.server.model_queue", logging.ERROR, "A job for the model failed")
+def test_a_failing_job_is_logged_and_the_next_one_runs(queue: ModelQueue) -> None:
+    def fail(_backend: LocalBackend) -> None:
+        raise RuntimeError("broken job")
+
+    done = threading.Event()
+    queue.submit(QueuedJob(fail))
+    queue.submit(QueuedJob(lambda _backend: done.set()))
+    assert done.wait(WAIT_S)
+
+
+def test_closing_skips_what_waits_and_refuses_more(backend: LocalBackend) -> None:
+    queue = ModelQueue(backend, limit=4)
+    ran: list[str] = []
+    skipped: list[str] = []
+    release, started = threading.Event(), threading.Event()
+    queue.submit(blocking_job(ran, "running", release, started))
+    assert started.wait(WAIT_S)
+    queue.submit(QueuedJob(lambda _backend: ran.append("waiting"), skipped=lambda: skipped.append("waiting")))
+    closer = threading.Thread(target=queue.close)
+    closer.start()
+    release.set()
+    closer.join()
+    assert ran == ["running"] and skipped == ["waiting"]
+    with pytest.raises(QueueClosed):
+        queue.submit(recording_job(ran, "late"))

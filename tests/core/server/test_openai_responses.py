@@ -1,0 +1,65 @@
+"""Replies in OpenAI's shapes: the chunk sequence, usage, and logprobs that list only the reply's tokens."""
+
+from __future__ import annotations
+
+import json
+
+from app.core.inference.engine import ReplyDone, ReplyStats, StopReason
+from app.core.inference.token_probs import Alternative, TokenStep, TokenTrace
+from app.core.server.openai_responses import (
+    DONE,
+    MIN_LOGPROB,
+    ChatChunks,
+    ReplyIdentity,
+    chat_logprobs,
+    completion_logprobs,
+    reply_steps,
+    usage,
+)
+
+
+def step(token_id: int, text: str, probability: float) -> TokenStep:
+    return TokenStep(token_id, text, probability, (Alternative(token_id, text, probability), Alternative(99, "x", 0.0)))
+
+
+STATS = ReplyStats(prompt_tokens=10, cached_prompt_tokens=4, completion_tokens=3, stop_reason=StopReason.STOP_STRING)
+# "Hi" " there" then the stop string "!!" the reply does not contain
+TRACE = TokenTrace([step(1, "Hi", 0.5), step(2, " there", 0.25), step(3, "!!", 0.9)])
+DONE_REPLY = ReplyDone("Hi there", STATS, trace=TRACE)
+
+
+def test_usage_counts_the_cached_prompt_tokens() -> None:
+    assert usage(STATS) == {
+        "prompt_tokens": 10,
+        "completion_tokens": 3,
+        "total_tokens": 13,
+        "prompt_tokens_details": {"cached_tokens": 4},
+    }
+
+
+def test_logprobs_stop_where_the_reply_text_stops() -> None:
+    assert [piece for _step, piece in reply_steps(DONE_REPLY)] == ["Hi", " there"]
+    entries = list(chat_logprobs(DONE_REPLY, top=2))
+    assert [entry["token"] for entry in entries] == ["Hi", " there"]
+    assert entries[0]["top_logprobs"][1]["logprob"] == MIN_LOGPROB  # a probability of 0 has no logarithm
+    legacy = completion_logprobs(DONE_REPLY, top=1)
+    assert legacy["tokens"] == ["Hi", " there"] and legacy["text_offset"] == [0, 2]
+    assert legacy["top_logprobs"] == [{"Hi": legacy["token_logprobs"][0]}, {" there": legacy["token_logprobs"][1]}]
+
+
+def test_a_character_split_across_tokens_is_written_by_its_last_token() -> None:
+    split = TokenTrace([step(1, "", 0.5), step(2, "é", 0.5)])
+    assert [piece for _step, piece in reply_steps(ReplyDone("é", STATS, trace=split))] == ["", "é"]
+
+
+def test_chat_chunks_follow_the_stream_invariants() -> None:
+    chunks = ChatChunks(ReplyIdentity("model", "chatcmpl"), include_usage=True)
+    wire = chunks.role() + chunks.content("Hi") + chunks.finish(DONE_REPLY)
+    events = [line.removeprefix("data: ") for line in wire.split("\n\n") if line]
+    assert wire.endswith(DONE) and events[-1] == "[DONE]"
+    role, content, last, usage_chunk = (json.loads(event) for event in events[:-1])
+    assert role["choices"][0]["delta"] == {"role": "assistant", "content": None}
+    assert content["choices"][0]["delta"] == {"content": "Hi"} and content["choices"][0]["finish_reason"] is None
+    assert last["choices"][0]["delta"] == {} and last["choices"][0]["finish_reason"] == "stop"
+    assert usage_chunk["choices"] == [] and usage_chunk["usage"]["prompt_tokens"] == 10
+    assert len({chunk["id"] for chunk in (role, content, last, usage_chunk)}) == 1

@@ -1,0 +1,60 @@
+"""The Server panel: the window's model served to other programs, every request listed, the chat still working."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import openai
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.bench.llama_server import free_port
+from app.core.inference.sampling import GREEDY
+from app.ui.shell.main_window import MainWindow
+from tests.helpers.windows import WindowOpener
+
+
+@pytest.fixture
+def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
+    main = open_main_window()
+    main.sampling = replace(GREEDY, max_tokens=6)
+    yield main
+    main.close()
+
+
+def test_the_panel_serves_the_windows_model_lists_each_request_and_the_chat_goes_on(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    panel = window.server_panel
+    panel.port.setValue(free_port())
+    panel.keep_text.setChecked(True)
+    panel.start_button.click()
+    qtbot.waitUntil(lambda: panel.running, timeout=30_000)
+    assert panel.server is not None and panel.server.base_url in panel.status.text()
+    assert window.worker.model_queue is not None  # API requests and the chat now take turns
+
+    client = openai.OpenAI(base_url=panel.server.base_url, api_key="unused")
+    reply = client.chat.completions.create(
+        model="any", messages=[{"role": "user", "content": "Say hello."}], max_tokens=5, temperature=0
+    )
+    assert reply.choices[0].message.content
+    qtbot.waitUntil(lambda: panel.table.rowCount() == 1, timeout=10_000)
+    assert panel.table.item(0, 2).text() == "POST /v1/chat/completions" and panel.table.item(0, 9).text() == "200"
+    panel.table.selectRow(0)
+    assert "user: Say hello." in panel.details.toPlainText()
+
+    with qtbot.waitSignal(window.replyFinished, timeout=60_000) as finished:  # the window's own chat still works
+        window.send("Say hello.")
+    assert finished.args[0].text
+
+    panel.start_button.click()  # stop
+    assert not panel.running and "Stopped" in panel.status.text()
+
+
+def test_a_network_address_without_a_key_is_refused_with_the_reason(window: MainWindow) -> None:
+    panel = window.server_panel
+    panel.host.setText("0.0.0.0")
+    assert panel.warning.isVisibleTo(panel)
+    panel.start_button.click()
+    assert not panel.running and "needs an API key" in panel.status.text()
