@@ -41,6 +41,7 @@ FLAGS = {
     "api_key": "--api-key-file",
     "cors_origins": "--cors-origin",
     "queue_limit": "--parallel-queue",
+    "embedding_model": "--embedding-model",
 }
 
 
@@ -65,6 +66,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--cors-origin", action="append", default=[], metavar="ORIGIN",
         help="a web page allowed to call the server, e.g. http://localhost:3000 (repeatable; none by default)",
     )  # fmt: skip
+    parser.add_argument(
+        "--embedding-model", metavar="GGUF", type=Path,
+        help="the model /v1/embeddings runs, in a context of its own (default: the served model's file)",
+    )  # fmt: skip
     parser.add_argument("--verbose", action="store_true", help="show llama.cpp's and the server's log")
     parser.set_defaults(handler=run)
 
@@ -78,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
             api_key=_read_key(args.api_key_file),
             cors_origins=tuple(args.cors_origin),
             queue_limit=args.parallel_queue,
+            embedding_model=args.embedding_model,
         ).check()
         model = resolve_model(args.model)
     except ServerConfigError as error:

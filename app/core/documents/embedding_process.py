@@ -63,6 +63,7 @@ class _Embed:
 class _Vectors:
     data: bytes  # float32 rows
     rows: int
+    tokens: tuple[int, ...]  # each text's token count
 
 
 @dataclass(frozen=True)
@@ -116,13 +117,20 @@ class EmbeddingProcess:
         self._started()
 
     def embed(self, texts: Sequence[str], cancel: threading.Event | None = None) -> Matrix:
+        return self.embed_counted(texts, cancel)[0]
+
+    def embed_counted(self, texts: Sequence[str], cancel: threading.Event | None = None) -> tuple[Matrix, list[int]]:
+        """The vectors and each text's token count (what an API's usage reports)."""
         rows: list[Matrix] = []
+        tokens: list[int] = []
         for start in range(0, len(texts), EMBED_BATCH):
             if cancel is not None and cancel.is_set():
                 raise EmbeddingCancelled("Embedding was cancelled.")
-            rows.append(self._embed_batch(tuple(texts[start : start + EMBED_BATCH])))
+            batch, counts = self._embed_batch(tuple(texts[start : start + EMBED_BATCH]))
+            rows.append(batch)
+            tokens += counts
         dim = self.dim
-        return np.concatenate(rows) if rows else np.zeros((0, dim), dtype=np.float32)
+        return (np.concatenate(rows) if rows else np.zeros((0, dim), dtype=np.float32)), tokens
 
     def close(self) -> None:
         """Ask the child to exit, then terminate, then kill it."""
@@ -135,7 +143,7 @@ class EmbeddingProcess:
         with self._lock:
             return self._ensure_started()
 
-    def _embed_batch(self, texts: tuple[str, ...]) -> Matrix:
+    def _embed_batch(self, texts: tuple[str, ...]) -> tuple[Matrix, list[int]]:
         with self._lock:
             ready = self._ensure_started()
             self._send(_Embed(texts))
@@ -145,7 +153,8 @@ class EmbeddingProcess:
             if not isinstance(answer, _Vectors) or answer.rows != len(texts):
                 self._stop()
                 raise EmbeddingError("The embedding process answered out of turn; it was restarted.")
-            return np.frombuffer(answer.data, dtype=np.float32).reshape(answer.rows, ready.dim).copy()
+            rows = np.frombuffer(answer.data, dtype=np.float32).reshape(answer.rows, ready.dim).copy()
+            return rows, list(answer.tokens)
 
     def _ensure_started(self) -> _Ready:
         if self._ready is not None and self.running:
@@ -293,7 +302,8 @@ def child_main(connection: Connection, model_path: str, n_threads: int | None, l
             if isinstance(message, _Embed):
                 try:
                     rows = embedder.embed(message.texts)
-                    send(_Vectors(rows.astype(np.float32).tobytes(), rows.shape[0]))
+                    tokens = tuple(embedder.count_tokens(message.texts))
+                    send(_Vectors(rows.astype(np.float32).tobytes(), rows.shape[0], tokens))
                 except Exception as error:
                     log.exception("Embedding failed")
                     send(_Failed(f"Embedding failed: {error}"))

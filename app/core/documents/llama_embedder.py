@@ -76,5 +76,10 @@ class LlamaEmbedder:
             rows[index] = vector / norm if norm > 0 else vector
         return rows
 
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """Tokens each text gives this model, as embedded: at most the context, where `embed` truncates."""
+        n_ctx = self._llama.n_ctx()
+        return [min(len(self._llama.tokenize((text or " ").encode("utf-8"))), n_ctx) for text in texts]
+
     def close(self) -> None:
         self._llama.close()

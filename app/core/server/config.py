@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from app.core.inference.sampling import SAMPLING_FIELDS, FieldSpec, InvalidSetting
@@ -67,6 +68,7 @@ class ServerConfig:
     max_tokens_limit: int = MAX_TOKENS_CEILING  # the most tokens one reply may ask for
     log_text: bool = False  # keep prompts and replies in the request log (metadata only otherwise)
     log_size: int = DEFAULT_LOG_SIZE  # requests the log keeps, newest last
+    embedding_model: Path | None = None  # the GGUF /v1/embeddings runs; None: the served model's own file
 
     def __repr__(self) -> str:  # the key never reaches a log through a repr
         key = "set" if self.api_key else "none"
@@ -96,6 +98,8 @@ class ServerConfig:
             )
         if self.log_size < 1:
             raise ServerConfigError("log_size", "The request log must keep at least one request.")
+        if self.embedding_model is not None and not self.embedding_model.is_file():
+            raise ServerConfigError("embedding_model", f"The embedding model {self.embedding_model} is not a file.")
         return self
 
     def _check_key(self) -> None:

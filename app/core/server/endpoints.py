@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Scope
 from app.core.backends.local.backend import LocalBackend
 from app.core.inference.engine import ChatMessage, PromptTooLong, ReplyDone, ReplyEvent, StopReason
 from app.core.server.config import ServerConfig
+from app.core.server.embeddings import ServerEmbeddings, embedding_response, parse_embedding_request
 from app.core.server.errors import SERVER_ERROR, UNAVAILABLE, ApiError
 from app.core.server.guard import Guard
 from app.core.server.model_queue import ModelQueue, QueueClosed, QueueFull
@@ -36,7 +37,6 @@ from app.core.server.openai_requests import (
     Limits,
     parse_chat,
     parse_completion,
-    parse_embedding_input,
 )
 from app.core.server.openai_responses import (
     ChatChunks,
@@ -63,6 +63,7 @@ class ServerCore:
         self.queue = queue
         self.log = request_log
         self.limits = Limits(max_tokens=config.max_tokens_limit)
+        self.embeddings = ServerEmbeddings(config.embedding_model)
         self.stopping = False
         self._runs: set[ReplyRun] = set()
         self._runs_lock = threading.Lock()  # the loop adds and removes; stop_replies reads from the stopper's thread
@@ -106,8 +107,8 @@ class _Call:
     messages: tuple[ChatMessage, ...] = ()
     prompt: str = ""
 
-    def answered(self, status: int) -> None:
-        self._record(status)
+    def answered(self, status: int, **values: Any) -> None:
+        self._record(status, **values)
 
     def refused(self, error: ApiError) -> None:
         self._record(error.status, error=error.message)
@@ -236,17 +237,15 @@ class _Endpoints:
         call = _Call(self._core, request.scope, "/v1/embeddings")
         try:
             call.model = self._model()
-            parse_embedding_input(await self._body(request))
-            raise ApiError(
-                400,
-                f"{call.model} is loaded for writing text; Glassbox does not open a separate embedding context for "
-                "it, so this server cannot compute embeddings. Use a server that runs an embedding model.",
-                param="model",
-                code="embeddings_not_supported",
-            )
+            asked = parse_embedding_request(await self._body(request))
+            served = Path(self._core.backend.model or "")
+            embedded = await asyncio.to_thread(self._core.embeddings.embed, served, asked)
         except ApiError as error:
             call.refused(error)
             return _error_response(error)
+        call.model = embedded.model
+        call.answered(200, prompt_tokens=sum(embedded.tokens))
+        return JSONResponse(embedding_response(embedded, asked.encoding))
 
     # ---- generating ------------------------------------------------------------------
 

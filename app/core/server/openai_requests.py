@@ -96,15 +96,6 @@ def parse_completion(body: Mapping[str, Any], limits: Limits) -> CompletionReque
     )
 
 
-def parse_embedding_input(body: Mapping[str, Any]) -> list[str]:
-    value = body.get("input")
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list) and value and all(isinstance(item, str) for item in value):
-        return list(value)
-    raise invalid("input", "must be a text or a non-empty list of texts.")
-
-
 # ---- fields --------------------------------------------------------------------------
 
 

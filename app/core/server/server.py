@@ -77,7 +77,7 @@ class ApiServer:
             log_config=None,  # Glassbox's logging stays as it is
             access_log=False,  # the request log records every request, without the key
             lifespan="off",
-            http="h11",
+            http="auto",  # httptools (C) where installed, else h11
             ws="none",
             loop="asyncio",
             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_S,
@@ -106,6 +106,8 @@ class ApiServer:
         if thread is not None:
             thread.join()
             log.info("API server stopped")
+        if core is not None:
+            core.embeddings.close()  # its child process, when a request opened one
 
     def __enter__(self) -> ApiServer:
         self.start()

@@ -11,6 +11,7 @@ A new chat lives only in memory until its first message; then it is saved with i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -111,6 +112,25 @@ class ChatSession(QObject):
         self.chat_settings = ChatSettings()
         self.shown_thread = []
         self.versions = {}
+        self.chatOpened.emit()
+        self.settingsChanged.emit()
+
+    def open_transcript(self, title: str, messages: Sequence[ChatMessage], model: str = "") -> None:
+        """A new saved chat holding a conversation from elsewhere (an API request and its reply), on show.
+
+        A leading system message becomes the chat's system prompt; later ones, and roles a chat
+        cannot show (tools), are left out, so continuing the chat sends what it shows.
+        """
+        self.new_chat()
+        self.chat = replace(self.chat, title=" ".join(title.split()) or self.chat.title)
+        if messages and messages[0].role == "system":
+            self.chat_settings = replace(self.chat_settings, system_prompt=messages[0].content)
+        for message in messages:
+            if message.role in ("user", "assistant") and message.content:
+                model_name = model if message.role == "assistant" else ""
+                self._append(
+                    new_message(self.chat.id, message.role, message.content, self._head_id(), model=model_name)
+                )
         self.chatOpened.emit()
         self.settingsChanged.emit()
 

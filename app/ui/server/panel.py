@@ -30,6 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.chat.store import title_from_text
+from app.core.inference.engine import ChatMessage
 from app.core.server.config import DEFAULT_PORT, ServerConfig, ServerConfigError, is_loopback
 from app.core.server.model_queue import ModelQueue
 from app.core.server.request_log import RequestRecord
@@ -44,6 +46,7 @@ log = logging.getLogger(__name__)
 class ServerPanel(QWidget):
     recorded = Signal(object)  # RequestRecord, emitted on a server thread: queued to this panel
     runningChanged = Signal(bool)
+    openAsChat = Signal(str, object, str)  # title, list[ChatMessage] (the request and its reply), model
 
     def __init__(self, worker: LlmWorker, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -69,10 +72,16 @@ class ServerPanel(QWidget):
         key_row.addWidget(self.api_key, 1)
         key_row.addWidget(generate)
         self.keep_text = QCheckBox(self.tr("Keep prompts and replies in the request list"), self)
+        self.cors = QLineEdit(self)
+        self.cors.setPlaceholderText(self.tr("none: web pages cannot call the server"))
+        self.cors.setToolTip(
+            self.tr("Web pages allowed to call the server, separated by commas, e.g. http://localhost:3000")
+        )
         form = QFormLayout()
         form.addRow(self.tr("&Address"), self.host)
         form.addRow(self.tr("&Port"), self.port)
         form.addRow(self.tr("API &key"), key_row)
+        form.addRow(self.tr("Allowed &web origins"), self.cors)
         form.addRow("", self.keep_text)
 
         self.start_button = QPushButton(self.tr("&Start server"), self)
@@ -107,6 +116,11 @@ class ServerPanel(QWidget):
         self.details.setReadOnly(True)
         self.details.setPlaceholderText(self.tr("Select a request to see it"))
         self.details.setMaximumHeight(160)
+        self.details.setAccessibleName(self.tr("Request details"))
+        self.open_chat_button = QPushButton(self.tr("&Open as chat"), self)
+        self.open_chat_button.setToolTip(self.tr("Continue this request's conversation in a new chat"))
+        self.open_chat_button.setEnabled(False)
+        self.open_chat_button.clicked.connect(self._open_as_chat)
 
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -115,6 +129,7 @@ class ServerPanel(QWidget):
         layout.addWidget(self.warning)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.details)
+        layout.addWidget(self.open_chat_button, 0, Qt.AlignmentFlag.AlignRight)
         self.recorded.connect(self._add_record)
 
     # ---- start and stop ------------------------------------------------------------
@@ -137,6 +152,7 @@ class ServerPanel(QWidget):
             port=self.port.value(),
             api_key=self.api_key.text().strip() or None,
             log_text=self.keep_text.isChecked(),
+            cors_origins=tuple(origin.strip() for origin in self.cors.text().split(",") if origin.strip()),
         )
         try:
             config.check()
@@ -173,7 +189,7 @@ class ServerPanel(QWidget):
 
     def _show_running(self) -> None:
         running = self.running
-        for field in (self.host, self.port, self.api_key, self.keep_text):
+        for field in (self.host, self.port, self.api_key, self.keep_text, self.cors):
             field.setEnabled(not running)
         self.copy_button.setEnabled(running)
         self.start_button.setText(self.tr("&Stop server") if running else self.tr("&Start server"))
@@ -225,11 +241,16 @@ class ServerPanel(QWidget):
         for column, text in enumerate(cells):
             self.table.setItem(row, column, QTableWidgetItem(text))
 
+    def _selected(self) -> RequestRecord | None:
+        row = self.table.currentRow()
+        return self._records[row] if 0 <= row < len(self._records) else None
+
     def _show_details(self, row: int) -> None:
-        if not 0 <= row < len(self._records):
+        record = self._records[row] if 0 <= row < len(self._records) else None
+        self.open_chat_button.setEnabled(record is not None and bool(_transcript(record)))
+        if record is None:
             self.details.clear()
             return
-        record = self._records[row]
         lines = [f"{record.method} {record.endpoint} → {record.status} {record.error}".rstrip()]
         lines += [f"{message.role}: {message.content}" for message in record.messages]
         if record.prompt:
@@ -240,6 +261,15 @@ class ServerPanel(QWidget):
             lines.append(self.tr("(the text is kept only while “Keep prompts and replies” is on)"))
         self.details.setPlainText("\n".join(lines))
 
+    def _open_as_chat(self) -> None:
+        record = self._selected()
+        messages = _transcript(record) if record is not None else []
+        if record is None or not messages:
+            return
+        first_user = next((m.content for m in messages if m.role == "user"), "")
+        title = title_from_text(first_user) if first_user else fill(self.tr("API request {id}"), id=record.id)
+        self.openAsChat.emit(title, messages, record.model)
+
     def _generate_key(self) -> None:
         self.api_key.setText(secrets.token_urlsafe(24))
         self.api_key.setEchoMode(QLineEdit.EchoMode.Normal)
@@ -247,3 +277,13 @@ class ServerPanel(QWidget):
     def _copy_url(self) -> None:
         if self.server is not None:
             QGuiApplication.clipboard().setText(self.server.base_url)
+
+
+def _transcript(record: RequestRecord) -> list[ChatMessage]:
+    """The request's conversation and its reply as chat messages; empty when the text was not kept."""
+    messages = list(record.messages)
+    if record.prompt:
+        messages.append(ChatMessage("user", record.prompt))
+    if messages and record.reply:
+        messages.append(ChatMessage("assistant", record.reply))
+    return messages

@@ -114,6 +114,7 @@ class MainWindow(QMainWindow):
         self._connect_features()
         self._build_monitor_panel()
         self.server_panel = ServerPanel(self.worker, parent=self)
+        self.server_panel.openAsChat.connect(self.chats.session.open_transcript)
         # Closed at first (View opens them): the conversation gets the space.
         self.add_dock(self.tr("Server"), "ServerDock", self.server_panel).hide()
         self._show_model_settings()

@@ -13,7 +13,6 @@ from app.core.server.openai_requests import (
     Limits,
     parse_chat,
     parse_completion,
-    parse_embedding_input,
 )
 
 LIMITS = Limits(max_tokens=1000)
@@ -136,11 +135,3 @@ def test_a_completion_request_reads_its_prompt_and_the_legacy_logprobs() -> None
 )
 def test_a_wrong_completion_field_is_named(body: dict[str, Any], field: str) -> None:
     assert refused_field(parse_completion, body) == field
-
-
-def test_embedding_input_is_a_text_or_a_list_of_texts() -> None:
-    assert parse_embedding_input({"input": "a"}) == ["a"]
-    assert parse_embedding_input({"input": ["a", "b"]}) == ["a", "b"]
-    with pytest.raises(ApiError) as refused:
-        parse_embedding_input({"input": [1, 2]})
-    assert refused.value.param == "input"

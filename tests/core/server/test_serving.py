@@ -83,13 +83,6 @@ def test_an_unknown_endpoint_answers_in_openais_error_shape(server: ApiServer) -
     assert wrong_method.headers["allow"] == "POST"
 
 
-def test_embeddings_are_refused_with_the_reason(client: openai.OpenAI) -> None:
-    with pytest.raises(openai.BadRequestError) as refused:
-        client.embeddings.create(model="any", input="hello")
-    assert isinstance(refused.value.body, dict) and refused.value.body["code"] == "embeddings_not_supported"
-    assert "embedding context" in refused.value.body["message"]
-
-
 def test_the_request_log_keeps_metadata_and_tells_its_listeners(client: openai.OpenAI, server: ApiServer) -> None:
     heard: list[RequestRecord] = []
     stop_listening = server.request_log.add_listener(heard.append)

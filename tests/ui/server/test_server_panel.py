@@ -44,12 +44,41 @@ def test_the_panel_serves_the_windows_model_lists_each_request_and_the_chat_goes
     panel.table.selectRow(0)
     assert "user: Say hello." in panel.details.toPlainText()
 
+    panel.open_chat_button.click()  # the request and its reply become a chat the user can go on with
+    session = window.chats.session
+    assert session.chat.title == "Say hello."
+    assert [(m.role, m.text) for m in session.shown_thread] == [
+        ("user", "Say hello."),
+        ("assistant", reply.choices[0].message.content),
+    ]
     with qtbot.waitSignal(window.replyFinished, timeout=60_000) as finished:  # the window's own chat still works
-        window.send("Say hello.")
+        window.send("And again.")
     assert finished.args[0].text
+    assert [m.role for m in session.shown_thread] == ["user", "assistant", "user", "assistant"]
 
     panel.start_button.click()  # stop
     assert not panel.running and "Stopped" in panel.status.text()
+
+
+def test_without_kept_text_a_request_cannot_be_opened_as_chat_and_listed_origins_reach_the_server(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    panel = window.server_panel
+    panel.port.setValue(free_port())
+    panel.cors.setText("http://localhost:3000, https://app.example")
+    panel.start_button.click()
+    qtbot.waitUntil(lambda: panel.running, timeout=30_000)
+    assert panel.server is not None
+    assert panel.server.config.cors_origins == ("http://localhost:3000", "https://app.example")
+    assert not panel.cors.isEnabled()  # fixed while the server runs
+
+    client = openai.OpenAI(base_url=panel.server.base_url, api_key="unused")
+    client.chat.completions.create(model="any", messages=[{"role": "user", "content": "Hi"}], max_tokens=2)
+    qtbot.waitUntil(lambda: panel.table.rowCount() == 1, timeout=10_000)
+    panel.table.selectRow(0)
+    assert "Keep prompts and replies" in panel.details.toPlainText()
+    assert not panel.open_chat_button.isEnabled()
+    panel.stop()
 
 
 def test_a_network_address_without_a_key_is_refused_with_the_reason(window: MainWindow) -> None:
