@@ -26,8 +26,9 @@ class InvalidSetting(ValueError):
 class FieldSpec:
     """One setting: what it is called, what it accepts and what it does.
 
-    kind: "float", "int", "seed" (None = random, else a whole number) or "strings" (a tuple of
-    texts, at most `maximum` of them).
+    kind: "float", "int", "seed" (None = random, else a whole number), "strings" (a tuple of
+    texts, at most `maximum` of them), "bool" (on or off) or "choice" (one of `choices`;
+    minimum and maximum unused for these two).
     """
 
     name: str
@@ -36,11 +37,21 @@ class FieldSpec:
     minimum: float
     maximum: float
     explanation: str
+    choices: tuple[str, ...] = ()
 
     def check(self, value: Any) -> Any:
         """The value converted to the field's type, or InvalidSetting saying what is wrong."""
         if self.kind == "strings":
             return self._check_strings(value)
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise InvalidSetting(self.name, f"{self.label} must be on or off (true or false), not {value!r}.")
+            return value
+        if self.kind == "choice":
+            if value not in self.choices:
+                allowed = ", ".join(self.choices)
+                raise InvalidSetting(self.name, f"{self.label} must be one of {allowed}, not {value!r}.")
+            return str(value)
         if self.kind == "seed" and value is None:
             return None
         number = self._as_number(value)
@@ -174,6 +185,8 @@ def describe_value(value: Any) -> str:
         return "random"
     if isinstance(value, tuple):
         return ", ".join(value) or "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
     return _fmt(value) if isinstance(value, (int, float)) else str(value)
 
 
