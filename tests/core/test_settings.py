@@ -171,7 +171,7 @@ def test_the_load_options_reach_the_load_and_the_memory_plan(settings_file: Path
     config = loaded.load_config(Path("m.gguf"))
     assert (config.n_threads, config.speculative, config.flash_attn) == (3, Speculative.OFF, True)
     assert (config.type_k, config.type_v, config.n_batch, config.n_ubatch) == ("q8_0", "q4_0", 256, 128)
-    assert loaded.context_settings() == ContextSettings(n_ctx=4096, n_ubatch=128, type_k="q8_0", type_v="q4_0")
+    assert loaded.context_settings() == ContextSettings(4096, 128, "q8_0", "q4_0", flash_attn=True)
     assert ModelSettings().load_config(Path("m.gguf")).n_threads is None  # 0: one per physical core
 
 

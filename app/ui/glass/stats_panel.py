@@ -111,7 +111,9 @@ class StatsPanel(QWidget):
             ms=f"{llama.eval_ms:,.1f}",
         )
 
-    def _drafting(self, stats: ReplyStats) -> str:
+    def _drafting(self, stats: ReplyStats, llama: LlamaCounters | None) -> str:
+        if llama is None:
+            return self.tr("not known (a server ran the reply)")
         if not stats.drafted_tokens:
             return self.tr("no tokens drafted")
         counts = fill(
@@ -145,7 +147,7 @@ class StatsPanel(QWidget):
         self.values["reply"].setText(
             fill(self.tr("{n} tokens in {s} s"), n=f"{stats.completion_tokens:,}", s=f"{stats.total_s:.2f}")
         )
-        self.values["drafting"].setText(self._drafting(stats))
+        self.values["drafting"].setText(self._drafting(stats, llama))
         stop = stats.stop_reason.value + (f": {stats.error}" if stats.error else "")
         self.values["stop"].setText(stop)
         self.context_bar.setRange(0, max(1, metrics.n_ctx))

@@ -13,7 +13,8 @@ from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConf
 from app.core.inference.llama_buffers import capture_llama_buffers
 from app.core.inference.load_options import llama_options
 from app.core.inference.sampling import GREEDY
-from app.core.memory.planner import ContextSettings
+from app.core.memory.planner import ContextSettings, MemoryPlanner
+from app.core.models.gguf_info import read_gguf_info
 
 CONTEXT_FIELDS = ("flash_attn_type", "type_k", "type_v", "n_ubatch", "n_batch", "rope_freq_base", "rope_freq_scale")
 
@@ -78,6 +79,18 @@ def test_a_quantized_cache_takes_less_memory_and_the_model_still_answers(starter
     # The memory plan follows the cache types as the load does.
     f16, q8 = (ContextSettings.for_config(LoadConfig(starter_model, n_ctx=1024, type_k=c, type_v=c)) for c in sizes)
     assert (q8.type_k, q8.type_v) == ("q8_0", "q8_0") and f16.type_k == "f16"
+
+
+def test_the_memory_plan_follows_flash_attention_as_llama_cpp_allocates(starter_model: Path) -> None:
+    # At a long context the attention scores outgrow the logits, unless flash attention tiles them.
+    planner = MemoryPlanner(read_gguf_info(starter_model))
+    for flash in (False, True):
+        config = LoadConfig(starter_model, n_ctx=8192, flash_attn=flash, n_threads=1)
+        with capture_llama_buffers() as buffers:
+            _loaded(config).close()
+        planned = planner.compute_bytes(ContextSettings.for_config(config))
+        assert planned == pytest.approx(buffers.compute_bytes, rel=0.05), flash
+    assert ContextSettings.for_config(config).flash_attn
 
 
 @pytest.mark.parametrize(

@@ -181,6 +181,8 @@ def test_the_stats_panel_shows_what_speculative_decoding_drafted_kept_and_gained
     drafted.stats.draft_speedup = 0.0  # every token came through a check: no plain decode to compare with
     panel.add_reply(drafted)
     assert panel.values["drafting"].text().endswith("speed-up not measured (no plain decode to compare with)")
+    panel.add_reply(replace(drafted, llama=None))
+    assert panel.values["drafting"].text() == "not known (a server ran the reply)"
 
 
 def test_the_plots_draw_their_data_and_an_empty_state(qtbot: QtBot) -> None:
