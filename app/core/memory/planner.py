@@ -70,7 +70,7 @@ class ContextSettings:
 
     @classmethod
     def for_load(cls, n_ctx: int, n_batch: int = DEFAULT_UBATCH) -> ContextSettings:
-        """The settings `Engine.load` gives llama.cpp for this n_ctx and n_batch."""
+        """The settings `Engine.load` gives llama.cpp for this n_ctx and n_batch, every load option at its default."""
         return cls(n_ctx=n_ctx, n_ubatch=max(1, min(n_batch, n_ctx, DEFAULT_UBATCH)))
 
     @classmethod
