@@ -20,6 +20,8 @@ from app.core.support.text_table import text_table
 
 SECTIONS: list[str] = [
     "streaming",
+    "speculative",
+    "threads",
     "chat_view",
     "memory_plan",
     "hashing",

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 from app.bench import BenchContext, BenchRow, row
 from app.core.chat.context_window import ContextWindow, WindowPolicy, WindowTurn
+from app.core.inference.drafting import Speculative
 from app.core.inference.engine import Engine, LoadConfig, ReplyDone, default_threads, final_reply
 from app.core.inference.kv_shift import shared_prefix_length
 from app.core.inference.sampling import GREEDY, SamplingParams
@@ -102,7 +103,7 @@ def run(context: BenchContext) -> list[BenchRow]:
     turns, n_ctx = (14, 1024) if context.quick else (40, N_CTX)
     max_tokens = 12
     threads = default_threads()
-    config = LoadConfig(context.model_path, n_ctx=n_ctx, n_threads=threads)
+    config = LoadConfig(context.model_path, n_ctx=n_ctx, n_threads=threads, speculative=Speculative.OFF)
     engine, yardstick = Engine(), Engine()
     engine.load(config)
     yardstick.load(config)

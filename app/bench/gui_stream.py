@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
 
 from app.bench.qt_offscreen import bench_application
+from app.bench.streaming import Measured, counted
 from app.core.inference.engine import ChatMessage, LoadConfig, ReplyDone
 from app.core.inference.sampling import SamplingParams
 from app.ui.chat.view import ChatView
@@ -21,8 +22,12 @@ class GuiStreamProbe(QObject):
     """Measures on the GUI thread, as the user sees it. A QObject with slots, so worker
     signals are queued to the GUI thread exactly as they are in the main window."""
 
-    def __init__(self, config: LoadConfig, messages: Sequence[ChatMessage], params: SamplingParams) -> None:
+    def __init__(
+        self, config: LoadConfig, messages: Sequence[ChatMessage], params: SamplingParams, draw: bool = True
+    ) -> None:
+        """`draw` False: the text reaches the GUI thread but not the chat view (what drawing costs)."""
         super().__init__()
+        self._draw = draw
         self._app = bench_application()
         self._llm = LlmThread()
         self._view = ChatView()
@@ -47,20 +52,24 @@ class GuiStreamProbe(QObject):
     def _on_token(self, text: str) -> None:
         self._last = time.perf_counter()
         self._first = self._first or self._last
-        self._view.append_tokens(text)
+        if self._draw:
+            self._view.append_tokens(text)
 
     @Slot(object)
     def _on_finished(self, done: ReplyDone) -> None:
         self._last = time.perf_counter()
         self._done = done
-        self._view.finish_reply(done.text)
+        if self._draw:
+            self._view.finish_reply(done.text)
         self._loop.quit()
 
-    def speed(self) -> float:
-        """Tokens/s as the GUI thread receives them, first token to last."""
+    def measure(self) -> Measured:
+        """Tokens/s as the GUI thread receives them, first token to last, with the counters
+        llama.cpp kept for the reply in the engine's child process."""
         self._stream()
-        assert self._done is not None
-        return (self._done.stats.completion_tokens - 1) / (self._last - self._first)
+        done = self._done
+        assert done is not None and done.metrics is not None
+        return Measured((done.stats.completion_tokens - 1) / (self._last - self._first), counted(done.metrics))
 
     def longest_stall_ms(self) -> float:
         """The longest gap between ticks of a 5 ms timer on the GUI thread while a reply streams.

@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from app.bench import BenchContext, BenchRow, row
-from app.bench.streaming import N_CTX, engine_speed, workload
+from app.bench.streaming import N_CTX, PLAIN, engine_speed, workload
 from app.core.inference.engine import Engine, LoadConfig, default_threads
 from app.core.inference.token_probs import TokenProbabilityRecorder, softmax_top
 
@@ -27,7 +27,7 @@ LARGE_VOCAB = 152_064
 def run(context: BenchContext) -> list[BenchRow]:
     rounds, messages, params = workload(context)
     engine = Engine()
-    engine.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=default_threads()))
+    engine.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=default_threads(), speculative=PLAIN))
     speeds: dict[str, list[float]] = {"off": [], "on": []}
     try:
         for index in range(rounds):

@@ -1,12 +1,22 @@
-"""Streaming speed: raw llama-cpp-python vs Glassbox's engine vs the whole GUI path, in one run.
+"""Streaming speed against the limit: llama.cpp's own decode time, in one run.
 
-(a) and (b) run in this process; (c) is the window's path, with the engine in its child
-process, so c/b is what moving llama.cpp out of the window's process costs.
+Four speeds of the same greedy reply to the same prompt, generation tokens/s (first token
+to last), each the median of several rounds whose order rotates, so drift on a shared
+machine hits every path alike:
 
-All three generate the same greedy reply to the same prompt. Speed is generation tokens/s
-(first token to last), the median of several alternating rounds so drift on a shared
-machine hits all three alike. The GUI path runs the LLM worker thread and the chat view
-offscreen and measures on the GUI thread, which also records its longest event-loop stall.
+    (a) llama-cpp-python's own streaming loop (create_chat_completion, stream=True)
+    (b) Glassbox's engine, in this process
+    (c) the window's path: the engine in its child process -> LLM worker thread -> signals
+        -> chat view, measured on the GUI thread
+    (d) decode only: what llama.cpp itself counted inside `llama_decode` for the reply
+        (`llama_perf_context`: n_eval / t_eval_ms), read for (b)'s reply and, in the child,
+        for (c)'s (its ReplyDone.metrics)
+
+b/d and c/d are taken per round (each path against llama.cpp's time for that same reply)
+and their medians reported; so is the per-token time spent outside llama.cpp's decode,
+1/b − 1/d and 1/c − 1/d. Prompt processing is compared the same way: evaluated prompt
+tokens/s of a ~1,000-token prompt through the engine (up to its first token) against
+llama.cpp's own prompt-eval rate (n_p_eval / t_p_eval_ms) for that evaluation.
 """
 
 from __future__ import annotations
@@ -15,34 +25,98 @@ import statistics
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import replace
-from typing import cast
+from dataclasses import asdict, dataclass, replace
+from typing import TypeVar, cast
 
 import llama_cpp
 
 from app.bench import BenchContext, BenchRow, row
+from app.core.inference.drafting import Speculative
 from app.core.inference.engine import ChatMessage, Engine, LoadConfig, TokenObserver, default_threads, final_reply
+from app.core.inference.metrics import LlamaCounters, MetricsRecorder, ReplyMetrics
 from app.core.inference.sampling import GREEDY, SamplingParams
+
+T = TypeVar("T")
 
 SECTION = "streaming"
 # Greedy decoding of this prompt runs to the token limit, so every path times the same
 # number of tokens (a reply that ends after a dozen tokens would time mostly noise).
 PROMPT = "Write a long story about a lighthouse keeper and a storm, in at least five paragraphs."
-N_CTX = 1024
+N_CTX = 2048
+PLAIN = Speculative.OFF  # the speed of the token loop itself, one token a decode
+PROMPT_EVAL_TOKENS = 1000  # the length of the prompt-processing prompt
+_FILLER = (
+    "The keeper climbed the spiral stairs at dusk, trimmed the wick, wound the clockwork that turned the lens, "
+    "and wrote the wind, the sea and every passing ship into the log. "
+)
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One reply's speed as its path saw it and llama.cpp's own counters for it."""
+
+    tokens_per_s: float
+    llama: LlamaCounters
+
+    @property
+    def of_decode(self) -> float:
+        """This path's speed as a share of llama.cpp's decode-only speed for the same reply."""
+        return self.tokens_per_s / self.llama.eval_tokens_per_s
+
+    @property
+    def overhead_us(self) -> float:
+        """Time per token spent outside llama.cpp's decode, in microseconds."""
+        return (1 / self.tokens_per_s - 1 / self.llama.eval_tokens_per_s) * 1e6
 
 
 def workload(context: BenchContext) -> tuple[int, list[ChatMessage], SamplingParams]:
     """Rounds, messages and sampling of the reply the speed sections time (here and `inspector`)."""
     max_tokens = 96 if context.quick else 256
-    return (2 if context.quick else 7), [ChatMessage("user", PROMPT)], replace(GREEDY, max_tokens=max_tokens)
+    return (3 if context.quick else 7), [ChatMessage("user", PROMPT)], replace(GREEDY, max_tokens=max_tokens)
 
 
 def engine_speed(
     engine: Engine, messages: list[ChatMessage], params: SamplingParams, observer: TokenObserver | None = None
 ) -> float:
     """Generation tokens/s of one reply through the engine."""
+    return engine_reply(engine, messages, params, observer).tokens_per_s
+
+
+def engine_reply(
+    engine: Engine, messages: list[ChatMessage], params: SamplingParams, observer: TokenObserver | None = None
+) -> Measured:
+    """One reply through the engine, evaluated from scratch, with llama.cpp's counters for it."""
     engine.llama.reset()  # the same prompt evaluation every round
-    return final_reply(engine.stream_chat(messages, params, threading.Event(), observer)).stats.generation_tokens_per_s
+    recorder = MetricsRecorder(engine.llama)
+    done = final_reply(engine.stream_chat(messages, params, threading.Event(), observer, speculative=PLAIN))
+    return Measured(done.stats.generation_tokens_per_s, counted(recorder.finish(done.stats, engine.llama)))
+
+
+def prompt_eval(engine: Engine, messages: list[ChatMessage]) -> Measured:
+    """The prompt's evaluated tokens/s up to the first token, with llama.cpp's prompt counters for it."""
+    engine.llama.reset()
+    recorder = MetricsRecorder(engine.llama)
+    one_token = replace(GREEDY, max_tokens=1)
+    done = final_reply(engine.stream_chat(messages, one_token, threading.Event(), speculative=PLAIN))
+    return Measured(done.stats.prompt_eval_tokens_per_s, counted(recorder.finish(done.stats, engine.llama)))
+
+
+def counted(metrics: ReplyMetrics) -> LlamaCounters:
+    """llama.cpp's counters of a reply run on this machine (only a server's replies lack them)."""
+    assert metrics.llama is not None, "a local reply always has llama.cpp's counters"
+    return metrics.llama
+
+
+def long_prompt(engine: Engine, tokens: int = PROMPT_EVAL_TOKENS) -> list[ChatMessage]:
+    """A user message whose chat prompt is about `tokens` tokens long."""
+    words = _FILLER.split(" ")
+    text = ""
+    while True:
+        longer = text + " ".join(words[:8]) + " "
+        words = words[8:] + words[:8]
+        if engine.count_tokens([ChatMessage("user", longer + "Summarize.")]) > tokens:
+            return [ChatMessage("user", text + "Summarize.")]
+        text = longer
 
 
 def run(context: BenchContext) -> list[BenchRow]:
@@ -52,20 +126,32 @@ def run(context: BenchContext) -> list[BenchRow]:
 
     raw = llama_cpp.Llama(model_path=str(context.model_path), n_ctx=N_CTX, n_threads=threads, verbose=False)
     engine = Engine()
-    engine.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads))
+    engine.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads, speculative=PLAIN))
     from app.bench.gui_stream import GuiStreamProbe
 
-    gui_config = LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads)
-    speeds: dict[str, list[float]] = {"raw": [], "engine": [], "gui": []}
+    gui_config = LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads, speculative=PLAIN)
+    long = long_prompt(engine)
+    speeds: dict[str, list[float]] = {"raw": []}
+    measured: dict[str, list[Measured]] = {"engine": [], "gui": [], "gui_no_drawing": [], "prompt": []}
+
+    def gui_round(name: str = "gui", draw: bool = True) -> None:
+        gui = GuiStreamProbe(gui_config, messages, params, draw)  # its LLM thread ends with the round
+        try:
+            measured[name].append(gui.measure())
+        finally:
+            gui.close()
+
+    paths: list[Callable[[], None]] = [
+        lambda: speeds["raw"].append(in_own_thread(lambda: _raw_speed(raw, messages, max_tokens))),
+        lambda: measured["engine"].append(in_own_thread(lambda: engine_reply(engine, messages, params))),
+        gui_round,
+        lambda: gui_round("gui_no_drawing", draw=False),
+        lambda: measured["prompt"].append(in_own_thread(lambda: prompt_eval(engine, long))),
+    ]
     try:
-        for _ in range(rounds):
-            speeds["raw"].append(in_own_thread(lambda: _raw_speed(raw, messages, max_tokens)))
-            speeds["engine"].append(in_own_thread(lambda: engine_speed(engine, messages, params)))
-            gui = GuiStreamProbe(gui_config, messages, params)  # its LLM thread ends with the round
-            try:
-                speeds["gui"].append(gui.speed())
-            finally:
-                gui.close()
+        for index in range(rounds):
+            for path in paths[index % len(paths) :] + paths[: index % len(paths)]:
+                path()
         gui = GuiStreamProbe(gui_config, messages, params)
         try:
             stalls = [gui.longest_stall_ms() for _ in range(2)]
@@ -75,20 +161,50 @@ def run(context: BenchContext) -> list[BenchRow]:
         engine.close()
         raw.close()
 
-    a, b, c = (statistics.median(speeds[k]) for k in ("raw", "engine", "gui"))
-    context.details[SECTION] = {"rounds": speeds, "stalls_ms": stalls, "max_tokens": max_tokens, "threads": threads}
+    a = statistics.median(speeds["raw"])
+    b, c = (statistics.median(m.tokens_per_s for m in measured[k]) for k in ("engine", "gui"))
+    d = statistics.median(m.llama.eval_tokens_per_s for m in measured["engine"])
+    d_child = statistics.median(m.llama.eval_tokens_per_s for m in measured["gui"])
+    b_of_d, c_of_d = (statistics.median(m.of_decode for m in measured[k]) for k in ("engine", "gui"))
+    b_over, c_over, undrawn_over = (
+        statistics.median(m.overhead_us for m in measured[k]) for k in ("engine", "gui", "gui_no_drawing")
+    )
+    prompt = measured["prompt"]
+    prompt_rate = statistics.median(m.tokens_per_s for m in prompt)
+    llama_prompt_rate = statistics.median(m.llama.prompt_eval_tokens_per_s for m in prompt)
+    prompt_share = statistics.median(m.tokens_per_s / m.llama.prompt_eval_tokens_per_s for m in prompt)
+    context.details[SECTION] = {
+        "rounds": {
+            "raw": speeds["raw"],
+            **{name: [asdict(m) for m in replies] for name, replies in measured.items()},
+        },
+        "stalls_ms": stalls,
+        "max_tokens": max_tokens,
+        "prompt_tokens": prompt[0].llama.prompt_eval_tokens,
+        "threads": threads,
+    }
     return [
         row(SECTION, "(a) raw create_chat_completion(stream=True)", a, "tok/s"),
         row(SECTION, "(b) app.core.inference.engine, in this process", b, "tok/s"),
         row(SECTION, "(c) GUI path: engine process -> worker thread -> signals -> chat view", c, "tok/s"),
+        row(SECTION, "(d) decode only, llama.cpp's own count for (b)'s replies", d, "tok/s"),
+        row(SECTION, "(d) decode only, llama.cpp's own count in the child for (c)'s replies", d_child, "tok/s"),
         row(SECTION, "b/a", b / a, "ratio"),
         row(SECTION, "c/a", c / a, "ratio", ">= 0.97"),
         row(SECTION, "c/b (the engine process's cost)", c / b, "ratio", ">= 0.97"),
+        row(SECTION, "b/d (the engine against llama.cpp's decode)", b_of_d, "ratio", ">= 0.99"),
+        row(SECTION, "c/d (the window's path against llama.cpp's decode)", c_of_d, "ratio"),
+        row(SECTION, "per-token time outside llama_decode, engine (1/b - 1/d)", b_over, "µs", "<= 100"),
+        row(SECTION, "per-token time outside llama_decode, window path (1/c - 1/d)", c_over, "µs", "<= 300"),
+        row(SECTION, "  of which the chat view's drawing (c with drawing - c without)", c_over - undrawn_over, "µs"),
+        row(SECTION, f"prompt processing, engine ({prompt[0].llama.prompt_eval_tokens} tokens)", prompt_rate, "tok/s"),
+        row(SECTION, "prompt processing, llama.cpp's own count", llama_prompt_rate, "tok/s"),
+        row(SECTION, "prompt processing, engine / llama.cpp", prompt_share, "ratio", ">= 0.97"),
         row(SECTION, "longest GUI event-loop stall while streaming", max(stalls), "ms", "< 50"),
     ]
 
 
-def in_own_thread(measure: Callable[[], float]) -> float:
+def in_own_thread(measure: Callable[[], T]) -> T:
     """Run one measurement on a thread that ends with it.
 
     llama.cpp's CPU backend (built with OpenMP) keeps a team of helper threads for every
@@ -97,7 +213,7 @@ def in_own_thread(measure: Callable[[], float]) -> float:
     about three times slower. The app decodes on one thread only, the LLM worker; here
     each path gets a thread of its own that ends, so no path slows another down.
     """
-    result: list[float] = []
+    result: list[T] = []
     worker = threading.Thread(target=lambda: result.append(measure()), name="bench-measure")
     worker.start()
     worker.join()

@@ -4,7 +4,7 @@ Layout of the file (schema 3):
 
     {"schema_version": 3,
      "sampling": {SamplingParams fields},          defaults for new replies
-     "model": {"n_ctx": 4096, "n_threads": 0, "n_gpu_layers": 0},   applied when a model is loaded
+     "model": {ModelSettings fields},              applied when a model is loaded
      "chat": {"system_prompt": "", "window_policy": "rolling"},   defaults for chats
      "presets": {"name": {SamplingParams fields}},                the user's presets
      "servers": [{SavedServer fields}],                            remote servers (their keys: the keyring)
@@ -39,6 +39,9 @@ from typing import Any
 
 from app.core.backends.servers import SavedServer, ServerError
 from app.core.chat.context_window import WindowPolicy
+from app.core.inference.drafting import Speculative
+from app.core.inference.engine import LoadConfig
+from app.core.inference.load_options import CACHE_TYPES, load_option_problems
 from app.core.inference.sampling import (
     PRESETS,
     SAMPLING_FIELDS,
@@ -71,11 +74,47 @@ class SettingsError(Exception):
 
 @dataclass(frozen=True)
 class ModelSettings:
-    """How a model is loaded: the one place the settings panel, the GPU panel and the main window read it."""
+    """How a model is loaded: the one place the settings panel, the GPU panel and the main window read it.
+
+    Beside the context, threads and GPU layers, the load options of load_options.py; their
+    defaults are llama-cpp-python's (flash attention aside: see `flash_attn`)."""
 
     n_ctx: int = 4096
     n_threads: int = 0  # 0: automatic (one per physical core)
     n_gpu_layers: int = 0  # 0: everything on the CPU
+    speculative: str = Speculative.AUTO.value
+    flash_attn: bool = False
+    type_k: str = "f16"
+    type_v: str = "f16"
+    n_batch: int = 512
+    n_ubatch: int = 512
+    use_mmap: bool = True
+    use_mlock: bool = False
+    rope_freq_base: float = 0.0  # 0: the model's own
+    rope_freq_scale: float = 0.0
+
+    def load_config(self, path: Path) -> LoadConfig:
+        """How `path` is loaded with these settings."""
+        return LoadConfig(
+            path,
+            n_ctx=self.n_ctx,
+            n_gpu_layers=self.n_gpu_layers,
+            n_threads=self.n_threads or None,
+            n_batch=self.n_batch,
+            speculative=Speculative(self.speculative),
+            flash_attn=self.flash_attn,
+            type_k=self.type_k,
+            type_v=self.type_v,
+            n_ubatch=self.n_ubatch,
+            use_mmap=self.use_mmap,
+            use_mlock=self.use_mlock,
+            rope_freq_base=self.rope_freq_base,
+            rope_freq_scale=self.rope_freq_scale,
+        )
+
+    def context_settings(self) -> ContextSettings:
+        """What the memory plan reads of these settings (no model file needed for that)."""
+        return ContextSettings.for_config(self.load_config(Path()))
 
 
 MODEL_FIELDS: dict[str, FieldSpec] = {
@@ -89,7 +128,8 @@ MODEL_FIELDS: dict[str, FieldSpec] = {
             131072,
             N_(
                 "How many tokens the model sees at once, prompt and reply together; more needs more memory. "
-                "Applies when the model is loaded again."
+                "Past the length the model was trained for, replies get worse unless the RoPE settings below "
+                "stretch it. Applies when the model is loaded again."
             ),
         ),
         FieldSpec(
@@ -99,8 +139,124 @@ MODEL_FIELDS: dict[str, FieldSpec] = {
             0,
             256,
             N_(
-                "CPU threads for generation (0 = automatic: one per physical core). "
+                "CPU threads for generation (0 = automatic: one per physical core, which the bench's thread "
+                "sweep checks). Applies when the model is loaded again."
+            ),
+        ),
+        FieldSpec(
+            "speculative",
+            N_("Speculative decoding"),
+            "choice",
+            0,
+            0,
+            N_(
+                "Guess the next tokens from the conversation (prompt lookup) and check them in one batch: "
+                "replies that repeat text (edits, code) come faster, and are the same tokens as without it. "
+                "Auto drafts only where it pays and where batches decode exactly like single tokens "
+                "(with flash attention on the CPU). Applies when the model is loaded again."
+            ),
+            tuple(mode.value for mode in Speculative),
+        ),
+        FieldSpec(
+            "flash_attn",
+            N_("Flash attention"),
+            "bool",
+            0,
+            0,
+            N_(
+                "llama.cpp's fused attention: less memory for attention's scratch, often faster on a GPU, and "
+                "needed for a quantized V cache and for Auto speculative decoding. "
                 "Applies when the model is loaded again."
+            ),
+        ),
+        FieldSpec(
+            "type_k",
+            N_("K cache type"),
+            "choice",
+            0,
+            0,
+            N_(
+                "How the attention keys are stored: f16 (exact), q8_0 (half the memory, close to f16) or "
+                "q4_0 (a quarter, noticeably less exact). Applies when the model is loaded again."
+            ),
+            tuple(CACHE_TYPES),
+        ),
+        FieldSpec(
+            "type_v",
+            N_("V cache type"),
+            "choice",
+            0,
+            0,
+            N_(
+                "How the attention values are stored, as for keys; anything but f16 needs flash attention."
+                " Applies when the model is loaded again."
+            ),
+            tuple(CACHE_TYPES),
+        ),
+        FieldSpec(
+            "n_batch",
+            N_("Batch size (n_batch)"),
+            "int",
+            1,
+            8192,
+            N_(
+                "Prompt tokens handed to llama.cpp at once; also the most tokens one speculative check holds."
+                " Applies when the model is loaded again."
+            ),
+        ),
+        FieldSpec(
+            "n_ubatch",
+            N_("Micro-batch (n_ubatch)"),
+            "int",
+            1,
+            8192,
+            N_(
+                "Tokens computed at once inside a batch (at most n_batch): larger speeds up prompt processing "
+                "up to a point, and the compute buffers grow with it. Applies when the model is loaded again."
+            ),
+        ),
+        FieldSpec(
+            "use_mmap",
+            N_("Map the model file (mmap)"),
+            "bool",
+            0,
+            0,
+            N_(
+                "Read the weights from the file as they are needed instead of copying them first: a faster "
+                "start, and the pages are shared with the system's file cache. Applies when the model is loaded again."
+            ),
+        ),
+        FieldSpec(
+            "use_mlock",
+            N_("Lock the model in RAM (mlock)"),
+            "bool",
+            0,
+            0,
+            N_(
+                "Keep the weights in RAM so the system never swaps them out; needs the RAM free, and the "
+                "system may refuse to lock that much. Applies when the model is loaded again."
+            ),
+        ),
+        FieldSpec(
+            "rope_freq_base",
+            N_("RoPE frequency base"),
+            "float",
+            0,
+            1e9,
+            N_(
+                "The position encoding's frequency base (0 = the model's own); raising it stretches the context "
+                "past the training length (NTK scaling). Applies when the model is loaded again."
+            ),
+        ),
+        FieldSpec(
+            "rope_freq_scale",
+            N_("RoPE frequency scale"),
+            "float",
+            0,
+            1,
+            N_(
+                "Position interpolation (0 = the model's own): 0.5 lets a model trained for 4,096 tokens read "
+                "8,192, with some loss of quality. Applies when the model is loaded again."
             ),
         ),
     )
@@ -305,7 +461,11 @@ class Settings:
 
     def with_model(self, values: Mapping[str, Any]) -> Settings:
         """Change model load settings, each checked against its bounds (InvalidSetting names the first bad one)."""
-        return replace(self, model=replace(self.model, **check_values(LOAD_FIELDS, values, "model")))
+        model = replace(self.model, **check_values(LOAD_FIELDS, values, "model"))
+        problems = load_option_problems(model.load_config(Path()))  # options that do not go together
+        if problems:
+            raise InvalidSetting(next(iter(values), "model"), problems[0])
+        return replace(self, model=model)
 
     def with_monitor(self, values: Mapping[str, Any]) -> Settings:
         """Change monitor settings, each checked (InvalidSetting names the first bad one)."""
@@ -697,4 +857,4 @@ def _json_value(value: Any) -> Any:
 
 def saved_context() -> ContextSettings:
     """The context the saved settings load a model with: what the GPU panel and the fit hints plan for."""
-    return ContextSettings.for_load(load_settings(app_paths().settings_file).settings.model.n_ctx)
+    return load_settings(app_paths().settings_file).settings.model.context_settings()

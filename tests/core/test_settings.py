@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from app.core.chat.context_window import WindowPolicy
+from app.core.inference.drafting import Speculative
 from app.core.inference.sampling import InvalidSetting, SamplingParams
+from app.core.memory.planner import ContextSettings
 from app.core.paths import app_paths
 from app.core.settings import (
     MODEL_FIELDS,
@@ -136,9 +138,50 @@ def test_saving_into_an_unwritable_place_raises_a_readable_error(tmp_path: Path)
 
 
 def test_model_fields_have_bounds_and_explanations() -> None:
-    assert set(MODEL_FIELDS) == {"n_ctx", "n_threads"}
+    assert set(MODEL_FIELDS) == {
+        "n_ctx",
+        "n_threads",
+        "speculative",
+        "flash_attn",
+        "type_k",
+        "type_v",
+        "n_batch",
+        "n_ubatch",
+        "use_mmap",
+        "use_mlock",
+        "rope_freq_base",
+        "rope_freq_scale",
+    }
+    assert all(spec.explanation.endswith("Applies when the model is loaded again.") for spec in MODEL_FIELDS.values())
     with pytest.raises(InvalidSetting, match="Context length must be between 256"):
         MODEL_FIELDS["n_ctx"].check(100)
+    with pytest.raises(InvalidSetting, match="K cache type must be one of f16, q8_0, q4_0, not 'q2'"):
+        MODEL_FIELDS["type_k"].check("q2")
+    with pytest.raises(InvalidSetting, match="Flash attention must be on or off"):
+        MODEL_FIELDS["flash_attn"].check(1)
+
+
+def test_the_load_options_reach_the_load_and_the_memory_plan(settings_file: Path) -> None:
+    model = ModelSettings(
+        n_threads=3, speculative="off", flash_attn=True, type_k="q8_0", type_v="q4_0", n_batch=256, n_ubatch=128
+    )
+    save_settings(settings_file, Settings(model=model))
+    loaded = load_settings(settings_file).settings.model
+    assert loaded == model
+    config = loaded.load_config(Path("m.gguf"))
+    assert (config.n_threads, config.speculative, config.flash_attn) == (3, Speculative.OFF, True)
+    assert (config.type_k, config.type_v, config.n_batch, config.n_ubatch) == ("q8_0", "q4_0", 256, 128)
+    assert loaded.context_settings() == ContextSettings(4096, 128, "q8_0", "q4_0", flash_attn=True)
+    assert ModelSettings().load_config(Path("m.gguf")).n_threads is None  # 0: one per physical core
+
+
+def test_options_that_do_not_go_together_are_refused_with_the_reason() -> None:
+    with pytest.raises(InvalidSetting, match="q8_0 V cache needs flash attention"):
+        Settings().with_model({"type_v": "q8_0"})
+    with_flash = Settings().with_model({"flash_attn": True, "type_v": "q8_0"})
+    assert with_flash.model.type_v == "q8_0"
+    with pytest.raises(InvalidSetting, match="V cache needs flash attention"):
+        with_flash.with_model({"flash_attn": False})
 
 
 def test_a_chat_uses_its_own_values_and_the_defaults_for_the_rest() -> None:
@@ -182,7 +225,8 @@ def test_user_presets_need_a_name_that_is_not_a_built_in_one() -> None:
 def test_gpu_layers_are_a_model_setting_saved_with_the_others(settings_file: Path) -> None:
     settings = Settings(model=ModelSettings(n_ctx=2048, n_threads=4, n_gpu_layers=20))
     save_settings(settings_file, settings)
-    assert json.loads(settings_file.read_text())["model"] == {"n_ctx": 2048, "n_threads": 4, "n_gpu_layers": 20}
+    saved = json.loads(settings_file.read_text())["model"]
+    assert (saved["n_ctx"], saved["n_threads"], saved["n_gpu_layers"]) == (2048, 4, 20)
     assert load_settings(settings_file).settings.model == settings.model
 
 
@@ -214,7 +258,7 @@ def test_changing_model_settings_checks_each_value_against_its_bounds() -> None:
     with pytest.raises(InvalidSetting, match="GPU layers must be between 0"):
         settings.with_model({"n_gpu_layers": -1})
     with pytest.raises(InvalidSetting, match="no model setting"):
-        settings.with_model({"n_batch": 512})
+        settings.with_model({"n_batches": 512})
 
 
 DAMAGED_SHAPES = {

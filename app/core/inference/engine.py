@@ -1,9 +1,14 @@
 """llama.cpp behind one small interface: load a GGUF, render chat prompts, stream replies.
 
-The token loop lives here; what it leans on lives beside it: stop_strings.py (cutting the
-reply at a stop string), kv_shift.py (reusing the KV cache after the context window dropped
-turns), load_progress.py (progress and cancel during the weight load), chat_format.py (the
-chat template, ChatML as the fallback).
+The token loop lives here and talks to llama.cpp directly, so that little but llama.cpp's
+own decode happens per token (llama-cpp-python's `Llama` still loads the model, owns the
+context and tokenizes). What it leans on lives beside it: decode_batch.py (one reused
+llama_batch), sampler_chain.py (llama.cpp's sampler chain), logits.py (the logits rows read
+in place), token_texts.py (each token's bytes), drafting.py and exact_batch.py (speculative
+decoding by prompt lookup), stop_strings.py (cutting the reply at a stop string),
+kv_shift.py (reusing the KV cache after the context window dropped turns), load_options.py
+(flash attention, cache types, ...), load_progress.py (progress and cancel during the
+weight load), chat_format.py (the chat template, ChatML as the fallback).
 
 The engine is not thread-safe by design: one owner (the LLM worker thread, or the
 command line) calls it. The only cross-thread input is the stop `threading.Event`, which
@@ -20,7 +25,9 @@ import os
 import random
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -31,12 +38,19 @@ from llama_cpp import llama_chat_format
 
 from app.core.inference import llama_log
 from app.core.inference.chat_format import chat_formatter
+from app.core.inference.decode_batch import DecodeAborted, DecodeBatch, DecodeError
+from app.core.inference.drafting import Drafting, DraftRecord, Speculative
+from app.core.inference.exact_batch import PROBE_LENGTH, BatchProbe, probe_batches
 from app.core.inference.kv_shift import reusable_prefix, shift_kv_cache_to
 from app.core.inference.llama_log import install_llama_logging
+from app.core.inference.load_options import llama_options, load_option_problems
 from app.core.inference.load_progress import LoadProgress, TimedModelLoad
+from app.core.inference.logits import LogitsRows, SampledLogits
 from app.core.inference.prompt_cache import CachedPrompt, CacheMiss, explain_reuse
+from app.core.inference.sampler_chain import InvalidGrammar, TokenSampler, token_sampler
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.stop_strings import StopStringFilter
+from app.core.inference.token_texts import TokenTexts
 from app.core.models.validation import ModelFileError, check_model_file
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
@@ -84,6 +98,16 @@ class LoadConfig:
     n_gpu_layers: int = 0
     n_threads: int | None = None  # None: physical cores
     n_batch: int = 512
+    speculative: Speculative = Speculative.AUTO  # drafting by prompt lookup (drafting.py)
+    # Load options (load_options.py); the defaults are llama-cpp-python's.
+    flash_attn: bool = False  # llama.cpp's fused attention; also makes batches decode like single tokens on the CPU
+    type_k: str = "f16"  # KV cache types: f16, q8_0 or q4_0
+    type_v: str = "f16"  # anything but f16 needs flash attention
+    n_ubatch: int = 512
+    use_mmap: bool = True
+    use_mlock: bool = False
+    rope_freq_base: float = 0.0  # 0: the model's own
+    rope_freq_scale: float = 0.0  # 0: the model's own
 
 
 @dataclass(frozen=True)
@@ -116,6 +140,12 @@ class LoadReport:
     def total_seconds(self) -> float:
         return sum(stage.seconds for stage in self.stages)
 
+    @property
+    def context_past_training(self) -> bool:
+        """The context is longer than the model was trained for (quality may drop past that length
+        unless the RoPE frequency base or scale stretch it): worth a warning where the user reads it."""
+        return self.config.n_ctx > self.n_ctx_train > 0
+
 
 @dataclass
 class ReplyStats:
@@ -129,10 +159,20 @@ class ReplyStats:
     total_s: float = 0.0
     stop_reason: StopReason = StopReason.END_OF_TEXT
     error: str = ""
+    # Speculative decoding (prompt lookup): tokens proposed, and how many of them the model kept.
+    drafted_tokens: int = 0
+    accepted_tokens: int = 0
+    # Decode time with one token a batch (estimated from plain decodes) over the time it took;
+    # 0.0 when the reply drafted nothing or there was no plain decode to compare with.
+    draft_speedup: float = 0.0
 
     @property
     def evaluated_prompt_tokens(self) -> int:
         return self.prompt_tokens - self.cached_prompt_tokens
+
+    @property
+    def acceptance_rate(self) -> float:
+        return self.accepted_tokens / self.drafted_tokens if self.drafted_tokens else 0.0
 
 
 @dataclass(frozen=True)
@@ -155,9 +195,15 @@ class ReplyDone:
 
 
 ReplyEvent = TokenPiece | ReplyDone
-# Called after each sampled token with (token id, the Llama); the logits it was sampled
-# from are still current at that moment (used by the token-probability inspector).
-TokenObserver = Callable[[int, llama_cpp.Llama], None]
+# Called after each sampled token with (token id, the logits it was sampled from); the
+# logits row is read in place and only valid during the call (the token-probability
+# inspector takes what it needs from it).
+TokenObserver = Callable[[int, SampledLogits], None]
+# llama.cpp asks the abort callback between the nodes of every compute graph (some 600 a
+# token for a 30-layer model), each call a trip into Python: it is installed only while a
+# prompt is evaluated (or the load's warm-up decode runs); during generation Stop is
+# checked between tokens.
+NO_ABORT_CALLBACK = llama_cpp.ggml_abort_callback(0)
 
 
 def default_threads() -> int:
@@ -185,6 +231,13 @@ class Engine:
         # Kept alive for as long as the context uses it.
         self._abort_callback = llama_cpp.ggml_abort_callback(self._should_abort)
         self._cached: CachedPrompt | None = None  # what the KV cache was last filled from; None: nothing yet
+        # What the token loop reuses for every reply of the loaded model.
+        self._batch: DecodeBatch | None = None
+        self._rows: LogitsRows | None = None
+        self._texts: TokenTexts | None = None
+        self._batch_probe: BatchProbe | None = None  # see exact_batch.py
+        # Per chat (keyed by its opening messages): what drafting brought there, for Auto.
+        self._draft_records: OrderedDict[Hashable, DraftRecord] = OrderedDict()
 
     # ---- loading -------------------------------------------------------------------
 
@@ -215,6 +268,9 @@ class Engine:
         """Load a model, replacing any loaded one. Raises ModelFileError or EngineError."""
         self.close()
         self._cached = None
+        problems = load_option_problems(config)
+        if problems:
+            raise EngineError(" ".join(problems))
         report = LoadReport(config=config, started_at=time.perf_counter())
         path = check_model_file(config.model_path)
         checked = time.perf_counter() - report.started_at
@@ -230,6 +286,7 @@ class Engine:
                     n_threads=config.n_threads or default_threads(),
                     n_batch=min(config.n_batch, config.n_ctx),
                     verbose=False,
+                    **llama_options(config),
                 )
         except ValueError as error:  # llama-cpp-python raises ValueError for failed loads
             if cancel is not None and cancel.is_set():
@@ -246,7 +303,9 @@ class Engine:
         )
 
         started = time.perf_counter()
-        llama_cpp.llama_set_abort_callback(llama.ctx, self._abort_callback, None)
+        self._batch = DecodeBatch(llama.ctx, llama.n_batch)
+        self._rows = LogitsRows(llama.ctx, llama.n_vocab())
+        self._texts = TokenTexts(llama._model.vocab)
         self._formatter = chat_formatter(llama)
         self._llama = llama
         self._config = config
@@ -260,9 +319,15 @@ class Engine:
     def close(self) -> None:
         """Free the model and its context now (never left to garbage collection)."""
         llama, self._llama = self._llama, None
+        batch, self._batch = self._batch, None
+        self._rows = self._texts = None
+        self._draft_records.clear()
+        self._batch_probe = None
         self._config = None
         self._formatter = None
         self._load_cancel = None
+        if batch is not None:
+            batch.close()
         if llama is not None:
             llama.close()
 
@@ -273,11 +338,17 @@ class Engine:
         The decode is the last step of the load, so it honours the load's cancel event: set
         before the decode, the decode is skipped; set during it, llama.cpp's abort callback
         ends it. Either way the model is freed and LoadCancelled raised. Raises RuntimeError
-        when llama.cpp's decode fails otherwise."""
+        when llama.cpp's decode fails otherwise.
+
+        With speculative decoding on Auto it then finds out whether batches decode like single
+        tokens here (exact_batch.py), which Auto needs before it drafts."""
         llama = self.llama
         cancel, self._load_cancel = self._load_cancel, None
         if cancel is None or not cancel.is_set():
             self._decode_one_token(llama, cancel)
+        config = self._config
+        if config is not None and config.speculative is Speculative.AUTO and not (cancel and cancel.is_set()):
+            self._probe_batches(llama, cancel)
         if cancel is not None and cancel.is_set():
             name = self._config.model_path.name if self._config else "the model"
             self.close()
@@ -285,17 +356,41 @@ class Engine:
 
     def _decode_one_token(self, llama: llama_cpp.Llama, cancel: threading.Event | None) -> None:
         token = llama.token_bos()
-        self._abort_requested = cancel
         try:
-            llama.eval([token if token >= 0 else 0])
+            with self._abortable(llama, cancel):
+                llama.eval([token if token >= 0 else 0])
         except RuntimeError:
             if cancel is None or not cancel.is_set():
                 raise
             # Aborted by the cancel event; the caller raises LoadCancelled.
         finally:
+            llama.reset()
+
+    def _probe_batches(self, llama: llama_cpp.Llama, cancel: threading.Event | None) -> None:
+        assert self._batch is not None and self._rows is not None
+        probe = self.tokenize(PROBE_TEXT, special=False)[:PROBE_LENGTH]
+        memory = llama_cpp.llama_get_memory(llama.ctx)
+        llama_cpp.llama_memory_seq_rm(memory, -1, 0, -1)  # the warm-up token is still cached
+        try:
+            with self._abortable(llama, cancel):
+                found = probe_batches(self._batch, self._rows, memory, 0, probe)
+        except DecodeAborted:
+            return  # the load was cancelled; warm_up says so
+        finally:
+            llama.reset()
+        self._found(found)
+
+    @contextmanager
+    def _abortable(self, llama: llama_cpp.Llama, stop: threading.Event | None) -> Iterator[None]:
+        """Decodes inside may be ended by `stop`, through llama.cpp's abort callback."""
+        self._abort_requested = stop
+        llama_cpp.llama_set_abort_callback(llama.ctx, self._abort_callback, None)
+        try:
+            yield
+        finally:
+            llama_cpp.llama_set_abort_callback(llama.ctx, NO_ABORT_CALLBACK, None)
             self._abort_requested = None
             llama_log.abort_handled()
-            llama.reset()
 
     # ---- prompts -------------------------------------------------------------------
 
@@ -328,13 +423,17 @@ class Engine:
         stop: threading.Event,
         observer: TokenObserver | None = None,
         grammar: str = "",
+        speculative: Speculative | None = None,
     ) -> Iterator[ReplyEvent]:
         """Yield TokenPiece events, then exactly one ReplyDone (also on stop and on error).
 
         `grammar` (GBNF text, e.g. from llama_cpp's json_schema_to_gbnf) constrains every
-        sampled token to it; "" samples freely. Raises PromptTooLong when the prompt fills
-        the context."""
-        return self.stream_tokens(self.prompt_tokens(messages), params, stop, observer, grammar, tuple(messages))
+        sampled token to it; "" samples freely. `speculative` overrides the load's setting for
+        this reply (None: the load's). Raises PromptTooLong when the prompt fills the context."""
+        prompt = self.prompt_tokens(messages)
+        return self.stream_tokens(
+            prompt, params, stop, observer, grammar, speculative, conversation_key(messages), tuple(messages)
+        )
 
     def stream_tokens(
         self,
@@ -343,9 +442,13 @@ class Engine:
         stop: threading.Event,
         observer: TokenObserver | None = None,
         grammar: str = "",
+        speculative: Speculative | None = None,
+        conversation: Hashable | None = None,
         messages: tuple[ChatMessage, ...] | None = None,
     ) -> Iterator[ReplyEvent]:
-        """`messages`: the conversation `prompt` was rendered from, which says why the cache missed when it did."""
+        """The reply to `prompt`; `conversation` names the chat whose drafting record Auto uses
+        (None: this reply judges alone); `messages`, the conversation `prompt` was rendered from,
+        says why the cache missed when it did."""
         llama = self.llama
         stats = ReplyStats(prompt_tokens=len(prompt))
         room = llama.n_ctx() - len(prompt)
@@ -361,66 +464,129 @@ class Engine:
                 "Prompt cache: %d of %d tokens reused (%s)", stats.cached_prompt_tokens, len(prompt), stats.cache_miss
             )
         max_tokens = min(params.max_tokens, room) if params.max_tokens > 0 else room
-        llama.set_seed(params.seed if params.seed is not None else random.randint(0, 2**31 - 1))
-        llama.last_n_tokens_size = params.repeat_last_n
-        constraint = llama_cpp.LlamaGrammar.from_string(grammar) if grammar else None
-        return self._generate(llama, prompt, params, max_tokens, stop, observer, stats, constraint)
+        seed = params.seed if params.seed is not None else random.randint(0, 2**31 - 1)
+        mode = speculative if speculative is not None else self._config.speculative if self._config else Speculative.OFF
+        if mode is Speculative.AUTO and self._batch_probe is not None and not self._batch_probe.exact:
+            mode = Speculative.OFF  # drafting would change the reply here (exact_batch.py)
+        drafting = None if mode is Speculative.OFF else Drafting(mode, self._draft_record(conversation), prompt)
+        assert self._rows is not None
+        try:
+            sampler = token_sampler(params, seed, self._rows, llama.ctx, grammar)
+        except InvalidGrammar as error:
+            raise EngineError(str(error)) from None
+        reply = _Reply(prompt, params, sampler, max_tokens, stop, observer, stats, drafting)
+        return self._generate(llama, reply)
 
-    def _generate(
-        self,
-        llama: llama_cpp.Llama,
-        prompt: list[int],
-        params: SamplingParams,
-        max_tokens: int,
-        stop: threading.Event,
-        observer: TokenObserver | None,
-        stats: ReplyStats,
-        grammar: llama_cpp.LlamaGrammar | None,
-    ) -> Iterator[ReplyEvent]:
+    def _draft_record(self, conversation: Hashable | None) -> DraftRecord:
+        if conversation is None:
+            return DraftRecord()
+        record = self._draft_records.pop(conversation, None) or DraftRecord()
+        self._draft_records[conversation] = record  # the latest chat last
+        while len(self._draft_records) > MAX_DRAFT_RECORDS:
+            self._draft_records.popitem(last=False)
+        return record
+
+    def _generate(self, llama: llama_cpp.Llama, reply: _Reply) -> Iterator[ReplyEvent]:
+        """The token loop: evaluate the prompt, then sample, show and decode one token at a time
+        (or a token and the tokens drafted after it, kept for as long as the model picks them).
+
+        llama-cpp-python's bookkeeping is kept as its own loop keeps it: `input_ids[:n_tokens]`
+        are the tokens in the KV cache (kv_shift.py and the prefix reuse read them). The last
+        token sampled is never decoded, so it is not among them.
+        """
+        assert self._batch is not None and self._rows is not None and self._texts is not None
+        batch, texts, stats, stop, observer = self._batch, self._texts, reply.stats, reply.stop, reply.observer
+        drafting, max_tokens, n_ctx = reply.drafting, reply.max_tokens, llama.n_ctx()
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        stop_strings = StopStringFilter(params.stop)
+        stop_strings = StopStringFilter(reply.params.stop)
+        sampler = reply.sampler
+        sampled = SampledLogits(self._rows)
+        memory = llama_cpp.llama_get_memory(llama.ctx)
         text_parts: list[str] = []
         started = time.perf_counter()
         first_token_at = 0.0
-        self._abort_requested = stop
-        tokens = llama.generate(
-            prompt,
-            top_k=params.top_k if params.temperature > 0 else 1,
-            top_p=params.top_p,
-            min_p=params.min_p,
-            temp=params.temperature,
-            repeat_penalty=params.repeat_penalty,
-            frequency_penalty=params.frequency_penalty,
-            presence_penalty=params.presence_penalty,
-            grammar=grammar,  # a sampler in llama.cpp's chain: tokens the grammar forbids are never drawn
-        )
+        input_ids = llama.input_ids
+        position = 0
+        proposal: list[int] = []  # drafted tokens decoded after `position`, not yet confirmed
+        confirmed = 0  # how many of them the model picked so far
+        checked_s = 0.0  # how long the proposal's batch took
+        completed = 0  # reply tokens sampled
+        stats.stop_reason = StopReason.LENGTH if max_tokens == reply.params.max_tokens else StopReason.CONTEXT_FULL
         try:
-            stats.stop_reason = StopReason.LENGTH if max_tokens == params.max_tokens else StopReason.CONTEXT_FULL
-            for token in tokens:
+            stats.cached_prompt_tokens = self._evaluate_prompt(llama, reply.prompt, stats.cached_prompt_tokens, stop)
+            position = llama.n_tokens
+            # Bound once: each lookup of an attribute is time after every decode.
+            sample, piece_of, decode_text, decode_one = sampler.sample, texts.piece, decoder.decode, batch.decode_one
+            feed, watch_stop_strings = stop_strings.feed, stop_strings.active
+            stopped, keep = stop.is_set, text_parts.append
+            while True:
+                token = sample(sampled.index)
                 if not first_token_at:
                     first_token_at = time.perf_counter()
-                if llama_cpp.llama_vocab_is_eog(llama._model.vocab, token):
+                piece = piece_of(token)
+                if piece is None:
                     stats.stop_reason = StopReason.END_OF_TEXT
                     break
-                stats.completion_tokens += 1
+                completed += 1
                 if observer is not None:
-                    observer(token, llama)
-                piece = decoder.decode(llama.detokenize([token]))
-                visible, hit = stop_strings.feed(piece)
+                    observer(token, sampled)
+                text = decode_text(piece)
+                visible, hit = feed(text) if watch_stop_strings else (text, False)
                 if visible:
-                    text_parts.append(visible)
+                    keep(visible)
                     yield TokenPiece(visible, token)
-                elif piece == "" or hit:
+                elif text == "" or hit:
                     yield TokenPiece("", token)
                 if hit:
                     stats.stop_reason = StopReason.STOP_STRING
                     break
-                if stop.is_set():
+                if stopped():
                     stats.stop_reason = StopReason.USER
                     break
-                if stats.completion_tokens >= max_tokens:
+                if completed >= max_tokens:
                     break
-        except RuntimeError as error:
+                if drafting is None:
+                    decode_one(token, position)
+                    input_ids[position] = token
+                    position += 1
+                    llama.n_tokens = position
+                    continue
+                drafting.append(token)
+                if proposal:
+                    if confirmed < len(proposal) and token == proposal[confirmed]:
+                        confirmed += 1  # the model picked the drafted token: it is in the KV cache already
+                        position += 1
+                        llama.n_tokens = position
+                        sampled.index = confirmed  # the next token comes from the drafted token's logits
+                        continue
+                    self._end_round(drafting, memory, position, proposal, confirmed, checked_s)
+                    proposal = []
+                # `token` is not in the KV cache: decode it, with what the lookup proposes after it.
+                limit = min(max_tokens - completed, n_ctx - position, batch.capacity) - 1
+                proposal = drafting.propose(limit)
+                if proposal and drafting.mode is Speculative.AUTO:
+                    probe = self._probe(reply.prompt, position)
+                    if probe is not None and probe.exact:
+                        proposal = drafting.worth_checking(proposal[: probe.largest - 1], probe)
+                    else:
+                        proposal = []
+                decode_started = time.perf_counter()
+                if proposal:
+                    batch.decode([token, *proposal], position, every_logit=True)
+                    checked_s = time.perf_counter() - decode_started
+                    input_ids[position : position + 1 + len(proposal)] = [token, *proposal]
+                    confirmed = 0
+                    sampled.index = 0
+                else:
+                    batch.decode_one(token, position)
+                    drafting.plain(time.perf_counter() - decode_started)
+                    input_ids[position] = token
+                    sampled.index = -1
+                position += 1
+                llama.n_tokens = position
+        except DecodeAborted:
+            stats.stop_reason = StopReason.USER
+        except DecodeError as error:
             if stop.is_set():
                 stats.stop_reason = StopReason.USER
             else:
@@ -428,9 +594,13 @@ class Engine:
                 stats.error = str(error)
                 log.error("Generation failed: %s", error)
         finally:
-            tokens.close()
-            self._abort_requested = None
-            llama_log.abort_handled()
+            stats.completion_tokens = completed
+            sampler.close()
+            if proposal and drafting is not None:
+                self._end_round(drafting, memory, position, proposal, confirmed, checked_s)
+        if drafting is not None:
+            stats.drafted_tokens, stats.accepted_tokens = drafting.drafted, drafting.accepted
+            stats.draft_speedup = drafting.speedup()
         if stats.stop_reason is not StopReason.STOP_STRING:
             tail = decoder.decode(b"", final=True) + stop_strings.flush()
             if tail:
@@ -439,6 +609,63 @@ class Engine:
         finished = time.perf_counter()
         _fill_timing(stats, started, first_token_at, finished)
         yield ReplyDone("".join(text_parts), stats)
+
+    def _probe(self, prompt: list[int], position: int) -> BatchProbe | None:
+        """Whether batches decode like single tokens with this model and these settings, and what they
+        cost (asked once per load, at the warm-up or here); None when there is no room to find out now.
+
+        Auto drafts only where they match, so that its replies are those of plain decoding."""
+        if self._batch_probe is None:
+            assert self._batch is not None and self._rows is not None
+            probe = prompt[-PROBE_LENGTH:]
+            if len(probe) < 2 or position + len(probe) > self.llama.n_ctx():
+                return None
+            memory = llama_cpp.llama_get_memory(self.llama.ctx)
+            self._found(probe_batches(self._batch, self._rows, memory, position, probe))
+        return self._batch_probe
+
+    def _found(self, probe: BatchProbe) -> None:
+        self._batch_probe = probe
+        log.debug("Batch probe: exact %s, cost %s", probe.exact, probe.cost)
+        if not probe.exact:
+            log.info(
+                "Batches of tokens decode slightly differently from single tokens with these settings "
+                "(flash attention off?): speculative decoding on Auto does not draft, so replies stay "
+                "those of plain decoding"
+            )
+
+    @staticmethod
+    def _end_round(
+        drafting: Drafting,
+        memory: llama_cpp.llama_memory_t | None,
+        position: int,
+        proposal: list[int],
+        confirmed: int,
+        seconds: float,
+    ) -> None:
+        """A proposal's check is over: record it, and drop the drafted tokens the model did not pick."""
+        drafting.checked(len(proposal), confirmed, seconds)
+        if confirmed < len(proposal):
+            llama_cpp.llama_memory_seq_rm(memory, 0, position, -1)
+
+    def _evaluate_prompt(self, llama: llama_cpp.Llama, prompt: list[int], reuse: int, stop: threading.Event) -> int:
+        """Decode what the KV cache lacks of `prompt`, in chunks of n_batch; `stop` aborts inside a
+        chunk. Returns how many prompt tokens were reused from the cache."""
+        assert self._batch is not None
+        memory = llama_cpp.llama_get_memory(llama.ctx)
+        if reuse and not llama_cpp.llama_memory_seq_rm(memory, -1, reuse, -1):
+            reuse = 0  # this model's memory cannot drop a tail: evaluate everything again
+        if not reuse:
+            llama_cpp.llama_memory_seq_rm(memory, -1, 0, -1)  # removing whole sequences never fails
+        llama.n_tokens = reuse
+        capacity = self._batch.capacity
+        with self._abortable(llama, stop):
+            for start in range(reuse, len(prompt), capacity):
+                chunk = prompt[start : start + capacity]
+                self._batch.decode(chunk, start)
+                llama.input_ids[start : start + len(chunk)] = chunk
+                llama.n_tokens = start + len(chunk)
+        return reuse
 
     def complete_chat(self, messages: Sequence[ChatMessage], params: SamplingParams) -> ReplyDone:
         """The whole reply at once (same path as streaming)."""
@@ -450,6 +677,35 @@ class Engine:
             return False
         llama_log.abort_requested()
         return True
+
+
+@dataclass(frozen=True)
+class _Reply:
+    """What one reply's token loop works with."""
+
+    prompt: list[int]
+    params: SamplingParams
+    sampler: TokenSampler  # built for this reply (its seed, its grammar); the loop closes it
+    max_tokens: int
+    stop: threading.Event
+    observer: TokenObserver | None
+    stats: ReplyStats
+    drafting: Drafting | None
+
+
+MAX_DRAFT_RECORDS = 64  # chats whose drafting record is kept
+# Decoded once a load (with speculative decoding on Auto) to compare batches with single tokens.
+PROBE_TEXT = "The keeper climbed the stairs at dusk, trimmed the wick and wrote the wind and the sea into the log."
+
+
+def conversation_key(messages: Sequence[ChatMessage]) -> Hashable:
+    """What tells one chat from another for the drafting record: its messages up to the first user message."""
+    opening: list[tuple[str, str]] = []
+    for message in messages:
+        opening.append((message.role, message.content))
+        if message.role == "user":
+            break
+    return hash(tuple(opening))
 
 
 def final_reply(events: Iterable[ReplyEvent]) -> ReplyDone:

@@ -17,6 +17,7 @@ from typing import Any
 import llama_cpp
 
 from app.core.inference.engine import ReplyStats, StopReason
+from app.core.inference.logits import SampledLogits
 from app.core.inference.prompt_cache import CacheMiss
 
 SPEED_WINDOW = 8  # tokens per point of the speed-over-time series
@@ -28,17 +29,25 @@ class LlamaCounters:
 
     llama.cpp counts a decode of one token as generation (`eval`) and a decode of more than
     one as prompt processing (`p_eval`); it reports a count of 0 as 1 (to spare divisions by
-    zero), so a reply whose prompt was entirely cached shows one prompt token.
+    zero), so a reply whose prompt was entirely cached shows one prompt token. The batches
+    that check drafted tokens (speculative decoding) are decodes of more than one token too:
+    what llama.cpp booked as prompt processing after the first token is theirs.
     """
 
     prompt_eval_tokens: int = 0
     prompt_eval_ms: float = 0.0
     eval_tokens: int = 0
     eval_ms: float = 0.0
+    draft_check_tokens: int = 0  # tokens decoded in the batches that checked drafted tokens
+    draft_check_ms: float = 0.0
 
     @property
     def eval_tokens_per_s(self) -> float:
         return self.eval_tokens / self.eval_ms * 1000 if self.eval_ms > 0 else 0.0
+
+    @property
+    def prompt_eval_tokens_per_s(self) -> float:
+        return self.prompt_eval_tokens / self.prompt_eval_ms * 1000 if self.prompt_eval_ms > 0 else 0.0
 
 
 @dataclass
@@ -139,19 +148,29 @@ class MetricsRecorder:
         # warm-up) would otherwise land in this reply's counters, time included.
         llama_cpp.llama_synchronize(llama.ctx)
         llama_cpp.llama_perf_context_reset(llama.ctx)
+        self._ctx = llama.ctx
         self._started = time.perf_counter()
         self._times: list[float] = []
+        # The counters when the first token was sampled: the prompt's evaluation was booked by then.
+        self._at_first_token: llama_cpp.llama_perf_context_data | None = None
 
-    def observe(self, _token_id: int, _llama: llama_cpp.Llama) -> None:
+    def observe(self, _token_id: int, _logits: SampledLogits) -> None:
+        if not self._times:
+            self._at_first_token = llama_cpp.llama_perf_context(self._ctx)
         self._times.append(time.perf_counter() - self._started)
 
     def finish(self, stats: ReplyStats, llama: llama_cpp.Llama) -> ReplyMetrics:
         perf = llama_cpp.llama_perf_context(llama.ctx)
+        prompt = self._at_first_token or perf
+        prompt_tokens, prompt_ms = _batched(prompt)
+        all_tokens, all_ms = _batched(perf)
         counters = LlamaCounters(
-            prompt_eval_tokens=int(perf.n_p_eval),
-            prompt_eval_ms=float(perf.t_p_eval_ms),
+            prompt_eval_tokens=int(prompt.n_p_eval),
+            prompt_eval_ms=float(prompt.t_p_eval_ms),
             eval_tokens=int(perf.n_eval),
             eval_ms=float(perf.t_eval_ms),
+            draft_check_tokens=all_tokens - prompt_tokens,
+            draft_check_ms=all_ms - prompt_ms,
         )
         return ReplyMetrics(
             stats=stats,
@@ -160,3 +179,11 @@ class MetricsRecorder:
             token_times_s=list(self._times),
             llama=counters,
         )
+
+
+def _batched(perf: llama_cpp.llama_perf_context_data) -> tuple[int, float]:
+    """Tokens and milliseconds of the decodes of more than one token (a count llama.cpp shows
+    as 1 when there were none is taken as the 0 it is)."""
+    if perf.t_p_eval_ms <= 0:
+        return 0, 0.0
+    return int(perf.n_p_eval), float(perf.t_p_eval_ms)

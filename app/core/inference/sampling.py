@@ -29,8 +29,9 @@ class InvalidSetting(ValueError):
 class FieldSpec:
     """One setting: what it is called, what it accepts and what it does.
 
-    kind: "float", "int", "seed" (None = random, else a whole number) or "strings" (a tuple of
-    texts, at most `maximum` of them).
+    kind: "float", "int", "seed" (None = random, else a whole number), "strings" (a tuple of
+    texts, at most `maximum` of them), "bool" (on or off) or "choice" (one of `choices`;
+    minimum and maximum unused for these two).
     """
 
     name: str
@@ -39,11 +40,21 @@ class FieldSpec:
     minimum: float
     maximum: float
     explanation: str
+    choices: tuple[str, ...] = ()
 
     def check(self, value: Any) -> Any:
         """The value converted to the field's type, or InvalidSetting saying what is wrong."""
         if self.kind == "strings":
             return self._check_strings(value)
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise InvalidSetting(self.name, f"{self.label} must be on or off (true or false), not {value!r}.")
+            return value
+        if self.kind == "choice":
+            if value not in self.choices:
+                allowed = ", ".join(self.choices)
+                raise InvalidSetting(self.name, f"{self.label} must be one of {allowed}, not {value!r}.")
+            return str(value)
         if self.kind == "seed" and value is None:
             return None
         number = self._as_number(value)
@@ -213,6 +224,8 @@ def describe_value(value: Any) -> str:
         return N_("random")
     if isinstance(value, tuple):
         return ", ".join(value) or N_("none")
+    if isinstance(value, bool):
+        return N_("on") if value else N_("off")
     return _fmt(value) if isinstance(value, (int, float)) else str(value)
 
 
@@ -313,6 +326,21 @@ SAMPLING_FIELDS: dict[str, FieldSpec] = {
     )
 }
 
+
+# The stages of llama.cpp's sampler chain in the order they run, each with the fields it
+# reads (sampler_chain.py builds the chain from this): the penalties see every token, top-k,
+# top-p and min-p cut the candidates, the temperature reshapes what is left, and the seeded
+# draw picks one. This is llama-cpp-python's order and that of llama.cpp's own tools. At
+# temperature 0 the draw is greedy (the most likely token after the penalties) and the
+# stages between them change nothing.
+SAMPLER_ORDER: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("penalties", ("repeat_last_n", "repeat_penalty", "frequency_penalty", "presence_penalty")),
+    ("top_k", ("top_k",)),
+    ("top_p", ("top_p",)),
+    ("min_p", ("min_p",)),
+    ("temperature", ("temperature",)),
+    ("draw", ("seed",)),
+)
 
 GREEDY = SamplingParams(temperature=0.0, top_k=1, top_p=1.0, min_p=0.0, repeat_penalty=1.0, seed=0)
 

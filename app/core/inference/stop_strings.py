@@ -16,6 +16,11 @@ class StopStringFilter:
         self._stop = [s for s in stop if s]
         self._pending = ""
 
+    @property
+    def active(self) -> bool:
+        """Whether there is any stop string to watch for (without one, `feed` passes every piece on)."""
+        return bool(self._stop)
+
     def feed(self, piece: str) -> tuple[str, bool]:
         """Return (text safe to show now, whether a stop string was hit)."""
         if not self._stop:

@@ -1,8 +1,8 @@
 """Token probabilities: for each generated token, how sure the model was and what else it considered.
 
 The recorder is an engine observer (see `TokenObserver`): after each sampled token it reads
-the logits that token was sampled from (`llama_get_logits_ith(ctx, -1)`, one row of
-n_vocab floats that llama.cpp keeps anyway) and takes their softmax. Nothing like
+the logits that token was sampled from (one row of n_vocab floats that llama.cpp keeps
+anyway, read in place: logits.py) and takes their softmax. Nothing like
 `logits_all=True` is needed, which would keep n_ctx x n_vocab floats (4.6 GiB for a
 152k vocabulary at 8k context).
 
@@ -23,6 +23,7 @@ from typing import Any
 import llama_cpp
 import numpy as np
 
+from app.core.inference.logits import SampledLogits
 from app.core.inference.sampling import SamplingParams
 
 TOP_ALTERNATIVES = 5
@@ -133,11 +134,9 @@ class TokenProbabilityRecorder:
     def __len__(self) -> int:
         return len(self._chosen)
 
-    def observe(self, token_id: int, llama: llama_cpp.Llama) -> None:
-        """Called by the engine right after `token_id` was sampled, while its logits are current."""
-        pointer = llama_cpp.llama_get_logits_ith(llama.ctx, -1)
-        logits = np.ctypeslib.as_array(pointer, shape=(llama.n_vocab(),))
-        ids, probabilities, chosen = softmax_top(logits, token_id, self._top)
+    def observe(self, token_id: int, logits: SampledLogits) -> None:
+        """Called by the engine right after `token_id` was sampled, with the logits it was sampled from."""
+        ids, probabilities, chosen = softmax_top(logits.row(), token_id, self._top)
         self._chosen.append(token_id)
         self._chosen_probability.append(chosen)
         self._top_ids.append(ids)

@@ -1,6 +1,7 @@
 """The settings panel: how replies are sampled, the system prompt and context window of this chat,
-presets, the defaults for every chat, and the model's context length and threads (the same saved
-values the GPU offload panel shows; its GPU layers are named here too).
+presets, the defaults for every chat, and how the model is loaded: context length, threads and the
+load options (the same saved values the GPU offload panel shows and plans the memory for; its GPU
+layers are named here too).
 
 Every field is built from its spec (bounds and a one-line explanation live in
 app.core.inference.sampling / app.core.settings). Edits apply to the chat on show; a field in bold
@@ -286,9 +287,7 @@ class SettingsPanel(QScrollArea):
         group = QGroupBox(self.tr("Model — every chat"), parent)
         form = QFormLayout(group)
         for name, spec in MODEL_FIELDS.items():
-            line = QLineEdit(group)
-            line.editingFinished.connect(lambda n=name: self._model_edited(n))
-            field = _Field(spec, line, group)
+            field = _Field(spec, self._model_editor(spec, group), group)
             self._fields[name] = field
             form.addRow(field.label, field.box)
         self.gpu_layers_note = QLabel(group)
@@ -296,11 +295,51 @@ class SettingsPanel(QScrollArea):
         set_tone(self.gpu_layers_note, Tone.NOTE)
         form.addRow(self.tr("GPU layers"), self.gpu_layers_note)
         self.reload_button = QPushButton(self.tr("Load the model again now"), group)
-        self.reload_button.setToolTip(self.tr("The context length and threads apply when the model is loaded"))
+        self.reload_button.setToolTip(self.tr("The model settings apply when the model is loaded"))
         self.reload_button.clicked.connect(self.reloadRequested)
         self.reload_button.hide()
         form.addRow(self.reload_button)
         self._layout.addWidget(group)
+
+    def _model_editor(self, spec: FieldSpec, parent: QWidget) -> QWidget:
+        """A check box for on/off, a list for a choice, else a line; each reports the user's edits only."""
+        name = spec.name
+        if spec.kind == "bool":
+            box = QCheckBox(parent)
+            box.clicked.connect(lambda _checked, n=name: self._model_edited(n))
+            return box
+        if spec.kind == "choice":
+            choices = QComboBox(parent)
+            labels = self._choice_labels()
+            for value in spec.choices:
+                choices.addItem(labels.get(value, value), value)
+            choices.activated.connect(lambda _index, n=name: self._model_edited(n))
+            return choices
+        line = QLineEdit(parent)
+        line.editingFinished.connect(lambda n=name: self._model_edited(n))
+        return line
+
+    def _choice_labels(self) -> dict[str, str]:
+        return {"off": self.tr("Off"), "auto": self.tr("Auto"), "on": self.tr("On")}
+
+    def _put_model(self, name: str, value: Any) -> None:
+        editor = self._fields[name].editor
+        if isinstance(editor, QCheckBox):
+            editor.setChecked(bool(value))
+        elif isinstance(editor, QComboBox):
+            editor.setCurrentIndex(editor.findData(value))
+        else:
+            assert isinstance(editor, QLineEdit)
+            editor.setText(describe_value(value))
+
+    def _model_value(self, name: str) -> Any:
+        editor = self._fields[name].editor
+        if isinstance(editor, QCheckBox):
+            return editor.isChecked()
+        if isinstance(editor, QComboBox):
+            return editor.currentData()
+        assert isinstance(editor, QLineEdit)
+        return editor.text()
 
     def _policy_labels(self) -> dict[WindowPolicy, str]:
         return {
@@ -336,8 +375,7 @@ class SettingsPanel(QScrollArea):
         for name, field in self._fields.items():
             field.show_error("")
             if name in MODEL_FIELDS:
-                assert isinstance(field.editor, QLineEdit)
-                field.editor.setText(str(getattr(self.settings.model, name)))
+                self._put_model(name, getattr(self.settings.model, name))
                 continue
             value = getattr(used.sampling, name)
             self._put(name, field, value)
@@ -470,16 +508,15 @@ class SettingsPanel(QScrollArea):
 
     def _model_edited(self, name: str) -> None:
         field = self._fields[name]
-        assert isinstance(field.editor, QLineEdit)
         try:
-            value = field.spec.check(field.editor.text())
+            settings = self.settings.with_model({name: self._model_value(name)})
         except InvalidSetting as error:
-            field.editor.setText(str(getattr(self.settings.model, name)))
+            self._put_model(name, getattr(self.settings.model, name))
             field.show_error(word(error.message) + " " + self.tr("The previous value is kept."))
             return
         field.show_error("")
-        if value != getattr(self.settings.model, name):
-            self._edit_defaults(replace(self.settings, model=replace(self.settings.model, **{name: value})))
+        if settings != self.settings:
+            self._edit_defaults(settings)
             self.reload_button.show()
 
     def _edit_chat(self, chat: ChatSettings) -> None:

@@ -17,10 +17,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.inference.drafting import Speculative
 from app.core.inference.engine import LoadConfig, LoadReport, LoadStage
 from app.core.support.formatting import fill
 from app.ui.widgets.core_text import word
 from app.ui.widgets.plots import Span, TimelineBar
+from app.ui.widgets.theme import Tone, set_tone
 
 
 class LoadPanel(QWidget):
@@ -42,6 +44,16 @@ class LoadPanel(QWidget):
         self.headline.setWordWrap(True)
         self.headline.setStyleSheet("font-weight: 600;")
         layout.addWidget(self.headline)
+        self.options_label = QLabel(self)
+        self.options_label.setWordWrap(True)
+        self.options_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        set_tone(self.options_label, Tone.NOTE)
+        layout.addWidget(self.options_label)
+        self.training_warning = QLabel(self)
+        self.training_warning.setWordWrap(True)
+        set_tone(self.training_warning, Tone.WARNING)
+        self.training_warning.hide()
+        layout.addWidget(self.training_warning)
 
         row = QHBoxLayout()
         self.stage_label = QLabel(self)
@@ -77,6 +89,8 @@ class LoadPanel(QWidget):
     def load_started(self, config: LoadConfig) -> None:
         self._loading = True
         self.report = None
+        self.options_label.clear()
+        self.training_warning.hide()
         self._stage = ""
         self._fraction = 0.0
         self.headline.setText(fill(self.tr("Loading {name}…"), name=Path(config.model_path).name))
@@ -117,6 +131,18 @@ class LoadPanel(QWidget):
                 seconds=f"{report.total_seconds:.2f}",
             )
         )
+        self.options_label.setText(self._options(report.config))
+        self.training_warning.setText(
+            fill(
+                self.tr(
+                    "The context ({n_ctx} tokens) is longer than this model was trained for ({trained}): replies "
+                    "may get worse past that length unless the RoPE settings stretch it."
+                ),
+                n_ctx=f"{report.config.n_ctx:,}",
+                trained=f"{report.n_ctx_train:,}",
+            )
+        )
+        self.training_warning.setVisible(report.context_past_training)
         self._show_stages(report.stages)
 
     def failed(self, message: str) -> None:
@@ -133,6 +159,26 @@ class LoadPanel(QWidget):
         return self._loading
 
     # ---- parts ---------------------------------------------------------------------
+
+    def _options(self, config: LoadConfig) -> str:
+        on, off = self.tr("on"), self.tr("off")
+        threads = str(config.n_threads) if config.n_threads else self.tr("automatic")
+        speculative = {Speculative.OFF: off, Speculative.AUTO: self.tr("auto"), Speculative.ON: on}
+        return fill(
+            self.tr(
+                "Threads {threads} · flash attention {flash} · K/V cache {k}/{v} · n_batch {batch}, "
+                "n_ubatch {ubatch} · mmap {mmap}, mlock {mlock} · speculative decoding {speculative}"
+            ),
+            threads=threads,
+            flash=on if config.flash_attn else off,
+            k=config.type_k,
+            v=config.type_v,
+            batch=str(config.n_batch),
+            ubatch=str(config.n_ubatch),
+            mmap=on if config.use_mmap else off,
+            mlock=on if config.use_mlock else off,
+            speculative=speculative[config.speculative],
+        )
 
     def _cancel(self) -> None:
         self.cancel_button.setEnabled(False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
+from app.core.inference.engine import ReplyStats
 from app.core.inference.metrics import LlamaCounters, ReplyMetrics
 from app.core.support.formatting import fill
 from app.ui.widgets.core_text import word
@@ -43,6 +44,7 @@ class StatsPanel(QWidget):
             ("decoding", self.tr("Decoding")),
             ("energy", self.tr("GPU energy")),
             ("reply", self.tr("Reply")),
+            ("drafting", self.tr("Speculative decoding")),
             ("stop", self.tr("Stopped by")),
         ]
         for row, (key, title) in enumerate(rows):
@@ -140,6 +142,25 @@ class StatsPanel(QWidget):
             total=format_energy(metrics.gpu_energy_j),
         )
 
+    def _drafting(self, stats: ReplyStats, llama: LlamaCounters | None) -> str:
+        if llama is None:
+            return self.tr("not known (a server ran the reply)")
+        if not stats.drafted_tokens:
+            return self.tr("no tokens drafted")
+        counts = fill(
+            self.tr("{drafted} drafted, {accepted} accepted ({rate} %)"),
+            drafted=f"{stats.drafted_tokens:,}",
+            accepted=f"{stats.accepted_tokens:,}",
+            rate=f"{stats.acceptance_rate * 100:.0f}",
+        )
+        if not stats.draft_speedup:
+            return fill(self.tr("{counts}; speed-up not measured (no plain decode to compare with)"), counts=counts)
+        return fill(
+            self.tr("{counts}; {speedup}× the speed of plain decoding"),
+            counts=counts,
+            speedup=f"{stats.draft_speedup:.2f}",
+        )
+
     def _show(self, metrics: ReplyMetrics) -> None:
         stats, llama = metrics.stats, metrics.llama
         self.title.setText(self.tr("Last reply"))
@@ -161,6 +182,7 @@ class StatsPanel(QWidget):
         self.values["reply"].setText(
             fill(self.tr("{n} tokens in {s} s"), n=f"{stats.completion_tokens:,}", s=f"{stats.total_s:.2f}")
         )
+        self.values["drafting"].setText(self._drafting(stats, llama))
         stop = word(stats.stop_reason.value) + (": " + word(stats.error) if stats.error else "")
         self.values["stop"].setText(stop)
         self.context_bar.setRange(0, max(1, metrics.n_ctx))

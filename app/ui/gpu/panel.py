@@ -226,15 +226,23 @@ class GpuPanel(QWidget):
             self.context_box.setValue(model.n_ctx)
         if saved is None or saved.n_gpu_layers != model.n_gpu_layers:
             self._set_slider_value(model.n_gpu_layers)
+        if saved is not None and saved.context_settings() != model.context_settings():
+            self._update_readout()  # the cache types or micro-batch changed what the plan needs
+
+    def _planned_config(self) -> LoadConfig:
+        """The load the plan is for: the saved load options (else the loaded model's) with this
+        panel's context and layers."""
+        path = Path(self.config.model_path) if self.config is not None else Path()
+        base = self._saved.load_config(path) if self._saved is not None else self.config or LoadConfig(path)
+        return replace(base, n_ctx=self.context_box.value(), n_gpu_layers=self.slider.value())
 
     def selected_config(self) -> LoadConfig | None:
         if self.config is None:
             return None
-        return replace(self.config, n_ctx=self.context_box.value(), n_gpu_layers=self.slider.value())
+        return self._planned_config()
 
     def context_settings(self) -> ContextSettings:
-        n_batch = self.config.n_batch if self.config is not None else 512
-        return ContextSettings.for_load(self.context_box.value(), n_batch)
+        return ContextSettings.for_config(self._planned_config())
 
     def current_plan(self) -> MemoryPlan | None:
         if self.planner is None:
@@ -409,7 +417,7 @@ class GpuPanel(QWidget):
         if config.n_gpu_layers == 0 or not self._gpu_usable():
             self.check_label.clear()
             return
-        context = ContextSettings.for_load(config.n_ctx, config.n_batch)
+        context = ContextSettings.for_config(config)
         planned = self.planner.plan(config.n_gpu_layers, context).gpu_total
         raw = replace(self.planner, correction=0).plan(config.n_gpu_layers, context).gpu_total
         self._hardware.measureRequested.emit(

@@ -411,7 +411,7 @@ class MainWindow(QMainWindow):
 
     def load_model(self, path: Path) -> None:
         self.stop_reply()  # the worker loads once the reply has ended
-        config = LoadConfig(path, n_ctx=self.n_ctx, n_gpu_layers=self.n_gpu_layers, n_threads=self.n_threads)
+        config = self.model_settings.load_config(path)
         self.status_label.setText(fill(self.tr("Loading {name}…"), name=path.name))
         self.load_progress.setValue(0)
         self.load_progress.show()

@@ -18,6 +18,7 @@ from app.core.backends.local.process import EngineCrashed, EngineProcess
 from app.core.backends.local.session import LoadListener
 from app.core.chat.context_window import PlanRequest, WindowTurn
 from app.core.inference.crash_report import rebuild_command
+from app.core.inference.drafting import Speculative
 from app.core.inference.engine import (
     ChatMessage,
     LoadCancelled,
@@ -95,6 +96,21 @@ def test_a_raw_completion_continues_the_text_and_a_grammar_crosses_to_the_engine
     constrained = list(backend.stream_chat(STORY, replace(GREEDY, max_tokens=8), threading.Event(), grammar=digits))
     text = constrained[-1].text if isinstance(constrained[-1], ReplyDone) else ""
     assert text and set(text) <= set("0123456789.")
+
+
+def test_what_speculative_decoding_drafted_and_kept_crosses_from_the_engine_process(starter_model: Path) -> None:
+    paragraph = "The keeper climbed the stairs at dusk, trimmed the wick and wrote the wind and the sea into the log."
+    edit = [ChatMessage("user", f"Repeat this exactly:\n\n{paragraph}")]
+    drafting = LocalBackend()
+    try:
+        drafting.load(LoadConfig(starter_model, n_ctx=1024, speculative=Speculative.ON, flash_attn=True))
+        done = list(drafting.stream_chat(edit, replace(GREEDY, max_tokens=40), threading.Event()))[-1]
+    finally:
+        drafting.close()
+    assert isinstance(done, ReplyDone) and done.metrics is not None and done.metrics.llama is not None
+    stats = done.stats
+    assert 0 < stats.accepted_tokens <= stats.drafted_tokens
+    assert done.metrics.stats == stats and done.metrics.llama.draft_check_tokens > stats.drafted_tokens
 
 
 def test_a_prompt_too_long_arrives_with_its_counts(backend: LocalBackend) -> None:

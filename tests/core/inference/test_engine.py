@@ -140,6 +140,16 @@ def test_a_grammar_allows_only_the_tokens_it_describes(engine: Engine) -> None:
     assert done.stats.stop_reason is StopReason.END_OF_TEXT  # once the grammar is complete only the end may follow
 
 
+@pytest.mark.expected_log("llama.cpp", logging.ERROR, r".")
+def test_a_grammar_llama_cpp_cannot_parse_is_refused_before_the_reply(engine: Engine) -> None:
+    from app.core.inference.engine import EngineError
+
+    with pytest.raises(EngineError, match="grammar could not be parsed"):
+        engine.stream_chat([ChatMessage("user", "Hi")], GREEDY, threading.Event(), grammar="root ::= (")
+    done = list(engine.stream_chat([ChatMessage("user", "Hi")], replace(GREEDY, max_tokens=3), threading.Event()))[-1]
+    assert isinstance(done, ReplyDone) and done.stats.completion_tokens == 3  # the engine is still fine
+
+
 def test_llama_cpp_log_lines_arrive_in_python_logging_with_levels(
     starter_model: object, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
 ) -> None:

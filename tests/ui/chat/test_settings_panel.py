@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QComboBox
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.context_window import WindowPolicy
 from app.core.inference.sampling import PRESETS, SAMPLING_FIELDS, SamplingParams
-from app.core.settings import ChatSettings, ModelSettings, Settings, effective
+from app.core.settings import MODEL_FIELDS, ChatSettings, ModelSettings, Settings, effective
 from app.ui.chat.settings_panel import SettingsPanel
 
 
@@ -153,6 +154,43 @@ def test_model_settings_are_checked_and_offer_a_reload(panel: SettingsPanel, qtb
     assert not panel.reload_button.isHidden()
     with qtbot.waitSignal(panel.reloadRequested):
         panel.reload_button.click()
+
+
+def test_every_load_option_is_shown_with_its_explanation_and_the_saved_value(qtbot: QtBot) -> None:
+    panel = SettingsPanel()
+    qtbot.addWidget(panel)
+    model = ModelSettings(flash_attn=True, type_v="q8_0", speculative="on", rope_freq_scale=0.5)
+    panel.set_state(Settings(model=model), ChatSettings())
+    for name, spec in MODEL_FIELDS.items():
+        assert panel._fields[name].explanation.text() == spec.explanation
+    fields = panel._fields
+    assert isinstance(fields["flash_attn"].editor, QCheckBox) and fields["flash_attn"].editor.isChecked()
+    assert isinstance(fields["type_v"].editor, QComboBox) and fields["type_v"].editor.currentText() == "q8_0"
+    assert isinstance(fields["speculative"].editor, QComboBox) and fields["speculative"].editor.currentText() == "On"
+    assert fields["rope_freq_scale"].editor.text() == "0.5"
+
+
+def test_a_load_option_the_user_changes_is_saved_and_offers_a_reload(panel: SettingsPanel, qtbot: QtBot) -> None:
+    flash = panel._fields["flash_attn"].editor
+    assert isinstance(flash, QCheckBox)
+    with qtbot.waitSignal(panel.defaultsEdited):
+        flash.click()
+    assert panel.settings.model.flash_attn and not panel.reload_button.isHidden()
+    cache = panel._fields["type_k"].editor
+    assert isinstance(cache, QComboBox)
+    cache.setCurrentIndex(cache.findData("q4_0"))
+    with qtbot.waitSignal(panel.defaultsEdited):
+        cache.activated.emit(cache.currentIndex())
+    assert panel.settings.model.type_k == "q4_0"
+
+
+def test_a_load_option_that_needs_another_is_refused_with_the_reason(panel: SettingsPanel) -> None:
+    cache = panel._fields["type_v"].editor
+    assert isinstance(cache, QComboBox)
+    cache.setCurrentIndex(cache.findData("q8_0"))
+    cache.activated.emit(cache.currentIndex())
+    assert "needs flash attention" in panel.field_error("type_v")
+    assert panel.settings.model.type_v == "f16" and cache.currentData() == "f16"  # the previous value is back
 
 
 def test_a_too_long_system_prompt_is_refused(panel: SettingsPanel) -> None:

@@ -83,6 +83,24 @@ def test_the_load_panel_shows_progress_with_a_cancel_button_then_the_timeline(qt
     assert panel.timeline.total() == pytest.approx(0.392)
 
 
+def test_the_load_panel_names_the_load_options_and_warns_past_the_training_length(qtbot: QtBot) -> None:
+    panel = LoadPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    report = _report()
+    report.n_ctx_train = 8192
+    panel.loaded(report)
+    options = panel.options_label.text()
+    assert "flash attention off" in options and "K/V cache f16/f16" in options
+    assert "speculative decoding auto" in options
+    assert not panel.training_warning.isVisible()
+    longer = LoadReport(replace(report.config, n_ctx=16384, flash_attn=True), report.stages, n_ctx_train=8192)
+    panel.loaded(longer)
+    assert "flash attention on" in panel.options_label.text()
+    assert panel.training_warning.isVisible()
+    assert "context (16,384 tokens) is longer than this model was trained for (8,192)" in panel.training_warning.text()
+
+
 def test_cancel_asks_once_and_the_panel_says_where_the_load_stopped(qtbot: QtBot) -> None:
     panel = LoadPanel()
     qtbot.addWidget(panel)
@@ -150,8 +168,23 @@ def test_the_stats_panel_shows_the_last_reply_and_plots_the_last_ones(qtbot: QtB
     assert panel.ttft_plot.values == pytest.approx([200.0, 100.0])
     assert panel.rate_plot.values == pytest.approx([50.0, 80.0])
     assert panel.rate_plot.labels == ["-2", "last"]
+    assert panel.values["drafting"].text() == "no tokens drafted"
     panel.clear()
     assert panel.speed_plot.points == [] and panel.rate_plot.values == []
+
+
+def test_the_stats_panel_shows_what_speculative_decoding_drafted_kept_and_gained(qtbot: QtBot) -> None:
+    panel = StatsPanel()
+    qtbot.addWidget(panel)
+    drafted = _metrics(speed=80.0, ttft=0.1)
+    drafted.stats.drafted_tokens, drafted.stats.accepted_tokens, drafted.stats.draft_speedup = 40, 30, 1.62
+    panel.add_reply(drafted)
+    assert panel.values["drafting"].text() == "40 drafted, 30 accepted (75 %); 1.62× the speed of plain decoding"
+    drafted.stats.draft_speedup = 0.0  # every token came through a check: no plain decode to compare with
+    panel.add_reply(drafted)
+    assert panel.values["drafting"].text().endswith("speed-up not measured (no plain decode to compare with)")
+    panel.add_reply(replace(drafted, llama=None))
+    assert panel.values["drafting"].text() == "not known (a server ran the reply)"
 
 
 def test_the_plots_draw_their_data_and_an_empty_state(qtbot: QtBot) -> None:

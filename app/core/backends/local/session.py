@@ -14,8 +14,6 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
-import llama_cpp
-
 from app.core.chat.context_window import EnginePlanner, PlanRequest, PlanResult
 from app.core.chat.prompt_inspector import InspectRequest, PromptInspection, inspect_conversation
 from app.core.inference.engine import (
@@ -28,6 +26,7 @@ from app.core.inference.engine import (
     TokenObserver,
 )
 from app.core.inference.load_timeline import LoadTimeline
+from app.core.inference.logits import SampledLogits
 from app.core.inference.metrics import MetricsRecorder
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
@@ -109,10 +108,13 @@ class EngineSession:
         metrics = MetricsRecorder(llama)
         probabilities = TokenProbabilityRecorder(params) if token_probabilities else None
 
-        def observe(token_id: int, observed: llama_cpp.Llama) -> None:
-            metrics.observe(token_id, observed)
-            if probabilities is not None:
-                probabilities.observe(token_id, observed)
+        observe: TokenObserver = metrics.observe
+        if probabilities is not None:
+            recorder = probabilities
+
+            def observe(token_id: int, logits: SampledLogits) -> None:
+                metrics.observe(token_id, logits)
+                recorder.observe(token_id, logits)
 
         events = start(observe)
 

@@ -1,0 +1,158 @@
+"""How the next token is picked: llama.cpp's own sampler chain, built from SamplingParams.
+
+The chain's stages run in the order `SAMPLER_ORDER` (sampling.py) names. llama.cpp samples
+from the logits it holds (`llama_sampler_sample`) and accepts the token into the chain, so
+the penalties remember the reply's tokens, as they did in llama-cpp-python's loop.
+
+Greedy decoding with every penalty off reduces the chain to "the first highest logit",
+which is what llama.cpp's greedy sampler computes. `GreedyArgmax` gets it with an argmax
+over the logits row in place: the chain would first copy all n_vocab logits into a
+candidate array, which costs about 100 µs a token on a 49k vocabulary (a hundredth of a
+token's decode on a small model on the CPU, and far more of one on a GPU).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
+
+import llama_cpp
+
+from app.core.inference.logits import LogitsRows
+from app.core.inference.sampling import SAMPLER_ORDER, SamplingParams
+
+if TYPE_CHECKING:
+    Stage = Callable[[SamplingParams, int, int], llama_cpp.llama_sampler_p | None]
+
+MIN_KEEP = 1  # the cuts always leave at least this many candidates
+GRAMMAR_ROOT = b"root"  # the rule a GBNF grammar starts from
+
+
+class InvalidGrammar(ValueError):
+    """llama.cpp could not parse the grammar (it logs where)."""
+
+
+class TokenSampler(Protocol):
+    def sample(self, index: int) -> int:
+        """The token picked from the batch's `index`-th output (-1: the last); call in output order."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def penalties_off(params: SamplingParams) -> bool:
+    """Whether the penalties stage would leave every logit as it is."""
+    return params.repeat_last_n == 0 or (
+        params.repeat_penalty == 1.0 and params.frequency_penalty == 0.0 and params.presence_penalty == 0.0
+    )
+
+
+def token_sampler(
+    params: SamplingParams, seed: int, rows: LogitsRows, ctx: llama_cpp.llama_context_p, grammar: str = ""
+) -> TokenSampler:
+    """The sampler for one reply: argmax for plain greedy decoding, llama.cpp's chain otherwise
+    (always under a `grammar`, GBNF text; "" samples freely). Raises InvalidGrammar."""
+    if params.temperature <= 0 and penalties_off(params) and not grammar:
+        return GreedyArgmax(rows)
+    return SamplerChain(params, seed, rows.n_vocab, ctx, grammar)
+
+
+class GreedyArgmax:
+    """Greedy decoding without penalties: the first highest logit, as llama.cpp's greedy sampler picks it."""
+
+    def __init__(self, rows: LogitsRows) -> None:
+        self._rows = rows
+
+    def sample(self, index: int) -> int:
+        return int(self._rows.row(index).argmax())
+
+    def close(self) -> None:
+        pass
+
+
+def _penalties(params: SamplingParams, _seed: int, n_vocab: int) -> llama_cpp.llama_sampler_p | None:
+    if penalties_off(params):
+        return None
+    return llama_cpp.llama_sampler_init_penalties(
+        n_vocab, params.repeat_last_n, params.repeat_penalty, params.frequency_penalty, params.presence_penalty
+    )
+
+
+def _top_k(params: SamplingParams, _seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p | None:
+    return llama_cpp.llama_sampler_init_top_k(params.top_k) if params.top_k > 0 else None
+
+
+def _top_p(params: SamplingParams, _seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p | None:
+    return llama_cpp.llama_sampler_init_top_p(params.top_p, MIN_KEEP) if params.top_p < 1.0 else None
+
+
+def _min_p(params: SamplingParams, _seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p | None:
+    return llama_cpp.llama_sampler_init_min_p(params.min_p, MIN_KEEP) if params.min_p > 0.0 else None
+
+
+def _temperature(params: SamplingParams, _seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p | None:
+    return llama_cpp.llama_sampler_init_temp(params.temperature)
+
+
+def _draw(_params: SamplingParams, seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p | None:
+    return llama_cpp.llama_sampler_init_dist(seed)
+
+
+def _grammar(ctx: llama_cpp.llama_context_p, grammar: str) -> llama_cpp.llama_sampler_p:
+    vocab = llama_cpp.llama_model_get_vocab(llama_cpp.llama_get_model(ctx))
+    sampler = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode("utf-8"), GRAMMAR_ROOT)
+    if not sampler:
+        raise InvalidGrammar("The grammar could not be parsed (llama.cpp's log says where).")
+    return sampler
+
+
+_STAGES: dict[str, Stage] = {
+    "penalties": _penalties,
+    "top_k": _top_k,
+    "top_p": _top_p,
+    "min_p": _min_p,
+    "temperature": _temperature,
+    "draw": _draw,
+}
+_GREEDY_STAGES = ("penalties",)  # at temperature 0: the penalties, then the most likely token
+
+
+class SamplerChain:
+    """llama.cpp's sampler chain for one reply; close() frees it (and the samplers it owns), as
+    does the garbage collector for a chain whose reply never ran.
+
+    A grammar masks the tokens it forbids right after the penalties, where llama-cpp-python's
+    own chain has it; it remembers the tokens sampled, so only the reply's tokens may pass
+    through `sample` (drafted tokens are checked by sampling at their positions, so they do)."""
+
+    def __init__(
+        self, params: SamplingParams, seed: int, n_vocab: int, ctx: llama_cpp.llama_context_p, grammar: str = ""
+    ) -> None:
+        self._ctx = ctx
+        self._chain: llama_cpp.llama_sampler_p | None = llama_cpp.llama_sampler_chain_init(
+            llama_cpp.llama_sampler_chain_default_params()
+        )
+        self._free = weakref.finalize(self, llama_cpp.llama_sampler_free, self._chain)
+        self.stages: list[str] = []
+        greedy = params.temperature <= 0
+        for name, _fields in SAMPLER_ORDER:
+            if not greedy or name in _GREEDY_STAGES:
+                self._add(name, _STAGES[name](params, seed, n_vocab))
+            if name == "penalties" and grammar:
+                self._add("grammar", _grammar(ctx, grammar))
+        if greedy:
+            self._add("greedy", llama_cpp.llama_sampler_init_greedy())
+
+    def _add(self, name: str, sampler: llama_cpp.llama_sampler_p | None) -> None:
+        if sampler is not None:
+            llama_cpp.llama_sampler_chain_add(self._chain, sampler)  # the chain owns it from now on
+            self.stages.append(name)
+
+    def sample(self, index: int) -> int:
+        assert self._chain is not None, "the sampler chain was closed"
+        return int(llama_cpp.llama_sampler_sample(self._chain, self._ctx, index))
+
+    def close(self) -> None:
+        self._chain = None
+        self._free()

@@ -1,0 +1,20 @@
+"""The `speculative` bench section measures every row it names and evaluates its targets."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from app.bench import BenchContext
+from app.bench.speculative import SECTION, run
+
+
+def test_the_section_measures_the_editing_gain_and_what_auto_costs_a_story(starter_model: Path) -> None:
+    context = BenchContext(model_path=starter_model, quick=True)
+    rows = {r.metric: r for r in run(context)}
+    assert all(r.measured and not math.isnan(r.value) and r.value >= 0 for r in rows.values())
+    gain = rows["editing: prompt lookup / plain"]
+    assert gain.target == ">= 1.5" and gain.passed is not None
+    assert rows["story: Auto / plain"].target == ">= 0.97" and rows["story: Auto / plain"].passed is not None
+    assert rows["editing: acceptance of drafted tokens"].value > 0.5  # the paragraph is in the prompt
+    assert all(reply["drafted"] > 0 for reply in context.details[SECTION]["editing"])
