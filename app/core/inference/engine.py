@@ -602,7 +602,10 @@ class Engine:
             stats.drafted_tokens, stats.accepted_tokens = drafting.drafted, drafting.accepted
             stats.draft_speedup = drafting.speedup()
         if stats.stop_reason is not StopReason.STOP_STRING:
-            tail = decoder.decode(b"", final=True) + stop_strings.flush()
+            # Bytes of a character the reply stopped in the middle of (Stop, the token limit) are
+            # dropped: decoding them would end the reply in U+FFFD, in the history and exports too.
+            decoder.reset()
+            tail = stop_strings.flush()
             if tail:
                 text_parts.append(tail)
                 yield TokenPiece(tail, -1)

@@ -162,8 +162,5 @@ class TokenProbabilityRecorder:
                 Alternative(int(i), name(int(i)), float(p)) for i, p in zip(ids, probabilities, strict=True)
             )
             steps.append(TokenStep(token, text, probability, alternatives))
-        tail = decoder.decode(b"", final=True)
-        if tail and steps:
-            last = steps[-1]
-            steps[-1] = TokenStep(last.token_id, last.text + tail, last.probability, last.alternatives)
+        # the bytes of a character the reply stopped inside are left out, as the reply's text leaves them out
         return TokenTrace(steps, self._params.to_dict())

@@ -47,6 +47,16 @@ def test_chinese_characters_split_across_tokens_arrive_intact(engine: Engine) ->
     assert done.text == reference["choices"][0]["text"]
 
 
+def test_a_reply_cut_off_in_the_middle_of_a_character_never_ends_in_a_broken_one(engine: Engine) -> None:
+    messages = [ChatMessage("user", CHINESE_PROMPT)]
+    cut_mid_character = 0
+    for limit in range(1, 25):  # the token limit ends the reply after each token in turn, as a Stop there would
+        pieces, done = _run(engine, messages, max_tokens=limit)
+        assert "\ufffd" not in done.text, (limit, done.text)
+        cut_mid_character += pieces[-1].text == ""  # its last token held part of a character back
+    assert cut_mid_character > 0  # the prompt's reply really has characters split across tokens
+
+
 def test_stop_set_while_a_token_is_handled_ends_the_reply_before_the_next(engine: Engine) -> None:
     stop = threading.Event()
     seen = 0
