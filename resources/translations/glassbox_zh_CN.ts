@@ -867,6 +867,22 @@ free: {free}</source>
         <translation>llama.cpp 无法加载它（{error}）</translation>
     </message>
     <message>
+        <source>The RoPE frequency base and scale must be 0 (the model&apos;s own) or positive.</source>
+        <translation>RoPE 频率基数和缩放必须为 0（使用模型自身的值）或正数。</translation>
+    </message>
+    <message>
+        <source>A {type} V cache needs flash attention: turn it on, or keep the V cache at f16.</source>
+        <translation>{type} 类型的 V 缓存需要 Flash Attention：请开启它，或将 V 缓存保持为 f16。</translation>
+    </message>
+    <message>
+        <source>n_ubatch must be at least 1, not {value}.</source>
+        <translation>n_ubatch 至少为 1，而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>The {name} cache type must be one of {allowed}, not “{value}”.</source>
+        <translation>{name} 缓存类型必须是 {allowed} 之一，而不是“{value}”。</translation>
+    </message>
+    <message>
         <source>none in the file: ChatML is used</source>
         <translation>文件中没有：使用 ChatML</translation>
     </message>
@@ -935,12 +951,24 @@ free: {free}</source>
         <translation>已在 {share} 处取消</translation>
     </message>
     <message>
+        <source>The grammar could not be parsed (llama.cpp&apos;s log says where).</source>
+        <translation>无法解析该语法（llama.cpp 的日志会指出位置）。</translation>
+    </message>
+    <message>
         <source>random</source>
         <translation>随机</translation>
     </message>
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
     </message>
     <message>
         <source>Temperature</source>
@@ -1057,6 +1085,14 @@ free: {free}</source>
     <message>
         <source>unknown {kind} setting “{name}” was ignored</source>
         <translation>已忽略未知的{kind}设置“{name}”</translation>
+    </message>
+    <message>
+        <source>{label} must be on or off (true or false), not {value}.</source>
+        <translation>{label} 必须为开或关（true 或 false），而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>{label} must be one of {allowed}, not {value}.</source>
+        <translation>{label} 必须是 {allowed} 之一，而不是 {value}。</translation>
     </message>
     <message>
         <source>{label}: every entry must be a non-empty text.</source>
@@ -1431,16 +1467,96 @@ free: {free}</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <source>How many tokens the model sees at once, prompt and reply together; more needs more memory. Applies when the model is loaded again.</source>
-        <translation>模型一次能看到的 Token 数，包括提示词和回复；越大需要的内存越多。重新加载模型后生效。</translation>
+        <source>How many tokens the model sees at once, prompt and reply together; more needs more memory. Past the length the model was trained for, replies get worse unless the RoPE settings below stretch it. Applies when the model is loaded again.</source>
+        <translation>模型一次能看到的 Token 数（提示词与回复合计）；越长占用内存越多。超过模型训练时的长度后，回复质量会下降，除非用下方的 RoPE 设置加以拉伸。模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>CPU threads for generation (0 = automatic: one per physical core, which the bench&apos;s thread sweep checks). Applies when the model is loaded again.</source>
+        <translation>用于生成的 CPU 线程数（0 = 自动：每个物理核心一个，基准测试的线程扫描会检验这一点）。模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>Speculative decoding</source>
+        <translation>推测解码</translation>
+    </message>
+    <message>
+        <source>Guess the next tokens from the conversation (prompt lookup) and check them in one batch: replies that repeat text (edits, code) come faster, and are the same tokens as without it. Auto drafts only where it pays and where batches decode exactly like single tokens (with flash attention on the CPU). Applies when the model is loaded again.</source>
+        <translation>根据对话猜测接下来的 Token（提示词查找），并在一个批次中验证：重复原文的回复（修改、代码）会更快，且与不启用时的 Token 完全相同。“自动”只在划算、且批量解码与逐个解码结果完全一致时（在 CPU 上需开启 Flash Attention）才起草。模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>Flash attention</source>
+        <translation>Flash Attention</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s fused attention: less memory for attention&apos;s scratch, often faster on a GPU, and needed for a quantized V cache and for Auto speculative decoding. Applies when the model is loaded again.</source>
+        <translation>llama.cpp 的融合注意力：注意力计算的临时内存更少，在 GPU 上通常更快；量化的 V 缓存和“自动”推测解码都需要它。模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>K cache type</source>
+        <translation>K 缓存类型</translation>
+    </message>
+    <message>
+        <source>How the attention keys are stored: f16 (exact), q8_0 (half the memory, close to f16) or q4_0 (a quarter, noticeably less exact). Applies when the model is loaded again.</source>
+        <translation>注意力键的存储方式：f16（精确）、q8_0（内存减半，接近 f16）或 q4_0（四分之一，精度明显下降）。模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>V cache type</source>
+        <translation>V 缓存类型</translation>
+    </message>
+    <message>
+        <source>How the attention values are stored, as for keys; anything but f16 needs flash attention. Applies when the model is loaded again.</source>
+        <translation>注意力值的存储方式，同键；除 f16 外都需要开启 Flash Attention。模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>Batch size (n_batch)</source>
+        <translation>批大小（n_batch）</translation>
+    </message>
+    <message>
+        <source>Prompt tokens handed to llama.cpp at once; also the most tokens one speculative check holds. Applies when the model is loaded again.</source>
+        <translation>一次交给 llama.cpp 的提示词 Token 数；也是一次推测验证最多容纳的 Token 数。模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>Micro-batch (n_ubatch)</source>
+        <translation>微批大小（n_ubatch）</translation>
+    </message>
+    <message>
+        <source>Tokens computed at once inside a batch (at most n_batch): larger speeds up prompt processing up to a point, and the compute buffers grow with it. Applies when the model is loaded again.</source>
+        <translation>一个批次内一次计算的 Token 数（不超过 n_batch）：在一定范围内越大，提示词处理越快，计算缓冲区也随之增大。模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>Map the model file (mmap)</source>
+        <translation>内存映射模型文件（mmap）</translation>
+    </message>
+    <message>
+        <source>Read the weights from the file as they are needed instead of copying them first: a faster start, and the pages are shared with the system&apos;s file cache. Applies when the model is loaded again.</source>
+        <translation>按需从文件读取权重而不先复制：启动更快，内存页与系统文件缓存共享。模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>Lock the model in RAM (mlock)</source>
+        <translation>将模型锁定在内存中（mlock）</translation>
+    </message>
+    <message>
+        <source>Keep the weights in RAM so the system never swaps them out; needs the RAM free, and the system may refuse to lock that much. Applies when the model is loaded again.</source>
+        <translation>让权重常驻内存，系统不会把它们换出；需要足够的空闲内存，系统也可能拒绝锁定这么多。模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>RoPE frequency base</source>
+        <translation>RoPE 频率基数</translation>
+    </message>
+    <message>
+        <source>The position encoding&apos;s frequency base (0 = the model&apos;s own); raising it stretches the context past the training length (NTK scaling). Applies when the model is loaded again.</source>
+        <translation>位置编码的频率基数（0 = 使用模型自身的值）；调高可将上下文拉伸到训练长度之外（NTK 缩放）。模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>RoPE frequency scale</source>
+        <translation>RoPE 频率缩放</translation>
+    </message>
+    <message>
+        <source>Position interpolation (0 = the model&apos;s own): 0.5 lets a model trained for 4,096 tokens read 8,192, with some loss of quality. Applies when the model is loaded again.</source>
+        <translation>位置插值（0 = 使用模型自身的值）：0.5 可让按 4,096 个 Token 训练的模型读取 8,192 个，质量略有损失。模型重新加载后生效。</translation>
     </message>
     <message>
         <source>Threads</source>
         <translation>线程数</translation>
-    </message>
-    <message>
-        <source>CPU threads for generation (0 = automatic: one per physical core). Applies when the model is loaded again.</source>
-        <translation>用于生成的 CPU 线程数（0 = 自动：每个物理核心一个）。重新加载模型后生效。</translation>
     </message>
     <message>
         <source>VRAM alert (%)</source>
@@ -2672,8 +2788,32 @@ free: {free}</source>
         <translation>{name} 已加载，用时 {seconds} 秒</translation>
     </message>
     <message>
+        <source>The context ({n_ctx} tokens) is longer than this model was trained for ({trained}): replies may get worse past that length unless the RoPE settings stretch it.</source>
+        <translation>上下文（{n_ctx} 个 Token）超过了该模型的训练长度（{trained}）：超出部分的回复质量可能下降，除非用 RoPE 设置加以拉伸。</translation>
+    </message>
+    <message>
         <source>Not loaded{at}: {message}</source>
         <translation>未加载{at}：{message}</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Threads {threads} · flash attention {flash} · K/V cache {k}/{v} · n_batch {batch}, n_ubatch {ubatch} · mmap {mmap}, mlock {mlock} · speculative decoding {speculative}</source>
+        <translation>线程 {threads} · Flash Attention {flash} · K/V 缓存 {k}/{v} · n_batch {batch}，n_ubatch {ubatch} · mmap {mmap}，mlock {mlock} · 推测解码 {speculative}</translation>
     </message>
     <message>
         <source>Cancelling…</source>
@@ -3802,16 +3942,32 @@ Token 计数：{counts}。</translation>
         <translation>使用默认值</translation>
     </message>
     <message>
+        <source>Long memory: recall dropped turns</source>
+        <translation>长期记忆：召回已移出的对话轮次</translation>
+    </message>
+    <message>
+        <source>The model settings apply when the model is loaded</source>
+        <translation>模型设置在加载模型时生效</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation>开启</translation>
+    </message>
+    <message>
         <source>System prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
         <source>When the chat is too long</source>
         <translation>对话过长时</translation>
-    </message>
-    <message>
-        <source>Long memory: bring back earlier turns that left the window</source>
-        <translation>长期记忆：找回已移出上下文窗口的早期对话轮次</translation>
     </message>
     <message>
         <source>Turns the context window dropped are indexed on this computer; the ones that matter to a new message come back into its prompt, marked as recalled.</source>
@@ -3852,10 +4008,6 @@ Token 计数：{counts}。</translation>
     <message>
         <source>Load the model again now</source>
         <translation>立即重新加载模型</translation>
-    </message>
-    <message>
-        <source>The context length and threads apply when the model is loaded</source>
-        <translation>上下文长度和线程数在加载模型时生效</translation>
     </message>
     <message>
         <source>Rolling window: drop the oldest turns</source>
@@ -4003,6 +4155,10 @@ Token 计数：{counts}。</translation>
         <translation>回复</translation>
     </message>
     <message>
+        <source>Speculative decoding</source>
+        <translation>推测解码</translation>
+    </message>
+    <message>
         <source>Stopped by</source>
         <translation>停止原因</translation>
     </message>
@@ -4081,6 +4237,26 @@ Token 计数：{counts}。</translation>
     <message>
         <source>{per_token} per token, {total} for the reply (the whole GPU&apos;s counter)</source>
         <translation>每 Token {per_token}，整条回复 {total}（整个 GPU 的计数器）</translation>
+    </message>
+    <message>
+        <source>not known (a server ran the reply)</source>
+        <translation>未知（回复由服务器生成）</translation>
+    </message>
+    <message>
+        <source>no tokens drafted</source>
+        <translation>未起草任何 Token</translation>
+    </message>
+    <message>
+        <source>{drafted} drafted, {accepted} accepted ({rate} %)</source>
+        <translation>起草 {drafted} 个，接受 {accepted} 个（{rate} %）</translation>
+    </message>
+    <message>
+        <source>{counts}; speed-up not measured (no plain decode to compare with)</source>
+        <translation>{counts}；加速比未测量（没有普通解码可供比较）</translation>
+    </message>
+    <message>
+        <source>{counts}; {speedup}× the speed of plain decoding</source>
+        <translation>{counts}；速度为普通解码的 {speedup} 倍</translation>
     </message>
     <message>
         <source>Last reply</source>

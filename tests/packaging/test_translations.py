@@ -123,6 +123,7 @@ def test_the_chinese_translation_is_chinese_and_uses_the_usual_terms() -> None:
         "Ollama",
         "{prompt}; {reason}",
         "{n}/{count}",
+        "Flash attention",  # the technique's name, as Chinese apps write it
     }
     assert translations["GPU layers"] == "GPU 层数"
     assert translations["Context window"] == "上下文窗口"

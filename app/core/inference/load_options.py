@@ -20,6 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 import llama_cpp
 
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
+
 if TYPE_CHECKING:
     from app.core.inference.engine import LoadConfig
 
@@ -35,13 +38,25 @@ def load_option_problems(config: LoadConfig) -> list[str]:
     problems = []
     for name, value in (("K", config.type_k), ("V", config.type_v)):
         if value not in CACHE_TYPES:
-            problems.append(f"The {name} cache type must be one of {', '.join(CACHE_TYPES)}, not “{value}”.")
+            problems.append(
+                fill(
+                    N_("The {name} cache type must be one of {allowed}, not “{value}”."),
+                    name=name,
+                    allowed=", ".join(CACHE_TYPES),
+                    value=value,
+                )
+            )
     if config.type_v != "f16" and config.type_v in CACHE_TYPES and not config.flash_attn:
-        problems.append(f"A {config.type_v} V cache needs flash attention: turn it on, or keep the V cache at f16.")
+        problems.append(
+            fill(
+                N_("A {type} V cache needs flash attention: turn it on, or keep the V cache at f16."),
+                type=config.type_v,
+            )
+        )
     if config.n_ubatch < 1:
-        problems.append(f"n_ubatch must be at least 1, not {config.n_ubatch}.")
+        problems.append(fill(N_("n_ubatch must be at least 1, not {value}."), value=config.n_ubatch))
     if config.rope_freq_base < 0 or config.rope_freq_scale < 0:
-        problems.append("The RoPE frequency base and scale must be 0 (the model's own) or positive.")
+        problems.append(N_("The RoPE frequency base and scale must be 0 (the model's own) or positive."))
     return problems
 
 

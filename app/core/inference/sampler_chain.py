@@ -21,6 +21,7 @@ import llama_cpp
 
 from app.core.inference.logits import LogitsRows
 from app.core.inference.sampling import SAMPLER_ORDER, SamplingParams
+from app.core.support.user_text import N_
 
 if TYPE_CHECKING:
     Stage = Callable[[SamplingParams, int, int], llama_cpp.llama_sampler_p | None]
@@ -103,7 +104,7 @@ def _grammar(ctx: llama_cpp.llama_context_p, grammar: str) -> llama_cpp.llama_sa
     vocab = llama_cpp.llama_model_get_vocab(llama_cpp.llama_get_model(ctx))
     sampler = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode("utf-8"), GRAMMAR_ROOT)
     if not sampler:
-        raise InvalidGrammar("The grammar could not be parsed (llama.cpp's log says where).")
+        raise InvalidGrammar(N_("The grammar could not be parsed (llama.cpp's log says where)."))
     return sampler
 
 

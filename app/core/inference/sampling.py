@@ -48,12 +48,27 @@ class FieldSpec:
             return self._check_strings(value)
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise InvalidSetting(self.name, f"{self.label} must be on or off (true or false), not {value!r}.")
+                raise InvalidSetting(
+                    self.name,
+                    fill(
+                        N_("{label} must be on or off (true or false), not {value}."),
+                        label=self.label,
+                        value=repr(value),
+                    ),
+                )
             return value
         if self.kind == "choice":
             if value not in self.choices:
                 allowed = ", ".join(self.choices)
-                raise InvalidSetting(self.name, f"{self.label} must be one of {allowed}, not {value!r}.")
+                raise InvalidSetting(
+                    self.name,
+                    fill(
+                        N_("{label} must be one of {allowed}, not {value}."),
+                        label=self.label,
+                        allowed=allowed,
+                        value=repr(value),
+                    ),
+                )
             return str(value)
         if self.kind == "seed" and value is None:
             return None
