@@ -116,8 +116,13 @@ class Hypothesis:
         return len(self.tokens)
 
     @property
+    def scored_tokens(self) -> int:
+        """The tokens in the cumulative log-probability: the end-of-text token counts when it ended there."""
+        return self.length + (1 if self.end is BeamEnd.END_OF_TEXT else 0)
+
+    @property
     def mean_logprob(self) -> float:
-        return self.cumulative_logprob / max(len(self.logprobs), 1)
+        return self.cumulative_logprob / max(self.scored_tokens, 1)
 
     @property
     def perplexity(self) -> float:
@@ -248,8 +253,9 @@ class BeamSearcher:
                     live = []
                     break
                 live = self._assign_sequences(memory, live, chosen, settings.width, result)
-                rows = self._decode_step(context, batch, live, len(prompt) + step)
-                result.steps += 1
+                if step + 1 < settings.max_new_tokens:  # the last tokens need no logits after them
+                    rows = self._decode_step(context, batch, live, len(prompt) + step)
+                    result.steps += 1
             for beam in live:
                 score = beam_score(beam.cumulative, len(beam.tokens), settings.alpha)
                 finished.append(Hypothesis(beam.tokens, beam.logprobs, beam.cumulative, score, end))
