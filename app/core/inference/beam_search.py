@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 import llama_cpp
 import numpy as np
@@ -93,7 +94,9 @@ class BeamSettings:
         if not MIN_WIDTH <= self.width <= MAX_WIDTH:
             found.append(fill(N_("The beam width must be 1 to {most}, not {width}."), most=MAX_WIDTH, width=self.width))
         if not 0 <= self.keep <= self.width:
-            found.append(fill(N_("Keep 1 to {width} hypotheses (the width), not {keep}."), width=self.width, keep=self.keep))
+            found.append(
+                fill(N_("Keep 1 to {width} hypotheses (the width), not {keep}."), width=self.width, keep=self.keep)
+            )
         if self.max_new_tokens < 1:
             found.append(N_("A beam search needs room for at least one new token."))
         if not 0.0 <= self.alpha <= 5.0:
@@ -322,8 +325,8 @@ class BeamSearcher:
                 beams.append(
                     _Beam(
                         seq,
-                        parent.tokens + (candidate.token,),
-                        parent.logprobs + (candidate.logprob,),
+                        (*parent.tokens, candidate.token),
+                        (*parent.logprobs, candidate.logprob),
                         candidate.sort_key,
                     )
                 )
@@ -336,12 +339,7 @@ class BeamSearcher:
             chunk = prompt[start : start + self._n_batch]
             batch.n_tokens = len(chunk)
             for i, token in enumerate(chunk):
-                batch.token[i] = token
-                batch.pos[i] = start + i
-                batch.n_seq_id[i] = 1
-                batch.seq_id[i][0] = 0
-                batch.logits[i] = False
-            batch.logits[len(chunk) - 1] = True
+                _put(batch, i, token, start + i, 0, i == len(chunk) - 1)
             self._decode(context, batch)
         return self._log_softmax(context, batch.n_tokens - 1)
 
@@ -350,11 +348,7 @@ class BeamSearcher:
     ) -> list[npt.NDArray[np.float64]]:
         batch.n_tokens = len(live)
         for i, beam in enumerate(live):
-            batch.token[i] = beam.tokens[-1]
-            batch.pos[i] = position
-            batch.n_seq_id[i] = 1
-            batch.seq_id[i][0] = beam.seq
-            batch.logits[i] = True
+            _put(batch, i, beam.tokens[-1], position, beam.seq, True)
         self._decode(context, batch)
         return [self._log_softmax(context, i) for i in range(len(live))]
 
@@ -370,3 +364,13 @@ class BeamSearcher:
         values = logits.astype(np.float64)
         shifted = values - values.max()
         return shifted - math.log(float(np.exp(shifted).sum()))
+
+
+def _put(batch: llama_cpp.llama_batch, i: int, token: int, position: int, seq: int, logits: bool) -> None:
+    """Row i of the batch: one token of one sequence, with or without its logits."""
+    batch.token[i] = token
+    batch.pos[i] = position
+    batch.n_seq_id[i] = 1
+    sequences: Any = batch.seq_id  # llama_seq_id ** (the stubs type its rows as arrays)
+    sequences[i][0] = seq
+    batch.logits[i] = logits

@@ -1,4 +1,4 @@
-"""Beam search on the real starter model: greedy at width 1, at least as likely as greedy wider, ranked by GNMT's formula."""
+"""Beam search on the real starter model: greedy at width 1, as likely as greedy or more when wider, GNMT ranking."""
 
 from __future__ import annotations
 
@@ -95,6 +95,8 @@ def test_the_length_penalty_ranks_as_gnmts_formula_says() -> None:
         (BeamSettings(max_new_tokens=0), "at least one new token"),
     ],
 )
-def test_settings_that_cannot_run_are_refused_with_the_reason(engine: Engine, settings: BeamSettings, words: str) -> None:
+def test_settings_that_cannot_run_are_refused_with_the_reason(
+    engine: Engine, settings: BeamSettings, words: str
+) -> None:
     with pytest.raises(BeamSearchError, match=words):
         BeamSearcher(engine.llama).search(prompt_of(engine, PROMPTS[0]), settings)
