@@ -368,9 +368,9 @@ class BeamSearcher:
 
 def _put(batch: llama_cpp.llama_batch, i: int, token: int, position: int, seq: int, logits: bool) -> None:
     """Row i of the batch: one token of one sequence, with or without its logits."""
-    batch.token[i] = token
-    batch.pos[i] = position
-    batch.n_seq_id[i] = 1
-    sequences: Any = batch.seq_id  # llama_seq_id ** (the stubs type its rows as arrays)
-    sequences[i][0] = seq
-    batch.logits[i] = logits
+    rows: Any = batch  # the binding's stubs type these C arrays loosely (n_seq_id as an array of arrays)
+    rows.token[i] = token
+    rows.pos[i] = position
+    rows.n_seq_id[i] = 1
+    rows.seq_id[i][0] = seq
+    rows.logits[i] = logits
