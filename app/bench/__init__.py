@@ -29,6 +29,7 @@ SECTIONS: list[str] = [
     "monitor",
     "retrieval",
     "server",
+    "decoding",
 ]
 
 
