@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from app.core.inference.engine import Engine, EngineError, ReplyDone, ReplyEvent, TokenPiece
+from app.core.inference.engine import Engine, EngineError, ReplyDone, ReplyEvent, TokenObserver, TokenPiece
 from app.core.inference.sampling import SamplingParams
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
@@ -44,7 +44,11 @@ def fork_point(prompt: Sequence[int], reply: Sequence[int], position: int, force
 
 
 def stream_fork(
-    engine: Engine, point: ForkPoint, params: SamplingParams, stop: threading.Event
+    engine: Engine,
+    point: ForkPoint,
+    params: SamplingParams,
+    stop: threading.Event,
+    observer: TokenObserver | None = None,
 ) -> Iterator[ReplyEvent]:
     """The forked reply: one TokenPiece per kept token and for the forced one, then the new tokens
     as they come, then a ReplyDone whose text is the whole forked reply and whose stats are the
@@ -52,7 +56,7 @@ def stream_fork(
     head = [*point.kept, point.forced]
     head_text = engine.llama.detokenize(head).decode("utf-8", errors="replace")
     yield TokenPiece(head_text, point.forced)
-    for event in engine.stream_tokens(point.tokens(), params, stop):
+    for event in engine.stream_tokens(point.tokens(), params, stop, observer):
         if isinstance(event, ReplyDone):
             yield ReplyDone(head_text + event.text, event.stats, event.metrics, event.trace)
         else:

@@ -21,7 +21,7 @@ from app.core.support.user_text import N_
 class BeamWidthDoesNotFit(BeamSearchError):
     """The beams' KV cache and compute buffer need more memory than is free."""
 
-    def __init__(self, message: str, needed: int, available: int) -> None:
+    def __init__(self, message: str, needed: int = 0, available: int = 0) -> None:
         super().__init__(message)
         self.needed = needed
         self.available = available
