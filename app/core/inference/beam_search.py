@@ -37,7 +37,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -113,6 +113,7 @@ class Hypothesis:
     cumulative_logprob: float  # includes the end-of-text token's log-probability when it ended there
     score: float
     end: BeamEnd
+    text: str = ""  # the tokens as text (filled in by the search)
 
     @property
     def length(self) -> int:
@@ -175,10 +176,7 @@ class BeamSearchError(EngineError):
 
 def rank_hypotheses(hypotheses: list[Hypothesis], alpha: float) -> list[Hypothesis]:
     """The same hypotheses rescored for `alpha`, best first."""
-    rescored = [
-        Hypothesis(h.tokens, h.logprobs, h.cumulative_logprob, beam_score(h.cumulative_logprob, h.length, alpha), h.end)
-        for h in hypotheses
-    ]
+    rescored = [replace(h, score=beam_score(h.cumulative_logprob, h.length, alpha)) for h in hypotheses]
     return sorted(rescored, key=lambda h: h.score, reverse=True)
 
 
@@ -265,7 +263,9 @@ class BeamSearcher:
             result.decode_s = time.perf_counter() - started
         finally:
             llama_cpp.llama_batch_free(batch)
-        result.hypotheses = sorted(finished, key=lambda h: h.score, reverse=True)[: settings.kept]
+        best = sorted(finished, key=lambda h: h.score, reverse=True)[: settings.kept]
+        detokenize = self._llama.detokenize
+        result.hypotheses = [replace(h, text=detokenize(list(h.tokens)).decode("utf-8", "replace")) for h in best]
         return result
 
     def _choose(
