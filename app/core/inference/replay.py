@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import threading
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -182,6 +183,18 @@ def engine_sampler_chain(params: SamplingParams, seed: int) -> tuple[SamplerStep
     )
 
 
+def llama_build() -> str:
+    """The ggml library version llama-cpp-python ships (from its file name, where the platform
+    puts it there) and the build's system info line (backends and CPU features compiled in)."""
+    system = llama_cpp.llama_print_system_info().decode("utf-8", "replace").strip()
+    versions = sorted(
+        match.group(1)
+        for path in (Path(llama_cpp.__file__).parent / "lib").glob("libggml-base*")
+        if (match := re.search(r"(\d+\.\d+\.\d+)", path.name))
+    )
+    return f"ggml {versions[-1]}; {system}" if versions else system
+
+
 def _kv_type(value: int) -> str:
     try:
         return GGMLQuantizationType(value).name.lower()
@@ -202,7 +215,7 @@ def _context_facts(engine: Engine) -> dict[str, Any]:
         "quantization": quant,
         "chat_template_sha256": sha256_text(llama.metadata.get("tokenizer.chat_template", "")),
         "llama_cpp_python": llama_cpp.__version__,
-        "llama_cpp_build": llama_cpp.llama_print_system_info().decode("utf-8", "replace").strip(),
+        "llama_cpp_build": llama_build(),
         "backend": "local",
         "n_ctx": llama.n_ctx(),
         "n_batch": int(params.n_batch),

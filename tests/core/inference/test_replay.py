@@ -27,6 +27,7 @@ def test_the_record_holds_what_reproduces_the_reply(engine: Engine, starter_mode
     assert record.model_sha256 == hashlib.sha256(starter_model.read_bytes()).hexdigest()
     assert record.quantization
     assert record.llama_cpp_python == llama_cpp.__version__
+    assert "CPU" in record.llama_cpp_build  # the build's system info line
     assert record.n_ctx == engine.n_ctx and record.threads >= 1 and record.kv_types == "f16/f16"
     assert [step.name for step in record.sampler_chain] == [
         "penalties", "top_k", "typical", "top_p", "min_p", "temperature", "dist",
