@@ -43,7 +43,6 @@ from typing import Any
 
 import llama_cpp
 import numpy as np
-import numpy.typing as npt
 from llama_cpp._internals import LlamaContext
 
 from app.core.inference.engine import EngineError, PromptTooLong
@@ -166,6 +165,8 @@ class _Candidate:
     rank: int = field(compare=False)  # the token's rank in its parent's distribution
 
 
+_Top = tuple[list[int], list[float]]  # a beam's most likely next tokens and their log-probabilities
+
 # Called with the beam context's cell count before the context is made; raises to refuse the search.
 Admission = Callable[[int], None]
 
@@ -188,6 +189,7 @@ class BeamSearcher:
         self._vocab = llama._model.vocab
         self._n_vocab = llama.n_vocab()
         self._n_batch = max(1, int(llama.context_params.n_batch))
+        self._width = 1
 
     def search(
         self,
@@ -210,6 +212,7 @@ class BeamSearcher:
         if admit is not None:
             admit(cells)
         context = self._context(cells, settings.width)
+        self._width = settings.width
         try:
             return self._run(context, prompt, settings, cells, stop or threading.Event())
         finally:
@@ -271,19 +274,15 @@ class BeamSearcher:
     def _choose(
         self,
         live: list[_Beam],
-        rows: list[npt.NDArray[np.float64]],
+        rows: list[_Top],
         settings: BeamSettings,
         finished: list[Hypothesis],
     ) -> list[_Candidate]:
         """The next live beams (best first); beams that chose end-of-text join `finished`."""
         width = settings.width
         candidates: list[_Candidate] = []
-        for beam, logprobs in zip(live, rows, strict=True):
-            # 2 x width per beam: enough that end-of-text tokens never starve the live beams.
-            top = np.argpartition(-logprobs, 2 * width)[: 2 * width]
-            top = top[np.argsort(-logprobs[top], kind="stable")]
-            for rank, token in enumerate(top.tolist()):
-                lp = float(logprobs[token])
+        for beam, (tokens, logprobs) in zip(live, rows, strict=True):
+            for rank, (token, lp) in enumerate(zip(tokens, logprobs, strict=True)):
                 candidates.append(_Candidate(beam.cumulative + lp, beam, token, lp, rank))
         candidates.sort(reverse=True)
         chosen: list[_Candidate] = []
@@ -332,25 +331,23 @@ class BeamSearcher:
                 )
         return beams
 
-    def _decode_prompt(
-        self, context: LlamaContext, batch: llama_cpp.llama_batch, prompt: list[int]
-    ) -> npt.NDArray[np.float64]:
+    def _decode_prompt(self, context: LlamaContext, batch: llama_cpp.llama_batch, prompt: list[int]) -> _Top:
         for start in range(0, len(prompt), self._n_batch):
             chunk = prompt[start : start + self._n_batch]
             batch.n_tokens = len(chunk)
             for i, token in enumerate(chunk):
                 _put(batch, i, token, start + i, 0, i == len(chunk) - 1)
             self._decode(context, batch)
-        return self._log_softmax(context, batch.n_tokens - 1)
+        return self._top(context, batch.n_tokens - 1)
 
     def _decode_step(
         self, context: LlamaContext, batch: llama_cpp.llama_batch, live: list[_Beam], position: int
-    ) -> list[npt.NDArray[np.float64]]:
+    ) -> list[_Top]:
         batch.n_tokens = len(live)
         for i, beam in enumerate(live):
             _put(batch, i, beam.tokens[-1], position, beam.seq, True)
         self._decode(context, batch)
-        return [self._log_softmax(context, i) for i in range(len(live))]
+        return [self._top(context, i) for i in range(len(live))]
 
     @staticmethod
     def _decode(context: LlamaContext, batch: llama_cpp.llama_batch) -> None:
@@ -358,12 +355,18 @@ class BeamSearcher:
         if code != 0:
             raise BeamSearchError(fill(N_("llama.cpp's decode failed for the beams (code {code})."), code=code))
 
-    def _log_softmax(self, context: LlamaContext, row: int) -> npt.NDArray[np.float64]:
+    def _top(self, context: LlamaContext, row: int) -> _Top:
+        """The 2 x width most likely next tokens of batch row `row`, best first, with their
+        log-probabilities (log-softmax over the whole vocabulary). Twice the width, so that
+        end-of-text tokens never starve the live beams; read straight from llama.cpp's logits."""
         pointer = llama_cpp.llama_get_logits_ith(context.ctx, row)
         logits = np.ctypeslib.as_array(ctypes.cast(pointer, ctypes.POINTER(ctypes.c_float)), shape=(self._n_vocab,))
-        values = logits.astype(np.float64)
-        shifted = values - values.max()
-        return shifted - math.log(float(np.exp(shifted).sum()))
+        k = min(2 * self._width, self._n_vocab)
+        top = np.argpartition(logits, -k)[-k:]
+        top = top[np.argsort(-logits[top], kind="stable")]
+        peak = float(logits[top[0]])
+        log_total = peak + math.log(float(np.exp(logits - peak).sum(dtype=np.float64)))
+        return top.tolist(), [float(logits[t]) - log_total for t in top]
 
 
 def _put(batch: llama_cpp.llama_batch, i: int, token: int, position: int, seq: int, logits: bool) -> None:
