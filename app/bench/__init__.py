@@ -31,6 +31,7 @@ SECTIONS: list[str] = [
     "monitor",
     "retrieval",
     "server",
+    "decoding",
 ]
 
 

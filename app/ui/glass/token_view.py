@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QBoxLayout, QFrame, QLabel, QSizePolicy, QToolTip,
 
 from app.core.inference.token_probs import LOW_BELOW, UNSURE_BELOW, Confidence, TokenStep, TokenTrace
 from app.core.support.formatting import fill
+from app.ui.glass.fork_links import fork_link, parse_fork_link
 from app.ui.widgets.theme import Tone, colours, set_tone
 
 
@@ -61,8 +62,10 @@ def shown(text: str) -> str:
     return html.escape(visible)
 
 
-def alternatives_html(step: TokenStep) -> str:
-    """The top alternatives of one token as a small table, the chosen one in bold."""
+def alternatives_html(step: TokenStep, fork_at: int | None = None) -> str:
+    """The top alternatives of one token as a small table, the chosen one in bold.
+
+    `fork_at`: the token's index in the reply; the other alternatives become fork links."""
     rank = step.rank
     where = (
         fill(QCoreApplication.translate("TokenView", "rank {n}"), n=rank)
@@ -73,6 +76,8 @@ def alternatives_html(step: TokenStep) -> str:
     for alternative in step.alternatives:
         chosen = alternative.token_id == step.token_id
         text = f"<b>{shown(alternative.text)}</b>" if chosen else shown(alternative.text)
+        if fork_at is not None and not chosen:
+            text = f'<a href="{fork_link(fork_at, alternative.token_id)}">{text}</a>'
         bar = "█" * max(1, round(alternative.probability * BAR_WIDTH))
         rows.append(
             f"<tr><td>{text}</td><td style='color:{colours().probability_bar}'>{bar}</td>"
@@ -109,6 +114,7 @@ class TokenReplyView(QWidget):
     """One reply's token trace; `tokenActivated(index)` when a token is clicked."""
 
     tokenActivated = Signal(int)
+    forkRequested = Signal(int, int)  # the token's index in the reply, the alternative's token id
 
     def __init__(self, trace: TokenTrace, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -140,7 +146,10 @@ class TokenReplyView(QWidget):
         box.setContentsMargins(8, 4, 8, 4)
         self.detail = QLabel(self.pinned_box)
         self.detail.setTextFormat(Qt.TextFormat.RichText)
-        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
+        )
+        self.detail.linkActivated.connect(self._fork)
         self.detail_note = QLabel(probability_note(trace.sampling), self.pinned_box)
         self.detail_note.setWordWrap(True)
         set_tone(self.detail_note, Tone.NOTE)
@@ -155,7 +164,8 @@ class TokenReplyView(QWidget):
     def pin(self, index: int) -> None:
         """Show token `index`'s alternatives below the reply (what a click does)."""
         self.pinned = index
-        self.detail.setText(self.details_html(index))
+        fork_note = QCoreApplication.translate("TokenView", "Click an alternative to fork the reply there.")
+        self.detail.setText(f"{alternatives_html(self.trace.steps[index], index)}<p><small>{fork_note}</small></p>")
         self.pinned_box.show()
         self.tokenActivated.emit(index)
 
@@ -197,6 +207,11 @@ class TokenReplyView(QWidget):
         index = self._index(link)
         if index is not None:
             self.pin(index)
+
+    def _fork(self, link: str) -> None:
+        parsed = parse_fork_link(link)
+        if parsed is not None and 0 <= parsed[0] < len(self.trace.steps):
+            self.forkRequested.emit(*parsed)
 
 
 def attach_token_view(message: QWidget, body: QWidget, trace: TokenTrace) -> TokenReplyView:

@@ -24,6 +24,7 @@ from app.core.backends.local.process import EngineCrashed, EngineLink, EnginePro
 from app.core.backends.local.session import LoadListener
 from app.core.chat.context_window import PlanRequest, PlanResult
 from app.core.chat.prompt_inspector import InspectRequest, PromptInspection
+from app.core.inference.beam_search import BeamResult, BeamSettings
 from app.core.inference.engine import (
     ChatMessage,
     LoadConfig,
@@ -33,6 +34,7 @@ from app.core.inference.engine import (
     StopReason,
     TokenPiece,
 )
+from app.core.inference.replay import ReplayRecord, ReplayReport
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import FallbackResult
 from app.core.models.library import installed_models
@@ -173,6 +175,25 @@ class LocalBackend:
     def inspect(self, request: InspectRequest) -> PromptInspection:
         result = self._run(wire.Inspect(request))
         assert isinstance(result, PromptInspection)
+        return result
+
+    def beam_search(
+        self, messages: Sequence[ChatMessage], settings: BeamSettings, stop: threading.Event | None = None
+    ) -> BeamResult:
+        """The beams' hypotheses, best first. Raises BeamWidthDoesNotFit (with the numbers) or BeamSearchError."""
+        result = self._run(wire.BeamSearch(tuple(messages), settings), stop)
+        assert isinstance(result, BeamResult)
+        return result
+
+    def replay(
+        self,
+        record: ReplayRecord,
+        messages: Sequence[ChatMessage],
+        changed: SamplingParams | None = None,
+        stop: threading.Event | None = None,
+    ) -> ReplayReport:
+        result = self._run(wire.Replay(record, tuple(messages), changed), stop)
+        assert isinstance(result, ReplayReport)
         return result
 
     def close(self) -> None:

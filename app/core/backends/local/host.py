@@ -168,6 +168,10 @@ def _run(session: EngineSession, job: wire.Job, flag: threading.Event, send: Cal
         return session.inspect(work.request)
     if isinstance(work, wire.CountTokens):
         return session.count_tokens(work.text)
+    if isinstance(work, wire.BeamSearch):
+        return session.beam_search(work.messages, work.settings, flag)
+    if isinstance(work, wire.Replay):
+        return session.replay(work.record, work.messages, work.changed, flag)
     session.close()
     return None
 

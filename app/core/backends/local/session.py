@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from app.core.chat.context_window import EnginePlanner, PlanRequest, PlanResult
 from app.core.chat.prompt_inspector import InspectRequest, PromptInspection, inspect_conversation
+from app.core.inference.beam_search import BeamResult, BeamSearcher, BeamSettings
 from app.core.inference.engine import (
     ChatMessage,
     Engine,
@@ -25,12 +26,18 @@ from app.core.inference.engine import (
     ReplyEvent,
     TokenObserver,
 )
+from app.core.inference.fork import fork_point, stream_fork
 from app.core.inference.load_timeline import LoadTimeline
 from app.core.inference.logits import SampledLogits
 from app.core.inference.metrics import MetricsRecorder
+from app.core.inference.replay import ReplayRecord, ReplayReport, replay
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
+from app.core.memory.beam_fit import beam_admission
 from app.core.memory.fallback import FallbackResult, FallbackStep, load_with_fallback
+from app.core.memory.fit import machine_now
+from app.core.memory.planner import MemoryPlanner
+from app.core.models.gguf_info import read_gguf_info
 from app.core.support.user_text import N_
 
 
@@ -138,6 +145,43 @@ class EngineSession:
 
     def count_tokens(self, text: str) -> int:
         return len(self.engine.tokenize(text, special=False))
+
+    # ---- decoding explorer (beam search, fork, replay) -------------------------------
+
+    def beam_search(self, messages: Sequence[ChatMessage], settings: BeamSettings, stop: threading.Event) -> BeamResult:
+        """Beam search for the reply; a width whose KV cache does not fit now is refused first."""
+        config = self.engine.config
+        if config is None:
+            raise EngineError(N_("No model is loaded."))
+        planner = MemoryPlanner(read_gguf_info(config.model_path))
+        admit = beam_admission(planner, machine_now(), config.n_gpu_layers, settings.width)
+        prompt = self.engine.prompt_tokens(messages)
+        return BeamSearcher(self.engine.llama).search(prompt, settings, stop, admit)
+
+    def stream_fork(
+        self,
+        messages: Sequence[ChatMessage],
+        reply: Sequence[int],
+        position: int,
+        forced: int,
+        params: SamplingParams,
+        stop: threading.Event,
+        token_probabilities: bool = False,
+    ) -> Iterator[ReplyEvent]:
+        """The reply to `messages` forked at `position` with `forced` there (see fork.py)."""
+        point = fork_point(self.engine.prompt_tokens(messages), reply, position, forced)
+        return self._recorded(
+            lambda observe: stream_fork(self.engine, point, params, stop, observe), params, token_probabilities
+        )
+
+    def replay(
+        self,
+        record: ReplayRecord,
+        messages: Sequence[ChatMessage],
+        changed: SamplingParams | None,
+        stop: threading.Event,
+    ) -> ReplayReport:
+        return replay(self.engine, record, self.engine.prompt_tokens(messages), changed, stop)
 
     def close(self) -> None:
         """Free the model now."""

@@ -19,8 +19,11 @@ from pathlib import Path
 
 from app.core.chat.context_window import PlanRequest
 from app.core.chat.prompt_inspector import InspectRequest
+from app.core.inference.beam_search import BeamSearchError, BeamSettings
 from app.core.inference.engine import ChatMessage, EngineError, LoadCancelled, LoadConfig, PromptTooLong
+from app.core.inference.replay import ReplayRecord
 from app.core.inference.sampling import SamplingParams
+from app.core.memory.beam_fit import BeamWidthDoesNotFit
 from app.core.memory.fallback import FallbackStep, OutOfMemoryError
 from app.core.models.validation import ModelFileError
 
@@ -70,7 +73,22 @@ class Unload:
     pass
 
 
-Work = Load | Reply | Complete | Plan | Inspect | CountTokens | Unload
+@dataclass(frozen=True)
+class BeamSearch:
+    messages: tuple[ChatMessage, ...]
+    settings: BeamSettings
+
+
+@dataclass(frozen=True)
+class Replay:
+    """Run a recorded reply again (`changed`: with other sampling settings) and compare it."""
+
+    record: ReplayRecord
+    messages: tuple[ChatMessage, ...]
+    changed: SamplingParams | None = None
+
+
+Work = Load | Reply | Complete | Plan | Inspect | CountTokens | Unload | BeamSearch | Replay
 
 
 @dataclass(frozen=True)
@@ -166,6 +184,8 @@ _KINDS: dict[str, type[Exception]] = {
     "cancelled": LoadCancelled,
     "out_of_memory": OutOfMemoryError,
     "engine": EngineError,
+    "beam_search": BeamSearchError,
+    "beam_does_not_fit": BeamWidthDoesNotFit,
     "unexpected": RuntimeError,
 }
 

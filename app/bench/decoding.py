@@ -1,0 +1,109 @@
+"""The `decoding` section: beam search's cost per token against greedy's, and a fork's first token.
+
+- Beam search at width 4 decodes its four beams in one batch per step, so a step should
+  cost about one greedy token, not four: time per output token (per step) of a width-4
+  search ÷ the engine's greedy time per output token (after the first token), same
+  prompt, same length, rounds interleaved so the drift of a shared machine hits both;
+  target <= 2. The width-1 search ÷ greedy is reported too (the beam loop's own overhead).
+- A fork reuses the KV cache up to the fork position: time to the first new token after a
+  fork ÷ the time to first token of a fresh reply from the same tokens (the prompt, the
+  kept reply tokens and the forced one, on an empty cache); target <= 0.2.
+"""
+
+from __future__ import annotations
+
+import statistics
+import threading
+from dataclasses import replace
+
+from app.bench import BenchContext, BenchRow, not_measured, row
+from app.core.inference.beam_search import BeamSearcher, BeamSettings
+from app.core.inference.engine import ChatMessage, Engine, LoadConfig, ReplyDone, TokenPiece, final_reply
+from app.core.inference.fork import fork_point, stream_fork
+from app.core.inference.sampling import GREEDY
+
+SECTION = "decoding"
+N_CTX = 2048
+PROMPT = (
+    "Here are my notes on the water cycle. Water evaporates from oceans, lakes and rivers when the sun warms "
+    "it; plants add more through transpiration. The vapour rises, cools and condenses into clouds around tiny "
+    "particles of dust. When the droplets grow heavy they fall as rain, snow or hail, and the water runs off "
+    "into rivers or soaks into the ground, where it refills aquifers and slowly flows back to the sea. "
+    "Please explain, in a few sentences, which step of this cycle moves the most water each year and why."
+)
+
+
+def run(context: BenchContext) -> list[BenchRow]:
+    engine = Engine()
+    engine.load(LoadConfig(context.model_path, n_ctx=N_CTX))
+    try:
+        prompt = engine.prompt_tokens([ChatMessage("user", PROMPT)])
+        rounds = 1 if context.quick else 3
+        length = 16 if context.quick else 48
+        rows = _beam_rows(engine, prompt, rounds, length, context)
+        rows.extend(_fork_rows(engine, prompt, rounds, length, context))
+        return rows
+    finally:
+        engine.close()
+
+
+def _greedy_token_s(engine: Engine, prompt: list[int], length: int) -> float:
+    engine.llama.reset()
+    done = final_reply(engine.stream_tokens(prompt, replace(GREEDY, max_tokens=length), threading.Event()))
+    rate = done.stats.generation_tokens_per_s
+    return 1.0 / rate if rate > 0 else float("nan")
+
+
+def _beam_token_s(searcher: BeamSearcher, prompt: list[int], width: int, length: int) -> float:
+    result = searcher.search(prompt, BeamSettings(width=width, max_new_tokens=length, stop_at_end_of_text=False))
+    return result.decode_s / result.steps if result.steps else float("nan")
+
+
+def _beam_rows(engine: Engine, prompt: list[int], rounds: int, length: int, context: BenchContext) -> list[BenchRow]:
+    searcher = BeamSearcher(engine.llama)
+    greedy: list[float] = []
+    width1: list[float] = []
+    width4: list[float] = []
+    for _ in range(rounds):
+        greedy.append(_greedy_token_s(engine, prompt, length))
+        width4.append(_beam_token_s(searcher, prompt, 4, length))
+        width1.append(_beam_token_s(searcher, prompt, 1, length))
+    details = context.details.setdefault(SECTION, {})
+    details.update(greedy_token_s=greedy, beam1_token_s=width1, beam4_token_s=width4, tokens=length)
+    # The ratio of each round, then their median: a round's three runs follow each other closely.
+    ratio4 = statistics.median(b / g for b, g in zip(width4, greedy, strict=True))
+    ratio1 = statistics.median(b / g for b, g in zip(width1, greedy, strict=True))
+    return [
+        row(SECTION, "greedy time per output token", statistics.median(greedy) * 1000, "ms"),
+        row(SECTION, "beam width 4: time per output token", statistics.median(width4) * 1000, "ms"),
+        row(SECTION, "beam width 4 ÷ greedy, per output token", ratio4, "ratio", "<= 2"),
+        row(SECTION, "beam width 1 ÷ greedy, per output token", ratio1, "ratio"),
+    ]
+
+
+def _fork_rows(engine: Engine, prompt: list[int], rounds: int, length: int, context: BenchContext) -> list[BenchRow]:
+    params = replace(GREEDY, max_tokens=length)
+    fork_ttft: list[float] = []
+    fresh_ttft: list[float] = []
+    for _ in range(rounds):
+        engine.llama.reset()
+        events = list(engine.stream_tokens(prompt, params, threading.Event()))
+        reply = [e.token_id for e in events if isinstance(e, TokenPiece) and e.token_id >= 0]
+        if len(reply) < 4:
+            return [not_measured(SECTION, "fork: first new token ÷ fresh TTFT", "the reply was too short to fork")]
+        position = len(reply) // 2
+        forced = next(t for t in engine.tokenize(" However") if t != reply[position])
+        point = fork_point(prompt, reply, position, forced)
+        done = final_reply(stream_fork(engine, point, params, threading.Event()))
+        fork_ttft.append(done.stats.time_to_first_token_s)
+        engine.llama.reset()
+        fresh = final_reply(engine.stream_tokens(point.tokens(), params, threading.Event()))
+        assert isinstance(fresh, ReplyDone)
+        fresh_ttft.append(fresh.stats.time_to_first_token_s)
+    context.details.setdefault(SECTION, {}).update(fork_ttft_s=fork_ttft, fresh_ttft_s=fresh_ttft)
+    ratio = statistics.median(f / g for f, g in zip(fork_ttft, fresh_ttft, strict=True))
+    return [
+        row(SECTION, "fork: time to the first new token", statistics.median(fork_ttft) * 1000, "ms"),
+        row(SECTION, "fresh reply from the same tokens: TTFT", statistics.median(fresh_ttft) * 1000, "ms"),
+        row(SECTION, "fork: first new token ÷ fresh TTFT", ratio, "ratio", "<= 0.2"),
+    ]

@@ -1,0 +1,109 @@
+"""Compare decoding strategies on one prompt: greedy, beam search and sampled replies with N seeds.
+
+Every strategy is scored with the model's own distribution (the softmax of the raw logits,
+before temperature and the other samplers), so the numbers say how likely the model finds
+each reply, whatever chose it: total log-probability over the reply's tokens (the
+end-of-text token not counted, so the replies are scored alike), the mean per token,
+perplexity (exp of minus the mean), length and speed. Greedy is the most likely choice at
+each step; beam search usually finds a reply more likely as a whole; sampled replies are
+less likely and more varied.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from app.core.inference.beam_search import BeamResult, BeamSettings
+from app.core.inference.engine import ChatMessage, ReplyDone, ReplyEvent
+from app.core.inference.sampling import GREEDY, SamplingParams
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
+
+
+class DecodingRunner(Protocol):
+    """What a comparison runs on: the local backend (LocalBackend) offers both."""
+
+    def stream_chat(
+        self,
+        messages: Sequence[ChatMessage],
+        params: SamplingParams,
+        stop: threading.Event,
+        token_probabilities: bool = False,
+    ) -> Iterator[ReplyEvent]: ...
+
+    def beam_search(
+        self, messages: Sequence[ChatMessage], settings: BeamSettings, stop: threading.Event | None = None
+    ) -> BeamResult: ...
+
+
+@dataclass(frozen=True)
+class StrategyResult:
+    label: str  # "greedy", "beam width 4", "sampled, seed 7" (a core text, worded in the UI)
+    text: str
+    length: int  # tokens
+    total_logprob: float
+    tokens_per_s: float  # generation speed; for beam search, beam steps per second
+    seconds: float
+
+    @property
+    def mean_logprob(self) -> float:
+        return self.total_logprob / self.length if self.length else 0.0
+
+    @property
+    def perplexity(self) -> float:
+        return math.exp(-self.mean_logprob) if self.length else math.nan
+
+
+def _from_reply(label: str, done: ReplyDone, seconds: float) -> StrategyResult:
+    steps = done.trace.steps if done.trace is not None else []
+    total = sum(math.log(max(step.probability, 1e-300)) for step in steps)
+    return StrategyResult(label, done.text, len(steps), total, done.stats.generation_tokens_per_s, seconds)
+
+
+def _from_beams(label: str, result: BeamResult, seconds: float) -> StrategyResult:
+    best = result.best
+    speed = result.steps / result.decode_s if result.decode_s > 0 else 0.0
+    return StrategyResult(label, best.text, best.length, sum(best.logprobs), speed, seconds)
+
+
+def compare_strategies(
+    runner: DecodingRunner,
+    messages: Sequence[ChatMessage],
+    params: SamplingParams,
+    beam: BeamSettings,
+    seeds: Sequence[int],
+    stop: threading.Event,
+    on_result: Callable[[StrategyResult], None] = lambda _result: None,
+) -> list[StrategyResult]:
+    """Greedy, then the beam search, then one sampled reply per seed (with `params` otherwise),
+    all of at most `params.max_tokens` tokens; `on_result` hears each as it is done."""
+    results: list[StrategyResult] = []
+
+    def reply(label: str, chosen: SamplingParams) -> None:
+        started = time.perf_counter()
+        done: ReplyDone | None = None
+        for event in runner.stream_chat(messages, chosen, stop, token_probabilities=True):
+            if isinstance(event, ReplyDone):
+                done = event
+        assert done is not None, "every reply stream ends with a ReplyDone"
+        results.append(_from_reply(label, done, time.perf_counter() - started))
+        on_result(results[-1])
+
+    reply(N_("greedy"), replace(GREEDY, max_tokens=params.max_tokens, stop=params.stop))
+    if not stop.is_set():
+        started = time.perf_counter()
+        found = runner.beam_search(messages, replace(beam, max_new_tokens=params.max_tokens), stop)
+        results.append(
+            _from_beams(fill(N_("beam width {width}"), width=beam.width), found, time.perf_counter() - started)
+        )
+        on_result(results[-1])
+    for seed in seeds:
+        if stop.is_set():
+            break
+        reply(fill(N_("sampled, seed {seed}"), seed=seed), replace(params, seed=seed))
+    return results

@@ -1,0 +1,336 @@
+"""Exact replay: what a reply needs to be reproduced, and running it again token by token.
+
+A `ReplayRecord` is taken right after a reply (`record_reply`): the model file's SHA-256 and
+quantization, the chat template's hash, the llama.cpp build and llama-cpp-python version, the
+backend and the context settings (n_ctx, n_batch, threads, KV-cache types, GPU layers), the
+sampler chain in the order llama.cpp applies it with its values, the seed, a hash of the
+prompt token ids, how much of the prompt came from the KV cache, and the reply's token ids.
+It is plain JSON (`to_json`/`from_json`), so it travels with an exported chat.
+
+`replay` runs the same prompt again with the recorded sampling settings on a KV cache
+refilled as the original found it (the cached part of the prompt evaluated first, then the
+rest), compares token by token, and says "identical" or the first position where it diverged, with the likely
+cause: the settings that differ between the record and now, most likely first (another
+model file, another build, other context settings or thread count), or a reused or
+shifted KV cache when the original reply had reused one and nothing else differs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import llama_cpp
+from gguf.constants import GGMLQuantizationType
+
+from app.core.inference.engine import Engine, EngineError, ReplyDone, TokenPiece
+from app.core.inference.sampling import SamplingParams
+from app.core.models.gguf_info import read_gguf_info
+from app.core.models.hashing import sha256_file
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
+
+RECORD_VERSION = 1
+
+# Checked in this order when a replay diverged: the first that differs is the likeliest cause.
+_CAUSES: list[tuple[str, str]] = [
+    ("model_sha256", N_("a different model file")),
+    ("quantization", N_("another quantization of the model")),
+    ("chat_template_sha256", N_("another chat template")),
+    ("prompt_sha256", N_("a different prompt")),
+    ("sampler_chain", N_("other sampler settings")),
+    ("seed", N_("another seed")),
+    ("llama_cpp_python", N_("another llama-cpp-python version")),
+    ("llama_cpp_build", N_("another llama.cpp build")),
+    ("backend", N_("another backend")),
+    ("n_gpu_layers", N_("another number of GPU layers")),
+    ("threads", N_("another thread count")),
+    ("n_batch", N_("another batch size")),
+    ("n_ctx", N_("another context length")),
+    ("kv_types", N_("other KV-cache types")),
+]
+
+
+@dataclass(frozen=True)
+class SamplerStep:
+    name: str
+    values: dict[str, float | int]
+
+
+@dataclass(frozen=True)
+class ReplayRecord:
+    model_file: str
+    model_sha256: str
+    quantization: str
+    chat_template_sha256: str
+    llama_cpp_python: str
+    llama_cpp_build: str  # the build's system info line (backends and CPU features compiled in)
+    backend: str
+    n_ctx: int
+    n_batch: int
+    threads: int
+    kv_types: str  # "K/V", e.g. "f16/f16"
+    n_gpu_layers: int
+    sampler_chain: tuple[SamplerStep, ...]
+    seed: int
+    prompt_sha256: str
+    prompt_tokens: int
+    cached_prompt_tokens: int  # reused from the KV cache when the reply was made
+    sampling: dict[str, Any]  # the SamplingParams, to run the reply again
+    tokens: tuple[int, ...]  # the reply's token ids
+    version: int = RECORD_VERSION
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> ReplayRecord:
+        data = json.loads(text)
+        data["sampler_chain"] = tuple(SamplerStep(**step) for step in data["sampler_chain"])
+        data["tokens"] = tuple(data["tokens"])
+        return cls(**data)
+
+    def params(self) -> SamplingParams:
+        values = dict(self.sampling)
+        values["stop"] = tuple(values.get("stop", ()))
+        return SamplingParams(**values)
+
+    def comparable(self) -> dict[str, Any]:
+        """The fields a replay compares with the machine it runs on."""
+        return {key: getattr(self, key) for key, _cause in _CAUSES}
+
+
+@dataclass(frozen=True)
+class Difference:
+    setting: str
+    recorded: str
+    now: str
+    cause: str  # the likely cause in words (a core text, worded in the UI)
+
+
+@dataclass(frozen=True)
+class ReplayReport:
+    identical: bool
+    compared: int  # tokens compared (the shorter of the two replies)
+    first_divergence: int | None  # index of the first differing token; None when identical
+    recorded_token: int | None
+    replayed_token: int | None
+    replayed: tuple[int, ...]
+    differences: list[Difference] = field(default_factory=list)
+    likely_cause: str = ""
+
+    @property
+    def summary(self) -> str:
+        if self.identical:
+            return fill(N_("Identical: all {count} tokens match."), count=self.compared)
+        return fill(
+            N_("Diverged at token {position}: likely {cause}."), position=self.first_divergence, cause=self.likely_cause
+        )
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def prompt_hash(tokens: Sequence[int]) -> str:
+    return hashlib.sha256(b"".join(int(t).to_bytes(4, "little", signed=True) for t in tokens)).hexdigest()
+
+
+_fingerprints: dict[tuple[str, int, int], tuple[str, str]] = {}
+
+
+def model_fingerprint(path: Path) -> tuple[str, str]:
+    """(SHA-256, quantization) of a model file, hashed once per path, size and modification time."""
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _fingerprints:
+        _fingerprints[key] = (sha256_file(path).hexdigest(), read_gguf_info(path).dominant_tensor_type)
+    return _fingerprints[key]
+
+
+def engine_sampler_chain(params: SamplingParams, seed: int) -> tuple[SamplerStep, ...]:
+    """The chain Engine builds for `params`, in llama.cpp's order (llama-cpp-python 0.3.36's
+    Llama._init_sampler, which Engine._generate drives): penalties, then greedy at
+    temperature 0, else top-k, typical, top-p, min-p, temperature and the seeded draw."""
+    chain = [
+        SamplerStep(
+            "penalties",
+            {
+                "last_n": params.repeat_last_n,
+                "repeat": params.repeat_penalty,
+                "frequency": params.frequency_penalty,
+                "presence": params.presence_penalty,
+            },
+        )
+    ]
+    if params.temperature == 0:
+        return (*chain, SamplerStep("greedy", {}))
+    return (
+        *chain,
+        SamplerStep("top_k", {"k": params.top_k}),
+        SamplerStep("typical", {"p": 1.0}),
+        SamplerStep("top_p", {"p": params.top_p}),
+        SamplerStep("min_p", {"p": params.min_p}),
+        SamplerStep("temperature", {"t": params.temperature}),
+        SamplerStep("dist", {"seed": seed}),
+    )
+
+
+def llama_build() -> str:
+    """The ggml library version llama-cpp-python ships (from its file name, where the platform
+    puts it there) and the build's system info line (backends and CPU features compiled in)."""
+    system = llama_cpp.llama_print_system_info().decode("utf-8", "replace").strip()
+    versions = sorted(
+        match.group(1)
+        for path in (Path(llama_cpp.__file__).parent / "lib").glob("libggml-base*")
+        if (match := re.search(r"(\d+\.\d+\.\d+)", path.name))
+    )
+    return f"ggml {versions[-1]}; {system}" if versions else system
+
+
+def _kv_type(value: int) -> str:
+    try:
+        return GGMLQuantizationType(value).name.lower()
+    except ValueError:
+        return str(value)
+
+
+def _context_facts(engine: Engine) -> dict[str, Any]:
+    llama = engine.llama
+    config = engine.config
+    if config is None:
+        raise EngineError(N_("No model is loaded."))
+    params = llama.context_params
+    sha, quant = model_fingerprint(config.model_path)
+    return {
+        "model_file": config.model_path.name,
+        "model_sha256": sha,
+        "quantization": quant,
+        "chat_template_sha256": sha256_text(llama.metadata.get("tokenizer.chat_template", "")),
+        "llama_cpp_python": llama_cpp.__version__,
+        "llama_cpp_build": llama_build(),
+        "backend": "local",
+        "n_ctx": llama.n_ctx(),
+        "n_batch": int(params.n_batch),
+        "threads": int(params.n_threads),
+        "kv_types": f"{_kv_type(params.type_k)}/{_kv_type(params.type_v)}",
+        "n_gpu_layers": config.n_gpu_layers,
+    }
+
+
+def choose_seed(params: SamplingParams) -> SamplingParams:
+    """The params with a fixed seed, so the reply made with them can be recorded and replayed."""
+    return params if params.seed is not None else replace(params, seed=random.randint(0, 2**31 - 1))
+
+
+def record_reply(
+    engine: Engine, prompt: Sequence[int], params: SamplingParams, tokens: Sequence[int], cached_prompt_tokens: int
+) -> ReplayRecord:
+    """The record of a reply just made by `engine` from `prompt` with `params` (seed fixed, see choose_seed)."""
+    if params.seed is None:
+        raise EngineError(N_("A reply can only be replayed when its seed is known."))
+    sampling = asdict(params)
+    sampling["stop"] = list(params.stop)
+    return ReplayRecord(
+        **_context_facts(engine),
+        sampler_chain=engine_sampler_chain(params, params.seed),
+        seed=params.seed,
+        prompt_sha256=prompt_hash(prompt),
+        prompt_tokens=len(prompt),
+        cached_prompt_tokens=cached_prompt_tokens,
+        sampling=sampling,
+        tokens=tuple(tokens),
+    )
+
+
+def generate_recorded(
+    engine: Engine, prompt: list[int], params: SamplingParams, stop: threading.Event | None = None
+) -> tuple[ReplyDone, ReplayRecord]:
+    """Make a reply and its record in one go (the command line, the bench and the tests use this)."""
+    params = choose_seed(params)
+    tokens: list[int] = []
+    done: ReplyDone | None = None
+    for event in engine.stream_tokens(prompt, params, stop or threading.Event()):
+        if isinstance(event, TokenPiece) and event.token_id >= 0:
+            tokens.append(event.token_id)
+        elif isinstance(event, ReplyDone):
+            done = event
+    assert done is not None, "every reply stream ends with a ReplyDone"
+    return done, record_reply(engine, prompt, params, tokens, done.stats.cached_prompt_tokens)
+
+
+def differences(record: ReplayRecord, now: ReplayRecord) -> list[Difference]:
+    """The recorded settings that differ now, likeliest cause first."""
+    found = []
+    for key, cause in _CAUSES:
+        before, after = getattr(record, key), getattr(now, key)
+        if before != after:
+            found.append(Difference(key, _shown(before), _shown(after), cause))
+    return found
+
+
+def replay(
+    engine: Engine,
+    record: ReplayRecord,
+    prompt: list[int],
+    changed: SamplingParams | None = None,
+    stop: threading.Event | None = None,
+) -> ReplayReport:
+    """Run the recorded reply again on `engine` from a fresh KV cache and compare it token by token.
+
+    `changed`: replay with these sampling settings instead of the recorded ones ("what if"),
+    so the report names the changed setting where the reply went another way."""
+    params = changed if changed is not None else record.params()
+    _refill_cache_as_recorded(engine, prompt, record.cached_prompt_tokens)
+    _, now = generate_recorded(engine, prompt, replace(params, max_tokens=max(len(record.tokens), 1)), stop)
+    found = differences(record, now)
+    replayed = now.tokens
+    compared = min(len(record.tokens), len(replayed))
+    position = next((i for i in range(compared) if record.tokens[i] != replayed[i]), None)
+    if position is None and len(record.tokens) != len(replayed):
+        position = compared
+    if position is None:
+        return ReplayReport(True, compared, None, None, None, replayed, found)
+    cause = found[0].cause if found else ""
+    if not cause:
+        cause = (
+            N_("a reused or shifted KV cache")
+            if record.cached_prompt_tokens
+            else N_("a nondeterministic build (another thread count or GPU kernel)")
+        )
+    return ReplayReport(
+        False,
+        compared,
+        position,
+        record.tokens[position] if position < len(record.tokens) else None,
+        replayed[position] if position < len(replayed) else None,
+        replayed,
+        found,
+        cause,
+    )
+
+
+def _refill_cache_as_recorded(engine: Engine, prompt: list[int], cached: int) -> None:
+    """Empty the KV cache, then evaluate the part of the prompt the original reply found cached.
+
+    A prompt evaluated in one piece and one evaluated as a cached prefix plus the rest give
+    slightly different logits, enough to change a sampled token; so the replay splits the
+    prompt where the original did. (A prefix the original had cached from an earlier turn's
+    reply was evaluated token by token; that is the divergence left as "a reused KV cache".)"""
+    llama = engine.llama
+    llama.reset()
+    if 0 < cached < len(prompt):
+        llama.eval(prompt[:cached])
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, tuple) and value and isinstance(value[0], SamplerStep):
+        return ", ".join(f"{s.name}({', '.join(f'{k}={v}' for k, v in s.values.items())})" for s in value)
+    return str(value)

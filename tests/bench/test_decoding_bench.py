@@ -1,0 +1,25 @@
+"""The `decoding` bench section: beam search per token against greedy, and a fork's first token against a fresh TTFT."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.bench import BenchContext
+from app.bench.decoding import run
+
+
+@pytest.mark.requires_model
+def test_the_section_measures_beam_search_and_fork_against_their_targets(starter_model: Path) -> None:
+    context = BenchContext(model_path=starter_model, quick=True)
+    rows = {r.metric: r for r in run(context)}
+
+    beam = rows["beam width 4 ÷ greedy, per output token"]
+    assert beam.target == "<= 2" and beam.measured and beam.value > 0 and beam.passed is not None
+    fork = rows["fork: first new token ÷ fresh TTFT"]
+    assert fork.target == "<= 0.2" and fork.measured and fork.value > 0 and fork.passed is not None
+    assert rows["beam width 1 ÷ greedy, per output token"].measured
+    details = context.details["decoding"]
+    assert len(details["beam4_token_s"]) == len(details["greedy_token_s"]) == 1
+    assert details["fork_ttft_s"][0] < details["fresh_ttft_s"][0]  # the fork's prefix came from the cache

@@ -1,0 +1,75 @@
+"""Exact replay on the real starter model: a seeded sampled reply comes back token for token; a change is named."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+import llama_cpp
+import pytest
+
+from app.core.inference.engine import ChatMessage, Engine, final_reply
+from app.core.inference.replay import ReplayRecord, differences, generate_recorded, prompt_hash, replay
+from app.core.inference.sampling import SamplingParams
+
+SAMPLED = SamplingParams(temperature=0.9, top_k=40, top_p=0.95, min_p=0.05, seed=1234, max_tokens=24)
+
+
+@pytest.fixture
+def prompt(engine: Engine) -> list[int]:
+    return engine.prompt_tokens([ChatMessage("user", "Tell me a short story about a fox.")])
+
+
+def test_the_record_holds_what_reproduces_the_reply(engine: Engine, starter_model: Path, prompt: list[int]) -> None:
+    done, record = generate_recorded(engine, prompt, SAMPLED)
+    assert record.model_sha256 == hashlib.sha256(starter_model.read_bytes()).hexdigest()
+    assert record.quantization
+    assert record.llama_cpp_python == llama_cpp.__version__
+    assert "CPU" in record.llama_cpp_build  # the build's system info line
+    assert record.n_ctx == engine.n_ctx and record.threads >= 1 and record.kv_types == "f16/f16"
+    assert [step.name for step in record.sampler_chain] == [
+        "penalties", "top_k", "typical", "top_p", "min_p", "temperature", "dist",
+    ]  # fmt: skip
+    assert record.sampler_chain[-1].values == {"seed": 1234}
+    assert record.prompt_sha256 == prompt_hash(prompt) and record.prompt_tokens == len(prompt)
+    assert len(record.tokens) == done.stats.completion_tokens
+    assert ReplayRecord.from_json(record.to_json()) == record
+
+
+@pytest.mark.parametrize("prompt_cached", [False, True])
+def test_a_seeded_sampled_reply_replays_to_identical_tokens(
+    engine: Engine, prompt: list[int], prompt_cached: bool
+) -> None:
+    engine.llama.reset()
+    if prompt_cached:  # the same prompt again: the reply finds all but its last prompt token in the cache
+        generate_recorded(engine, prompt, SAMPLED)
+    done, record = generate_recorded(engine, prompt, SAMPLED)
+    assert (done.stats.cached_prompt_tokens > 0) == prompt_cached
+    final_reply(engine.stream_tokens(engine.tokenize("Something else entirely"), SAMPLED, threading.Event()))
+    report = replay(engine, ReplayRecord.from_json(record.to_json()), prompt)
+    assert report.identical, report.summary
+    assert report.replayed == record.tokens
+    assert report.first_divergence is None
+    assert report.differences == []
+    assert "Identical" in report.summary
+
+
+def test_a_changed_setting_is_named_as_the_cause_of_the_divergence(engine: Engine, prompt: list[int]) -> None:
+    _, record = generate_recorded(engine, prompt, SAMPLED)
+    report = replay(engine, record, prompt, changed=replace(SAMPLED, seed=99))
+    assert not report.identical
+    assert report.first_divergence is not None
+    assert report.replayed[: report.first_divergence] == record.tokens[: report.first_divergence]
+    assert report.recorded_token != report.replayed_token
+    assert [d.setting for d in report.differences] == ["sampler_chain", "seed"]
+    assert report.likely_cause == "other sampler settings"
+    assert "1234" in report.differences[1].recorded and "99" in report.differences[1].now
+
+
+def test_another_model_file_is_the_likeliest_cause(engine: Engine, prompt: list[int]) -> None:
+    _, record = generate_recorded(engine, prompt, SAMPLED)
+    other = replace(record, model_sha256="0" * 64, threads=record.threads + 1)
+    assert [d.setting for d in differences(other, record)] == ["model_sha256", "threads"]
+    assert differences(other, record)[0].cause == "a different model file"
