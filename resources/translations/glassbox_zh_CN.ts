@@ -300,6 +300,91 @@
     </message>
 </context>
 <context>
+    <name>CompareDialog</name>
+    <message>
+        <source>Compare decoding</source>
+        <translation>比较解码方式</translation>
+    </message>
+    <message>
+        <source>The last prompt of this chat, answered by greedy decoding, by beam search and by sampling with several seeds. Each reply is scored by the model itself: a higher log-probability (nearer 0) and a lower perplexity mean the model finds the reply more likely.</source>
+        <translation>用贪婪搜索、束搜索以及多个种子的随机采样分别回答本对话的最后一条提示词。每条回复由模型自己打分：对数概率越高（越接近 0）、困惑度越低，表示模型认为该回复越可能。</translation>
+    </message>
+    <message>
+        <source>GNMT length penalty: score = log-probability / ((5 + length) / 6) ^ alpha; 0 ranks by the sum</source>
+        <translation>GNMT 长度惩罚：得分 = 对数概率 / ((5 + 长度) / 6) ^ alpha；为 0 时按总和排序</translation>
+    </message>
+    <message>
+        <source>Beam &amp;width:</source>
+        <translation>束宽(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>&amp;Length penalty (alpha):</source>
+        <translation>长度惩罚 alpha(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Sampled &amp;replies (seeds):</source>
+        <translation>采样回复数（种子）(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Total log-prob</source>
+        <translation>总对数概率</translation>
+    </message>
+    <message>
+        <source>Mean log-prob</source>
+        <translation>平均对数概率</translation>
+    </message>
+    <message>
+        <source>Perplexity</source>
+        <translation>困惑度</translation>
+    </message>
+    <message>
+        <source>Tokens</source>
+        <translation>Token 数</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Token/秒</translation>
+    </message>
+    <message>
+        <source>Reply</source>
+        <translation>回复</translation>
+    </message>
+    <message>
+        <source>Decoding strategies compared</source>
+        <translation>解码策略比较结果</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>比较(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>正在比较…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n strategies compared.</source>
+        <translation>
+            <numerusform>已比较 %n 种策略。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>most likely</source>
+        <translation>最可能</translation>
+    </message>
+</context>
+<context>
     <name>Composer</name>
     <message>
         <source>Message the model — Enter to send, Shift+Enter for a new line</source>
@@ -859,12 +944,56 @@ free: {free}</source>
         <translation>尚未加载模型。</translation>
     </message>
     <message>
+        <source>A beam search needs room for at least one new token.</source>
+        <translation>束搜索至少需要容纳一个新 Token 的空间。</translation>
+    </message>
+    <message>
+        <source>A beam search needs a prompt of at least one token.</source>
+        <translation>束搜索需要至少一个 Token 的提示词。</translation>
+    </message>
+    <message>
+        <source>The beam width must be 1 to {most}, not {width}.</source>
+        <translation>束宽必须在 1 到 {most} 之间，而不是 {width}。</translation>
+    </message>
+    <message>
+        <source>Keep 1 to {width} hypotheses (the width), not {keep}.</source>
+        <translation>保留的候选数必须在 1 到 {width}（束宽）之间，而不是 {keep}。</translation>
+    </message>
+    <message>
+        <source>The length penalty must be 0 to 5, not {alpha}.</source>
+        <translation>长度惩罚必须在 0 到 5 之间，而不是 {alpha}。</translation>
+    </message>
+    <message>
+        <source>llama.cpp&apos;s decode failed for the beams (code {code}).</source>
+        <translation>llama.cpp 为各束解码失败（代码 {code}）。</translation>
+    </message>
+    <message>
+        <source>llama.cpp could not make a context of {cells} cells for the beams.</source>
+        <translation>llama.cpp 无法为各束创建 {cells} 个单元的上下文。</translation>
+    </message>
+    <message>
+        <source>greedy</source>
+        <translation>贪婪搜索</translation>
+    </message>
+    <message>
+        <source>sampled, seed {seed}</source>
+        <translation>采样，种子 {seed}</translation>
+    </message>
+    <message>
+        <source>beam width {width}</source>
+        <translation>束宽 {width}</translation>
+    </message>
+    <message>
         <source>Loading {name} was cancelled.</source>
         <translation>已取消加载 {name}。</translation>
     </message>
     <message>
         <source>llama.cpp could not load it ({error})</source>
         <translation>llama.cpp 无法加载它（{error}）</translation>
+    </message>
+    <message>
+        <source>A reply of {count} tokens cannot be forked at token {position}.</source>
+        <translation>有 {count} 个 Token 的回复无法在第 {position} 个 Token 处分叉。</translation>
     </message>
     <message>
         <source>The RoPE frequency base and scale must be 0 (the model&apos;s own) or positive.</source>
@@ -949,6 +1078,82 @@ free: {free}</source>
     <message>
         <source>cancelled at {share}</source>
         <translation>已在 {share} 处取消</translation>
+    </message>
+    <message>
+        <source>a different model file</source>
+        <translation>不同的模型文件</translation>
+    </message>
+    <message>
+        <source>another quantization of the model</source>
+        <translation>模型的另一种量化</translation>
+    </message>
+    <message>
+        <source>another chat template</source>
+        <translation>另一个对话模板</translation>
+    </message>
+    <message>
+        <source>a different prompt</source>
+        <translation>不同的提示词</translation>
+    </message>
+    <message>
+        <source>other sampler settings</source>
+        <translation>其他采样设置</translation>
+    </message>
+    <message>
+        <source>another seed</source>
+        <translation>另一个种子</translation>
+    </message>
+    <message>
+        <source>another llama-cpp-python version</source>
+        <translation>另一个 llama-cpp-python 版本</translation>
+    </message>
+    <message>
+        <source>another llama.cpp build</source>
+        <translation>另一个 llama.cpp 构建</translation>
+    </message>
+    <message>
+        <source>another backend</source>
+        <translation>另一个后端</translation>
+    </message>
+    <message>
+        <source>another number of GPU layers</source>
+        <translation>不同的 GPU 层数</translation>
+    </message>
+    <message>
+        <source>another thread count</source>
+        <translation>不同的线程数</translation>
+    </message>
+    <message>
+        <source>another batch size</source>
+        <translation>不同的批大小</translation>
+    </message>
+    <message>
+        <source>another context length</source>
+        <translation>不同的上下文长度</translation>
+    </message>
+    <message>
+        <source>other KV-cache types</source>
+        <translation>其他 KV 缓存类型</translation>
+    </message>
+    <message>
+        <source>Diverged at token {position}: likely {cause}.</source>
+        <translation>在第 {position} 个 Token 处出现分歧：可能原因是{cause}。</translation>
+    </message>
+    <message>
+        <source>A reply can only be replayed when its seed is known.</source>
+        <translation>只有知道种子的回复才能重放。</translation>
+    </message>
+    <message>
+        <source>a reused or shifted KV cache</source>
+        <translation>复用或平移过的 KV 缓存</translation>
+    </message>
+    <message>
+        <source>a nondeterministic build (another thread count or GPU kernel)</source>
+        <translation>非确定性的构建（不同的线程数或 GPU 内核）</translation>
+    </message>
+    <message>
+        <source>Identical: all {count} tokens match.</source>
+        <translation>完全一致：全部 {count} 个 Token 相同。</translation>
     </message>
     <message>
         <source>The grammar could not be parsed (llama.cpp&apos;s log says where).</source>
@@ -1109,6 +1314,14 @@ free: {free}</source>
     <message>
         <source>{label} must be a number, not “{value}”.</source>
         <translation>{label} 必须是数字，而不是“{value}”。</translation>
+    </message>
+    <message>
+        <source>Beam width {width} needs {needed} of VRAM for its KV cache ({cells} cells) and compute buffer, but {free} is free. Use a narrower width or fewer new tokens.</source>
+        <translation>束宽 {width} 的 KV 缓存（{cells} 个单元）和计算缓冲区需要 {needed} 显存，但只有 {free} 可用。请减小束宽或减少新 Token 数。</translation>
+    </message>
+    <message>
+        <source>Beam width {width} needs {needed} of RAM for its KV cache ({cells} cells) and compute buffer, but {free} is free. Use a narrower width or fewer new tokens.</source>
+        <translation>束宽 {width} 的 KV 缓存（{cells} 个单元）和计算缓冲区需要 {needed} 内存，但只有 {free} 可用。请减小束宽或减少新 Token 数。</translation>
     </message>
     <message>
         <source>on the CPU only</source>
@@ -3597,6 +3810,77 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>ReplyFooter</name>
+    <message>
+        <source>everything earlier was reused</source>
+        <translation>之前的内容全部复用</translation>
+    </message>
+    <message>
+        <source>first turn: nothing was cached yet</source>
+        <translation>首轮：尚无缓存</translation>
+    </message>
+    <message>
+        <source>context shift: old turns were cut out of the cache and the rest moved back</source>
+        <translation>上下文平移：旧轮次从缓存中移除，其余内容前移</translation>
+    </message>
+    <message>
+        <source>the system prompt changed</source>
+        <translation>系统提示词已更改</translation>
+    </message>
+    <message>
+        <source>the chat template rendered the earlier messages differently</source>
+        <translation>对话模板对之前消息的渲染不同</translation>
+    </message>
+    <message>
+        <source>an earlier message was edited, regenerated or deleted</source>
+        <translation>之前的消息被编辑、重新生成或删除</translation>
+    </message>
+    <message>
+        <source>the context window dropped the oldest turns</source>
+        <translation>上下文窗口移除了最早的轮次</translation>
+    </message>
+    <message>
+        <source>the cache held another conversation or prompt</source>
+        <translation>缓存中是另一段对话或提示词</translation>
+    </message>
+    <message>
+        <source>{mj} mJ</source>
+        <translation>{mj} mJ</translation>
+    </message>
+    <message>
+        <source>{j} J</source>
+        <translation>{j} J</translation>
+    </message>
+    <message>
+        <source>{n} tokens</source>
+        <translation>{n} 个 Token</translation>
+    </message>
+    <message>
+        <source>{speed} tok/s</source>
+        <translation>{speed} tok/s</translation>
+    </message>
+    <message>
+        <source>first token {ms} ms</source>
+        <translation>首 Token {ms} 毫秒</translation>
+    </message>
+    <message>
+        <source>prompt {n} tokens ({cached} cached)</source>
+        <translation>提示词 {n} 个 Token（缓存 {cached} 个）</translation>
+    </message>
+    <message>
+        <source>cache: {reason}</source>
+        <translation>缓存：{reason}</translation>
+    </message>
+    <message>
+        <source>waited {ms} ms for the model</source>
+        <translation>等待模型 {ms} 毫秒</translation>
+    </message>
+    <message>
+        <source>{energy}/token on the GPU</source>
+        <translation>GPU 每 Token {energy}</translation>
+    </message>
+</context>
+<context>
     <name>ServerModels</name>
     <message>
         <source>On {server}</source>
@@ -4416,6 +4700,10 @@ Token 计数：{counts}。</translation>
         <translation>模型自身的概率分布，未经采样设置调整。</translation>
     </message>
     <message>
+        <source>Click an alternative to fork the reply there.</source>
+        <translation>点击某个候选项即可从该处分叉回复。</translation>
+    </message>
+    <message>
         <source>{n} tokens, mean probability {mean}; {unsure} unsure (below {u}), {low} low (below {l}). Point at a word for alternatives, click to pin them.</source>
         <translation>{n} 个 Token，平均概率 {mean}；{unsure} 个不确定（低于 {u}），{low} 个低置信（低于 {l}）。将鼠标指向词语可查看候选，单击可固定显示。</translation>
     </message>
@@ -4521,6 +4809,17 @@ Token 计数：{counts}。</translation>
     <message>
         <source>Stop and delete the partial file</source>
         <translation>停止并删除未下载完的文件</translation>
+    </message>
+</context>
+<context>
+    <name>dialog_parent</name>
+    <message>
+        <source>Compare &amp;decoding…</source>
+        <translation>比较解码方式(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Greedy, beam search and sampled replies to the last prompt, side by side</source>
+        <translation>并排比较对最后一条提示词的贪婪搜索、束搜索和采样回复</translation>
     </message>
 </context>
 <context>

@@ -165,7 +165,8 @@ class TokenReplyView(QWidget):
         """Show token `index`'s alternatives below the reply (what a click does)."""
         self.pinned = index
         fork_note = QCoreApplication.translate("TokenView", "Click an alternative to fork the reply there.")
-        self.detail.setText(f"{alternatives_html(self.trace.steps[index], index)}<p><small>{fork_note}</small></p>")
+        details = alternatives_html(self.trace.steps[index], index) + f"<p><small>{fork_note}</small></p>"
+        self.detail.setText(details)  # markup around translated text
         self.pinned_box.show()
         self.tokenActivated.emit(index)
 

@@ -19,37 +19,54 @@ from app.ui.widgets import core_text
 SHOWN_QUEUE_WAIT_S = 0.05  # a shorter wait is no wait worth a word in the footer
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ReplyFooter", text)
-
-
 def cache_miss_text(miss: CacheMiss) -> str:
     """Why the prompt cache missed, in the user's language."""
     texts = {
-        CacheMiss.NONE: _tr("everything earlier was reused"),
-        CacheMiss.FIRST_TURN: _tr("first turn: nothing was cached yet"),
-        CacheMiss.CONTEXT_SHIFT: _tr("context shift: old turns were cut out of the cache and the rest moved back"),
-        CacheMiss.SYSTEM_PROMPT: _tr("the system prompt changed"),
-        CacheMiss.TEMPLATE: _tr("the chat template rendered the earlier messages differently"),
-        CacheMiss.EDITED_HISTORY: _tr("an earlier message was edited, regenerated or deleted"),
-        CacheMiss.WINDOW_SLIDE: _tr("the context window dropped the oldest turns"),
-        CacheMiss.OTHER_CONVERSATION: _tr("the cache held another conversation or prompt"),
+        CacheMiss.NONE: QCoreApplication.translate("ReplyFooter", "everything earlier was reused"),
+        CacheMiss.FIRST_TURN: QCoreApplication.translate("ReplyFooter", "first turn: nothing was cached yet"),
+        CacheMiss.CONTEXT_SHIFT: QCoreApplication.translate(
+            "ReplyFooter", "context shift: old turns were cut out of the cache and the rest moved back"
+        ),
+        CacheMiss.SYSTEM_PROMPT: QCoreApplication.translate("ReplyFooter", "the system prompt changed"),
+        CacheMiss.TEMPLATE: QCoreApplication.translate(
+            "ReplyFooter", "the chat template rendered the earlier messages differently"
+        ),
+        CacheMiss.EDITED_HISTORY: QCoreApplication.translate(
+            "ReplyFooter", "an earlier message was edited, regenerated or deleted"
+        ),
+        CacheMiss.WINDOW_SLIDE: QCoreApplication.translate(
+            "ReplyFooter", "the context window dropped the oldest turns"
+        ),
+        CacheMiss.OTHER_CONVERSATION: QCoreApplication.translate(
+            "ReplyFooter", "the cache held another conversation or prompt"
+        ),
     }
     return texts[miss]
 
 
 def format_energy(joules: float) -> str:
     """Joules, in mJ below one."""
-    return fill(_tr("{mj} mJ"), mj=f"{joules * 1000:,.0f}") if joules < 1 else fill(_tr("{j} J"), j=f"{joules:,.2f}")
+    return (
+        fill(QCoreApplication.translate("ReplyFooter", "{mj} mJ"), mj=f"{joules * 1000:,.0f}")
+        if joules < 1
+        else fill(QCoreApplication.translate("ReplyFooter", "{j} J"), j=f"{joules:,.2f}")
+    )
 
 
 def format_reply_stats(stats: ReplyStats) -> str:
     """The compact stats part of the line under a reply."""
     parts = [
-        f"{stats.completion_tokens} tokens",
-        f"{stats.generation_tokens_per_s:.1f} tok/s",
-        f"first token {stats.time_to_first_token_s * 1000:.0f} ms",
-        f"prompt {stats.prompt_tokens} tokens ({stats.cached_prompt_tokens} cached)",
+        fill(QCoreApplication.translate("ReplyFooter", "{n} tokens"), n=stats.completion_tokens),
+        fill(QCoreApplication.translate("ReplyFooter", "{speed} tok/s"), speed=f"{stats.generation_tokens_per_s:.1f}"),
+        fill(
+            QCoreApplication.translate("ReplyFooter", "first token {ms} ms"),
+            ms=f"{stats.time_to_first_token_s * 1000:.0f}",
+        ),
+        fill(
+            QCoreApplication.translate("ReplyFooter", "prompt {n} tokens ({cached} cached)"),
+            n=stats.prompt_tokens,
+            cached=stats.cached_prompt_tokens,
+        ),
     ]
     if stats.stop_reason is not StopReason.END_OF_TEXT:
         parts.append(core_text.word(stats.stop_reason.value))
@@ -71,12 +88,21 @@ def breakdown_notes(metrics: ReplyMetrics) -> list[str]:
     notes = []
     miss = metrics.stats.cache_miss
     if miss is not None and miss is not CacheMiss.NONE:
-        notes.append(fill(_tr("cache: {reason}"), reason=cache_miss_text(miss)))
+        notes.append(fill(QCoreApplication.translate("ReplyFooter", "cache: {reason}"), reason=cache_miss_text(miss)))
     if metrics.queue_wait_s is not None and metrics.queue_wait_s >= SHOWN_QUEUE_WAIT_S:
-        notes.append(fill(_tr("waited {ms} ms for the model"), ms=f"{metrics.queue_wait_s * 1000:,.0f}"))
+        notes.append(
+            fill(
+                QCoreApplication.translate("ReplyFooter", "waited {ms} ms for the model"),
+                ms=f"{metrics.queue_wait_s * 1000:,.0f}",
+            )
+        )
     per_token = metrics.energy_per_token_j
     if per_token is not None:
-        notes.append(fill(_tr("{energy}/token on the GPU"), energy=format_energy(per_token)))
+        notes.append(
+            fill(
+                QCoreApplication.translate("ReplyFooter", "{energy}/token on the GPU"), energy=format_energy(per_token)
+            )
+        )
     return notes
 
 
