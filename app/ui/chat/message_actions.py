@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
 from app.core.support.formatting import fill
 from app.ui.chat.composer import Composer
+from app.ui.widgets.icons import STROKES, set_icon
 
 
 class ActionBar(QWidget):
@@ -32,6 +33,8 @@ class ActionBar(QWidget):
     def add(self, name: str, text: str, tip: str, act: Callable[[], None], enabled: bool = True) -> QToolButton:
         button = QToolButton(self)
         button.setText(text)
+        if name in STROKES:
+            set_icon(button, name)  # the icon alone shows; the text is its accessible fallback
         button.setToolTip(tip)
         button.setAccessibleName(tip)
         button.setAutoRaise(True)

@@ -62,6 +62,7 @@ from app.ui.shell.window_memory import first_size, load_memory, remember, restor
 from app.ui.state_signals import StateSignals
 from app.ui.threads import wait_keeping_events
 from app.ui.widgets.error_banner import ErrorBanner, NoticeAction
+from app.ui.widgets.icons import set_icon
 from app.ui.widgets.panel_scroller import PanelScroller
 
 if TYPE_CHECKING:
@@ -196,6 +197,9 @@ class MainWindow(QMainWindow):
         self.models_action.setToolTip(self.tr("Find, download and manage models (Ctrl+Shift+M)"))
         self.models_action.triggered.connect(self.open_models)
         toolbar.addAction(self.models_action)
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        set_icon(self.new_chat_action, "new-chat")
+        set_icon(self.models_action, "models")
         self.model_manager: ModelManagerDialog | None = None
         self.toolbar = toolbar
         self.chat_menu: QMenu = self.menuBar().addMenu(self.tr("&Chat"))  # Conversations adds the rest
@@ -239,8 +243,10 @@ class MainWindow(QMainWindow):
         self.composer = Composer(central)
         self.composer.submitted.connect(self.send)
         self.send_button = QPushButton(self.tr("Send"), central)
+        set_icon(self.send_button, "send")
         self.send_button.clicked.connect(self.composer.submit)
         self.stop_button = QPushButton(self.tr("Stop"), central)
+        set_icon(self.stop_button, "stop")
         self.stop_button.setToolTip(self.tr("Stop the reply (Esc)"))
         self.stop_button.clicked.connect(self.stop_reply)
         buttons = QVBoxLayout()
