@@ -1364,6 +1364,22 @@ free: {free}</source>
         <translation>已改用 {held} 个 GPU 层加载。</translation>
     </message>
     <message>
+        <source>No NVIDIA driver found (NVML library missing); running on the CPU.</source>
+        <translation>未找到 NVIDIA 驱动（缺少 NVML 库）；在 CPU 上运行。</translation>
+    </message>
+    <message>
+        <source>The NVIDIA driver is not loaded; running on the CPU.</source>
+        <translation>NVIDIA 驱动未加载；在 CPU 上运行。</translation>
+    </message>
+    <message>
+        <source>No permission to talk to the NVIDIA driver; running on the CPU.</source>
+        <translation>没有访问 NVIDIA 驱动的权限；在 CPU 上运行。</translation>
+    </message>
+    <message>
+        <source>NVIDIA GPU monitoring is unavailable ({error}); running on the CPU.</source>
+        <translation>无法监控 NVIDIA GPU（{error}）；在 CPU 上运行。</translation>
+    </message>
+    <message>
         <source>not a GGUF file (wrong magic bytes)</source>
         <translation>不是 GGUF 文件（魔数错误）</translation>
     </message>

@@ -21,6 +21,8 @@ from types import ModuleType
 import psutil
 
 from app.core.memory.process_tree import ProcessTree
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -334,12 +336,12 @@ def _optional(nvml: ModuleType, read: Callable[[], int]) -> int | None:
 
 def _cpu_only_reason(nvml: ModuleType, error: BaseException) -> str:
     if isinstance(error, nvml.NVMLError_LibraryNotFound):
-        return "No NVIDIA driver found (NVML library missing); running on the CPU."
+        return N_("No NVIDIA driver found (NVML library missing); running on the CPU.")
     if isinstance(error, nvml.NVMLError_DriverNotLoaded):
-        return "The NVIDIA driver is not loaded; running on the CPU."
+        return N_("The NVIDIA driver is not loaded; running on the CPU.")
     if isinstance(error, nvml.NVMLError_NoPermission):
-        return "No permission to talk to the NVIDIA driver; running on the CPU."
-    return f"NVIDIA GPU monitoring is unavailable ({_describe(error)}); running on the CPU."
+        return N_("No permission to talk to the NVIDIA driver; running on the CPU.")
+    return fill(N_("NVIDIA GPU monitoring is unavailable ({error}); running on the CPU."), error=_describe(error))
 
 
 def _describe(error: BaseException) -> str:

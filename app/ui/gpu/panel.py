@@ -46,6 +46,7 @@ from app.ui.gpu.memory_bars import MemoryBar
 from app.ui.gpu.offload_slider import LayerSlider, zone_colour
 from app.ui.gpu.poller import POLL_INTERVAL_MS, HardwarePoller, MeasuredLoad, MeasureRequest, ModelMemory
 from app.ui.llm.worker import LlmWorker
+from app.ui.widgets import core_text
 from app.ui.widgets.theme import Tone, colours, set_tone
 
 CONTEXT_STEP = 256
@@ -499,7 +500,7 @@ class GpuPanel(QWidget):
             lines.append(self.tr("No NVIDIA GPU found — Glassbox runs on the CPU."))
             self.status_label.setToolTip(snapshot.reason)  # the technical reason, for whoever asks
         else:  # a GPU that stopped answering: say why, and keep its controls
-            lines.append(snapshot.reason)
+            lines.append(core_text.word(snapshot.reason))
         for widget in self._gpu_only:
             widget.setVisible(snapshot.state is not GpuState.CPU_ONLY)
         self.status_label.setText("\n".join(lines))

@@ -45,6 +45,7 @@ from app.ui.llm.worker import LlmWorker
 from app.ui.monitor.sampling import SAMPLE_INTERVAL_MS, MonitorSampling
 from app.ui.monitor.timeline_plot import Series, TimelinePlot
 from app.ui.state_signals import StateSignals
+from app.ui.widgets import core_text
 
 log = logging.getLogger(__name__)
 
@@ -412,7 +413,7 @@ class MonitorPanel(QWidget):
         for gpu in sample.gpus:
             parts.append(self._describe_gpu(gpu))
         if sample.gpu_reason:
-            parts.append(sample.gpu_reason)
+            parts.append(core_text.word(sample.gpu_reason))
         return "\n".join(parts)
 
     def _describe_gpu(self, gpu: GpuSample) -> str:
