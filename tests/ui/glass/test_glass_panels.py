@@ -388,7 +388,10 @@ def test_the_window_shows_the_load_timeline_metrics_tokens_and_the_prompt(window
     assert not window.worker.token_probabilities.is_set()
     assert "next reply" not in window.statusBar().currentMessage()
 
+    glass.stats_dock.raise_()  # the prompt inspector goes behind the Stats tab of its group
+    glass.prompt_panel.inspection = None
     window.composer.setPlainText("And goodbye?")
+    qtbot.wait(1000)  # longer than the draft's refresh delay
     assert glass.prompt_panel.inspection is None  # nothing asked while the panel was behind another tab
     glass.prompt_dock.raise_()
     # (waitSignal on a worker-thread signal would stop pytest-qt's timer from that thread)

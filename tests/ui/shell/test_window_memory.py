@@ -24,7 +24,7 @@ def test_size_panels_the_raised_tab_and_the_last_chat_come_back_after_a_restart(
     with qtbot.waitSignal(window.replyFinished, timeout=60_000):
         window.send("Name a colour.")
     chat_id = window.chats.session.chat.id
-    window.resize(700, 500)
+    window.resize(760, 560)
     monitor = window.findChild(type(window.chats.settings_dock), "MonitorDock")
     assert monitor is not None and monitor.isHidden()
     monitor.show()
@@ -33,7 +33,7 @@ def test_size_panels_the_raised_tab_and_the_last_chat_come_back_after_a_restart(
 
     again = open_main_window()
     try:
-        assert (again.width(), again.height()) == (700, 500)
+        assert (again.width(), again.height()) == (760, 560)
         reopened = again.findChild(type(again.chats.settings_dock), "MonitorDock")
         assert reopened is not None and not reopened.isHidden()
         qtbot.waitUntil(lambda: again.chats.session.chat.id == chat_id, timeout=10_000)
