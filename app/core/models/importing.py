@@ -66,17 +66,7 @@ def import_model(
 ) -> InstalledModel:
     """Copy a .gguf file (and its other shards) into `models/imported/`, hashing while copying."""
     source = Path(source).expanduser()
-    check_model_file(source)
-    shards = split_shards(source)
-    missing = [shard.name for shard in shards if not shard.is_file()]
-    if missing:
-        raise LibraryError(
-            fill(
-                N_("{name} is part of a split model, but these parts are missing beside it: {missing}"),
-                name=source.name,
-                missing=", ".join(missing),
-            )
-        )
+    shards = _whole_model(source)
     index = VerifiedIndex(models_dir)
     total = sum(shard.stat().st_size for shard in shards)
     if is_inside(source, models_dir):
@@ -140,17 +130,7 @@ def link_model(
     the Hugging Face cache's LFS hash): it is recorded so Verify can compare the file with it.
     """
     source = Path(os.path.abspath(Path(source).expanduser()))
-    check_model_file(source)
-    shards = split_shards(source)
-    missing = [shard.name for shard in shards if not shard.is_file()]
-    if missing:
-        raise LibraryError(
-            fill(
-                N_("{name} is part of a split model, but these parts are missing beside it: {missing}"),
-                name=source.name,
-                missing=", ".join(missing),
-            )
-        )
+    shards = _whole_model(source)
     index = VerifiedIndex(models_dir)
     _refuse_duplicate(source, models_dir, index, known_sha256, progress, cancel)
     LinkIndex(models_dir).add(source, name or _display_name(source), origin)
@@ -237,3 +217,19 @@ def _model_at(path: Path, models_dir: Path) -> InstalledModel:
         if model.path == path:
             return model
     raise LibraryError(fill(N_("{path} was added but is not listed as a model"), path=path))
+
+
+def _whole_model(source: Path) -> list[Path]:
+    """The model file's shards, all of them there, after the file itself was checked; LibraryError otherwise."""
+    check_model_file(source)
+    shards = split_shards(source)
+    missing = [shard.name for shard in shards if not shard.is_file()]
+    if missing:
+        raise LibraryError(
+            fill(
+                N_("{name} is part of a split model, but these parts are missing beside it: {missing}"),
+                name=source.name,
+                missing=", ".join(missing),
+            )
+        )
+    return shards
