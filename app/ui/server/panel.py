@@ -82,7 +82,9 @@ class ServerPanel(QWidget):
         form = QFormLayout()
         form.addRow(self.tr("&Address"), self.host)
         form.addRow(self.tr("&Port"), self.port)
-        form.addRow(self.tr("API &key"), key_row)
+        key_label = QLabel(self.tr("API &key"), self)
+        key_label.setBuddy(self.api_key)  # the row's field is a layout: the label needs its buddy for Alt+K
+        form.addRow(key_label, key_row)
         form.addRow(self.tr("Allowed &web origins"), self.cors)
         form.addRow("", self.keep_text)
 

@@ -86,7 +86,9 @@ class ServersDialog(QDialog):
         form.addRow(self.tr("&Address"), self.url)
         form.addRow(self.tr("API &key"), self.api_key)
         form.addRow(self.tr("&Timeout"), self.timeout)
-        form.addRow(self.tr("CA &file"), ca_row)
+        ca_label = QLabel(self.tr("CA &file"), self)
+        ca_label.setBuddy(self.ca_file)  # the row's field is a layout: the label needs its buddy for Alt+F
+        form.addRow(ca_label, ca_row)
 
         self.test_button = QPushButton(self.tr("&Test connection"), self)
         self.test_button.clicked.connect(self.test)
