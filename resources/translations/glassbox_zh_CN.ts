@@ -3182,6 +3182,14 @@ free: {free}</source>
         <translation>查找、下载和管理模型 (Ctrl+Shift+M)</translation>
     </message>
     <message>
+        <source>Eject</source>
+        <translation>弹出</translation>
+    </message>
+    <message>
+        <source>Unload the model and free its memory; the next message loads it again</source>
+        <translation>卸载模型并释放其内存；下一条消息会重新加载它</translation>
+    </message>
+    <message>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>

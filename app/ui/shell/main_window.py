@@ -197,9 +197,14 @@ class MainWindow(QMainWindow):
         self.models_action.setToolTip(self.tr("Find, download and manage models (Ctrl+Shift+M)"))
         self.models_action.triggered.connect(self.open_models)
         toolbar.addAction(self.models_action)
+        self.eject_action = QAction(self.tr("Eject"), self)
+        self.eject_action.setToolTip(self.tr("Unload the model and free its memory; the next message loads it again"))
+        self.eject_action.triggered.connect(self.unload_model)
+        toolbar.addAction(self.eject_action)
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         set_icon(self.new_chat_action, "new-chat")
         set_icon(self.models_action, "models")
+        set_icon(self.eject_action, "eject")
         self.model_manager: ModelManagerDialog | None = None
         self.toolbar = toolbar
         self.chat_menu: QMenu = self.menuBar().addMenu(self.tr("&Chat"))  # Conversations adds the rest
@@ -305,6 +310,7 @@ class MainWindow(QMainWindow):
             if not action.shortcut().isEmpty():
                 self.addAction(action)
         chats.session.settingsChanged.connect(self._show_model_settings)
+        chats.session.chatOpened.connect(self.speed_label.clear)  # the status bar's speed is the chat on show's
         chats.continueRequested.connect(self.continue_chat)
         chats.replyRefused.connect(self.reply_refused)
         chats.stopRequested.connect(self.stop_reply)
@@ -519,12 +525,13 @@ class MainWindow(QMainWindow):
         """The worker counts tokens as it makes them (its text arrives in batches)."""
         tokens, first = self.worker.generated_tokens, self.worker.first_token_at
         elapsed = time.perf_counter() - first
-        if tokens > 1 and first and elapsed > 0:
+        if tokens > 1 and first and elapsed > 0 and self.chats.reply_on_show:  # the speed of the chat on show
             self.speed_label.setText(fill(self.tr("{speed} tok/s"), speed=f"{(tokens - 1) / elapsed:.1f}"))
 
     def _on_reply_finished(self, done: ReplyDone) -> None:
         self.state.reply_ended()
-        self.speed_label.setText(fill(self.tr("{speed} tok/s"), speed=f"{done.stats.generation_tokens_per_s:.1f}"))
+        if self.chats.reply_on_show:  # a reply that finished in another chat says nothing about this one
+            self.speed_label.setText(fill(self.tr("{speed} tok/s"), speed=f"{done.stats.generation_tokens_per_s:.1f}"))
         self.chat_view.finish_reply(done.text)
         self.chats.reply_finished(done)  # saves it and writes its footer, as for a reply reloaded later
         if done.stats.error:
@@ -556,6 +563,9 @@ class MainWindow(QMainWindow):
         self.composer.set_can_send(self.state.can_send)
         self.stop_button.setEnabled(self.state.is_streaming)
         self.model_picker.setEnabled(not self.state.is_streaming)
+        report = self.state.load_report
+        local_model = self.state.loaded_model is not None and report is not None and not report.server
+        self.eject_action.setEnabled(local_model and not self.state.is_streaming and not self.state.is_loading)
 
     @property
     def is_streaming(self) -> bool:

@@ -24,6 +24,7 @@ STROKES: dict[str, str] = {
     "delete": '<path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13"/><path d="M10 11v6M14 11v6"/>',
     "send": '<path d="M4 12l16-8-6 16-2-7z"/><path d="M12 13l8-9"/>',
     "stop": '<rect x="6" y="6" width="12" height="12" rx="2"/>',
+    "eject": '<path d="M12 5l7 8H5z"/><path d="M5 18h14"/>',
 }
 SIZES = (16, 24, 32, 48)
 
