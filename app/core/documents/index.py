@@ -732,3 +732,22 @@ def _chunk(row: sqlite3.Row) -> StoredChunk:
         row["tokens"],
         place,
     )
+
+
+class LazyIndex:
+    """A DocumentIndex a worker opens on first use, in its own thread (a SQLite connection stays in the
+    thread that made it), and closes when it ends."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._index: DocumentIndex | None = None
+
+    def get(self) -> DocumentIndex:
+        if self._index is None:
+            self._index = DocumentIndex(self.path)
+        return self._index
+
+    def close(self) -> None:
+        index, self._index = self._index, None
+        if index is not None:
+            index.close()

@@ -27,6 +27,7 @@ from app.core.documents.index import (
     CollectionStats,
     DocumentIndex,
     DocumentIndexError,
+    LazyIndex,
     SourceRecord,
 )
 from app.core.documents.indexer import Indexer, IndexReport
@@ -73,7 +74,7 @@ class CollectionsWorker(QObject):
     def __init__(self, db_path: Path) -> None:
         super().__init__()
         self.db_path = db_path
-        self._index: DocumentIndex | None = None
+        self._index = LazyIndex(db_path)
         self.refreshRequested.connect(self._refresh)
         self.createRequested.connect(self._create)
         self.renameRequested.connect(self._rename)
@@ -83,14 +84,10 @@ class CollectionsWorker(QObject):
         self.embeddingModelRequested.connect(self._set_embedding_model)
 
     def index(self) -> DocumentIndex:
-        if self._index is None:
-            self._index = DocumentIndex(self.db_path)
-        return self._index
+        return self._index.get()
 
     def close(self) -> None:
-        index, self._index = self._index, None
-        if index is not None:
-            index.close()
+        self._index.close()
 
     def _then_refresh(self, chat_id: str, change: Callable[[DocumentIndex], object]) -> None:
         try:

@@ -28,7 +28,7 @@ from app.core.chat.context_window import PlanRequest, reply_reserve
 from app.core.chat.store import Message
 from app.core.documents.embedding_process import EmbeddingProcess
 from app.core.documents.embeddings import EmbeddingError
-from app.core.documents.index import DocumentIndex, DocumentIndexError
+from app.core.documents.index import DocumentIndex, DocumentIndexError, LazyIndex
 from app.core.documents.long_memory import LongMemory
 from app.core.documents.retrieval import Retrieval, Retriever, chat_scope, retrieval_budget
 from app.core.documents.tokens import estimate_tokens
@@ -106,7 +106,7 @@ class RetrievalWorker(QObject):
         self.embedder = embedder
         self.cancel = threading.Event()
         self.closing = threading.Event()
-        self._index: DocumentIndex | None = None
+        self._index = LazyIndex(db_path)
         self.retrieveRequested.connect(self._retrieve)
         self.rememberRequested.connect(self._remember)
         self.longMemoryRequested.connect(self._set_long_memory)
@@ -114,14 +114,10 @@ class RetrievalWorker(QObject):
 
     def index(self) -> DocumentIndex:
         """Opened in this worker's thread on first use (the chat store has created its tables by then)."""
-        if self._index is None:
-            self._index = DocumentIndex(self.db_path)
-        return self._index
+        return self._index.get()
 
     def close(self) -> None:
-        index, self._index = self._index, None
-        if index is not None:
-            index.close()
+        self._index.close()
 
     @Slot(object)
     def _retrieve(self, job: RetrievalJob) -> None:
