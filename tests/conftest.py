@@ -14,6 +14,7 @@ os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 pytest_plugins = [
     "tests.helpers.logfail",
     "tests.helpers.threads",
+    "tests.helpers.watchdog",
     "tests.helpers.models",
     "tests.helpers.windows",
     "tests.fakes.fake_hub",

@@ -83,6 +83,7 @@ class ModelSettings:
     n_threads: int = 0  # 0: automatic (one per physical core)
     n_gpu_layers: int = 0  # 0: everything on the CPU
     speculative: str = Speculative.AUTO.value
+    draft_model: str = ""  # a small GGUF of the same vocabulary that drafts instead of prompt lookup; "" none
     flash_attn: bool = False
     type_k: str = "f16"
     type_v: str = "f16"
@@ -102,6 +103,7 @@ class ModelSettings:
             n_threads=self.n_threads or None,
             n_batch=self.n_batch,
             speculative=Speculative(self.speculative),
+            draft_model=Path(self.draft_model) if self.draft_model else None,
             flash_attn=self.flash_attn,
             type_k=self.type_k,
             type_v=self.type_v,
@@ -156,6 +158,20 @@ MODEL_FIELDS: dict[str, FieldSpec] = {
                 "(with flash attention on the CPU). Applies when the model is loaded again."
             ),
             tuple(mode.value for mode in Speculative),
+        ),
+        FieldSpec(
+            "draft_model",
+            N_("Draft model"),
+            "file",
+            0,
+            0,
+            N_(
+                "A small model with the same vocabulary (a smaller size or quantization of the same family) "
+                "guesses the next tokens instead of the conversation; the model checks them in one batch and "
+                "keeps its own choice, so replies are unchanged. It pays when the draft is much faster than "
+                "the model and often right. Its memory comes on top of the model's. Applies when the model "
+                "is loaded again."
+            ),
         ),
         FieldSpec(
             "flash_attn",

@@ -77,6 +77,7 @@ class WorkerThread:
         self.name = name
         self._flags = tuple(flags)
         self._end_loop = end_loop
+        self._stop_requested = False
         self._thread = _QtThread(name, on_end)
         worker.moveToThread(self._thread)
 
@@ -94,18 +95,33 @@ class WorkerThread:
 
     def request_stop(self) -> None:
         """Set every flag and end the event loop; returns at once, even if the worker is busy."""
+        self._stop_requested = True
         for flag in self._flags:
             flag.set()
         if not self._thread.isRunning():
             return
+        self._end_event_loop()
+
+    def _end_event_loop(self) -> None:
         if self._end_loop is not None:
             self._end_loop()
         else:
             self._thread.quit()
 
     def wait(self, timeout_ms: int | None = None) -> bool:
-        """Wait for the thread to end (without a timeout: until it does); True once it has ended."""
-        ended = self._thread.wait() if timeout_ms is None else self._thread.wait(timeout_ms)
+        """Wait for the thread to end (without a timeout: until it does); True once it has ended.
+
+        Without a timeout it waits in steps of RECHECK_MS, ending the event loop again at each
+        step once a stop was asked for: a loop that started only after the first request (a
+        thread started while the window was closing) ends too. Between the steps this thread
+        runs Python again, so its signal handlers (Ctrl+C, a test's time limit) are not held off."""
+        if timeout_ms is not None:
+            ended = self._thread.wait(timeout_ms)
+        else:
+            while not self._thread.wait(RECHECK_MS):
+                if self._stop_requested:
+                    self._end_event_loop()
+            ended = True
         if ended:
             with _registry_lock:
                 _registry.discard(self)

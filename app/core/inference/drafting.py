@@ -19,12 +19,14 @@ acceptance.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from app.core.inference.draft_model import DraftModel
     from app.core.inference.exact_batch import BatchProbe
 
 NGRAM_SIZES = (3, 2)  # the suffix lengths looked up, longest first
@@ -150,19 +152,30 @@ class DraftRecord:
 
 
 class Drafting:
-    """One reply's drafting: the lookup over the conversation so far and the chat's record."""
+    """One reply's drafting: the lookup over the conversation so far, or the draft model given
+    (draft_model.py), and the chat's record."""
 
-    def __init__(self, mode: Speculative, record: DraftRecord, prompt: Sequence[int]) -> None:
+    def __init__(
+        self, mode: Speculative, record: DraftRecord, prompt: Sequence[int], draft_model: DraftModel | None = None
+    ) -> None:
         self.mode = mode
         self.record = record
         self._prompt = prompt
         self._lookup: PromptLookup | None = None  # built with the first reply token, off the prompt's clock
+        self._draft_model = draft_model
+        self._tokens: list[int] = []  # the conversation so far, for the draft model
+        self._proposing_s = 0.0  # what the draft model took for the proposal being checked
         # This reply's share, for its stats.
         self.rounds = self.drafted = self.accepted = self.plain_tokens = 0
         self.drafted_s = self.plain_s = 0.0
 
     def append(self, token: int) -> None:
         """A token of the reply was sampled."""
+        if self._draft_model is not None:
+            if not self._tokens:
+                self._tokens.extend(self._prompt)
+            self._tokens.append(token)
+            return
         if self._lookup is None:
             self._lookup = PromptLookup(self._prompt)
         self._lookup.append(token)
@@ -170,10 +183,18 @@ class Drafting:
     def propose(self, limit: int) -> list[int]:
         """The tokens to check after the last one, [] when drafting is off here or nothing matches.
 
-        Auto trusts a short match only in a chat where proposals were seen to be taken."""
-        if self.mode is not Speculative.AUTO:
+        Auto trusts a short match only in a chat where proposals were seen to be taken. A draft
+        model's proposal costs a decode a token, so it is as long as the record's length in Auto too."""
+        if self.mode is not Speculative.AUTO or self._draft_model is not None:
             limit = min(limit, self.record.length)  # On: grows while taken whole (Auto weighs it instead)
-        if limit <= 0 or self._lookup is None or not self.record.enabled:
+        if limit <= 0 or not self.record.enabled:
+            return []
+        if self._draft_model is not None:
+            started = time.perf_counter()
+            proposal = self._draft_model.propose(self._tokens, limit)
+            self._proposing_s = time.perf_counter() - started
+            return proposal
+        if self._lookup is None:
             return []
         cautious = self.mode is Speculative.AUTO and not self.record.proven
         return self._lookup.draft(limit, NGRAM_SIZES[0] if cautious else 1)
@@ -194,11 +215,17 @@ class Drafting:
         return proposal[:best]
 
     def plain(self, seconds: float) -> None:
+        """A token was decoded alone (a draft model that proposed nothing spent its time for this one)."""
+        seconds += self._proposing_s
+        self._proposing_s = 0.0
         self.plain_tokens += 1
         self.plain_s += seconds
         self.record.plain(seconds)
 
     def checked(self, drafted: int, accepted: int, seconds: float) -> None:
+        """A proposal's check took `seconds` (the draft model's time for it is added here)."""
+        seconds += self._proposing_s
+        self._proposing_s = 0.0
         self.rounds += 1
         self.drafted += drafted
         self.accepted += accepted

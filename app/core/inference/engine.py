@@ -39,6 +39,7 @@ from llama_cpp import llama_chat_format
 from app.core.inference import llama_log
 from app.core.inference.chat_format import chat_formatter
 from app.core.inference.decode_batch import DecodeAborted, DecodeBatch, DecodeError
+from app.core.inference.draft_model import DraftModel, DraftModelError
 from app.core.inference.drafting import Drafting, DraftRecord, Speculative
 from app.core.inference.exact_batch import PROBE_LENGTH, BatchProbe, probe_batches
 from app.core.inference.kv_shift import reusable_prefix, shift_kv_cache_to
@@ -99,6 +100,7 @@ class LoadConfig:
     n_threads: int | None = None  # None: physical cores
     n_batch: int = 512
     speculative: Speculative = Speculative.AUTO  # drafting by prompt lookup (drafting.py)
+    draft_model: Path | None = None  # drafting by this small model instead (draft_model.py); unused when Off
     # Load options (load_options.py); the defaults are llama-cpp-python's.
     flash_attn: bool = False  # llama.cpp's fused attention; also makes batches decode like single tokens on the CPU
     type_k: str = "f16"  # KV cache types: f16, q8_0 or q4_0
@@ -135,6 +137,7 @@ class LoadReport:
     n_ctx_train: int = 0
     chat_template: str = ""
     server: str = ""  # the saved server the model runs on; "" for this machine (config.model_path is then a file)
+    draft_refused: str = ""  # why the draft model asked for does not draft (the model loaded without it)
 
     @property
     def total_seconds(self) -> float:
@@ -238,6 +241,7 @@ class Engine:
         self._batch_probe: BatchProbe | None = None  # see exact_batch.py
         # Per chat (keyed by its opening messages): what drafting brought there, for Auto.
         self._draft_records: OrderedDict[Hashable, DraftRecord] = OrderedDict()
+        self._draft_model: DraftModel | None = None
 
     # ---- loading -------------------------------------------------------------------
 
@@ -302,6 +306,8 @@ class Engine:
             LoadStage("create context", time.perf_counter() - weights_end, f"n_ctx {config.n_ctx}", context_at)
         )
 
+        if config.draft_model is not None and config.speculative is not Speculative.OFF:
+            self._draft_model = self._open_draft_model(config, llama, report)
         started = time.perf_counter()
         self._batch = DecodeBatch(llama.ctx, llama.n_batch)
         self._rows = LogitsRows(llama.ctx, llama.n_vocab())
@@ -316,8 +322,38 @@ class Engine:
         report.stages.append(LoadStage("chat template", time.perf_counter() - started, "", started - report.started_at))
         return report
 
+    @staticmethod
+    def _open_draft_model(config: LoadConfig, llama: llama_cpp.Llama, report: LoadReport) -> DraftModel | None:
+        """The draft model beside the loaded `llama`, or None with the reason in `report.draft_refused`:
+        the model itself loads either way (it drafts by prompt lookup then)."""
+        assert config.draft_model is not None
+        started = time.perf_counter()
+        try:
+            path = check_model_file(config.draft_model)
+            draft = DraftModel.open(
+                path,
+                llama,
+                n_gpu_layers=MAX_DRAFT_GPU_LAYERS if config.n_gpu_layers else 0,
+                n_threads=config.n_threads or default_threads(),
+                flash_attn=config.flash_attn,
+            )
+        except DraftModelError as error:
+            report.draft_refused = str(error)
+        except ModelFileError as error:
+            report.draft_refused = fill(N_("The draft model cannot be used. {error}"), error=error)
+        else:
+            report.stages.append(
+                LoadStage("draft model", time.perf_counter() - started, path.name, started - report.started_at)
+            )
+            return draft
+        log.info("Draft model refused: %s", report.draft_refused)
+        return None
+
     def close(self) -> None:
         """Free the model and its context now (never left to garbage collection)."""
+        draft, self._draft_model = self._draft_model, None
+        if draft is not None:
+            draft.close()
         llama, self._llama = self._llama, None
         batch, self._batch = self._batch, None
         self._rows = self._texts = None
@@ -468,7 +504,11 @@ class Engine:
         mode = speculative if speculative is not None else self._config.speculative if self._config else Speculative.OFF
         if mode is Speculative.AUTO and self._batch_probe is not None and not self._batch_probe.exact:
             mode = Speculative.OFF  # drafting would change the reply here (exact_batch.py)
-        drafting = None if mode is Speculative.OFF else Drafting(mode, self._draft_record(conversation), prompt)
+        drafting = (
+            None
+            if mode is Speculative.OFF
+            else Drafting(mode, self._draft_record(conversation), prompt, self._draft_model)
+        )
         assert self._rows is not None
         try:
             sampler = token_sampler(params, seed, self._rows, llama.ctx, grammar)
@@ -697,6 +737,7 @@ class _Reply:
 
 
 MAX_DRAFT_RECORDS = 64  # chats whose drafting record is kept
+MAX_DRAFT_GPU_LAYERS = 1024  # a draft model is small: all of it on the GPU when the model uses one
 # Decoded once a load (with speculative decoding on Auto) to compare batches with single tokens.
 PROBE_TEXT = "The keeper climbed the stairs at dusk, trimmed the wick and wrote the wind and the sea into the log."
 

@@ -25,13 +25,16 @@ class InvalidSetting(ValueError):
         self.message = message
 
 
+MAX_PATH_CHARS = 4096  # PATH_MAX on Linux
+
+
 @dataclass(frozen=True)
 class FieldSpec:
     """One setting: what it is called, what it accepts and what it does.
 
     kind: "float", "int", "seed" (None = random, else a whole number), "strings" (a tuple of
-    texts, at most `maximum` of them), "bool" (on or off) or "choice" (one of `choices`;
-    minimum and maximum unused for these two).
+    texts, at most `maximum` of them), "bool" (on or off), "choice" (one of `choices`;
+    minimum and maximum unused for these two) or "file" (a GGUF file's path, "" for none).
     """
 
     name: str
@@ -70,6 +73,8 @@ class FieldSpec:
                     ),
                 )
             return str(value)
+        if self.kind == "file":
+            return self._check_file(value)
         if self.kind == "seed" and value is None:
             return None
         number = self._as_number(value)
@@ -107,6 +112,15 @@ class FieldSpec:
                 self.name, fill(N_("{label} must be a whole number, not {value}."), label=self.label, value=_fmt(value))
             )
         return float(value)
+
+    def _check_file(self, value: Any) -> str:
+        if not isinstance(value, str) or "\x00" in value or len(value) > MAX_PATH_CHARS:
+            raise InvalidSetting(self.name, fill(N_("{label} must be a file's path."), label=self.label))
+        if value and not value.lower().endswith(".gguf"):
+            raise InvalidSetting(
+                self.name, fill(N_("{label} must be a GGUF file, not {value}."), label=self.label, value=value)
+            )
+        return value
 
     def _check_strings(self, value: Any) -> tuple[str, ...]:
         if isinstance(value, str) or not isinstance(value, (list, tuple)):

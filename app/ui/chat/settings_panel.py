@@ -12,7 +12,9 @@ field and the previous value stays. The panel keeps the state it was given
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -308,6 +310,11 @@ class SettingsPanel(QScrollArea):
             box = QCheckBox(parent)
             box.clicked.connect(lambda _checked, n=name: self._model_edited(n))
             return box
+        if spec.kind == "file":
+            files = QComboBox(parent)
+            files.addItem(self.tr("None"), "")
+            files.activated.connect(lambda _index, n=name: self._model_edited(n))
+            return files
         if spec.kind == "choice":
             choices = QComboBox(parent)
             labels = self._choice_labels()
@@ -327,10 +334,25 @@ class SettingsPanel(QScrollArea):
         if isinstance(editor, QCheckBox):
             editor.setChecked(bool(value))
         elif isinstance(editor, QComboBox):
+            if editor.findData(value) < 0:  # a file that is not (or no longer) in the library
+                editor.addItem(Path(value).name, value)
             editor.setCurrentIndex(editor.findData(value))
         else:
             assert isinstance(editor, QLineEdit)
             editor.setText(describe_value(value))
+
+    def set_library(self, models: Sequence[tuple[str, Path]]) -> None:
+        """The models a draft model can be chosen from: (label, path) of each in the library."""
+        for name, spec in MODEL_FIELDS.items():
+            if spec.kind != "file":
+                continue
+            editor = self._fields[name].editor
+            assert isinstance(editor, QComboBox)
+            while editor.count() > 1:  # "None" stays
+                editor.removeItem(1)
+            for label, path in models:
+                editor.addItem(label, str(path))
+            self._put_model(name, getattr(self.settings.model, name))
 
     def _model_value(self, name: str) -> Any:
         editor = self._fields[name].editor

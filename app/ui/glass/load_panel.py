@@ -163,7 +163,11 @@ class LoadPanel(QWidget):
     def _options(self, config: LoadConfig) -> str:
         on, off = self.tr("on"), self.tr("off")
         threads = str(config.n_threads) if config.n_threads else self.tr("automatic")
-        speculative = {Speculative.OFF: off, Speculative.AUTO: self.tr("auto"), Speculative.ON: on}
+        speculative = {Speculative.OFF: off, Speculative.AUTO: self.tr("auto"), Speculative.ON: on}[
+            config.speculative
+        ]
+        if config.draft_model is not None and config.speculative is not Speculative.OFF:
+            speculative = fill(self.tr("{mode}, draft model {name}"), mode=speculative, name=config.draft_model.name)
         return fill(
             self.tr(
                 "Threads {threads} · flash attention {flash} · K/V cache {k}/{v} · n_batch {batch}, "
@@ -177,7 +181,7 @@ class LoadPanel(QWidget):
             ubatch=str(config.n_ubatch),
             mmap=on if config.use_mmap else off,
             mlock=on if config.use_mlock else off,
-            speculative=speculative[config.speculative],
+            speculative=speculative,
         )
 
     def _cancel(self) -> None:

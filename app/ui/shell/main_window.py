@@ -333,6 +333,7 @@ class MainWindow(QMainWindow):
         self.model_picker.clear()
         for model in models:
             self.model_picker.addItem(self._model_label(model), str(model.path))
+        self.chats.settings_panel.set_library([(self._model_label(model), model.path) for model in models])
         self.server_models.add_rows()
         self.pages.setCurrentWidget(self.chat_view if models else self.empty_state)
         if not models:
@@ -454,6 +455,8 @@ class MainWindow(QMainWindow):
                 n_ctx=report.config.n_ctx,
             )
         )
+        if report.draft_refused:
+            self.error_banner.show_error(report.draft_refused, logging.WARNING)
         self.state.load_finished(report)
 
     def _on_load_cancelled(self, _message: str) -> None:
