@@ -45,6 +45,7 @@ def models_window(qtbot: QtBot, memory_keyring: MemoryKeyring) -> Iterator[Model
     fast = RetryPolicy(attempts=2, base_delay_s=0.01, max_delay_s=0.05)
     window = ModelManagerDialog(manager=DownloadManager(app_paths(), retry=fast))
     qtbot.addWidget(window)
+    window.show()  # as the main window shows it for a download
     yield window
     assert window.shutdown()
 
@@ -98,6 +99,6 @@ def test_offline_the_list_still_shows_and_the_download_fails_with_the_clear_offl
     qtbot.mouseClick(offline.button_for(SMALLEST.filename), Qt.MouseButton.LeftButton)  # type: ignore[arg-type]
     (job,) = models_window.manager.jobs()
     qtbot.waitUntil(lambda: job.snapshot().state is JobState.FAILED, timeout=WAIT_MS)
-    message = job.snapshot().message
-    assert "unreachable" in message and "internet" in message
+    qtbot.waitUntil(lambda: "unreachable" in models_window.banner.message(), timeout=WAIT_MS)
+    assert "Check your internet connection" in models_window.banner.message()
     assert offline.shutdown()
