@@ -63,6 +63,11 @@ class ModelFileOpener(QObject):
         # The size is 0: only the list of models found elsewhere shows it, and reading it here would be I/O.
         worker.linkRequested.emit(FoundModel(path.stem, path, 0, ModelSource.FILE), self.models_dir)
 
+    @property
+    def job_thread(self) -> WorkerThread | None:
+        """The thread of the last request (it ends with its answer)."""
+        return self._thread
+
     def shutdown(self) -> bool:
         """Cancel a check in progress and wait for its thread; True once it has ended."""
         if self._thread is None:

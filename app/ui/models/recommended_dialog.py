@@ -66,9 +66,10 @@ class RecommendedModelsDialog(QDialog):
         self,
         parent: QWidget | None = None,
         *,
-        measure: Callable[[], Machine] = machine_now,
-        context: Callable[[], ContextSettings] = saved_context,
+        measure: Callable[[], Machine] | None = None,
+        context: Callable[[], ContextSettings] | None = None,
     ) -> None:
+        """`measure` and `context`: this machine's free memory and the saved load settings, unless given."""
         super().__init__(parent)
         self.setWindowTitle(self.tr("Get a better model"))
         self.resize(760, 440)
@@ -109,12 +110,17 @@ class RecommendedModelsDialog(QDialog):
         """Measure the machine and size the list again (the free memory changes); the table follows."""
         if self._thread is not None and self._thread.is_running():
             return
-        planner = RecommendationPlanner(self._measure, self._context)
+        planner = RecommendationPlanner(self._measure or machine_now, self._context or saved_context)
         planner.planned.connect(self._on_planned)
         self._thread = WorkerThread(planner, "recommended-models")
         self._thread.start()
         self.machine_label.setText(self.tr("Measuring this computer's free memory…"))
         planner.planRequested.emit()
+
+    @property
+    def job_thread(self) -> WorkerThread | None:
+        """The thread of the last request (it ends with its answer)."""
+        return self._thread
 
     def shutdown(self) -> bool:
         """Stop the planning thread and wait for it; True once it has ended."""
