@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QDialogButtonBox,
+    QHeaderView,
     QLabel,
     QPushButton,
     QTableWidget,
@@ -31,14 +32,13 @@ from app.core.memory.recommended_fit import SizedRecommendation, size_recommende
 from app.core.models.recommended import RecommendedModel
 from app.core.settings import saved_context
 from app.core.support.formatting import fill, format_bytes
-from app.ui.models.columns import fit_columns
 from app.ui.threads import WorkerThread
 from app.ui.widgets.core_text import word
 from app.ui.widgets.tables import read_only_item
 from app.ui.widgets.theme import colours
 
 _FIT_COLOURS = {Fit.GPU: "fit_gpu", Fit.PARTIAL: "fit_partial", Fit.RAM: "fit_ram", Fit.NO_FIT: "fit_none"}
-MODEL, SIZE, FIT, ACTION = range(4)
+MODEL, GOOD_FOR, SIZE, FIT, ACTION = range(5)
 
 
 class RecommendationPlanner(QObject):
@@ -72,7 +72,7 @@ class RecommendedModelsDialog(QDialog):
         """`measure` and `context`: this machine's free memory and the saved load settings, unless given."""
         super().__init__(parent)
         self.setWindowTitle(self.tr("Get a better model"))
-        self.resize(760, 440)
+        self.resize(900, 460)
         self._measure = measure
         self._context = context
         self._thread: WorkerThread | None = None
@@ -88,13 +88,18 @@ class RecommendedModelsDialog(QDialog):
         intro.setWordWrap(True)
         self.machine_label = QLabel(self.tr("Measuring this computer's free memory…"), self)
         self.machine_label.setWordWrap(True)
-        self.table = QTableWidget(0, 4, self)
-        headers = [self.tr("Model"), self.tr("Download size"), self.tr("On this computer"), ""]
+        self.table = QTableWidget(0, 5, self)
+        headers = [self.tr("Model"), self.tr("Good for"), self.tr("Download size"), self.tr("On this computer"), ""]
         self.table.setHorizontalHeaderLabels(headers)
         self.table.setAccessibleName(self.tr("Recommended models"))
         self.table.verticalHeader().hide()
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setWordWrap(True)
+        header = self.table.horizontalHeader()
+        for column in range(self.table.columnCount()):
+            mode = QHeaderView.ResizeMode.Stretch if column == GOOD_FOR else QHeaderView.ResizeMode.ResizeToContents
+            header.setSectionResizeMode(column, mode)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
 
@@ -138,7 +143,7 @@ class RecommendedModelsDialog(QDialog):
         self.table.setRowCount(0)
         for item in sized:
             self._add_row(item)
-        fit_columns(self.table, {MODEL: 320})
+        self.table.resizeRowsToContents()
 
     def _machine_text(self, machine: Machine) -> str:
         ram = format_bytes(machine.free_ram)
@@ -156,8 +161,9 @@ class RecommendedModelsDialog(QDialog):
         model, hint = item.model, item.hint
         row = self.table.rowCount()
         self.table.insertRow(row)
-        name = fill(self.tr("{name} ({parameters} parameters)"), name=model.name, parameters=model.parameters)
-        self.table.setItem(row, MODEL, read_only_item(name, f"{word(model.summary)}\n{model.repo_id}/{model.filename}"))
+        where = fill(self.tr("{parameters} parameters · {file}"), parameters=model.parameters, file=model.filename)
+        self.table.setItem(row, MODEL, read_only_item(model.name, f"{where}\n{model.repo_id}"))
+        self.table.setItem(row, GOOD_FOR, read_only_item(word(model.summary), word(model.summary)))
         self.table.setItem(row, SIZE, read_only_item(format_bytes(model.size_bytes), model.quant, align_right=True))
         verdict = read_only_item(self.fit_label(hint), self.fit_text(hint))
         verdict.setForeground(colours().qcolor(_FIT_COLOURS[hint.fit]))

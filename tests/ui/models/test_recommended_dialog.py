@@ -61,7 +61,7 @@ def test_the_list_is_sized_for_the_machine_and_the_ones_that_fit_come_first(dial
     assert fits[0] == "Fits on the GPU"
     assert fits == sorted(fits, key=["Fits on the GPU", "Fits, partly on the GPU", "Too large"].index)
     assert {"Fits on the GPU", "Fits, partly on the GPU", "Too large"} == set(fits)
-    assert column(dialog, MODEL)[0] == f"{SMALLEST.name} ({SMALLEST.parameters} parameters)"
+    assert column(dialog, MODEL)[0] == SMALLEST.name
     assert "2.00 GiB free on the GPU" in dialog.machine_label.text()
     too_large = [item.model.filename for item in dialog.sized if not item.fits]
     assert too_large and all(not dialog.button_for(name).isEnabled() for name in too_large)  # type: ignore[union-attr]
