@@ -93,6 +93,7 @@ def test_open_file_adds_a_gguf_and_loads_it_and_then_an_empty_chat_names_it_with
     main = MainWindow()
     qtbot.addWidget(main)
     main.show()
+    qtbot.waitUntil(main.composer.hasFocus, timeout=WAIT_MS)  # once shown, not only after the starter's load
     main.get_started.opener.choose_file = lambda: model
     assert main.get_started.open_file_action in main.tools_menu.actions()
     main.get_started.open_file_action.trigger()
