@@ -352,6 +352,7 @@ class ChatView(QScrollArea):
         self._outer.addWidget(self._history)
         self._outer.addStretch(1)
         self.setWidget(content)
+        self._empty_state: QWidget | None = None  # shown while the chat holds no message (set_empty_state)
 
         self._messages: list[MessageWidget] = []
         self._live: MessageWidget | None = None
@@ -377,6 +378,7 @@ class ChatView(QScrollArea):
         widget.set_footer(footer)
         self._history.append(widget)
         self._messages.append(widget)
+        self._show_empty_state()
         return widget
 
     def clear(self) -> None:
@@ -389,9 +391,21 @@ class ChatView(QScrollArea):
         self._messages.clear()
         self.last_rendered = None
         self._follow_bottom = True
+        self._show_empty_state()
 
     def messages(self) -> list[MessageWidget]:
         return list(self._messages)
+
+    def set_empty_state(self, widget: QWidget) -> None:
+        """What an empty chat shows (a welcome, the load's progress); it goes with the first message."""
+        widget.setParent(self.widget())
+        self._outer.insertWidget(self._outer.count() - 1, widget)  # after the history, before the stretch
+        self._empty_state = widget
+        self._show_empty_state()
+
+    def _show_empty_state(self) -> None:
+        if self._empty_state is not None:
+            self._empty_state.setVisible(not self._messages and self._live is None)
 
     def mark_outside_window(self, keys: set[str]) -> None:
         for widget in self._messages:
@@ -409,6 +423,7 @@ class ChatView(QScrollArea):
         self._live.linkClicked.connect(self.open_link)
         self._live.begin_streaming()
         self._outer.insertWidget(1, self._live)
+        self._show_empty_state()
         self._flush_timer.start()
         return self._live
 

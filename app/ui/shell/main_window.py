@@ -54,6 +54,7 @@ from app.ui.server.panel import ServerPanel
 from app.ui.shell.about_dialog import show_about_dialog
 from app.ui.shell.accessibility import ReplyAnnouncer, arrange_tab_order
 from app.ui.shell.appearance_menu import AppearanceMenus
+from app.ui.shell.get_started import GetStarted, StartParts
 from app.ui.shell.monitor_extras import MonitorExtras
 from app.ui.shell.server_models import ServerModels
 from app.ui.shell.shortcuts import ShellParts, WindowShortcuts
@@ -153,6 +154,23 @@ class MainWindow(QMainWindow):
         session = self.chats.session
         self.appearance = AppearanceMenus(lambda: session.settings, session.set_defaults, self.error_banner, self)
         self.appearance.add_to(self.view_menu)
+        # the welcome in an empty chat, Get a better model, Open file…, the cursor in the message box
+        self.get_started = GetStarted(
+            StartParts(
+                self.state_signals,
+                self.worker,
+                self.chat_view,
+                self.composer,
+                self.model_picker,
+                self.toolbar,
+                self.tools_menu,
+                self.error_banner,
+                self.status_label.setText,
+                self.open_models,
+                lambda path: self.refresh_models(select=path),
+            ),
+            self,
+        )
         # last: it reads the menus the features filled
         self.shortcuts = WindowShortcuts(
             self,
@@ -376,7 +394,7 @@ class MainWindow(QMainWindow):
             self.model_picker.setCurrentIndex(index)
         self.load_model(path)
 
-    def open_models(self) -> None:
+    def open_models(self) -> ModelManagerDialog:
         """The Models window, kept for the session so downloads go on while it is closed."""
         if self.model_manager is None:
             # Imported on first use: huggingface_hub and friends stay out of the startup path.
@@ -389,6 +407,7 @@ class MainWindow(QMainWindow):
         self.model_manager.show()
         self.model_manager.raise_()
         self.model_manager.activateWindow()
+        return self.model_manager
 
     def _on_library_changed(self, _path: Path) -> None:
         self.refresh_models()
@@ -801,12 +820,14 @@ class MainWindow(QMainWindow):
         self.retrieval.request_stop()
         self.documents_threads.request_stop()
         self.monitor_extras.request_stop()
+        self.get_started.request_stop()
         if self.model_manager is not None:
             self.model_manager.request_stop()
         self._show_closing()
         wait_keeping_events(
             [self.llm.thread, self.server_models.servers.thread, self.retrieval.thread, *self.documents_threads.threads]
         )
+        wait_keeping_events(self.get_started.threads())
         self.embedder.close()
         self.chats.shutdown()
         self.gpu_panel.shutdown()

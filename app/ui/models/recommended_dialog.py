@@ -1,0 +1,211 @@
+"""Get a better model: the recommended models sized for this computer, the ones that fit first, one click to download.
+
+The list is the curated one in the core (`app.core.models.recommended`), each model given the
+fit verdict of the memory package (`app.core.memory.recommended_fit`) on this machine's free
+memory. Measuring the machine (NVML, psutil) and planning run on a worker thread, never on the
+GUI thread. Nothing here talks to the Hub: the sizes are in the data, so the list shows offline,
+and a click hands a `DownloadRequest` to the Models window's download queue (`downloadRequested`),
+whose download asks the Hub for the file and says clearly when it cannot be reached.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.hub.downloads.job import DownloadRequest
+from app.core.memory.fit import Fit, FitHint, Machine, machine_now
+from app.core.memory.planner import ContextSettings
+from app.core.memory.recommended_fit import SizedRecommendation, size_recommended
+from app.core.models.recommended import RecommendedModel
+from app.core.settings import saved_context
+from app.core.support.formatting import fill, format_bytes
+from app.ui.threads import WorkerThread
+from app.ui.widgets.core_text import word
+from app.ui.widgets.tables import read_only_item
+from app.ui.widgets.theme import colours
+
+_FIT_COLOURS = {Fit.GPU: "fit_gpu", Fit.PARTIAL: "fit_partial", Fit.RAM: "fit_ram", Fit.NO_FIT: "fit_none"}
+MODEL, GOOD_FOR, SIZE, FIT, ACTION = range(5)
+
+
+class RecommendationPlanner(QObject):
+    """Measures the machine and sizes the list, on its own thread."""
+
+    planRequested = Signal()
+    planned = Signal(object, object)  # list[SizedRecommendation], the Machine they were sized for
+
+    def __init__(self, measure: Callable[[], Machine], context: Callable[[], ContextSettings]) -> None:
+        super().__init__()
+        self._measure = measure
+        self._context = context
+        self.planRequested.connect(self._plan)
+
+    @Slot()
+    def _plan(self) -> None:
+        machine = self._measure()
+        self.planned.emit(size_recommended(machine, self._context()), machine)
+
+
+class RecommendedModelsDialog(QDialog):
+    downloadRequested = Signal(object)  # DownloadRequest of the model chosen
+
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        measure: Callable[[], Machine] | None = None,
+        context: Callable[[], ContextSettings] | None = None,
+    ) -> None:
+        """`measure` and `context`: this machine's free memory and the saved load settings, unless given."""
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Get a better model"))
+        self.resize(900, 460)
+        self._measure = measure
+        self._context = context
+        self._thread: WorkerThread | None = None
+        self.sized: list[SizedRecommendation] = []
+
+        intro = QLabel(
+            self.tr(
+                "Well-known chat models that run on your own computer. The ones that fit this computer's "
+                "free memory come first; the download goes to the Models window."
+            ),
+            self,
+        )
+        intro.setWordWrap(True)
+        self.machine_label = QLabel(self.tr("Measuring this computer's free memory…"), self)
+        self.machine_label.setWordWrap(True)
+        self.table = QTableWidget(0, 5, self)
+        headers = [self.tr("Model"), self.tr("Good for"), self.tr("Download size"), self.tr("On this computer"), ""]
+        self.table.setHorizontalHeaderLabels(headers)
+        self.table.setAccessibleName(self.tr("Recommended models"))
+        self.table.verticalHeader().hide()
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setWordWrap(True)
+        header = self.table.horizontalHeader()
+        for column in range(self.table.columnCount()):
+            mode = QHeaderView.ResizeMode.Stretch if column == GOOD_FOR else QHeaderView.ResizeMode.ResizeToContents
+            header.setSectionResizeMode(column, mode)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.machine_label)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(buttons)
+
+    # ---- planning (on a worker thread) ---------------------------------------------
+
+    def plan(self) -> None:
+        """Measure the machine and size the list again (the free memory changes); the table follows."""
+        if self._thread is not None and self._thread.is_running():
+            return
+        planner = RecommendationPlanner(self._measure or machine_now, self._context or saved_context)
+        planner.planned.connect(self._on_planned)
+        self._thread = WorkerThread(planner, "recommended-models")
+        self._thread.start()
+        self.machine_label.setText(self.tr("Measuring this computer's free memory…"))
+        planner.planRequested.emit()
+
+    @property
+    def job_thread(self) -> WorkerThread | None:
+        """The thread of the last request (it ends with its answer)."""
+        return self._thread
+
+    def shutdown(self) -> bool:
+        """Stop the planning thread and wait for it; True once it has ended."""
+        if self._thread is None:
+            return True
+        self._thread.request_stop()
+        return self._thread.wait()
+
+    @Slot(object, object)
+    def _on_planned(self, sized: list[SizedRecommendation], machine: Machine) -> None:
+        if self._thread is not None:
+            self._thread.request_stop()  # one answer per plan: the thread ends with it
+        self.sized = sized
+        self.machine_label.setText(self._machine_text(machine))
+        self.table.setRowCount(0)
+        for item in sized:
+            self._add_row(item)
+        self.table.resizeRowsToContents()
+
+    def _machine_text(self, machine: Machine) -> str:
+        ram = format_bytes(machine.free_ram)
+        if machine.free_vram is None:
+            return fill(self.tr("This computer: {ram} of free RAM, no GPU to offload to."), ram=ram)
+        return fill(
+            self.tr("This computer: {vram} free on the GPU, {ram} of free RAM."),
+            vram=format_bytes(machine.free_vram),
+            ram=ram,
+        )
+
+    # ---- the table -----------------------------------------------------------------
+
+    def _add_row(self, item: SizedRecommendation) -> None:
+        model, hint = item.model, item.hint
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        where = fill(self.tr("{parameters} parameters · {file}"), parameters=model.parameters, file=model.filename)
+        self.table.setItem(row, MODEL, read_only_item(model.name, f"{where}\n{model.repo_id}"))
+        self.table.setItem(row, GOOD_FOR, read_only_item(word(model.summary), word(model.summary)))
+        self.table.setItem(row, SIZE, read_only_item(format_bytes(model.size_bytes), model.quant, align_right=True))
+        verdict = read_only_item(self.fit_label(hint), self.fit_text(hint))
+        verdict.setForeground(colours().qcolor(_FIT_COLOURS[hint.fit]))
+        self.table.setItem(row, FIT, verdict)
+        button = QPushButton(self.tr("Download"), self.table)
+        button.setAutoDefault(False)
+        button.setAccessibleName(fill(self.tr("Download {name}"), name=model.name))
+        if item.fits:
+            button.setToolTip(fill(self.tr("Download {file} into the library"), file=model.filename))
+            button.clicked.connect(lambda _checked=False, chosen=model, b=button: self._download(chosen, b))
+        else:
+            button.setEnabled(False)
+            button.setToolTip(self.tr("Too large for this computer's free memory"))
+        self.table.setCellWidget(row, ACTION, button)
+
+    def fit_label(self, hint: FitHint) -> str:
+        return {
+            Fit.GPU: self.tr("Fits on the GPU"),
+            Fit.PARTIAL: self.tr("Fits, partly on the GPU"),
+            Fit.RAM: self.tr("Fits on the CPU (in RAM)"),
+            Fit.NO_FIT: self.tr("Too large"),
+        }[hint.fit]
+
+    def fit_text(self, hint: FitHint) -> str:
+        text = {
+            Fit.GPU: self.tr("About {vram} of GPU memory."),
+            Fit.PARTIAL: self.tr("About {vram} on the GPU and {ram} in RAM; slower than fully on the GPU."),
+            Fit.RAM: self.tr("About {ram} of RAM; runs on the CPU, slower than on a GPU."),
+            Fit.NO_FIT: self.tr("Needs about {ram}: more than this computer has free."),
+        }[hint.fit]
+        text = fill(text, vram=format_bytes(hint.gpu_bytes), ram=format_bytes(hint.ram_bytes))
+        return text + " " + self.tr("Estimated from the file size.") if hint.estimated else text
+
+    def _download(self, model: RecommendedModel, button: QPushButton) -> None:
+        button.setEnabled(False)
+        button.setText(self.tr("In Downloads"))
+        self.downloadRequested.emit(DownloadRequest(model.repo_id, model.filename))
+
+    def button_for(self, filename: str) -> QPushButton | None:
+        """The Download button of a model's row."""
+        for row, item in enumerate(self.sized):
+            if item.model.filename == filename:
+                widget = self.table.cellWidget(row, ACTION)
+                return widget if isinstance(widget, QPushButton) else None
+        return None
