@@ -41,6 +41,7 @@ from app.core.memory.planner import (
     MemoryPlanner,
 )
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
+from app.core.support.byte_parts import ShownSizes, shown_sizes
 from app.core.support.formatting import fill, format_bytes
 from app.ui.gpu.memory_bars import MemoryBar
 from app.ui.gpu.offload_slider import LayerSlider, zone_colour
@@ -461,33 +462,51 @@ class GpuPanel(QWidget):
             self.recommended_label.setText(self.tr("No GPU to offload to: everything runs on the CPU."))
 
     def _readout_text(self, plan: MemoryPlan, free: int, usable: bool) -> str:
+        shown = self.shown_plan(plan)
+        ram = self._sum_text(self.tr("In RAM"), shown["ram"])
         if not usable:
-            return fill(
-                self.tr("In RAM {ram} (weights {weights}, KV cache {kv})"),
-                ram=format_bytes(plan.cpu_total),
-                weights=format_bytes(plan.cpu_weights),
-                kv=format_bytes(plan.cpu_kv),
-            )
+            return ram
         return fill(
-            self.tr("On GPU {gpu} (weights {weights}, KV cache {kv}), in RAM {ram}, free VRAM after load {free}"),
-            gpu=format_bytes(plan.gpu_total),
-            weights=format_bytes(plan.gpu_weights),
-            kv=format_bytes(plan.gpu_kv),
-            ram=format_bytes(plan.cpu_total),
+            self.tr("{gpu}; {ram}; free VRAM after load {free}"),
+            gpu=self._sum_text(self.tr("On GPU"), shown["gpu"]),
+            ram=ram,
             free=format_bytes(free - plan.gpu_total),
         )
 
-    def _breakdown(self, plan: MemoryPlan) -> str:
-        rows = [
-            (self.tr("GPU weights"), plan.gpu_weights),
-            (self.tr("GPU KV cache"), plan.gpu_kv),
-            (self.tr("GPU compute buffer (estimate)"), plan.gpu_compute),
+    def shown_plan(self, plan: MemoryPlan) -> dict[str, ShownSizes]:
+        """The plan's totals and their parts as the readout writes them: the parts shown add up to each
+        total shown (one unit, shared rounding; what no part covers is "other")."""
+        gpu = [
+            (self.tr("weights"), plan.gpu_weights),
+            (self.tr("KV cache"), plan.gpu_kv),
+            (self.tr("compute buffers (estimate)"), plan.gpu_compute),
             (self.tr("CUDA runtime and calibration"), plan.gpu_overhead),
-            (self.tr("RAM weights (memory-mapped)"), plan.cpu_weights),
-            (self.tr("RAM KV cache"), plan.cpu_kv),
-            (self.tr("RAM compute and output buffers"), plan.cpu_compute),
         ]
-        return "\n".join(f"{name}: {format_bytes(size)}" for name, size in rows)
+        ram = [
+            (self.tr("weights (memory-mapped)"), plan.cpu_weights),
+            (self.tr("KV cache"), plan.cpu_kv),
+            (self.tr("compute and output buffers"), plan.cpu_compute),
+        ]
+        other = self.tr("other")
+        return {
+            "gpu": shown_sizes([part for part in gpu if part[1]], plan.gpu_total, other),
+            "ram": shown_sizes([part for part in ram if part[1]], plan.cpu_total, other),
+        }
+
+    def _sum_text(self, where: str, shown: ShownSizes) -> str:
+        """For example "On GPU 1.20 GiB = weights 0.90 GiB + KV cache 0.25 GiB + …", adding up as written."""
+        if not shown.parts:
+            return fill(self.tr("{where} {total}"), where=where, total=shown.total_text)
+        terms = [fill(self.tr("{name} {size}"), name=part.name, size=part.text) for part in shown.parts]
+        return fill(self.tr("{where} {total} = {parts}"), where=where, total=shown.total_text, parts=" + ".join(terms))
+
+    def _breakdown(self, plan: MemoryPlan) -> str:
+        lines = []
+        shown_plan = self.shown_plan(plan)
+        for where, shown in ((self.tr("On GPU"), shown_plan["gpu"]), (self.tr("In RAM"), shown_plan["ram"])):
+            lines.append(fill(self.tr("{where}: {total}"), where=where, total=shown.total_text))
+            lines += [fill(self.tr("  {name}: {size}"), name=part.name, size=part.text) for part in shown.parts]
+        return "\n".join(lines)
 
     def _show_hardware(self, snapshot: HardwareSnapshot) -> None:
         lines = []

@@ -119,9 +119,10 @@ def test_the_readout_follows_the_slider_and_the_context_length(
 
     panel.slider.setValue(31)
     plan = panel.current_plan()
+    shown = panel.shown_plan(plan)
     text = panel.readout.text()
-    assert text.startswith(f"On GPU {format_bytes(plan.gpu_total)} (weights {format_bytes(plan.gpu_weights)}, ")
-    assert f"KV cache {format_bytes(plan.gpu_kv)}), in RAM {format_bytes(plan.cpu_total)}" in text
+    assert text.startswith(f"On GPU {shown['gpu'].total_text} = weights {shown['gpu'].parts[0].text} + KV cache ")
+    assert f"; In RAM {shown['ram'].total_text} = " in text
     assert text.endswith(f"free VRAM after load {format_bytes(6 * GIB - plan.gpu_total)}")
 
     panel.slider.setValue(5)
@@ -129,7 +130,41 @@ def test_the_readout_follows_the_slider_and_the_context_length(
     kv_at_5 = panel.current_plan().gpu_kv
     panel.context_box.setValue(8192)
     assert panel.current_plan().gpu_kv == 4 * kv_at_5
-    assert f"KV cache {format_bytes(4 * kv_at_5)}" in panel.readout.text()
+    kv_shown = next(part for part in panel.shown_plan(panel.current_plan())["gpu"].parts if part.name == "KV cache")
+    assert f"KV cache {kv_shown.text}" in panel.readout.text()
+
+
+def _sums(text: str) -> list[tuple[float, float]]:
+    """(total, sum of its parts) for each "WHERE TOTAL UNIT = NAME SIZE UNIT + …" the text writes."""
+    sums = []
+    for clause in text.split("; "):
+        if " = " not in clause:
+            continue
+        total, parts = clause.split(" = ")
+        sums.append((float(total.split()[-2]), sum(float(part.split()[-2]) for part in parts.split(" + "))))
+    return sums
+
+
+@pytest.mark.parametrize("n_ctx", [512, 2048, 8192])
+@pytest.mark.parametrize("layers", [0, 7, 31])
+def test_the_memory_parts_shown_add_up_to_the_total_shown(
+    make_panel: PanelFactory, qtbot: QtBot, starter_model: Path, n_ctx: int, layers: int
+) -> None:
+    panel, worker = make_panel(fake_pynvml.one_gpu_with_other_process())
+    load(qtbot, panel, worker, LoadConfig(starter_model, n_ctx=2048))
+    panel.context_box.setValue(n_ctx)
+    panel.slider.setValue(layers)
+
+    plan = panel.current_plan()
+    for where, shown in panel.shown_plan(plan).items():
+        assert sum(part.steps for part in shown.parts) == shown.total_steps, where
+        assert shown.total_text == format_bytes(plan.gpu_total if where == "gpu" else plan.cpu_total)
+    sums = _sums(panel.readout.text())
+    assert len(sums) == (2 if layers else 1)  # nothing on the GPU: the GPU total is written alone
+    for total, parts in sums:
+        assert parts == pytest.approx(total, abs=1e-9)
+    tooltip = panel.readout.toolTip()
+    assert "On GPU:" in tooltip and "In RAM:" in tooltip
 
 
 def test_auto_follows_the_recommendation_as_the_context_grows(
