@@ -97,6 +97,7 @@ class Conversations(QObject):
         self._metrics: ReplyMetrics | None = None
         self._trace: TokenTrace | None = None
         self._meter_pending = False
+        self._meter_again = False  # asked while a plan was on its way: plan once more when it comes
         self.last_plan: WindowPlan | None = None
         self._delete_after_reply: str | None = None  # a chat deleted while its reply was written
         self._listed: list[SearchHit] = []  # what the chat list shows, as last found
@@ -291,6 +292,9 @@ class Conversations(QObject):
         if result.request.purpose == METER:
             self._meter_pending = False
             self._show_plan(result)
+            if self._meter_again:
+                self._meter_again = False
+                self.refresh_meter()
             return
         if result.request.purpose != REPLY or self.reply is None:
             return
@@ -304,9 +308,9 @@ class Conversations(QObject):
             self.session.finish_reply("", MessageState.FAILED, {"error": result.error})
             self.session.drop_empty_reply(reply.id)
             self.sidebar.set_writing(None)
-            if on_show:
-                self._show_plan(result)
-            self.replyRefused.emit(result.error)
+            self.replyRefused.emit(result.error)  # the banner says why this message was refused
+            if on_show:  # the meter shows the next turn, not the refused one
+                self._meter_timer.start()
             return
         if on_show:  # the window marks belong to the chat they were planned for
             self._show_plan(result)
@@ -360,12 +364,18 @@ class Conversations(QObject):
         if self.state.loaded_model is None:
             self.meter.clear()
             return
-        if not self.state.can_send or self._meter_pending:  # a reply streams, or the app closes
+        if not self.state.can_send:  # a reply streams, or the app closes
+            return
+        if self._meter_pending:  # the text may have changed since that plan was asked for
+            self._meter_again = True
             return
         used = self.session.effective()
         history: tuple[WindowMessage, ...] = self.session.window_messages()
         draft = self.composer.toPlainText().strip()
-        if draft:
+        if draft or history:
+            # The next turn ends with the user's message, even before a word of it is typed: so the
+            # window is the one a send would get, and the chat's own latest message (a long reply, a
+            # message refused as too long) is not blamed for a turn that has not been written.
             history = (*history, _Draft("draft", "user", draft))
         self._meter_pending = True
         self.worker.planRequested.emit(
