@@ -27,7 +27,8 @@ from app.core.chat.context_window import PlanRequest, PlanResult, WindowMessage,
 from app.core.chat.store import Message, MessageState, SearchHit
 from app.core.documents.retrieval import Retrieval
 from app.core.inference import token_probs
-from app.core.inference.engine import ReplyDone, ReplyStats, StopReason
+from app.core.inference.chat_format import default_system_prompt
+from app.core.inference.engine import LoadReport, ReplyDone, ReplyStats, StopReason
 from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenTrace
@@ -165,6 +166,7 @@ class Conversations(QObject):
         worker.replyTokens.connect(self._remember_trace)
         worker.windowPlanned.connect(self._on_planned)
         self.state_signals.modelLoaded.connect(lambda _report: self.refresh_meter())
+        self.state_signals.modelLoaded.connect(self._show_model_defaults)
         if self.retrieval is not None:
             self.retrieval.retrieved.connect(self._on_retrieved)
             self.retrieval.options.connect(self._on_retrieval_options)
@@ -615,6 +617,13 @@ class Conversations(QObject):
     def _on_settings_changed(self) -> None:
         self.settings_panel.set_state(self.session.settings, self.session.chat_settings)
         self.refresh_meter()
+
+    def _show_model_defaults(self, report: LoadReport) -> None:
+        """The settings panel learns the loaded model's own system prompt; the load used the saved settings."""
+        self.settings_panel.set_model_default_prompt(
+            None if report.server else default_system_prompt(report.chat_template)
+        )
+        self.settings_panel.model_loaded()
 
     def _reload_model(self) -> None:
         if self.state.loaded_model is not None:

@@ -92,6 +92,20 @@ def test_save_as_defaults_writes_the_settings_file(window: MainWindow, qtbot: Qt
     assert load_settings(app_paths().settings_file).settings.sampling.temperature == 0.4
 
 
+def test_the_panel_shows_the_models_own_system_prompt_and_reload_now_loads_the_model_again(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    panel = window.chats.settings_panel
+    assert "You are a helpful AI assistant named SmolLM" in panel.system_prompt.placeholderText()
+    panel.show()
+    panel.set_field_text("n_ctx", "2048")
+    assert panel.reload_button.isVisible()
+    with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=60_000) as loaded:
+        panel.reload_button.click()
+    assert loaded.args[0].config.n_ctx == 2048  # loaded again through the window, with the new setting
+    assert not panel.reload_button.isVisible()
+
+
 def test_regenerate_writes_a_new_version_and_keeps_the_old_one(window: MainWindow, qtbot: QtBot) -> None:
     reply_to(window, qtbot, "Name a colour.")
     first = window.chats.session.shown_thread[-1]
