@@ -257,9 +257,11 @@ class GlassBox(QObject):
 
     def _on_inspected(self, inspection: PromptInspection) -> None:
         self._inspecting = False
-        self.prompt_panel.show_inspection(inspection)
         if self._ask_again:
             self.refresh_prompt()
+            if self._inspecting:  # asked again since: this answer is out of date, the next one is on its way
+                return
+        self.prompt_panel.show_inspection(inspection)
 
     def _on_inspect_failed(self, message: str) -> None:
         self._inspecting = False

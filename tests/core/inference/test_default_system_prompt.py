@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from llama_cpp import Llama
 
 from app.core.inference.chat_format import CHATML_TEMPLATE, default_system_prompt
+from app.core.inference.engine import Engine
 
 
-def test_the_starter_models_template_brings_its_own_system_prompt(starter_model: Path) -> None:
-    template = str(Llama(str(starter_model), vocab_only=True, verbose=False).metadata["tokenizer.chat_template"])
+def test_the_starter_models_template_brings_its_own_system_prompt(engine: Engine) -> None:
+    template = engine.llama.metadata["tokenizer.chat_template"]
     assert default_system_prompt(template) == "You are a helpful AI assistant named SmolLM, trained by Hugging Face"
 
 

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from llama_cpp import Llama
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractButton, QCheckBox, QComboBox
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.context_window import WindowPolicy
 from app.core.inference.chat_format import CHATML_TEMPLATE, default_system_prompt
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import PRESETS, SAMPLING_FIELDS, SamplingParams
 from app.core.settings import MODEL_FIELDS, ChatSettings, ModelSettings, Settings, effective
 from app.ui.chat.settings_panel import SettingsPanel
@@ -258,9 +256,9 @@ def test_one_reset_and_one_save_as_default_for_new_chats(panel: SettingsPanel, q
     assert asked == [True] and panel.settings.sampling == SamplingParams()
 
 
-def test_the_models_own_default_system_prompt_shows_in_the_empty_box(panel: SettingsPanel, starter_model: Path) -> None:
+def test_the_models_own_default_system_prompt_shows_in_the_empty_box(panel: SettingsPanel, engine: Engine) -> None:
     assert "if it has one" in panel.system_prompt.placeholderText()  # no model loaded: not known yet
-    template = str(Llama(str(starter_model), vocab_only=True, verbose=False).metadata["tokenizer.chat_template"])
+    template = engine.llama.metadata["tokenizer.chat_template"]
     panel.set_model_default_prompt(default_system_prompt(template))
     hint = panel.system_prompt.placeholderText()
     assert "the model's own default system prompt" in hint
