@@ -167,6 +167,9 @@ class Conversations(QObject):
         worker.windowPlanned.connect(self._on_planned)
         self.state_signals.modelLoaded.connect(lambda _report: self.refresh_meter())
         self.state_signals.modelLoaded.connect(self._show_model_defaults)
+        self.state_signals.changed.connect(
+            lambda: self.settings_panel.set_reload_possible(self.state.can_send)  # a model on duty, nothing running
+        )
         if self.retrieval is not None:
             self.retrieval.retrieved.connect(self._on_retrieved)
             self.retrieval.options.connect(self._on_retrieval_options)

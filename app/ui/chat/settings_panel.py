@@ -584,6 +584,10 @@ class SettingsPanel(QScrollArea):
             self._edit_defaults(settings)
             self.reload_row.show()
 
+    def set_reload_possible(self, possible: bool) -> None:
+        """Reload now works while a model is on duty and nothing runs (no load, no reply)."""
+        self.reload_button.setEnabled(possible)
+
     def model_loaded(self) -> None:
         """A load finished: it used the model settings saved now, so nothing waits for a reload."""
         self.reload_row.hide()

@@ -279,5 +279,8 @@ def test_settings_that_apply_on_reload_offer_reload_now_until_the_model_is_loade
     assert "when the model is loaded again" in panel.reload_note.text()
     with qtbot.waitSignal(panel.reloadRequested):
         panel.reload_button.click()
+    panel.set_reload_possible(False)  # the load runs (or no model is on duty): nothing to reload now
+    assert not panel.reload_button.isEnabled()
     panel.model_loaded()
+    panel.set_reload_possible(True)
     assert not panel.reload_button.isVisible()
