@@ -541,10 +541,7 @@ class GpuPanel(QWidget):
                 ],
                 fill(
                     self.tr("RAM: this app {app} · others {others} · available {free} of {total}"),
-                    app=format_bytes(ram.process_rss),
-                    others=format_bytes(ram.other_used),
-                    free=format_bytes(ram.available),
-                    total=format_bytes(ram.total),
+                    **_adding_up({"app": ram.process_rss, "others": ram.other_used, "free": ram.available}, ram.total),
                 ),
                 self.tr("System memory; models are memory-mapped, so their pages count once they are read"),
             )
@@ -552,13 +549,17 @@ class GpuPanel(QWidget):
     def _show_gpu(self, bar: MemoryBar, gpu: GpuSnapshot) -> None:
         own = gpu.this_process or 0
         app_text = format_bytes(own) if gpu.this_process is not None else self.tr("unknown")
+        sizes = _adding_up({"app": own, "others": gpu.other_processes, "free": gpu.free}, gpu.total)
+        template = (
+            # memory the driver holds outside every process (NVML's reserved memory) is a part of its own
+            self.tr("GPU {index}: this app {app} · others {others} · reserved {rest} · free {free} of {total}")
+            if "rest" in sizes
+            else self.tr("GPU {index}: this app {app} · others {others} · free {free} of {total}")
+        )
         caption = fill(
-            self.tr("GPU {index}: this app {app} · others {others} · free {free} of {total}"),
+            template,
             index=str(gpu.index),
-            app=app_text,
-            others=format_bytes(gpu.other_processes),
-            free=format_bytes(gpu.free),
-            total=format_bytes(gpu.total),
+            **{**sizes, "app": sizes["app"] if gpu.this_process is not None else app_text},
         )
         utilisation = "" if gpu.utilization_percent is None else f" · {gpu.utilization_percent}% busy"
         bar.set_segments(
@@ -575,3 +576,14 @@ class GpuPanel(QWidget):
         self.auto_box.setEnabled(ready and usable)
         self.context_box.setEnabled(ready)
         self.apply_button.setEnabled(ready and not self._load_running)
+
+
+def _adding_up(parts: dict[str, int], total: int) -> dict[str, str]:
+    """The parts of a memory bar's caption and its total ("total"), written so that they add up as shown;
+    what they do not cover is "rest". Each part on its own where they overlap (a memory-mapped model's pages
+    count both as this app's and as available), since no sum is then shown truthfully."""
+    try:
+        shown = shown_sizes(list(parts.items()), total, "rest")
+    except ValueError:
+        return {**{name: format_bytes(size) for name, size in parts.items()}, "total": format_bytes(total)}
+    return {**{part.name: part.text for part in shown.parts}, "total": shown.total_text}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -15,9 +16,10 @@ from pytestqt.qtbot import QtBot
 from app.core.inference.engine import LoadConfig, LoadReport
 from app.core.memory.calibration import CalibrationStore
 from app.core.memory.fallback import FallbackResult, FallbackStep
-from app.core.memory.hardware import HardwareMonitor, OffloadSupport
+from app.core.memory.hardware import GpuSnapshot, HardwareMonitor, OffloadSupport
 from app.core.memory.planner import MIB, Headroom
 from app.core.support.formatting import format_bytes
+from app.ui.gpu.memory_bars import MemoryBar
 from app.ui.gpu.panel import GpuPanel
 from tests.fakes import fake_pynvml
 from tests.fakes.fake_pynvml import GIB, FakeGpu, FakeNvml
@@ -225,8 +227,11 @@ def test_bars_show_this_app_other_processes_and_free_for_each_gpu(make_panel: Pa
     qtbot.waitUntil(lambda: len(panel.gpu_bars) == 2)
 
     first, second = panel.gpu_bars
-    assert first.caption.startswith("GPU 0: this app 512 MiB · others ")
+    assert first.caption.startswith("GPU 0: this app 0.50 GiB · others ")  # in the total's unit, to add up
     assert first.caption.endswith("of 16.00 GiB")
+    for bar in (first, second):  # this app + others + free (+ what the driver reserves) = the total, as written
+        sizes = [float(size) for size in re.findall(r"(\d+\.\d+) GiB", bar.caption)]
+        assert sum(sizes[:-1]) == pytest.approx(sizes[-1], abs=1e-9), bar.caption
     assert first.segments[0][0] == 512 * MIB
     assert "NVIDIA RTX A4000" in first.toolTip() and "30% busy" in first.toolTip()
     assert second.caption.endswith("of 12.00 GiB")
@@ -235,6 +240,17 @@ def test_bars_show_this_app_other_processes_and_free_for_each_gpu(make_panel: Pa
     fake.gpus[0].processes[os.getpid()] = 1 * GIB  # the bars follow the poller
     qtbot.waitUntil(lambda: panel.gpu_bars[0].caption.startswith("GPU 0: this app 1.00 GiB"))
     panel.grab()
+
+
+def test_memory_the_driver_reserves_outside_every_process_is_a_part_of_the_bar_of_its_own(
+    make_panel: PanelFactory, qtbot: QtBot
+) -> None:
+    panel, _ = make_panel(fake_pynvml.two_gpus())
+    bar = MemoryBar()
+    qtbot.addWidget(bar)
+    gpu = GpuSnapshot(0, "Test GPU", total=8 * GIB, used=3 * GIB, free=4 * GIB, this_process=1 * GIB)
+    panel._show_gpu(bar, gpu)
+    assert bar.caption == ("GPU 0: this app 1.00 GiB · others 2.00 GiB · reserved 1.00 GiB · free 4.00 GiB of 8.00 GiB")
 
 
 @pytest.mark.expected_log("app.core.memory.hardware", logging.WARNING, "NVML poll failed: GPU is lost")
