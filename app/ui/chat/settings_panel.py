@@ -306,7 +306,9 @@ class SettingsPanel(QScrollArea):
         self.factory_action.setToolTip(self.tr("Put the defaults back to Glassbox's own (your presets are kept)"))
         self.reset_button.setMenu(menu)
         self.save_defaults_button = QPushButton(self.tr("Save as default for new chats"), parent)
-        self.save_defaults_button.setToolTip(self.tr("New chats start with this chat's settings"))
+        self.save_defaults_button.setToolTip(
+            self.tr("New chats, and the chats that follow the defaults, use this chat's settings")
+        )
         row.addWidget(self.reset_button)
         row.addStretch(1)
         second = QHBoxLayout()  # a line of its own, so the panel stays narrow
