@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 import llama_cpp
@@ -30,6 +30,22 @@ class PromptToken:
     end: int
     special: bool  # a control token (template markers, BOS/EOS): not text the user wrote
     message: int | None  # index into PromptInspection.messages of the message whose text this token carries
+    piece: bytes = b""  # the token's own bytes (a byte-level BPE token may hold part of a character)
+    joins_next: bool = False  # a character begins in this token and ends in a later one
+
+    @property
+    def partial(self) -> bool:
+        """The token's bytes are not whole characters: its text shows only in the token that completes them."""
+        try:
+            self.piece.decode("utf-8")
+        except UnicodeDecodeError:
+            return True
+        return False
+
+    @property
+    def byte_label(self) -> str:
+        """The token as what it holds: whole characters as text, the bytes of a split character as <E5>."""
+        return byte_label(self.piece) if self.partial else self.text
 
 
 @dataclass(frozen=True)
@@ -83,24 +99,27 @@ def inspect_prompt(
     llama = engine.llama
     vocab = llama._model.vocab
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    pieces: list[tuple[int, str, bool]] = []
+    pieces: list[tuple[int, str, bool, bytes, bool]] = []
     for token in ids:
         special = bool(llama_cpp.llama_vocab_is_control(vocab, token) or llama_cpp.llama_vocab_is_eog(vocab, token))
-        pieces.append((token, decoder.decode(llama.detokenize([token], special=True)), special))
+        raw = llama.detokenize([token], special=True)
+        piece = decoder.decode(raw)
+        pending = bool(decoder.getstate()[0])  # bytes of a character that a later token completes
+        pieces.append((token, piece, special, raw, pending))
     tail = decoder.decode(b"", final=True)
-    text = "".join(piece for _id, piece, _special in pieces) + tail
+    text = "".join(piece for _id, piece, _special, _raw, _joins in pieces) + tail
 
     spans = _message_spans(text, messages)
     tokens: list[PromptToken] = []
     position = 0
-    for token, piece, special in pieces:
+    for token, piece, special, raw, joins in pieces:
         end = position + len(piece)
         owner = None if special else _owner(position, end, spans)
-        tokens.append(PromptToken(token, piece, position, end, special, owner))
+        tokens.append(PromptToken(token, piece, position, end, special, owner, raw, joins))
         position = end
     if tail and tokens:
         last = tokens[-1]
-        tokens[-1] = PromptToken(last.token_id, last.text + tail, last.start, len(text), last.special, last.message)
+        tokens[-1] = replace(last, text=last.text + tail, end=len(text), joins_next=False)
 
     outside = [MessageEntry(m.role, _preview(m.content), _count(engine, m.content), False) for m in left_out]
     offset = len(outside)
@@ -109,10 +128,7 @@ def inspect_prompt(
         if prompt_token.message is not None:
             counts[prompt_token.message] += 1
     inside = [MessageEntry(m.role, _preview(m.content), counts[i], True) for i, m in enumerate(messages)]
-    tokens = [
-        t if t.message is None else PromptToken(t.token_id, t.text, t.start, t.end, t.special, t.message + offset)
-        for t in tokens
-    ]
+    tokens = [t if t.message is None else replace(t, message=t.message + offset) for t in tokens]
     return PromptInspection(text, tokens, [*outside, *inside], engine.n_ctx, reserve, notice)
 
 
@@ -144,6 +160,33 @@ def inspect_conversation(
     return inspect_prompt(engine, plan.messages, left_out, plan.reserve, plan.notice)
 
 
+def byte_label(piece: bytes) -> str:
+    """`piece` with its valid UTF-8 as text and every byte of an incomplete or broken character as <XX>."""
+    parts = []
+    while piece:
+        try:
+            parts.append(piece.decode("utf-8"))
+            break
+        except UnicodeDecodeError as error:
+            parts.append(piece[: error.start].decode("utf-8"))
+            parts.append("".join(f"<{byte:02X}>" for byte in piece[error.start : error.end]))
+            piece = piece[error.end :]
+    return "".join(parts)
+
+
+def character_groups(tokens: Sequence[PromptToken]) -> list[range]:
+    """Runs of tokens that together carry a character split across them (each run at least two tokens)."""
+    groups = []
+    start = 0
+    for index, token in enumerate(tokens):
+        if token.joins_next:
+            continue
+        if index > start:
+            groups.append(range(start, index + 1))
+        start = index + 1
+    return groups
+
+
 def _message_spans(text: str, messages: Sequence[ChatMessage]) -> list[tuple[int, int]]:
     """Where each message's content sits in the rendered text, searched in order ((-1, -1) if a template changed it)."""
     spans = []
@@ -161,7 +204,8 @@ def _message_spans(text: str, messages: Sequence[ChatMessage]) -> list[tuple[int
 
 def _owner(start: int, end: int, spans: list[tuple[int, int]]) -> int | None:
     for index, (first, last) in enumerate(spans):
-        if first < end and start < last:
+        # a token holding only the first bytes of a split character has no width: it belongs where it sits
+        if (first < end and start < last) or (start == end and first <= start < last):
             return index
     return None
 

@@ -52,6 +52,11 @@ READ_MODEL = "read model"
 LOAD_WEIGHTS = "load weights"
 CREATE_CONTEXT = "create context"
 FIRST_DECODE = "first decode"
+# Why the first decode takes longer than any token after it (shown beside its row in Load details).
+FIRST_DECODE_DETAIL = N_(
+    "warm-up: one token through the model; the first computation allocates its buffers, so it takes "
+    "longer than the tokens after it"
+)
 
 _META = re.compile(
     r"loaded meta data with (?P<keys>\d+) key-value pairs and (?P<tensors>\d+) tensors.*\(version (?P<version>.+)\)\s*$"
@@ -217,7 +222,7 @@ class LoadTimeline:
         started = time.perf_counter()
         warm_up()
         seconds = time.perf_counter() - started
-        self.stages.append(LoadStage(FIRST_DECODE, seconds, "one token through the model", started - self._origin))
+        self.stages.append(LoadStage(FIRST_DECODE, seconds, FIRST_DECODE_DETAIL, started - self._origin))
 
     def close(self) -> None:
         self._engine.close()

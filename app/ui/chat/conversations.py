@@ -27,7 +27,8 @@ from app.core.chat.context_window import PlanRequest, PlanResult, WindowMessage,
 from app.core.chat.store import Message, MessageState, SearchHit
 from app.core.documents.retrieval import Retrieval
 from app.core.inference import token_probs
-from app.core.inference.engine import ReplyDone, ReplyStats, StopReason
+from app.core.inference.chat_format import default_system_prompt
+from app.core.inference.engine import LoadReport, ReplyDone, ReplyStats, StopReason
 from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenTrace
@@ -97,6 +98,7 @@ class Conversations(QObject):
         self._metrics: ReplyMetrics | None = None
         self._trace: TokenTrace | None = None
         self._meter_pending = False
+        self._meter_again = False  # asked while a plan was on its way: plan once more when it comes
         self.last_plan: WindowPlan | None = None
         self._delete_after_reply: str | None = None  # a chat deleted while its reply was written
         self._listed: list[SearchHit] = []  # what the chat list shows, as last found
@@ -164,6 +166,10 @@ class Conversations(QObject):
         worker.replyTokens.connect(self._remember_trace)
         worker.windowPlanned.connect(self._on_planned)
         self.state_signals.modelLoaded.connect(lambda _report: self.refresh_meter())
+        self.state_signals.modelLoaded.connect(self._show_model_defaults)
+        self.state_signals.changed.connect(
+            lambda: self.settings_panel.set_reload_possible(self.state.can_send)  # a model on duty, nothing running
+        )
         if self.retrieval is not None:
             self.retrieval.retrieved.connect(self._on_retrieved)
             self.retrieval.options.connect(self._on_retrieval_options)
@@ -291,6 +297,9 @@ class Conversations(QObject):
         if result.request.purpose == METER:
             self._meter_pending = False
             self._show_plan(result)
+            if self._meter_again:
+                self._meter_again = False
+                self.refresh_meter()
             return
         if result.request.purpose != REPLY or self.reply is None:
             return
@@ -304,9 +313,9 @@ class Conversations(QObject):
             self.session.finish_reply("", MessageState.FAILED, {"error": result.error})
             self.session.drop_empty_reply(reply.id)
             self.sidebar.set_writing(None)
-            if on_show:
-                self._show_plan(result)
-            self.replyRefused.emit(result.error)
+            self.replyRefused.emit(result.error)  # the banner says why this message was refused
+            if on_show:  # the meter shows the next turn, not the refused one
+                self._meter_timer.start()
             return
         if on_show:  # the window marks belong to the chat they were planned for
             self._show_plan(result)
@@ -360,12 +369,18 @@ class Conversations(QObject):
         if self.state.loaded_model is None:
             self.meter.clear()
             return
-        if not self.state.can_send or self._meter_pending:  # a reply streams, or the app closes
+        if not self.state.can_send:  # a reply streams, or the app closes
+            return
+        if self._meter_pending:  # the text may have changed since that plan was asked for
+            self._meter_again = True
             return
         used = self.session.effective()
         history: tuple[WindowMessage, ...] = self.session.window_messages()
         draft = self.composer.toPlainText().strip()
-        if draft:
+        if draft or history:
+            # The next turn ends with the user's message, even before a word of it is typed: so the
+            # window is the one a send would get, and the chat's own latest message (a long reply, a
+            # message refused as too long) is not blamed for a turn that has not been written.
             history = (*history, _Draft("draft", "user", draft))
         self._meter_pending = True
         self.worker.planRequested.emit(
@@ -605,6 +620,13 @@ class Conversations(QObject):
     def _on_settings_changed(self) -> None:
         self.settings_panel.set_state(self.session.settings, self.session.chat_settings)
         self.refresh_meter()
+
+    def _show_model_defaults(self, report: LoadReport) -> None:
+        """The settings panel learns the loaded model's own system prompt; the load used the saved settings."""
+        self.settings_panel.set_model_default_prompt(
+            None if report.server else default_system_prompt(report.chat_template)
+        )
+        self.settings_panel.model_loaded()
 
     def _reload_model(self) -> None:
         if self.state.loaded_model is not None:

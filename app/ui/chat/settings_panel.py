@@ -28,10 +28,12 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QLineEdit,
+    QMenu,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -154,21 +156,26 @@ class SettingsPanel(QScrollArea):
         column = QVBoxLayout(group)
         row = QHBoxLayout()
         self.preset_box = QComboBox(group)
+        self.preset_box.setAccessibleName(self.tr("Preset"))
         self.preset_box.setToolTip(
-            self.tr("Precise: focused and repeatable · Balanced: the defaults · Creative: varied")
+            self.tr(
+                "Precise: focused and repeatable · Balanced: the defaults · Creative: varied. "
+                "Choosing one applies it; “Custom” means the values were changed by hand."
+            )
         )
-        self.apply_preset_button = QPushButton(self.tr("Apply"), group)
         self.save_preset_button = QPushButton(self.tr("Save as…"), group)
         self.save_preset_button.setToolTip(self.tr("Save this chat's sampling settings as a preset of your own"))
         self.delete_preset_button = QPushButton(self.tr("Delete"), group)
+        self.delete_preset_button.setToolTip(self.tr("Delete this preset of your own"))
         column.addWidget(self.preset_box)
-        for button in (self.apply_preset_button, self.save_preset_button, self.delete_preset_button):
+        row.addStretch(1)
+        for button in (self.save_preset_button, self.delete_preset_button):
             row.addWidget(button)
         column.addLayout(row)
-        self.apply_preset_button.clicked.connect(lambda: self.apply_preset(self.preset_box.currentText()))
+        self._preset_name = "Balanced"  # the preset last chosen: shown while the values still match it
+        self.preset_box.activated.connect(self._preset_chosen)
         self.save_preset_button.clicked.connect(self._ask_and_save_preset)
-        self.delete_preset_button.clicked.connect(lambda: self.delete_preset(self.preset_box.currentText()))
-        self.preset_box.currentTextChanged.connect(self._update_preset_buttons)
+        self.delete_preset_button.clicked.connect(lambda: self.delete_preset(self.preset_name()))
         self._layout.addWidget(group)
 
     def _build_sampling(self, parent: QWidget) -> None:
@@ -213,7 +220,6 @@ class SettingsPanel(QScrollArea):
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
         self.system_prompt = _TextBox(group)
         self.system_prompt.setAccessibleName(self.tr("System prompt"))
-        self.system_prompt.setPlaceholderText(self.tr("Empty: the model's own default, if it has one"))
         self.system_prompt.setFixedHeight(90)
         self.system_prompt.editingFinished.connect(self._system_prompt_edited)
         self.system_prompt_note = QLabel(group)
@@ -221,7 +227,7 @@ class SettingsPanel(QScrollArea):
         self.system_prompt_error = QLabel(group)
         set_tone(self.system_prompt_error, Tone.ERROR)
         self.system_prompt_error.hide()
-        self.default_prompt_button = QPushButton(self.tr("Use the default"), group)
+        self.default_prompt_button = QPushButton(self.tr("Use the default prompt"), group)
         self.default_prompt_button.clicked.connect(self._use_default_prompt)
         box = QWidget(group)
         column = QVBoxLayout(box)
@@ -232,6 +238,9 @@ class SettingsPanel(QScrollArea):
         column.addWidget(self.system_prompt)
         column.addLayout(note_row)
         column.addWidget(self.system_prompt_error)
+        # what the loaded model's chat template puts in when this is empty; None: not known (no model, a server)
+        self.model_default_prompt: str | None = None
+        self._show_model_default_prompt()
         self.system_prompt_label = QLabel(self.tr("System prompt"), group)
         form.addRow(self.system_prompt_label, box)
 
@@ -262,26 +271,54 @@ class SettingsPanel(QScrollArea):
         form.addRow(self.long_memory_box)
         self._layout.addWidget(group)
 
+    def set_model_default_prompt(self, text: str | None) -> None:
+        """The loaded model's own default system prompt, shown in the empty box ("": its template has none;
+        None: not known)."""
+        self.model_default_prompt = text
+        self._show_model_default_prompt()
+
+    def _show_model_default_prompt(self) -> None:
+        if self.model_default_prompt:
+            hint = fill(
+                self.tr("Empty: the model's own default system prompt is used:\n{prompt}"),
+                prompt=self.model_default_prompt,
+            )
+        elif self.model_default_prompt is None:
+            hint = self.tr("Empty: the model's own default, if it has one")
+        else:
+            hint = self.tr("Empty: no system prompt (this model's template brings none of its own)")
+        self.system_prompt.setPlaceholderText(hint)
+        self.system_prompt.setAccessibleDescription(hint)
+
     def set_long_memory(self, enabled: bool) -> None:
         """Show whether the chat on show has long memory on (kept in the documents index, not the settings)."""
         self.long_memory_box.setChecked(enabled)
 
     def _build_buttons(self, parent: QWidget) -> None:
         row = QHBoxLayout()
-        self.use_defaults_button = QPushButton(self.tr("Use defaults"), parent)
-        self.use_defaults_button.setToolTip(self.tr("Forget this chat's own settings: it follows the defaults again"))
-        self.save_defaults_button = QPushButton(self.tr("Save as defaults"), parent)
-        self.save_defaults_button.setToolTip(self.tr("Make this chat's settings the defaults for every chat"))
-        self.factory_button = QPushButton(self.tr("Restore defaults"), parent)
-        self.factory_button.setToolTip(self.tr("Put the defaults back to Glassbox's own (your presets are kept)"))
-        row.addWidget(self.use_defaults_button)
-        row.addWidget(self.save_defaults_button)
-        second = QHBoxLayout()
-        second.addWidget(self.factory_button)
+        self.reset_button = QToolButton(parent)
+        self.reset_button.setText(self.tr("Reset to defaults"))
+        self.reset_button.setToolTip(
+            self.tr("Forget this chat's own settings: it follows the defaults again (the arrow offers Glassbox's own)")
+        )
+        self.reset_button.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
+        self.reset_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        menu = QMenu(self.reset_button)
+        self.factory_action = menu.addAction(self.tr("Restore Glassbox's own defaults…"))
+        self.factory_action.setToolTip(self.tr("Put the defaults back to Glassbox's own (your presets are kept)"))
+        self.reset_button.setMenu(menu)
+        self.save_defaults_button = QPushButton(self.tr("Save as default for new chats"), parent)
+        self.save_defaults_button.setToolTip(
+            self.tr("New chats, and the chats that follow the defaults, use this chat's settings")
+        )
+        row.addWidget(self.reset_button)
+        row.addStretch(1)
+        second = QHBoxLayout()  # a line of its own, so the panel stays narrow
+        second.addWidget(self.save_defaults_button)
         second.addStretch(1)
-        self.use_defaults_button.clicked.connect(self.use_defaults)
+        self.reset_button.clicked.connect(self.use_defaults)
         self.save_defaults_button.clicked.connect(self.save_as_defaults)
-        self.factory_button.clicked.connect(self._confirm_and_restore)
+        self.factory_action.triggered.connect(self._confirm_and_restore)
         self._layout.addLayout(row)
         self._layout.addLayout(second)
 
@@ -296,11 +333,19 @@ class SettingsPanel(QScrollArea):
         self.gpu_layers_note.setWordWrap(True)
         set_tone(self.gpu_layers_note, Tone.NOTE)
         form.addRow(self.tr("GPU layers"), self.gpu_layers_note)
-        self.reload_button = QPushButton(self.tr("Load the model again now"), group)
-        self.reload_button.setToolTip(self.tr("The model settings apply when the model is loaded"))
+        self.reload_note = QLabel(self.tr("These apply when the model is loaded again."), group)
+        self.reload_note.setWordWrap(True)
+        set_tone(self.reload_note, Tone.WARNING)
+        self.reload_button = QPushButton(self.tr("Reload now"), group)
+        self.reload_button.setToolTip(self.tr("Load the model again with these settings"))
         self.reload_button.clicked.connect(self.reloadRequested)
-        self.reload_button.hide()
-        form.addRow(self.reload_button)
+        self.reload_row = QWidget(group)
+        reload_line = QHBoxLayout(self.reload_row)
+        reload_line.setContentsMargins(0, 0, 0, 0)
+        reload_line.addWidget(self.reload_note, 1)
+        reload_line.addWidget(self.reload_button)
+        self.reload_row.hide()
+        form.addRow(self.reload_row)
         self._layout.addWidget(group)
 
     def _model_editor(self, spec: FieldSpec, parent: QWidget) -> QWidget:
@@ -436,17 +481,39 @@ class SettingsPanel(QScrollArea):
             field.editor.setText(describe_value(value))
 
     def _fill_presets(self) -> None:
-        current = self.preset_box.currentText()
+        """The presets, with the one whose values this chat uses chosen; "Custom" when none matches."""
+        names = [*PRESETS, *sorted(self.settings.presets)]
+        used = effective(self.settings, self.chat).sampling
+        matching = [name for name in names if self._matches(name, used)]
+        chosen = self._preset_name if self._preset_name in matching else (matching[0] if matching else None)
         self.preset_box.blockSignals(True)
         self.preset_box.clear()
-        self.preset_box.addItems([*PRESETS, *sorted(self.settings.presets)])
-        index = self.preset_box.findText(current)
-        self.preset_box.setCurrentIndex(index if index >= 0 else list(PRESETS).index("Balanced"))
+        for name in names:
+            self.preset_box.addItem(name, name)
+        if chosen is None:
+            self.preset_box.addItem(self.tr("Custom"), None)
+            self.preset_box.setCurrentIndex(self.preset_box.count() - 1)
+        else:
+            self.preset_box.setCurrentIndex(names.index(chosen))
         self.preset_box.blockSignals(False)
-        self._update_preset_buttons(self.preset_box.currentText())
+        self.delete_preset_button.setEnabled(chosen in self.settings.presets)
 
-    def _update_preset_buttons(self, name: str) -> None:
-        self.delete_preset_button.setEnabled(name in self.settings.presets)
+    def _matches(self, name: str, used: SamplingParams) -> bool:
+        """This chat's sampling has every value the preset sets."""
+        try:
+            return used.with_values(self.settings.preset_values(name)) == used
+        except InvalidSetting:
+            return False
+
+    def preset_name(self) -> str:
+        """The preset on show; "" while the values match none ("Custom")."""
+        name = self.preset_box.currentData()
+        return name if isinstance(name, str) else ""
+
+    def _preset_chosen(self, index: int) -> None:
+        name = self.preset_box.itemData(index)
+        if isinstance(name, str):
+            self.apply_preset(name)
 
     # ---- edits ---------------------------------------------------------------------
 
@@ -539,7 +606,15 @@ class SettingsPanel(QScrollArea):
         field.show_error("")
         if settings != self.settings:
             self._edit_defaults(settings)
-            self.reload_button.show()
+            self.reload_row.show()
+
+    def set_reload_possible(self, possible: bool) -> None:
+        """Reload now works while a model is on duty and nothing runs (no load, no reply)."""
+        self.reload_button.setEnabled(possible)
+
+    def model_loaded(self) -> None:
+        """A load finished: it used the model settings saved now, so nothing waits for a reload."""
+        self.reload_row.hide()
 
     def _edit_chat(self, chat: ChatSettings) -> None:
         self.chat = chat
@@ -559,6 +634,7 @@ class SettingsPanel(QScrollArea):
         except InvalidSetting as error:
             self._fields["temperature"].show_error(word(error.message))
             return
+        self._preset_name = name
         self._edit_chat(self.chat.with_sampling(values, self.settings.sampling))
 
     def save_preset(self, name: str) -> str:
@@ -567,8 +643,8 @@ class SettingsPanel(QScrollArea):
             settings = self.settings.with_preset(name, effective(self.settings, self.chat).sampling)
         except InvalidSetting as error:
             return word(error.message)
+        self._preset_name = " ".join(name.split())
         self._edit_defaults(settings)
-        self.preset_box.setCurrentText(" ".join(name.split()))
         return ""
 
     def delete_preset(self, name: str) -> None:

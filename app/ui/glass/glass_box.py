@@ -60,6 +60,8 @@ class ChatOnShow(Protocol):
     """What the glass box reads of the chat on show (the chat session is one)."""
 
     settings: Settings
+    chatOpened: SignalInstance  # another chat or branch is on show
+    settingsChanged: SignalInstance  # its system prompt, max tokens or window policy may have changed
 
     def conversation(self) -> list[ChatMessage]: ...
 
@@ -161,6 +163,9 @@ class GlassBox(QObject):
         self.state_signals.modelLoaded.connect(lambda _report: self.refresh_prompt())
         self._reply_shown.connect(lambda _done: self.refresh_prompt())
         self.composer.textChanged.connect(self._draft_changed)
+        # the summary and the tokens follow the prompt on show: another chat, or its settings, make another
+        self.chat.chatOpened.connect(self.refresh_prompt)
+        self.chat.settingsChanged.connect(self.refresh_prompt)
 
     # ---- replies -------------------------------------------------------------------
 
@@ -252,9 +257,11 @@ class GlassBox(QObject):
 
     def _on_inspected(self, inspection: PromptInspection) -> None:
         self._inspecting = False
-        self.prompt_panel.show_inspection(inspection)
         if self._ask_again:
             self.refresh_prompt()
+            if self._inspecting:  # asked again since: this answer is out of date, the next one is on its way
+                return
+        self.prompt_panel.show_inspection(inspection)
 
     def _on_inspect_failed(self, message: str) -> None:
         self._inspecting = False

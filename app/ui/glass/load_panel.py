@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -23,6 +25,24 @@ from app.core.support.formatting import fill
 from app.ui.widgets.core_text import word
 from app.ui.widgets.plots import Span, TimelineBar
 from app.ui.widgets.theme import Tone, set_tone
+
+
+class _WrappedDetails(QStyledItemDelegate):
+    """Details wrapped to the width of their column, rows as tall as they need: not cut off with "…"
+    (a tree view asks its delegate for a row's height without saying how wide the column is)."""
+
+    def __init__(self, view: QTreeWidget) -> None:
+        super().__init__(view)
+        self._view = view
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        hint = super().sizeHint(option, index)
+        width = self._view.header().sectionSize(index.column()) - 8  # the item's own margins
+        text = str(index.data() or "")
+        if width <= 0 or not text:
+            return hint
+        bounds = option.fontMetrics.boundingRect(QRect(0, 0, width, 100_000), Qt.TextFlag.TextWordWrap, text)
+        return QSize(hint.width(), max(hint.height(), bounds.height() + 4))
 
 
 class LoadPanel(QWidget):
@@ -81,6 +101,8 @@ class LoadPanel(QWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
         self.table.setWordWrap(True)
+        self.table.setItemDelegateForColumn(2, _WrappedDetails(self.table))
+        header.sectionResized.connect(lambda *_: self.table.doItemsLayout())  # rows grow or shrink with it
         layout.addWidget(self.table, 1)
         self._show_running(False)
 
@@ -194,10 +216,14 @@ class LoadPanel(QWidget):
             widget.setVisible(running)
 
     def _show_stages(self, stages: list[LoadStage]) -> None:
-        self.timeline.set_spans([Span(s.name, s.start_s, s.seconds, _worded(s.detail)) for s in stages])
+        self.timeline.set_spans(
+            [Span(self._stage_title(s.name), s.start_s, s.seconds, _worded(s.detail)) for s in stages]
+        )
         self.table.clear()
         for index, stage in enumerate(stages):
-            item = QTreeWidgetItem([stage.name, self._duration(stage.seconds), _worded(stage.detail)])
+            item = QTreeWidgetItem(
+                [self._stage_title(stage.name), self._duration(stage.seconds), _worded(stage.detail)]
+            )
             item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setForeground(0, self.timeline.colour(index))
             item.setToolTip(2, _worded(stage.detail))
@@ -211,9 +237,16 @@ class LoadPanel(QWidget):
     def _stage_title(self, name: str) -> str:
         titles = {
             "hash check": self.tr("Checking the hash"),
+            "check file": self.tr("Checking the file"),
+            "prepare": self.tr("Preparing llama.cpp"),
             "read model": self.tr("Reading the model"),
+            "read metadata": self.tr("Reading the metadata"),
+            "load vocabulary": self.tr("Loading the vocabulary"),
+            "GPU offload": self.tr("Offloading to the GPU"),
             "load weights": self.tr("Loading weights"),
             "create context": self.tr("Creating the context"),
+            "chat template": self.tr("Chat template"),
+            "first decode": self.tr("First decode (warm-up)"),
         }
         return titles.get(name, name)
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.chat.prompt_inspector import PromptInspection, PromptToken
+from app.core.chat.prompt_inspector import PromptInspection, PromptToken, character_groups
 from app.core.documents.retrieval import Retrieval, RetrievedChunk
 from app.core.support.formatting import fill
 from app.ui.widgets.theme import Tone, colours, set_tone
@@ -31,16 +31,28 @@ def visible_whitespace(text: str) -> str:
 
 
 def tokens_html(tokens: list[PromptToken]) -> str:
+    """Each token a chip (a link to its details); the tokens that together carry a character split
+    across them (Chinese with a byte-level BPE) are shown as that character ← their bytes, e.g. 忽 ← <E5><BF><BD>."""
     chips = []
     c = colours()
     backgrounds = (c.prompt_token_a, c.prompt_token_b)  # alternate, so the boundaries show
+    group_of = {group.start: group for group in character_groups(tokens)}
+    in_group = -1
     for index, token in enumerate(tokens):
+        group = group_of.get(index)
+        if group is not None:
+            in_group = group.stop - 1
+            characters = "".join(tokens[i].text for i in group)
+            chips.append(f'<b style="color:{c.text}">{visible_whitespace(characters)}</b><small> ← </small>')
         background = c.special_background if token.special else backgrounds[index % 2]
         colour = c.special_text if token.special else c.text
+        label = token.byte_label if index <= in_group else token.text
         chips.append(
             f'<a href="token:{index}" style="background-color:{background}; color:{colour}; text-decoration:none">'
-            f"{visible_whitespace(token.text) or '∅'}</a>"
+            f"{visible_whitespace(label) or '∅'}</a>"
         )
+        if index == in_group:
+            chips.append(" ")
     return f'<div style="white-space: pre-wrap; font-family: monospace;">{"".join(chips)}</div>'
 
 
@@ -168,13 +180,23 @@ class PromptInspectorPanel(QWidget):
             entry = self.inspection.messages[token.message]
             owner = fill(self.tr(", from the {role} message “{preview}”"), role=entry.role, preview=entry.preview)
         kind = self.tr(" (special)") if token.special else ""
+        text = repr(token.text)
+        group = next((g for g in character_groups(self.inspection.tokens) if index in g), None)
+        if group is not None:
+            text = fill(
+                self.tr("bytes {bytes}, part of “{characters}”, which tokens {first}–{last} make together"),
+                bytes=token.byte_label,
+                characters="".join(self.inspection.tokens[i].text for i in group),
+                first=group.start + 1,
+                last=group.stop,
+            )
         return fill(
             self.tr("Token {n} of {count}: id {id}{kind}, {text}{owner}"),
             n=index + 1,
             count=self.inspection.count,
             id=token.token_id,
             kind=kind,
-            text=repr(token.text),
+            text=text,
             owner=owner,
         )
 

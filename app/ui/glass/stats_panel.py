@@ -16,6 +16,7 @@ from app.core.support.formatting import fill
 from app.ui.widgets.core_text import word
 from app.ui.widgets.plots import BarPlot, LinePlot
 from app.ui.widgets.reply_footer import cache_miss_text, context_note, format_energy
+from app.ui.widgets.theme import Tone, set_tone
 
 HISTORY = 20  # replies shown in the bar plots
 
@@ -25,6 +26,7 @@ class StatsPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("StatsPanel")
         self.history: list[ReplyMetrics] = []
+        self.replies_seen = 0  # replies since the window opened or the history was cleared (names the bars)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
 
@@ -49,7 +51,7 @@ class StatsPanel(QWidget):
         ]
         for row, (key, title) in enumerate(rows):
             name = QLabel(title, self)
-            name.setStyleSheet("color: palette(mid);")
+            set_tone(name, Tone.NOTE, small=False)  # the theme's muted text, readable in both themes
             value = QLabel("–", self)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             value.setWordWrap(True)
@@ -64,10 +66,12 @@ class StatsPanel(QWidget):
         grid.setColumnStretch(1, 1)
         layout.addLayout(grid)
 
-        self.speed_plot = LinePlot(self.tr("Speed over the reply"), self.tr("tok/s"), self.tr("s"), self)
+        self.speed_plot = LinePlot(
+            self.tr("Speed over the last reply"), self.tr("tok/s"), self.tr("s after sending"), self, x_from_zero=True
+        )
         self.speed_plot.empty_text = self.tr("The speed of the last reply, token by token, appears here")
-        self.ttft_plot = BarPlot(self.tr("Time to first token, last replies"), self.tr("ms"), self)
-        self.rate_plot = BarPlot(self.tr("Generation speed, last replies"), self.tr("tok/s"), self)
+        self.ttft_plot = BarPlot(self.tr("Time to first token per reply, newest right"), self.tr("ms"), self)
+        self.rate_plot = BarPlot(self.tr("Generation speed per reply, newest right"), self.tr("tok/s"), self)
         for plot in (self.ttft_plot, self.rate_plot):
             plot.empty_text = self.tr("No replies yet")
         layout.addWidget(self.speed_plot, 2)
@@ -80,14 +84,22 @@ class StatsPanel(QWidget):
 
     def add_reply(self, metrics: ReplyMetrics) -> None:
         self.history = [*self.history, metrics][-HISTORY:]
+        self.replies_seen += 1
         self._show(metrics)
-        numbers = [str(len(self.history) - i) for i in range(len(self.history))]
-        labels = [f"-{n}" if n != "1" else self.tr("last") for n in numbers]
-        self.ttft_plot.set_bars([m.stats.time_to_first_token_s * 1000 for m in self.history], labels)
-        self.rate_plot.set_bars([m.stats.generation_tokens_per_s for m in self.history], labels)
+        # each bar is named by the reply's number since the window opened or Clear: #1, #2 … (the newest right)
+        first = self.replies_seen - len(self.history) + 1
+        numbers = range(first, self.replies_seen + 1)
+        labels = [fill(self.tr("#{n}"), n=n) for n in numbers]
+        tips = [
+            fill(self.tr("Reply #{n}"), n=n) + (self.tr(" (the last)") if n == self.replies_seen else "")
+            for n in numbers
+        ]
+        self.ttft_plot.set_bars([m.stats.time_to_first_token_s * 1000 for m in self.history], labels, tips)
+        self.rate_plot.set_bars([m.stats.generation_tokens_per_s for m in self.history], labels, tips)
 
     def clear(self) -> None:
         self.history = []
+        self.replies_seen = 0
         self.title.setText(self.tr("No reply yet"))
         for value in self.values.values():
             value.setText("–")

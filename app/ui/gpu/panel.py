@@ -41,6 +41,7 @@ from app.core.memory.planner import (
     MemoryPlanner,
 )
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
+from app.core.support.byte_parts import ShownSizes, shown_sizes
 from app.core.support.formatting import fill, format_bytes
 from app.ui.gpu.memory_bars import MemoryBar
 from app.ui.gpu.offload_slider import LayerSlider, zone_colour
@@ -461,33 +462,51 @@ class GpuPanel(QWidget):
             self.recommended_label.setText(self.tr("No GPU to offload to: everything runs on the CPU."))
 
     def _readout_text(self, plan: MemoryPlan, free: int, usable: bool) -> str:
+        shown = self.shown_plan(plan)
+        ram = self._sum_text(self.tr("In RAM"), shown["ram"])
         if not usable:
-            return fill(
-                self.tr("In RAM {ram} (weights {weights}, KV cache {kv})"),
-                ram=format_bytes(plan.cpu_total),
-                weights=format_bytes(plan.cpu_weights),
-                kv=format_bytes(plan.cpu_kv),
-            )
+            return ram
         return fill(
-            self.tr("On GPU {gpu} (weights {weights}, KV cache {kv}), in RAM {ram}, free VRAM after load {free}"),
-            gpu=format_bytes(plan.gpu_total),
-            weights=format_bytes(plan.gpu_weights),
-            kv=format_bytes(plan.gpu_kv),
-            ram=format_bytes(plan.cpu_total),
+            self.tr("{gpu}; {ram}; free VRAM after load {free}"),
+            gpu=self._sum_text(self.tr("On GPU"), shown["gpu"]),
+            ram=ram,
             free=format_bytes(free - plan.gpu_total),
         )
 
-    def _breakdown(self, plan: MemoryPlan) -> str:
-        rows = [
-            (self.tr("GPU weights"), plan.gpu_weights),
-            (self.tr("GPU KV cache"), plan.gpu_kv),
-            (self.tr("GPU compute buffer (estimate)"), plan.gpu_compute),
+    def shown_plan(self, plan: MemoryPlan) -> dict[str, ShownSizes]:
+        """The plan's totals and their parts as the readout writes them: the parts shown add up to each
+        total shown (one unit, shared rounding; what no part covers is "other")."""
+        gpu = [
+            (self.tr("weights"), plan.gpu_weights),
+            (self.tr("KV cache"), plan.gpu_kv),
+            (self.tr("compute buffers (estimate)"), plan.gpu_compute),
             (self.tr("CUDA runtime and calibration"), plan.gpu_overhead),
-            (self.tr("RAM weights (memory-mapped)"), plan.cpu_weights),
-            (self.tr("RAM KV cache"), plan.cpu_kv),
-            (self.tr("RAM compute and output buffers"), plan.cpu_compute),
         ]
-        return "\n".join(f"{name}: {format_bytes(size)}" for name, size in rows)
+        ram = [
+            (self.tr("weights (memory-mapped)"), plan.cpu_weights),
+            (self.tr("KV cache"), plan.cpu_kv),
+            (self.tr("compute and output buffers"), plan.cpu_compute),
+        ]
+        other = self.tr("other")
+        return {
+            "gpu": shown_sizes([part for part in gpu if part[1]], plan.gpu_total, other),
+            "ram": shown_sizes([part for part in ram if part[1]], plan.cpu_total, other),
+        }
+
+    def _sum_text(self, where: str, shown: ShownSizes) -> str:
+        """For example "On GPU 1.20 GiB = weights 0.90 GiB + KV cache 0.25 GiB + …", adding up as written."""
+        if not shown.parts:
+            return fill(self.tr("{where} {total}"), where=where, total=shown.total_text)
+        terms = [fill(self.tr("{name} {size}"), name=part.name, size=part.text) for part in shown.parts]
+        return fill(self.tr("{where} {total} = {parts}"), where=where, total=shown.total_text, parts=" + ".join(terms))
+
+    def _breakdown(self, plan: MemoryPlan) -> str:
+        lines = []
+        shown_plan = self.shown_plan(plan)
+        for where, shown in ((self.tr("On GPU"), shown_plan["gpu"]), (self.tr("In RAM"), shown_plan["ram"])):
+            lines.append(fill(self.tr("{where}: {total}"), where=where, total=shown.total_text))
+            lines += [fill(self.tr("  {name}: {size}"), name=part.name, size=part.text) for part in shown.parts]
+        return "\n".join(lines)
 
     def _show_hardware(self, snapshot: HardwareSnapshot) -> None:
         lines = []
@@ -522,10 +541,7 @@ class GpuPanel(QWidget):
                 ],
                 fill(
                     self.tr("RAM: this app {app} · others {others} · available {free} of {total}"),
-                    app=format_bytes(ram.process_rss),
-                    others=format_bytes(ram.other_used),
-                    free=format_bytes(ram.available),
-                    total=format_bytes(ram.total),
+                    **_adding_up({"app": ram.process_rss, "others": ram.other_used, "free": ram.available}, ram.total),
                 ),
                 self.tr("System memory; models are memory-mapped, so their pages count once they are read"),
             )
@@ -533,13 +549,17 @@ class GpuPanel(QWidget):
     def _show_gpu(self, bar: MemoryBar, gpu: GpuSnapshot) -> None:
         own = gpu.this_process or 0
         app_text = format_bytes(own) if gpu.this_process is not None else self.tr("unknown")
+        sizes = _adding_up({"app": own, "others": gpu.other_processes, "free": gpu.free}, gpu.total)
+        template = (
+            # memory the driver holds outside every process (NVML's reserved memory) is a part of its own
+            self.tr("GPU {index}: this app {app} · others {others} · reserved {rest} · free {free} of {total}")
+            if "rest" in sizes
+            else self.tr("GPU {index}: this app {app} · others {others} · free {free} of {total}")
+        )
         caption = fill(
-            self.tr("GPU {index}: this app {app} · others {others} · free {free} of {total}"),
+            template,
             index=str(gpu.index),
-            app=app_text,
-            others=format_bytes(gpu.other_processes),
-            free=format_bytes(gpu.free),
-            total=format_bytes(gpu.total),
+            **{**sizes, "app": sizes["app"] if gpu.this_process is not None else app_text},
         )
         utilisation = "" if gpu.utilization_percent is None else f" · {gpu.utilization_percent}% busy"
         bar.set_segments(
@@ -556,3 +576,14 @@ class GpuPanel(QWidget):
         self.auto_box.setEnabled(ready and usable)
         self.context_box.setEnabled(ready)
         self.apply_button.setEnabled(ready and not self._load_running)
+
+
+def _adding_up(parts: dict[str, int], total: int) -> dict[str, str]:
+    """The parts of a memory bar's caption and its total ("total"), written so that they add up as shown;
+    what they do not cover is "rest". Each part on its own where they overlap (a memory-mapped model's pages
+    count both as this app's and as available), since no sum is then shown truthfully."""
+    try:
+        shown = shown_sizes(list(parts.items()), total, "rest")
+    except ValueError:
+        return {**{name: format_bytes(size) for name, size in parts.items()}, "total": format_bytes(total)}
+    return {**{part.name: part.text for part in shown.parts}, "total": shown.total_text}

@@ -10,10 +10,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QHelpEvent, QPainter, QPainterPath, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from app.core.support.formatting import fill
 from app.ui.widgets.theme import colours
 
 MARGIN_LEFT = 44
@@ -94,9 +95,12 @@ class _Plot(QWidget):
 class LinePlot(_Plot):
     """y over x (for example tokens/s over the seconds of a reply)."""
 
-    def __init__(self, title: str, unit: str, x_unit: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, title: str, unit: str, x_unit: str, parent: QWidget | None = None, x_from_zero: bool = False
+    ) -> None:
         super().__init__(title, unit, parent)
-        self.x_unit = x_unit
+        self.x_unit = x_unit  # after the number on the axis and in tooltips, e.g. "s after sending"
+        self.x_from_zero = x_from_zero  # the axis starts at 0 (a time axis measured from an event), not the first point
         self.points: list[tuple[float, float]] = []
 
     def set_points(self, points: Sequence[tuple[float, float]]) -> None:
@@ -110,6 +114,8 @@ class LinePlot(_Plot):
         if not self.points:
             return 0.0, 1.0
         first, last = self.points[0][0], self.points[-1][0]
+        if self.x_from_zero:
+            first = min(first, 0.0)
         return first, last if last > first else first + 1.0
 
     def to_screen(self, x: float, y: float) -> QPointF:
@@ -163,10 +169,13 @@ class BarPlot(_Plot):
         super().__init__(title, unit, parent)
         self.values: list[float] = []
         self.labels: list[str] = []
+        self.tips: list[str] = []
 
-    def set_bars(self, values: Sequence[float], labels: Sequence[str] = ()) -> None:
+    def set_bars(self, values: Sequence[float], labels: Sequence[str] = (), tips: Sequence[str] = ()) -> None:
+        """`labels` go under the bars (short); `tips` name each bar in its tooltip (the label when not given)."""
         self.values = list(values)
         self.labels = list(labels) or [str(i + 1) for i in range(len(self.values))]
+        self.tips = list(tips) or self.labels
         self.update()
 
     def y_top(self) -> float:
@@ -203,7 +212,7 @@ class BarPlot(_Plot):
             for index, value in enumerate(self.values):
                 bar = self.bar_rect(index)
                 if bar.left() <= event.pos().x() <= bar.right():
-                    tip = f"{self.labels[index]}: {format_number(value)} {self.unit}"
+                    tip = f"{self.tips[index]}: {format_number(value)} {self.unit}"
                     QToolTip.showText(event.globalPos(), tip, self)
                     return True
         return super().event(event)
@@ -257,6 +266,11 @@ class TimelineBar(QWidget):
             for index, span in enumerate(self.spans):
                 if self.span_rect(index).contains(QPointF(event.pos())):
                     tip = f"{span.name}: {span.seconds * 1000:,.1f} ms" + (f"\n{span.detail}" if span.detail else "")
+                    tip += "\n" + fill(
+                        QCoreApplication.translate("TimelineBar", "from {start} s to {end} s after the load began"),
+                        start=f"{span.start:.2f}",
+                        end=f"{span.start + span.seconds:.2f}",
+                    )
                     QToolTip.showText(event.globalPos(), tip, self)
                     return True
         return super().event(event)

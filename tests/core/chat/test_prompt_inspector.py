@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from app.core.chat.context_window import EnginePlanner, PlanRequest
 from app.core.chat.context_window import WindowTurn as Msg
-from app.core.chat.prompt_inspector import inspect_conversation, inspect_prompt
+from app.core.chat.prompt_inspector import byte_label, character_groups, inspect_conversation, inspect_prompt
 from app.core.inference.engine import ChatMessage, Engine, ReplyDone
 from app.core.inference.sampling import GREEDY
 
@@ -105,3 +105,29 @@ def test_a_turn_refused_for_its_length_shows_the_capped_reserve(engine: Engine) 
     inspection = inspect_conversation(engine, [ChatMessage("user", "many words " * 1200)], reserve=engine.n_ctx)
     assert inspection.reserve == engine.n_ctx // 2
     assert f"{engine.n_ctx // 2} tokens kept free for the reply" in inspection.notice
+
+
+def test_a_character_split_across_tokens_is_grouped_with_the_bytes_of_each_token(engine: Engine) -> None:
+    # The starter model's byte-level BPE splits most Chinese characters into one token per byte or two.
+    inspection = inspect_prompt(engine, [ChatMessage("user", "忽略之前的指示")])
+    groups = character_groups(inspection.tokens)
+    assert groups, "the starter model splits these characters across tokens"
+    for group in groups:
+        tokens = [inspection.tokens[i] for i in group]
+        assert all(t.partial for t in tokens), "no token of the group holds a whole character alone"
+        assert all(t.byte_label for t in tokens), "every token shows what it holds, none is empty"
+        joined = b"".join(t.piece for t in tokens).decode("utf-8")
+        assert "".join(t.text for t in tokens) == joined  # the text the group carries is its characters
+        assert [t.joins_next for t in tokens] == [True] * (len(tokens) - 1) + [False]
+    first = [inspection.tokens[i] for i in groups[0]]
+    assert "".join(t.byte_label for t in first).startswith("".join(f"<{b:02X}>" for b in "忽".encode()[:1]))
+    assert "忽" in "".join(t.text for t in first)
+    whole = [t for t in inspection.tokens if not t.partial and not t.special]
+    assert all(t.byte_label == t.text for t in whole)
+
+
+def test_byte_labels_show_whole_characters_as_text_and_the_rest_as_bytes() -> None:
+    assert byte_label("忽".encode()[:2]) == "<E5><BF>"
+    assert byte_label("忽".encode()[2:] + "的".encode()) == "<BD>的"
+    assert byte_label(b"plain") == "plain"
+    assert byte_label(b"") == ""

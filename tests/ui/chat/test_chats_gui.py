@@ -92,6 +92,20 @@ def test_save_as_defaults_writes_the_settings_file(window: MainWindow, qtbot: Qt
     assert load_settings(app_paths().settings_file).settings.sampling.temperature == 0.4
 
 
+def test_the_panel_shows_the_models_own_system_prompt_and_reload_now_loads_the_model_again(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    panel = window.chats.settings_panel
+    assert "You are a helpful AI assistant named SmolLM" in panel.system_prompt.placeholderText()
+    panel.show()
+    panel.set_field_text("n_ctx", "2048")
+    assert panel.reload_button.isVisible()
+    with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=60_000) as loaded:
+        panel.reload_button.click()
+    assert loaded.args[0].config.n_ctx == 2048  # loaded again through the window, with the new setting
+    assert not panel.reload_button.isVisible()
+
+
 def test_regenerate_writes_a_new_version_and_keeps_the_old_one(window: MainWindow, qtbot: QtBot) -> None:
     reply_to(window, qtbot, "Name a colour.")
     first = window.chats.session.shown_thread[-1]
@@ -150,6 +164,33 @@ def test_a_message_too_long_for_the_context_is_refused_and_kept(window: MainWind
     assert not window.is_streaming and window.send_button.isEnabled()
     assert [m.role for m in window.chats.session.shown_thread] == ["user"]
     qtbot.waitUntil(lambda: rows("SELECT role FROM messages") == [("user",)], timeout=5_000)
+
+
+@pytest.mark.expected_log("app.errors", logging.ERROR, r"The latest message is \d+ tokens, but .* has room for \d+")
+def test_the_meter_turns_red_only_for_a_message_that_will_not_fit_never_for_an_empty_box(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    meter = window.chats.meter
+    red = [("error", 1.0)]
+    window.send("word " * 1500)  # refused: the chat now ends with a message far too long for the context
+    qtbot.waitUntil(lambda: "latest message is" in window.error_banner.message(), timeout=20_000)
+    assert window.composer.toPlainText() == ""
+    # the next turn's window leaves that message out, so the meter says so, in plain words and not in red
+    qtbot.waitUntil(lambda: "1 earlier message is outside the window" in meter.label.text(), timeout=10_000)
+    assert (
+        meter.label.text().startswith("This chat uses ")
+        and meter.bar.parts != red
+        and "latest message" not in meter.label.text()
+    )
+    assert f"of {N_CTX:,} tokens;" in meter.label.text() and "kept free for the reply" in meter.label.text()
+
+    window.composer.setPlainText("word " * 1500)  # what will be sent does not fit: now it is red, and says why
+    qtbot.waitUntil(lambda: meter.bar.parts == red, timeout=10_000)
+    assert meter.label.text().startswith("The latest message is")
+
+    window.composer.clear()
+    qtbot.waitUntil(lambda: meter.bar.parts != red, timeout=10_000)
+    assert meter.label.text().startswith("This chat uses ")
 
 
 def test_the_reply_is_in_the_history_while_it_streams(window: MainWindow, qtbot: QtBot) -> None:

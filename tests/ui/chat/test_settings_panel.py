@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox
+from PySide6.QtWidgets import QAbstractButton, QCheckBox, QComboBox
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.context_window import WindowPolicy
+from app.core.inference.chat_format import CHATML_TEMPLATE, default_system_prompt
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import PRESETS, SAMPLING_FIELDS, SamplingParams
 from app.core.settings import MODEL_FIELDS, ChatSettings, ModelSettings, Settings, effective
 from app.ui.chat.settings_panel import SettingsPanel
@@ -209,3 +211,76 @@ def test_tab_leaves_the_system_prompt_and_whitespace_is_no_system_prompt(panel: 
     qtbot.waitUntil(lambda: not panel.system_prompt.hasFocus())
     assert "\t" not in panel.system_prompt.toPlainText()
     assert effective(panel.settings, panel.chat).system_prompt == ""
+
+
+def test_the_preset_shows_custom_once_a_value_is_changed_by_hand_and_its_name_when_they_match_again(
+    panel: SettingsPanel,
+) -> None:
+    assert panel.preset_box.currentText() == "Balanced"  # Glassbox's defaults are the Balanced preset
+    panel.set_field_text("temperature", "0.9")
+    assert panel.preset_box.currentText() == "Custom" and panel.preset_name() == ""
+    panel.set_field_text("temperature", "0.7")
+    assert panel.preset_box.currentText() == "Balanced"
+
+    creative = panel.preset_box.findText("Creative")
+    panel.preset_box.setCurrentIndex(creative)
+    panel.preset_box.activated.emit(creative)  # choosing a preset applies it: no separate Apply
+    assert used(panel).temperature == PRESETS["Creative"]["temperature"]
+    assert panel.preset_box.currentText() == "Creative"
+    panel.set_field_text("top_k", "7")
+    assert panel.preset_box.currentText() == "Custom"
+    assert panel.preset_box.findText("Custom") == panel.preset_box.count() - 1  # offered only while it is so
+    panel.set_field_text("top_k", str(PRESETS["Creative"]["top_k"]))
+    assert panel.preset_box.currentText() == "Creative" and panel.preset_box.findText("Custom") == -1
+    panel.set_field_text("max_tokens", "99")  # a value no built-in preset sets keeps the preset's name
+    assert panel.preset_box.currentText() == "Creative"
+
+
+def test_one_reset_and_one_save_as_default_for_new_chats(panel: SettingsPanel, qtbot: QtBot) -> None:
+    texts = [button.text() for button in panel.findChildren(QAbstractButton) if button.isVisibleTo(panel)]
+    assert texts.count("Reset to defaults") == 1 and texts.count("Save as default for new chats") == 1
+    assert not {"Use defaults", "Save as defaults", "Restore defaults", "Apply"} & set(texts)
+
+    panel.set_field_text("top_k", "5")
+    panel.reset_button.click()  # this chat follows the defaults again
+    assert panel.chat == ChatSettings()
+
+    panel.set_field_text("top_k", "6")
+    with qtbot.waitSignal(panel.defaultsEdited) as saved:
+        panel.save_defaults_button.click()
+    assert saved.args[0].sampling.top_k == 6 and panel.chat == ChatSettings()
+
+    asked: list[bool] = []
+    panel.confirm_restore = lambda: asked.append(True) or True  # type: ignore[method-assign]
+    panel.factory_action.trigger()  # Glassbox's own defaults: behind the Reset button's arrow
+    assert asked == [True] and panel.settings.sampling == SamplingParams()
+
+
+def test_the_models_own_default_system_prompt_shows_in_the_empty_box(panel: SettingsPanel, engine: Engine) -> None:
+    assert "if it has one" in panel.system_prompt.placeholderText()  # no model loaded: not known yet
+    template = engine.llama.metadata["tokenizer.chat_template"]
+    panel.set_model_default_prompt(default_system_prompt(template))
+    hint = panel.system_prompt.placeholderText()
+    assert "the model's own default system prompt" in hint
+    assert "You are a helpful AI assistant named SmolLM, trained by Hugging Face" in hint
+    assert panel.system_prompt.toPlainText() == ""  # shown, not typed in: the chat's prompt stays empty
+    assert effective(panel.settings, panel.chat).system_prompt == ""
+    panel.set_model_default_prompt(default_system_prompt(CHATML_TEMPLATE))
+    assert "brings none of its own" in panel.system_prompt.placeholderText()
+
+
+def test_settings_that_apply_on_reload_offer_reload_now_until_the_model_is_loaded_again(
+    panel: SettingsPanel, qtbot: QtBot
+) -> None:
+    panel.show()
+    assert not panel.reload_button.isVisible()
+    panel.set_field_text("n_ctx", "2048")
+    assert panel.reload_button.isVisible() and panel.reload_button.text() == "Reload now"
+    assert "when the model is loaded again" in panel.reload_note.text()
+    with qtbot.waitSignal(panel.reloadRequested):
+        panel.reload_button.click()
+    panel.set_reload_possible(False)  # the load runs (or no model is on duty): nothing to reload now
+    assert not panel.reload_button.isEnabled()
+    panel.model_loaded()
+    panel.set_reload_possible(True)
+    assert not panel.reload_button.isVisible()

@@ -77,7 +77,12 @@ def test_the_load_panel_shows_progress_with_a_cancel_button_then_the_timeline(qt
     assert not panel.progress.isVisible() and not panel.cancel_button.isVisible()
     assert panel.headline.text() == "tiny.gguf loaded in 0.39 s"
     rows = [panel.table.topLevelItem(i) for i in range(panel.table.topLevelItemCount())]
-    assert [row.text(0) for row in rows] == ["hash check", "read metadata", "load weights", "create context"]
+    assert [row.text(0) for row in rows] == [
+        "Checking the hash",
+        "Reading the metadata",
+        "Loading weights",
+        "Creating the context",
+    ]
     assert rows[2].text(1) == "300.0 ms" and "KV cache 45.0 MiB" in rows[3].text(2)
     assert [span.name for span in panel.timeline.spans] == [row.text(0) for row in rows]
     assert panel.timeline.total() == pytest.approx(0.392)
@@ -167,7 +172,7 @@ def test_the_stats_panel_shows_the_last_reply_and_plots_the_last_ones(qtbot: QtB
     assert all(speed == pytest.approx(80.0) for _t, speed in panel.speed_plot.points)
     assert panel.ttft_plot.values == pytest.approx([200.0, 100.0])
     assert panel.rate_plot.values == pytest.approx([50.0, 80.0])
-    assert panel.rate_plot.labels == ["-2", "last"]
+    assert panel.rate_plot.labels == ["#1", "#2"]
     assert panel.values["drafting"].text() == "no tokens drafted"
     panel.clear()
     assert panel.speed_plot.points == [] and panel.rate_plot.values == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -15,9 +16,10 @@ from pytestqt.qtbot import QtBot
 from app.core.inference.engine import LoadConfig, LoadReport
 from app.core.memory.calibration import CalibrationStore
 from app.core.memory.fallback import FallbackResult, FallbackStep
-from app.core.memory.hardware import HardwareMonitor, OffloadSupport
+from app.core.memory.hardware import GpuSnapshot, HardwareMonitor, OffloadSupport
 from app.core.memory.planner import MIB, Headroom
 from app.core.support.formatting import format_bytes
+from app.ui.gpu.memory_bars import MemoryBar
 from app.ui.gpu.panel import GpuPanel
 from tests.fakes import fake_pynvml
 from tests.fakes.fake_pynvml import GIB, FakeGpu, FakeNvml
@@ -119,9 +121,10 @@ def test_the_readout_follows_the_slider_and_the_context_length(
 
     panel.slider.setValue(31)
     plan = panel.current_plan()
+    shown = panel.shown_plan(plan)
     text = panel.readout.text()
-    assert text.startswith(f"On GPU {format_bytes(plan.gpu_total)} (weights {format_bytes(plan.gpu_weights)}, ")
-    assert f"KV cache {format_bytes(plan.gpu_kv)}), in RAM {format_bytes(plan.cpu_total)}" in text
+    assert text.startswith(f"On GPU {shown['gpu'].total_text} = weights {shown['gpu'].parts[0].text} + KV cache ")
+    assert f"; In RAM {shown['ram'].total_text} = " in text
     assert text.endswith(f"free VRAM after load {format_bytes(6 * GIB - plan.gpu_total)}")
 
     panel.slider.setValue(5)
@@ -129,7 +132,41 @@ def test_the_readout_follows_the_slider_and_the_context_length(
     kv_at_5 = panel.current_plan().gpu_kv
     panel.context_box.setValue(8192)
     assert panel.current_plan().gpu_kv == 4 * kv_at_5
-    assert f"KV cache {format_bytes(4 * kv_at_5)}" in panel.readout.text()
+    kv_shown = next(part for part in panel.shown_plan(panel.current_plan())["gpu"].parts if part.name == "KV cache")
+    assert f"KV cache {kv_shown.text}" in panel.readout.text()
+
+
+def _sums(text: str) -> list[tuple[float, float]]:
+    """(total, sum of its parts) for each "WHERE TOTAL UNIT = NAME SIZE UNIT + …" the text writes."""
+    sums = []
+    for clause in text.split("; "):
+        if " = " not in clause:
+            continue
+        total, parts = clause.split(" = ")
+        sums.append((float(total.split()[-2]), sum(float(part.split()[-2]) for part in parts.split(" + "))))
+    return sums
+
+
+@pytest.mark.parametrize("n_ctx", [512, 2048, 8192])
+@pytest.mark.parametrize("layers", [0, 7, 31])
+def test_the_memory_parts_shown_add_up_to_the_total_shown(
+    make_panel: PanelFactory, qtbot: QtBot, starter_model: Path, n_ctx: int, layers: int
+) -> None:
+    panel, worker = make_panel(fake_pynvml.one_gpu_with_other_process())
+    load(qtbot, panel, worker, LoadConfig(starter_model, n_ctx=2048))
+    panel.context_box.setValue(n_ctx)
+    panel.slider.setValue(layers)
+
+    plan = panel.current_plan()
+    for where, shown in panel.shown_plan(plan).items():
+        assert sum(part.steps for part in shown.parts) == shown.total_steps, where
+        assert shown.total_text == format_bytes(plan.gpu_total if where == "gpu" else plan.cpu_total)
+    sums = _sums(panel.readout.text())
+    assert len(sums) == (2 if layers else 1)  # nothing on the GPU: the GPU total is written alone
+    for total, parts in sums:
+        assert parts == pytest.approx(total, abs=1e-9)
+    tooltip = panel.readout.toolTip()
+    assert "On GPU:" in tooltip and "In RAM:" in tooltip
 
 
 def test_auto_follows_the_recommendation_as_the_context_grows(
@@ -190,8 +227,11 @@ def test_bars_show_this_app_other_processes_and_free_for_each_gpu(make_panel: Pa
     qtbot.waitUntil(lambda: len(panel.gpu_bars) == 2)
 
     first, second = panel.gpu_bars
-    assert first.caption.startswith("GPU 0: this app 512 MiB · others ")
+    assert first.caption.startswith("GPU 0: this app 0.50 GiB · others ")  # in the total's unit, to add up
     assert first.caption.endswith("of 16.00 GiB")
+    for bar in (first, second):  # this app + others + free (+ what the driver reserves) = the total, as written
+        sizes = [float(size) for size in re.findall(r"(\d+\.\d+) GiB", bar.caption)]
+        assert sum(sizes[:-1]) == pytest.approx(sizes[-1], abs=1e-9), bar.caption
     assert first.segments[0][0] == 512 * MIB
     assert "NVIDIA RTX A4000" in first.toolTip() and "30% busy" in first.toolTip()
     assert second.caption.endswith("of 12.00 GiB")
@@ -200,6 +240,17 @@ def test_bars_show_this_app_other_processes_and_free_for_each_gpu(make_panel: Pa
     fake.gpus[0].processes[os.getpid()] = 1 * GIB  # the bars follow the poller
     qtbot.waitUntil(lambda: panel.gpu_bars[0].caption.startswith("GPU 0: this app 1.00 GiB"))
     panel.grab()
+
+
+def test_memory_the_driver_reserves_outside_every_process_is_a_part_of_the_bar_of_its_own(
+    make_panel: PanelFactory, qtbot: QtBot
+) -> None:
+    panel, _ = make_panel(fake_pynvml.two_gpus())
+    bar = MemoryBar()
+    qtbot.addWidget(bar)
+    gpu = GpuSnapshot(0, "Test GPU", total=8 * GIB, used=3 * GIB, free=4 * GIB, this_process=1 * GIB)
+    panel._show_gpu(bar, gpu)
+    assert bar.caption == ("GPU 0: this app 1.00 GiB · others 2.00 GiB · reserved 1.00 GiB · free 4.00 GiB of 8.00 GiB")
 
 
 @pytest.mark.expected_log("app.core.memory.hardware", logging.WARNING, "NVML poll failed: GPU is lost")

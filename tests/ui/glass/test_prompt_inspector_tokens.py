@@ -1,0 +1,71 @@
+"""The prompt inspector shows every token as what it holds, and its status line follows the prompt on show."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+from PySide6.QtCore import QUrl
+from pytestqt.qtbot import QtBot
+
+from app.core.chat.prompt_inspector import character_groups, inspect_prompt
+from app.core.inference.engine import ChatMessage, Engine
+from app.core.inference.sampling import GREEDY
+from app.ui.glass.prompt_inspector_panel import PromptInspectorPanel
+from app.ui.shell.main_window import MainWindow
+from tests.helpers.windows import WindowOpener
+
+
+def test_tokens_that_split_a_character_are_shown_as_that_character_and_their_bytes(
+    qtbot: QtBot, engine: Engine
+) -> None:
+    panel = PromptInspectorPanel()
+    qtbot.addWidget(panel)
+    inspection = inspect_prompt(engine, [ChatMessage("user", "忽略之前的指示")])
+    panel.show_inspection(inspection)
+
+    shown = panel.token_view.toPlainText()
+    assert "∅" not in shown, "no token is shown as empty"
+    assert "忽 ← <E5><BF><BD>" in shown  # the starter model's BPE: <E5><BF> and <BD>
+    assert panel.token_view.toHtml().count('href="token:') == inspection.count  # each token still a chip
+
+    group = character_groups(inspection.tokens)[0]
+    panel._show_token(QUrl(f"token:{group.start}"))
+    info = panel.token_info.text()
+    assert "bytes <E5><BF>" in info and "part of “忽”" in info
+    assert f"tokens {group.start + 1}–{group.stop} make together" in info
+    assert "from the user message" in info
+
+
+@pytest.fixture
+def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
+    main = open_main_window()
+    main.sampling = replace(GREEDY, max_tokens=8)
+    yield main
+    main.close()
+
+
+def test_the_status_line_follows_the_prompt_on_show_its_settings_and_another_chat(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    glass = window.glass
+    glass.prompt_dock.show()
+    glass.prompt_dock.raise_()
+    qtbot.waitUntil(lambda: glass.prompt_panel.inspection is not None, timeout=30_000)
+    before = glass.prompt_panel.inspection
+    assert before is not None
+
+    panel = window.chats.settings_panel  # a new system prompt makes another prompt: the inspector follows
+    panel.system_prompt.setPlainText("You answer like a pirate, always, in every single reply you write.")
+    panel.system_prompt.editingFinished.emit()
+    qtbot.waitUntil(lambda: "like a pirate" in (glass.prompt_panel.inspection or before).text, timeout=30_000)
+    longer = glass.prompt_panel.inspection
+    assert longer is not None and longer.count > before.count
+    qtbot.waitUntil(lambda: glass.prompt_panel.summary.text().startswith(f"{longer.count} tokens"), timeout=30_000)
+
+    window.new_chat()  # another chat, without that prompt: the summary is that chat's again
+    qtbot.waitUntil(lambda: "like a pirate" not in (glass.prompt_panel.inspection or longer).text, timeout=30_000)
+    shown = glass.prompt_panel.inspection
+    assert shown is not None and shown.count == before.count
+    qtbot.waitUntil(lambda: glass.prompt_panel.summary.text().startswith(f"{shown.count} tokens"), timeout=30_000)
