@@ -26,7 +26,11 @@ def test_a_draft_model_is_chosen_from_the_library_and_saved(qtbot: QtBot) -> Non
     small = Path("/models/someone/Small-GGUF/small.Q4_0.gguf")
     panel.set_library([("small.Q4_0.gguf · 80 MB", small), ("big.Q4_K_M.gguf · 4 GB", Path("/models/big.gguf"))])
     box = draft_box(panel)
-    assert [box.itemText(i) for i in range(box.count())] == ["None", "small.Q4_0.gguf · 80 MB", "big.Q4_K_M.gguf · 4 GB"]
+    assert [box.itemText(i) for i in range(box.count())] == [
+        "None",
+        "small.Q4_0.gguf · 80 MB",
+        "big.Q4_K_M.gguf · 4 GB",
+    ]
     assert box.currentText() == "None"
     box.setCurrentIndex(1)
     with qtbot.waitSignal(panel.defaultsEdited):
