@@ -142,6 +142,7 @@ def test_model_fields_have_bounds_and_explanations() -> None:
         "n_ctx",
         "n_threads",
         "speculative",
+        "draft_model",
         "flash_attn",
         "type_k",
         "type_v",
