@@ -121,6 +121,10 @@ class MarkdownPieces:
         scratch = InertDocument()
         scratch.setDefaultFont(self._document.defaultFont())
         render_markdown(scratch, source, first_code=sum(len(piece.codes) for piece in self._pieces))
+        if scratch.isEmpty():  # Qt's reader drops a paragraph of nothing but an image without alt text
+            self._pieces.append(_Piece(source, self._document.characterCount() - 1, ()))
+            self.rendered_pieces += 1
+            return
         if self._pieces and not _starts_with_placeholder(scratch):
             # A fragment's first block takes the format of the block it is inserted into; an empty block
             # ahead of it makes the piece's own first block start after a separator that carries its format.
