@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextDocumentFragment
 
@@ -36,30 +37,50 @@ _CLOSING_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t\r]*$")
 _CONTINUES_A_BLOCK = frozenset(" \t\r\n-*+>|0123456789")  # a line starting so may belong to the block above
 # A last line still being written that may yet become a fence, a list item, a rule or a heading's underline.
 _UNSETTLED_LINE = re.compile(r" {0,3}(`{1,2}|`{3,}[^`]*|~+.*|[-=*_+]+ *|\d{1,9}[.)]?)")
+CODE_PIECE_CHARS = 4_000  # a longer code block goes on in a new piece (rendering code costs the most)
 
 
-def split_pieces(text: str) -> list[str]:
-    """`text` cut where a new top-level block certainly begins; the pieces join back into `text`."""
-    starts = [0]
+class Piece(NamedTuple):
+    """A part of a reply that is rendered on its own."""
+
+    source: str
+    fence: str = ""  # the opening fence line of the code block this piece goes on with, if it does
+
+
+def split_pieces(text: str) -> list[Piece]:
+    """`text` cut where a new top-level block certainly begins, and inside a long code block; joins back to `text`.
+
+    A code block is cut before a line that follows a non-blank line (Qt's reader drops a code
+    block's leading blank line), once its part has CODE_PIECE_CHARS; Pygments then colours each
+    part on its own, which a construct spanning the cut (a long string) may notice.
+    """
+    cuts: list[tuple[int, str]] = [(0, "")]
     fence: str | None = None  # the open fence's marker ("```", "~~~~"), None outside code
+    opening_line = ""
     blank_before = False
+    part_start = 0  # where the code block's current part began
     position = 0
     while position < len(text):
         newline = text.find("\n", position)
         end = len(text) if newline < 0 else newline + 1
         line = text[position:end].rstrip("\n")
-        if fence is None and blank_before and line[:1] not in _CONTINUES_A_BLOCK:
-            starts.append(position)
         if fence is None:
+            if blank_before and line[:1] not in _CONTINUES_A_BLOCK:
+                cuts.append((position, ""))
             opening = _OPENING_FENCE.match(line)
-            fence = opening.group(1) if opening else None
+            if opening:
+                fence, opening_line, part_start = opening.group(1), line, position
         else:
             closing = _CLOSING_FENCE.match(line)
             if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(fence):
                 fence = None
-        blank_before = fence is None and not line.strip()
+            elif line.strip() and not blank_before and position - part_start >= CODE_PIECE_CHARS:
+                cuts.append((position, opening_line))
+                part_start = position
+        blank_before = not line.strip()
         position = end
-    return [text[start:end] for start, end in zip(starts, [*starts[1:], len(text)], strict=True) if start < end]
+    ends = [start for start, _ in cuts[1:]] + [len(text)]
+    return [Piece(text[start:end], fence) for (start, fence), end in zip(cuts, ends, strict=True) if start < end]
 
 
 def settled_part(text: str) -> str:
@@ -69,10 +90,21 @@ def settled_part(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class _Piece:
-    source: str
+class _Shown:
+    piece: Piece
     end: int  # the document position where the piece ends
-    codes: tuple[str, ...]  # its code blocks' texts, for the Copy links
+    codes: tuple[str, ...]  # its code blocks' texts, for the Copy links (the first goes on the one before, if it does)
+
+
+def _all_codes(shown: list[_Shown]) -> list[str]:
+    codes: list[str] = []
+    for part in shown:
+        if part.piece.fence and codes and part.codes:
+            codes[-1] += "\n" + part.codes[0]
+            codes.extend(part.codes[1:])
+        else:
+            codes.extend(part.codes)
+    return codes
 
 
 class MarkdownPieces:
@@ -81,16 +113,16 @@ class MarkdownPieces:
     def __init__(self, document: QTextDocument) -> None:
         self._document = document
         document.setUndoRedoEnabled(False)  # re-rendering would otherwise keep every replaced piece
-        self._pieces: list[_Piece] = []
+        self._shown: list[_Shown] = []
         self.rendered_pieces = 0  # how many pieces were rendered so far (what a re-render cost)
 
     def show(self, text: str, streaming: bool = False) -> None:
         """Show `text`; `streaming`: more is coming, so an unfinished last line that may change its meaning waits."""
-        sources = split_pieces(settled_part(text) if streaming else text)
+        pieces = split_pieces(settled_part(text) if streaming else text)
         kept = 0
-        while kept < min(len(sources), len(self._pieces)) and self._pieces[kept].source == sources[kept]:
+        while kept < min(len(pieces), len(self._shown)) and self._shown[kept].piece == pieces[kept]:
             kept += 1
-        if kept == len(sources) == len(self._pieces):
+        if kept == len(pieces) == len(self._shown):
             return
         cursor = QTextCursor(self._document)
         cursor.beginEditBlock()
@@ -100,41 +132,63 @@ class MarkdownPieces:
             cursor.setBlockFormat(QTextBlockFormat())
             cursor.setBlockCharFormat(QTextCharFormat())
         else:
-            cursor.setPosition(self._pieces[kept - 1].end)
-            last = cursor.block()  # removing what follows it would give it the format of the last block removed
-            block_format, char_format = last.blockFormat(), last.charFormat()
-            cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
-            cursor.removeSelectedText()
-            cursor.setBlockFormat(block_format)
-            cursor.setBlockCharFormat(char_format)
-        del self._pieces[kept:]
-        for source in sources[kept:]:
-            self._append(cursor, source)
-        self._document.setProperty(CODE_PROPERTY, [code for piece in self._pieces for code in piece.codes])
+            cursor.setPosition(self._shown[kept - 1].end)
+            _remove_to_end(cursor)
+        del self._shown[kept:]
+        for piece in pieces[kept:]:
+            self._append(cursor, piece)
+        self._document.setProperty(CODE_PROPERTY, _all_codes(self._shown))
         cursor.endEditBlock()
 
     def forget(self) -> None:
         """The document was filled by other means: the next `show` renders everything."""
-        self._pieces.clear()
+        self._shown.clear()
 
-    def _append(self, cursor: QTextCursor, source: str) -> None:
+    def _append(self, cursor: QTextCursor, piece: Piece) -> None:
         scratch = InertDocument()
         scratch.setDefaultFont(self._document.defaultFont())
-        render_markdown(scratch, source, first_code=sum(len(piece.codes) for piece in self._pieces))
+        if piece.fence:  # the rest of a code block: rendered with its fence, without the fence's header line
+            render_markdown(scratch, f"{piece.fence}\n{piece.source}", first_code=len(_all_codes(self._shown)) - 1)
+            _drop_first_block(scratch)
+        else:
+            render_markdown(scratch, piece.source, first_code=len(_all_codes(self._shown)))
+        self.rendered_pieces += 1
+        codes = tuple(str(code) for code in scratch.property(CODE_PROPERTY) or [])
         if scratch.isEmpty():  # Qt's reader drops a paragraph of nothing but an image without alt text
-            self._pieces.append(_Piece(source, self._document.characterCount() - 1, ()))
-            self.rendered_pieces += 1
+            self._shown.append(_Shown(piece, self._document.characterCount() - 1, codes))
             return
-        if self._pieces and not _starts_with_placeholder(scratch):
+        if self._shown and not _starts_with_placeholder(scratch):
             # A fragment's first block takes the format of the block it is inserted into; an empty block
             # ahead of it makes the piece's own first block start after a separator that carries its format.
             first = scratch.begin()
             QTextCursor(scratch).insertBlock(first.blockFormat(), first.charFormat())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         cursor.insertFragment(QTextDocumentFragment(scratch))
-        codes = tuple(str(code) for code in scratch.property(CODE_PROPERTY) or [])
-        self._pieces.append(_Piece(source, self._document.characterCount() - 1, codes))
-        self.rendered_pieces += 1
+        self._shown.append(_Shown(piece, self._document.characterCount() - 1, codes))
+
+
+def _remove_to_end(cursor: QTextCursor) -> None:
+    """Remove from the cursor to the document's end; the block at the cursor keeps its own format.
+
+    Left to itself, Qt gives the block where a removal begins the format of the block where it ends.
+    """
+    block = cursor.block()
+    block_format, char_format = block.blockFormat(), block.charFormat()
+    cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+    cursor.removeSelectedText()
+    cursor.setBlockFormat(block_format)
+    cursor.setBlockCharFormat(char_format)
+
+
+def _drop_first_block(document: QTextDocument) -> None:
+    """Remove the document's first block; the one after it becomes the first, with its own format."""
+    second = document.begin().next()
+    block_format, char_format = second.blockFormat(), second.charFormat()
+    cursor = QTextCursor(document)
+    cursor.setPosition(second.position(), QTextCursor.MoveMode.KeepAnchor)
+    cursor.removeSelectedText()
+    cursor.setBlockFormat(block_format)
+    cursor.setBlockCharFormat(char_format)
 
 
 def _starts_with_placeholder(document: QTextDocument) -> bool:

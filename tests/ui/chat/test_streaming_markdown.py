@@ -155,7 +155,7 @@ def test_a_burst_of_tokens_costs_one_render_and_no_new_text_costs_none(view: Cha
     assert len(renders) == 2
 
 
-def test_a_long_reply_renders_again_only_its_last_piece(view: ChatView) -> None:
+def test_a_long_reply_of_paragraphs_re_renders_only_its_last_paragraphs(view: ChatView) -> None:
     live = view.begin_reply()
     assert live.stream is not None
     paragraphs = 60
@@ -167,6 +167,22 @@ def test_a_long_reply_renders_again_only_its_last_piece(view: ChatView) -> None:
     # Each render renders the paragraph that grew, and once the one before it as it settled.
     assert live.markdown.rendered_pieces <= 2 * paragraphs
     assert shown_text(live).count("says something about the sea.") == paragraphs
+
+
+def test_a_long_code_block_streams_re_rendering_only_its_last_part(view: ChatView) -> None:
+    live = view.begin_reply()
+    assert live.stream is not None
+    view.append_tokens("```python\n")
+    lines, renders = 500, 0
+    for index in range(lines):
+        view.append_tokens(f"value_{index} = {index}  # a line of a long code block\n")
+        if index % 25 == 24:
+            view.flush()
+            live.stream.render_now()
+            renders += 1
+    assert live.markdown.rendered_pieces <= 2 * renders
+    assert shown_text(live).count("# a line of a long code block") == lines
+    assert shown_text(live).count("Copy") == 1  # still one code block, with one header
 
 
 def test_code_copied_from_a_streamed_reply_is_the_code_of_that_block(view: ChatView, qtbot: QtBot) -> None:

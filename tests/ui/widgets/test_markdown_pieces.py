@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QUrl
 from pytestqt.qtbot import QtBot
 
+from app.ui.widgets.code_blocks import copied_code
 from app.ui.widgets.inert_text import InertDocument
 from app.ui.widgets.markdown import render_markdown
-from app.ui.widgets.markdown_pieces import MarkdownPieces, settled_part, split_pieces
+from app.ui.widgets.markdown_pieces import CODE_PIECE_CHARS, MarkdownPieces, settled_part, split_pieces
 
 REPLIES = {
     "headings, lists and code": (
@@ -30,6 +32,10 @@ def document(qtbot: QtBot) -> InertDocument:
     return InertDocument()
 
 
+def sources(text: str) -> list[str]:
+    return [piece.source for piece in split_pieces(text)]
+
+
 def rendered_at_once(text: str) -> InertDocument:
     whole = InertDocument()
     render_markdown(whole, text)
@@ -38,7 +44,7 @@ def rendered_at_once(text: str) -> InertDocument:
 
 @pytest.mark.parametrize("text", list(REPLIES.values()), ids=list(REPLIES))
 def test_a_reply_rendered_in_pieces_is_the_reply_rendered_at_once(document: InertDocument, text: str) -> None:
-    assert len(split_pieces(text)) > 2
+    assert len(sources(text)) > 2
     MarkdownPieces(document).show(text)
     assert document.toHtml() == rendered_at_once(text).toHtml()
 
@@ -59,7 +65,7 @@ def test_at_every_moment_of_a_stream_the_document_is_what_that_text_renders_to(
 
 def test_a_reply_is_cut_only_where_a_new_top_level_block_begins() -> None:
     text = "Intro\n\n- a\n\n- b\n\n    indented\n\nText\n\n```\ncode\n\nNot a piece\n```\n\n> q\n\n1. x\n\nEnd"
-    pieces = split_pieces(text)
+    pieces = sources(text)
     assert "".join(pieces) == text
     assert pieces == [
         "Intro\n\n- a\n\n- b\n\n    indented\n\n",  # a list item or an indented line may continue what is above
@@ -71,11 +77,11 @@ def test_a_reply_is_cut_only_where_a_new_top_level_block_begins() -> None:
 
 def test_a_fence_closes_only_with_its_own_kind_and_length() -> None:
     text = "````\n```\n\nstill code\n~~~\n\nstill code\n````\n\nAfter"
-    assert split_pieces(text) == ["````\n```\n\nstill code\n~~~\n\nstill code\n````\n\n", "After"]
+    assert sources(text) == ["````\n```\n\nstill code\n~~~\n\nstill code\n````\n\n", "After"]
 
 
 def test_a_backtick_line_with_a_backtick_in_its_info_is_inline_code_not_a_fence() -> None:
-    assert split_pieces("```a`b\n\nNext") == ["```a`b\n\n", "Next"]
+    assert sources("```a`b\n\nNext") == ["```a`b\n\n", "Next"]
 
 
 @pytest.mark.parametrize("last_line", ["``", "```py", "~~", "-", "- ", "==", "***", "12.", "3"])
@@ -103,3 +109,25 @@ def test_showing_a_different_text_replaces_all_of_it(document: InertDocument) ->
     pieces.show("Old text.\n\n```\nold code\n```")
     pieces.show("New text.")
     assert document.toPlainText() == "New text."
+
+
+LONG_CODE = "".join(f"value_{i} = {i}\n" + ("\n" if i % 7 == 0 else "") for i in range(1_200))
+LONG_CODE_REPLY = f"Intro\n\n```python\n{LONG_CODE}```\n\nAfter **it**\n\n```sh\necho hi\n```\n\nEnd"
+
+
+def test_a_long_code_block_goes_on_in_pieces_of_bounded_size() -> None:
+    pieces = split_pieces(LONG_CODE_REPLY)
+    assert "".join(piece.source for piece in pieces) == LONG_CODE_REPLY
+    going_on = [piece for piece in pieces if piece.fence]
+    assert len(going_on) >= 3 and {piece.fence for piece in going_on} == {"```python"}
+    longest_line = max(map(len, LONG_CODE.split("\n")))
+    assert all(len(piece.source) <= CODE_PIECE_CHARS + 3 * (longest_line + 1) for piece in pieces)  # a line or two on
+    assert not any(piece.source.startswith("\n") for piece in going_on)  # Qt would drop a leading blank line
+
+
+def test_a_long_code_block_in_pieces_is_the_block_rendered_at_once_and_copies_whole(document: InertDocument) -> None:
+    MarkdownPieces(document).show(LONG_CODE_REPLY)
+    assert document.toHtml() == rendered_at_once(LONG_CODE_REPLY).toHtml()
+    assert document.toPlainText().count("Copy") == 2  # one header for the long block, one for the short one
+    assert copied_code(document, QUrl("glassbox-copy:0")) == LONG_CODE.rstrip("\n")
+    assert copied_code(document, QUrl("glassbox-copy:1")) == "echo hi"
