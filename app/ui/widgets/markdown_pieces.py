@@ -65,7 +65,7 @@ def split_pieces(text: str) -> list[Piece]:
         end = len(text) if newline < 0 else newline + 1
         line = text[position:end].rstrip("\n")
         if fence is None:
-            if blank_before and line[:1] not in _CONTINUES_A_BLOCK:
+            if blank_before and line and line[0] not in _CONTINUES_A_BLOCK:
                 cuts.append((position, ""))
             opening = _OPENING_FENCE.match(line)
             if opening:

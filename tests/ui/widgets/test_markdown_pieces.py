@@ -75,6 +75,10 @@ def test_a_reply_is_cut_only_where_a_new_top_level_block_begins() -> None:
     ]
 
 
+def test_more_blank_lines_do_not_cut_what_an_indented_line_continues() -> None:
+    assert sources("- item\n\n\n    still the item\n\n\nNext") == ["- item\n\n\n    still the item\n\n\n", "Next"]
+
+
 def test_a_fence_closes_only_with_its_own_kind_and_length() -> None:
     text = "````\n```\n\nstill code\n~~~\n\nstill code\n````\n\nAfter"
     assert sources(text) == ["````\n```\n\nstill code\n~~~\n\nstill code\n````\n\n", "After"]
