@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from PySide6.QtGui import QTextBlockFormat, QTextCharFormat, QTextCursor, QTextDocument, QTextDocumentFragment
+from PySide6.QtGui import QTextCursor, QTextDocument, QTextDocumentFragment
 
 from app.ui.widgets.code_blocks import CODE_PROPERTY
 from app.ui.widgets.inert_text import InertDocument
@@ -124,14 +124,11 @@ class MarkdownPieces:
             kept += 1
         if kept == len(pieces) == len(self._shown):
             return
+        if kept == 0:
+            self._document.clear()  # as a new document (it keeps its font, margin and width)
         cursor = QTextCursor(self._document)
         cursor.beginEditBlock()
-        if kept == 0:
-            cursor.select(QTextCursor.SelectionType.Document)
-            cursor.removeSelectedText()
-            cursor.setBlockFormat(QTextBlockFormat())
-            cursor.setBlockCharFormat(QTextCharFormat())
-        else:
+        if kept:
             cursor.setPosition(self._shown[kept - 1].end)
             _remove_to_end(cursor)
         del self._shown[kept:]
