@@ -46,7 +46,6 @@ class LongMessageBar(QWidget):
 
     def __init__(self, text: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._text = text
         self._window: WholeTextWindow | None = None
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 2, 0, 0)
