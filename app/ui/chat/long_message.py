@@ -46,18 +46,11 @@ class LongMessageBar(QWidget):
 
     def __init__(self, text: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._text = text
         self._window: WholeTextWindow | None = None
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 2, 0, 0)
-        self.note = QLabel(
-            fill(
-                self.tr("Long message: the first {shown} of {total} characters are shown."),
-                shown=f"{len(preview(text)):,}",
-                total=f"{len(text):,}",
-            ),
-            self,
-        )
+        self.note = QLabel(self)
+        self.set_text(text)
         self.note.setTextFormat(Qt.TextFormat.PlainText)
         set_tone(self.note, Tone.NOTE, small=False)
         self.note.setWordWrap(True)
@@ -68,6 +61,17 @@ class LongMessageBar(QWidget):
         layout.addWidget(self.note, 1)
         layout.addWidget(self.show_all_button)
         layout.addWidget(self.copy_button)
+
+    def set_text(self, text: str) -> None:
+        """The message is now `text` (a streaming reply grew): the note counts it, the buttons give it."""
+        self._text = text
+        self.note.setText(
+            fill(
+                self.tr("Long message: the first {shown} of {total} characters are shown."),
+                shown=f"{len(preview(text)):,}",
+                total=f"{len(text):,}",
+            )
+        )
 
     def copy_all(self) -> None:
         QGuiApplication.clipboard().setText(self._text)

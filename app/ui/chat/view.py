@@ -4,7 +4,9 @@ Finished messages live in a container that places them itself and has a fixed he
 Qt's layout never asks it, or any of its messages, for a height-for-width while a reply
 streams (a QVBoxLayout there would re-measure the text of every message on every token).
 The streaming message sits beside it in the outer layout; growing it relays out two items.
-Tokens are buffered and flushed on a short timer, so the view updates at screen rate.
+Tokens are buffered and flushed on a short timer; the streaming reply is rendered as
+Markdown a few times a second (`live_reply`), by the renderer a finished reply goes through
+(`app.ui.widgets.markdown_pieces`), so its look does not change when it ends.
 
 What a message contains is inert: its text is shown in documents that load nothing (see
 `app.ui.widgets.inert_text`), a finished reply's Markdown keeps no image and no link but a
@@ -14,18 +16,13 @@ has seen its address and agreed. A very long message shows its beginning (`long_
 
 from __future__ import annotations
 
-import math
-
-from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, QUrl, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QCursor,
     QDesktopServices,
     QEnterEvent,
     QFocusEvent,
     QGuiApplication,
-    QPainter,
-    QPaintEvent,
-    QPalette,
     QResizeEvent,
     QTextCursor,
 )
@@ -36,19 +33,19 @@ from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
     QScrollArea,
-    QSizePolicy,
     QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
 from app.core.support.formatting import fill
+from app.ui.chat.live_reply import LiveReply
 from app.ui.chat.long_message import LongMessageBar, is_long, preview
 from app.ui.chat.message_actions import ActionBar, InlineEditor, VersionArrows
 from app.ui.widgets.code_blocks import copied_code
-from app.ui.widgets.inert_text import InertDocument, InertTextView, fitted_height
+from app.ui.widgets.inert_text import InertTextView
 from app.ui.widgets.links import display_address, web_address
-from app.ui.widgets.markdown import render_markdown
+from app.ui.widgets.markdown_pieces import MarkdownPieces
 from app.ui.widgets.theme import Colours, Tone, keep_styled, set_tone
 
 FLUSH_INTERVAL_MS = 30
@@ -63,74 +60,6 @@ def bubble_style(role: str, outside_window: bool, c: Colours) -> str:
     background = {"user": c.user_bubble, "system": c.system_bubble}.get(role, c.assistant_bubble)
     border = f"border: 1px solid {c.bubble_border};" if role == "assistant" else ""
     return f"MessageWidget {{ background: {background}; {border} border-radius: 8px; }}"
-
-
-class StreamingText(QWidget):
-    """The streaming reply's text, in a document that grows at its end.
-
-    Appending lays out only the last paragraph again (a label lays out all of its text on
-    every change, twice: to measure and to paint), and painting draws only the lines in
-    view, so a flush costs the same at the start of a long reply as at its end.
-    """
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._document = InertDocument(self)
-        self._document.setDocumentMargin(0)
-        self._document.setDefaultFont(self.font())
-        self._end = QTextCursor(self._document)
-        self._parts: list[str] = []
-        policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-        policy.setHeightForWidth(True)
-        self.setSizePolicy(policy)
-
-    def append(self, text: str) -> None:
-        """Add text at the end; repaint from the line it went into down, not the whole text."""
-        if not self._parts:  # the placeholder goes
-            self.update()
-        height = self._document.size().height()
-        block = self._document.lastBlock()
-        lines_before = block.layout().lineCount() if block.layout() is not None else 0
-        self._parts.append(text)
-        self._end.movePosition(QTextCursor.MoveOperation.End)
-        self._end.insertText(text)
-        if self._document.size().height() != height:
-            self.updateGeometry()
-        top = self._document.documentLayout().blockBoundingRect(block).top()
-        if lines_before:
-            top += block.layout().lineAt(lines_before - 1).y()
-        self.update(QRect(0, math.floor(top), self.width(), self.height()))
-
-    def text(self) -> str:
-        return "".join(self._parts)
-
-    def hasHeightForWidth(self) -> bool:
-        return True
-
-    def heightForWidth(self, width: int) -> int:
-        return fitted_height(self._document, width, self.fontMetrics())
-
-    def sizeHint(self) -> QSize:
-        width = self.width() or 400
-        return QSize(width, self.heightForWidth(width))
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(0, self.fontMetrics().height())
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.FontChange:
-            self._document.setDefaultFont(self.font())
-        super().changeEvent(event)
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        if not self._parts:  # waiting for the first token
-            painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
-            painter.drawText(self.rect(), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, "…")
-            return
-        if self._document.textWidth() != self.width():
-            self._document.setTextWidth(self.width())
-        self._document.drawContents(painter, QRectF(event.rect()))
 
 
 class MessageWidget(QFrame):
@@ -176,7 +105,8 @@ class MessageWidget(QFrame):
         layout.addLayout(header_row)
         layout.addWidget(self.body)
         layout.addWidget(self.footer)
-        self.stream: StreamingText | None = None
+        self.markdown = MarkdownPieces(self.body.document())
+        self.stream: LiveReply | None = None
         self.editor: InlineEditor | None = None
 
     # ---- hover actions and editing in place -----------------------------------------------
@@ -226,10 +156,9 @@ class MessageWidget(QFrame):
         return titles.get(role, role)
 
     def begin_streaming(self) -> None:
-        """Show streamed text in a StreamingText until the reply is done."""
-        self.stream = StreamingText(self)
-        self.body.hide()
-        self._column.insertWidget(1, self.stream)
+        """Show streamed text rendered as Markdown, a few times a second, until the reply is done."""
+        self.stream = LiveReply(self._show_streamed, self)
+        self.body.setPlaceholderText("…")  # until the first text
 
     def append_text(self, text: str) -> None:
         assert self.stream is not None, "begin_streaming() first"
@@ -240,25 +169,34 @@ class MessageWidget(QFrame):
 
     def set_plain_text(self, text: str) -> None:
         self.body.document().setPlainText(self._shown_part(text))
+        self.markdown.forget()
 
     def set_markdown(self, text: str) -> None:
+        """Show `text` rendered; for a streamed reply, what streaming showed already stays as it is."""
         if self.stream is not None:
+            self.stream.stop()
             self.stream.deleteLater()
             self.stream = None
-            self.body.show()
-        render_markdown(self.body.document(), self._shown_part(text))
+            self.body.setPlaceholderText("")
+        self.markdown.show(self._shown_part(text))
+
+    def _show_streamed(self, text: str) -> None:
+        self.markdown.show(self._shown_part(text), streaming=True)
 
     def _shown_part(self, text: str) -> str:
         """Keep the whole text; return what the body shows, with the long-message bar when it is not all of it."""
         self.text = text
-        if self.long_bar is not None:
-            self.long_bar.hide()
-            self.long_bar.deleteLater()
-            self.long_bar = None
         if not is_long(text):
+            if self.long_bar is not None:
+                self.long_bar.hide()
+                self.long_bar.deleteLater()
+                self.long_bar = None
             return text
-        self.long_bar = LongMessageBar(text, self)
-        self._column.insertWidget(self._column.indexOf(self.body) + 1, self.long_bar)
+        if self.long_bar is None:
+            self.long_bar = LongMessageBar(text, self)
+            self._column.insertWidget(self._column.indexOf(self.body) + 1, self.long_bar)
+        else:  # a streaming reply that grows
+            self.long_bar.set_text(text)
         return preview(text)
 
     def set_footer(self, text: str) -> None:

@@ -60,8 +60,12 @@ class _CodeBlock:
         return "\n".join(self.lines)
 
 
-def style_code_blocks(document: QTextDocument) -> None:
-    """Style every code block of a rendered document and put its header line above it."""
+def style_code_blocks(document: QTextDocument, first_index: int = 0) -> None:
+    """Style every code block of a rendered document and put its header line above it.
+
+    The Copy links count from `first_index`: a reply rendered in pieces numbers its code blocks
+    through all of them (see `markdown_pieces`).
+    """
     blocks = list(_code_blocks(document))
     document.setProperty(CODE_PROPERTY, [block.text for block in blocks])
     cursor = QTextCursor(document)
@@ -69,7 +73,7 @@ def style_code_blocks(document: QTextDocument) -> None:
         block = blocks[index]
         _format_lines(document, block)
         _highlight(cursor, block)
-        _insert_header(cursor, block, index)
+        _insert_header(cursor, block, first_index + index)
 
 
 def copied_code(document: QTextDocument, url: QUrl) -> str | None:

@@ -88,8 +88,11 @@ class _Span:
     format: QTextCharFormat
 
 
-def render_markdown(document: QTextDocument, text: str) -> None:
-    """Fill `document` with `text` read as Markdown, with nothing in it that loads a resource or runs."""
+def render_markdown(document: QTextDocument, text: str, first_code: int = 0) -> None:
+    """Fill `document` with `text` read as Markdown, with nothing in it that loads a resource or runs.
+
+    `first_code` is the number of the first code block's Copy link (see `code_blocks`).
+    """
     document.setMarkdown(keep_line_breaks(text), MARKDOWN_FEATURES)
     cursor = QTextCursor(document)
     cursor.beginEditBlock()
@@ -99,7 +102,7 @@ def render_markdown(document: QTextDocument, text: str) -> None:
             _replace_image(cursor, span)
         elif span.format.isAnchor() or span.format.toolTip():
             _settle_link(cursor, span)
-    style_code_blocks(document)
+    style_code_blocks(document, first_code)
     cursor.endEditBlock()
 
 

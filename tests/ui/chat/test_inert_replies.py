@@ -340,15 +340,19 @@ def test_the_confirmation_shows_the_address_as_plain_text(view: ChatView, monkey
 # ---- the streaming reply --------------------------------------------------------------------
 
 
-def test_streamed_text_is_plain_text(view: ChatView, fifo: Path, resource_requests: list[str]) -> None:
+def test_a_streaming_reply_is_rendered_as_inertly_as_a_finished_one(
+    view: ChatView, fifo: Path, resource_requests: list[str]
+) -> None:
     hostile = f'![x](/dev/zero) <img src="{fifo}"> <b>not bold</b> [a](javascript:alert(1))'
     live = view.begin_reply()
     view.append_tokens(hostile)
     view.flush()
-    shown(view)
-    assert live.streamed_text() == hostile
     assert live.stream is not None
-    assert live.stream._document.toPlainText() == hostile
+    live.stream.render_now()
+    shown(view)
+    assert view.is_streaming and live.streamed_text() == hostile
+    assert body_text(live) == f'x <img src="{fifo}"> <b>not bold</b> a'  # tags as text, the image as its alt
+    assert images_in(live.body.document()) == [] and anchors_in(live.body.document()) == {}
     assert resource_requests == []
 
 

@@ -12,7 +12,13 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.ui.chat.long_message import COLLAPSE_ABOVE_CHARS, COLLAPSE_RUN_CHARS, PREVIEW_CHARS, preview
+from app.ui.chat.long_message import (
+    COLLAPSE_ABOVE_CHARS,
+    COLLAPSE_RUN_CHARS,
+    PREVIEW_CHARS,
+    LongMessageBar,
+    preview,
+)
 from app.ui.chat.view import ChatView, MessageWidget
 
 LINE = "A line of a very long log that someone pasted into the chat, to ask about it.\n"
@@ -100,9 +106,10 @@ def test_an_ordinary_message_is_shown_whole(view: ChatView) -> None:
 
 def test_rendering_a_message_again_keeps_a_single_bar(view: ChatView) -> None:
     message = view.add_message("assistant", TWO_MB)
-    first = message.long_bar
     message.set_markdown(TWO_MB + "more")
-    assert message.long_bar is not first and message.long_bar is not None
+    bars = [bar for bar in message.findChildren(LongMessageBar) if not bar.isHidden()]
+    assert message.long_bar is not None and bars == [message.long_bar]
+    assert f"{len(TWO_MB) + 4:,}" in message.long_bar.note.text()  # it counts the text it now has
     message.set_markdown("short now")
     assert message.long_bar is None
     assert shown_text(message) == "short now"
