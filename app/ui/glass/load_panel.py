@@ -185,9 +185,7 @@ class LoadPanel(QWidget):
     def _options(self, config: LoadConfig) -> str:
         on, off = self.tr("on"), self.tr("off")
         threads = str(config.n_threads) if config.n_threads else self.tr("automatic")
-        speculative = {Speculative.OFF: off, Speculative.AUTO: self.tr("auto"), Speculative.ON: on}[
-            config.speculative
-        ]
+        speculative = {Speculative.OFF: off, Speculative.AUTO: self.tr("auto"), Speculative.ON: on}[config.speculative]
         if config.draft_model is not None and config.speculative is not Speculative.OFF:
             speculative = fill(self.tr("{mode}, draft model {name}"), mode=speculative, name=config.draft_model.name)
         return fill(
