@@ -31,7 +31,8 @@ import llama_cpp
 from gguf.constants import GGMLQuantizationType
 
 from app.core.inference.engine import Engine, EngineError, ReplyDone, TokenPiece
-from app.core.inference.sampling import SamplingParams
+from app.core.inference.sampler_chain import chain_stages
+from app.core.inference.sampling import SAMPLER_ORDER, SamplingParams
 from app.core.models.gguf_info import read_gguf_info
 from app.core.models.hashing import sha256_file
 from app.core.support.formatting import fill
@@ -155,32 +156,18 @@ def model_fingerprint(path: Path) -> tuple[str, str]:
     return _fingerprints[key]
 
 
-def engine_sampler_chain(params: SamplingParams, seed: int) -> tuple[SamplerStep, ...]:
-    """The chain Engine builds for `params`, in llama.cpp's order (llama-cpp-python 0.3.36's
-    Llama._init_sampler, which Engine._generate drives): penalties, then greedy at
-    temperature 0, else top-k, typical, top-p, min-p, temperature and the seeded draw."""
-    chain = [
-        SamplerStep(
-            "penalties",
-            {
-                "last_n": params.repeat_last_n,
-                "repeat": params.repeat_penalty,
-                "frequency": params.frequency_penalty,
-                "presence": params.presence_penalty,
-            },
-        )
-    ]
-    if params.temperature == 0:
-        return (*chain, SamplerStep("greedy", {}))
-    return (
-        *chain,
-        SamplerStep("top_k", {"k": params.top_k}),
-        SamplerStep("typical", {"p": 1.0}),
-        SamplerStep("top_p", {"p": params.top_p}),
-        SamplerStep("min_p", {"p": params.min_p}),
-        SamplerStep("temperature", {"t": params.temperature}),
-        SamplerStep("dist", {"seed": seed}),
-    )
+def engine_sampler_chain(params: SamplingParams, seed: int, grammar: str = "") -> tuple[SamplerStep, ...]:
+    """The chain the engine's token loop runs for `params` (sampler_chain.chain_stages, in
+    SAMPLER_ORDER), each stage with the values it reads: only the stages that change something."""
+    fields = dict(SAMPLER_ORDER)
+    steps = []
+    for name in chain_stages(params, grammar):
+        values: dict[str, float | int] = {}
+        for key in fields.get(name, ()):
+            value = seed if key == "seed" else getattr(params, key)
+            values[key] = value
+        steps.append(SamplerStep(name, values))
+    return tuple(steps)
 
 
 def llama_build() -> str:
