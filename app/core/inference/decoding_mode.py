@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -93,6 +93,13 @@ class DecodingSettings:
         return replace(GREEDY, max_tokens=sampling.max_tokens, stop=sampling.stop)
 
 
+@dataclass(frozen=True)
+class BeamReplyDone(ReplyDone):
+    """A beam-search reply's end: `beams` is what the search found (beam_stats), kept with the reply."""
+
+    beams: dict[str, Any] = field(default_factory=dict)
+
+
 def beam_reply(result: BeamResult, seconds: float) -> Iterator[ReplyEvent]:
     """A finished beam search as a chat reply: the best hypothesis's text in one piece, then its ReplyDone."""
     best = result.best
@@ -108,7 +115,7 @@ def beam_reply(result: BeamResult, seconds: float) -> Iterator[ReplyEvent]:
         total_s=seconds,
         stop_reason=stop,
     )
-    yield ReplyDone(best.text, stats)
+    yield BeamReplyDone(best.text, stats, beams=beam_stats(result))
 
 
 def beam_stats(result: BeamResult) -> dict[str, Any]:
