@@ -39,6 +39,7 @@ from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 
 RECORD_VERSION = 1
+STATS_KEY = "replay"  # where a reply keeps its record in the chat history's stats
 
 # Checked in this order when a replay diverged: the first that differs is the likeliest cause.
 _CAUSES: list[tuple[str, str]] = [
@@ -91,9 +92,23 @@ class ReplayRecord:
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (kept in a reply's stats in the chat history, and so in its export)."""
+        data: dict[str, Any] = json.loads(self.to_json())
+        return data
+
     @classmethod
     def from_json(cls, text: str) -> ReplayRecord:
-        data = json.loads(text)
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ReplayRecord:
+        """Raises KeyError, TypeError or ValueError for a record that is not one of this version."""
+        data = dict(data)
+        if data.get("version") != RECORD_VERSION:
+            raise ValueError(
+                fill(N_("A replay record of version {version} cannot be read."), version=data.get("version"))
+            )
         data["sampler_chain"] = tuple(SamplerStep(**step) for step in data["sampler_chain"])
         data["tokens"] = tuple(data["tokens"])
         return cls(**data)
