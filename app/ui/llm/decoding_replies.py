@@ -12,23 +12,47 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from app.core.backends.local.backend import LocalBackend
 from app.core.backends.remote import RemoteBackend
 from app.core.inference.beam_search import BeamSettings
 from app.core.inference.decoding_mode import beam_reply
-from app.core.inference.engine import ChatMessage, EngineError, ReplyEvent
+from app.core.inference.engine import ChatMessage, EngineError, ReplyDone, ReplyEvent
 from app.core.inference.sampling import SamplingParams
+from app.core.inference.token_probs import TokenStep, TokenTrace
 
 
 @dataclass(frozen=True)
 class ForkSpec:
-    """Fork a reply (its token ids) at `position`, with `forced` there instead of the token it had."""
+    """Fork a reply (its token ids) at `position`, with `forced` there instead of the token it had.
+
+    `head`: the original reply's token steps before the fork and one for the forced token, so
+    the forked reply's token view covers its whole text (the engine records the new tokens only)."""
 
     reply: tuple[int, ...]
     position: int
     forced: int
+    head: tuple[TokenStep, ...] = ()
+
+
+def fork_spec(trace: TokenTrace, position: int, forced: int) -> ForkSpec:
+    """The fork of the reply `trace` shows, at token `position`, with the alternative `forced` there."""
+    step = trace.steps[position]
+    chosen = next((a for a in step.alternatives if a.token_id == forced), None)
+    forced_step = TokenStep(
+        forced, chosen.text if chosen else "", chosen.probability if chosen else 0.0, step.alternatives
+    )
+    reply = tuple(s.token_id for s in trace.steps)
+    return ForkSpec(reply, position, forced, (*trace.steps[:position], forced_step))
+
+
+def _whole_trace(events: Iterator[ReplyEvent], head: Sequence[TokenStep]) -> Iterator[ReplyEvent]:
+    for event in events:
+        if isinstance(event, ReplyDone) and event.trace is not None:
+            yield replace(event, trace=TokenTrace([*head, *event.trace.steps], event.trace.sampling))
+        else:
+            yield event
 
 
 class LocalOnly(EngineError):
@@ -51,7 +75,10 @@ def open_reply(
             raise LocalOnly(local_only)
         return backend.stream_chat(messages, params, stop, token_probabilities)
     if fork is not None:
-        return backend.stream_fork(messages, fork.reply, fork.position, fork.forced, params, stop, token_probabilities)
+        events = backend.stream_fork(
+            messages, fork.reply, fork.position, fork.forced, params, stop, token_probabilities
+        )
+        return _whole_trace(events, fork.head)
     if beam is not None:
         started = time.perf_counter()
         result = backend.beam_search(messages, beam, stop)  # BeamWidthDoesNotFit before the search runs
