@@ -41,7 +41,9 @@ def test_sampling_is_the_default_and_the_beam_fields_show_only_for_beam_search(p
     assert "refused" in box.explanation.text()
 
 
-def test_choosing_a_mode_applies_to_this_chat_and_is_saved_with_its_settings(panel: SettingsPanel, qtbot: QtBot) -> None:
+def test_choosing_a_mode_applies_to_this_chat_and_is_saved_with_its_settings(
+    panel: SettingsPanel, qtbot: QtBot
+) -> None:
     with qtbot.waitSignal(panel.chatSettingsEdited) as edited:
         panel.decoding_box.choose(DecodingMode.BEAM, width=6, alpha=0.5, keep=3)
     chat = edited.args[0]
