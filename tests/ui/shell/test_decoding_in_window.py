@@ -143,9 +143,10 @@ def test_a_beam_width_that_does_not_fit_is_refused_with_the_reason_and_one_that_
         real = session_module.machine_now
         monkeypatch.setattr(session_module, "machine_now", lambda: Machine(None, 64 * 1024 * 1024, 0))
         window.chats.settings_panel.decoding_box.choose(DecodingMode.BEAM, width=8)
-        with qtbot.waitSignal(window.worker.failed, timeout=REPLY_MS):
-            window.send("Name three colours.")
-        assert "Beam width 8 needs" in window.error_banner.message()
+        window.send("Name three colours.")
+        qtbot.waitUntil(lambda: "Beam width 8 needs" in window.error_banner.message(), timeout=REPLY_MS)
+        qtbot.waitUntil(lambda: window.state.can_send, timeout=10_000)
+        assert "of RAM for its KV cache" in window.error_banner.message()
         assert [m.role for m in window.chats.session.shown_thread] == ["user"]  # no empty reply is left
 
         monkeypatch.setattr(session_module, "machine_now", real)
