@@ -34,7 +34,8 @@ from app.core.inference.engine import Engine, EngineError, ReplyDone, TokenPiece
 from app.core.inference.sampler_chain import chain_stages
 from app.core.inference.sampling import SAMPLER_ORDER, SamplingParams
 from app.core.models.gguf_info import read_gguf_info
-from app.core.models.hashing import sha256_file
+from app.core.models.hashing import VerifiedIndex, VerifyState, sha256_file
+from app.core.paths import app_paths
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 
@@ -163,11 +164,17 @@ _fingerprints: dict[tuple[str, int, int], tuple[str, str]] = {}
 
 
 def model_fingerprint(path: Path) -> tuple[str, str]:
-    """(SHA-256, quantization) of a model file, hashed once per path, size and modification time."""
+    """(SHA-256, quantization) of a model file, hashed once per path, size and modification time.
+
+    A model in the library that the load's hash check verified unchanged has its SHA-256 on
+    record already; only a file without one is read whole (once)."""
     stat = path.stat()
     key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
     if key not in _fingerprints:
-        _fingerprints[key] = (sha256_file(path).hexdigest(), read_gguf_info(path).dominant_tensor_type)
+        index = VerifiedIndex(app_paths().models)
+        entry = index.lookup(path) if index.state(path) is VerifyState.VERIFIED else None
+        sha = entry.sha256 if entry is not None else sha256_file(path).hexdigest()
+        _fingerprints[key] = (sha, read_gguf_info(path).dominant_tensor_type)
     return _fingerprints[key]
 
 

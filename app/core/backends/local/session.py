@@ -106,7 +106,7 @@ class EngineSession:
             if isinstance(event, ReplyDone):
                 try:
                     record = record_reply(self.engine, prompt, params, tokens, event.stats.cached_prompt_tokens)
-                except OSError as error:  # the model file cannot be read for its hash: the reply stays
+                except Exception as error:  # whatever it was (the model file unreadable), the reply stays
                     log.warning("The reply's replay record could not be made: %s", error)
                     yield event
                     continue
