@@ -66,10 +66,19 @@ class DecodingJobs(QObject):
             return self.tr("No model is loaded yet: choose one in the model picker.")
         return ""
 
+    def compare(self, job: CompareJob) -> None:
+        """Ask for a comparison (from the GUI thread): a Stop from now on is this job's."""
+        rearm(self.worker.stop_event, self.worker.closing)
+        self.compareRequested.emit(job)
+
+    def replay(self, job: ReplayJob) -> None:
+        """Ask for a replay (from the GUI thread): a Stop from now on is this job's."""
+        rearm(self.worker.stop_event, self.worker.closing)
+        self.replayRequested.emit(job)
+
     @Slot(object)
     def _compare(self, job: CompareJob) -> None:
         stop = self.worker.stop_event
-        rearm(stop, self.worker.closing)
         problem = self._local_problem()
         if problem:
             self.compareFinished.emit(problem)
@@ -93,7 +102,6 @@ class DecodingJobs(QObject):
     @Slot(object)
     def _replay(self, job: ReplayJob) -> None:
         stop = self.worker.stop_event
-        rearm(stop, self.worker.closing)
         problem = self._local_problem()
         if problem:
             self.replayFailed.emit(job.message_id, problem)

@@ -116,7 +116,7 @@ class DecodingExplorer(QObject):
             return
         sampling = self.chats.session.effective().sampling.with_values({"max_tokens": request.max_tokens})
         self._set_comparing(True)
-        self.jobs.compareRequested.emit(CompareJob(tuple(messages), sampling, request.beam, request.seeds))
+        self.jobs.compare(CompareJob(tuple(messages), sampling, request.beam, request.seeds))
 
     def _compare_finished(self, error: str) -> None:
         self._set_comparing(False)
@@ -205,7 +205,7 @@ class DecodingExplorer(QObject):
             )
             return
         self.statusMessage.emit(self.tr("Replaying the reply…"), 10_000)
-        self.jobs.replayRequested.emit(ReplayJob(message.id, record, tuple(self._prompt_of(message))))
+        self.jobs.replay(ReplayJob(message.id, record, tuple(self._prompt_of(message))))
 
     def _prompt_of(self, reply: Message) -> list[ChatMessage]:
         """The conversation the reply answered: its system prompt, then the thread before it."""

@@ -131,6 +131,12 @@ def test_compare_shows_greedy_beam_search_and_sampled_replies_side_by_side(windo
     assert "4 strategies compared" in dialog.status.text()
     assert window.decoding.compare_button.isEnabled()
 
+    dialog.tokens_box.setValue(200)
+    dialog.run_button.click()
+    dialog.stop_button.click()  # Stop: the strategy running ends at its next token, the others do not start
+    qtbot.waitUntil(dialog.run_button.isEnabled, timeout=REPLY_MS)
+    assert len(dialog.results) < 4
+
 
 @pytest.mark.expected_log("app.errors", logging.ERROR, r"Beam width 8 needs")
 def test_a_beam_width_that_does_not_fit_is_refused_with_the_reason_and_one_that_fits_answers(
