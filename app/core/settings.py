@@ -39,6 +39,7 @@ from typing import Any
 
 from app.core.backends.servers import SavedServer, ServerError
 from app.core.chat.context_window import WindowPolicy
+from app.core.inference.decoding_mode import DecodingSettings
 from app.core.inference.drafting import Speculative
 from app.core.inference.engine import LoadConfig
 from app.core.inference.load_options import CACHE_TYPES, load_option_problems
@@ -528,9 +529,12 @@ class ChatSettings:
     system_prompt: str | None = None
     window_policy: WindowPolicy | None = None
     sampling: dict[str, Any] = field(default_factory=dict)  # field name -> value
+    decoding: DecodingSettings = field(default_factory=DecodingSettings)  # sampling, greedy or beam search
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"sampling": dict(self.sampling)}
+        if self.decoding != DecodingSettings():
+            data["decoding"] = self.decoding.to_dict()
         if self.system_prompt is not None:
             data["system_prompt"] = self.system_prompt
         if self.window_policy is not None:
@@ -554,6 +558,7 @@ class ChatSettings:
             system_prompt=prompt if isinstance(prompt, str) else None,
             window_policy=_policy(data.get("window_policy")),
             sampling=sampling,
+            decoding=DecodingSettings.from_dict(data.get("decoding")),
         )
 
     def with_sampling(self, values: Mapping[str, Any], defaults: SamplingParams) -> ChatSettings:

@@ -58,6 +58,7 @@ from app.core.support.user_text import N_
 
 if TYPE_CHECKING:
     from app.core.inference.metrics import ReplyMetrics
+    from app.core.inference.replay import ReplayRecord
     from app.core.inference.token_probs import TokenTrace
 
 log = logging.getLogger(__name__)
@@ -189,12 +190,14 @@ class TokenPiece:
 @dataclass(frozen=True)
 class ReplyDone:
     """The end of a reply. A backend that measures more than ReplyStats adds `metrics`, and
-    `trace` when token probabilities were asked for."""
+    `trace` when token probabilities were asked for, and `replay` when the reply was recorded
+    to be run again (app/core/inference/replay.py)."""
 
     text: str
     stats: ReplyStats
     metrics: ReplyMetrics | None = None
     trace: TokenTrace | None = None
+    replay: ReplayRecord | None = None
 
 
 ReplyEvent = TokenPiece | ReplyDone

@@ -31,13 +31,16 @@ import llama_cpp
 from gguf.constants import GGMLQuantizationType
 
 from app.core.inference.engine import Engine, EngineError, ReplyDone, TokenPiece
-from app.core.inference.sampling import SamplingParams
+from app.core.inference.sampler_chain import chain_stages
+from app.core.inference.sampling import SAMPLER_ORDER, SamplingParams
 from app.core.models.gguf_info import read_gguf_info
-from app.core.models.hashing import sha256_file
+from app.core.models.hashing import VerifiedIndex, VerifyState, sha256_file
+from app.core.paths import app_paths
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 
 RECORD_VERSION = 1
+STATS_KEY = "replay"  # where a reply keeps its record in the chat history's stats
 
 # Checked in this order when a replay diverged: the first that differs is the likeliest cause.
 _CAUSES: list[tuple[str, str]] = [
@@ -90,9 +93,23 @@ class ReplayRecord:
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (kept in a reply's stats in the chat history, and so in its export)."""
+        data: dict[str, Any] = json.loads(self.to_json())
+        return data
+
     @classmethod
     def from_json(cls, text: str) -> ReplayRecord:
-        data = json.loads(text)
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ReplayRecord:
+        """Raises KeyError, TypeError or ValueError for a record that is not one of this version."""
+        data = dict(data)
+        if data.get("version") != RECORD_VERSION:
+            raise ValueError(
+                fill(N_("A replay record of version {version} cannot be read."), version=data.get("version"))
+            )
         data["sampler_chain"] = tuple(SamplerStep(**step) for step in data["sampler_chain"])
         data["tokens"] = tuple(data["tokens"])
         return cls(**data)
@@ -147,40 +164,32 @@ _fingerprints: dict[tuple[str, int, int], tuple[str, str]] = {}
 
 
 def model_fingerprint(path: Path) -> tuple[str, str]:
-    """(SHA-256, quantization) of a model file, hashed once per path, size and modification time."""
+    """(SHA-256, quantization) of a model file, hashed once per path, size and modification time.
+
+    A model in the library that the load's hash check verified unchanged has its SHA-256 on
+    record already; only a file without one is read whole (once)."""
     stat = path.stat()
     key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
     if key not in _fingerprints:
-        _fingerprints[key] = (sha256_file(path).hexdigest(), read_gguf_info(path).dominant_tensor_type)
+        index = VerifiedIndex(app_paths().models)
+        entry = index.lookup(path) if index.state(path) is VerifyState.VERIFIED else None
+        sha = entry.sha256 if entry is not None else sha256_file(path).hexdigest()
+        _fingerprints[key] = (sha, read_gguf_info(path).dominant_tensor_type)
     return _fingerprints[key]
 
 
-def engine_sampler_chain(params: SamplingParams, seed: int) -> tuple[SamplerStep, ...]:
-    """The chain Engine builds for `params`, in llama.cpp's order (llama-cpp-python 0.3.36's
-    Llama._init_sampler, which Engine._generate drives): penalties, then greedy at
-    temperature 0, else top-k, typical, top-p, min-p, temperature and the seeded draw."""
-    chain = [
-        SamplerStep(
-            "penalties",
-            {
-                "last_n": params.repeat_last_n,
-                "repeat": params.repeat_penalty,
-                "frequency": params.frequency_penalty,
-                "presence": params.presence_penalty,
-            },
-        )
-    ]
-    if params.temperature == 0:
-        return (*chain, SamplerStep("greedy", {}))
-    return (
-        *chain,
-        SamplerStep("top_k", {"k": params.top_k}),
-        SamplerStep("typical", {"p": 1.0}),
-        SamplerStep("top_p", {"p": params.top_p}),
-        SamplerStep("min_p", {"p": params.min_p}),
-        SamplerStep("temperature", {"t": params.temperature}),
-        SamplerStep("dist", {"seed": seed}),
-    )
+def engine_sampler_chain(params: SamplingParams, seed: int, grammar: str = "") -> tuple[SamplerStep, ...]:
+    """The chain the engine's token loop runs for `params` (sampler_chain.chain_stages, in
+    SAMPLER_ORDER), each stage with the values it reads: only the stages that change something."""
+    fields = dict(SAMPLER_ORDER)
+    steps = []
+    for name in chain_stages(params, grammar):
+        values: dict[str, float | int] = {}
+        for key in fields.get(name, ()):
+            value = seed if key == "seed" else getattr(params, key)
+            values[key] = value
+        steps.append(SamplerStep(name, values))
+    return tuple(steps)
 
 
 def llama_build() -> str:

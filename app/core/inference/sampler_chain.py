@@ -24,7 +24,7 @@ from app.core.inference.sampling import SAMPLER_ORDER, SamplingParams
 from app.core.support.user_text import N_
 
 if TYPE_CHECKING:
-    Stage = Callable[[SamplingParams, int, int], llama_cpp.llama_sampler_p | None]
+    Stage = Callable[[SamplingParams, int, int], llama_cpp.llama_sampler_p]
 
 MIN_KEEP = 1  # the cuts always leave at least this many candidates
 GRAMMAR_ROOT = b"root"  # the rule a GBNF grammar starts from
@@ -72,31 +72,29 @@ class GreedyArgmax:
         pass
 
 
-def _penalties(params: SamplingParams, _seed: int, n_vocab: int) -> llama_cpp.llama_sampler_p | None:
-    if penalties_off(params):
-        return None
+def _penalties(params: SamplingParams, _seed: int, n_vocab: int) -> llama_cpp.llama_sampler_p:
     return llama_cpp.llama_sampler_init_penalties(
         n_vocab, params.repeat_last_n, params.repeat_penalty, params.frequency_penalty, params.presence_penalty
     )
 
 
-def _top_k(params: SamplingParams, _seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p | None:
-    return llama_cpp.llama_sampler_init_top_k(params.top_k) if params.top_k > 0 else None
+def _top_k(params: SamplingParams, _seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p:
+    return llama_cpp.llama_sampler_init_top_k(params.top_k)
 
 
-def _top_p(params: SamplingParams, _seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p | None:
-    return llama_cpp.llama_sampler_init_top_p(params.top_p, MIN_KEEP) if params.top_p < 1.0 else None
+def _top_p(params: SamplingParams, _seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p:
+    return llama_cpp.llama_sampler_init_top_p(params.top_p, MIN_KEEP)
 
 
-def _min_p(params: SamplingParams, _seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p | None:
-    return llama_cpp.llama_sampler_init_min_p(params.min_p, MIN_KEEP) if params.min_p > 0.0 else None
+def _min_p(params: SamplingParams, _seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p:
+    return llama_cpp.llama_sampler_init_min_p(params.min_p, MIN_KEEP)
 
 
-def _temperature(params: SamplingParams, _seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p | None:
+def _temperature(params: SamplingParams, _seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p:
     return llama_cpp.llama_sampler_init_temp(params.temperature)
 
 
-def _draw(_params: SamplingParams, seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p | None:
+def _draw(_params: SamplingParams, seed: int, _n_vocab: int) -> llama_cpp.llama_sampler_p:
     return llama_cpp.llama_sampler_init_dist(seed)
 
 
@@ -118,6 +116,35 @@ _STAGES: dict[str, Stage] = {
 }
 _GREEDY_STAGES = ("penalties",)  # at temperature 0: the penalties, then the most likely token
 
+# Whether a stage changes anything for these params; a stage that does not is left out of the chain.
+_STAGE_ACTIVE: dict[str, Callable[[SamplingParams], bool]] = {
+    "penalties": lambda params: not penalties_off(params),
+    "top_k": lambda params: params.top_k > 0,
+    "top_p": lambda params: params.top_p < 1.0,
+    "min_p": lambda params: params.min_p > 0.0,
+    "temperature": lambda _params: True,
+    "draw": lambda _params: True,
+}
+
+
+def chain_stages(params: SamplingParams, grammar: str = "") -> tuple[str, ...]:
+    """The stages the reply's sampler really runs, in order (what `token_sampler` builds):
+    ("greedy",) for plain greedy decoding (the argmax), else the chain's stages in SAMPLER_ORDER,
+    those that change nothing left out, with "grammar" after the penalties and "greedy" last at
+    temperature 0. A replay record names exactly these (replay.py)."""
+    if params.temperature <= 0 and penalties_off(params) and not grammar:
+        return ("greedy",)
+    greedy = params.temperature <= 0
+    stages: list[str] = []
+    for name, _fields in SAMPLER_ORDER:
+        if (not greedy or name in _GREEDY_STAGES) and _STAGE_ACTIVE[name](params):
+            stages.append(name)
+        if name == "penalties" and grammar:
+            stages.append("grammar")
+    if greedy:
+        stages.append("greedy")
+    return tuple(stages)
+
 
 class SamplerChain:
     """llama.cpp's sampler chain for one reply; close() frees it (and the samplers it owns), as
@@ -136,19 +163,17 @@ class SamplerChain:
         )
         self._free = weakref.finalize(self, llama_cpp.llama_sampler_free, self._chain)
         self.stages: list[str] = []
-        greedy = params.temperature <= 0
-        for name, _fields in SAMPLER_ORDER:
-            if not greedy or name in _GREEDY_STAGES:
+        for name in chain_stages(params, grammar):
+            if name == "grammar":
+                self._add(name, _grammar(ctx, grammar))
+            elif name == "greedy":
+                self._add(name, llama_cpp.llama_sampler_init_greedy())
+            else:
                 self._add(name, _STAGES[name](params, seed, n_vocab))
-            if name == "penalties" and grammar:
-                self._add("grammar", _grammar(ctx, grammar))
-        if greedy:
-            self._add("greedy", llama_cpp.llama_sampler_init_greedy())
 
-    def _add(self, name: str, sampler: llama_cpp.llama_sampler_p | None) -> None:
-        if sampler is not None:
-            llama_cpp.llama_sampler_chain_add(self._chain, sampler)  # the chain owns it from now on
-            self.stages.append(name)
+    def _add(self, name: str, sampler: llama_cpp.llama_sampler_p) -> None:
+        llama_cpp.llama_sampler_chain_add(self._chain, sampler)  # the chain owns it from now on
+        self.stages.append(name)
 
     def sample(self, index: int) -> int:
         assert self._chain is not None, "the sampler chain was closed"

@@ -26,8 +26,9 @@ from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWi
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowMessage, WindowPlan
 from app.core.chat.store import Message, MessageState, SearchHit
 from app.core.documents.retrieval import Retrieval
-from app.core.inference import token_probs
+from app.core.inference import decoding_mode, replay, token_probs
 from app.core.inference.chat_format import default_system_prompt
+from app.core.inference.decoding_mode import BeamReplyDone
 from app.core.inference.engine import LoadReport, ReplyDone, ReplyStats, StopReason
 from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.sampling import SamplingParams
@@ -36,12 +37,14 @@ from app.core.support.formatting import fill
 from app.ui.chat.citations import RECALLED_MARK, CitationsBar, recalled_badge, recalled_ids, retrieved_sources
 from app.ui.chat.composer import Composer
 from app.ui.chat.context_meter import ContextMeter
+from app.ui.chat.decoding_mode import reply_request
 from app.ui.chat.session import ChatSession, stats_dict
 from app.ui.chat.settings_panel import SettingsPanel
 from app.ui.chat.sidebar import ChatSidebar
 from app.ui.chat.view import ChatView, MessageWidget
+from app.ui.llm.decoding_replies import ForkSpec
 from app.ui.llm.retrieval import RetrievalJob, RetrievalWorker
-from app.ui.llm.worker import LlmWorker, ReplyRequest
+from app.ui.llm.worker import LlmWorker
 from app.ui.state_signals import StateSignals
 from app.ui.threads import rearm
 from app.ui.widgets.error_banner import ErrorBanner
@@ -106,6 +109,8 @@ class Conversations(QObject):
         self.retrieval = retrieval
         self._retrieval_job: RetrievalJob | None = None
         self.last_retrieval: Retrieval | None = None
+        self.pending_fork: ForkSpec | None = None  # the next reply forks an earlier one (fork_reply)
+        self.message_extras: list[Callable[[MessageWidget, Message], None]] = []  # called as a message's actions fill
 
         self.sidebar = ChatSidebar()
         self.settings_panel = SettingsPanel()
@@ -200,6 +205,7 @@ class Conversations(QObject):
             "system_prompt": used.system_prompt,
             "window_policy": used.window_policy.value,
             "n_ctx": loaded.n_ctx if loaded is not None else 0,  # the model's, not a setting not yet loaded
+            "decoding": self.session.chat_settings.decoding.to_dict(),
         }
         history = self.session.window_messages()
         self.reply = self.session.begin_reply(model, snapshot)
@@ -247,6 +253,10 @@ class Conversations(QObject):
             stats["window"] = _window_stats(self.last_plan)
         if self.last_retrieval is not None:
             stats["retrieval"] = self.last_retrieval.to_dict()
+        if done.replay is not None:
+            stats[replay.STATS_KEY] = done.replay.to_dict()  # Replay runs it again; exported with the chat
+        if isinstance(done, BeamReplyDone):
+            stats[decoding_mode.STATS_KEY] = done.beams
         state = {
             StopReason.USER: MessageState.STOPPED,
             StopReason.ERROR: MessageState.FAILED,
@@ -303,6 +313,7 @@ class Conversations(QObject):
             return
         if result.request.purpose != REPLY or self.reply is None:
             return
+        fork, self.pending_fork = self.pending_fork, None
         on_show = self.reply_on_show
         if result.plan is None and result.request.retrieved:  # the excerpts did not fit: reply without them
             self.last_retrieval = None
@@ -320,8 +331,8 @@ class Conversations(QObject):
         if on_show:  # the window marks belong to the chat they were planned for
             self._show_plan(result)
         self._remember_dropped(result.plan)
-        params = self.session.effective().sampling
-        self.worker.generateRequested.emit(ReplyRequest(result.plan.messages, params))
+        sampling, decoding = self.session.effective().sampling, self.session.chat_settings.decoding
+        self.worker.generateRequested.emit(reply_request(result.plan.messages, sampling, decoding, fork))
 
     def _remember_metrics(self, metrics: ReplyMetrics) -> None:
         self._metrics = metrics
@@ -490,6 +501,8 @@ class Conversations(QObject):
         bar.add("delete", self.tr("Delete"), self.tr("Delete this message and what follows it"),
                 lambda: self.delete_message(message.id))  # fmt: skip
         widget.versions.on_step(lambda step: self._step_version(message.id, step))
+        for extra in self.message_extras:  # what other features add to a message (Replay)
+            extra(widget, message)
 
     def _refresh_last_reply_actions(self) -> None:
         """The message shown last before the one just added (its actions depend on being last)."""
@@ -574,6 +587,16 @@ class Conversations(QObject):
         """Write the last reply again; the old reply stays as another version."""
         if not self.state.can_send or self.session.regenerate_point() is None:
             return
+        self._render_thread_only()
+        self.continueRequested.emit()
+
+    def fork_reply(self, message_id: str, fork: ForkSpec) -> None:
+        """Write another version of a reply that keeps its tokens before `fork.position` and has
+        `fork.forced` there (the token view's fork); the original stays as a version."""
+        if not self.state.can_send or message_id not in {m.id for m in self.session.shown_thread}:
+            return
+        self.session.branch_point(message_id)
+        self.pending_fork = fork
         self._render_thread_only()
         self.continueRequested.emit()
 

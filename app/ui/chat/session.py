@@ -192,6 +192,13 @@ class ChatSession(QObject):
                 return self.shown_thread[index]
         return None
 
+    def branch_point(self, message_id: str) -> Message:
+        """Cut the thread back to before a reply so another version of it can be written (a fork)."""
+        index = self._index(message_id)
+        self._replaced = self.shown_thread[index]
+        self.shown_thread = self.shown_thread[:index]
+        return self._replaced
+
     def begin_reply(self, model: str, settings: dict[str, Any]) -> Message:
         """Save an empty streaming reply after the head and start recording its text.
 

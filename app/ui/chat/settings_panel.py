@@ -56,6 +56,7 @@ from app.core.settings import (
     effective,
 )
 from app.core.support.formatting import fill
+from app.ui.chat.decoding_mode import DecodingModeBox
 from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, set_tone
 
@@ -142,6 +143,9 @@ class SettingsPanel(QScrollArea):
         self._fields: dict[str, _Field] = {}
         self._build_chat(content)
         self._build_presets(content)
+        self.decoding_box = DecodingModeBox(content)  # sampling, greedy or beam search
+        self.decoding_box.edited.connect(lambda decoding: self._edit_chat(replace(self.chat, decoding=decoding)))
+        self._layout.addWidget(self.decoding_box)
         self._build_sampling(content)
         self._build_buttons(content)
         self._build_model(content)
@@ -447,6 +451,7 @@ class SettingsPanel(QScrollArea):
             value = getattr(used.sampling, name)
             self._put(name, field, value)
             field.set_changed(name in self.chat.sampling, describe_value(getattr(defaults, name)))
+        self.decoding_box.show_settings(self.chat.decoding)
         self.system_prompt.setPlainText(used.system_prompt)
         own_prompt = self.chat.system_prompt is not None
         self.system_prompt_note.setText(

@@ -44,6 +44,7 @@ FIRST_SEED = 1
 class CompareRequest:
     beam: BeamSettings
     seeds: tuple[int, ...]
+    max_tokens: int = 64  # the longest reply of every strategy
 
 
 class CompareDialog(QDialog):
@@ -80,7 +81,12 @@ class CompareDialog(QDialog):
         self.seeds_box = QSpinBox(self)
         self.seeds_box.setRange(1, MAX_SEEDS)
         self.seeds_box.setValue(3)
+        self.tokens_box = QSpinBox(self)
+        self.tokens_box.setRange(1, 1024)
+        self.tokens_box.setValue(64)
+        self.tokens_box.setToolTip(self.tr("The longest reply of every strategy, in tokens"))
         form = QFormLayout()
+        form.addRow(self.tr("&Max tokens:"), self.tokens_box)
         form.addRow(self.tr("Beam &width:"), self.width_box)
         form.addRow(self.tr("&Length penalty (alpha):"), self.alpha_box)
         form.addRow(self.tr("Sampled &replies (seeds):"), self.seeds_box)
@@ -125,7 +131,7 @@ class CompareDialog(QDialog):
     def request(self) -> CompareRequest:
         beam = BeamSettings(width=self.width_box.value(), alpha=self.alpha_box.value())
         seeds = tuple(range(FIRST_SEED, FIRST_SEED + self.seeds_box.value()))
-        return CompareRequest(beam, seeds)
+        return CompareRequest(beam, seeds, self.tokens_box.value())
 
     def request_comparison(self) -> None:
         self.results.clear()

@@ -70,6 +70,7 @@ class ChatOnShow(Protocol):
 
 class GlassBox(QObject):
     statusMessage = Signal(str, int)  # text, for so many milliseconds
+    forkRequested = Signal(object, int, int)  # a reply's message widget, the token's index, the alternative's id
 
     def __init__(
         self,
@@ -203,8 +204,7 @@ class GlassBox(QObject):
         if metrics is not None:
             self.stats_panel.add_reply(metrics)
         if trace is not None and message is not None and trace.steps:
-            attach_token_view(message, message.body, trace)
-            show_tokens(message, message.body, self.token_action.isChecked())
+            self._attach_tokens(message, trace)
 
     def show_saved_tokens(self, message: Any, stats: Mapping[str, Any]) -> None:
         """A reply from the history with its token trace gets its token view back."""
@@ -217,8 +217,13 @@ class GlassBox(QObject):
             log.warning("A saved token trace could not be read (%s); the reply shows as text", error)
             return
         if trace.steps:
-            attach_token_view(message, message.body, trace)
-            show_tokens(message, message.body, self.token_action.isChecked())
+            self._attach_tokens(message, trace)
+
+    def _attach_tokens(self, message: Any, trace: TokenTrace) -> None:
+        """The reply's token view; clicking an alternative there asks to fork the reply (forkRequested)."""
+        view = attach_token_view(message, message.body, trace)
+        view.forkRequested.connect(lambda index, token_id: self.forkRequested.emit(message, index, token_id))
+        show_tokens(message, message.body, self.token_action.isChecked())
 
     # ---- prompt inspector ----------------------------------------------------------
 

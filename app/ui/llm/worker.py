@@ -28,6 +28,7 @@ from app.core.backends.remote_window import DEFAULT_CONTEXT, RemotePlanner
 from app.core.backends.servers import ServerKeys, ServerModel
 from app.core.chat.context_window import PlanRequest, PlanResult
 from app.core.chat.prompt_inspector import InspectRequest
+from app.core.inference.beam_search import BeamSettings
 from app.core.inference.engine import (
     ChatMessage,
     EngineError,
@@ -46,6 +47,7 @@ from app.core.monitor.reply_energy import EnergyMeter, ReplyMeasure
 from app.core.server.config import DEFAULT_QUEUE_LIMIT
 from app.core.server.model_queue import ModelQueue, QueuedJob
 from app.core.support.formatting import fill
+from app.ui.llm.decoding_replies import ForkSpec, open_reply
 from app.ui.threads import WorkerThread, rearm
 from app.ui.widgets.core_text import word
 
@@ -59,6 +61,8 @@ class ReplyRequest:
     messages: tuple[ChatMessage, ...]
     params: SamplingParams
     requested_at: float = field(default_factory=time.perf_counter)  # the reply's queue wait starts here
+    fork: ForkSpec | None = None  # continue an earlier reply to `messages` with another token at one place
+    beam: BeamSettings | None = None  # decode by beam search (the reply is the best hypothesis)
 
 
 TEXT_BATCH_S = 0.016
@@ -206,6 +210,10 @@ class LlmWorker(QObject):
             raise value
         return cast("T", value)
 
+    def with_model(self, work: Callable[[LocalBackend], T]) -> T:
+        """Run `work` with the local model, on this thread (for jobs beside the replies: decoding_jobs.py)."""
+        return self._on_model(work)
+
     @Slot(object)
     def _load(self, config: LoadConfig) -> None:
         rearm(self.cancel_load_event, self.closing)
@@ -251,8 +259,15 @@ class LlmWorker(QObject):
 
         def stream(backend: LocalBackend | RemoteBackend) -> None:
             measure.began()
-            events = backend.stream_chat(
-                request.messages, request.params, self.stop_event, self.token_probabilities.is_set()
+            events = open_reply(
+                backend,
+                request.messages,
+                request.params,
+                self.stop_event,
+                self.token_probabilities.is_set(),
+                request.fork,
+                request.beam,
+                self.tr("Beam search and forks need the model on this computer: a server's model only samples."),
             )
             for event in events:
                 if isinstance(event, ReplyDone):

@@ -54,6 +54,7 @@ from app.ui.server.panel import ServerPanel
 from app.ui.shell.about_dialog import show_about_dialog
 from app.ui.shell.accessibility import ReplyAnnouncer, arrange_tab_order
 from app.ui.shell.appearance_menu import AppearanceMenus
+from app.ui.shell.decoding_explorer import DecodingExplorer
 from app.ui.shell.get_started import GetStarted, StartParts
 from app.ui.shell.monitor_extras import MonitorExtras
 from app.ui.shell.server_models import ServerModels
@@ -130,6 +131,13 @@ class MainWindow(QMainWindow):
             retrieval=self.retrieval.worker,
         )
         self._connect_features()
+        # the decoding explorer: Compare, forks from the token view, Replay
+        self.decoding = DecodingExplorer(
+            self.chats, self.worker, self.glass, self.state_signals, self.error_banner, self.composer,
+            self.chat_menu, self,
+        )  # fmt: skip
+        self.decoding.statusMessage.connect(self.statusBar().showMessage)
+        self.composer_buttons.addWidget(self.decoding.compare_button)
         self._build_documents_panel()
         self._build_monitor_panel()
         self.server_panel = ServerPanel(self.worker, parent=self)
@@ -275,6 +283,7 @@ class MainWindow(QMainWindow):
         buttons = QVBoxLayout()
         buttons.addWidget(self.send_button)
         buttons.addWidget(self.stop_button)
+        self.composer_buttons = buttons  # the features' buttons go below Send and Stop
         row.addWidget(self.composer, 1)
         row.addLayout(buttons)
         layout.addLayout(row)

@@ -11,8 +11,16 @@ import llama_cpp
 import pytest
 
 from app.core.inference.engine import ChatMessage, Engine, final_reply
-from app.core.inference.replay import ReplayRecord, differences, generate_recorded, prompt_hash, replay
-from app.core.inference.sampling import SamplingParams
+from app.core.inference.replay import (
+    ReplayRecord,
+    differences,
+    engine_sampler_chain,
+    generate_recorded,
+    prompt_hash,
+    replay,
+)
+from app.core.inference.sampler_chain import SamplerChain, chain_stages
+from app.core.inference.sampling import GREEDY, SamplingParams
 
 SAMPLED = SamplingParams(temperature=0.9, top_k=40, top_p=0.95, min_p=0.05, seed=1234, max_tokens=24)
 
@@ -29,9 +37,12 @@ def test_the_record_holds_what_reproduces_the_reply(engine: Engine, starter_mode
     assert record.llama_cpp_python == llama_cpp.__version__
     assert "CPU" in record.llama_cpp_build  # the build's system info line
     assert record.n_ctx == engine.n_ctx and record.threads >= 1 and record.kv_types == "f16/f16"
+    # the chain the token loop really builds (sampler_chain.py), in SAMPLER_ORDER, with its values
     assert [step.name for step in record.sampler_chain] == [
-        "penalties", "top_k", "typical", "top_p", "min_p", "temperature", "dist",
+        "penalties", "top_k", "top_p", "min_p", "temperature", "draw",
     ]  # fmt: skip
+    assert [step.name for step in record.sampler_chain] == list(chain_stages(SAMPLED))
+    assert record.sampler_chain[1].values == {"top_k": 40}
     assert record.sampler_chain[-1].values == {"seed": 1234}
     assert record.prompt_sha256 == prompt_hash(prompt) and record.prompt_tokens == len(prompt)
     assert len(record.tokens) == done.stats.completion_tokens
@@ -73,3 +84,16 @@ def test_another_model_file_is_the_likeliest_cause(engine: Engine, prompt: list[
     other = replace(record, model_sha256="0" * 64, threads=record.threads + 1)
     assert [d.setting for d in differences(other, record)] == ["model_sha256", "threads"]
     assert differences(other, record)[0].cause == "a different model file"
+
+
+def test_the_recorded_chain_is_the_chain_the_engine_builds(engine: Engine) -> None:
+    plain = SamplingParams(temperature=1.0, top_k=0, top_p=1.0, min_p=0.0, repeat_penalty=1.0, seed=5)
+    for params in (SAMPLED, plain, replace(GREEDY, repeat_penalty=1.2), GREEDY):
+        chain = SamplerChain(params, 5, engine.llama.n_vocab(), engine.llama.ctx)
+        try:
+            recorded = [step.name for step in engine_sampler_chain(params, 5)]
+            assert recorded == chain.stages
+        finally:
+            chain.close()
+    assert [step.name for step in engine_sampler_chain(plain, 5)] == ["temperature", "draw"]
+    assert [step.name for step in engine_sampler_chain(GREEDY, 0)] == ["greedy"]

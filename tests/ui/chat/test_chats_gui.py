@@ -365,8 +365,9 @@ def test_every_message_offers_its_actions_and_any_message_of_yours_is_edited_in_
     reply_to(window, qtbot, "Name a fruit.")
     messages = window.chat_view.messages()
     assert set(messages[0].action_bar.buttons) == {"copy", "edit", "delete"}
-    assert set(messages[1].action_bar.buttons) == {"copy", "delete"}  # not the last reply: no regenerate
-    assert set(messages[3].action_bar.buttons) == {"copy", "regenerate", "delete"}
+    # not the last reply: no regenerate; every local reply keeps its replay record and can be replayed
+    assert set(messages[1].action_bar.buttons) == {"copy", "replay", "delete"}
+    assert set(messages[3].action_bar.buttons) == {"copy", "regenerate", "replay", "delete"}
     messages[1].action_bar.buttons["copy"].click()
     assert QGuiApplication.clipboard().text() == messages[1].text
 

@@ -111,12 +111,30 @@ class LocalBackend:
         stop: threading.Event,
         token_probabilities: bool = False,
         grammar: str = "",
+        record: bool = False,
     ) -> Iterator[ReplyEvent]:
         """TokenPiece events, then one ReplyDone with the reply's metrics (and its trace when asked).
 
-        `grammar` (GBNF) constrains the reply, e.g. to JSON that follows a schema. A prompt that
-        fills the context raises PromptTooLong before any event."""
-        return self._stream(wire.Reply(tuple(messages), params, token_probabilities, grammar), stop)
+        `grammar` (GBNF) constrains the reply, e.g. to JSON that follows a schema; `record`: the
+        ReplyDone carries the reply's replay record. A prompt that fills the context raises
+        PromptTooLong before any event."""
+        return self._stream(wire.Reply(tuple(messages), params, token_probabilities, grammar, record), stop)
+
+    def stream_fork(
+        self,
+        messages: Sequence[ChatMessage],
+        reply: Sequence[int],
+        position: int,
+        forced: int,
+        params: SamplingParams,
+        stop: threading.Event,
+        token_probabilities: bool = False,
+    ) -> Iterator[ReplyEvent]:
+        """The reply to `messages` (its token ids `reply`) forked at `position` with `forced` there:
+        a TokenPiece of the kept text and the forced token, the new tokens, then the ReplyDone of
+        the whole forked reply (app/core/inference/fork.py; the prefix comes from the KV cache)."""
+        work = wire.Fork(tuple(messages), tuple(reply), position, forced, params, token_probabilities)
+        return self._stream(work, stop)
 
     def stream_completion(
         self,
@@ -129,7 +147,7 @@ class LocalBackend:
         """As stream_chat, for a raw prompt the model continues without its chat template."""
         return self._stream(wire.Complete(prompt, params, token_probabilities, grammar), stop)
 
-    def _stream(self, work: wire.Reply | wire.Complete, stop: threading.Event) -> Iterator[ReplyEvent]:
+    def _stream(self, work: wire.Reply | wire.Complete | wire.Fork, stop: threading.Event) -> Iterator[ReplyEvent]:
         self._doing = "writing a reply"
         job = wire.Job(next_job_id(), work)
         self.link.submit(job)

@@ -157,7 +157,14 @@ def _run(session: EngineSession, job: wire.Job, flag: threading.Event, send: Cal
         )
         return session.load(work.config, listener, flag)
     if isinstance(work, wire.Reply):
-        events = session.stream_chat(work.messages, work.params, flag, work.token_probabilities, work.grammar)
+        events = session.stream_chat(
+            work.messages, work.params, flag, work.token_probabilities, work.grammar, work.record
+        )
+        return _send_reply(job_id, events, send)
+    if isinstance(work, wire.Fork):
+        events = session.stream_fork(
+            work.messages, work.reply, work.position, work.forced, work.params, flag, work.token_probabilities
+        )
         return _send_reply(job_id, events, send)
     if isinstance(work, wire.Complete):
         events = session.stream_completion(work.prompt, work.params, flag, work.token_probabilities, work.grammar)

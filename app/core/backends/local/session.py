@@ -10,6 +10,7 @@ the prompt.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -30,7 +31,7 @@ from app.core.inference.fork import fork_point, stream_fork
 from app.core.inference.load_timeline import LoadTimeline
 from app.core.inference.logits import SampledLogits
 from app.core.inference.metrics import MetricsRecorder
-from app.core.inference.replay import ReplayRecord, ReplayReport, replay
+from app.core.inference.replay import ReplayRecord, ReplayReport, choose_seed, record_reply, replay
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
 from app.core.memory.beam_fit import beam_admission
@@ -39,6 +40,8 @@ from app.core.memory.fit import machine_now
 from app.core.memory.planner import MemoryPlanner
 from app.core.models.gguf_info import read_gguf_info
 from app.core.support.user_text import N_
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -78,13 +81,40 @@ class EngineSession:
         stop: threading.Event,
         token_probabilities: bool = False,
         grammar: str = "",
+        record: bool = False,
     ) -> Iterator[ReplyEvent]:
-        """The engine's reply events; the closing ReplyDone carries the reply's metrics (and trace)."""
-        return self._recorded(
+        """The engine's reply events; the closing ReplyDone carries the reply's metrics (and trace).
+
+        `record`: the seed is fixed first (choose_seed) and the ReplyDone carries the reply's
+        replay record, so it can be run again token for token (a reply under a grammar is not recorded)."""
+        record = record and not grammar
+        prompt = self.engine.prompt_tokens(messages) if record else []
+        if record:
+            params = choose_seed(params)
+        events = self._recorded(
             lambda observe: self.engine.stream_chat(messages, params, stop, observe, grammar),
             params,
             token_probabilities,
         )
+        return self._with_replay_record(events, prompt, params) if record else events
+
+    def _with_replay_record(
+        self, events: Iterator[ReplyEvent], prompt: list[int], params: SamplingParams
+    ) -> Iterator[ReplyEvent]:
+        tokens: list[int] = []
+        for event in events:
+            if isinstance(event, ReplyDone):
+                try:
+                    record = record_reply(self.engine, prompt, params, tokens, event.stats.cached_prompt_tokens)
+                except Exception as error:  # whatever it was (the model file unreadable), the reply stays
+                    log.warning("The reply's replay record could not be made: %s", error)
+                    yield event
+                    continue
+                yield replace(event, replay=record)
+                continue
+            if event.token_id >= 0:
+                tokens.append(event.token_id)
+            yield event
 
     def stream_completion(
         self,

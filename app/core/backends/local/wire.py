@@ -41,6 +41,7 @@ class Reply:
     params: SamplingParams
     token_probabilities: bool
     grammar: str = ""  # GBNF the reply must follow (the API server's response_format); "" = free
+    record: bool = False  # fix the seed and send the reply's replay record with its ReplyDone
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,19 @@ class Replay:
     changed: SamplingParams | None = None
 
 
-Work = Load | Reply | Complete | Plan | Inspect | CountTokens | Unload | BeamSearch | Replay
+@dataclass(frozen=True)
+class Fork:
+    """The reply to `messages` forked: its tokens before `position` kept, `forced` there, then generated on."""
+
+    messages: tuple[ChatMessage, ...]
+    reply: tuple[int, ...]
+    position: int
+    forced: int
+    params: SamplingParams
+    token_probabilities: bool
+
+
+Work = Load | Reply | Complete | Plan | Inspect | CountTokens | Unload | BeamSearch | Replay | Fork
 
 
 @dataclass(frozen=True)
