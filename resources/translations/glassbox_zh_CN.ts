@@ -314,6 +314,14 @@
         <translation>GNMT 长度惩罚：得分 = 对数概率 / ((5 + 长度) / 6) ^ alpha；为 0 时按总和排序</translation>
     </message>
     <message>
+        <source>The longest reply of every strategy, in tokens</source>
+        <translation>每种策略回复的最大长度（Token 数）</translation>
+    </message>
+    <message>
+        <source>&amp;Max tokens:</source>
+        <translation>最大 Token 数(&amp;M)：</translation>
+    </message>
+    <message>
         <source>Beam &amp;width:</source>
         <translation>束宽(&amp;W)：</translation>
     </message>
@@ -984,6 +992,58 @@ free: {free}</source>
         <translation>束宽 {width}</translation>
     </message>
     <message>
+        <source>Sampling</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>Greedy</source>
+        <translation>贪婪搜索</translation>
+    </message>
+    <message>
+        <source>Beam search</source>
+        <translation>束搜索</translation>
+    </message>
+    <message>
+        <source>The beam width must be {least} to {most}, not {width}.</source>
+        <translation>束宽必须在 {least} 到 {most} 之间，而不是 {width}。</translation>
+    </message>
+    <message>
+        <source>its tokenizer is of another kind</source>
+        <translation>它的分词器类型不同</translation>
+    </message>
+    <message>
+        <source>it adds start or end tokens differently</source>
+        <translation>它添加起始或结束 Token 的方式不同</translation>
+    </message>
+    <message>
+        <source>its vocabulary has {draft} tokens, the model&apos;s {target}</source>
+        <translation>它的词表有 {draft} 个 Token，而模型的词表有 {target} 个</translation>
+    </message>
+    <message>
+        <source>its {token} token is another one</source>
+        <translation>它的 {token} Token 与模型的不同</translation>
+    </message>
+    <message>
+        <source>token {token} is another text in its vocabulary</source>
+        <translation>Token {token} 在它的词表中对应的文本不同</translation>
+    </message>
+    <message>
+        <source>The draft model {name} could not be read.</source>
+        <translation>无法读取草稿模型 {name}。</translation>
+    </message>
+    <message>
+        <source>{name} cannot draft for this model: {reason}. A draft model needs the same vocabulary.</source>
+        <translation>{name} 无法为此模型起草：{reason}。草稿模型需要使用相同的词表。</translation>
+    </message>
+    <message>
+        <source>The draft model {name} could not be loaded ({error}).</source>
+        <translation>无法加载草稿模型 {name}（{error}）。</translation>
+    </message>
+    <message>
+        <source>The draft model cannot be used. {error}</source>
+        <translation>无法使用草稿模型。{error}</translation>
+    </message>
+    <message>
         <source>Loading {name} was cancelled.</source>
         <translation>已取消加载 {name}。</translation>
     </message>
@@ -1010,6 +1070,10 @@ free: {free}</source>
     <message>
         <source>The {name} cache type must be one of {allowed}, not “{value}”.</source>
         <translation>{name} 缓存类型必须是 {allowed} 之一，而不是“{value}”。</translation>
+    </message>
+    <message>
+        <source>warm-up: one token through the model; the first computation allocates its buffers, so it takes longer than the tokens after it</source>
+        <translation>预热：让一个 Token 通过模型；首次计算需要分配缓冲区，因此比之后的 Token 耗时更长</translation>
     </message>
     <message>
         <source>none in the file: ChatML is used</source>
@@ -1156,6 +1220,10 @@ free: {free}</source>
         <translation>完全一致：全部 {count} 个 Token 相同。</translation>
     </message>
     <message>
+        <source>A replay record of version {version} cannot be read.</source>
+        <translation>无法读取版本为 {version} 的重放记录。</translation>
+    </message>
+    <message>
         <source>The grammar could not be parsed (llama.cpp&apos;s log says where).</source>
         <translation>无法解析该语法（llama.cpp 的日志会指出位置）。</translation>
     </message>
@@ -1274,6 +1342,14 @@ free: {free}</source>
     <message>
         <source>{label} must be a whole number, not {value}.</source>
         <translation>{label} 必须是整数，而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>{label} must be a file&apos;s path.</source>
+        <translation>{label} 必须是文件路径。</translation>
+    </message>
+    <message>
+        <source>{label} must be a GGUF file, not {value}.</source>
+        <translation>{label} 必须是 GGUF 文件，而不是 {value}。</translation>
     </message>
     <message>
         <source>{label} must be a list of texts.</source>
@@ -1608,6 +1684,42 @@ free: {free}</source>
         <translation>{quant}：Glassbox 不认识的量化类型</translation>
     </message>
     <message>
+        <source>Very small and fast; simple questions and short texts, many languages.</source>
+        <translation>非常小巧、快速；适合简单问题和短文本，支持多种语言。</translation>
+    </message>
+    <message>
+        <source>Small and fast; everyday questions and summaries in English.</source>
+        <translation>小巧、快速；适合英文的日常问答和摘要。</translation>
+    </message>
+    <message>
+        <source>Small and capable; a good first model for a laptop.</source>
+        <translation>小巧而能干；笔记本电脑上入门的好选择。</translation>
+    </message>
+    <message>
+        <source>Clear, well-written answers for its size.</source>
+        <translation>就其规模而言，回答清晰、文笔出色。</translation>
+    </message>
+    <message>
+        <source>Good all-rounder: writing, coding help, many languages.</source>
+        <translation>全能型选手：写作、编程辅助，支持多种语言。</translation>
+    </message>
+    <message>
+        <source>Good all-rounder for conversation and summaries.</source>
+        <translation>适合对话和摘要的全能型模型。</translation>
+    </message>
+    <message>
+        <source>Strong at reasoning and maths for its size; long context.</source>
+        <translation>就其规模而言推理和数学能力很强；支持长上下文。</translation>
+    </message>
+    <message>
+        <source>A full-size model: better answers, needs a GPU or patience.</source>
+        <translation>完整规模的模型：回答更好，但需要 GPU 或足够的耐心。</translation>
+    </message>
+    <message>
+        <source>A full-size model: the best answers here; coding and many languages.</source>
+        <translation>完整规模的模型：这里回答质量最好的一个；擅长编程，支持多种语言。</translation>
+    </message>
+    <message>
         <source>the file does not exist</source>
         <translation>文件不存在</translation>
     </message>
@@ -1710,6 +1822,14 @@ free: {free}</source>
     <message>
         <source>Guess the next tokens from the conversation (prompt lookup) and check them in one batch: replies that repeat text (edits, code) come faster, and are the same tokens as without it. Auto drafts only where it pays and where batches decode exactly like single tokens (with flash attention on the CPU). Applies when the model is loaded again.</source>
         <translation>根据对话猜测接下来的 Token（提示词查找），并在一个批次中验证：重复原文的回复（修改、代码）会更快，且与不启用时的 Token 完全相同。“自动”只在划算、且批量解码与逐个解码结果完全一致时（在 CPU 上需开启 Flash Attention）才起草。模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>Draft model</source>
+        <translation>草稿模型</translation>
+    </message>
+    <message>
+        <source>A small model with the same vocabulary (a smaller size or quantization of the same family) guesses the next tokens instead of the conversation; the model checks them in one batch and keeps its own choice, so replies are unchanged. It pays when the draft is much faster than the model and often right. Its memory comes on top of the model&apos;s. Applies when the model is loaded again.</source>
+        <translation>由一个词表相同的小模型（同一系列中更小的规模或量化版本）代替对话来猜测接下来的 Token；模型在一个批次中验证它们并保留自己的选择，因此回复不会改变。草稿模型比主模型快得多且经常猜对时才划算。它占用的内存另计在模型之外。模型重新加载后生效。</translation>
     </message>
     <message>
         <source>Flash attention</source>
@@ -1902,6 +2022,155 @@ free: {free}</source>
     <message>
         <source>{where} cannot be used as a folder: a file with that name is in the way. Move it and try again.</source>
         <translation>{where} 无法用作文件夹：有一个同名文件挡住了它。请移走该文件后重试。</translation>
+    </message>
+</context>
+<context>
+    <name>DecodingExplorer</name>
+    <message>
+        <source>Compare…</source>
+        <translation>比较…</translation>
+    </message>
+    <message>
+        <source>Answer the current prompt by greedy decoding, beam search and sampling, side by side</source>
+        <translation>用贪婪搜索、束搜索和采样分别回答当前提示词，并排比较</translation>
+    </message>
+    <message>
+        <source>No model is loaded yet: choose one in the model picker.</source>
+        <translation>尚未加载模型：请在模型选择器中选择一个。</translation>
+    </message>
+    <message>
+        <source>Wait until the reply is written (or stop it), then compare.</source>
+        <translation>请等回复生成完毕（或停止回复）后再比较。</translation>
+    </message>
+    <message>
+        <source>Write a message first: Compare answers it in every way.</source>
+        <translation>请先写一条消息：“比较”会用每种方式回答它。</translation>
+    </message>
+    <message>
+        <source>Wait until the model is free, then fork the reply.</source>
+        <translation>请等模型空闲后再分叉回复。</translation>
+    </message>
+    <message>
+        <source>Forking the reply at token {n}…</source>
+        <translation>正在第 {n} 个 Token 处分叉回复…</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>重放</translation>
+    </message>
+    <message>
+        <source>Make this reply again from its record and compare it token by token</source>
+        <translation>根据记录重新生成这条回复，并逐 Token 比较</translation>
+    </message>
+    <message>
+        <source>Beam search, width {width}: the best of {count} hypotheses (point here for all of them)</source>
+        <translation>束搜索，束宽 {width}：{count} 个候选中最好的一个（鼠标指向此处可查看全部）</translation>
+    </message>
+    <message>
+        <source>{n}. score {score}, log-probability {logprob}, {tokens} tokens: {text}</source>
+        <translation>{n}. 得分 {score}，对数概率 {logprob}，{tokens} 个 Token：{text}</translation>
+    </message>
+    <message>
+        <source>Wait until the model is free, then replay the reply.</source>
+        <translation>请等模型空闲后再重放回复。</translation>
+    </message>
+    <message>
+        <source>This reply&apos;s replay record cannot be read: {error}</source>
+        <translation>无法读取这条回复的重放记录：{error}</translation>
+    </message>
+    <message>
+        <source>Replaying the reply…</source>
+        <translation>正在重放回复…</translation>
+    </message>
+    <message>
+        <source>Replay: {summary}</source>
+        <translation>重放：{summary}</translation>
+    </message>
+    <message>
+        <source>{setting}: {recorded} then, {now} now</source>
+        <translation>{setting}：当时为 {recorded}，现在为 {now}</translation>
+    </message>
+    <message>
+        <source>Changed since: {changes}.</source>
+        <translation>此后的改动：{changes}。</translation>
+    </message>
+    <message>
+        <source>The reply could not be replayed: {error}</source>
+        <translation>无法重放回复：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>DecodingJobs</name>
+    <message>
+        <source>This needs the model on this computer: a server&apos;s model does not offer it.</source>
+        <translation>此功能需要本机上的模型：服务器上的模型不提供。</translation>
+    </message>
+    <message>
+        <source>No model is loaded yet: choose one in the model picker.</source>
+        <translation>尚未加载模型：请在模型选择器中选择一个。</translation>
+    </message>
+    <message>
+        <source>The comparison failed unexpectedly: {error}</source>
+        <translation>比较意外失败：{error}</translation>
+    </message>
+    <message>
+        <source>The replay failed unexpectedly: {error}</source>
+        <translation>重放意外失败：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>DecodingModeBox</name>
+    <message>
+        <source>Decoding — this chat</source>
+        <translation>解码 —— 本对话</translation>
+    </message>
+    <message>
+        <source>Decoding mode</source>
+        <translation>解码模式</translation>
+    </message>
+    <message>
+        <source>Candidate replies kept going at once; each needs its own KV cache, so a wider search needs more memory</source>
+        <translation>同时保留的候选回复数；每个候选都需要自己的 KV 缓存，因此束越宽需要的内存越多</translation>
+    </message>
+    <message>
+        <source>GNMT length penalty: score = log-probability / ((5 + length) / 6) ^ alpha; 0 ranks by the sum</source>
+        <translation>GNMT 长度惩罚：得分 = 对数概率 / ((5 + 长度) / 6) ^ alpha；为 0 时按总和排序</translation>
+    </message>
+    <message>
+        <source>as many as the width</source>
+        <translation>与束宽相同</translation>
+    </message>
+    <message>
+        <source>The search ends once this many replies have finished; the best is the reply</source>
+        <translation>这么多条回复完成后搜索即结束；其中最好的一条作为回复</translation>
+    </message>
+    <message>
+        <source>Beam &amp;width</source>
+        <translation>束宽(&amp;W)</translation>
+    </message>
+    <message>
+        <source>&amp;Length penalty (alpha)</source>
+        <translation>长度惩罚 alpha(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Hypotheses to keep</source>
+        <translation>保留的候选数(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Mode</source>
+        <translation>模式(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Each token is drawn at random, shaped by the sampling settings below.</source>
+        <translation>每个 Token 都按下方的采样设置随机抽取。</translation>
+    </message>
+    <message>
+        <source>Always the most likely token: the same prompt gives the same reply; the sampling settings below do not apply (only the length limit and stop strings).</source>
+        <translation>总是选择概率最高的 Token：相同的提示词会得到相同的回复；下方的采样设置不起作用（只有长度上限和停止词生效）。</translation>
+    </message>
+    <message>
+        <source>Several candidate replies decoded together; the reply is the most likely finished one. It appears when the search is done. A width whose memory does not fit is refused.</source>
+        <translation>同时解码多条候选回复；回复是已完成候选中概率最高的一条，搜索结束后才显示。内存放不下的束宽会被拒绝。</translation>
     </message>
 </context>
 <context>
@@ -2470,6 +2739,17 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>GetStarted</name>
+    <message>
+        <source>Open file…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <source>Add a .gguf model file from this computer and load it (Ctrl+O)</source>
+        <translation>添加本机上的 .gguf 模型文件并加载 (Ctrl+O)</translation>
+    </message>
+</context>
+<context>
     <name>GlassBox</name>
     <message>
         <source>Load details</source>
@@ -2623,40 +2903,64 @@ free: {free}</source>
         <translation>没有可卸载的 GPU：全部在 CPU 上运行。</translation>
     </message>
     <message>
-        <source>In RAM {ram} (weights {weights}, KV cache {kv})</source>
-        <translation>内存中 {ram}（权重 {weights}，KV 缓存 {kv}）</translation>
+        <source>In RAM</source>
+        <translation>内存中</translation>
     </message>
     <message>
-        <source>On GPU {gpu} (weights {weights}, KV cache {kv}), in RAM {ram}, free VRAM after load {free}</source>
-        <translation>GPU 上 {gpu}（权重 {weights}，KV 缓存 {kv}），内存中 {ram}，加载后剩余显存 {free}</translation>
+        <source>{gpu}; {ram}; free VRAM after load {free}</source>
+        <translation>{gpu}；{ram}；加载后剩余显存 {free}</translation>
     </message>
     <message>
-        <source>GPU weights</source>
-        <translation>GPU 权重</translation>
+        <source>On GPU</source>
+        <translation>GPU 上</translation>
     </message>
     <message>
-        <source>GPU KV cache</source>
-        <translation>GPU KV 缓存</translation>
+        <source>weights</source>
+        <translation>权重</translation>
     </message>
     <message>
-        <source>GPU compute buffer (estimate)</source>
-        <translation>GPU 计算缓冲区（估算）</translation>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
+        <source>compute buffers (estimate)</source>
+        <translation>计算缓冲区（估算）</translation>
+    </message>
+    <message>
+        <source>weights (memory-mapped)</source>
+        <translation>权重（内存映射）</translation>
+    </message>
+    <message>
+        <source>compute and output buffers</source>
+        <translation>计算和输出缓冲区</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>{where} {total}</source>
+        <translation>{where}共 {total}</translation>
+    </message>
+    <message>
+        <source>{name} {size}</source>
+        <translation>{name}占 {size}</translation>
+    </message>
+    <message>
+        <source>{where} {total} = {parts}</source>
+        <translation>{where}共 {total} = {parts}</translation>
+    </message>
+    <message>
+        <source>{where}: {total}</source>
+        <translation>{where}合计：{total}</translation>
+    </message>
+    <message>
+        <source>  {name}: {size}</source>
+        <translation>  {name}占 {size}</translation>
     </message>
     <message>
         <source>CUDA runtime and calibration</source>
         <translation>CUDA 运行时和校准</translation>
-    </message>
-    <message>
-        <source>RAM weights (memory-mapped)</source>
-        <translation>内存权重（内存映射）</translation>
-    </message>
-    <message>
-        <source>RAM KV cache</source>
-        <translation>内存 KV 缓存</translation>
-    </message>
-    <message>
-        <source>RAM compute and output buffers</source>
-        <translation>内存计算和输出缓冲区</translation>
     </message>
     <message>
         <source>GPU: {names} (driver {driver})</source>
@@ -2677,6 +2981,10 @@ free: {free}</source>
     <message>
         <source>unknown</source>
         <translation>未知</translation>
+    </message>
+    <message>
+        <source>GPU {index}: this app {app} · others {others} · reserved {rest} · free {free} of {total}</source>
+        <translation>GPU {index}：本应用 {app} · 其他 {others} · 保留 {rest} · 空闲 {free} / 共 {total}</translation>
     </message>
     <message>
         <source>GPU {index}: this app {app} · others {others} · free {free} of {total}</source>
@@ -2950,6 +3258,10 @@ free: {free}</source>
         <translation>加载 {name} 时意外失败：{error}</translation>
     </message>
     <message>
+        <source>Beam search and forks need the model on this computer: a server&apos;s model only samples.</source>
+        <translation>束搜索和分叉需要本机上的模型：服务器上的模型只能采样。</translation>
+    </message>
+    <message>
         <source>This server does not take these sampling settings, so they were not sent: {names}.</source>
         <translation>此服务器不接受这些采样设置，因此未发送：{names}。</translation>
     </message>
@@ -3041,6 +3353,10 @@ free: {free}</source>
         <translation>自动</translation>
     </message>
     <message>
+        <source>{mode}, draft model {name}</source>
+        <translation>{mode}，草稿模型 {name}</translation>
+    </message>
+    <message>
         <source>Threads {threads} · flash attention {flash} · K/V cache {k}/{v} · n_batch {batch}, n_ubatch {ubatch} · mmap {mmap}, mlock {mlock} · speculative decoding {speculative}</source>
         <translation>线程 {threads} · Flash Attention {flash} · K/V 缓存 {k}/{v} · n_batch {batch}，n_ubatch {ubatch} · mmap {mmap}，mlock {mlock} · 推测解码 {speculative}</translation>
     </message>
@@ -3061,8 +3377,28 @@ free: {free}</source>
         <translation>哈希校验</translation>
     </message>
     <message>
+        <source>Checking the file</source>
+        <translation>检查文件</translation>
+    </message>
+    <message>
+        <source>Preparing llama.cpp</source>
+        <translation>准备 llama.cpp</translation>
+    </message>
+    <message>
         <source>Reading the model</source>
         <translation>读取模型</translation>
+    </message>
+    <message>
+        <source>Reading the metadata</source>
+        <translation>读取元数据</translation>
+    </message>
+    <message>
+        <source>Loading the vocabulary</source>
+        <translation>加载词表</translation>
+    </message>
+    <message>
+        <source>Offloading to the GPU</source>
+        <translation>卸载到 GPU</translation>
     </message>
     <message>
         <source>Loading weights</source>
@@ -3071,6 +3407,14 @@ free: {free}</source>
     <message>
         <source>Creating the context</source>
         <translation>创建上下文</translation>
+    </message>
+    <message>
+        <source>Chat template</source>
+        <translation>对话模板</translation>
+    </message>
+    <message>
+        <source>First decode (warm-up)</source>
+        <translation>首次解码（预热）</translation>
     </message>
 </context>
 <context>
@@ -3374,6 +3718,25 @@ free: {free}</source>
     <message>
         <source>Outside the context window: the model no longer sees this message.</source>
         <translation>已移出上下文窗口：模型不再能看到这条消息。</translation>
+    </message>
+</context>
+<context>
+    <name>ModelFileOpener</name>
+    <message>
+        <source>Checking {name}…</source>
+        <translation>正在检查 {name}…</translation>
+    </message>
+    <message>
+        <source>{file} is already in the library as {name}; that one is loaded.</source>
+        <translation>{file} 已作为 {name} 在模型库中；将加载库中的这个模型。</translation>
+    </message>
+    <message>
+        <source>Open a model file</source>
+        <translation>打开模型文件</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation>GGUF 模型 (*.gguf)</translation>
     </message>
 </context>
 <context>
@@ -3786,6 +4149,10 @@ free: {free}</source>
         <translation>（特殊）</translation>
     </message>
     <message>
+        <source>bytes {bytes}, part of “{characters}”, which tokens {first}–{last} make together</source>
+        <translation>字节 {bytes}，是“{characters}”的一部分，由第 {first}–{last} 个 Token 共同组成</translation>
+    </message>
+    <message>
         <source>Token {n} of {count}: id {id}{kind}, {text}{owner}</source>
         <translation>第 {n} 个 Token，共 {count} 个：ID {id}{kind}，{text}{owner}</translation>
     </message>
@@ -3816,6 +4183,109 @@ free: {free}</source>
     <message>
         <source>vector rank {rank}, cosine {cosine}</source>
         <translation>向量排名 {rank}，余弦相似度 {cosine}</translation>
+    </message>
+</context>
+<context>
+    <name>RecommendedModelsDialog</name>
+    <message>
+        <source>Get a better model</source>
+        <translation>获取更好的模型</translation>
+    </message>
+    <message>
+        <source>Well-known chat models that run on your own computer. The ones that fit this computer&apos;s free memory come first; the download goes to the Models window.</source>
+        <translation>可以在自己电脑上运行的知名对话模型。能放进本机空闲内存的排在前面；下载会出现在“模型”窗口中。</translation>
+    </message>
+    <message>
+        <source>Measuring this computer&apos;s free memory…</source>
+        <translation>正在测量本机的空闲内存…</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Good for</source>
+        <translation>适合</translation>
+    </message>
+    <message>
+        <source>Download size</source>
+        <translation>下载大小</translation>
+    </message>
+    <message>
+        <source>On this computer</source>
+        <translation>在本机上</translation>
+    </message>
+    <message>
+        <source>Recommended models</source>
+        <translation>推荐模型</translation>
+    </message>
+    <message>
+        <source>This computer: {ram} of free RAM, no GPU to offload to.</source>
+        <translation>本机：空闲内存 {ram}，没有可卸载的 GPU。</translation>
+    </message>
+    <message>
+        <source>This computer: {vram} free on the GPU, {ram} of free RAM.</source>
+        <translation>本机：GPU 空闲 {vram}，空闲内存 {ram}。</translation>
+    </message>
+    <message>
+        <source>{parameters} parameters · {file}</source>
+        <translation>参数量 {parameters} · {file}</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Download {name}</source>
+        <translation>下载 {name}</translation>
+    </message>
+    <message>
+        <source>Download {file} into the library</source>
+        <translation>将 {file} 下载到模型库</translation>
+    </message>
+    <message>
+        <source>Too large for this computer&apos;s free memory</source>
+        <translation>对本机的空闲内存来说太大</translation>
+    </message>
+    <message>
+        <source>Fits on the GPU</source>
+        <translation>可放入 GPU</translation>
+    </message>
+    <message>
+        <source>Fits, partly on the GPU</source>
+        <translation>放得下，部分在 GPU 上</translation>
+    </message>
+    <message>
+        <source>Fits on the CPU (in RAM)</source>
+        <translation>可在 CPU 上运行（内存中）</translation>
+    </message>
+    <message>
+        <source>Too large</source>
+        <translation>太大</translation>
+    </message>
+    <message>
+        <source>About {vram} of GPU memory.</source>
+        <translation>约占 {vram} 显存。</translation>
+    </message>
+    <message>
+        <source>About {vram} on the GPU and {ram} in RAM; slower than fully on the GPU.</source>
+        <translation>GPU 上约 {vram}，内存中约 {ram}；比完全在 GPU 上运行慢。</translation>
+    </message>
+    <message>
+        <source>About {ram} of RAM; runs on the CPU, slower than on a GPU.</source>
+        <translation>约占 {ram} 内存；在 CPU 上运行，比在 GPU 上慢。</translation>
+    </message>
+    <message>
+        <source>Needs about {ram}: more than this computer has free.</source>
+        <translation>需要约 {ram}：超过了本机的空闲内存。</translation>
+    </message>
+    <message>
+        <source>Estimated from the file size.</source>
+        <translation>根据文件大小估算。</translation>
+    </message>
+    <message>
+        <source>In Downloads</source>
+        <translation>已在下载中</translation>
     </message>
 </context>
 <context>
@@ -4202,14 +4672,6 @@ Token 计数：{counts}。</translation>
         <translation>预设</translation>
     </message>
     <message>
-        <source>Precise: focused and repeatable · Balanced: the defaults · Creative: varied</source>
-        <translation>精确：专注、可复现 · 均衡：默认值 · 创意：多样</translation>
-    </message>
-    <message>
-        <source>Apply</source>
-        <translation>应用</translation>
-    </message>
-    <message>
         <source>Save as…</source>
         <translation>另存为…</translation>
     </message>
@@ -4220,6 +4682,10 @@ Token 计数：{counts}。</translation>
     <message>
         <source>Delete</source>
         <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete this preset of your own</source>
+        <translation>删除这个自己的预设</translation>
     </message>
     <message>
         <source>Sampling — this chat</source>
@@ -4242,20 +4708,22 @@ Token 计数：{counts}。</translation>
         <translation>系统提示词和上下文 —— 本对话</translation>
     </message>
     <message>
+        <source>Use the default prompt</source>
+        <translation>使用默认提示词</translation>
+    </message>
+    <message>
+        <source>Empty: the model&apos;s own default system prompt is used:
+{prompt}</source>
+        <translation>留空：使用模型自带的默认系统提示词：
+{prompt}</translation>
+    </message>
+    <message>
         <source>Empty: the model&apos;s own default, if it has one</source>
         <translation>留空：使用模型自带的默认值（如果有）</translation>
     </message>
     <message>
-        <source>Use the default</source>
-        <translation>使用默认值</translation>
-    </message>
-    <message>
         <source>Long memory: recall dropped turns</source>
         <translation>长期记忆：召回已移出的对话轮次</translation>
-    </message>
-    <message>
-        <source>The model settings apply when the model is loaded</source>
-        <translation>模型设置在加载模型时生效</translation>
     </message>
     <message>
         <source>Off</source>
@@ -4274,28 +4742,16 @@ Token 计数：{counts}。</translation>
         <translation>系统提示词</translation>
     </message>
     <message>
+        <source>Precise: focused and repeatable · Balanced: the defaults · Creative: varied. Choosing one applies it; “Custom” means the values were changed by hand.</source>
+        <translation>Precise：专注、可重复 · Balanced：默认值 · Creative：多样。选择即应用；“自定义”表示数值已被手动修改。</translation>
+    </message>
+    <message>
         <source>When the chat is too long</source>
         <translation>对话过长时</translation>
     </message>
     <message>
         <source>Turns the context window dropped are indexed on this computer; the ones that matter to a new message come back into its prompt, marked as recalled.</source>
         <translation>被上下文窗口丢弃的对话轮次会在本机上建立索引；与新消息相关的轮次会回到它的提示词中，并标记为已召回。</translation>
-    </message>
-    <message>
-        <source>Use defaults</source>
-        <translation>使用默认值</translation>
-    </message>
-    <message>
-        <source>Forget this chat&apos;s own settings: it follows the defaults again</source>
-        <translation>清除本对话的专属设置：重新跟随默认值</translation>
-    </message>
-    <message>
-        <source>Save as defaults</source>
-        <translation>设为默认值</translation>
-    </message>
-    <message>
-        <source>Make this chat&apos;s settings the defaults for every chat</source>
-        <translation>把本对话的设置设为所有对话的默认值</translation>
     </message>
     <message>
         <source>Restore defaults</source>
@@ -4306,6 +4762,30 @@ Token 计数：{counts}。</translation>
         <translation>把默认值恢复为 Glassbox 的出厂设置（你的预设会保留）</translation>
     </message>
     <message>
+        <source>Empty: no system prompt (this model&apos;s template brings none of its own)</source>
+        <translation>留空：不使用系统提示词（该模型的模板没有自带系统提示词）</translation>
+    </message>
+    <message>
+        <source>Reset to defaults</source>
+        <translation>重置为默认值</translation>
+    </message>
+    <message>
+        <source>Forget this chat&apos;s own settings: it follows the defaults again (the arrow offers Glassbox&apos;s own)</source>
+        <translation>忘记本对话自己的设置，重新使用默认值（箭头菜单中可恢复 Glassbox 的出厂设置）</translation>
+    </message>
+    <message>
+        <source>Restore Glassbox&apos;s own defaults…</source>
+        <translation>恢复 Glassbox 的出厂设置…</translation>
+    </message>
+    <message>
+        <source>Save as default for new chats</source>
+        <translation>设为新对话的默认值</translation>
+    </message>
+    <message>
+        <source>New chats, and the chats that follow the defaults, use this chat&apos;s settings</source>
+        <translation>新对话以及使用默认值的对话都将使用本对话的设置</translation>
+    </message>
+    <message>
         <source>Model — every chat</source>
         <translation>模型 —— 所有对话</translation>
     </message>
@@ -4314,8 +4794,20 @@ Token 计数：{counts}。</translation>
         <translation>GPU 层数</translation>
     </message>
     <message>
-        <source>Load the model again now</source>
-        <translation>立即重新加载模型</translation>
+        <source>These apply when the model is loaded again.</source>
+        <translation>这些设置在模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>Reload now</source>
+        <translation>立即重新加载</translation>
+    </message>
+    <message>
+        <source>Load the model again with these settings</source>
+        <translation>用这些设置重新加载模型</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
     </message>
     <message>
         <source>Rolling window: drop the oldest turns</source>
@@ -4352,6 +4844,10 @@ Token 计数：{counts}。</translation>
     <message>
         <source>{n} — set in the GPU offload panel (View → GPU offload), which shows what fits</source>
         <translation>{n} —— 在 GPU 卸载面板（视图 → GPU 卸载）中设置，那里会显示能放下多少</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
     </message>
     <message>
         <source>The previous value is kept.</source>
@@ -4475,32 +4971,16 @@ Token 计数：{counts}。</translation>
         <translation>已用上下文</translation>
     </message>
     <message>
-        <source>Speed over the reply</source>
-        <translation>回复过程中的速度</translation>
-    </message>
-    <message>
         <source>tok/s</source>
         <translation>tokens/s</translation>
-    </message>
-    <message>
-        <source>s</source>
-        <translation>秒</translation>
     </message>
     <message>
         <source>The speed of the last reply, token by token, appears here</source>
         <translation>上一条回复逐 Token 的速度会显示在这里</translation>
     </message>
     <message>
-        <source>Time to first token, last replies</source>
-        <translation>首 Token 时间（最近几条回复）</translation>
-    </message>
-    <message>
         <source>ms</source>
         <translation>毫秒</translation>
-    </message>
-    <message>
-        <source>Generation speed, last replies</source>
-        <translation>生成吞吐量（最近几条回复）</translation>
     </message>
     <message>
         <source>No replies yet</source>
@@ -4509,10 +4989,6 @@ Token 计数：{counts}。</translation>
     <message>
         <source>Clear history</source>
         <translation>清除历史</translation>
-    </message>
-    <message>
-        <source>last</source>
-        <translation>最新</translation>
     </message>
     <message>
         <source>{speed} tok/s (measured here; the server&apos;s own counters are not shown)</source>
@@ -4579,6 +5055,34 @@ Token 计数：{counts}。</translation>
         <translation>{ms} 毫秒</translation>
     </message>
     <message>
+        <source>Speed over the last reply</source>
+        <translation>上一条回复的速度变化</translation>
+    </message>
+    <message>
+        <source>s after sending</source>
+        <translation>秒（发送后）</translation>
+    </message>
+    <message>
+        <source>Time to first token per reply, newest right</source>
+        <translation>每条回复的首 Token 时间，最新的在右侧</translation>
+    </message>
+    <message>
+        <source>Generation speed per reply, newest right</source>
+        <translation>每条回复的生成速度，最新的在右侧</translation>
+    </message>
+    <message>
+        <source>#{n}</source>
+        <translation>#{n}</translation>
+    </message>
+    <message>
+        <source>Reply #{n}</source>
+        <translation>回复 #{n}</translation>
+    </message>
+    <message>
+        <source> (the last)</source>
+        <translation>（最新）</translation>
+    </message>
+    <message>
         <source>{prompt}; {reason}</source>
         <translation>{prompt}；{reason}</translation>
     </message>
@@ -4600,6 +5104,13 @@ Token 计数：{counts}。</translation>
     <message>
         <source>The chat could not be written to {path} ({error}). Choose a folder you can write to.</source>
         <translation>无法把对话写入 {path}（{error}）。请选择一个可写入的文件夹。</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineBar</name>
+    <message>
+        <source>from {start} s to {end} s after the load began</source>
+        <translation>加载开始后第 {start} 秒至第 {end} 秒</translation>
     </message>
 </context>
 <context>
@@ -4768,6 +5279,89 @@ Token 计数：{counts}。</translation>
     <message>
         <source>version {n} of {count}</source>
         <translation>第 {n} 个版本，共 {count} 个</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomeState</name>
+    <message>
+        <source>Loading the model</source>
+        <translation>正在加载模型</translation>
+    </message>
+    <message>
+        <source>The starter model, SmolLM2, is a tiny demo with 135 million parameters: fine for trying the app, but too small for real answers. Expect mistakes and made-up facts.</source>
+        <translation>入门模型 SmolLM2 是一个只有 1.35 亿参数的小型演示模型：足以试用本应用，但太小，给不出真正有用的回答。它难免出错，还会编造事实。</translation>
+    </message>
+    <message>
+        <source>&amp;Get a better model</source>
+        <translation>获取更好的模型(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Models that fit this computer, one click to download</source>
+        <translation>适合本机的模型，一键下载</translation>
+    </message>
+    <message>
+        <source>Loading {name}…</source>
+        <translation>正在加载 {name}…</translation>
+    </message>
+    <message>
+        <source>You can type your message meanwhile; it can be sent once the model is loaded.</source>
+        <translation>你可以先输入消息；模型加载完成后即可发送。</translation>
+    </message>
+    <message>
+        <source>{name} on {server}</source>
+        <translation>{name}（服务器 {server}）</translation>
+    </message>
+    <message>
+        <source>Type a message below to start the conversation.</source>
+        <translation>在下方输入消息即可开始对话。</translation>
+    </message>
+    <message>
+        <source>Welcome to Glassbox</source>
+        <translation>欢迎使用 Glassbox</translation>
+    </message>
+    <message>
+        <source>Type a message below to try it.</source>
+        <translation>在下方输入消息试一试。</translation>
+    </message>
+    <message>
+        <source>The model could not be loaded</source>
+        <translation>无法加载模型</translation>
+    </message>
+    <message>
+        <source>The message above says why. Choose another model in the model picker.</source>
+        <translation>原因见上方的消息。请在模型选择器中选择其他模型。</translation>
+    </message>
+    <message>
+        <source>No model loaded</source>
+        <translation>未加载模型</translation>
+    </message>
+    <message>
+        <source>Choose a model in the model picker to start.</source>
+        <translation>请在模型选择器中选择一个模型开始。</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Checking the file&apos;s hash</source>
+        <translation>正在校验文件哈希</translation>
+    </message>
+    <message>
+        <source>Reading the model</source>
+        <translation>正在读取模型</translation>
+    </message>
+    <message>
+        <source>Loading the weights</source>
+        <translation>正在加载权重</translation>
+    </message>
+    <message>
+        <source>Creating the context</source>
+        <translation>正在创建上下文</translation>
+    </message>
+    <message>
+        <source>Warming up</source>
+        <translation>正在预热</translation>
     </message>
 </context>
 <context>
