@@ -129,8 +129,8 @@ def test_the_chinese_translation_is_chinese_and_uses_the_usual_terms() -> None:
     assert translations["Context window"] == "上下文窗口"
     assert translations["Quantization"] == "量化"
     assert translations["Time to first token"] == "首 Token 时间"
-    assert "KV 缓存" in translations["GPU KV cache"]
-    assert "内存映射" in translations["RAM weights (memory-mapped)"]
+    assert "KV 缓存" in translations["KV cache"]
+    assert "内存映射" in translations["weights (memory-mapped)"]
     assert "贪婪搜索" in translations["Sampling: greedy (temperature 0, always the most likely token)"]
     assert "滑动窗口" in translations["Rolling window: drop the oldest turns"]
 

@@ -61,21 +61,47 @@ LINK_PROPERTIES = (
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _UNDERLINE = re.compile(r"^ {0,3}(=+|-+) *$")  # a setext heading's underline: its title line stays as it is
 _HARD_BREAK = "  "  # two trailing spaces: CommonMark's hard line break (ignored at the end of a block)
+_LINE_SEPARATOR = "\u2028"  # a line break inside a block, where Qt's reader would split a hard break off
+_LIST_ITEM = re.compile(r"^\s*([-*+]|\d{1,9}[.)])(\s|$)")
+# A line that starts a block of its own: it is never joined to the list item's line before it.
+_BLOCK_START = re.compile(
+    r"^\s*([-*+]\s|\d{1,9}[.)]\s|#{1,6}(\s|$)|>|```|~~~|\|)"  # an item, a heading, a quote, a fence, a table
+    r"|^ {0,3}(?P<rule>[-*_])( *(?P=rule)){2,} *$"  # a thematic break
+)
 
 
 def keep_line_breaks(text: str) -> str:
-    """Make each single newline between two lines of text a hard line break, outside code fences and tables."""
+    """Make each single newline between two lines of text a hard line break, outside code fences and tables.
+
+    Inside a list item the break is a line separator (U+2028) instead: Qt's Markdown reader makes a
+    hard break there a block of its own, which the list then numbers as an item (a tip and its
+    explanation on the next line became items 1 and 2). The separator breaks the line within the
+    item's block, and the document's plain text has a newline there."""
     lines = text.split("\n")
-    in_fence = False
-    for index, line in enumerate(lines[:-1]):
+    parts: list[str] = []
+    in_fence = in_item = joined = False
+    for index, line in enumerate(lines):
+        shown = line.lstrip() if joined else line  # a line joined to an item's line loses its indent
+        joined = False
+        if index == len(lines) - 1:
+            parts.append(shown)
+            break
         if _FENCE.match(line):
-            in_fence = not in_fence
+            in_fence, in_item = not in_fence, False
+        if in_fence or _FENCE.match(line):
+            parts.append(shown + "\n")
             continue
+        in_item = bool(line.strip()) and (in_item or bool(_LIST_ITEM.match(line)))
         following = lines[index + 1]
         joins = line.strip() and following.strip() and not _UNDERLINE.match(following)
-        if joins and not in_fence and not line.lstrip().startswith("|") and not line.endswith((_HARD_BREAK, "\\")):
-            lines[index] = line + _HARD_BREAK
-    return "\n".join(lines)
+        if not joins or line.lstrip().startswith("|") or line.endswith((_HARD_BREAK, "\\")):
+            parts.append(shown + "\n")
+        elif in_item and not _BLOCK_START.match(following):
+            parts.append(shown + _LINE_SEPARATOR)
+            joined = True
+        else:
+            parts.append(shown + _HARD_BREAK + "\n")
+    return "".join(parts)
 
 
 @dataclass(frozen=True)

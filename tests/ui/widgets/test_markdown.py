@@ -33,6 +33,18 @@ def test_code_fences_tables_headings_and_lists_are_left_as_markdown_reads_them()
     assert kept[9] == "- one  "  # a break at the end of a list item is ignored by CommonMark
 
 
+def test_a_list_item_and_the_lines_under_it_are_one_item_with_its_line_breaks(document: QTextDocument) -> None:
+    # As small models write tips: each item's title, then its explanation on the next lines.
+    render_markdown(document, "Tips:\n\n1. **Name**\n   Say what it does.\n   Keep it short.\n2. **Test**\nCheck it.")
+    items = []
+    block = document.begin()
+    while block.isValid():
+        if block.textList() is not None:
+            items.append((block.textList().itemNumber(block) + 1, block.text().split(LINE_SEPARATOR)))
+        block = block.next()
+    assert items == [(1, ["Name", "Say what it does.", "Keep it short."]), (2, ["Test", "Check it."])]
+
+
 def test_a_rendered_list_and_code_block_still_render(document: QTextDocument) -> None:
     render_markdown(document, "Steps:\n- first\n- second\n\n```\nline one\nline two\n```")
     text = document.toPlainText()
