@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from app.core.chat.store import Chat, SearchHit
 from app.core.support.formatting import fill
 from app.ui.chat.chat_list_items import DETAIL, GROUP, NEEDLE, ChatItemDelegate, date_group
+from app.ui.widgets.icons import set_icon
 from app.ui.widgets.locale_format import date_time
 from app.ui.widgets.markdown import plain_tooltip
 
@@ -57,6 +58,7 @@ class ChatSidebar(QWidget):
         self.search.setToolTip(self.tr("Find chats whose title or messages contain this text"))
         self.new_button = QPushButton(self.tr("New chat"), self)
         self.new_button.setToolTip(self.tr("Start an empty conversation (Ctrl+N)"))
+        set_icon(self.new_button, "new-chat")
         top.addWidget(self.search, 1)
         top.addWidget(self.new_button)
         layout.addLayout(top)

@@ -216,8 +216,7 @@ class MainWindow(QMainWindow):
         toolbar.addWidget(self.model_picker)
         self.new_chat_action = QAction(self.tr("New chat"), self)
         self.new_chat_action.setToolTip(self.tr("Start an empty conversation (Ctrl+N)"))
-        self.new_chat_action.triggered.connect(self.new_chat)
-        toolbar.addAction(self.new_chat_action)
+        self.new_chat_action.triggered.connect(self.new_chat)  # in the Chat menu; the chat list has its button
         self.models_action = QAction(self.tr("Models…"), self)
         self.models_action.setShortcut(QKeySequence("Ctrl+Shift+M"))
         self.models_action.setToolTip(self.tr("Find, download and manage models (Ctrl+Shift+M)"))
@@ -228,7 +227,6 @@ class MainWindow(QMainWindow):
         self.eject_action.triggered.connect(self.unload_model)
         toolbar.addAction(self.eject_action)
         toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        set_icon(self.new_chat_action, "new-chat")
         set_icon(self.models_action, "models")
         set_icon(self.eject_action, "eject")
         self.model_manager: ModelManagerDialog | None = None
