@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from app.core.inference.beam_search import MAX_WIDTH, BeamSettings
 from app.core.inference.compare import StrategyResult
 from app.ui.widgets.core_text import word
+from app.ui.widgets.screen_fit import resize_to_fit
 from app.ui.widgets.tables import read_only_item, style_row_table
 
 MAX_SEEDS = 8
@@ -56,7 +57,7 @@ class CompareDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Compare decoding"))
-        self.resize(960, 420)
+        resize_to_fit(self, 960, 420)
         self.results: list[StrategyResult] = []
         intro = QLabel(
             self.tr(

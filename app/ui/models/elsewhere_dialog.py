@@ -27,6 +27,7 @@ from app.core.models.links import ModelSource
 from app.core.support.formatting import fill, format_bytes
 from app.ui.models.columns import fit_columns
 from app.ui.models.workers import LibraryWorker
+from app.ui.widgets.screen_fit import resize_to_fit
 from app.ui.widgets.tables import read_only_item, style_row_table
 
 _NAME_CAP_PX = 280
@@ -51,7 +52,7 @@ class ElsewhereDialog(QDialog):
     def __init__(self, worker: LibraryWorker, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Models on this computer"))
-        self.resize(860, 420)
+        resize_to_fit(self, 860, 420)
         self.worker = worker
         self.found: list[FoundModel] = []
         self.in_library: set[Path] = set()

@@ -37,6 +37,7 @@ from app.ui.models.downloads_view import DownloadsPage
 from app.ui.models.library_view import LibraryPage
 from app.ui.models.workers import ModelWorkers, TokenState
 from app.ui.widgets.error_banner import ErrorBanner, Notice, NoticeAction
+from app.ui.widgets.screen_fit import resize_to_fit
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +177,7 @@ class ModelManagerDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Models"))
         self.setAcceptDrops(True)
-        self.resize(980, 680)
+        resize_to_fit(self, 980, 680)
         self.paths = paths or app_paths()
         token_store = token_store or TokenStore()
         self.workers = ModelWorkers(token_store)

@@ -34,6 +34,7 @@ from app.core.settings import saved_context
 from app.core.support.formatting import fill, format_bytes
 from app.ui.threads import WorkerThread
 from app.ui.widgets.core_text import word
+from app.ui.widgets.screen_fit import resize_to_fit
 from app.ui.widgets.tables import read_only_item
 from app.ui.widgets.theme import colours
 
@@ -72,7 +73,7 @@ class RecommendedModelsDialog(QDialog):
         """`measure` and `context`: this machine's free memory and the saved load settings, unless given."""
         super().__init__(parent)
         self.setWindowTitle(self.tr("Get a better model"))
-        self.resize(900, 460)
+        resize_to_fit(self, 900, 460)
         self._measure = measure
         self._context = context
         self._thread: WorkerThread | None = None

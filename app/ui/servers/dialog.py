@@ -38,6 +38,7 @@ from app.core.backends.servers import (
 from app.core.settings import Settings
 from app.core.support.formatting import fill
 from app.ui.servers.worker import ServersThread, Tested, TestRequest
+from app.ui.widgets.screen_fit import resize_to_fit
 
 
 class ServersDialog(QDialog):
@@ -52,7 +53,7 @@ class ServersDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Servers"))
-        self.resize(760, 420)
+        resize_to_fit(self, 760, 420)
         self._worker = servers.worker
         self._read_settings = read_settings
         self._save_settings = save_settings

@@ -24,6 +24,7 @@ from app import __version__
 from app.core.diagnostics.versions import Component, main_components, python_packages, system_report
 from app.core.paths import resources_dir
 from app.core.support.formatting import fill
+from app.ui.widgets.screen_fit import resize_to_fit
 
 ICON_SIZE = 64
 
@@ -34,7 +35,7 @@ class AboutDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("About Glassbox"))
-        self.resize(760, 520)
+        resize_to_fit(self, 760, 520)
         layout = QVBoxLayout(self)
         layout.addLayout(self._header())
 

@@ -60,12 +60,13 @@ from app.ui.shell.monitor_extras import MonitorExtras
 from app.ui.shell.server_models import ServerModels
 from app.ui.shell.shortcuts import ShellParts, WindowShortcuts
 from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
-from app.ui.shell.window_memory import first_size, load_memory, remember, restore, save_memory
+from app.ui.shell.window_memory import load_memory, remember, restore, save_memory
 from app.ui.state_signals import StateSignals
 from app.ui.threads import wait_keeping_events
 from app.ui.widgets.error_banner import ErrorBanner, NoticeAction
 from app.ui.widgets.icons import set_icon
 from app.ui.widgets.panel_scroller import PanelScroller
+from app.ui.widgets.screen_fit import resize_to_fit
 
 if TYPE_CHECKING:
     from app.ui.models.manager import ModelManagerDialog
@@ -767,7 +768,7 @@ class MainWindow(QMainWindow):
         """The layout of the last run (or the first start's, fitted to the screen), and its chat once listed."""
         memory = load_memory(self._memory_file)
         if not (memory.geometry or memory.state):
-            first_size(self, DEFAULT_SIZE.width(), DEFAULT_SIZE.height())
+            resize_to_fit(self, DEFAULT_SIZE.width(), DEFAULT_SIZE.height(), centre=True)
         self._arrange_docks()
         if memory.geometry or memory.state:
             restore(self, memory)

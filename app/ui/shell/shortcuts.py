@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from app.ui.chat.composer import Composer
 from app.ui.chat.conversations import Conversations
+from app.ui.widgets.screen_fit import resize_to_fit
 
 StandardKey = QKeySequence.StandardKey
 PANEL_KEYS = [f"Alt+{digit}" for digit in "1234567890"]  # View: the panels in menu order
@@ -230,7 +231,7 @@ class ShortcutsDialog(QDialog):
     def __init__(self, menus: list[QMenu], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Keyboard shortcuts"))
-        self.resize(560, 520)
+        resize_to_fit(self, 560, 520)
         rows = [(title, a) for title, a in menu_actions(menus) if a.shortcuts()]
         self.table = QTableWidget(len(rows), 3, self)
         self.table.setAccessibleName(self.tr("Keyboard shortcuts"))

@@ -23,8 +23,6 @@ from app.core.support.atomic import atomic_write
 
 log = logging.getLogger(__name__)
 
-SCREEN_SHARE = 0.9  # a first start takes at most this much of the available area
-
 
 @dataclass(frozen=True)
 class WindowMemory:
@@ -118,19 +116,6 @@ def fit_to_screen(window: QMainWindow) -> None:
     y = min(max(frame.y(), area.y()), area.bottom() - height - extra_height + 1)
     if (x, y) != (frame.x(), frame.y()):
         window.move(x, y)
-
-
-def first_size(window: QMainWindow, wanted_width: int, wanted_height: int) -> None:
-    """The first start's size: what the window wants, within SCREEN_SHARE of the screen, centred."""
-    screen = window.screen() or QGuiApplication.primaryScreen()
-    if screen is None:
-        window.resize(wanted_width, wanted_height)
-        return
-    area = screen.availableGeometry()
-    width = min(wanted_width, int(area.width() * SCREEN_SHARE))
-    height = min(wanted_height, int(area.height() * SCREEN_SHARE))
-    window.resize(width, height)
-    window.move(area.x() + (area.width() - width) // 2, area.y() + (area.height() - height) // 2)
 
 
 def _raised_panels(window: QMainWindow) -> tuple[str, ...]:
