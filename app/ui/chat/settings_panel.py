@@ -293,6 +293,7 @@ class SettingsPanel(QScrollArea):
             hint = self.tr("Empty: no system prompt (this model's template brings none of its own)")
         self.system_prompt.setPlaceholderText(hint)
         self.system_prompt.setAccessibleDescription(hint)
+        self.system_prompt.viewport().update()  # Qt repaints a changed placeholder only on the next paint
 
     def set_long_memory(self, enabled: bool) -> None:
         """Show whether the chat on show has long memory on (kept in the documents index, not the settings)."""
