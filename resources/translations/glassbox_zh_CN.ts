@@ -952,6 +952,10 @@ free: {free}</source>
         <translation>尚未加载模型。</translation>
     </message>
     <message>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
         <source>A beam search needs room for at least one new token.</source>
         <translation>束搜索至少需要容纳一个新 Token 的空间。</translation>
     </message>

@@ -37,7 +37,7 @@ from app.core.support.user_text import N_
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 2  # 2: chats.pinned
-DEFAULT_TITLE = "New chat"
+DEFAULT_TITLE = N_("New chat")  # stored as it is; the window shows it in the reader's language
 TITLE_LENGTH = 48
 PARTIAL_SAVE_INTERVAL_S = 0.5
 BUSY_TIMEOUT_S = 5.0  # how long one statement waits for another connection's lock

@@ -47,6 +47,7 @@ from app.ui.llm.retrieval import RetrievalJob, RetrievalWorker
 from app.ui.llm.worker import LlmWorker
 from app.ui.state_signals import StateSignals
 from app.ui.threads import rearm
+from app.ui.widgets.core_text import word
 from app.ui.widgets.error_banner import ErrorBanner
 from app.ui.widgets.reply_footer import reply_footer
 
@@ -433,7 +434,7 @@ class Conversations(QObject):
             self._show_title()
 
     def _show_title(self) -> None:
-        self.titleChanged.emit(fill(self.tr("{title} — Glassbox"), title=self.session.chat.title))
+        self.titleChanged.emit(fill(self.tr("{title} — Glassbox"), title=word(self.session.chat.title)))
 
     def _on_chats_listed(self, hits: list[SearchHit]) -> None:
         self._listed = hits

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from app.core.chat.store import Chat, SearchHit
 from app.core.support.formatting import fill
 from app.ui.chat.chat_list_items import DETAIL, GROUP, NEEDLE, ChatItemDelegate, date_group
+from app.ui.widgets.core_text import word
 from app.ui.widgets.icons import set_icon
 from app.ui.widgets.locale_format import date_time
 from app.ui.widgets.markdown import plain_tooltip
@@ -123,9 +124,10 @@ class ChatSidebar(QWidget):
         self.list.addItem(header)
 
     def _add_chat(self, chat: Chat, snippet: str, needle: str, model: str) -> None:
-        item = QListWidgetItem(chat.title)
+        title = word(chat.title)  # "New chat" in the reader's language
+        item = QListWidgetItem(title)
         item.setData(CHAT_ID, chat.id)
-        item.setData(TITLE, chat.title)
+        item.setData(TITLE, title)
         item.setData(PINNED, chat.pinned)
         item.setData(DETAIL, snippet or model)
         item.setData(NEEDLE, needle if snippet else "")

@@ -76,6 +76,9 @@ def test_the_main_window_reads_chinese(qtbot: QtBot, starter_model: Path, in_chi
     assert main.composer.placeholderText().startswith("给模型发消息")
     titles = [group.title() for group in main.chats.settings_panel.findChildren(QGroupBox)]
     assert "采样 —— 本对话" in titles and titles and all(HAN.search(title) for title in titles)
+    # A chat not yet named by its first message is "New chat" in the database and 新对话 on screen.
+    listed = [main.chats.sidebar.list.item(i).text() for i in range(main.chats.sidebar.list.count())]
+    assert "新对话" in listed
 
     os.kill(engine_pid(main), signal.SIGKILL)  # the engine dies: the next message finds out, and the window says so
     qtbot.waitUntil(lambda: not main.worker.backend.link.running)  # type: ignore[attr-defined]
