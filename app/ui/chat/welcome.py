@@ -71,7 +71,7 @@ class WelcomeState(QWidget):
 
         column = QVBoxLayout(card)
         column.setContentsMargins(0, 24, 0, 0)
-        column.setSpacing(10)
+        column.setSpacing(12)
         for widget in (self.title, self.stage, self.progress, self.starter_note):
             column.addWidget(widget)
         column.addWidget(self.better_button, 0, Qt.AlignmentFlag.AlignLeft)
