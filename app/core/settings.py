@@ -42,7 +42,7 @@ from app.core.chat.context_window import WindowPolicy
 from app.core.inference.decoding_mode import DecodingSettings
 from app.core.inference.drafting import Speculative
 from app.core.inference.engine import LoadConfig
-from app.core.inference.load_options import CACHE_TYPES, load_option_problems
+from app.core.inference.load_options import CACHE_TYPES, ROPE_SCALING, load_option_problems
 from app.core.inference.sampling import (
     PRESETS,
     SAMPLING_FIELDS,
@@ -94,6 +94,7 @@ class ModelSettings:
     use_mlock: bool = False
     rope_freq_base: float = 0.0  # 0: the model's own
     rope_freq_scale: float = 0.0
+    rope_scaling: str = "model"
 
     def load_config(self, path: Path) -> LoadConfig:
         """How `path` is loaded with these settings."""
@@ -113,6 +114,7 @@ class ModelSettings:
             use_mlock=self.use_mlock,
             rope_freq_base=self.rope_freq_base,
             rope_freq_scale=self.rope_freq_scale,
+            rope_scaling=self.rope_scaling,
         )
 
     def context_settings(self) -> ContextSettings:
@@ -275,6 +277,19 @@ MODEL_FIELDS: dict[str, FieldSpec] = {
                 "Position interpolation (0 = the model's own): 0.5 lets a model trained for 4,096 tokens read "
                 "8,192, with some loss of quality. Applies when the model is loaded again."
             ),
+        ),
+        FieldSpec(
+            "rope_scaling",
+            N_("RoPE scaling"),
+            "choice",
+            0,
+            0,
+            N_(
+                "How positions past the training length are stretched with the scale above: the model's own "
+                "way, none, linear (plain position interpolation) or YaRN, which keeps nearby positions sharp "
+                "and loses less quality for the same stretch. Applies when the model is loaded again."
+            ),
+            tuple(ROPE_SCALING),
         ),
     )
 }

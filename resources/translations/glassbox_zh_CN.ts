@@ -1072,6 +1072,10 @@ free: {free}</source>
         <translation>n_ubatch 至少为 1，而不是 {value}。</translation>
     </message>
     <message>
+        <source>RoPE scaling must be one of {allowed}, not “{value}”.</source>
+        <translation>RoPE 缩放方式必须是 {allowed} 之一，而不是“{value}”。</translation>
+    </message>
+    <message>
         <source>The {name} cache type must be one of {allowed}, not “{value}”.</source>
         <translation>{name} 缓存类型必须是 {allowed} 之一，而不是“{value}”。</translation>
     </message>
@@ -1910,6 +1914,14 @@ free: {free}</source>
     <message>
         <source>Threads</source>
         <translation>线程数</translation>
+    </message>
+    <message>
+        <source>RoPE scaling</source>
+        <translation>RoPE 缩放方式</translation>
+    </message>
+    <message>
+        <source>How positions past the training length are stretched with the scale above: the model&apos;s own way, none, linear (plain position interpolation) or YaRN, which keeps nearby positions sharp and loses less quality for the same stretch. Applies when the model is loaded again.</source>
+        <translation>超出训练长度的位置如何按上面的缩放比例拉伸：模型自带的方式、不缩放、线性（普通位置插值），或 YaRN——它让相近位置保持清晰，同样的拉伸损失的质量更少。重新加载模型后生效。</translation>
     </message>
     <message>
         <source>VRAM alert (%)</source>
@@ -4812,6 +4824,18 @@ Token 计数：{counts}。</translation>
     <message>
         <source>None</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <source>The model&apos;s own</source>
+        <translation>模型自带</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>线性</translation>
+    </message>
+    <message>
+        <source>YaRN</source>
+        <translation>YaRN</translation>
     </message>
     <message>
         <source>Rolling window: drop the oldest turns</source>

@@ -111,6 +111,7 @@ class LoadConfig:
     use_mlock: bool = False
     rope_freq_base: float = 0.0  # 0: the model's own
     rope_freq_scale: float = 0.0  # 0: the model's own
+    rope_scaling: str = "model"  # model, none, linear or yarn (load_options.ROPE_SCALING)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,9 @@
                       it in RAM so the system never swaps it out
     RoPE base / scale the position encoding's frequency base and scale (0: the model's own);
                       raising them stretches the context past the model's training length
+    RoPE scaling      how the positions are stretched: the model's own way, none, linear
+                      (position interpolation) or YaRN (interpolation that keeps the short-range
+                      positions sharp; its original context is the model's training length)
 
 Every default is llama-cpp-python's, so a load without options is the load of before.
 """
@@ -30,6 +33,14 @@ CACHE_TYPES: dict[str, int] = {
     "f16": llama_cpp.GGML_TYPE_F16,
     "q8_0": llama_cpp.GGML_TYPE_Q8_0,
     "q4_0": llama_cpp.GGML_TYPE_Q4_0,
+}
+
+
+ROPE_SCALING: dict[str, int] = {
+    "model": llama_cpp.LLAMA_ROPE_SCALING_TYPE_UNSPECIFIED,
+    "none": llama_cpp.LLAMA_ROPE_SCALING_TYPE_NONE,
+    "linear": llama_cpp.LLAMA_ROPE_SCALING_TYPE_LINEAR,
+    "yarn": llama_cpp.LLAMA_ROPE_SCALING_TYPE_YARN,
 }
 
 
@@ -55,6 +66,14 @@ def load_option_problems(config: LoadConfig) -> list[str]:
         )
     if config.n_ubatch < 1:
         problems.append(fill(N_("n_ubatch must be at least 1, not {value}."), value=config.n_ubatch))
+    if config.rope_scaling not in ROPE_SCALING:
+        problems.append(
+            fill(
+                N_("RoPE scaling must be one of {allowed}, not “{value}”."),
+                allowed=", ".join(ROPE_SCALING),
+                value=config.rope_scaling,
+            )
+        )
     if config.rope_freq_base < 0 or config.rope_freq_scale < 0:
         problems.append(N_("The RoPE frequency base and scale must be 0 (the model's own) or positive."))
     return problems
@@ -71,4 +90,5 @@ def llama_options(config: LoadConfig) -> dict[str, Any]:
         "use_mlock": config.use_mlock,
         "rope_freq_base": config.rope_freq_base,
         "rope_freq_scale": config.rope_freq_scale,
+        "rope_scaling_type": ROPE_SCALING.get(config.rope_scaling, llama_cpp.LLAMA_ROPE_SCALING_TYPE_UNSPECIFIED),
     }

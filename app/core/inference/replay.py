@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import random
 import re
 import threading
@@ -33,7 +34,7 @@ from gguf.constants import GGMLQuantizationType
 from app.core.inference.engine import Engine, EngineError, ReplyDone, TokenPiece
 from app.core.inference.sampler_chain import chain_stages
 from app.core.inference.sampling import SAMPLER_ORDER, SamplingParams
-from app.core.models.gguf_info import read_gguf_info
+from app.core.models.gguf_info import GgufInfoError, read_gguf_info
 from app.core.models.hashing import VerifiedIndex, VerifyState, sha256_file
 from app.core.paths import app_paths
 from app.core.support.formatting import fill
@@ -59,6 +60,8 @@ _CAUSES: list[tuple[str, str]] = [
     ("n_ctx", N_("another context length")),
     ("kv_types", N_("other KV-cache types")),
 ]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -160,22 +163,64 @@ def prompt_hash(tokens: Sequence[int]) -> str:
     return hashlib.sha256(b"".join(int(t).to_bytes(4, "little", signed=True) for t in tokens)).hexdigest()
 
 
-_fingerprints: dict[tuple[str, int, int], tuple[str, str]] = {}
+_fingerprints: dict[tuple[str, int, int], str] = {}  # SHA-256 by path, size and modification time
+_hashing: set[tuple[str, int, int]] = set()
+_fingerprints_lock = threading.Lock()
 
 
-def model_fingerprint(path: Path) -> tuple[str, str]:
-    """(SHA-256, quantization) of a model file, hashed once per path, size and modification time.
+def _key(path: Path) -> tuple[str, int, int]:
+    stat = path.stat()
+    return (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+
+
+def model_sha256(path: Path) -> str:
+    """The model file's SHA-256, read once per path, size and modification time.
 
     A model in the library that the load's hash check verified unchanged has its SHA-256 on
     record already; only a file without one is read whole (once)."""
-    stat = path.stat()
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
-    if key not in _fingerprints:
+    key = _key(path)
+    with _fingerprints_lock:
+        known = _fingerprints.get(key)
+    if known is None:
         index = VerifiedIndex(app_paths().models)
         entry = index.lookup(path) if index.state(path) is VerifyState.VERIFIED else None
-        sha = entry.sha256 if entry is not None else sha256_file(path).hexdigest()
-        _fingerprints[key] = (sha, read_gguf_info(path).dominant_tensor_type)
-    return _fingerprints[key]
+        known = entry.sha256 if entry is not None else sha256_file(path).hexdigest()
+        with _fingerprints_lock:
+            _fingerprints[key] = known
+    return known
+
+
+def hash_in_background(path: Path) -> None:
+    """Start finding the file's SHA-256 on a thread of its own (at load), so no reply waits for it."""
+    key = _key(path)
+    with _fingerprints_lock:
+        if key in _fingerprints or key in _hashing:
+            return
+        _hashing.add(key)
+
+    def work() -> None:
+        try:
+            model_sha256(path)
+        except OSError as error:  # the record then says the hash is not known
+            log.info("Hashing %s for replay records failed: %s", path.name, error)
+        finally:
+            with _fingerprints_lock:
+                _hashing.discard(key)
+
+    threading.Thread(target=work, name="model-hash", daemon=True).start()
+
+
+def known_sha256(path: Path) -> str:
+    """The file's SHA-256 if it is known by now, else "" (and it is being found)."""
+    try:
+        key = _key(path)
+    except OSError:
+        return ""
+    with _fingerprints_lock:
+        known = _fingerprints.get(key, "")
+    if not known:
+        hash_in_background(path)
+    return known
 
 
 def engine_sampler_chain(params: SamplingParams, seed: int, grammar: str = "") -> tuple[SamplerStep, ...]:
@@ -211,17 +256,23 @@ def _kv_type(value: int) -> str:
         return str(value)
 
 
+def _quantization(path: Path) -> str:
+    try:
+        return read_gguf_info(path).dominant_tensor_type
+    except GgufInfoError:
+        return ""
+
+
 def _context_facts(engine: Engine) -> dict[str, Any]:
     llama = engine.llama
     config = engine.config
     if config is None:
         raise EngineError(N_("No model is loaded."))
     params = llama.context_params
-    sha, quant = model_fingerprint(config.model_path)
     return {
         "model_file": config.model_path.name,
-        "model_sha256": sha,
-        "quantization": quant,
+        "model_sha256": known_sha256(config.model_path),  # "" while a large file is still being hashed
+        "quantization": _quantization(config.model_path),
         "chat_template_sha256": sha256_text(llama.metadata.get("tokenizer.chat_template", "")),
         "llama_cpp_python": llama_cpp.__version__,
         "llama_cpp_build": llama_build(),
@@ -262,7 +313,10 @@ def record_reply(
 def generate_recorded(
     engine: Engine, prompt: list[int], params: SamplingParams, stop: threading.Event | None = None
 ) -> tuple[ReplyDone, ReplayRecord]:
-    """Make a reply and its record in one go (the command line, the bench and the tests use this)."""
+    """Make a reply and its record in one go (the command line, the bench and the tests use this);
+    the record has the model file's SHA-256, read first if need be."""
+    if engine.config is not None:
+        model_sha256(engine.config.model_path)
     params = choose_seed(params)
     tokens: list[int] = []
     done: ReplyDone | None = None
@@ -280,6 +334,8 @@ def differences(record: ReplayRecord, now: ReplayRecord) -> list[Difference]:
     found = []
     for key, cause in _CAUSES:
         before, after = getattr(record, key), getattr(now, key)
+        if key == "model_sha256" and not (before and after):
+            continue  # not hashed yet on one side: the file's name, size and quantization still tell
         if before != after:
             found.append(Difference(key, _shown(before), _shown(after), cause))
     return found

@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-RENDER_INTERVAL_MS = 120
-RENDER_SHARE = 0.25
+RENDER_INTERVAL_MS = 200
+RENDER_SHARE = 0.1
 
 
 class LiveReply(QObject):

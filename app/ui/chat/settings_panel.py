@@ -377,7 +377,15 @@ class SettingsPanel(QScrollArea):
         return line
 
     def _choice_labels(self) -> dict[str, str]:
-        return {"off": self.tr("Off"), "auto": self.tr("Auto"), "on": self.tr("On")}
+        return {
+            "off": self.tr("Off"),
+            "auto": self.tr("Auto"),
+            "on": self.tr("On"),
+            "model": self.tr("The model's own"),
+            "none": self.tr("None"),
+            "linear": self.tr("Linear"),
+            "yarn": self.tr("YaRN"),
+        }
 
     def _put_model(self, name: str, value: Any) -> None:
         editor = self._fields[name].editor

@@ -26,7 +26,6 @@ PROMPTS = [
 LONG = replace(GREEDY, max_tokens=32)
 
 
-
 @pytest.fixture(scope="module")
 def requantized_starter(starter_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The starter model quantized again, to Q4_0."""

@@ -48,6 +48,7 @@ def test_the_options_reach_llama_cpp(starter_model: Path) -> None:
         use_mmap=False,
         rope_freq_base=20000.0,
         rope_freq_scale=0.5,
+        rope_scaling="yarn",
     )
     engine = _loaded(config)
     try:
@@ -56,6 +57,7 @@ def test_the_options_reach_llama_cpp(starter_model: Path) -> None:
         assert (params.type_k, params.type_v) == (llama_cpp.GGML_TYPE_Q8_0, llama_cpp.GGML_TYPE_Q4_0)
         assert llama_cpp.llama_n_ubatch(engine.llama.ctx) == 128
         assert (params.rope_freq_base, params.rope_freq_scale) == (20000.0, 0.5)
+        assert params.rope_scaling_type == llama_cpp.LLAMA_ROPE_SCALING_TYPE_YARN
         assert engine.llama.model_params.load_mode == llama_cpp.LLAMA_LOAD_MODE_NONE
     finally:
         engine.close()
@@ -100,6 +102,7 @@ def test_the_memory_plan_follows_flash_attention_as_llama_cpp_allocates(starter_
         ({"type_k": "q5_1"}, "The K cache type must be one of f16, q8_0, q4_0, not “q5_1”."),
         ({"n_ubatch": 0}, "n_ubatch must be at least 1"),
         ({"rope_freq_scale": -1.0}, "RoPE frequency base and scale must be 0"),
+        ({"rope_scaling": "ntk"}, "RoPE scaling must be one of model, none, linear, yarn, not “ntk”."),
     ],
 )
 def test_options_llama_cpp_cannot_use_are_refused_with_the_reason_before_it_runs(

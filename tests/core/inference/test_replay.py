@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from app.core.inference.replay import (
     differences,
     engine_sampler_chain,
     generate_recorded,
+    known_sha256,
     prompt_hash,
     replay,
 )
@@ -97,3 +99,19 @@ def test_the_recorded_chain_is_the_chain_the_engine_builds(engine: Engine) -> No
             chain.close()
     assert [step.name for step in engine_sampler_chain(plain, 5)] == ["temperature", "draw"]
     assert [step.name for step in engine_sampler_chain(GREEDY, 0)] == ["greedy"]
+
+
+def test_a_reply_never_waits_for_the_model_file_to_be_hashed(tmp_path: Path) -> None:
+    # The record of a reply made before a large file's hash is known says "" and the hash follows.
+    model = tmp_path / "big.gguf"
+    model.write_bytes(b"GGUF" + bytes(4 << 20))
+    assert known_sha256(model) == ""  # asked, not waited for: a thread of its own reads the file
+    deadline = time.monotonic() + 30
+    while not known_sha256(model) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert known_sha256(model) == hashlib.sha256(model.read_bytes()).hexdigest()
+
+
+def test_a_hash_not_known_on_one_side_is_no_difference(engine: Engine, prompt: list[int]) -> None:
+    _done, record = generate_recorded(engine, prompt, SAMPLED)
+    assert differences(replace(record, model_sha256=""), record) == []

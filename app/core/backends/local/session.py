@@ -31,7 +31,14 @@ from app.core.inference.fork import fork_point, stream_fork
 from app.core.inference.load_timeline import LoadTimeline
 from app.core.inference.logits import SampledLogits
 from app.core.inference.metrics import MetricsRecorder
-from app.core.inference.replay import ReplayRecord, ReplayReport, choose_seed, record_reply, replay
+from app.core.inference.replay import (
+    ReplayRecord,
+    ReplayReport,
+    choose_seed,
+    hash_in_background,
+    record_reply,
+    replay,
+)
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
 from app.core.memory.beam_fit import beam_admission
@@ -65,14 +72,19 @@ class EngineSession:
         return self.engine.is_loaded
 
     def load(self, config: LoadConfig, listener: LoadListener, cancel: threading.Event) -> FallbackResult:
-        """Load with the timeline and the offload fallback. Raises ModelFileError, EngineError, LoadCancelled."""
-        return load_with_fallback(
+        """Load with the timeline and the offload fallback. Raises ModelFileError, EngineError, LoadCancelled.
+
+        The file's SHA-256 for the replay records is then found on a thread of its own (at once when
+        the library has it on record), so no reply waits for a large file to be read."""
+        result = load_with_fallback(
             LoadTimeline(self.engine, on_stage=listener.stage),
             config,
             on_step=listener.fallback_step,
             progress=listener.progress,
             cancel=cancel,
         )
+        hash_in_background(config.model_path)
+        return result
 
     def stream_chat(
         self,
