@@ -6,7 +6,6 @@ vocabulary, slightly different weights, so it proposes mostly, not always, what 
 from __future__ import annotations
 
 import ctypes
-import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -16,8 +15,9 @@ import pytest
 
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
 from app.core.inference.drafting import Speculative
-from app.core.inference.engine import ChatMessage, Engine, LoadConfig, ReplyDone, TokenPiece
+from app.core.inference.engine import ChatMessage, Engine, LoadConfig
 from app.core.inference.sampling import GREEDY, SamplingParams
+from tests.helpers.replies import reply_tokens
 
 PROMPTS = [
     [ChatMessage("user", "Name three colours of the rainbow.")],
@@ -54,22 +54,12 @@ def drafting_engine(starter_model: Path, requantized_starter: Path) -> Iterator[
     engine.close()
 
 
-def _reply(
-    engine: Engine, messages: list[ChatMessage], params: SamplingParams, mode: Speculative
-) -> tuple[list[int], ReplyDone]:
-    engine.llama.reset()
-    events = list(engine.stream_chat(messages, params, threading.Event(), speculative=mode))
-    done = events[-1]
-    assert isinstance(done, ReplyDone)
-    return [e.token_id for e in events if isinstance(e, TokenPiece) and e.token_id >= 0], done
-
-
 @pytest.mark.parametrize("messages", PROMPTS, ids=["rainbow", "story"])
 def test_greedy_replies_with_a_draft_model_are_token_for_token_those_of_plain_decoding(
     drafting_engine: Engine, messages: list[ChatMessage]
 ) -> None:
-    plain, plain_done = _reply(drafting_engine, messages, LONG, Speculative.OFF)
-    drafted, done = _reply(drafting_engine, messages, LONG, Speculative.ON)
+    plain, plain_done = reply_tokens(drafting_engine, messages, LONG, Speculative.OFF)
+    drafted, done = reply_tokens(drafting_engine, messages, LONG, Speculative.ON)
     assert drafted == plain
     assert done.text == plain_done.text
     assert 0 < done.stats.accepted_tokens <= done.stats.drafted_tokens
@@ -83,7 +73,7 @@ def test_a_draft_that_is_the_model_itself_has_every_greedy_proposal_taken(starte
     )
     try:
         for messages in PROMPTS:
-            _tokens, done = _reply(engine, messages, LONG, Speculative.ON)
+            _tokens, done = reply_tokens(engine, messages, LONG, Speculative.ON)
             assert done.stats.drafted_tokens > 0
             assert done.stats.accepted_tokens == done.stats.drafted_tokens
     finally:
@@ -94,17 +84,17 @@ def test_a_sampled_reply_with_a_draft_model_is_the_draw_plain_decoding_makes(dra
     # The acceptance rule keeps the model's distribution: with the same seed, the very same tokens.
     for seed in (3, 21):
         params = SamplingParams(temperature=0.9, seed=seed, max_tokens=24)
-        plain, _ = _reply(drafting_engine, PROMPTS[1], params, Speculative.OFF)
-        drafted, done = _reply(drafting_engine, PROMPTS[1], params, Speculative.ON)
+        plain, _ = reply_tokens(drafting_engine, PROMPTS[1], params, Speculative.OFF)
+        drafted, done = reply_tokens(drafting_engine, PROMPTS[1], params, Speculative.ON)
         assert drafted == plain
         assert done.stats.drafted_tokens > 0
 
 
 def test_a_follow_up_reply_reuses_what_the_draft_model_has_in_its_cache(drafting_engine: Engine) -> None:
-    first, done = _reply(drafting_engine, PROMPTS[0], LONG, Speculative.ON)
+    first, done = reply_tokens(drafting_engine, PROMPTS[0], LONG, Speculative.ON)
     follow_up = [*PROMPTS[0], ChatMessage("assistant", done.text), ChatMessage("user", "And two more?")]
-    plain, _ = _reply(drafting_engine, follow_up, LONG, Speculative.OFF)
-    drafted, _ = _reply(drafting_engine, follow_up, LONG, Speculative.ON)
+    plain, _ = reply_tokens(drafting_engine, follow_up, LONG, Speculative.OFF)
+    drafted, _ = reply_tokens(drafting_engine, follow_up, LONG, Speculative.ON)
     assert drafted == plain and first
 
 
@@ -115,7 +105,7 @@ def _load_refusing(starter_model: Path, draft: Path) -> str:
         report = engine.load(LoadConfig(starter_model, n_ctx=512, speculative=Speculative.ON, draft_model=draft))
         assert engine.is_loaded
         assert all(stage.name != "draft model" for stage in report.stages)
-        _tokens, done = _reply(engine, PROMPTS[0], replace(LONG, max_tokens=8), Speculative.ON)
+        _tokens, done = reply_tokens(engine, PROMPTS[0], replace(LONG, max_tokens=8), Speculative.ON)
         assert done.stats.completion_tokens == 8  # it replies, drafting by prompt lookup
         return report.draft_refused
     finally:

@@ -26,6 +26,7 @@ from app.core.inference.exact_batch import BatchProbe
 from app.core.inference.metrics import MetricsRecorder
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
+from tests.helpers.replies import reply_tokens
 
 PARAGRAPH = (
     "The old lighthouse stood on the rocky cliff for more than a hundred years. Every night its keeper "
@@ -135,29 +136,19 @@ def exact_engine(starter_model: Path) -> Iterator[Engine]:
     engine.close()
 
 
-def _reply(
-    engine: Engine, messages: list[ChatMessage], params: SamplingParams, mode: Speculative
-) -> tuple[list[int], ReplyDone]:
-    engine.llama.reset()
-    events = list(engine.stream_chat(messages, params, threading.Event(), speculative=mode))
-    done = events[-1]
-    assert isinstance(done, ReplyDone)
-    return [e.token_id for e in events if isinstance(e, TokenPiece) and e.token_id >= 0], done
-
-
 @pytest.mark.parametrize("messages", PROMPTS, ids=["edit a paragraph", "rainbow", "story", "code"])
 def test_greedy_replies_are_token_for_token_those_of_plain_decoding(
     exact_engine: Engine, messages: list[ChatMessage]
 ) -> None:
-    plain, plain_done = _reply(exact_engine, messages, LONG, Speculative.OFF)
-    drafted, done = _reply(exact_engine, messages, LONG, Speculative.ON)
+    plain, plain_done = reply_tokens(exact_engine, messages, LONG, Speculative.OFF)
+    drafted, done = reply_tokens(exact_engine, messages, LONG, Speculative.ON)
     assert drafted == plain
     assert done.text == plain_done.text
     assert done.stats.drafted_tokens > 0 and 0 <= done.stats.accepted_tokens <= done.stats.drafted_tokens
 
 
 def test_a_reply_that_repeats_the_prompt_keeps_most_drafted_tokens(exact_engine: Engine) -> None:
-    tokens, done = _reply(exact_engine, EDIT, LONG, Speculative.ON)
+    tokens, done = reply_tokens(exact_engine, EDIT, LONG, Speculative.ON)
     stats = done.stats
     assert stats.acceptance_rate > 0.6
     assert stats.accepted_tokens > len(tokens) / 2
@@ -166,8 +157,8 @@ def test_a_reply_that_repeats_the_prompt_keeps_most_drafted_tokens(exact_engine:
 def test_a_seeded_sampled_reply_is_the_same_with_drafting(exact_engine: Engine) -> None:
     # Each kept token is the draw plain decoding makes at its position, with the same random number.
     params = SamplingParams(temperature=0.8, seed=21, max_tokens=100)
-    plain, _ = _reply(exact_engine, EDIT, params, Speculative.OFF)
-    drafted, done = _reply(exact_engine, EDIT, params, Speculative.ON)
+    plain, _ = reply_tokens(exact_engine, EDIT, params, Speculative.OFF)
+    drafted, done = reply_tokens(exact_engine, EDIT, params, Speculative.ON)
     assert drafted == plain and done.stats.accepted_tokens > 0
 
 
@@ -213,7 +204,7 @@ def test_stop_takes_effect_within_one_token_inside_a_run_of_drafted_tokens(exact
 def test_after_a_drafted_reply_the_cache_holds_exactly_the_reply_and_a_follow_up_reuses_it(
     exact_engine: Engine,
 ) -> None:
-    tokens, first = _reply(exact_engine, EDIT, LONG, Speculative.ON)
+    tokens, first = reply_tokens(exact_engine, EDIT, LONG, Speculative.ON)
     llama = exact_engine.llama
     conversation = exact_engine.prompt_tokens(EDIT) + tokens
     # Every reply token but the last was decoded; the last too when it was a drafted token the model kept.
@@ -227,7 +218,7 @@ def test_after_a_drafted_reply_the_cache_holds_exactly_the_reply_and_a_follow_up
     second = events[-1]
     assert isinstance(second, ReplyDone) and second.stats.cached_prompt_tokens > len(tokens)
     cached_reply = [e.token_id for e in events if isinstance(e, TokenPiece) and e.token_id >= 0]
-    fresh, _ = _reply(exact_engine, follow_up, LONG, Speculative.OFF)
+    fresh, _ = reply_tokens(exact_engine, follow_up, LONG, Speculative.OFF)
     assert cached_reply == fresh
 
 
@@ -247,12 +238,12 @@ def test_llama_cpps_counters_tell_the_prompt_from_the_batches_that_checked_draft
 def test_auto_does_not_draft_where_batches_decode_differently_from_single_tokens(engine: Engine) -> None:
     # The shared engine runs without flash attention: its batches differ in the last bits.
     engine.warm_up()
-    _tokens, done = _reply(engine, EDIT, LONG, Speculative.AUTO)
+    _tokens, done = reply_tokens(engine, EDIT, LONG, Speculative.AUTO)
     assert done.stats.drafted_tokens == 0
 
 
 def test_auto_drafts_where_batches_decode_exactly(exact_engine: Engine) -> None:
     exact_engine.warm_up()
-    plain, _ = _reply(exact_engine, EDIT, LONG, Speculative.OFF)
-    drafted, done = _reply(exact_engine, EDIT, LONG, Speculative.AUTO)
+    plain, _ = reply_tokens(exact_engine, EDIT, LONG, Speculative.OFF)
+    drafted, done = reply_tokens(exact_engine, EDIT, LONG, Speculative.AUTO)
     assert drafted == plain and done.stats.accepted_tokens > 0
