@@ -86,10 +86,7 @@ class PromptInspectorPanel(QWidget):
         self.refresh_button = QPushButton(self.tr("Refresh"), self)
         self.refresh_button.clicked.connect(self.refreshRequested)
         layout.addWidget(self.summary)  # a line of its own: beside the controls it wrapped word by word
-        row.addWidget(self.include_draft)
-        row.addStretch(1)
-        row.addWidget(self.refresh_button)
-        layout.addLayout(row)
+        layout.addWidget(self.include_draft)  # Refresh goes below the tabs: the panel stays narrow
 
         self.notice = QLabel(self)
         self.notice.setWordWrap(True)
@@ -133,8 +130,11 @@ class PromptInspectorPanel(QWidget):
         layout.addWidget(self.tabs, 1)
 
         self.token_info = QLabel(self.tr("Point at a token to see its id"), self)
+        self.token_info.setWordWrap(True)
         self.token_info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.token_info)
+        row.addWidget(self.token_info, 1)
+        row.addWidget(self.refresh_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(row)
 
     def set_busy(self) -> None:
         self.refresh_button.setEnabled(False)
