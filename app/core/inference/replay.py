@@ -191,8 +191,12 @@ def model_sha256(path: Path) -> str:
 
 
 def hash_in_background(path: Path) -> None:
-    """Start finding the file's SHA-256 on a thread of its own (at load), so no reply waits for it."""
-    key = _key(path)
+    """Start finding the file's SHA-256 on a thread of its own (at load), so no reply waits for it;
+    a file that cannot be read now is left alone (its records say the hash is not known)."""
+    try:
+        key = _key(path)
+    except OSError:
+        return
     with _fingerprints_lock:
         if key in _fingerprints or key in _hashing:
             return

@@ -17,6 +17,7 @@ from app.core.inference.replay import (
     differences,
     engine_sampler_chain,
     generate_recorded,
+    hash_in_background,
     known_sha256,
     prompt_hash,
     replay,
@@ -115,3 +116,8 @@ def test_a_reply_never_waits_for_the_model_file_to_be_hashed(tmp_path: Path) -> 
 def test_a_hash_not_known_on_one_side_is_no_difference(engine: Engine, prompt: list[int]) -> None:
     _done, record = generate_recorded(engine, prompt, SAMPLED)
     assert differences(replace(record, model_sha256=""), record) == []
+
+
+def test_a_model_file_gone_after_its_load_leaves_the_hash_unknown_and_the_load_standing(tmp_path: Path) -> None:
+    hash_in_background(tmp_path / "gone.gguf")  # no OSError: the load that asked has already succeeded
+    assert known_sha256(tmp_path / "gone.gguf") == ""
