@@ -1,10 +1,22 @@
-"""The GUI path of the streaming benchmark: LLM worker thread -> queued signals -> chat view."""
+"""The window's path of the streaming benchmark: the real main window, as a user runs it.
+
+A `MainWindow` (its panels, docks, pollers and the engine in its child process) opens in a
+home folder of its own (`GLASSBOX_HOME`), with the bench's settings saved there as the
+user's defaults, loads the starter and answers the message as if it had been typed: new
+chat, send. The speed is measured on the GUI thread, from the first token's text to the
+last's, by a slot connected after the window's own (so the window has drawn each piece).
+"""
 
 from __future__ import annotations
 
 import itertools
+import os
+import shutil
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
 
@@ -12,63 +24,111 @@ from app.bench.qt_offscreen import bench_application
 from app.bench.streaming import Measured, counted
 from app.core.inference.engine import ChatMessage, LoadConfig, ReplyDone
 from app.core.inference.sampling import SamplingParams
-from app.ui.chat.view import ChatView
-from app.ui.llm.worker import LlmThread, ReplyRequest
+from app.core.paths import app_paths
+from app.core.settings import ModelSettings, Settings, save_settings
 
 HEARTBEAT_MS = 5
+HOME_VARIABLE = "GLASSBOX_HOME"
+SEND_WAIT_S = 30.0
+
+
+@contextmanager
+def _home_of_its_own() -> Iterator[Path]:
+    """A fresh GLASSBOX_HOME for one window (and its engine process), removed afterwards."""
+    before = os.environ.get(HOME_VARIABLE)
+    home = Path(tempfile.mkdtemp(prefix="glassbox-bench-"))
+    os.environ[HOME_VARIABLE] = str(home)
+    try:
+        yield home
+    finally:
+        if before is None:
+            os.environ.pop(HOME_VARIABLE, None)
+        else:
+            os.environ[HOME_VARIABLE] = before
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def _bench_settings(config: LoadConfig, params: SamplingParams) -> Settings:
+    """The user's defaults that make the window load `config` and reply with `params`."""
+    model = ModelSettings(
+        n_ctx=config.n_ctx,
+        n_threads=config.n_threads or 0,
+        n_gpu_layers=config.n_gpu_layers,
+        speculative=config.speculative.value,
+        flash_attn=config.flash_attn,
+    )
+    return Settings(sampling=params, model=model)
 
 
 class GuiStreamProbe(QObject):
-    """Measures on the GUI thread, as the user sees it. A QObject with slots, so worker
-    signals are queued to the GUI thread exactly as they are in the main window."""
+    """Measures on the GUI thread of a real main window, as the user sees it."""
 
     def __init__(
         self, config: LoadConfig, messages: Sequence[ChatMessage], params: SamplingParams, draw: bool = True
     ) -> None:
-        """`draw` False: the text reaches the GUI thread but not the chat view (what drawing costs)."""
+        """`draw` False: the text reaches the window but the chat view does not show it while it
+        streams (what drawing costs); the finished reply is rendered either way."""
         super().__init__()
-        self._draw = draw
+        if len(messages) != 1 or messages[0].role != "user":
+            raise ValueError("the window's path sends one user message")
+        self._text = messages[0].content
         self._app = bench_application()
-        self._llm = LlmThread()
-        self._view = ChatView()
-        self._view.resize(900, 700)
-        self._view.show()
-        self._request = ReplyRequest(tuple(messages), params)
+        self._home = ExitStack()  # the window's home folder, while it is open
+        self._home.enter_context(_home_of_its_own())
+        try:
+            save_settings(app_paths().ensure().settings_file, _bench_settings(config, params))
+            from app.ui.shell.main_window import MainWindow  # after GLASSBOX_HOME: the window reads it
+
+            self._window = MainWindow(initial_model=config.model_path)
+        except BaseException:
+            self._home.close()
+            raise
+        window = self._window
+        if not draw:
+            window.chat_view.append_tokens = lambda _text: None  # type: ignore[method-assign,assignment]
         self._loop = QEventLoop()
         self._first = self._last = 0.0
         self._done: ReplyDone | None = None
-        worker = self._llm.worker
-        worker.loaded.connect(self._on_loaded)
-        worker.token.connect(self._on_token)
-        worker.finished.connect(self._on_finished)
-        worker.loadRequested.emit(config)
-        self._loop.exec()
+        self._failure = ""
+        window.worker.token.connect(self._on_token)
+        window.replyFinished.connect(self._on_finished)
+        window.worker.failed.connect(self._on_failed)
+        window.worker.loadFailed.connect(self._on_failed)
+        window.state_signals.modelLoaded.connect(self._on_loaded)
+        window.resize(1280, 800)
+        window.show()
+        if window.loaded_model is None:
+            self._loop.exec()
+        if self._failure or window.loaded_model is None:
+            self.close()
+            raise RuntimeError(f"the window did not load the model: {self._failure}")
 
     @Slot(object)
     def _on_loaded(self, _report: object) -> None:
         self._loop.quit()
 
     @Slot(str)
-    def _on_token(self, text: str) -> None:
+    def _on_token(self, _text: str) -> None:
         self._last = time.perf_counter()
         self._first = self._first or self._last
-        if self._draw:
-            self._view.append_tokens(text)
 
     @Slot(object)
     def _on_finished(self, done: ReplyDone) -> None:
-        self._last = time.perf_counter()
         self._done = done
-        if self._draw:
-            self._view.finish_reply(done.text)
+        self._loop.quit()
+
+    @Slot(object)
+    def _on_failed(self, message: object) -> None:
+        self._failure = str(message)
         self._loop.quit()
 
     def measure(self) -> Measured:
-        """Tokens/s as the GUI thread receives them, first token to last, with the counters
-        llama.cpp kept for the reply in the engine's child process."""
+        """Tokens/s as the window's GUI thread receives them, first token to last, with the
+        counters llama.cpp kept for the reply in the engine's child process."""
         self._stream()
         done = self._done
-        assert done is not None and done.metrics is not None
+        if done is None or done.metrics is None:
+            raise RuntimeError(f"the window's reply did not finish: {self._failure or 'no metrics'}")
         return Measured((done.stats.completion_tokens - 1) / (self._last - self._first), counted(done.metrics))
 
     def longest_stall_ms(self) -> float:
@@ -88,12 +148,26 @@ class GuiStreamProbe(QObject):
         return max(max(gaps_ms, default=0.0), 0.0)
 
     def _stream(self) -> None:
+        """A new chat with the message, sent as the message box sends it; back when it is answered."""
         self._first = self._last = 0.0
         self._done = None
-        self._view.begin_reply()
-        self._llm.worker.generateRequested.emit(self._request)
+        self._failure = ""
+        window = self._window
+        waited = time.perf_counter()
+        while not window.state.can_send:  # the last reply's end is still being handled
+            if time.perf_counter() - waited > SEND_WAIT_S:
+                raise RuntimeError("the window did not become ready to send")
+            self._app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        window.new_chat()
+        window.send(self._text)
+        if window.state.can_send:
+            raise RuntimeError("the window did not start a reply to the message")
         self._loop.exec()
 
     def close(self) -> None:
-        self._view.close()
-        self._llm.shutdown()
+        try:
+            self._window.close()
+            self._window.deleteLater()
+            self._app.processEvents()
+        finally:
+            self._home.close()

@@ -6,8 +6,9 @@ machine hits every path alike:
 
     (a) llama-cpp-python's own streaming loop (create_chat_completion, stream=True)
     (b) Glassbox's engine, in this process
-    (c) the window's path: the engine in its child process -> LLM worker thread -> signals
-        -> chat view, measured on the GUI thread
+    (c) the window's path: a real main window (its panels, docks and pollers) answering the
+        message as typed, the engine in its child process -> LLM worker thread -> signals ->
+        the window, measured on the GUI thread (gui_stream.py)
     (d) decode only: what llama.cpp itself counted inside `llama_decode` for the reply
         (`llama_perf_context`: n_eval / t_eval_ms), read for (b)'s reply and, in the child,
         for (c)'s (its ReplyDone.metrics)
@@ -186,7 +187,7 @@ def run(context: BenchContext) -> list[BenchRow]:
     return [
         row(SECTION, "(a) raw create_chat_completion(stream=True)", a, "tok/s"),
         row(SECTION, "(b) app.core.inference.engine, in this process", b, "tok/s"),
-        row(SECTION, "(c) GUI path: engine process -> worker thread -> signals -> chat view", c, "tok/s"),
+        row(SECTION, "(c) the whole window: engine process -> worker thread -> signals -> main window", c, "tok/s"),
         row(SECTION, "(d) decode only, llama.cpp's own count for (b)'s replies", d, "tok/s"),
         row(SECTION, "(d) decode only, llama.cpp's own count in the child for (c)'s replies", d_child, "tok/s"),
         row(SECTION, "b/a", b / a, "ratio"),
@@ -196,7 +197,7 @@ def run(context: BenchContext) -> list[BenchRow]:
         row(SECTION, "c/d (the window's path against llama.cpp's decode)", c_of_d, "ratio"),
         row(SECTION, "per-token time outside llama_decode, engine (1/b - 1/d)", b_over, "µs", "<= 100"),
         row(SECTION, "per-token time outside llama_decode, window path (1/c - 1/d)", c_over, "µs", "<= 300"),
-        row(SECTION, "  of which the chat view's drawing (c with drawing - c without)", c_over - undrawn_over, "µs"),
+        row(SECTION, "  of which drawing the streamed text (c with drawing - c without)", c_over - undrawn_over, "µs"),
         row(SECTION, f"prompt processing, engine ({prompt[0].llama.prompt_eval_tokens} tokens)", prompt_rate, "tok/s"),
         row(SECTION, "prompt processing, llama.cpp's own count", llama_prompt_rate, "tok/s"),
         row(SECTION, "prompt processing, engine / llama.cpp", prompt_share, "ratio", ">= 0.97"),
