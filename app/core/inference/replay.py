@@ -17,12 +17,14 @@ shifted KV cache when the original reply had reused one and nothing else differs
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
 import random
 import re
 import threading
+import weakref
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -241,6 +243,7 @@ def engine_sampler_chain(params: SamplingParams, seed: int, grammar: str = "") -
     return tuple(steps)
 
 
+@functools.cache
 def llama_build() -> str:
     """The ggml library version llama-cpp-python ships (from its file name, where the platform
     puts it there) and the build's system info line (backends and CPU features compiled in)."""
@@ -268,25 +271,44 @@ def _quantization(path: Path) -> str:
 
 
 def _context_facts(engine: Engine) -> dict[str, Any]:
+    """What the record says about the loaded model and its context: read once per load
+    (`load_facts`), and the file's SHA-256 as far as it is known now."""
+    config = engine.config
+    if config is None:
+        raise EngineError(N_("No model is loaded."))
+    return {**load_facts(engine), "model_sha256": known_sha256(config.model_path)}  # "" while still being hashed
+
+
+_LOAD_FACTS: weakref.WeakKeyDictionary[llama_cpp.Llama, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def load_facts(engine: Engine) -> dict[str, Any]:
+    """The loaded model's facts a record names, kept for as long as that model stays loaded.
+
+    Reading the quantization parses the file's tensor table (some 25 ms for the starter); done
+    for every reply, it would come between the reply's last token and its end. The session
+    asks right after a load, so no reply waits for it."""
     llama = engine.llama
     config = engine.config
     if config is None:
         raise EngineError(N_("No model is loaded."))
-    params = llama.context_params
-    return {
-        "model_file": config.model_path.name,
-        "model_sha256": known_sha256(config.model_path),  # "" while a large file is still being hashed
-        "quantization": _quantization(config.model_path),
-        "chat_template_sha256": sha256_text(llama.metadata.get("tokenizer.chat_template", "")),
-        "llama_cpp_python": llama_cpp.__version__,
-        "llama_cpp_build": llama_build(),
-        "backend": "local",
-        "n_ctx": llama.n_ctx(),
-        "n_batch": int(params.n_batch),
-        "threads": int(params.n_threads),
-        "kv_types": f"{_kv_type(params.type_k)}/{_kv_type(params.type_v)}",
-        "n_gpu_layers": config.n_gpu_layers,
-    }
+    facts = _LOAD_FACTS.get(llama)
+    if facts is None:
+        params = llama.context_params
+        facts = _LOAD_FACTS[llama] = {
+            "model_file": config.model_path.name,
+            "quantization": _quantization(config.model_path),
+            "chat_template_sha256": sha256_text(llama.metadata.get("tokenizer.chat_template", "")),
+            "llama_cpp_python": llama_cpp.__version__,
+            "llama_cpp_build": llama_build(),
+            "backend": "local",
+            "n_ctx": llama.n_ctx(),
+            "n_batch": int(params.n_batch),
+            "threads": int(params.n_threads),
+            "kv_types": f"{_kv_type(params.type_k)}/{_kv_type(params.type_v)}",
+            "n_gpu_layers": config.n_gpu_layers,
+        }
+    return facts
 
 
 def choose_seed(params: SamplingParams) -> SamplingParams:

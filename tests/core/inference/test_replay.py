@@ -121,3 +121,21 @@ def test_a_hash_not_known_on_one_side_is_no_difference(engine: Engine, prompt: l
 def test_a_model_file_gone_after_its_load_leaves_the_hash_unknown_and_the_load_standing(tmp_path: Path) -> None:
     hash_in_background(tmp_path / "gone.gguf")  # no OSError: the load that asked has already succeeded
     assert known_sha256(tmp_path / "gone.gguf") == ""
+
+
+def test_the_model_file_is_read_for_the_record_once_per_load_not_at_the_end_of_every_reply(
+    engine: Engine, prompt: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import app.core.inference.replay as replay_module
+
+    _done, first = generate_recorded(engine, prompt, SAMPLED)  # the load's facts are read by now
+    reads: list[Path] = []
+    monkeypatch.setattr(replay_module, "read_gguf_info", lambda path: reads.append(path))
+    _done, second = generate_recorded(engine, prompt, replace(SAMPLED, seed=99))
+    assert reads == []  # nothing between the reply's last token and its end parses the file
+    assert (second.quantization, second.chat_template_sha256, second.n_ctx) == (
+        first.quantization,
+        first.chat_template_sha256,
+        first.n_ctx,
+    )
+    assert second.quantization != ""

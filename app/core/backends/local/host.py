@@ -27,7 +27,7 @@ from app.core.inference.llama_log import LOGGER as LLAMA
 
 log = logging.getLogger(__name__)
 
-PIECE_BATCH_S = 0.016
+PIECE_BATCH_S = 1 / 30
 
 
 class _Channel:
@@ -197,10 +197,13 @@ def _send_reply(job_id: int, events: Iterator[ReplyEvent], send: Callable[[objec
 
 
 class _PieceBatch:
-    """Sends the reply's pieces at most once a frame, the first at once (for time to first token).
+    """Sends the reply's pieces 30 times a second at most, the first at once (for time to first token).
 
-    Each message wakes two threads of the window's process; one a token would take a core
-    from llama.cpp as often on a machine with few cores. The window shows text at screen rate.
+    Each message wakes three threads of the window's process (the pipe's reader, the LLM worker,
+    the GUI), and on a machine with few cores they take that time from llama.cpp. Measured in
+    the whole window on two cores: about 400 µs of the reply's time per message, so 60
+    messages a second instead of 30 cost 100 µs a token more at 100 tokens/s. Text that
+    grows 30 times a second still reads as streaming.
     """
 
     def __init__(self, job_id: int, send: Callable[[object], None]) -> None:

@@ -36,6 +36,7 @@ from app.core.inference.replay import (
     ReplayReport,
     choose_seed,
     hash_in_background,
+    load_facts,
     record_reply,
     replay,
 )
@@ -75,7 +76,8 @@ class EngineSession:
         """Load with the timeline and the offload fallback. Raises ModelFileError, EngineError, LoadCancelled.
 
         The file's SHA-256 for the replay records is then found on a thread of its own (at once when
-        the library has it on record), so no reply waits for a large file to be read."""
+        the library has it on record), so no reply waits for a large file to be read; the rest of
+        what a record says about the load is read at once."""
         result = load_with_fallback(
             LoadTimeline(self.engine, on_stage=listener.stage),
             config,
@@ -84,6 +86,7 @@ class EngineSession:
             cancel=cancel,
         )
         hash_in_background(config.model_path)
+        load_facts(self.engine)  # read now, not at the end of the first reply
         return result
 
     def stream_chat(
