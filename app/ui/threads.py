@@ -131,6 +131,33 @@ class WorkerThread:
         return self._thread.isRunning()
 
 
+class JobThreads:
+    """A feature's thread for its one request at a time: each request gets a thread of its own,
+    which ends with its answer (`end()`), so nothing idles while the window is open."""
+
+    def __init__(self) -> None:
+        self.current: WorkerThread | None = None  # the thread of the last request
+
+    def start(self, worker: QObject, name: str, flags: Iterable[threading.Event] = ()) -> None:
+        self.current = WorkerThread(worker, name, flags=flags)
+        self.current.start()
+
+    def is_running(self) -> bool:
+        return self.current is not None and self.current.is_running()
+
+    def end(self) -> None:
+        """The answer came: let the thread end (its flags are set too)."""
+        if self.current is not None:
+            self.current.request_stop()
+
+    def shutdown(self) -> bool:
+        """Stop a request in progress and wait for its thread; True once it has ended."""
+        if self.current is None:
+            return True
+        self.current.request_stop()
+        return self.current.wait()
+
+
 def wait_keeping_events(threads: Iterable[WorkerThread]) -> None:
     """Wait for the threads to end while this (the GUI) thread goes on handling events.
 

@@ -22,7 +22,7 @@ from app.core.models.library import InstalledModel
 from app.core.models.links import ModelSource
 from app.core.support.formatting import fill
 from app.ui.models.workers import LibraryWorker
-from app.ui.threads import WorkerThread
+from app.ui.threads import JobThreads, WorkerThread
 from app.ui.widgets.core_text import word
 
 
@@ -37,11 +37,11 @@ class ModelFileOpener(QObject):
         self.models_dir = models_dir
         self._window = parent
         self.choose_file: Callable[[], Path | None] = self._ask_file
-        self._thread: WorkerThread | None = None
+        self._jobs = JobThreads()
 
     @property
     def is_busy(self) -> bool:
-        return self._thread is not None and self._thread.is_running()
+        return self._jobs.is_running()
 
     def choose_and_open(self) -> None:
         """Ask for a .gguf file, then check it and add it to the library on the worker thread."""
@@ -57,8 +57,7 @@ class ModelFileOpener(QObject):
         worker.imported.connect(self._on_added)
         worker.alreadyInLibrary.connect(self._on_already_in_library)
         worker.failed.connect(self._on_failed)
-        self._thread = WorkerThread(worker, "open-model-file", flags=(worker.closing, worker.cancel))
-        self._thread.start()
+        self._jobs.start(worker, "open-model-file", flags=(worker.closing, worker.cancel))
         self.busy.emit(fill(self.tr("Checking {name}…"), name=path.name))
         # The size is 0: only the list of models found elsewhere shows it, and reading it here would be I/O.
         worker.linkRequested.emit(FoundModel(path.stem, path, 0, ModelSource.FILE), self.models_dir)
@@ -66,18 +65,14 @@ class ModelFileOpener(QObject):
     @property
     def job_thread(self) -> WorkerThread | None:
         """The thread of the last request (it ends with its answer)."""
-        return self._thread
+        return self._jobs.current
 
     def shutdown(self) -> bool:
         """Cancel a check in progress and wait for its thread; True once it has ended."""
-        if self._thread is None:
-            return True
-        self._thread.request_stop()
-        return self._thread.wait()
+        return self._jobs.shutdown()
 
     def _done(self) -> None:
-        if self._thread is not None:
-            self._thread.request_stop()  # one file per thread: it ends with the answer
+        self._jobs.end()  # one file per thread: it ends with the answer
 
     @Slot(object)
     def _on_added(self, model: InstalledModel) -> None:

@@ -32,7 +32,7 @@ from app.core.memory.recommended_fit import SizedRecommendation, size_recommende
 from app.core.models.recommended import RecommendedModel
 from app.core.settings import saved_context
 from app.core.support.formatting import fill, format_bytes
-from app.ui.threads import WorkerThread
+from app.ui.threads import JobThreads, WorkerThread
 from app.ui.widgets.core_text import word
 from app.ui.widgets.screen_fit import resize_to_fit
 from app.ui.widgets.tables import read_only_item
@@ -76,7 +76,7 @@ class RecommendedModelsDialog(QDialog):
         resize_to_fit(self, 900, 460)
         self._measure = measure
         self._context = context
-        self._thread: WorkerThread | None = None
+        self._jobs = JobThreads()
         self.sized: list[SizedRecommendation] = []
 
         intro = QLabel(
@@ -114,31 +114,26 @@ class RecommendedModelsDialog(QDialog):
 
     def plan(self) -> None:
         """Measure the machine and size the list again (the free memory changes); the table follows."""
-        if self._thread is not None and self._thread.is_running():
+        if self._jobs.is_running():
             return
         planner = RecommendationPlanner(self._measure or machine_now, self._context or saved_context)
         planner.planned.connect(self._on_planned)
-        self._thread = WorkerThread(planner, "recommended-models")
-        self._thread.start()
+        self._jobs.start(planner, "recommended-models")
         self.machine_label.setText(self.tr("Measuring this computer's free memory…"))
         planner.planRequested.emit()
 
     @property
     def job_thread(self) -> WorkerThread | None:
         """The thread of the last request (it ends with its answer)."""
-        return self._thread
+        return self._jobs.current
 
     def shutdown(self) -> bool:
         """Stop the planning thread and wait for it; True once it has ended."""
-        if self._thread is None:
-            return True
-        self._thread.request_stop()
-        return self._thread.wait()
+        return self._jobs.shutdown()
 
     @Slot(object, object)
     def _on_planned(self, sized: list[SizedRecommendation], machine: Machine) -> None:
-        if self._thread is not None:
-            self._thread.request_stop()  # one answer per plan: the thread ends with it
+        self._jobs.end()  # one answer per plan: the thread ends with it
         self.sized = sized
         self.machine_label.setText(self._machine_text(machine))
         self.table.setRowCount(0)
