@@ -77,9 +77,9 @@ class GuiStreamProbe(QObject):
         self._home.enter_context(_home_of_its_own())
         try:
             save_settings(app_paths().ensure().settings_file, _bench_settings(config, params))
-            from app.ui.shell.main_window import MainWindow  # after GLASSBOX_HOME: the window reads it
+            from app.ui.shell.application import open_main_window  # after GLASSBOX_HOME: the window reads it
 
-            self._window = MainWindow(initial_model=config.model_path)
+            self._window = open_main_window(config.model_path)
         except BaseException:
             self._home.close()
             raise

@@ -44,11 +44,16 @@ def run_gui(args: argparse.Namespace) -> int:
     language = install_translators(app, appearance.language)  # before any widget: tr() runs as widgets are built
     apply_theme(app, appearance.theme)
     log.info("Interface language %s, theme %s", language.value, appearance.theme.value)
-    window = MainWindow(initial_model=Path(args.model) if args.model else None)
+    window = open_main_window(Path(args.model) if args.model else None)
     install_excepthooks(_banner_reporter(window))
     window.show()
     _schedule_demo(window, args)
     return app.exec()
+
+
+def open_main_window(initial_model: Path | None = None) -> MainWindow:
+    """The main window, not shown yet (the application, and the bench that measures it whole)."""
+    return MainWindow(initial_model=initial_model)
 
 
 def _banner_reporter(window: MainWindow):  # type: ignore[no-untyped-def]
