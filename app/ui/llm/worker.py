@@ -47,6 +47,7 @@ from app.core.monitor.reply_energy import EnergyMeter, ReplyMeasure
 from app.core.server.config import DEFAULT_QUEUE_LIMIT
 from app.core.server.model_queue import ModelQueue, QueuedJob
 from app.core.support.formatting import fill
+from app.core.support.timed_batch import TimedBatch
 from app.ui.llm.decoding_replies import ForkSpec, open_reply
 from app.ui.threads import WorkerThread, rearm
 from app.ui.widgets.core_text import word
@@ -65,33 +66,9 @@ class ReplyRequest:
     beam: BeamSettings | None = None  # decode by beam search (the reply is the best hypothesis)
 
 
+# Streamed text reaches the GUI thread at most once a frame: a fast model makes a hundred
+# tokens a second or more, and the view shows text at screen rate anyway.
 TEXT_BATCH_S = 0.016
-
-
-class _TextBatch:
-    """Sends streamed text at most once a frame (16 ms), the first piece at once.
-
-    A fast model makes a hundred tokens a second or more; one queued signal each wakes the
-    GUI thread as often, and on a machine with few cores every wake-up takes a core from
-    llama.cpp mid-token. The view shows text at screen rate anyway.
-    """
-
-    def __init__(self, send: Callable[[str], object]) -> None:
-        self._send = send
-        self._parts: list[str] = []
-        self._sent_at = 0.0
-
-    def add(self, text: str) -> None:
-        self._parts.append(text)
-        now = time.perf_counter()
-        if now - self._sent_at >= TEXT_BATCH_S:
-            self._sent_at = now
-            self.flush()
-
-    def flush(self) -> None:
-        if self._parts:
-            self._send("".join(self._parts))
-            self._parts.clear()
 
 
 class LlmWorker(QObject):
@@ -254,7 +231,7 @@ class LlmWorker(QObject):
         remote = self.remote
         started = time.perf_counter()
         times: list[float] = []  # when each piece arrived, for a server's reply (the engine records its own)
-        batch = _TextBatch(self.token.emit)
+        batch: TimedBatch[str] = TimedBatch(TEXT_BATCH_S, lambda parts: self.token.emit("".join(parts)))
         measure = ReplyMeasure(request.requested_at, self._energy_meter() if remote is None else None)
 
         def stream(backend: LocalBackend | RemoteBackend) -> None:
