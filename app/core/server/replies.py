@@ -21,6 +21,7 @@ from starlette.types import Receive
 from app.core.backends.local.backend import LocalBackend
 from app.core.inference.engine import ReplyDone, ReplyEvent, TokenPiece
 from app.core.server.model_queue import QueuedJob
+from app.core.support.stop_flag import StopFlag
 
 ReplyStart = Callable[[LocalBackend, threading.Event], Iterator[ReplyEvent]]
 
@@ -33,7 +34,7 @@ class ReplyRun:
     """Created on the event loop; `job` goes to the ModelQueue."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, start: ReplyStart) -> None:
-        self.stop = threading.Event()
+        self.stop = StopFlag()  # set when the client leaves; wakes the model's thread waiting for the engine
         self.queued_at = time.perf_counter()
         self.started_at: float | None = None  # when the model's thread took it
         self.first_token_at: float | None = None  # when its first text reached the loop

@@ -4,7 +4,9 @@ Finished messages live in a container that places them itself and has a fixed he
 Qt's layout never asks it, or any of its messages, for a height-for-width while a reply
 streams (a QVBoxLayout there would re-measure the text of every message on every token).
 The streaming message sits beside it in the outer layout; growing it relays out two items.
-Tokens are buffered and flushed on a short timer; the streaming reply is rendered as
+Streamed text shows at once, then at most once every FLUSH_INTERVAL_MS (what comes sooner
+waits for a one-off timer, so a reply does not wake the GUI thread more often than its text
+arrives); the streaming reply is rendered as
 Markdown a few times a second (`live_reply`), by the renderer a finished reply goes through
 (`app.ui.widgets.markdown_pieces`), so its look does not change when it ends.
 
@@ -15,6 +17,8 @@ has seen its address and agreed. A very long message shows its beginning (`long_
 """
 
 from __future__ import annotations
+
+import time
 
 from PySide6.QtCore import QEvent, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
@@ -296,8 +300,9 @@ class ChatView(QScrollArea):
         self._live: MessageWidget | None = None
         self.last_rendered: MessageWidget | None = None  # the reply that finished on show, until the view changes
         self._pending: list[str] = []
+        self._flushed_at = 0.0  # time.perf_counter() of the last flush that showed text
         self._flush_timer = QTimer(self)
-        self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
+        self._flush_timer.setSingleShot(True)  # started for text that came too soon after a flush
         self._flush_timer.timeout.connect(self.flush)
         self._follow_bottom = True
         bar = self.verticalScrollBar()
@@ -362,19 +367,30 @@ class ChatView(QScrollArea):
         self._live.begin_streaming()
         self._outer.insertWidget(1, self._live)
         self._show_empty_state()
-        self._flush_timer.start()
+        self._flushed_at = 0.0
         return self._live
 
     def append_tokens(self, text: str) -> None:
-        """Queue streamed text; it is shown on the next flush."""
-        if self._live is not None:
-            self._pending.append(text)
+        """Show streamed text now, or with what follows once FLUSH_INTERVAL_MS have passed since
+        the last flush: never re-rendered per token."""
+        if self._live is None:
+            return
+        self._pending.append(text)
+        if self._flush_timer.isActive():
+            return
+        wait_ms = FLUSH_INTERVAL_MS - (time.perf_counter() - self._flushed_at) * 1000
+        if wait_ms <= 0:
+            self.flush()
+        else:
+            self._flush_timer.start(max(1, round(wait_ms)))
 
     def flush(self) -> None:
+        self._flush_timer.stop()
         if self._live is None or not self._pending:
             return
         batch = "".join(self._pending)
         self._pending.clear()
+        self._flushed_at = time.perf_counter()
         self._live.append_text(batch)
 
     def live_text(self) -> str:

@@ -47,6 +47,7 @@ from app.core.monitor.reply_energy import EnergyMeter, ReplyMeasure
 from app.core.server.config import DEFAULT_QUEUE_LIMIT
 from app.core.server.model_queue import ModelQueue, QueuedJob
 from app.core.support.formatting import fill
+from app.core.support.stop_flag import StopFlag
 from app.core.support.timed_batch import TimedBatch
 from app.ui.llm.decoding_replies import ForkSpec, open_reply
 from app.ui.threads import WorkerThread, rearm
@@ -104,8 +105,9 @@ class LlmWorker(QObject):
     def __init__(self, backend: LocalBackend | None = None) -> None:
         super().__init__()
         self.backend = backend or LocalBackend()
-        self.stop_event = threading.Event()
-        self.cancel_load_event = threading.Event()
+        # StopFlags: setting one wakes this thread while it waits for the engine (stop_flag.py)
+        self.stop_event = StopFlag()
+        self.cancel_load_event = StopFlag()
         self.closing = threading.Event()  # set first when the thread is asked to stop: no new job runs
         # Set (by the GUI, directly): record each token's top alternatives, emitted as replyTokens.
         self.token_probabilities = threading.Event()

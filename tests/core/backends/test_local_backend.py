@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.core.backends.base import Backend
-from app.core.backends.local.backend import LocalBackend
+from app.core.backends.local.backend import WAIT_S, LocalBackend
 from app.core.backends.local.process import EngineCrashed, EngineProcess
 from app.core.backends.local.session import LoadListener
 from app.core.chat.context_window import PlanRequest, WindowTurn
@@ -30,6 +30,7 @@ from app.core.inference.engine import (
 )
 from app.core.inference.sampling import GREEDY
 from app.core.models.validation import ModelFileError
+from app.core.support.stop_flag import StopFlag
 
 STORY = [ChatMessage("user", "Write a long story about a lighthouse keeper.")]
 LONG = replace(GREEDY, max_tokens=200)
@@ -130,6 +131,31 @@ def test_stop_ends_the_reply_within_one_token(backend: LocalBackend) -> None:
             stop.set()
     assert done.stats.stop_reason is StopReason.USER
     assert done.stats.completion_tokens <= seen + 1
+
+
+def test_a_stop_flag_set_from_another_thread_wakes_the_waiting_caller_which_never_polls(
+    backend: LocalBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    waits: list[tuple[float, bool]] = []  # each wait for the engine: its timeout, and whether an event came
+    next_event = backend.link.next_event
+
+    def watched(timeout: float) -> object:
+        event = next_event(timeout)
+        waits.append((timeout, event is not None))
+        return event
+
+    monkeypatch.setattr(backend.link, "next_event", watched)
+    stop = StopFlag()
+    setter = threading.Timer(0.05, stop.set)
+    for event in backend.stream_chat(STORY, LONG, stop):
+        if isinstance(event, ReplyDone):
+            done = event
+        elif setter.ident is None:
+            setter.start()  # set while the caller waits for the next piece
+    setter.join()
+    assert done.stats.stop_reason is StopReason.USER and done.stats.completion_tokens < LONG.max_tokens
+    assert {timeout for timeout, _ in waits} == {WAIT_S}  # not the plain Event's POLL_S
+    assert sum(not came for _, came in waits) <= 1  # woken once, by the flag; never for nothing
 
 
 def test_stop_set_before_the_reply_starts_aborts_the_prompt_evaluation(backend: LocalBackend) -> None:

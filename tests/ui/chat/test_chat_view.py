@@ -26,18 +26,20 @@ def _fill(view: ChatView, count: int) -> None:
             return
 
 
-def test_tokens_appear_on_the_next_flush_not_one_by_one(view: ChatView) -> None:
+def test_streamed_text_shows_at_once_then_at_most_once_per_flush_interval(view: ChatView) -> None:
     live = view.begin_reply()
     view.append_tokens("Hel")
+    assert live.streamed_text() == "Hel"  # the first text of a reply is not held back
     view.append_tokens("lo")
-    assert live.streamed_text() == ""  # nothing re-rendered per token
+    assert live.streamed_text() == "Hel"  # text right after a flush waits: nothing re-rendered per token
     view.flush()
     assert live.streamed_text() == "Hello"
 
 
-def test_the_flush_timer_shows_streamed_text_without_help(view: ChatView, qtbot: QtBot) -> None:
+def test_the_flush_timer_shows_text_that_came_too_soon_without_help(view: ChatView, qtbot: QtBot) -> None:
     live = view.begin_reply()
-    view.append_tokens("streaming")
+    view.append_tokens("stream")
+    view.append_tokens("ing")
     qtbot.waitUntil(lambda: live.streamed_text() == "streaming", timeout=1000)
 
 

@@ -14,6 +14,7 @@ fresh process.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -38,8 +39,10 @@ from app.core.inference.replay import ReplayRecord, ReplayReport
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import FallbackResult
 from app.core.models.library import installed_models
+from app.core.support.stop_flag import StopFlag
 
-POLL_S = 0.005  # how often a waiting caller looks at its stop flag
+POLL_S = 0.005  # how often a waiting caller looks at a stop flag that cannot wake it (a plain Event)
+WAIT_S = 1.0  # how long it waits at a time otherwise: an event, or its StopFlag, ends the wait
 IDLE = "running the model"
 
 
@@ -238,20 +241,25 @@ class LocalBackend:
         raise AssertionError("a job's events end with Finished or Failed")
 
     def _events(self, job_id: int, abort: threading.Event | None) -> Iterator[wire.Event]:
-        """The job's events up to its Finished (included); Failed raises its error."""
-        aborted = False
-        while True:
-            if abort is not None and not aborted and abort.is_set():
-                self.link.abort(job_id)
-                aborted = True
-            event = self.link.next_event(POLL_S)
-            if event is None or getattr(event, "job", job_id) != job_id:
-                continue  # nothing yet, or a late event of a job its caller gave up on
-            if isinstance(event, wire.Failed):
-                raise event.error.to_exception()
-            yield event
-            if isinstance(event, wire.Finished):
-                return
+        """The job's events up to its Finished (included); Failed raises its error.
+
+        `abort` is forwarded to the engine as soon as it is set: a StopFlag wakes the wait for
+        it, a plain Event is looked at every POLL_S."""
+        with abort.waking(self.link.wake) if isinstance(abort, StopFlag) else contextlib.nullcontext():
+            wait_s = POLL_S if abort is not None and not isinstance(abort, StopFlag) else WAIT_S
+            aborted = False
+            while True:
+                if abort is not None and not aborted and abort.is_set():
+                    self.link.abort(job_id)
+                    aborted = True
+                event = self.link.next_event(wait_s)
+                if event is None or getattr(event, "job", job_id) != job_id:
+                    continue  # nothing yet, or a late event of a job its caller gave up on
+                if isinstance(event, wire.Failed):
+                    raise event.error.to_exception()
+                yield event
+                if isinstance(event, wire.Finished):
+                    return
 
 
 def _tell(listener: LoadListener, event: wire.Event) -> None:

@@ -60,10 +60,20 @@ class EngineLink(Protocol):
     def abort(self, job_id: int) -> None: ...
 
     def next_event(self, timeout: float) -> wire.Event | None:
-        """The next event, None when none came within `timeout`; raises EngineCrashed when the engine died."""
+        """The next event, None when none came within `timeout` or `wake` was called; raises
+        EngineCrashed when the engine died."""
+
+    def wake(self) -> None:
+        """End a `next_event` wait now (from any thread), so its caller looks at its stop flag."""
 
     def close(self) -> None: ...
 
+
+class _Woken:
+    """What `wake()` puts into an events queue: no event, a reason to look at the stop flag."""
+
+
+WOKEN = _Woken()
 
 _job_ids = itertools.count(1)
 
@@ -80,7 +90,8 @@ class EngineProcess:
         self._process: multiprocessing.process.BaseProcess | None = None
         self._connection: Connection | None = None
         self._send_lock = threading.Lock()
-        self._events: queue.Queue[wire.Event | None] = queue.Queue()  # None: the child's end of the pipe closed
+        # None: the child's end of the pipe closed
+        self._events: queue.Queue[wire.Event | _Woken | None] = queue.Queue()
         self._reader: threading.Thread | None = None
         self._stderr_path = ""
         self._closing = False
@@ -119,11 +130,16 @@ class EngineProcess:
             event = self._events.get(timeout=timeout)
         except queue.Empty:
             return None
+        if isinstance(event, _Woken):
+            return None
         if event is None:
             crash = self._crash()
             self._process = None  # told once: the next job starts a fresh engine
             raise crash
         return event
+
+    def wake(self) -> None:
+        self._events.put(WOKEN)
 
     def close(self) -> None:
         """Ask the child to exit, then terminate, then kill it: bounded however stuck it is."""
@@ -251,7 +267,7 @@ class InProcessEngine:
     def __init__(self, engine: Engine | None = None) -> None:
         self.session = EngineSession(engine)
         self._aborts = host.Aborts()
-        self._events: queue.Queue[wire.Event] = queue.Queue()
+        self._events: queue.Queue[wire.Event | _Woken] = queue.Queue()
         self._thread: threading.Thread | None = None
 
     @property
@@ -270,9 +286,13 @@ class InProcessEngine:
 
     def next_event(self, timeout: float) -> wire.Event | None:
         try:
-            return self._events.get(timeout=timeout)
+            event = self._events.get(timeout=timeout)
         except queue.Empty:
             return None
+        return None if isinstance(event, _Woken) else event
+
+    def wake(self) -> None:
+        self._events.put(WOKEN)
 
     def close(self) -> None:
         self._join()
