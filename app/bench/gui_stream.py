@@ -4,7 +4,8 @@ A `MainWindow` (its panels, docks, pollers and the engine in its child process) 
 home folder of its own (`GLASSBOX_HOME`), with the bench's settings saved there as the
 user's defaults, loads the starter and answers the message as if it had been typed: new
 chat, send. The speed is measured on the GUI thread, from the first token's text to the
-last's, by a slot connected after the window's own (so the window has drawn each piece).
+last's, by a slot connected after the window's own (so the window has drawn each piece), and
+so is the CPU time the window's process (every thread of it: this process) spent meanwhile.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ class GuiStreamProbe(QObject):
             window.chat_view.append_tokens = lambda _text: None  # type: ignore[method-assign,assignment]
         self._loop = QEventLoop()
         self._first = self._last = 0.0
+        self._cpu_first = self._cpu_last = 0.0  # time.process_time() at the first and the last token
         self._done: ReplyDone | None = None
         self._failure = ""
         window.worker.token.connect(self._on_token)
@@ -110,7 +112,9 @@ class GuiStreamProbe(QObject):
     @Slot(str)
     def _on_token(self, _text: str) -> None:
         self._last = time.perf_counter()
-        self._first = self._first or self._last
+        self._cpu_last = time.process_time()
+        if not self._first:
+            self._first, self._cpu_first = self._last, self._cpu_last
 
     @Slot(object)
     def _on_finished(self, done: ReplyDone) -> None:
@@ -124,12 +128,15 @@ class GuiStreamProbe(QObject):
 
     def measure(self) -> Measured:
         """Tokens/s as the window's GUI thread receives them, first token to last, with the
-        counters llama.cpp kept for the reply in the engine's child process."""
+        counters llama.cpp kept for the reply in the engine's child process and the window's
+        CPU time per token meanwhile."""
         self._stream()
         done = self._done
         if done is None or done.metrics is None:
             raise RuntimeError(f"the window's reply did not finish: {self._failure or 'no metrics'}")
-        return Measured((done.stats.completion_tokens - 1) / (self._last - self._first), counted(done.metrics))
+        intervals = done.stats.completion_tokens - 1
+        cpu_us = (self._cpu_last - self._cpu_first) / intervals * 1e6
+        return Measured(intervals / (self._last - self._first), counted(done.metrics), cpu_us)
 
     def longest_stall_ms(self) -> float:
         """The longest gap between ticks of a 5 ms timer on the GUI thread while a reply streams.

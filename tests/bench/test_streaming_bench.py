@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from app.bench.streaming import Measured, engine_reply, long_prompt, prompt_eval
-from app.core.inference.engine import ChatMessage, Engine
+from app.bench.streaming import (
+    Measured,
+    engine_process_reply,
+    engine_reply,
+    long_prompt,
+    paired,
+    paired_decode,
+    prompt_eval,
+)
+from app.core.backends.local.backend import LocalBackend
+from app.core.inference.drafting import Speculative
+from app.core.inference.engine import ChatMessage, Engine, LoadConfig
 from app.core.inference.metrics import LlamaCounters
 from app.core.inference.sampling import GREEDY
 
@@ -31,3 +43,32 @@ def test_the_long_prompt_is_about_a_thousand_tokens_and_its_evaluation_is_counte
     measured = prompt_eval(engine, messages)
     assert measured.llama.prompt_eval_tokens == engine.count_tokens(messages)
     assert measured.tokens_per_s > 0 and measured.llama.prompt_eval_tokens_per_s >= measured.tokens_per_s
+
+
+def test_the_engine_process_is_timed_where_its_tokens_arrive_with_llama_cpps_count_in_the_child(
+    starter_model: Path,
+) -> None:
+    backend = LocalBackend()
+    try:
+        backend.load(LoadConfig(starter_model, n_ctx=1024, speculative=Speculative.OFF))
+        measured = engine_process_reply(
+            backend, [ChatMessage("user", "Tell me about the sea.")], GREEDY.with_values({"max_tokens": 12})
+        )
+    finally:
+        backend.close()
+    assert measured.tokens_per_s > 0
+    assert measured.llama.eval_tokens == 11
+    # Timed where the tokens arrive: the first one's trip through the pipe can take a millisecond
+    # longer than the last one's, a percent of a 12-token reply (a tenth of that in the bench's).
+    assert 0.5 < measured.of_decode < 1.1
+
+
+def test_paths_are_compared_round_by_round_so_drift_between_rounds_cancels() -> None:
+    # The machine ran twice as fast in the second round; within each round c was 0.9 of a.
+    assert paired([90.0, 180.0, 45.0], [100.0, 200.0, 50.0]) == pytest.approx(0.9)
+    slow, fast = LlamaCounters(eval_tokens=99, eval_ms=1980.0), LlamaCounters(eval_tokens=99, eval_ms=990.0)
+    window = [Measured(40.0, slow), Measured(90.0, fast)]
+    engine = [Measured(48.0, fast), Measured(98.0, fast)]
+    assert paired_decode(window, engine) == pytest.approx(0.75)  # median of 0.5 and 1.0
+    with pytest.raises(ValueError):
+        paired([1.0], [1.0, 2.0])  # rounds that do not pair up are a mistake, not a shorter median

@@ -31,6 +31,7 @@ def test_the_whole_window_answers_the_message_and_its_reply_is_measured_against_
         assert window.loaded_model is not None and window.loaded_model.name == starter_model.name
         assert measured.tokens_per_s > 0
         assert measured.llama.eval_tokens == 11  # llama.cpp's count for this reply, in the engine process
+        assert measured.process_cpu_us_per_token is not None and measured.process_cpu_us_per_token > 0
         reply = window.chat_view.messages()[-1]
         assert reply.role == "assistant" and reply.text.strip()  # rendered, drawn while streaming or not
         assert reply.body.toPlainText().strip()
