@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from pathlib import Path
 
 from app.bench import SECTIONS, BenchContext, format_table, run_sections, write_json
@@ -24,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
         context = BenchContext(model_path=resolve_model(args.model), quick=args.quick)
     except CommandError as error:
         return fail(str(error))
-    rows = run_sections(context, args.only)
+    rows = run_sections(context, args.only, prepare=partial(quiet_logging, False))
     print(format_table(rows))
     if args.json:
         write_json(args.json, rows, context)
