@@ -3,7 +3,8 @@
 Each case loads a model on the CPU, reads the buffer sizes llama.cpp logs (model
 weights, KV cache, compute buffer) and compares them with what `MemoryPlanner`
 predicted from the GGUF header alone. Target: within 5 % for weights and KV cache;
-the compute buffer is an estimate and is reported without a target.
+the compute buffer is an estimate and is reported without a target. A buffer llama.cpp
+logged nothing for is "not measured", never an error of 0 %.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 import llama_cpp
 from gguf.constants import GGMLQuantizationType
 
-from app.bench import BenchContext, BenchRow, row
+from app.bench import BenchContext, BenchRow, not_measured, row
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
 from app.core.inference.engine import Engine, LoadConfig
 from app.core.inference.llama_buffers import LlamaBuffers, capture_llama_buffers
@@ -56,16 +57,30 @@ class PlanAccuracy:
     logged_compute: int
 
     @property
-    def weights_error_percent(self) -> float:
+    def weights_error_percent(self) -> float | None:
         return _error_percent(self.planned_weights, self.logged_weights)
 
     @property
-    def kv_error_percent(self) -> float:
+    def kv_error_percent(self) -> float | None:
         return _error_percent(self.planned_kv, self.logged_kv)
 
     @property
-    def compute_error_percent(self) -> float:
+    def compute_error_percent(self) -> float | None:
         return _error_percent(self.planned_compute, self.logged_compute)
+
+    def rows(self) -> list[BenchRow]:
+        """Each buffer's error in percent (weights and KV cache against the target), or why it was not measured."""
+        errors = (
+            ("weights", self.weights_error_percent, TARGET),
+            ("KV cache", self.kv_error_percent, TARGET),
+            ("compute buffer", self.compute_error_percent, ""),
+        )
+        return [
+            row(SECTION, f"{self.case}: {kind} error", abs(error), "%", target)
+            if error is not None
+            else not_measured(SECTION, f"{self.case}: {kind} error", f"llama.cpp logged no {kind} size", "%", target)
+            for kind, error, target in errors
+        ]
 
 
 def measure_plan_accuracy(model_path: Path, context: ContextSettings, case: str = "") -> PlanAccuracy:
@@ -127,11 +142,6 @@ def accuracy_cases(starter: Path, workdir: Path) -> list[PlanAccuracy]:
 def run(context: BenchContext) -> list[BenchRow]:
     with tempfile.TemporaryDirectory(prefix="glassbox-bench-") as workdir:
         cases = accuracy_cases(context.model_path, Path(workdir))
-    rows: list[BenchRow] = []
-    for case in cases:
-        rows.append(row(SECTION, f"{case.case}: weights error", abs(case.weights_error_percent), "%", TARGET))
-        rows.append(row(SECTION, f"{case.case}: KV cache error", abs(case.kv_error_percent), "%", TARGET))
-        rows.append(row(SECTION, f"{case.case}: compute buffer error", abs(case.compute_error_percent), "%"))
     context.details[SECTION] = [
         {
             **case.__dict__,
@@ -141,11 +151,12 @@ def run(context: BenchContext) -> list[BenchRow]:
         }
         for case in cases
     ]
-    return rows
+    return [bench_row for case in cases for bench_row in case.rows()]
 
 
-def _error_percent(planned: int, logged: int) -> float:
-    return (planned - logged) / logged * 100 if logged else 0.0
+def _error_percent(planned: int, logged: int) -> float | None:
+    """The plan's error against llama.cpp's logged size; None when llama.cpp logged none."""
+    return (planned - logged) / logged * 100 if logged else None
 
 
 def _ggml_type(name: str) -> int:
