@@ -223,9 +223,7 @@ def run(context: BenchContext) -> list[BenchRow]:
     )
     b_of_d, c_of_d, e_of_d = (statistics.median(m.of_decode for m in measured[k]) for k in ("engine", "gui", "process"))
     b_over, c_over = (statistics.median(m.overhead_us for m in measured[k]) for k in ("engine", "gui"))
-    window_cpu, undrawn_cpu = (
-        statistics.median(m.process_cpu_us_per_token or 0.0 for m in measured[k]) for k in ("gui", "gui_no_drawing")
-    )
+    window_cpu, undrawn_cpu = (process_cpu_us(measured[k]) for k in ("gui", "gui_no_drawing"))
     prompt = measured["prompt"]
     prompt_rate = statistics.median(m.tokens_per_s for m in prompt)
     llama_prompt_rate = statistics.median(m.llama.prompt_eval_tokens_per_s for m in prompt)
@@ -288,6 +286,15 @@ def run(context: BenchContext) -> list[BenchRow]:
         row(SECTION, "prompt processing, engine / llama.cpp", prompt_share, "ratio", ">= 0.97"),
         row(SECTION, "longest GUI event-loop stall while streaming", max(stalls), "ms", "< 50"),
     ]
+
+
+def process_cpu_us(replies: Sequence[Measured]) -> float:
+    """The median CPU time per token of the replies' reader process (each window round measures it)."""
+    values = [m.process_cpu_us_per_token for m in replies]
+    measured = [value for value in values if value is not None]
+    if len(measured) != len(values):
+        raise RuntimeError("a round did not measure its process's CPU time")
+    return statistics.median(measured)
 
 
 def paired(values: Sequence[float], others: Sequence[float]) -> float:

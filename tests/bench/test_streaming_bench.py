@@ -13,6 +13,7 @@ from app.bench.streaming import (
     long_prompt,
     paired,
     paired_decode,
+    process_cpu_us,
     prompt_eval,
 )
 from app.core.backends.local.backend import LocalBackend
@@ -72,3 +73,11 @@ def test_paths_are_compared_round_by_round_so_drift_between_rounds_cancels() -> 
     assert paired_decode(window, engine) == pytest.approx(0.75)  # median of 0.5 and 1.0
     with pytest.raises(ValueError):
         paired([1.0], [1.0, 2.0])  # rounds that do not pair up are a mistake, not a shorter median
+
+
+def test_the_window_s_cpu_per_token_is_a_median_and_a_round_without_it_is_an_error_not_a_zero() -> None:
+    counters = LlamaCounters(eval_tokens=99, eval_ms=990.0)
+    rounds = [Measured(90.0, counters, cpu) for cpu in (400.0, 500.0, 450.0)]
+    assert process_cpu_us(rounds) == 450.0
+    with pytest.raises(RuntimeError, match="did not measure"):
+        process_cpu_us([*rounds, Measured(90.0, counters)])

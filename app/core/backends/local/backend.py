@@ -246,7 +246,7 @@ class LocalBackend:
         `abort` is forwarded to the engine as soon as it is set: a StopFlag wakes the wait for
         it, a plain Event is looked at every POLL_S."""
         with abort.waking(self.link.wake) if isinstance(abort, StopFlag) else contextlib.nullcontext():
-            wait_s = POLL_S if abort is not None and not isinstance(abort, StopFlag) else WAIT_S
+            wait_s = WAIT_S if abort is None or isinstance(abort, StopFlag) else POLL_S
             aborted = False
             while True:
                 if abort is not None and not aborted and abort.is_set():
