@@ -73,7 +73,7 @@ class _Woken:
     """What `wake()` puts into an events queue: no event, a reason to look at the stop flag."""
 
 
-WOKEN = _Woken()
+_WOKEN = _Woken()
 
 _job_ids = itertools.count(1)
 
@@ -139,7 +139,7 @@ class EngineProcess:
         return event
 
     def wake(self) -> None:
-        self._events.put(WOKEN)
+        self._events.put(_WOKEN)
 
     def close(self) -> None:
         """Ask the child to exit, then terminate, then kill it: bounded however stuck it is."""
@@ -292,7 +292,7 @@ class InProcessEngine:
         return None if isinstance(event, _Woken) else event
 
     def wake(self) -> None:
-        self._events.put(WOKEN)
+        self._events.put(_WOKEN)
 
     def close(self) -> None:
         self._join()
