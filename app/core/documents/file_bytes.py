@@ -31,7 +31,7 @@ class FileBytes:
     sha256: str  # of `data`
 
 
-def read_file_bytes(path: Path, cancelled: Cancelled = never_cancelled, limit: int = MAX_FILE_BYTES) -> FileBytes:
+def read_file_bytes(path: Path, cancelled: Cancelled = never_cancelled) -> FileBytes:
     """The bytes of the regular file at `path` (a link is followed); raises DocumentError or ReadCancelled."""
     try:
         refuse_what_is_not_a_file(path, os.stat(path))
@@ -41,8 +41,8 @@ def read_file_bytes(path: Path, cancelled: Cancelled = never_cancelled, limit: i
     try:
         status = os.fstat(descriptor)
         refuse_what_is_not_a_file(path, status)  # swapped for a pipe or a device since the check above
-        if status.st_size > limit:
-            raise DocumentError(path, ReadProblem.TOO_LARGE, too_large_reason(status.st_size, limit))
+        if status.st_size > MAX_FILE_BYTES:
+            raise DocumentError(path, ReadProblem.TOO_LARGE, _too_large_reason(status.st_size))
         return _read(descriptor, status.st_size, cancelled)
     except OSError as error:
         raise _unreadable(path, error) from error
@@ -85,7 +85,7 @@ def refuse_what_is_not_a_file(path: Path, status: os.stat_result) -> None:
     raise DocumentError(path, ReadProblem.NOT_A_FILE, reason)
 
 
-def too_large_reason(size: int, limit: int) -> str:
+def _too_large_reason(size: int) -> str:
     """Says by how much the file is over the limit, so that one byte over never reads as '200 MB of 200 MB'."""
     return fill(
         N_(
@@ -93,8 +93,8 @@ def too_large_reason(size: int, limit: int) -> str:
             "files to add it."
         ),
         size=format_bytes(size),
-        excess=format_bytes(size - limit),
-        limit=format_bytes(limit),
+        excess=format_bytes(size - MAX_FILE_BYTES),
+        limit=format_bytes(MAX_FILE_BYTES),
     )
 
 
