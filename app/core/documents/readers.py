@@ -29,7 +29,7 @@ from app.core.documents.formats import DocumentKind, document_kind, refusal_reas
 from app.core.documents.html_text import HtmlText
 from app.core.documents.read_problems import Cancelled, DocumentError, ReadCancelled, ReadProblem, never_cancelled
 from app.core.documents.text_decoding import decode_text
-from app.core.documents.zip_limits import check_inflated_sizes
+from app.core.documents.zip_limits import check_zip_limits
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 
@@ -151,8 +151,7 @@ def _unlock(path: Path, reader: pypdf.PdfReader) -> None:
 
 def _read_docx(path: Path, kind: DocumentKind, data: bytes, cancelled: Cancelled) -> Document:
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            check_inflated_sizes(path, archive)
+        check_zip_limits(path, data)
         paragraphs = []
         for text in _docx_paragraphs(docx.Document(io.BytesIO(data))):
             if cancelled():

@@ -229,6 +229,22 @@ def test_a_docx_whose_parts_together_inflate_past_the_limit_is_refused(
     assert "64.0 KiB" in error.reason
 
 
+def test_a_docx_of_more_parts_than_the_limit_is_refused_before_its_directory_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(zip_limits, "MAX_MEMBERS", 40)
+    path = tmp_path / "crowded.docx"
+    docx_with_document_xml(path, 1024)
+    with zipfile.ZipFile(path, "a") as crowded:
+        for number in range(40):
+            crowded.writestr(f"word/crowd/part{number}.xml", b"")
+
+    error = refusal(path)
+
+    assert error.problem is ReadProblem.TOO_LARGE
+    assert "parts" in error.reason and "up to 40 parts" in error.reason
+
+
 def test_a_docx_within_the_limits_is_read(tmp_path: Path) -> None:
     path = tmp_path / "letter.docx"
     docx_with_document_xml(path, 200 * 1024)
