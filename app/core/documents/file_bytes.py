@@ -21,7 +21,7 @@ from app.core.support.formatting import fill, format_bytes
 from app.core.support.user_text import N_
 
 MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are refused: reading one would hold the index for minutes
-READ_BLOCK = 1 << 20  # Cancel is asked after each block
+READ_BLOCK = 1 << 20  # Cancel is asked before each block
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
 
 
