@@ -40,10 +40,11 @@ from dataclasses import dataclass
 
 from app.bench import BenchContext, BenchRow, row
 from app.core.chat.context_window import ContextWindow, WindowPolicy, WindowTurn
-from app.core.inference.drafting import Speculative
-from app.core.inference.engine import Engine, LoadConfig, ReplyDone, default_threads, final_reply
+from app.core.inference.engine import Engine, default_threads
 from app.core.inference.kv_shift import shared_prefix_length
 from app.core.inference.sampling import GREEDY, SamplingParams
+from app.core.types.load import LoadConfig, Speculative
+from app.core.types.replies import ReplyDone, final_reply
 
 SECTION = "context_reuse"
 N_CTX = 2048

@@ -18,9 +18,12 @@ from dataclasses import replace
 
 from app.bench import BenchContext, BenchRow, not_measured, row
 from app.core.inference.beam_search import BeamSearcher, BeamSettings
-from app.core.inference.engine import ChatMessage, Engine, LoadConfig, ReplyDone, TokenPiece, final_reply
+from app.core.inference.engine import Engine
 from app.core.inference.fork import fork_point, stream_fork
 from app.core.inference.sampling import GREEDY
+from app.core.types.load import LoadConfig
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, TokenPiece, final_reply
 
 SECTION = "decoding"
 N_CTX = 2048

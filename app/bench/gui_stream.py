@@ -23,10 +23,12 @@ from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
 
 from app.bench.qt_offscreen import bench_application
 from app.bench.streaming import Measured, counted
-from app.core.inference.engine import ChatMessage, LoadConfig, ReplyDone
 from app.core.inference.sampling import SamplingParams
 from app.core.paths import app_paths
 from app.core.settings import ModelSettings, Settings, save_settings
+from app.core.types.load import LoadConfig
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone
 
 HEARTBEAT_MS = 5
 HOME_VARIABLE = "GLASSBOX_HOME"

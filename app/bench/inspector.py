@@ -17,8 +17,9 @@ import numpy as np
 
 from app.bench import BenchContext, BenchRow, row
 from app.bench.streaming import N_CTX, PLAIN, engine_speed, workload
-from app.core.inference.engine import Engine, LoadConfig, default_threads
+from app.core.inference.engine import Engine, default_threads
 from app.core.inference.token_probs import TokenProbabilityRecorder, softmax_top
+from app.core.types.load import LoadConfig
 
 SECTION = "inspector"
 LARGE_VOCAB = 152_064

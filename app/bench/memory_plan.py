@@ -18,10 +18,11 @@ from gguf.constants import GGMLQuantizationType
 
 from app.bench import BenchContext, BenchRow, not_measured, row
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
-from app.core.inference.engine import Engine, LoadConfig
+from app.core.inference.engine import Engine
 from app.core.inference.llama_buffers import LlamaBuffers, capture_llama_buffers
 from app.core.memory.planner import ContextSettings, MemoryPlanner
 from app.core.models.gguf_info import read_gguf_info
+from app.core.types.load import LoadConfig
 
 SECTION = "memory_plan"
 TARGET = "<= 5"

@@ -20,11 +20,14 @@ from dataclasses import replace
 
 from app.bench import BenchContext, BenchRow, not_measured, row
 from app.core.backends.local.backend import LocalBackend
-from app.core.inference.engine import ChatMessage, LoadConfig, ReplyDone, default_threads
+from app.core.inference.engine import default_threads
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.memory.hardware import GpuState
 from app.core.monitor.clock import SessionClock
 from app.core.monitor.sampler import ResourceSampler
+from app.core.types.load import LoadConfig
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone
 
 SECTION = "monitor"
 PROMPT = "Write a long story about a lighthouse keeper and a storm, in at least five paragraphs."

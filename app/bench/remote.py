@@ -21,8 +21,9 @@ from typing import Any
 from app.bench import BenchContext, BenchRow, not_measured, row
 from app.bench.llama_server import ServerUnavailable, server_missing, start_llama_server
 from app.core.backends.remote import RemoteBackend, RemoteConfig
-from app.core.inference.engine import ChatMessage, TokenPiece
 from app.core.inference.sampling import GREEDY, SamplingParams
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import TokenPiece
 
 SECTION = "remote"
 PROMPT = "Write a long story about a lighthouse keeper and a storm, in at least five paragraphs."

@@ -38,8 +38,11 @@ from app.core.documents.index import DocumentIndex, NewChunk
 from app.core.documents.indexer import Indexer
 from app.core.documents.retrieval import RetrievalScope, Retriever
 from app.core.documents.tokens import estimate_tokens
-from app.core.inference.engine import ChatMessage, Engine, LoadConfig, default_threads, final_reply
+from app.core.inference.engine import Engine, default_threads
 from app.core.inference.sampling import GREEDY
+from app.core.types.load import LoadConfig
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import final_reply
 
 SECTION = "retrieval"
 LATENCY_TARGET = "<= 50"

@@ -30,11 +30,14 @@ from typing import Any
 from app.bench import BenchContext, BenchRow, not_measured, row
 from app.bench.streaming import N_CTX, PROMPT, in_own_thread, workload
 from app.core.backends.local.backend import LocalBackend
-from app.core.inference.engine import ChatMessage, Engine, LoadConfig, ReplyDone, ReplyEvent, default_threads
+from app.core.inference.engine import Engine, default_threads
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.server.config import ServerConfig
 from app.core.server.model_queue import ModelQueue, QueuedJob
 from app.core.server.server import ApiServer
+from app.core.types.load import LoadConfig
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, ReplyEvent
 
 SECTION = "server"
 SPEED = "streamed tok/s: through the server (openai client) ÷ in-process engine"

@@ -21,9 +21,12 @@ from dataclasses import replace
 
 from app.bench import BenchContext, BenchRow, row
 from app.bench.streaming import PROMPT, in_own_thread
-from app.core.inference.drafting import Speculative
-from app.core.inference.engine import ChatMessage, Engine, LoadConfig, ReplyStats, default_threads, final_reply
+from app.core.inference.engine import Engine, default_threads
 from app.core.inference.sampling import GREEDY, SamplingParams
+from app.core.types.load import LoadConfig, Speculative
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import final_reply
+from app.core.types.stats import ReplyStats
 
 SECTION = "speculative"
 Side = tuple[str, Engine, list[ChatMessage], Speculative]  # a name, and how its reply is made

@@ -49,19 +49,14 @@ import llama_cpp
 
 from app.bench import BenchContext, BenchRow, row
 from app.core.backends.local.backend import LocalBackend
-from app.core.inference.drafting import Speculative
-from app.core.inference.engine import (
-    ChatMessage,
-    Engine,
-    LoadConfig,
-    ReplyDone,
-    TokenObserver,
-    default_threads,
-    final_reply,
-)
-from app.core.inference.metrics import LlamaCounters, MetricsRecorder, ReplyMetrics
+from app.core.inference.engine import Engine, TokenObserver, default_threads
+from app.core.inference.metrics import MetricsRecorder
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.support.stop_flag import StopFlag
+from app.core.types.load import LoadConfig, Speculative
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, final_reply
+from app.core.types.stats import LlamaCounters, ReplyMetrics
 
 T = TypeVar("T")
 

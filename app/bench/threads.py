@@ -17,7 +17,8 @@ import llama_cpp
 
 from app.bench import BenchContext, BenchRow, row
 from app.bench.streaming import N_CTX, PLAIN, engine_reply, in_own_thread, workload
-from app.core.inference.engine import Engine, LoadConfig, default_threads
+from app.core.inference.engine import Engine, default_threads
+from app.core.types.load import LoadConfig
 
 SECTION = "threads"
 

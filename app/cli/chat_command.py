@@ -19,10 +19,13 @@ from app.cli.servers_command import resolve_server
 from app.core.backends.base import Backend
 from app.core.backends.local.backend import LocalBackend
 from app.core.backends.remote import RemoteBackend, RemoteError
-from app.core.inference.engine import ChatMessage, EngineError, LoadConfig, ReplyDone, ReplyEvent
 from app.core.inference.sampling import SAMPLING_FIELDS, SamplingParams
 from app.core.models.validation import ModelFileError
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS
+from app.core.types.errors import EngineError
+from app.core.types.load import LoadConfig
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, ReplyEvent
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -13,9 +13,12 @@ from dataclasses import replace
 
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model
 from app.core.backends.local.backend import LocalBackend
-from app.core.inference.engine import ChatMessage, EngineError, LoadConfig, final_reply
 from app.core.inference.sampling import GREEDY
 from app.core.models.validation import ModelFileError
+from app.core.types.errors import EngineError
+from app.core.types.load import LoadConfig
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import final_reply
 
 SELFTEST_TOKENS = 16
 

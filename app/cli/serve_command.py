@@ -18,7 +18,6 @@ from pathlib import Path
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model
 from app.cli.flag_checks import bounded
 from app.core.backends.local.backend import LocalBackend
-from app.core.inference.engine import EngineError, LoadCancelled, LoadConfig
 from app.core.models.validation import ModelFileError
 from app.core.server.config import (
     DEFAULT_HOST,
@@ -33,6 +32,8 @@ from app.core.server.model_queue import ModelQueue
 from app.core.server.request_log import RequestRecord
 from app.core.server.server import ApiServer, ServerStartError
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS
+from app.core.types.errors import EngineError, LoadCancelled
+from app.core.types.load import LoadConfig
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 FLAGS = {

@@ -40,8 +40,6 @@ from typing import Any
 from app.core.backends.servers import SavedServer, ServerError
 from app.core.chat.context_window import WindowPolicy
 from app.core.inference.decoding_mode import DecodingSettings
-from app.core.inference.drafting import Speculative
-from app.core.inference.engine import LoadConfig
 from app.core.inference.load_options import CACHE_TYPES, ROPE_SCALING, load_option_problems
 from app.core.inference.sampling import (
     PRESETS,
@@ -59,6 +57,7 @@ from app.core.paths import app_paths
 from app.core.support.atomic import atomic_write
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
+from app.core.types.load import LoadConfig, Speculative
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # types only: the state does not need llama.cpp to be importable
-    from app.core.inference.engine import LoadConfig, LoadReport
+    from app.core.types.load import LoadConfig, LoadReport
 
 
 class Phase(Enum):

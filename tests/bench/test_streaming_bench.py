@@ -17,10 +17,11 @@ from app.bench.streaming import (
     prompt_eval,
 )
 from app.core.backends.local.backend import LocalBackend
-from app.core.inference.drafting import Speculative
-from app.core.inference.engine import ChatMessage, Engine, LoadConfig
-from app.core.inference.metrics import LlamaCounters
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY
+from app.core.types.load import LoadConfig, Speculative
+from app.core.types.messages import ChatMessage
+from app.core.types.stats import LlamaCounters
 
 
 def test_a_path_is_measured_as_a_share_of_decode_speed_and_as_time_per_token_beyond_it() -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from app.bench.gui_stream import GuiStreamProbe
-from app.core.inference.drafting import Speculative
-from app.core.inference.engine import ChatMessage, LoadConfig
 from app.core.inference.sampling import GREEDY
+from app.core.types.load import LoadConfig, Speculative
+from app.core.types.messages import ChatMessage
 
 MESSAGE = [ChatMessage("user", "Tell me about the sea.")]
 

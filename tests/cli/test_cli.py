@@ -18,7 +18,7 @@ from app.cli import selftest_command
 from app.cli.common import CommandError, resolve_model
 from app.core.backends.local.backend import LocalBackend
 from app.core.backends.local.process import EngineProcess
-from app.core.inference.engine import ReplyEvent
+from app.core.types.replies import ReplyEvent
 
 
 def _glassbox(*args: str, home: Path) -> subprocess.CompletedProcess[str]:

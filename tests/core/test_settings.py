@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from app.core.chat.context_window import WindowPolicy
-from app.core.inference.drafting import Speculative
 from app.core.inference.sampling import InvalidSetting, SamplingParams
 from app.core.memory.planner import ContextSettings
 from app.core.paths import app_paths
@@ -28,6 +27,7 @@ from app.core.settings import (
     read_appearance,
     save_settings,
 )
+from app.core.types.load import Speculative
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from app.core.inference.engine import LoadConfig, LoadReport
 from app.core.state import AppState, Change, Phase
+from app.core.types.load import LoadConfig, LoadReport
 
 SMALL = LoadConfig(Path("/models/small.gguf"), n_ctx=2048)
 LARGE = LoadConfig(Path("/models/large.gguf"), n_ctx=8192)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from app.core.inference.engine import ChatMessage
+from app.core.types.messages import ChatMessage
 
 _TOKEN = re.compile(r"<\|im_start\|>|<\|im_end\|>|\n|[^\s<]+|<")
 DEFAULT_SYSTEM = "You are a helpful assistant."

@@ -16,9 +16,10 @@ from typing import Any
 import llama_cpp
 import pytest
 
-from app.core.inference.engine import Engine, LoadConfig
+from app.core.inference.engine import Engine
 from app.core.models.starter import find_starter_model
 from app.core.models.validation import ModelFileError
+from app.core.types.load import LoadConfig
 
 MARKER = "requires_model"
 MODEL_FIXTURES = {"starter_model", "engine", "open_main_window"}

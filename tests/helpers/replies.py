@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import threading
 
-from app.core.inference.drafting import Speculative
-from app.core.inference.engine import ChatMessage, Engine, ReplyDone, TokenPiece
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import SamplingParams
+from app.core.types.load import Speculative
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, TokenPiece
 
 
 def reply_tokens(

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from app.core.inference.engine import LoadConfig, LoadReport
 from app.core.state import AppState
+from app.core.types.load import LoadConfig, LoadReport
 from app.ui.state_signals import StateSignals
 
 CONFIG = LoadConfig(Path("/models/small.gguf"))

@@ -19,8 +19,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from app.core.inference.engine import ChatMessage, ReplyEvent
 from app.core.inference.sampling import SamplingParams
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyEvent
 
 CHARS_PER_TOKEN_ESTIMATE = 4  # a common rule of thumb for English text and BPE vocabularies
 

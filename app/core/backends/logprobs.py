@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.core.inference.sampling import SamplingParams
-from app.core.inference.token_probs import Alternative, TokenStep, TokenTrace
+from app.core.types.token_trace import Alternative, TokenStep, TokenTrace
 
 TOP_LOGPROBS = 5
 

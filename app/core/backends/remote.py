@@ -30,10 +30,12 @@ import httpx2
 from app.core.backends.base import Capabilities, ModelInfo, TokenCount, estimate_tokens
 from app.core.backends.logprobs import TOP_LOGPROBS, LogprobTrace
 from app.core.backends.sse import SSEParser
-from app.core.inference.engine import ChatMessage, ReplyDone, ReplyEvent, ReplyStats, StopReason, TokenPiece
 from app.core.inference.sampling import SamplingParams
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
+from app.core.types.stats import ReplyStats, StopReason
 
 log = logging.getLogger(__name__)
 

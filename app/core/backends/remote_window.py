@@ -19,7 +19,7 @@ from app.core.chat.context_window import (
     WindowError,
     reply_reserve,
 )
-from app.core.inference.engine import ChatMessage
+from app.core.types.messages import ChatMessage
 
 MESSAGE_OVERHEAD = 4  # role markers and separators a chat template adds around each message
 REPLY_PRIMER = 3  # the assistant header that opens the reply

@@ -36,9 +36,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Protocol
 
-from app.core.inference.engine import ChatMessage, Engine
+from app.core.inference.engine import Engine
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
+from app.core.types.messages import ChatMessage
 
 log = logging.getLogger(__name__)
 

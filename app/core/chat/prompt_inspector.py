@@ -17,7 +17,8 @@ from typing import cast
 import llama_cpp
 
 from app.core.chat.context_window import EnginePlanner, PlanRequest, WindowPolicy, WindowTurn, reply_reserve
-from app.core.inference.engine import ChatMessage, Engine
+from app.core.inference.engine import Engine
+from app.core.types.messages import ChatMessage
 
 PREVIEW_CHARS = 60
 

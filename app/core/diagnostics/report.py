@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from app.core.diagnostics.versions import package_version, system_report
-from app.core.inference.engine import LoadReport
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.hardware import HardwareSnapshot
 from app.core.support.formatting import format_bytes
 from app.core.support.log_buffer import LogEntry
+from app.core.types.load import LoadReport
 
 # Besides those in versions.system_report: the packages whose behaviour shows in a bug report.
 PACKAGES = ("gguf", "huggingface-hub", "numpy", "psutil", "nvidia-ml-py", "keyring", "platformdirs")

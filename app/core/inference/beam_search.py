@@ -45,9 +45,9 @@ import llama_cpp
 import numpy as np
 from llama_cpp._internals import LlamaContext
 
-from app.core.inference.engine import EngineError, PromptTooLong
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
+from app.core.types.errors import EngineError, PromptTooLong
 
 MIN_WIDTH = 1  # width 1 is greedy decoding; the chat settings offer 2..8
 MAX_WIDTH = 8

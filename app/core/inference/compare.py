@@ -19,10 +19,11 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from app.core.inference.beam_search import BeamResult, BeamSettings
-from app.core.inference.engine import ChatMessage, ReplyDone, ReplyEvent
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, ReplyEvent
 
 
 class DecodingRunner(Protocol):

@@ -20,10 +20,11 @@ from enum import Enum
 from typing import Any
 
 from app.core.inference.beam_search import MAX_WIDTH, BeamEnd, BeamResult, BeamSettings
-from app.core.inference.engine import ReplyDone, ReplyEvent, ReplyStats, StopReason, TokenPiece
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
+from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
+from app.core.types.stats import ReplyStats, StopReason
 
 log = logging.getLogger(__name__)
 

@@ -22,8 +22,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 from typing import TYPE_CHECKING
+
+from app.core.types.load import Speculative
 
 if TYPE_CHECKING:
     from app.core.inference.draft_model import DraftModel
@@ -43,14 +44,6 @@ KEEP_IF_AT_LEAST = 1.0
 PRIOR_TAKEN = 0.75
 PRIOR_WEIGHT = 4  # drafting stays on while plain time per token / drafted time per token is this or more
 RETRY_AFTER_PLAIN = 1024  # Auto looks again at a chat it turned drafting off for after this many plain tokens
-
-
-class Speculative(str, Enum):
-    """Whether the engine drafts tokens by prompt lookup."""
-
-    OFF = "off"
-    AUTO = "auto"  # draft while it pays in this chat
-    ON = "on"  # always draft when the lookup finds something
 
 
 class PromptLookup:

@@ -26,12 +26,9 @@ import random
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from enum import Enum
-from pathlib import Path
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import llama_cpp
 from llama_cpp import llama_chat_format
@@ -40,14 +37,14 @@ from app.core.inference import llama_log
 from app.core.inference.chat_format import chat_formatter
 from app.core.inference.decode_batch import DecodeAborted, DecodeBatch, DecodeError
 from app.core.inference.draft_model import DraftModel, DraftModelError
-from app.core.inference.drafting import Drafting, DraftRecord, Speculative
+from app.core.inference.drafting import Drafting, DraftRecord
 from app.core.inference.exact_batch import PROBE_LENGTH, BatchProbe, probe_batches
 from app.core.inference.kv_shift import reusable_prefix, shift_kv_cache_to
 from app.core.inference.llama_log import install_llama_logging
 from app.core.inference.load_options import llama_options, load_option_problems
 from app.core.inference.load_progress import LoadProgress, TimedModelLoad
 from app.core.inference.logits import LogitsRows, SampledLogits
-from app.core.inference.prompt_cache import CachedPrompt, CacheMiss, explain_reuse
+from app.core.inference.prompt_cache import CachedPrompt, explain_reuse
 from app.core.inference.sampler_chain import InvalidGrammar, TokenSampler, token_sampler
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.stop_strings import StopStringFilter
@@ -55,153 +52,15 @@ from app.core.inference.token_texts import TokenTexts
 from app.core.models.validation import ModelFileError, check_model_file
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
-
-if TYPE_CHECKING:
-    from app.core.inference.metrics import ReplyMetrics
-    from app.core.inference.replay import ReplayRecord
-    from app.core.inference.token_probs import TokenTrace
+from app.core.types.errors import EngineError, LoadCancelled, PromptTooLong
+from app.core.types.load import LoadConfig, LoadReport, LoadStage, Speculative
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece, final_reply
+from app.core.types.stats import CacheMiss, ReplyStats, StopReason
 
 log = logging.getLogger(__name__)
 
 
-class EngineError(Exception):
-    """A failure the user should read: loading, or generating, went wrong."""
-
-
-class LoadCancelled(EngineError):
-    """The user cancelled a model load."""
-
-
-class PromptTooLong(EngineError):
-    """The prompt leaves no room in the context for even one token; the counts say by how much."""
-
-    def __init__(self, prompt_tokens: int, n_ctx: int) -> None:
-        super().__init__(
-            f"The prompt has {prompt_tokens} tokens but the context holds {n_ctx}; "
-            "shorten the conversation or raise the context length."
-        )
-        self.prompt_tokens = prompt_tokens
-        self.n_ctx = n_ctx
-
-
-class StopReason(str, Enum):
-    END_OF_TEXT = N_("end of text")
-    LENGTH = N_("length limit")
-    STOP_STRING = N_("stop string")
-    USER = N_("stopped by user")
-    CONTEXT_FULL = N_("context full")
-    ERROR = N_("error")
-
-
-@dataclass(frozen=True)
-class LoadConfig:
-    model_path: Path
-    n_ctx: int = 4096
-    n_gpu_layers: int = 0
-    n_threads: int | None = None  # None: physical cores
-    n_batch: int = 512
-    speculative: Speculative = Speculative.AUTO  # drafting by prompt lookup (drafting.py)
-    draft_model: Path | None = None  # drafting by this small model instead (draft_model.py); unused when Off
-    # Load options (load_options.py); the defaults are llama-cpp-python's.
-    flash_attn: bool = False  # llama.cpp's fused attention; also makes batches decode like single tokens on the CPU
-    type_k: str = "f16"  # KV cache types: f16, q8_0 or q4_0
-    type_v: str = "f16"  # anything but f16 needs flash attention
-    n_ubatch: int = 512
-    use_mmap: bool = True
-    use_mlock: bool = False
-    rope_freq_base: float = 0.0  # 0: the model's own
-    rope_freq_scale: float = 0.0  # 0: the model's own
-    rope_scaling: str = "model"  # model, none, linear or yarn (load_options.ROPE_SCALING)
-
-
-@dataclass(frozen=True)
-class ChatMessage:
-    role: str  # "system", "user" or "assistant"
-    content: str
-
-
-@dataclass(frozen=True)
-class LoadStage:
-    name: str
-    seconds: float
-    detail: str = ""
-    start_s: float = 0.0  # when the stage began, in seconds after the load began
-
-
-@dataclass
-class LoadReport:
-    """What a load did, stage by stage, for the glass."""
-
-    config: LoadConfig
-    stages: list[LoadStage] = field(default_factory=list)
-    started_at: float = 0.0  # time.perf_counter() when the load began (places log lines on the timeline)
-    n_layers: int = 0
-    n_ctx_train: int = 0
-    chat_template: str = ""
-    server: str = ""  # the saved server the model runs on; "" for this machine (config.model_path is then a file)
-    draft_refused: str = ""  # why the draft model asked for does not draft (the model loaded without it)
-
-    @property
-    def total_seconds(self) -> float:
-        return sum(stage.seconds for stage in self.stages)
-
-    @property
-    def context_past_training(self) -> bool:
-        """The context is longer than the model was trained for (quality may drop past that length
-        unless the RoPE frequency base or scale stretch it): worth a warning where the user reads it."""
-        return self.config.n_ctx > self.n_ctx_train > 0
-
-
-@dataclass
-class ReplyStats:
-    prompt_tokens: int = 0
-    cached_prompt_tokens: int = 0  # reused from the previous turn's KV cache
-    cache_miss: CacheMiss | None = None  # why not more was reused (prompt_cache.py); None: not known (a server)
-    completion_tokens: int = 0
-    time_to_first_token_s: float = 0.0
-    prompt_eval_tokens_per_s: float = 0.0
-    generation_tokens_per_s: float = 0.0
-    total_s: float = 0.0
-    stop_reason: StopReason = StopReason.END_OF_TEXT
-    error: str = ""
-    # Speculative decoding (prompt lookup): tokens proposed, and how many of them the model kept.
-    drafted_tokens: int = 0
-    accepted_tokens: int = 0
-    # Decode time with one token a batch (estimated from plain decodes) over the time it took;
-    # 0.0 when the reply drafted nothing or there was no plain decode to compare with.
-    draft_speedup: float = 0.0
-
-    @property
-    def evaluated_prompt_tokens(self) -> int:
-        return self.prompt_tokens - self.cached_prompt_tokens
-
-    @property
-    def acceptance_rate(self) -> float:
-        return self.accepted_tokens / self.drafted_tokens if self.drafted_tokens else 0.0
-
-
-@dataclass(frozen=True)
-class TokenPiece:
-    """Text that became complete with this token (may be empty mid-character)."""
-
-    text: str
-    token_id: int
-
-
-@dataclass(frozen=True)
-class ReplyDone:
-    """The end of a reply. A backend that measures more than ReplyStats adds `metrics`, and
-    `trace` when token probabilities were asked for, and `replay` when the reply was recorded
-    to be run again (app/core/inference/replay.py)."""
-
-    text: str
-    stats: ReplyStats
-    metrics: ReplyMetrics | None = None
-    trace: TokenTrace | None = None
-    replay: ReplayRecord | None = None
-
-
-ReplyEvent = TokenPiece | ReplyDone
 # Called after each sampled token with (token id, the logits it was sampled from); the
 # logits row is read in place and only valid during the call (the token-probability
 # inspector takes what it needs from it).
@@ -754,16 +613,6 @@ def conversation_key(messages: Sequence[ChatMessage]) -> Hashable:
         if message.role == "user":
             break
     return hash(tuple(opening))
-
-
-def final_reply(events: Iterable[ReplyEvent]) -> ReplyDone:
-    """Run a reply stream to its end and return the ReplyDone that closes it."""
-    done: ReplyDone | None = None
-    for event in events:
-        if isinstance(event, ReplyDone):
-            done = event
-    assert done is not None, "every reply stream ends with a ReplyDone"
-    return done
 
 
 def _fill_timing(stats: ReplyStats, started: float, first_token_at: float, finished: float) -> None:

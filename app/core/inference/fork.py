@@ -14,10 +14,12 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from app.core.inference.engine import Engine, EngineError, ReplyDone, ReplyEvent, TokenObserver, TokenPiece
+from app.core.inference.engine import Engine, TokenObserver
 from app.core.inference.sampling import SamplingParams
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
+from app.core.types.errors import EngineError
+from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
 
 
 @dataclass(frozen=True)

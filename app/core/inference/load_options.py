@@ -27,7 +27,7 @@ from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 
 if TYPE_CHECKING:
-    from app.core.inference.engine import LoadConfig
+    from app.core.types.load import LoadConfig
 
 CACHE_TYPES: dict[str, int] = {
     "f16": llama_cpp.GGML_TYPE_F16,

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.core.inference.engine import Engine, LoadCancelled, LoadConfig, LoadProgress, LoadReport, LoadStage
+from app.core.inference.engine import Engine, LoadProgress
 from app.core.inference.llama_buffers import MIB, LlamaBuffers
 from app.core.inference.llama_log import add_line_listener, install_llama_logging, remove_line_listener
 from app.core.models.hashing import Cancelled, VerifiedIndex, VerifyState
@@ -41,6 +41,8 @@ from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
+from app.core.types.errors import LoadCancelled
+from app.core.types.load import LoadConfig, LoadReport, LoadStage
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 llama-cpp-python reuses the longest common prefix of the tokens in the KV cache and the new
 prompt (after the context shift, kv_shift.py). A reply that continues the last one reuses
 the whole previous prompt and evaluates only the reply's closing tokens and the new turn:
-that is a hit (`CacheMiss.NONE`). Anything less has a reason, found by comparing the
+that is a hit (`CacheMiss.NONE`, app/core/types/stats.py). Anything less has a reason, found by comparing the
 conversation the cache was filled from with the one now sent:
 
 - first turn: nothing is cached, the first reply since the model loaded;
@@ -22,22 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from app.core.types.stats import CacheMiss
+
 if TYPE_CHECKING:
-    from app.core.inference.engine import ChatMessage
-
-
-class CacheMiss(StrEnum):
-    NONE = "none"  # all that could be reused was
-    FIRST_TURN = "first_turn"
-    CONTEXT_SHIFT = "context_shift"
-    SYSTEM_PROMPT = "system_prompt"
-    TEMPLATE = "template"
-    EDITED_HISTORY = "edited_history"
-    WINDOW_SLIDE = "window_slide"
-    OTHER_CONVERSATION = "other_conversation"
+    from app.core.types.messages import ChatMessage
 
 
 @dataclass(frozen=True)

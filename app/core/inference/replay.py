@@ -1,10 +1,11 @@
 """Exact replay: what a reply needs to be reproduced, and running it again token by token.
 
-A `ReplayRecord` is taken right after a reply (`record_reply`): the model file's SHA-256 and
-quantization, the chat template's hash, the llama.cpp build and llama-cpp-python version, the
-backend and the context settings (n_ctx, n_batch, threads, KV-cache types, GPU layers), the
-sampler chain in the order llama.cpp applies it with its values, the seed, a hash of the
-prompt token ids, how much of the prompt came from the KV cache, and the reply's token ids.
+A `ReplayRecord` (app/core/types/replay_record.py) is taken right after a reply
+(`record_reply`): the model file's SHA-256 and quantization, the chat template's hash, the
+llama.cpp build and llama-cpp-python version, the backend and the context settings (n_ctx,
+n_batch, threads, KV-cache types, GPU layers), the sampler chain in the order llama.cpp
+applies it with its values, the seed, a hash of the prompt token ids, how much of the prompt
+came from the KV cache, and the reply's token ids.
 It is plain JSON (`to_json`/`from_json`), so it travels with an exported chat.
 
 `replay` runs the same prompt again with the recorded sampling settings on a KV cache
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import logging
 import random
 import re
@@ -33,7 +33,7 @@ from typing import Any
 import llama_cpp
 from gguf.constants import GGMLQuantizationType
 
-from app.core.inference.engine import Engine, EngineError, ReplyDone, TokenPiece
+from app.core.inference.engine import Engine
 from app.core.inference.sampler_chain import chain_stages
 from app.core.inference.sampling import SAMPLER_ORDER, SamplingParams
 from app.core.models.gguf_info import GgufInfoError, read_gguf_info
@@ -41,92 +41,13 @@ from app.core.models.hashing import VerifiedIndex, VerifyState, sha256_file
 from app.core.paths import app_paths
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
+from app.core.types.errors import EngineError
+from app.core.types.replay_record import CAUSES, ReplayRecord, SamplerStep
+from app.core.types.replies import ReplyDone, TokenPiece
 
-RECORD_VERSION = 1
 STATS_KEY = "replay"  # where a reply keeps its record in the chat history's stats
 
-# Checked in this order when a replay diverged: the first that differs is the likeliest cause.
-_CAUSES: list[tuple[str, str]] = [
-    ("model_sha256", N_("a different model file")),
-    ("quantization", N_("another quantization of the model")),
-    ("chat_template_sha256", N_("another chat template")),
-    ("prompt_sha256", N_("a different prompt")),
-    ("sampler_chain", N_("other sampler settings")),
-    ("seed", N_("another seed")),
-    ("llama_cpp_python", N_("another llama-cpp-python version")),
-    ("llama_cpp_build", N_("another llama.cpp build")),
-    ("backend", N_("another backend")),
-    ("n_gpu_layers", N_("another number of GPU layers")),
-    ("threads", N_("another thread count")),
-    ("n_batch", N_("another batch size")),
-    ("n_ctx", N_("another context length")),
-    ("kv_types", N_("other KV-cache types")),
-]
-
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class SamplerStep:
-    name: str
-    values: dict[str, float | int]
-
-
-@dataclass(frozen=True)
-class ReplayRecord:
-    model_file: str
-    model_sha256: str
-    quantization: str
-    chat_template_sha256: str
-    llama_cpp_python: str
-    llama_cpp_build: str  # the build's system info line (backends and CPU features compiled in)
-    backend: str
-    n_ctx: int
-    n_batch: int
-    threads: int
-    kv_types: str  # "K/V", e.g. "f16/f16"
-    n_gpu_layers: int
-    sampler_chain: tuple[SamplerStep, ...]
-    seed: int
-    prompt_sha256: str
-    prompt_tokens: int
-    cached_prompt_tokens: int  # reused from the KV cache when the reply was made
-    sampling: dict[str, Any]  # the SamplingParams, to run the reply again
-    tokens: tuple[int, ...]  # the reply's token ids
-    version: int = RECORD_VERSION
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready (kept in a reply's stats in the chat history, and so in its export)."""
-        data: dict[str, Any] = json.loads(self.to_json())
-        return data
-
-    @classmethod
-    def from_json(cls, text: str) -> ReplayRecord:
-        return cls.from_dict(json.loads(text))
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> ReplayRecord:
-        """Raises KeyError, TypeError or ValueError for a record that is not one of this version."""
-        data = dict(data)
-        if data.get("version") != RECORD_VERSION:
-            raise ValueError(
-                fill(N_("A replay record of version {version} cannot be read."), version=data.get("version"))
-            )
-        data["sampler_chain"] = tuple(SamplerStep(**step) for step in data["sampler_chain"])
-        data["tokens"] = tuple(data["tokens"])
-        return cls(**data)
-
-    def params(self) -> SamplingParams:
-        values = dict(self.sampling)
-        values["stop"] = tuple(values.get("stop", ()))
-        return SamplingParams(**values)
-
-    def comparable(self) -> dict[str, Any]:
-        """The fields a replay compares with the machine it runs on."""
-        return {key: getattr(self, key) for key, _cause in _CAUSES}
 
 
 @dataclass(frozen=True)
@@ -355,10 +276,17 @@ def generate_recorded(
     return done, record_reply(engine, prompt, params, tokens, done.stats.cached_prompt_tokens)
 
 
+def recorded_params(record: ReplayRecord) -> SamplingParams:
+    """The sampling settings the recorded reply was made with."""
+    values = dict(record.sampling)
+    values["stop"] = tuple(values.get("stop", ()))
+    return SamplingParams(**values)
+
+
 def differences(record: ReplayRecord, now: ReplayRecord) -> list[Difference]:
     """The recorded settings that differ now, likeliest cause first."""
     found = []
-    for key, cause in _CAUSES:
+    for key, cause in CAUSES:
         before, after = getattr(record, key), getattr(now, key)
         if key == "model_sha256" and not (before and after):
             continue  # not hashed yet on one side: the file's name, size and quantization still tell
@@ -378,7 +306,7 @@ def replay(
 
     `changed`: replay with these sampling settings instead of the recorded ones ("what if"),
     so the report names the changed setting where the reply went another way."""
-    params = changed if changed is not None else record.params()
+    params = changed if changed is not None else recorded_params(record)
     _refill_cache_as_recorded(engine, prompt, record.cached_prompt_tokens)
     _, now = generate_recorded(engine, prompt, replace(params, max_tokens=max(len(record.tokens), 1)), stop)
     found = differences(record, now)

@@ -18,11 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from app.core.inference.engine import EngineError, LoadCancelled, LoadConfig, LoadProgress
+from app.core.inference.engine import LoadProgress
 from app.core.inference.llama_log import add_line_listener, install_llama_logging, remove_line_listener
 from app.core.models.gguf_info import GgufInfoError, read_gguf_info
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
+from app.core.types.errors import EngineError, LoadCancelled
+from app.core.types.load import LoadConfig
 
 log = logging.getLogger(__name__)
 

@@ -32,7 +32,7 @@ from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
 from app.core.models.gguf_info import GgufInfo
 
 if TYPE_CHECKING:
-    from app.core.inference.engine import LoadConfig
+    from app.core.types.load import LoadConfig
 
 MIB = 1024 * 1024
 GIB = 1024 * MIB

@@ -35,11 +35,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from app.core.inference.engine import ReplyStats, StopReason
 from app.core.monitor.clock import SessionClock
 from app.core.monitor.samples import GpuSample, ResourceSample
 from app.core.monitor.speed_history import SpeedHistory, counts, run_key
 from app.core.support.formatting import MIB, format_bytes
+from app.core.types.stats import ReplyStats, StopReason
 
 log = logging.getLogger(__name__)
 

@@ -35,7 +35,6 @@ from pathlib import Path
 
 from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
 
-from app.core.inference.engine import LoadConfig
 from app.core.memory.fit import Fit, FitHint, Machine, plan_fit
 from app.core.memory.planner import ContextSettings, MemoryPlanner
 from app.core.models.gguf_info import GgufInfo, GgufInfoError, TensorInfo, read_gguf_info
@@ -43,6 +42,7 @@ from app.core.models.library import SPLIT_PATTERN, InstalledModel, is_inside
 from app.core.models.quant import parse_quant, quality_rank
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
+from app.core.types.load import LoadConfig
 
 log = logging.getLogger(__name__)
 

@@ -23,9 +23,9 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from app.core.inference.engine import ReplyStats
 from app.core.monitor.alerts import Alert, AlertKind
 from app.core.monitor.samples import ResourceSample
+from app.core.types.stats import ReplyStats
 
 PREFIX = "glassbox"
 TTFT_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0)

@@ -15,8 +15,8 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from app.core.inference.metrics import ReplyMetrics
 from app.core.memory.hardware import HardwareMonitor
+from app.core.types.stats import ReplyMetrics
 
 
 class EnergyMeter:

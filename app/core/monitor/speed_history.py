@@ -16,10 +16,10 @@ import threading
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from app.core.inference.engine import ReplyStats
 from app.core.memory.calibration import model_key
 from app.core.paths import app_paths
 from app.core.support.atomic import atomic_write
+from app.core.types.stats import ReplyStats
 
 log = logging.getLogger(__name__)
 

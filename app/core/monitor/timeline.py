@@ -16,9 +16,9 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from app.core.inference.engine import ReplyStats
 from app.core.monitor.clock import SessionClock
 from app.core.monitor.samples import ResourceSample
+from app.core.types.stats import ReplyStats
 
 DEFAULT_CAPACITY = 3 * 3600  # samples: three hours at one a second
 DEFAULT_SPAN_CAPACITY = 2000

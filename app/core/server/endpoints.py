@@ -30,7 +30,6 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.types import ASGIApp, Scope
 
 from app.core.backends.local.backend import LocalBackend
-from app.core.inference.engine import ChatMessage, PromptTooLong, ReplyDone, ReplyEvent, StopReason
 from app.core.monitor.prometheus import ServerMetrics
 from app.core.server.config import ServerConfig
 from app.core.server.embeddings import ServerEmbeddings, embedding_response, parse_embedding_request
@@ -57,6 +56,10 @@ from app.core.server.openai_responses import (
 )
 from app.core.server.replies import ReplyCancelled, ReplyRun, ReplyStart
 from app.core.server.request_log import CLIENT_CLOSED, RequestLog, RequestRecord
+from app.core.types.errors import PromptTooLong
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, ReplyEvent
+from app.core.types.stats import StopReason
 
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 

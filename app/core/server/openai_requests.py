@@ -17,11 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from app.core.inference.engine import ChatMessage
 from app.core.inference.sampling import InvalidSetting, SamplingParams
 from app.core.inference.token_probs import TOP_ALTERNATIVES
 from app.core.server.errors import invalid
 from app.core.server.grammar import response_format_grammar
+from app.core.types.messages import ChatMessage
 
 NUMBER_FIELDS = ("temperature", "top_p", "presence_penalty", "frequency_penalty", "min_p", "repeat_penalty")
 WHOLE_FIELDS = ("top_k",)

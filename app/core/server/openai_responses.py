@@ -24,8 +24,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.core.inference.engine import ReplyDone, ReplyStats, StopReason
-from app.core.inference.token_probs import Alternative, TokenStep, TokenTrace
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import ReplyStats, StopReason
+from app.core.types.token_trace import Alternative, TokenStep, TokenTrace
 
 FINISH_REASONS = {
     StopReason.END_OF_TEXT: "stop",

@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterator
 from starlette.types import Receive
 
 from app.core.backends.local.backend import LocalBackend
-from app.core.inference.engine import ReplyDone, ReplyEvent, TokenPiece
 from app.core.server.model_queue import QueuedJob
 from app.core.support.stop_flag import StopFlag
+from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
 
 ReplyStart = Callable[[LocalBackend, threading.Event], Iterator[ReplyEvent]]
 

@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.core.inference.engine import ChatMessage
+from app.core.types.messages import ChatMessage
 
 log = logging.getLogger(__name__)
 

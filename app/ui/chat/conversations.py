@@ -29,11 +29,12 @@ from app.core.documents.retrieval import Retrieval
 from app.core.inference import decoding_mode, replay, token_probs
 from app.core.inference.chat_format import default_system_prompt
 from app.core.inference.decoding_mode import BeamReplyDone
-from app.core.inference.engine import LoadReport, ReplyDone, ReplyStats, StopReason
-from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.sampling import SamplingParams
-from app.core.inference.token_probs import TokenTrace
 from app.core.support.formatting import fill
+from app.core.types.load import LoadReport
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import ReplyMetrics, ReplyStats, StopReason
+from app.core.types.token_trace import TokenTrace
 from app.ui.chat.citations import RECALLED_MARK, CitationsBar, recalled_badge, recalled_ids, retrieved_sources
 from app.ui.chat.composer import Composer
 from app.ui.chat.context_meter import ContextMeter

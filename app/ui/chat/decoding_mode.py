@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
 
 from app.core.inference.beam_search import MAX_WIDTH
 from app.core.inference.decoding_mode import MIN_CHAT_WIDTH, MODE_LABELS, DecodingMode, DecodingSettings
-from app.core.inference.engine import ChatMessage
 from app.core.inference.sampling import SamplingParams
+from app.core.types.messages import ChatMessage
 from app.ui.llm.decoding_replies import ForkSpec
 from app.ui.llm.worker import ReplyRequest
 from app.ui.widgets.core_text import word

@@ -27,9 +27,10 @@ from app.core.chat.store import (
     new_chat,
     new_message,
 )
-from app.core.inference.engine import ChatMessage, ReplyStats
 from app.core.paths import AppPaths, app_paths
 from app.core.settings import ChatSettings, EffectiveSettings, Settings, effective, load_settings
+from app.core.types.messages import ChatMessage
+from app.core.types.stats import ReplyStats
 from app.ui.chat.storage import StorageThread
 
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from app.core.inference.engine import LoadConfig
 from app.core.models.starter import find_starter_model
 from app.core.support.formatting import fill
+from app.core.types.load import LoadConfig
 from app.ui.llm.worker import LlmWorker
 from app.ui.state_signals import StateSignals
 

@@ -22,14 +22,15 @@ from PySide6.QtWidgets import QDockWidget, QMenu, QPlainTextEdit, QWidget
 from app.core.chat.prompt_inspector import InspectRequest, PromptInspection
 from app.core.diagnostics.report import DiagnosticsInput
 from app.core.inference import token_probs
-from app.core.inference.engine import ChatMessage, ReplyDone
-from app.core.inference.metrics import ReplyMetrics
-from app.core.inference.token_probs import TokenTrace
 from app.core.paths import app_paths
 from app.core.settings import EffectiveSettings, Settings
 from app.core.support.formatting import fill
 from app.core.support.log_buffer import install_log_buffer
 from app.core.support.logging_setup import LOG_FILE_NAME
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import ReplyMetrics
+from app.core.types.token_trace import TokenTrace
 from app.ui.glass.load_panel import LoadPanel
 from app.ui.glass.logs_panel import DiagnosticsCopier, LogsPanel
 from app.ui.glass.prompt_inspector_panel import PromptInspectorPanel

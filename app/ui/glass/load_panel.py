@@ -19,9 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.inference.drafting import Speculative
-from app.core.inference.engine import LoadConfig, LoadReport, LoadStage
 from app.core.support.formatting import fill
+from app.core.types.load import LoadConfig, LoadReport, LoadStage, Speculative
 from app.ui.widgets.core_text import word
 from app.ui.widgets.plots import Span, TimelineBar
 from app.ui.widgets.theme import Tone, set_tone

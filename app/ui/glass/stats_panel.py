@@ -10,9 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
 
-from app.core.inference.engine import ReplyStats
-from app.core.inference.metrics import LlamaCounters, ReplyMetrics
 from app.core.support.formatting import fill
+from app.core.types.stats import LlamaCounters, ReplyMetrics, ReplyStats
 from app.ui.widgets.core_text import word
 from app.ui.widgets.plots import BarPlot, LinePlot
 from app.ui.widgets.reply_footer import cache_miss_text, context_note, format_energy

@@ -15,8 +15,8 @@ from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QCursor, QPalette
 from PySide6.QtWidgets import QBoxLayout, QFrame, QLabel, QSizePolicy, QToolTip, QVBoxLayout, QWidget
 
-from app.core.inference.token_probs import LOW_BELOW, UNSURE_BELOW, Confidence, TokenStep, TokenTrace
 from app.core.support.formatting import fill
+from app.core.types.token_trace import LOW_BELOW, UNSURE_BELOW, Confidence, TokenStep, TokenTrace
 from app.ui.glass.fork_links import fork_link, parse_fork_link
 from app.ui.widgets.theme import Tone, colours, set_tone
 

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.inference.engine import LoadConfig, LoadReport
 from app.core.memory.calibration import CalibrationStore
 from app.core.memory.fallback import FallbackResult, FallbackStep
 from app.core.memory.hardware import GpuSnapshot, GpuState, HardwareMonitor, HardwareSnapshot
@@ -43,6 +42,7 @@ from app.core.memory.planner import (
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
 from app.core.support.byte_parts import ShownSizes, shown_sizes
 from app.core.support.formatting import fill, format_bytes
+from app.core.types.load import LoadConfig, LoadReport
 from app.ui.gpu.memory_bars import MemoryBar
 from app.ui.gpu.offload_slider import LayerSlider, zone_colour
 from app.ui.gpu.poller import POLL_INTERVAL_MS, HardwarePoller, MeasuredLoad, MeasureRequest, ModelMemory

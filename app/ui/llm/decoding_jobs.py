@@ -15,10 +15,11 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from app.core.inference.beam_search import BeamSettings
 from app.core.inference.compare import compare_strategies
-from app.core.inference.engine import ChatMessage, EngineError
-from app.core.inference.replay import ReplayRecord
 from app.core.inference.sampling import SamplingParams
 from app.core.support.formatting import fill
+from app.core.types.errors import EngineError
+from app.core.types.messages import ChatMessage
+from app.core.types.replay_record import ReplayRecord
 from app.ui.llm.worker import LlmWorker
 from app.ui.threads import rearm
 from app.ui.widgets.core_text import word

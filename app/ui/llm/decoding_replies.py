@@ -18,9 +18,11 @@ from app.core.backends.local.backend import LocalBackend
 from app.core.backends.remote import RemoteBackend
 from app.core.inference.beam_search import BeamSettings
 from app.core.inference.decoding_mode import beam_reply
-from app.core.inference.engine import ChatMessage, EngineError, ReplyDone, ReplyEvent
 from app.core.inference.sampling import SamplingParams
-from app.core.inference.token_probs import TokenStep, TokenTrace
+from app.core.types.errors import EngineError
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, ReplyEvent
+from app.core.types.token_trace import TokenStep, TokenTrace
 
 
 @dataclass(frozen=True)

@@ -29,16 +29,6 @@ from app.core.backends.servers import ServerKeys, ServerModel
 from app.core.chat.context_window import PlanRequest, PlanResult
 from app.core.chat.prompt_inspector import InspectRequest
 from app.core.inference.beam_search import BeamSettings
-from app.core.inference.engine import (
-    ChatMessage,
-    EngineError,
-    LoadCancelled,
-    LoadConfig,
-    LoadReport,
-    ReplyDone,
-    StopReason,
-)
-from app.core.inference.metrics import ReplyMetrics
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import OutOfMemoryError
 from app.core.models.load_guard import begin_load, end_load
@@ -49,6 +39,11 @@ from app.core.server.model_queue import ModelQueue, QueuedJob
 from app.core.support.formatting import fill
 from app.core.support.stop_flag import StopFlag
 from app.core.support.timed_batch import TimedBatch
+from app.core.types.errors import EngineError, LoadCancelled
+from app.core.types.load import LoadConfig, LoadReport
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import ReplyMetrics, StopReason
 from app.ui.llm.decoding_replies import ForkSpec, open_reply
 from app.ui.threads import WorkerThread, rearm
 from app.ui.widgets.core_text import word

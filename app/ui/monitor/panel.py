@@ -30,8 +30,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.inference.engine import LoadConfig, ReplyDone, StopReason
-from app.core.inference.metrics import ReplyMetrics
 from app.core.monitor.alerts import AlertChange, AlertMonitor, ModelRun
 from app.core.monitor.clock import SessionClock
 from app.core.monitor.idle import IdleUnloadPolicy
@@ -41,6 +39,9 @@ from app.core.monitor.speed_history import SpeedHistory
 from app.core.monitor.timeline import ReplyOutcome, ReplySpan, SessionTimeline
 from app.core.settings import MonitorSettings
 from app.core.support.formatting import GIB, fill, format_bytes
+from app.core.types.load import LoadConfig
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import ReplyMetrics, StopReason
 from app.ui.llm.worker import LlmWorker
 from app.ui.monitor.sampling import SAMPLE_INTERVAL_MS, MonitorSampling
 from app.ui.monitor.timeline_plot import Series, TimelinePlot

@@ -22,13 +22,13 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 
-from app.core.inference.engine import LoadConfig
 from app.core.memory.fallback import FallbackResult
 from app.core.memory.fit import Machine, machine_now
 from app.core.models.library import installed_models
 from app.core.monitor.degradation import DegradationOffer, LoadTrouble, offer_after_load, switch_config
 from app.core.paths import app_paths
 from app.core.support.formatting import fill
+from app.core.types.load import LoadConfig
 from app.ui.llm.worker import LlmWorker
 from app.ui.threads import WorkerThread
 

@@ -30,12 +30,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.chat.store import title_from_text
-from app.core.inference.engine import ChatMessage
 from app.core.server.config import DEFAULT_PORT, ServerConfig, ServerConfigError, is_loopback
 from app.core.server.model_queue import ModelQueue
 from app.core.server.request_log import RequestRecord
 from app.core.server.server import ApiServer, ServerStartError
 from app.core.support.formatting import fill
+from app.core.types.messages import ChatMessage
 from app.ui.llm.worker import LlmWorker
 from app.ui.widgets.locale_format import time_of_day
 from app.ui.widgets.theme import Tone, set_tone

@@ -15,8 +15,9 @@ from PySide6.QtCore import QObject, SignalInstance
 from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent
 from PySide6.QtWidgets import QWidget
 
-from app.core.inference.engine import ReplyDone, StopReason
 from app.core.support.formatting import fill
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import StopReason
 
 ANNOUNCED_CHARS = 400  # the beginning of the reply; the rest is in the chat, read at the reader's pace
 

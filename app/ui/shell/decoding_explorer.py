@@ -24,10 +24,11 @@ from PySide6.QtWidgets import QLabel, QMenu, QPlainTextEdit, QPushButton, QWidge
 
 from app.core.chat.store import Message
 from app.core.inference import decoding_mode, replay, token_probs
-from app.core.inference.engine import ChatMessage
-from app.core.inference.replay import ReplayRecord, ReplayReport
-from app.core.inference.token_probs import TokenTrace
+from app.core.inference.replay import ReplayReport
 from app.core.support.formatting import fill
+from app.core.types.messages import ChatMessage
+from app.core.types.replay_record import ReplayRecord
+from app.core.types.token_trace import TokenTrace
 from app.ui.chat.conversations import Conversations
 from app.ui.chat.view import MessageWidget
 from app.ui.glass.compare_dialog import CompareRequest, add_compare_action

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 
 from app.core.backends.servers import ServerModel
 from app.core.chat.store import SearchHit
-from app.core.inference.engine import ChatMessage, LoadConfig, LoadReport, ReplyDone
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import FallbackResult
 from app.core.models.library import InstalledModel, installed_models
@@ -38,6 +37,9 @@ from app.core.paths import app_paths
 from app.core.settings import ModelSettings
 from app.core.state import AppState
 from app.core.support.formatting import fill, format_bytes
+from app.core.types.load import LoadConfig, LoadReport
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone
 from app.ui.chat.composer import Composer
 from app.ui.chat.conversations import Conversations
 from app.ui.chat.session import ChatSession

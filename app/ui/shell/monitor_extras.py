@@ -18,13 +18,13 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QWidget
 
-from app.core.inference.engine import LoadConfig
 from app.core.monitor.alerts import Alert, AlertKind
 from app.core.monitor.degradation import DegradationOffer
 from app.core.monitor.samples import ResourceSample
 from app.core.server.server import ApiServer
 from app.core.state import AppState
 from app.core.support.formatting import fill
+from app.core.types.load import LoadConfig
 from app.ui.chat.session import ChatSession
 from app.ui.llm.worker import LlmWorker
 from app.ui.monitor.panel import MonitorPanel

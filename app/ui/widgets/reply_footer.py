@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication
 
-from app.core.inference.engine import ReplyStats, StopReason
-from app.core.inference.metrics import ReplyMetrics
-from app.core.inference.prompt_cache import CacheMiss
 from app.core.support.formatting import fill
+from app.core.types.stats import CacheMiss, ReplyMetrics, ReplyStats, StopReason
 from app.ui.widgets import core_text
 
 SHOWN_QUEUE_WAIT_S = 0.05  # a shorter wait is no wait worth a word in the footer

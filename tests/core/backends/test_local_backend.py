@@ -18,19 +18,14 @@ from app.core.backends.local.process import EngineCrashed, EngineProcess
 from app.core.backends.local.session import LoadListener
 from app.core.chat.context_window import PlanRequest, WindowTurn
 from app.core.inference.crash_report import rebuild_command
-from app.core.inference.drafting import Speculative
-from app.core.inference.engine import (
-    ChatMessage,
-    LoadCancelled,
-    LoadConfig,
-    PromptTooLong,
-    ReplyDone,
-    StopReason,
-    TokenPiece,
-)
 from app.core.inference.sampling import GREEDY
 from app.core.models.validation import ModelFileError
 from app.core.support.stop_flag import StopFlag
+from app.core.types.errors import LoadCancelled, PromptTooLong
+from app.core.types.load import LoadConfig, Speculative
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, TokenPiece
+from app.core.types.stats import StopReason
 
 STORY = [ChatMessage("user", "Write a long story about a lighthouse keeper.")]
 LONG = replace(GREEDY, max_tokens=200)

@@ -14,11 +14,14 @@ from app.core.backends.local import wire
 from app.core.backends.local.backend import LocalBackend
 from app.core.backends.local.process import InProcessEngine
 from app.core.inference.beam_search import BeamSearchError, BeamSettings
-from app.core.inference.engine import ChatMessage, Engine, LoadConfig, ReplyDone, TokenPiece
+from app.core.inference.engine import Engine
 from app.core.inference.replay import generate_recorded
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.memory.beam_fit import BeamWidthDoesNotFit
 from app.core.memory.fit import Machine
+from app.core.types.load import LoadConfig
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, TokenPiece
 
 COLOURS = [ChatMessage("user", "Name three colours.")]
 

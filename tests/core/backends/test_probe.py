@@ -14,8 +14,9 @@ import pytest
 from app.bench.llama_server import LlamaServer, free_port
 from app.core.backends.probe import ServerKind, probe_server
 from app.core.backends.remote import RemoteBackend, RemoteConfig, RemoteError, RemoteErrorKind, TokenizeRoute
-from app.core.inference.engine import ChatMessage, ReplyDone
 from app.core.inference.sampling import SamplingParams
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone
 
 Routes = Mapping[tuple[str, str], Any]  # (method, path) -> the JSON to answer with
 

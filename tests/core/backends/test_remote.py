@@ -10,8 +10,10 @@ import pytest
 
 from app.bench.llama_server import LlamaServer, free_port
 from app.core.backends.remote import RemoteBackend, RemoteConfig, RemoteError, RemoteErrorKind, RemoteReplyDone
-from app.core.inference.engine import ChatMessage, ReplyDone, ReplyEvent, StopReason, TokenPiece
 from app.core.inference.sampling import SamplingParams
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
+from app.core.types.stats import StopReason
 
 GREEDY = SamplingParams(temperature=0.0, seed=7, max_tokens=24)
 LONG = SamplingParams(temperature=0.0, seed=7, max_tokens=1500)

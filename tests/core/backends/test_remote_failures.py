@@ -15,8 +15,10 @@ from pathlib import Path
 import pytest
 
 from app.core.backends.remote import RemoteBackend, RemoteConfig, RemoteError, RemoteErrorKind, RemoteReplyDone
-from app.core.inference.engine import ChatMessage, ReplyDone, StopReason
 from app.core.inference.sampling import SamplingParams
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import StopReason
 
 HELLO = [ChatMessage("user", "hello")]
 

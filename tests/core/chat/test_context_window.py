@@ -14,7 +14,7 @@ from app.core.chat.context_window import (
     WindowPolicy,
 )
 from app.core.chat.context_window import WindowTurn as Msg
-from app.core.inference.engine import ChatMessage
+from app.core.types.messages import ChatMessage
 from tests.fakes.token_counter import FakeTokenCounter
 
 

@@ -8,8 +8,10 @@ import pytest
 
 from app.core.chat.context_window import ContextWindow, EnginePlanner, MessageTooLongError, PlanRequest, WindowPolicy
 from app.core.chat.context_window import WindowTurn as Msg
-from app.core.inference.engine import ChatMessage, Engine, ReplyDone
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY, SamplingParams
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone
 
 TEXTS = [
     "Hello! Can you tell me about the moon?",

@@ -8,8 +8,10 @@ from dataclasses import replace
 from app.core.chat.context_window import EnginePlanner, PlanRequest
 from app.core.chat.context_window import WindowTurn as Msg
 from app.core.chat.prompt_inspector import byte_label, character_groups, inspect_conversation, inspect_prompt
-from app.core.inference.engine import ChatMessage, Engine, ReplyDone
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone
 
 CONVERSATION = [
     ChatMessage("user", "Hello there, café ☕ time?"),

@@ -20,8 +20,9 @@ from app.core.documents.retrieval import (
     retrieval_budget,
 )
 from app.core.documents.tokens import estimate_tokens
-from app.core.inference.engine import ChatMessage, Engine
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY
+from app.core.types.messages import ChatMessage
 from tests.core.documents.embedders import WordCountEmbedder
 from tests.fakes.token_counter import FakeTokenCounter
 

@@ -8,12 +8,13 @@ from app.core.hub.client import HubClient
 from app.core.hub.downloads.job import DownloadRequest, JobState
 from app.core.hub.downloads.manager import DownloadManager
 from app.core.hub.remote_header import read_variant_headers
-from app.core.inference.engine import Engine, LoadConfig
+from app.core.inference.engine import Engine
 from app.core.memory.fit import Candidate, Machine, recommend
 from app.core.memory.planner import ContextSettings
 from app.core.models.hashing import VerifiedIndex, VerifyState
 from app.core.models.library import installed_models
 from app.core.paths import app_paths
+from app.core.types.load import LoadConfig
 from tests.fakes.fake_hub import FakeHub
 
 REPO = "HuggingFaceTB/SmolLM2-135M-Instruct-GGUF"

@@ -18,8 +18,10 @@ from app.core.inference.beam_search import (
     length_penalty,
     rank_hypotheses,
 )
-from app.core.inference.engine import ChatMessage, Engine, TokenPiece
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import TokenPiece
 
 PROMPTS = ["Name three colours.", "What is the capital of France?", "Write one sentence about the sea."]
 

@@ -10,8 +10,9 @@ import pytest
 from app.core.backends.local.session import EngineSession
 from app.core.inference.beam_search import BeamSettings
 from app.core.inference.compare import compare_strategies
-from app.core.inference.engine import ChatMessage, Engine
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import SamplingParams
+from app.core.types.messages import ChatMessage
 
 
 def test_each_strategy_comes_with_its_likelihood_length_and_speed(engine: Engine) -> None:

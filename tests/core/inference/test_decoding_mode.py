@@ -6,8 +6,9 @@ import pytest
 
 from app.core.inference.beam_search import BeamEnd, BeamResult, BeamSettings, Hypothesis
 from app.core.inference.decoding_mode import BeamReplyDone, DecodingMode, DecodingSettings, beam_reply
-from app.core.inference.engine import StopReason, TokenPiece
 from app.core.inference.sampling import SamplingParams
+from app.core.types.replies import TokenPiece
+from app.core.types.stats import StopReason
 
 SAMPLING = SamplingParams(temperature=1.1, top_k=7, max_tokens=33, stop=("\n\n",))
 

@@ -14,9 +14,10 @@ import llama_cpp
 import pytest
 
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
-from app.core.inference.drafting import Speculative
-from app.core.inference.engine import ChatMessage, Engine, LoadConfig
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY, SamplingParams
+from app.core.types.load import LoadConfig, Speculative
+from app.core.types.messages import ChatMessage
 from tests.helpers.replies import reply_tokens
 
 PROMPTS = [

@@ -19,13 +19,16 @@ from app.core.inference.drafting import (
     Drafting,
     DraftRecord,
     PromptLookup,
-    Speculative,
 )
-from app.core.inference.engine import ChatMessage, Engine, LoadConfig, ReplyDone, StopReason, TokenPiece
+from app.core.inference.engine import Engine
 from app.core.inference.exact_batch import BatchProbe
 from app.core.inference.metrics import MetricsRecorder
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
+from app.core.types.load import LoadConfig, Speculative
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, TokenPiece
+from app.core.types.stats import StopReason
 from tests.helpers.replies import reply_tokens
 
 PARAGRAPH = (

@@ -9,10 +9,12 @@ from dataclasses import replace
 
 import pytest
 
-from app.core.inference.engine import ChatMessage, Engine, ReplyDone, StopReason, TokenPiece
-from app.core.inference.prompt_cache import CacheMiss
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY
 from app.core.inference.stop_strings import StopStringFilter
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, TokenPiece
+from app.core.types.stats import CacheMiss, StopReason
 
 CHINESE_PROMPT = "请用中文回答：天空是什么颜色？"
 
@@ -133,7 +135,7 @@ def test_a_follow_up_turn_reuses_the_cached_prefix(engine: Engine) -> None:
 
 
 def test_a_prompt_longer_than_the_context_is_refused_with_a_reason(engine: Engine) -> None:
-    from app.core.inference.engine import EngineError, PromptTooLong
+    from app.core.types.errors import EngineError, PromptTooLong
 
     with pytest.raises(EngineError, match="context holds 2048") as refused:
         list(engine.stream_chat([ChatMessage("user", "word " * 3000)], GREEDY, threading.Event()))
@@ -152,7 +154,7 @@ def test_a_grammar_allows_only_the_tokens_it_describes(engine: Engine) -> None:
 
 @pytest.mark.expected_log("llama.cpp", logging.ERROR, r".")
 def test_a_grammar_llama_cpp_cannot_parse_is_refused_before_the_reply(engine: Engine) -> None:
-    from app.core.inference.engine import EngineError
+    from app.core.types.errors import EngineError
 
     with pytest.raises(EngineError, match="grammar could not be parsed"):
         engine.stream_chat([ChatMessage("user", "Hi")], GREEDY, threading.Event(), grammar="root ::= (")
@@ -163,7 +165,7 @@ def test_a_grammar_llama_cpp_cannot_parse_is_refused_before_the_reply(engine: En
 def test_llama_cpp_log_lines_arrive_in_python_logging_with_levels(
     starter_model: object, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    from app.core.inference.engine import LoadConfig
+    from app.core.types.load import LoadConfig
 
     printing = threading.Event()
 

@@ -7,9 +7,12 @@ from dataclasses import replace
 
 import pytest
 
-from app.core.inference.engine import ChatMessage, Engine, EngineError, ReplyDone, TokenPiece
+from app.core.inference.engine import Engine
 from app.core.inference.fork import fork_point, stream_fork
 from app.core.inference.sampling import GREEDY
+from app.core.types.errors import EngineError
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, TokenPiece
 
 
 def reply_tokens(events: list) -> list[int]:

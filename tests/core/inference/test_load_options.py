@@ -9,12 +9,16 @@ from pathlib import Path
 import llama_cpp
 import pytest
 
-from app.core.inference.engine import ChatMessage, Engine, EngineError, LoadConfig, LoadReport, final_reply
+from app.core.inference.engine import Engine
 from app.core.inference.llama_buffers import capture_llama_buffers
 from app.core.inference.load_options import llama_options
 from app.core.inference.sampling import GREEDY
 from app.core.memory.planner import ContextSettings, MemoryPlanner
 from app.core.models.gguf_info import read_gguf_info
+from app.core.types.errors import EngineError
+from app.core.types.load import LoadConfig, LoadReport
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import final_reply
 
 CONTEXT_FIELDS = ("flash_attn_type", "type_k", "type_v", "n_ubatch", "n_batch", "rope_freq_base", "rope_freq_scale")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.inference.engine import Engine, LoadCancelled, LoadConfig, LoadProgress, LoadReport
+from app.core.inference.engine import Engine, LoadProgress
 from app.core.inference.load_timeline import (
     FIRST_DECODE,
     HASH_CHECK,
@@ -26,6 +26,8 @@ from app.core.memory.fallback import load_with_fallback
 from app.core.models.hashing import VerifiedIndex, VerifyState, sha256_file
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
+from app.core.types.errors import LoadCancelled
+from app.core.types.load import LoadConfig, LoadReport
 
 EXPECTED_ORDER = [
     "hash check",

@@ -8,9 +8,12 @@ from dataclasses import replace
 
 import pytest
 
-from app.core.inference.engine import ChatMessage, Engine, ReplyDone, ReplyStats, StopReason
-from app.core.inference.metrics import LlamaCounters, MetricsRecorder, ReplyMetrics
+from app.core.inference.engine import Engine
+from app.core.inference.metrics import MetricsRecorder
 from app.core.inference.sampling import GREEDY
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import LlamaCounters, ReplyMetrics, ReplyStats, StopReason
 
 
 def _reply(engine: Engine, messages: list[ChatMessage], max_tokens: int) -> ReplyMetrics:

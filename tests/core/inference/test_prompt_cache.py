@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.inference.engine import ChatMessage
-from app.core.inference.prompt_cache import CachedPrompt, CacheMiss, explain_reuse
+from app.core.inference.prompt_cache import CachedPrompt, explain_reuse
+from app.core.types.messages import ChatMessage
+from app.core.types.stats import CacheMiss
 
 SYSTEM = ChatMessage("system", "Be brief.")
 TURNS = (

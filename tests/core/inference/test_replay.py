@@ -11,9 +11,8 @@ from pathlib import Path
 import llama_cpp
 import pytest
 
-from app.core.inference.engine import ChatMessage, Engine, final_reply
+from app.core.inference.engine import Engine
 from app.core.inference.replay import (
-    ReplayRecord,
     differences,
     engine_sampler_chain,
     generate_recorded,
@@ -24,6 +23,9 @@ from app.core.inference.replay import (
 )
 from app.core.inference.sampler_chain import SamplerChain, chain_stages
 from app.core.inference.sampling import GREEDY, SamplingParams
+from app.core.types.messages import ChatMessage
+from app.core.types.replay_record import ReplayRecord
+from app.core.types.replies import final_reply
 
 SAMPLED = SamplingParams(temperature=0.9, top_k=40, top_p=0.95, min_p=0.05, seed=1234, max_tokens=24)
 

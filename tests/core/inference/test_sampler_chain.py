@@ -7,10 +7,12 @@ from dataclasses import replace
 
 import pytest
 
-from app.core.inference.engine import ChatMessage, Engine, ReplyDone, TokenPiece
+from app.core.inference.engine import Engine
 from app.core.inference.logits import LogitsRows
 from app.core.inference.sampler_chain import GreedyArgmax, SamplerChain, token_sampler
 from app.core.inference.sampling import GREEDY, SAMPLER_ORDER, SamplingParams
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, TokenPiece
 
 STORY = [ChatMessage("user", "Tell a short story about a cat who finds a key.")]
 

@@ -9,15 +9,12 @@ import llama_cpp
 import numpy as np
 import pytest
 
-from app.core.inference.engine import ChatMessage, Engine, ReplyDone
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY, SamplingParams
-from app.core.inference.token_probs import (
-    Confidence,
-    TokenProbabilityRecorder,
-    TokenTrace,
-    confidence,
-    softmax_top,
-)
+from app.core.inference.token_probs import TokenProbabilityRecorder, softmax_top
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone
+from app.core.types.token_trace import Confidence, TokenTrace, confidence
 
 MESSAGES = [ChatMessage("user", "Name three colours of the rainbow.")]
 

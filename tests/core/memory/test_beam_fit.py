@@ -8,11 +8,12 @@ import pytest
 
 from app.core.inference import beam_search
 from app.core.inference.beam_search import BeamSearcher, BeamSettings, beam_context_cells
-from app.core.inference.engine import ChatMessage, Engine
+from app.core.inference.engine import Engine
 from app.core.memory.beam_fit import BeamWidthDoesNotFit, beam_admission, beam_memory
 from app.core.memory.fit import RAM_RESERVE, Machine
 from app.core.memory.planner import GIB, ContextSettings, MemoryPlanner
 from app.core.models.gguf_info import read_gguf_info
+from app.core.types.messages import ChatMessage
 
 
 @pytest.fixture

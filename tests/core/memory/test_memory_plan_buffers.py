@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.core.inference.engine import Engine, LoadConfig
+from app.core.inference.engine import Engine
 from app.core.inference.llama_buffers import MIB, capture_llama_buffers, is_host_buffer, parse_buffer_lines
+from app.core.types.load import LoadConfig
 
 # Lines as a CUDA build of llama.cpp prints them for a partly offloaded model.
 CUDA_LOG = """\

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.core.inference.engine import Engine, LoadCancelled, LoadConfig
+from app.core.inference.engine import Engine
 from app.core.memory.fallback import (
     FallbackStep,
     OutOfMemoryError,
@@ -17,6 +17,8 @@ from app.core.memory.fallback import (
     load_with_fallback,
 )
 from app.core.models.validation import ModelFileError
+from app.core.types.errors import LoadCancelled
+from app.core.types.load import LoadConfig
 
 CUDA_OOM = (
     "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 1530.00 MiB on device 0: cudaMalloc failed: out of memory"

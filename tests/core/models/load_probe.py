@@ -11,8 +11,10 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from app.core.inference.engine import ChatMessage, Engine, LoadConfig
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY
+from app.core.types.load import LoadConfig
+from app.core.types.messages import ChatMessage
 
 
 def main() -> None:

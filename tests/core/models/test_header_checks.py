@@ -17,8 +17,9 @@ import numpy as np
 import pytest
 
 from app.bench.synthetic_gguf import SyntheticModel, header_layout, patch, set_metadata, write_synthetic_model
-from app.core.inference.engine import Engine, LoadConfig
+from app.core.inference.engine import Engine
 from app.core.models.validation import check_model_file
+from app.core.types.load import LoadConfig
 from tests.helpers.models import refusal_reason
 
 # Small enough to write in milliseconds; head size 16, so rope needs an even count up to 16.

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from app.core.inference.engine import ReplyStats, StopReason
 from app.core.monitor.alerts import AlertChange, AlertKind, AlertMonitor, AlertThresholds, ModelRun
 from app.core.monitor.speed_history import SpeedHistory
+from app.core.types.stats import ReplyStats, StopReason
 from tests.fakes.fake_machine import FakeMachine
 from tests.fakes.fake_pynvml import GIB, MIB, FakeGpu
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from app.core.inference.engine import ReplyStats
 from app.core.monitor.csv_export import BASE_COLUMNS, GPU_COLUMNS, ExportError, export_csv, timeline_csv
 from app.core.monitor.timeline import ReplyOutcome, SessionTimeline
+from app.core.types.stats import ReplyStats
 from tests.fakes.fake_machine import ENGINE_PID, FakeMachine
 from tests.fakes.fake_pynvml import GIB, FakeGpu
 

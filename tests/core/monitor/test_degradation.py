@@ -13,7 +13,6 @@ import pytest
 from gguf.constants import GGMLQuantizationType
 
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
-from app.core.inference.engine import LoadConfig
 from app.core.memory.fit import RAM_RESERVE, Fit, Machine
 from app.core.memory.planner import DEFAULT_SAFETY_MARGIN, ContextSettings, MemoryPlanner
 from app.core.models.gguf_info import read_gguf_info
@@ -29,6 +28,7 @@ from app.core.monitor.degradation import (
     switch_config,
     variants,
 )
+from app.core.types.load import LoadConfig
 
 CONTEXT = ContextSettings.for_load(1024)
 MIB = 1024 * 1024

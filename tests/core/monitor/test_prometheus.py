@@ -7,10 +7,10 @@ import logging
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.core.inference.engine import ReplyStats
 from app.core.monitor.alerts import AlertKind, AlertMonitor
 from app.core.monitor.prometheus import ServerMetrics
 from app.core.monitor.speed_history import SpeedHistory
+from app.core.types.stats import ReplyStats
 from tests.fakes.fake_machine import FakeMachine
 from tests.fakes.fake_pynvml import GIB, FakeGpu
 

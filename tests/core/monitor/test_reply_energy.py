@@ -6,11 +6,9 @@ import time
 
 import pytest
 
-from app.core.inference.engine import ReplyStats
-from app.core.inference.metrics import ReplyMetrics
-from app.core.inference.prompt_cache import CacheMiss
 from app.core.memory.hardware import HardwareMonitor
 from app.core.monitor.reply_energy import EnergyMeter, ReplyMeasure, energy_between
+from app.core.types.stats import CacheMiss, ReplyMetrics, ReplyStats
 from tests.fakes.fake_pynvml import FakeGpu, FakeNvml
 
 

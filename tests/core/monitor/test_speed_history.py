@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from app.core.inference.engine import ReplyStats
 from app.core.monitor.speed_history import KEEP_RECORDS, SPEED_FILE, SpeedHistory, run_key
 from app.core.paths import app_paths
+from app.core.types.stats import ReplyStats
 
 
 def stats(tokens_per_s: float, ttft_s: float = 0.5, prompt: int = 50, tokens: int = 30) -> ReplyStats:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.inference.engine import ReplyStats, StopReason
 from app.core.monitor.timeline import ReplyOutcome, SessionTimeline
+from app.core.types.stats import ReplyStats, StopReason
 from tests.fakes.fake_machine import FakeMachine
 from tests.fakes.fake_pynvml import GIB, FakeGpu
 

@@ -14,10 +14,10 @@ import openai
 import pytest
 
 from app.core.backends.local.backend import LocalBackend
-from app.core.inference.engine import LoadConfig
 from app.core.server.config import ServerConfig
 from app.core.server.model_queue import ModelQueue
 from app.core.server.server import ApiServer
+from app.core.types.load import LoadConfig
 
 N_CTX = 2048
 QUEUE_LIMIT = 1  # one request may wait behind the running one: the queue-full test needs a small bound

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from app.core.inference.engine import ChatMessage
 from app.core.server.errors import ApiError
 from app.core.server.openai_requests import (
     COMPLETION_DEFAULT_MAX_TOKENS,
@@ -14,6 +13,7 @@ from app.core.server.openai_requests import (
     parse_chat,
     parse_completion,
 )
+from app.core.types.messages import ChatMessage
 
 LIMITS = Limits(max_tokens=1000)
 HI = [{"role": "user", "content": "Hi"}]

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-from app.core.inference.engine import ReplyDone, ReplyStats, StopReason
-from app.core.inference.token_probs import Alternative, TokenStep, TokenTrace
 from app.core.server.openai_responses import (
     DONE,
     MIN_LOGPROB,
@@ -16,6 +14,9 @@ from app.core.server.openai_responses import (
     reply_steps,
     usage,
 )
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import ReplyStats, StopReason
+from app.core.types.token_trace import Alternative, TokenStep, TokenTrace
 
 
 def step(token_id: int, text: str, probability: float) -> TokenStep:

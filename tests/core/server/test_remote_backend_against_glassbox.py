@@ -9,10 +9,12 @@ from dataclasses import replace
 import pytest
 
 from app.core.backends.remote import RemoteBackend, RemoteConfig, RemoteError, RemoteErrorKind, RemoteReplyDone
-from app.core.inference.engine import ChatMessage, ReplyDone, StopReason, TokenPiece
 from app.core.inference.sampling import GREEDY
 from app.core.server.request_log import CLIENT_CLOSED
 from app.core.server.server import ApiServer
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, TokenPiece
+from app.core.types.stats import StopReason
 from tests.core.server.conftest import N_CTX, Serve
 from tests.core.server.test_serving import wait_for
 

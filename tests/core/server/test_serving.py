@@ -14,12 +14,14 @@ import openai
 import pytest
 
 from app.core.backends.local.backend import LocalBackend
-from app.core.inference.engine import ChatMessage, ReplyDone, StopReason, final_reply
 from app.core.inference.sampling import GREEDY
 from app.core.server.config import ServerConfig
 from app.core.server.model_queue import ModelQueue, QueuedJob
 from app.core.server.request_log import CLIENT_CLOSED, RequestRecord
 from app.core.server.server import ApiServer, ServerStartError
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone, final_reply
+from app.core.types.stats import StopReason
 from tests.core.server.conftest import N_CTX, Serve
 
 LONG = {"messages": [{"role": "user", "content": "Count from 1 to 500, one number per line."}], "temperature": 0}

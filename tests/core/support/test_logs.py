@@ -11,12 +11,14 @@ from pathlib import Path
 import pytest
 
 from app.core.diagnostics.report import DiagnosticsInput, diagnostics_text
-from app.core.inference.engine import Engine, LoadCancelled, LoadConfig, LoadReport, LoadStage
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.hardware import GpuSnapshot, GpuState, HardwareSnapshot, OffloadSupport, RamSnapshot
 from app.core.paths import app_paths
 from app.core.support.log_buffer import LLAMA_LOGGER, LogBuffer
 from app.core.support.logging_setup import LOG_FILE_NAME, setup_logging
+from app.core.types.errors import LoadCancelled
+from app.core.types.load import LoadConfig, LoadReport, LoadStage
 
 
 @pytest.fixture

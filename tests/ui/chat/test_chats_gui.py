@@ -15,10 +15,11 @@ from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.store import new_chat, new_message
-from app.core.inference.engine import ReplyDone, ReplyStats, StopReason
 from app.core.inference.sampling import GREEDY
 from app.core.paths import app_paths
 from app.core.settings import ModelSettings, Settings, load_settings, save_settings
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import ReplyStats, StopReason
 from app.ui.chat.storage import StorageThread
 from app.ui.shell.main_window import MainWindow
 from tests.helpers.windows import WindowOpener

@@ -6,7 +6,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.context_window import WindowPlan, WindowPolicy
-from app.core.inference.engine import ChatMessage
+from app.core.types.messages import ChatMessage
 from app.ui.chat.context_meter import ContextMeter
 
 

@@ -10,9 +10,9 @@ from pytestqt.qtbot import QtBot
 
 from app.core.inference.beam_search import BeamSettings
 from app.core.inference.decoding_mode import DecodingMode, DecodingSettings
-from app.core.inference.engine import ChatMessage
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.settings import ChatSettings, Settings
+from app.core.types.messages import ChatMessage
 from app.ui.chat.decoding_mode import reply_request
 from app.ui.chat.settings_panel import SettingsPanel
 from app.ui.llm.decoding_replies import ForkSpec

@@ -9,8 +9,9 @@ from pytestqt.qtbot import QtBot
 
 from app.core.backends.local.backend import LocalBackend
 from app.core.backends.local.process import InProcessEngine
-from app.core.inference.engine import Engine, LoadConfig, LoadReport
+from app.core.inference.engine import Engine
 from app.core.state import AppState
+from app.core.types.load import LoadConfig, LoadReport
 from app.ui.chat.view import ChatView
 from app.ui.chat.welcome import WelcomeState
 from app.ui.llm.worker import LlmWorker

@@ -17,21 +17,15 @@ from pytestqt.qtbot import QtBot
 
 from app.core.chat.prompt_inspector import inspect_conversation, inspect_prompt
 from app.core.diagnostics.report import DiagnosticsInput
-from app.core.inference.engine import (
-    ChatMessage,
-    Engine,
-    LoadConfig,
-    LoadReport,
-    LoadStage,
-    ReplyDone,
-    ReplyStats,
-    StopReason,
-)
-from app.core.inference.metrics import LlamaCounters, ReplyMetrics
-from app.core.inference.prompt_cache import CacheMiss
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY, SamplingParams
-from app.core.inference.token_probs import Alternative, TokenProbabilityRecorder, TokenStep, TokenTrace
+from app.core.inference.token_probs import TokenProbabilityRecorder
 from app.core.support.log_buffer import LogBuffer
+from app.core.types.load import LoadConfig, LoadReport, LoadStage
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import CacheMiss, LlamaCounters, ReplyMetrics, ReplyStats, StopReason
+from app.core.types.token_trace import Alternative, TokenStep, TokenTrace
 from app.ui.glass.load_panel import LoadPanel
 from app.ui.glass.logs_panel import DiagnosticsCopier, LogsPanel
 from app.ui.glass.prompt_inspector_panel import PromptInspectorPanel

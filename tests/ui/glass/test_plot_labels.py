@@ -11,9 +11,9 @@ from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QLabel, QToolTip
 from pytestqt.qtbot import QtBot
 
-from app.core.inference.engine import LoadConfig, LoadReport, LoadStage, ReplyStats, StopReason
 from app.core.inference.load_timeline import FIRST_DECODE, FIRST_DECODE_DETAIL
-from app.core.inference.metrics import LlamaCounters, ReplyMetrics
+from app.core.types.load import LoadConfig, LoadReport, LoadStage
+from app.core.types.stats import LlamaCounters, ReplyMetrics, ReplyStats, StopReason
 from app.ui.glass.load_panel import LoadPanel
 from app.ui.glass.stats_panel import StatsPanel
 from app.ui.widgets.theme import colours

@@ -10,8 +10,9 @@ from PySide6.QtCore import QUrl
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.prompt_inspector import character_groups, inspect_prompt
-from app.core.inference.engine import ChatMessage, Engine
+from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY
+from app.core.types.messages import ChatMessage
 from app.ui.glass.prompt_inspector_panel import PromptInspectorPanel
 from app.ui.shell.main_window import MainWindow
 from tests.helpers.windows import WindowOpener

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from pytestqt.qtbot import QtBot
 
-from app.core.inference.engine import ReplyStats
-from app.core.inference.metrics import ReplyMetrics
-from app.core.inference.prompt_cache import CacheMiss
+from app.core.types.stats import CacheMiss, ReplyMetrics, ReplyStats
 from app.ui.glass.stats_panel import StatsPanel
 
 STATS = ReplyStats(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pytestqt.qtbot import QtBot
 
 from app.core.inference.sampling import SamplingParams
-from app.core.inference.token_probs import Alternative, TokenStep, TokenTrace
+from app.core.types.token_trace import Alternative, TokenStep, TokenTrace
 from app.ui.glass.fork_links import fork_link, parse_fork_link
 from app.ui.glass.token_view import TokenReplyView
 

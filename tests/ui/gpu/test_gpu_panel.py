@@ -13,12 +13,12 @@ import pytest
 from PySide6.QtCore import QObject, Signal
 from pytestqt.qtbot import QtBot
 
-from app.core.inference.engine import LoadConfig, LoadReport
 from app.core.memory.calibration import CalibrationStore
 from app.core.memory.fallback import FallbackResult, FallbackStep
 from app.core.memory.hardware import GpuSnapshot, HardwareMonitor, OffloadSupport
 from app.core.memory.planner import MIB, Headroom
 from app.core.support.formatting import format_bytes
+from app.core.types.load import LoadConfig, LoadReport
 from app.ui.gpu.memory_bars import MemoryBar
 from app.ui.gpu.panel import GpuPanel
 from tests.fakes import fake_pynvml

@@ -15,13 +15,14 @@ import pytest
 from PySide6.QtCore import QObject, QPointF, Signal
 from pytestqt.qtbot import QtBot
 
-from app.core.inference.engine import LoadConfig, LoadReport, ReplyDone, ReplyStats, StopReason
-from app.core.inference.metrics import ReplyMetrics
 from app.core.monitor.alerts import Alert, AlertKind
 from app.core.monitor.speed_history import SPEED_FILE, SpeedHistory, run_key
 from app.core.monitor.timeline import ReplyOutcome
 from app.core.paths import app_paths
 from app.core.settings import MonitorSettings
+from app.core.types.load import LoadConfig, LoadReport
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import ReplyMetrics, ReplyStats, StopReason
 from app.ui.monitor.alert_notice import AlertNotice
 from app.ui.monitor.panel import MonitorPanel
 from app.ui.state_signals import StateSignals

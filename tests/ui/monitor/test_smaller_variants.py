@@ -13,11 +13,11 @@ from PySide6.QtCore import QObject, Signal
 from pytestqt.qtbot import QtBot
 
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
-from app.core.inference.engine import LoadConfig
 from app.core.memory.fallback import FallbackResult, FallbackStep
 from app.core.memory.fit import Machine
 from app.core.memory.planner import DEFAULT_SAFETY_MARGIN, ContextSettings, MemoryPlanner
 from app.core.models.gguf_info import read_gguf_info
+from app.core.types.load import LoadConfig
 from app.ui.monitor.smaller_variants import SmallerVariants, describe
 
 MIB = 1024 * 1024

@@ -11,8 +11,9 @@ from pytestqt.qtbot import QtBot
 
 from app.bench.llama_server import LlamaServer
 from app.core.backends.servers import ServerModel
-from app.core.inference.engine import ReplyDone, StopReason
 from app.core.inference.sampling import GREEDY
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import StopReason
 from app.ui.shell.main_window import MainWindow
 from tests.core.backends.llama_server import start_llama_server
 from tests.fakes.memory_keyring import MemoryKeyring

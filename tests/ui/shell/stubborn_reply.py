@@ -17,7 +17,9 @@ import time
 from PySide6.QtCore import QTimer, Slot
 from PySide6.QtWidgets import QApplication
 
-from app.core.inference.engine import LoadReport, ReplyDone, ReplyStats, StopReason
+from app.core.types.load import LoadReport
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import ReplyStats, StopReason
 from app.ui.llm.worker import LlmThread, LlmWorker, ReplyRequest
 from app.ui.shell.main_window import MainWindow
 from app.ui.threads import rearm

@@ -93,9 +93,9 @@ def test_the_main_window_reads_chinese(qtbot: QtBot, starter_model: Path, in_chi
 
 def test_core_text_reads_chinese_too(qtbot: QtBot, in_chinese: None) -> None:
     """Setting labels and explanations, stop reasons, errors: composed in app/core, shown in Chinese."""
-    from app.core.inference.engine import StopReason
     from app.core.support.formatting import fill
     from app.core.support.user_text import N_
+    from app.core.types.stats import StopReason
     from app.ui.chat.settings_panel import SettingsPanel
     from app.ui.widgets.core_text import word
 

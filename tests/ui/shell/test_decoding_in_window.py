@@ -18,13 +18,15 @@ from app.core.backends.local.backend import LocalBackend
 from app.core.backends.local.process import InProcessEngine
 from app.core.inference import replay, token_probs
 from app.core.inference.decoding_mode import DecodingMode
-from app.core.inference.engine import ChatMessage, Engine, final_reply
+from app.core.inference.engine import Engine
 from app.core.inference.replay import ReplayReport
 from app.core.inference.sampling import GREEDY, SamplingParams
-from app.core.inference.token_probs import TokenTrace
 from app.core.memory.fit import Machine
 from app.core.paths import app_paths
 from app.core.settings import ModelSettings, Settings, save_settings
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import final_reply
+from app.core.types.token_trace import TokenTrace
 from app.ui.glass.fork_links import fork_link
 from app.ui.glass.token_view import TokenReplyView
 from app.ui.llm.worker import LlmThread, LlmWorker

@@ -19,10 +19,10 @@ from app.core.chat.context_window import PlanResult
 from app.core.documents.index import DocumentIndex
 from app.core.documents.retrieval import DOCUMENTS_HEADER, MEMORY_HEADER
 from app.core.documents.vectors import Matrix
-from app.core.inference.engine import StopReason
 from app.core.inference.sampling import GREEDY
 from app.core.paths import app_paths
 from app.core.settings import Settings
+from app.core.types.stats import StopReason
 from app.ui.chat.citations import CitationsBar
 from app.ui.shell.main_window import MainWindow
 from tests.helpers.windows import WindowOpener

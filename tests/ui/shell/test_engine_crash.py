@@ -12,8 +12,9 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.core.backends.local.process import EngineProcess
-from app.core.inference.engine import ReplyDone, StopReason
 from app.core.inference.sampling import GREEDY
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import StopReason
 from app.ui.shell.main_window import MainWindow
 from tests.helpers.windows import WINDOW_LOAD_TIMEOUT_MS, WindowOpener
 from tests.ui.chat.test_chats_gui import rows

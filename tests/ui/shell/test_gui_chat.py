@@ -11,9 +11,10 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from app.core.inference.engine import ReplyDone, StopReason
 from app.core.inference.sampling import GREEDY
 from app.core.support.formatting import format_bytes
+from app.core.types.replies import ReplyDone
+from app.core.types.stats import StopReason
 from app.ui.shell.main_window import MainWindow
 from tests.helpers.windows import WindowOpener
 

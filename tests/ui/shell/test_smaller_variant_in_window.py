@@ -16,10 +16,11 @@ from pytestqt.qtbot import QtBot
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
 from app.core.backends.local.backend import LocalBackend
 from app.core.backends.local.process import InProcessEngine
-from app.core.inference.engine import Engine, LoadConfig, LoadReport
+from app.core.inference.engine import Engine
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
 from app.core.settings import Settings, save_settings
+from app.core.types.load import LoadConfig, LoadReport
 from app.ui.llm.worker import LlmThread, LlmWorker
 from app.ui.shell.main_window import MainWindow
 from tests.helpers.windows import WINDOW_LOAD_TIMEOUT_MS

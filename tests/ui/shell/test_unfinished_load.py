@@ -15,9 +15,10 @@ from pytestqt.qtbot import QtBot
 
 from app.core.backends.local.backend import LocalBackend
 from app.core.backends.local.process import InProcessEngine
-from app.core.inference.engine import Engine, LoadConfig, LoadReport
+from app.core.inference.engine import Engine
 from app.core.models.load_guard import begin_load, unfinished_load
 from app.core.models.validation import ModelFileError
+from app.core.types.load import LoadConfig, LoadReport
 from app.ui.llm.worker import LlmThread, LlmWorker
 from app.ui.shell.main_window import MainWindow
 from tests.helpers.windows import WINDOW_LOAD_TIMEOUT_MS, WindowOpener

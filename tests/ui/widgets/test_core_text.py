@@ -12,10 +12,10 @@ from PySide6.QtCore import QTranslator
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.core.inference.engine import StopReason
 from app.core.memory.fallback import FallbackStep
 from app.core.support.formatting import fill
 from app.core.support.user_text import CONTEXT, N_
+from app.core.types.stats import StopReason
 from app.ui.widgets import core_text
 from app.ui.widgets.core_text import CoreTexts
 from app.ui.widgets.error_banner import ErrorBanner

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.core.inference.engine import ReplyStats, StopReason
-from app.core.inference.metrics import ReplyMetrics
-from app.core.inference.prompt_cache import CacheMiss
+from app.core.types.stats import CacheMiss, ReplyMetrics, ReplyStats, StopReason
 from app.ui.widgets.reply_footer import reply_footer
 
 STATS = ReplyStats(

@@ -26,20 +26,16 @@ from app.core.backends.local.session import LoadListener
 from app.core.chat.context_window import PlanRequest, PlanResult
 from app.core.chat.prompt_inspector import InspectRequest, PromptInspection
 from app.core.inference.beam_search import BeamResult, BeamSettings
-from app.core.inference.engine import (
-    ChatMessage,
-    LoadConfig,
-    ReplyDone,
-    ReplyEvent,
-    ReplyStats,
-    StopReason,
-    TokenPiece,
-)
-from app.core.inference.replay import ReplayRecord, ReplayReport
+from app.core.inference.replay import ReplayReport
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import FallbackResult
 from app.core.models.library import installed_models
 from app.core.support.stop_flag import StopFlag
+from app.core.types.load import LoadConfig
+from app.core.types.messages import ChatMessage
+from app.core.types.replay_record import ReplayRecord
+from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
+from app.core.types.stats import ReplyStats, StopReason
 
 POLL_S = 0.005  # how often a waiting caller looks at a stop flag that cannot wake it (a plain Event)
 WAIT_S = 1.0  # how long it waits at a time otherwise: an event, or its StopFlag, ends the wait

@@ -21,9 +21,9 @@ from typing import Any
 
 from app.core.backends.local import wire
 from app.core.backends.local.session import EngineSession, LoadListener
-from app.core.inference.engine import ReplyDone, ReplyEvent, TokenPiece
 from app.core.inference.llama_log import LOGGER as LLAMA
 from app.core.support.timed_batch import TimedBatch
+from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
 
 log = logging.getLogger(__name__)
 

@@ -31,9 +31,10 @@ from typing import Protocol
 from app.core.backends.local import host, wire
 from app.core.backends.local.session import EngineSession
 from app.core.inference.crash_report import describe_crash
-from app.core.inference.engine import Engine, EngineError
+from app.core.inference.engine import Engine
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
+from app.core.types.errors import EngineError
 
 log = logging.getLogger(__name__)
 

@@ -18,28 +18,12 @@ from dataclasses import dataclass, replace
 from app.core.chat.context_window import EnginePlanner, PlanRequest, PlanResult
 from app.core.chat.prompt_inspector import InspectRequest, PromptInspection, inspect_conversation
 from app.core.inference.beam_search import BeamResult, BeamSearcher, BeamSettings
-from app.core.inference.engine import (
-    ChatMessage,
-    Engine,
-    EngineError,
-    LoadConfig,
-    ReplyDone,
-    ReplyEvent,
-    TokenObserver,
-)
+from app.core.inference.engine import Engine, TokenObserver
 from app.core.inference.fork import fork_point, stream_fork
 from app.core.inference.load_timeline import LoadTimeline
 from app.core.inference.logits import SampledLogits
 from app.core.inference.metrics import MetricsRecorder
-from app.core.inference.replay import (
-    ReplayRecord,
-    ReplayReport,
-    choose_seed,
-    hash_in_background,
-    load_facts,
-    record_reply,
-    replay,
-)
+from app.core.inference.replay import ReplayReport, choose_seed, hash_in_background, load_facts, record_reply, replay
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
 from app.core.memory.beam_fit import beam_admission
@@ -48,6 +32,11 @@ from app.core.memory.fit import machine_now
 from app.core.memory.planner import MemoryPlanner
 from app.core.models.gguf_info import read_gguf_info
 from app.core.support.user_text import N_
+from app.core.types.errors import EngineError
+from app.core.types.load import LoadConfig
+from app.core.types.messages import ChatMessage
+from app.core.types.replay_record import ReplayRecord
+from app.core.types.replies import ReplyDone, ReplyEvent
 
 log = logging.getLogger(__name__)
 

@@ -20,12 +20,14 @@ from pathlib import Path
 from app.core.chat.context_window import PlanRequest
 from app.core.chat.prompt_inspector import InspectRequest
 from app.core.inference.beam_search import BeamSearchError, BeamSettings
-from app.core.inference.engine import ChatMessage, EngineError, LoadCancelled, LoadConfig, PromptTooLong
-from app.core.inference.replay import ReplayRecord
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.beam_fit import BeamWidthDoesNotFit
 from app.core.memory.fallback import FallbackStep, OutOfMemoryError
 from app.core.models.validation import ModelFileError
+from app.core.types.errors import EngineError, LoadCancelled, PromptTooLong
+from app.core.types.load import LoadConfig
+from app.core.types.messages import ChatMessage
+from app.core.types.replay_record import ReplayRecord
 
 # ---- jobs: window → child -------------------------------------------------------------
 

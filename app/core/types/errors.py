@@ -1,0 +1,23 @@
+"""The failures a backend reports to whoever asked it to load or to generate."""
+
+from __future__ import annotations
+
+
+class EngineError(Exception):
+    """A failure the user should read: loading, or generating, went wrong."""
+
+
+class LoadCancelled(EngineError):
+    """The user cancelled a model load."""
+
+
+class PromptTooLong(EngineError):
+    """The prompt leaves no room in the context for even one token; the counts say by how much."""
+
+    def __init__(self, prompt_tokens: int, n_ctx: int) -> None:
+        super().__init__(
+            f"The prompt has {prompt_tokens} tokens but the context holds {n_ctx}; "
+            "shorten the conversation or raise the context length."
+        )
+        self.prompt_tokens = prompt_tokens
+        self.n_ctx = n_ctx

@@ -1,0 +1,44 @@
+"""The events of a streamed reply: a piece of text per token, then one ReplyDone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from app.core.types.replay_record import ReplayRecord
+from app.core.types.stats import ReplyMetrics, ReplyStats
+from app.core.types.token_trace import TokenTrace
+
+
+@dataclass(frozen=True)
+class TokenPiece:
+    """Text that became complete with this token (may be empty mid-character)."""
+
+    text: str
+    token_id: int
+
+
+@dataclass(frozen=True)
+class ReplyDone:
+    """The end of a reply. A backend that measures more than ReplyStats adds `metrics`, and
+    `trace` when token probabilities were asked for, and `replay` when the reply was recorded
+    to be run again (app/core/inference/replay.py)."""
+
+    text: str
+    stats: ReplyStats
+    metrics: ReplyMetrics | None = None
+    trace: TokenTrace | None = None
+    replay: ReplayRecord | None = None
+
+
+ReplyEvent = TokenPiece | ReplyDone
+
+
+def final_reply(events: Iterable[ReplyEvent]) -> ReplyDone:
+    """Run a reply stream to its end and return the ReplyDone that closes it."""
+    done: ReplyDone | None = None
+    for event in events:
+        if isinstance(event, ReplyDone):
+            done = event
+    assert done is not None, "every reply stream ends with a ReplyDone"
+    return done
