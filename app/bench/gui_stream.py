@@ -21,8 +21,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QEventLoop, QObject, QTimer, Slot
 
+from app.bench.measured import Measured, counted
 from app.bench.qt_offscreen import bench_application
-from app.bench.streaming import Measured, counted
 from app.core.inference.sampling import SamplingParams
 from app.core.paths import app_paths
 from app.core.settings import ModelSettings, Settings, save_settings

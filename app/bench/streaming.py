@@ -42,12 +42,13 @@ import statistics
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from typing import TypeVar, cast
 
 import llama_cpp
 
 from app.bench import BenchContext, BenchRow, row
+from app.bench.measured import Measured, counted
 from app.core.backends.local.backend import LocalBackend
 from app.core.inference.engine import Engine, TokenObserver, default_threads
 from app.core.inference.metrics import MetricsRecorder
@@ -56,7 +57,6 @@ from app.core.support.stop_flag import StopFlag
 from app.core.types.load import LoadConfig, Speculative
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, final_reply
-from app.core.types.stats import LlamaCounters, ReplyMetrics
 
 T = TypeVar("T")
 
@@ -71,27 +71,6 @@ _FILLER = (
     "The keeper climbed the spiral stairs at dusk, trimmed the wick, wound the clockwork that turned the lens, "
     "and wrote the wind, the sea and every passing ship into the log. "
 )
-
-
-@dataclass(frozen=True)
-class Measured:
-    """One reply's speed as its path saw it and llama.cpp's own counters for it."""
-
-    tokens_per_s: float
-    llama: LlamaCounters
-    # CPU time the reader's process spent per token while the reply streamed (the window's
-    # process, for the window's path); None where it was not measured.
-    process_cpu_us_per_token: float | None = None
-
-    @property
-    def of_decode(self) -> float:
-        """This path's speed as a share of llama.cpp's decode-only speed for the same reply."""
-        return self.tokens_per_s / self.llama.eval_tokens_per_s
-
-    @property
-    def overhead_us(self) -> float:
-        """Time per token spent outside llama.cpp's decode, in microseconds."""
-        return (1 / self.tokens_per_s - 1 / self.llama.eval_tokens_per_s) * 1e6
 
 
 def workload(context: BenchContext) -> tuple[int, list[ChatMessage], SamplingParams]:
@@ -139,12 +118,6 @@ def prompt_eval(engine: Engine, messages: list[ChatMessage]) -> Measured:
     one_token = replace(GREEDY, max_tokens=1)
     done = final_reply(engine.stream_chat(messages, one_token, threading.Event(), speculative=PLAIN))
     return Measured(done.stats.prompt_eval_tokens_per_s, counted(recorder.finish(done.stats, engine.llama)))
-
-
-def counted(metrics: ReplyMetrics) -> LlamaCounters:
-    """llama.cpp's counters of a reply run on this machine (only a server's replies lack them)."""
-    assert metrics.llama is not None, "a local reply always has llama.cpp's counters"
-    return metrics.llama
 
 
 def long_prompt(engine: Engine, tokens: int = PROMPT_EVAL_TOKENS) -> list[ChatMessage]:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from app.bench.measured import Measured
 from app.bench.streaming import (
-    Measured,
     engine_process_reply,
     engine_reply,
     long_prompt,
