@@ -10,6 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grimp
+import pytest
+
 from tests.repo import REPO_ROOT
 
 CORE = REPO_ROOT / "app" / "core"
@@ -18,6 +21,7 @@ CONTRACTS = [
     "core never imports the UI or Qt",
     "core packages in layers",
     "UI feature packages are independent, composed only by the shell",
+    "the shared types never import llama.cpp",
 ]
 
 # A module that breaks each contract, dropped into a copy of the app: (file, source, what the report says)
@@ -37,6 +41,11 @@ BREACHES = [
         "ui/widgets/breach_features.py",
         "import app.ui.chat.view\n",
         "app.ui.widgets is not allowed to import app.ui.chat: - app.ui.widgets.breach_features -> app.ui.chat.view",
+    ),
+    (
+        "core/types/breach_llama.py",
+        "import llama_cpp\n",
+        "app.core.types is not allowed to import llama_cpp: - app.core.types.breach_llama -> llama_cpp (l.1)",
     ),
 ]
 
@@ -76,6 +85,44 @@ def test_each_contract_catches_a_module_that_breaks_it(tmp_path: Path) -> None:
     assert _verdicts(result.stdout) == dict.fromkeys(CONTRACTS, "BROKEN")
     report = " ".join(result.stdout.split())
     assert [expected for _, _, expected in BREACHES if expected not in report] == []
+
+
+def import_cycles(package: str) -> list[list[str]]:
+    """One chain [a, b, ..., a] for each set of modules of `package` that import each other, directly or
+    through other modules; imports under TYPE_CHECKING and inside functions count."""
+    graph = grimp.build_graph(package, include_external_packages=False, exclude_type_checking_imports=False)
+    cycles: dict[frozenset[str], list[str]] = {}
+    for module in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            back = graph.find_shortest_chain(importer=imported, imported=module)
+            if back is not None:
+                cycle = [module, *back]
+                cycles.setdefault(frozenset(cycle), cycle)
+    return list(cycles.values())
+
+
+def test_no_two_modules_of_the_app_import_each_other_directly_or_through_a_chain() -> None:
+    assert [" -> ".join(cycle) for cycle in import_cycles("app")] == []
+
+
+def test_an_import_cycle_is_found_and_named_also_through_a_chain_and_type_only_imports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "cycle_probe"
+    package.mkdir()
+    modules = {
+        "__init__": "",
+        "alone": "from cycle_probe import first\n",  # imports into the cycle, is not in it
+        "first": "from cycle_probe import second\n",
+        "second": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from cycle_probe import third\n",
+        "third": "def late() -> None:\n    from cycle_probe import first\n",
+    }
+    for name, source in modules.items():
+        (package / f"{name}.py").write_text(source, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert import_cycles("cycle_probe") == [
+        ["cycle_probe.first", "cycle_probe.second", "cycle_probe.third", "cycle_probe.first"]
+    ]
 
 
 def test_importing_every_core_module_does_not_load_qt() -> None:
