@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.core.inference.engine import Engine, LoadConfig
+from app.core.inference.engine import Engine
 from app.core.inference.llama_buffers import capture_llama_buffers
 from app.core.memory.calibration import measure_after_load
 from app.core.memory.hardware import GpuState, HardwareMonitor
@@ -31,6 +31,7 @@ from app.core.memory.planner import MIB, ContextSettings, MemoryPlanner
 from app.core.models.gguf_info import read_gguf_info
 from app.core.models.starter import find_starter_model
 from app.core.support.text_table import text_table
+from app.core.types.load import LoadConfig
 
 NOT_READY = 2
 
