@@ -209,6 +209,8 @@ class Conversations(QObject):
             "decoding": self.session.chat_settings.decoding.to_dict(),
         }
         history = self.session.window_messages()
+        # A Stop from now on is this reply's: retrieval and planning look at it, and so does the token loop.
+        rearm(self.worker.stop_event, self.worker.closing)
         self.reply = self.session.begin_reply(model, snapshot)
         self._metrics = None
         self.sidebar.set_writing(self.reply.chat_id)
@@ -219,7 +221,6 @@ class Conversations(QObject):
         if self.retrieval is None or not history or history[-1].role != "user":
             self.worker.planRequested.emit(request)
             return
-        rearm(self.worker.stop_event, self.worker.closing)  # a Stop from now on is this reply's (see _on_retrieved)
         window = tuple(str(i) for i in self.last_plan.kept_ids) if self.last_plan is not None else ()
         self._retrieval_job = RetrievalJob(
             self.session.chat.id, request, tuple(m.id for m in history), window, loaded.n_ctx if loaded else 0
@@ -231,13 +232,19 @@ class Conversations(QObject):
         if job is not self._retrieval_job or self.reply is None:
             return
         self._retrieval_job = None
-        if self.worker.stop_event.is_set():  # Stop (or closing) came while the excerpts were searched
-            self.worker.finished.emit(ReplyDone("", ReplyStats(stop_reason=StopReason.USER)))  # as if stopped at once
+        if self._stopped_before_generating():  # Stop (or closing) came while the excerpts were searched
             return
         if retrieval.block:
             self.last_retrieval = retrieval
             self.retrievalShown.emit(retrieval)
         self.worker.planRequested.emit(replace(job.plan, retrieved=retrieval.block))
+
+    def _stopped_before_generating(self) -> bool:
+        """End the reply as stopped at once when Stop came before its first token (nothing is generated)."""
+        if not self.worker.stop_event.is_set():
+            return False
+        self.worker.finished.emit(ReplyDone("", ReplyStats(stop_reason=StopReason.USER)))
+        return True
 
     def reply_finished(self, done: ReplyDone) -> None:
         """Save the finished reply with its state and stats; show its footer and version.
@@ -313,6 +320,8 @@ class Conversations(QObject):
                 self.refresh_meter()
             return
         if result.request.purpose != REPLY or self.reply is None:
+            return
+        if self._stopped_before_generating():  # Stop (or closing) came while the context window was planned
             return
         fork, self.pending_fork = self.pending_fork, None
         on_show = self.reply_on_show

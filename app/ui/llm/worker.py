@@ -4,7 +4,8 @@ The backend runs llama.cpp in its own process (`app.core.backends.local`); this 
 waits on it, so the GUI thread never does. Requests arrive as queued signals
 (`loadRequested`, `generateRequested`); results leave as signals. Stop is a
 `threading.Event` the GUI thread sets directly: a queued "stop" slot would wait behind the
-running generation. When the engine process dies, the reply in progress ends with its
+running generation. The GUI thread re-arms it when a turn starts, so a Stop pressed while the
+turn's excerpts are searched or its context window is planned still ends it. When the engine process dies, the reply in progress ends with its
 text kept, and `engineLost` says what happened: no model is loaded any more.
 """
 
@@ -227,7 +228,7 @@ class LlmWorker(QObject):
 
     @Slot(object)
     def _generate(self, request: ReplyRequest) -> None:
-        rearm(self.stop_event, self.closing)
+        """Write one reply. Its stop flag was armed by whoever started the turn, before retrieval and planning."""
         self.generated_tokens = 0
         self.first_token_at = 0.0
         remote = self.remote
