@@ -5,8 +5,9 @@ waits on it, so the GUI thread never does. Requests arrive as queued signals
 (`loadRequested`, `generateRequested`); results leave as signals. Stop is a
 `threading.Event` the GUI thread sets directly: a queued "stop" slot would wait behind the
 running generation. The GUI thread re-arms it when a turn starts, so a Stop pressed while the
-turn's excerpts are searched or its context window is planned still ends it. When the engine process dies, the reply in progress ends with its
-text kept, and `engineLost` says what happened: no model is loaded any more.
+turn's excerpts are searched or its context window is planned still ends it. When the engine
+process dies, the reply in progress ends with its text kept, and `engineLost` says what
+happened: no model is loaded any more.
 """
 
 from __future__ import annotations
