@@ -179,7 +179,7 @@ class Conversations(QObject):
         if self.retrieval is not None:
             self.retrieval.retrieved.connect(self._on_retrieved)
             self.retrieval.options.connect(self._on_retrieval_options)
-            self.retrieval.failed.connect(lambda text: self.banner.show_error(text, logging.WARNING))
+            self.retrieval.failed.connect(self._on_retrieval_failed)  # a method: it runs in this (the GUI) thread
             self.settings_panel.longMemoryToggled.connect(self._set_long_memory)
         self.settings_panel.long_memory_box.setVisible(self.retrieval is not None)
         self.composer.textChanged.connect(self._meter_timer.start)
@@ -356,6 +356,9 @@ class Conversations(QObject):
     def _set_long_memory(self, enabled: bool) -> None:
         if self.retrieval is not None:
             self.retrieval.longMemoryRequested.emit(self.session.chat.id, enabled)
+
+    def _on_retrieval_failed(self, text: str) -> None:
+        self.banner.show_error(text, logging.WARNING)
 
     def _on_retrieval_options(self, chat_id: str, long_memory: bool) -> None:
         if chat_id == self.session.chat.id:
