@@ -13,7 +13,7 @@ OFF_THREAD_TESTS = """
 import threading
 
 import pytest
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QThread, QTimer, Signal
 from PySide6.QtWidgets import QWidget
 
 
@@ -47,6 +47,30 @@ def test_a_child_given_off_thread_while_the_fixtures_are_torn_down(adopted_at_te
 
 def test_a_widget_used_on_its_own_thread(qtbot):
     QObject(QWidget())
+
+
+class Announcer(QObject):
+    asked = Signal()
+    said = Signal()
+
+    def __init__(self):
+        super().__init__()
+        self.asked.connect(self.answer)
+
+    def answer(self):
+        self.said.emit()
+
+
+def test_waiting_with_pytest_qt_for_a_signal_a_worker_emits(qtbot):
+    # pytest-qt stops its timer on the thread that emits: its own affair, not the test's
+    announcer, thread = Announcer(), QThread()
+    announcer.moveToThread(thread)
+    thread.start()
+    QTimer.singleShot(0, announcer.asked.emit)  # once the wait below has started its timer
+    with qtbot.waitSignal(announcer.said, timeout=10_000):
+        pass
+    thread.quit()
+    thread.wait()
 """
 
 
@@ -56,7 +80,7 @@ def test_the_guard_fails_tests_whose_objects_were_used_outside_their_thread(
     pytester.makepyfile(test_off_thread=OFF_THREAD_TESTS)
     monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parents[1]))
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-q", "-p", "tests.helpers.qt_threads")
-    result.assert_outcomes(passed=2, failed=2, errors=1)
+    result.assert_outcomes(passed=3, failed=2, errors=1)
     failed = {line.split("::")[-1].split(" ")[0] for line in result.outlines if line.startswith("FAILED")}
     assert failed == {"test_a_widget_given_a_child_on_a_worker_thread", "test_the_same_with_every_qt_message_ignored"}
     result.stdout.re_match_lines(
