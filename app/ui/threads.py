@@ -16,9 +16,10 @@ has one rule for all of them:
 `running_threads()` names the threads still running, for the tests' thread-leak guard.
 
 A worker's signal reaches a widget only through a method of a QObject that lives in the GUI
-thread: PySide runs any other slot (a lambda, a `functools.partial`, a plain function) on the
-thread that emits, even with `Qt.QueuedConnection`, and a widget touched there can crash the
-window. `connect_in_thread_of` runs such a slot in its context's thread instead.
+thread: PySide runs any other slot (a lambda, a `functools.partial`, a plain function) in the
+thread its sender lives in, the worker's, even with `Qt.QueuedConnection`, and a widget
+touched there can crash the window. `connect_in_thread_of` runs such a slot in its context's
+thread instead.
 """
 
 from __future__ import annotations

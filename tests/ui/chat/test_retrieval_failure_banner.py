@@ -7,51 +7,33 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QThread
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
+from PySide6.QtCore import QThread
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.context_window import PlanRequest
 from app.core.chat.store import new_message
-from app.ui.chat.composer import Composer
 from app.ui.chat.conversations import Conversations
-from app.ui.chat.session import ChatSession
-from app.ui.chat.view import ChatView
 from app.ui.llm.retrieval import RetrievalJob, RetrievalThread, SharedEmbedder
-from app.ui.llm.worker import LlmWorker
-from app.ui.state_signals import StateSignals
-from app.ui.widgets.error_banner import ErrorBanner
+from tests.ui.window_parts import PartsWindow
 
 CHAT = "chat-1"
 
 
-class Window(QMainWindow):
-    """The conversations' pieces, as the main window puts them together, beside a retrieval thread of their own."""
+class Window(PartsWindow):
+    """The conversations as the main window builds them, with a retrieval thread of their own."""
 
     def __init__(self, index_path: Path) -> None:
         super().__init__()
-        self.banner = ErrorBanner()
-        self.setCentralWidget(self.banner)
-        self.session = ChatSession(parent=self)
-        self.worker = LlmWorker()
         self.retrieval = RetrievalThread(index_path, SharedEmbedder())
         self.chats = Conversations(
-            StateSignals(parent=self), self.worker, self.session, ChatView(), Composer(), self.banner,
-            self._add_dock, QMenu(self), parent=self, retrieval=self.retrieval.worker,
+            self.state_signals, self.worker, self.session, self.chat_view, self.composer, self.banner,
+            self.add_dock, self.menu, parent=self, retrieval=self.retrieval.worker,
         )  # fmt: skip
-
-    def _add_dock(self, title: str, name: str, panel: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(name)
-        dock.setWidget(panel)
-        self.addDockWidget(area, dock)
-        return dock
 
     def shut_down(self) -> None:
         self.retrieval.request_stop()
         assert self.retrieval.thread.wait()
-        assert self.session.shutdown()
-        self.worker.close()
+        super().shut_down()
 
 
 @pytest.fixture
@@ -81,8 +63,7 @@ def test_a_failed_document_search_is_shown_on_the_banner_by_the_gui_thread(
         show_error(message, level)
 
     monkeypatch.setattr(window.banner, "show_error", noting_the_thread)
-    with qtbot.waitSignal(window.retrieval.worker.retrieved, timeout=10_000):
-        window.retrieval.worker.retrieveRequested.emit(job("What does the keeper do?"))
+    window.retrieval.worker.retrieveRequested.emit(job("What does the keeper do?"))
     qtbot.waitUntil(lambda: window.banner.notices() != [], timeout=10_000)
     assert shown_by == [QThread.currentThread()]
     [notice] = window.banner.notices()
