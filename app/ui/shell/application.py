@@ -79,12 +79,14 @@ def _schedule_demo(window: MainWindow, args: argparse.Namespace) -> None:
         else:
             window.close()
 
-    if window.model_picker.count() == 0:  # nothing will load: show the empty state and finish
+    opener = window.get_started.opener
+    if window.model_picker.count() == 0 and not opener.is_busy:  # nothing will load: show the empty state, finish
         QTimer.singleShot(0, window, finish)
         return
-    # A load or a reply that fails ends the run too, showing what went wrong (the worker's signals: in the
-    # window's thread, as closing it must be).
+    # A load, a reply or the opening of --model that fails ends the run too, showing what went wrong (the
+    # worker's signals: in the window's thread, as closing it must be).
     connect_in_thread_of(window.worker.loadFailed, window, finish)
+    connect_in_thread_of(opener.failed, window, finish)
     if args.prompt:
         window.replyFinished.connect(finish)
         connect_in_thread_of(window.worker.failed, window, finish)

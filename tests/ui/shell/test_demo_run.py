@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import cast
 
 import pytest
@@ -33,8 +34,16 @@ class FailingWorker(QObject):
         self.loadFailed.emit("the model file is damaged")
 
 
+class IdleOpener(QObject):
+    """Open file… with no file being opened."""
+
+    failed = Signal(str)
+    is_busy = False
+
+
 class DemoWindow(QWidget):
-    """What a demo run reads of the main window: one model to load, the worker, the state, the reply's end."""
+    """What a demo run reads of the main window: one model to load, the worker, the state, the reply's end,
+    Open file…"""
 
     replyFinished = Signal(object)
 
@@ -44,6 +53,7 @@ class DemoWindow(QWidget):
         self.state_signals = StateSignals(parent=self)
         self.model_picker = QComboBox(self)
         self.model_picker.addItem("tiny.gguf")
+        self.get_started = SimpleNamespace(opener=IdleOpener(self))
         self.closed_by: list[QThread] = []
 
     def closeEvent(self, event: QCloseEvent) -> None:
