@@ -153,10 +153,8 @@ class Conversations(QObject):
         session.chatOpened.connect(self._render_chat)
         session.settingsChanged.connect(self._on_settings_changed)
         session.failed.connect(self.banner.show_error)
-        session.notice.connect(lambda text: self.banner.show_error(text, logging.WARNING))
-        session.exported.connect(
-            lambda path: self.statusMessage.emit(fill(self.tr("Chat exported to {path}"), path=path), 8000)
-        )
+        session.notice.connect(self._on_session_notice)
+        session.exported.connect(self._on_exported)
         self.sidebar.chatActivated.connect(self.open_chat)
         self.sidebar.newChatRequested.connect(self.new_chat)
         self.sidebar.renameRequested.connect(self._rename)
@@ -179,7 +177,7 @@ class Conversations(QObject):
         if self.retrieval is not None:
             self.retrieval.retrieved.connect(self._on_retrieved)
             self.retrieval.options.connect(self._on_retrieval_options)
-            self.retrieval.failed.connect(lambda text: self.banner.show_error(text, logging.WARNING))
+            self.retrieval.failed.connect(self._on_retrieval_failed)  # a method: it runs in this (the GUI) thread
             self.settings_panel.longMemoryToggled.connect(self._set_long_memory)
         self.settings_panel.long_memory_box.setVisible(self.retrieval is not None)
         self.composer.textChanged.connect(self._meter_timer.start)
@@ -365,6 +363,15 @@ class Conversations(QObject):
     def _set_long_memory(self, enabled: bool) -> None:
         if self.retrieval is not None:
             self.retrieval.longMemoryRequested.emit(self.session.chat.id, enabled)
+
+    def _on_session_notice(self, text: str) -> None:
+        self.banner.show_error(text, logging.WARNING)
+
+    def _on_exported(self, path: str) -> None:
+        self.statusMessage.emit(fill(self.tr("Chat exported to {path}"), path=path), 8000)
+
+    def _on_retrieval_failed(self, text: str) -> None:
+        self.banner.show_error(text, logging.WARNING)
 
     def _on_retrieval_options(self, chat_id: str, long_memory: bool) -> None:
         if chat_id == self.session.chat.id:
