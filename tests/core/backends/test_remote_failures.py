@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
 import ssl
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+import tracemalloc
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -37,6 +39,9 @@ class Canned:
     body: bytes = b""
     delay_s: float = 0.0  # before the headers are sent
     hold_s: float = 0.0  # after the body, with the connection still open (a server evaluating a prompt)
+    filler: bytes = b""  # written after the body `filler_count` times, so a huge reply costs no memory here
+    filler_count: int = 0
+    silent: bool = False  # accept the request and never answer it, not even with headers
 
 
 class CannedServer:
@@ -48,6 +53,9 @@ class CannedServer:
             def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 reply = canned.reply
+                if reply.silent:
+                    self.rfile.read(1)  # until the client hangs up
+                    return
                 time.sleep(reply.delay_s)
                 try:
                     self.send_response(reply.status)
@@ -57,10 +65,14 @@ class CannedServer:
                     self.send_header("Connection", "close")
                     self.end_headers()
                     self.wfile.write(reply.body)
+                    for _ in range(reply.filler_count):
+                        self.wfile.write(reply.filler)
                     self.wfile.flush()
                     time.sleep(reply.hold_s)
                 except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up first (the timeout test)
+                    pass  # the client gave up first (the timeout test, a refused reply)
+
+            do_GET = do_POST  # the same canned reply for the model list
 
             def log_message(self, *args: object) -> None:
                 pass
@@ -217,3 +229,128 @@ def test_a_ca_file_makes_the_private_certificate_trusted(tls_canned: CannedServe
     finally:
         remote.close()
     assert isinstance(events[-1], ReplyDone) and events[-1].text == "Hi"
+
+
+MIB = 1024 * 1024
+
+
+def peak_memory_of(action: Callable[[], object]) -> int:
+    """The most memory Python held above the start while `action` ran, in bytes."""
+    tracemalloc.start()
+    try:
+        action()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_line_over_the_limit_ends_the_reply_with_the_limit_named_and_the_text_kept(canned: CannedServer) -> None:
+    done = reply_from(canned, Canned(body=piece("Hi") + b"data: " + b"x" * (9 * MIB) + b"\n\n" + DONE))
+    assert done.text == "Hi"
+    assert done.failure is not None and done.failure.kind is RemoteErrorKind.MALFORMED_CHUNK
+    assert "longer than 8.0 MiB" in done.failure.message
+
+
+def test_fifty_megabytes_without_a_newline_are_refused_in_bounded_memory(canned: CannedServer) -> None:
+    errors: list[RemoteError] = []
+
+    def ask() -> None:
+        errors.append(failure_of(canned, Canned(body=b"data: ", filler=b"x" * MIB, filler_count=50)))
+
+    peak = peak_memory_of(ask)
+    assert errors[0].kind is RemoteErrorKind.MALFORMED_CHUNK
+    assert "longer than 8.0 MiB" in errors[0].message
+    assert peak < 32 * MIB
+
+
+def test_stop_ends_a_request_the_server_never_answers(canned: CannedServer) -> None:
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    done = reply_from(canned, Canned(silent=True), stop=stop)  # the timeout (30 s) would end it too late
+    assert done.stats.stop_reason is StopReason.USER and done.text == "" and done.failure is None
+
+
+@pytest.mark.timeout(20)
+def test_stop_ends_the_model_list_a_reply_asks_for_first_when_the_server_never_answers(
+    canned: CannedServer,
+) -> None:
+    canned.reply = Canned(silent=True)
+    remote = RemoteBackend(RemoteConfig(canned.url, timeout_s=60))
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    try:
+        events = list(remote.stream_chat(HELLO, SamplingParams(), stop))  # no model chosen: /models first
+    finally:
+        remote.close()
+    assert isinstance(events[-1], ReplyDone) and events[-1].stats.stop_reason is StopReason.USER
+
+
+WRONG_TYPES = (
+    b'data: {"choices": [{"delta": {"content": "Hi"}, "finish_reason": 5,'
+    b' "logprobs": {"content": [{"token": "Hi", "logprob": "high", "top_logprobs": 5}, 7]}}],'
+    b' "usage": {"prompt_tokens": "many", "completion_tokens": [1, 2], "total_tokens": null},'
+    b' "timings": {"cache_n": 1e999, "prompt_per_second": {"nested": [null]}}}\n\n'
+    b'data: {"choices": [{"delta": [], "finish_reason": "stop", "logprobs": "none"}],'
+    b' "usage": null, "timings": "many"}\n\n' + DONE
+)
+
+
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"usage\.prompt_tokens .*'many' is not a count")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"usage\.completion_tokens .*\[1, 2\]")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"timings\.cache_n .*inf is not a count")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"timings\.prompt_per_second .*nested")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"Ignored timings .*'many' is not an object")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"finish_reason .*5 is not a string")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"delta .*\[\] is not an object")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"logprobs .*'none' is not an object")
+@pytest.mark.expected_log("app.core.backends.logprobs", logging.WARNING, r"top_logprobs .*5 is not a list")
+@pytest.mark.expected_log("app.core.backends.logprobs", logging.WARNING, r"entry .*7 has no token text")
+def test_fields_of_the_wrong_type_are_ignored_with_a_log_line_and_the_reply_is_kept(canned: CannedServer) -> None:
+    canned.reply = Canned(body=WRONG_TYPES)
+    remote = RemoteBackend(RemoteConfig(canned.url))
+    remote.select_model("m")
+    try:
+        events = list(remote.stream_chat(HELLO, SamplingParams(), threading.Event(), token_probabilities=True))
+    finally:
+        remote.close()
+    done = events[-1]
+    assert isinstance(done, RemoteReplyDone) and done.failure is None
+    assert (done.text, done.stats.stop_reason) == ("Hi", StopReason.END_OF_TEXT)
+    assert (done.stats.prompt_tokens, done.stats.completion_tokens, done.stats.cached_prompt_tokens) == (0, 1, 0)
+    assert done.trace is not None and [step.text for step in done.trace.steps] == ["Hi"]
+
+
+def test_a_redirect_is_reported_with_where_it_points(canned: CannedServer) -> None:
+    error = failure_of(
+        canned, Canned(status=307, headers={"Location": "https://elsewhere.example/v1/chat/completions"})
+    )
+    assert error.kind is RemoteErrorKind.REDIRECTED
+    assert "redirected the request to https://elsewhere.example/v1/chat/completions (307)" in error.message
+    assert "stopped sending" not in error.message
+
+
+def test_a_server_that_ignores_max_tokens_is_cut_at_the_limit_and_named(canned: CannedServer) -> None:
+    canned.reply = Canned(body=b"".join(piece(word) for word in ("one ", "two ", "three ", "four ")) + FINISH + DONE)
+    remote = RemoteBackend(RemoteConfig(canned.url))
+    remote.select_model("m")
+    try:
+        events = list(remote.stream_chat(HELLO, SamplingParams(max_tokens=2), threading.Event()))
+    finally:
+        remote.close()
+    done = events[-1]
+    assert isinstance(done, RemoteReplyDone)
+    assert [event.text for event in events[:-1]] == ["one ", "two "]
+    assert (done.text, done.stats.stop_reason, done.stats.completion_tokens) == ("one two ", StopReason.LENGTH, 2)
+    assert "ignored the limit of 2 tokens" in done.notice
+
+
+def test_a_server_that_keeps_to_max_tokens_is_not_cut(canned: CannedServer) -> None:
+    canned.reply = Canned(body=piece("one ") + piece("two ") + FINISH + USAGE + DONE)
+    remote = RemoteBackend(RemoteConfig(canned.url))
+    remote.select_model("m")
+    try:
+        done = list(remote.stream_chat(HELLO, SamplingParams(max_tokens=2), threading.Event()))[-1]
+    finally:
+        remote.close()
+    assert isinstance(done, RemoteReplyDone)
+    assert (done.text, done.stats.stop_reason, done.notice) == ("one two ", StopReason.END_OF_TEXT, "")
