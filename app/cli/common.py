@@ -6,6 +6,7 @@ import logging
 import sys
 from pathlib import Path
 
+from app.cli.terminal_text import terminal_safe
 from app.core.models.starter import find_starter_model
 from app.core.support.redaction import install_redaction
 
@@ -45,5 +46,6 @@ def quiet_logging(verbose: bool) -> None:
 
 
 def fail(message: str) -> int:
-    print(f"glassbox: error: {message}", file=sys.stderr)
+    """One line on stderr, exit status 1; a message may quote a server, so controls are made inert."""
+    print(f"glassbox: error: {terminal_safe(message)}", file=sys.stderr)
     return 1
