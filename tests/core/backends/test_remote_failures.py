@@ -13,7 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from app.core.backends.remote import RemoteBackend, RemoteConfig, RemoteError, RemoteErrorKind, RemoteReplyDone
+from app.core.backends.remote import (
+    RemoteBackend,
+    RemoteConfig,
+    RemoteError,
+    RemoteErrorKind,
+    RemoteReplyDone,
+    TokenizeRoute,
+)
 from app.core.inference.engine import ChatMessage, ReplyDone, StopReason
 from app.core.inference.sampling import SamplingParams
 from tests.helpers.canned_server import DONE, FINISH, USAGE, Canned, CannedServer, piece
@@ -283,3 +290,26 @@ def test_a_server_that_keeps_to_max_tokens_is_not_cut(canned: CannedServer) -> N
         remote.close()
     assert isinstance(done, RemoteReplyDone)
     assert (done.text, done.stats.stop_reason, done.notice) == ("one two ", StopReason.END_OF_TEXT, "")
+
+
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"tokenize answer\.count .*inf is not a count")
+def test_a_token_count_that_is_not_a_count_falls_back_to_an_estimate(canned: CannedServer) -> None:
+    canned.reply = Canned(body=b'{"count": 1e999}')
+    remote = RemoteBackend(RemoteConfig(canned.url, tokenize=TokenizeRoute.VLLM))
+    try:
+        counted = remote.count_tokens("hello there")
+    finally:
+        remote.close()
+    assert not counted.exact and counted.tokens > 0
+
+
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"model\.max_model_len .*'many'")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"meta from .*\[4096\] is not an")
+def test_a_context_length_of_the_wrong_type_is_left_unknown(canned: CannedServer) -> None:
+    canned.reply = Canned(body=b'{"data": [{"id": "m", "max_model_len": "many"}, {"id": "n", "meta": [4096]}]}')
+    remote = RemoteBackend(RemoteConfig(canned.url))
+    try:
+        models = remote.list_models()
+    finally:
+        remote.close()
+    assert [(model.id, model.context_length) for model in models] == [("m", None), ("n", None)]
