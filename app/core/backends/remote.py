@@ -455,14 +455,17 @@ class RemoteBackend:
 
 
 class _StopGuard:
-    """Shuts the request's connection when `stop` is set, at whatever stage the request is: waiting
-    for the headers of a silent server, for the first chunk while it evaluates a long prompt, or
-    between two chunks. The server stops generating when its stream closes.
+    """Shuts the request's connection when `stop` is set, at whatever stage the request is: in the
+    TLS handshake, waiting for the headers of a silent server, for the first chunk while it
+    evaluates a long prompt, or between two chunks. The server stops generating when its stream
+    closes.
 
-    httpcore's `trace` hook hands over each connection the request opens (the TCP stream, then the
-    TLS one), so the guard has the socket before the request is even sent. The request must not
-    ride on a pooled connection, which the hook would not report (hence the client without
-    keep-alive). A connect still in progress ends by its timeout."""
+    httpcore's `trace` hook hands over the TCP stream as soon as it is connected, before anything
+    is sent. The guard keeps a duplicate of its socket: shutting the duplicate down ends the one
+    connection under both, wakes the thread blocked reading it, and never touches the TLS layer
+    that thread is using (an SSLSocket's own shutdown would). The request must not ride on a
+    pooled connection, which the hook would not report (hence the client without keep-alive).
+    A connect still in progress ends by its timeout."""
 
     def __init__(self, stop: threading.Event) -> None:
         self._stop = stop
@@ -479,17 +482,23 @@ class _StopGuard:
     def __exit__(self, *_exc: object) -> None:
         self._done.set()
         self._watcher.join()
+        with self._lock:
+            for sock in self._sockets:
+                sock.close()
+            self._sockets.clear()
 
     def trace(self, event: str, info: Mapping[str, Any]) -> None:
-        if not event.endswith(("connect_tcp.complete", "start_tls.complete")):
+        if not event.endswith("connect_tcp.complete"):
             return
         stream = info.get("return_value")
         sock = stream.get_extra_info("socket") if stream is not None else None
-        if isinstance(sock, socket.socket):
-            with self._lock:
-                self._sockets.append(sock)
-                if self._shut:  # stopped while connecting: this socket is shut as soon as it exists
-                    _shut_down(sock)
+        if not isinstance(sock, socket.socket):
+            return
+        with self._lock, contextlib.suppress(OSError):
+            duplicate = sock.dup()
+            self._sockets.append(duplicate)
+            if self._shut:  # stopped while connecting: shut as soon as it exists
+                duplicate.shutdown(socket.SHUT_RDWR)
 
     def _watch(self) -> None:
         while not self._done.wait(STOP_CHECK_S):
@@ -497,14 +506,9 @@ class _StopGuard:
                 with self._lock:
                     self._shut = True
                     for sock in self._sockets:
-                        _shut_down(sock)
+                        with contextlib.suppress(OSError):
+                            sock.shutdown(socket.SHUT_RDWR)
                 return
-
-
-def _shut_down(sock: socket.socket) -> None:
-    """Closing a socket does not wake a thread blocked reading it; shutting it down does."""
-    with contextlib.suppress(OSError):
-        sock.shutdown(socket.SHUT_RDWR)
 
 
 class _Finished(Exception):

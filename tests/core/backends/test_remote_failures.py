@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import socket
 import ssl
 import subprocess
 import threading
@@ -199,19 +200,26 @@ def test_fifty_megabytes_without_a_newline_are_refused_in_bounded_memory(canned:
     assert peak < 32 * MIB
 
 
+# A stop test must not end by the request's own timeout, which a stop also reports as USER: the
+# request waits far longer than the test may run (a guard against a hang, not a measure of speed).
+NEVER_S = 3600.0
+STOP_GUARD_S = 60
+
+
+@pytest.mark.timeout(STOP_GUARD_S)
 def test_stop_ends_a_request_the_server_never_answers(canned: CannedServer) -> None:
     stop = threading.Event()
     threading.Timer(0.3, stop.set).start()
-    done = reply_from(canned, Canned(silent=True), stop=stop)  # the timeout (30 s) would end it too late
+    done = reply_from(canned, Canned(silent=True), timeout_s=NEVER_S, stop=stop)
     assert done.stats.stop_reason is StopReason.USER and done.text == "" and done.failure is None
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(STOP_GUARD_S)
 def test_stop_ends_the_model_list_a_reply_asks_for_first_when_the_server_never_answers(
     canned: CannedServer,
 ) -> None:
     canned.reply = Canned(silent=True)
-    remote = RemoteBackend(RemoteConfig(canned.url, timeout_s=60))
+    remote = RemoteBackend(RemoteConfig(canned.url, timeout_s=NEVER_S))
     stop = threading.Event()
     threading.Timer(0.3, stop.set).start()
     try:
@@ -313,3 +321,32 @@ def test_a_context_length_of_the_wrong_type_is_left_unknown(canned: CannedServer
     finally:
         remote.close()
     assert [(model.id, model.context_length) for model in models] == [("m", None), ("n", None)]
+
+
+@pytest.mark.timeout(STOP_GUARD_S)
+def test_stop_ends_a_tls_request_the_server_never_answers(tls_canned: CannedServer, self_signed: Path) -> None:
+    tls_canned.reply = Canned(silent=True)
+    remote = RemoteBackend(RemoteConfig(tls_canned.url, ca_file=self_signed / "cert.pem", timeout_s=NEVER_S))
+    remote.select_model("m")
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    try:
+        done = list(remote.stream_chat(HELLO, SamplingParams(), stop))[-1]
+    finally:
+        remote.close()
+    assert isinstance(done, ReplyDone) and done.stats.stop_reason is StopReason.USER
+
+
+@pytest.mark.timeout(STOP_GUARD_S)
+def test_stop_ends_a_tls_handshake_the_server_never_answers() -> None:
+    # The kernel completes the TCP handshake for a listening socket nobody accepts on; TLS never starts.
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        remote = RemoteBackend(RemoteConfig(f"https://127.0.0.1:{listener.getsockname()[1]}", timeout_s=NEVER_S))
+        remote.select_model("m")
+        stop = threading.Event()
+        threading.Timer(0.3, stop.set).start()
+        try:
+            done = list(remote.stream_chat(HELLO, SamplingParams(), stop))[-1]
+        finally:
+            remote.close()
+    assert isinstance(done, ReplyDone) and done.stats.stop_reason is StopReason.USER
