@@ -5,10 +5,12 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 
 import pytest
 
+from app.cli import chat_command
 from app.main import main
 from tests.helpers.canned_server import DONE, FINISH, Canned, CannedServer, piece
 
@@ -82,3 +84,22 @@ def test_model_text_piped_to_a_file_keeps_every_character(
     canned.reply = Canned(body=piece("\\u001b[31mred\\u001b[0m\\ttab") + FINISH + DONE)
     assert main(_chat(canned.url)[3:]) == 0
     assert capsys.readouterr().out == "\x1b[31mred\x1b[0m\ttab\n"
+
+
+def test_a_servers_model_names_reach_the_terminal_without_their_control_codes(
+    canned: CannedServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    canned.reply = Canned(body=b'{"data": [{"id": "m\\u001b[2J\\u001b]0;owned\\u0007"}]}')
+    assert main(["servers", "test", canned.url]) == 0
+    printed = capsys.readouterr().out
+    assert "\x1b" not in printed and "\x07" not in printed
+    assert "m\\x1b[2J\\x1b]0;owned\\x07" in printed
+
+
+def test_a_second_ctrl_c_interrupts_whatever_still_waits() -> None:
+    stop = threading.Event()
+    on_interrupt = chat_command._on_interrupt(stop)
+    on_interrupt(signal.SIGINT, None)
+    assert stop.is_set()
+    with pytest.raises(KeyboardInterrupt):
+        on_interrupt(signal.SIGINT, None)
