@@ -34,13 +34,14 @@ class Canned:
 class CannedServer:
     def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.reply = Canned()
+        self.replies_by_path: dict[str, Canned] = {}  # a path's own reply, where it differs from `reply`
         self.asked = threading.Event()  # a request has come (and, for a silent reply, is being ignored)
         canned = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                reply = canned.reply
+                reply = canned.replies_by_path.get(self.path, canned.reply)
                 canned.asked.set()
                 if reply.silent:
                     self.rfile.read(1)  # until the client hangs up

@@ -97,7 +97,7 @@ def _get(client: httpx2.Client, path: str) -> Mapping[str, Any] | None:
         return None
     try:
         data = response.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deep to read
         return None
     return data if isinstance(data, dict) else None
 
@@ -111,7 +111,7 @@ def _post(client: httpx2.Client, path: str, body: Mapping[str, Any]) -> Mapping[
         return None
     try:
         data = response.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deep to read
         return None
     return data if isinstance(data, dict) else None
 

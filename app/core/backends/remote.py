@@ -53,6 +53,7 @@ OPENAI_FIELDS = ("temperature", "top_p", "max_tokens", "seed", "stop", "presence
 LLAMA_SERVER_FIELDS = ("top_k", "min_p", "repeat_penalty")
 STOP_CHECK_S = 0.02  # how often a silent stream looks at its stop flag
 FINISH_REASONS = {"stop": StopReason.END_OF_TEXT, "length": StopReason.LENGTH}
+MAX_ERROR_BODY = 64 * 1024  # of a refusal's body, read for the server's message (the rest is not)
 MAX_COUNT = 2**53  # a token count or context length above this is not a count a server could mean
 
 
@@ -180,7 +181,7 @@ class RemoteBackend:
         try:
             response = self._client.post(path, json=body)
             response.raise_for_status()
-            data = response.json()
+            data = _json(response)
         except (httpx2.HTTPError, ValueError) as error:
             log.info("Counting tokens on %s failed (%s); using an estimate", self._config.root, type(error).__name__)
             return estimate_tokens(text)
@@ -218,7 +219,7 @@ class RemoteBackend:
             raise self._transport_error(error, text_so_far="") from error
         self._raise_for_status(response)
         try:
-            entries = response.json()["data"]
+            entries = _json(response)["data"]
             if not all(isinstance(entry, dict) and "id" in entry for entry in entries):
                 raise TypeError("an entry without an id")
             return list(entries)
@@ -398,7 +399,6 @@ class RemoteBackend:
             )
         if status < 400:
             return
-        response.read()
         detail = _error_detail(response)
         if status in (401, 403):
             raise RemoteError(
@@ -649,11 +649,26 @@ def _redirect_target(response: httpx2.Response) -> str:
         return f"{location:.200}"
 
 
-def _error_detail(response: httpx2.Response) -> str:
+def _json(response: httpx2.Response) -> Any:
+    """The body as JSON; ValueError for a body that is not, a nesting too deep to read included."""
     try:
-        error = response.json().get("error")
-    except (ValueError, AttributeError):
+        return response.json()
+    except RecursionError as error:
+        raise ValueError("JSON nested too deep") from error
+
+
+def _error_detail(response: httpx2.Response) -> str:
+    """The server's own words for a refusal, from the first MAX_ERROR_BODY bytes of its body."""
+    body = bytearray()
+    try:
+        for chunk in response.iter_bytes():
+            body += chunk
+            if len(body) >= MAX_ERROR_BODY:
+                break
+        data = json.loads(body)
+    except (httpx2.HTTPError, ValueError, RecursionError):
         return ""
+    error = data.get("error") if isinstance(data, dict) else None
     message = error.get("message") if isinstance(error, dict) else error
     return f": {str(message)[:200]}" if message else ""
 

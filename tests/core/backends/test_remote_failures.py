@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from app.core.backends.probe import ServerKind, probe_server
 from app.core.backends.remote import (
     RemoteBackend,
     RemoteConfig,
@@ -350,3 +351,38 @@ def test_stop_ends_a_tls_handshake_the_server_never_answers() -> None:
         finally:
             remote.close()
     assert isinstance(done, ReplyDone) and done.stats.stop_reason is StopReason.USER
+
+
+def test_a_refusal_nested_too_deep_to_read_is_still_a_refusal(canned: CannedServer) -> None:
+    error = failure_of(canned, Canned(status=400, body=b'{"error": ' + b"[" * 100_000))
+    assert error.kind is RemoteErrorKind.REJECTED and "refused the request (400)" in error.message
+
+
+def test_a_model_list_nested_too_deep_to_read_is_not_a_model_list(canned: CannedServer) -> None:
+    canned.reply = Canned(body=b'{"data": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    remote = RemoteBackend(RemoteConfig(canned.url))
+    try:
+        with pytest.raises(RemoteError) as raised:
+            remote.list_models()
+    finally:
+        remote.close()
+    assert raised.value.kind is RemoteErrorKind.MALFORMED_CHUNK
+
+
+def test_a_huge_refusal_is_read_only_as_far_as_its_message_in_bounded_memory(canned: CannedServer) -> None:
+    errors: list[RemoteError] = []
+
+    def ask() -> None:
+        errors.append(failure_of(canned, Canned(status=500, body=b'{"error": "', filler=b"x" * MIB, filler_count=50)))
+
+    peak = peak_memory_of(ask)
+    assert errors[0].kind is RemoteErrorKind.REJECTED and "refused the request (500)" in errors[0].message
+    assert peak < 32 * MIB
+
+
+def test_a_probe_answer_nested_too_deep_to_read_is_no_answer(canned: CannedServer) -> None:
+    canned.reply = Canned(status=404)
+    canned.replies_by_path["/v1/models"] = Canned(body=b'{"data": [{"id": "m"}]}')
+    canned.replies_by_path["/health"] = Canned(body=b"[" * 100_000)
+    found = probe_server(RemoteConfig(canned.url))
+    assert found.kind is ServerKind.OTHER and [model.id for model in found.models] == ["m"]
