@@ -38,6 +38,7 @@ from typing import Any
 import httpx2
 
 from app.core.backends.base import Capabilities, ModelInfo, TokenCount, estimate_tokens
+from app.core.backends.bounded_body import BodyTooLarge, read_json
 from app.core.backends.logprobs import TOP_LOGPROBS, LogprobTrace
 from app.core.backends.sse import EventTooLarge, SSEParser
 from app.core.inference.engine import ChatMessage, ReplyDone, ReplyEvent, ReplyStats, StopReason, TokenPiece
@@ -179,9 +180,9 @@ class RemoteBackend:
             TokenizeRoute.VLLM: (f"{self._config.root}/tokenize", {"model": self._model or "", "prompt": text}),
         }[route]
         try:
-            response = self._client.post(path, json=body)
-            response.raise_for_status()
-            data = _json(response)
+            with self._client.stream("POST", path, json=body) as response:
+                response.raise_for_status()
+                data = read_json(response)
         except (httpx2.HTTPError, ValueError) as error:
             log.info("Counting tokens on %s failed (%s); using an estimate", self._config.root, type(error).__name__)
             return estimate_tokens(text)
@@ -208,22 +209,35 @@ class RemoteBackend:
         With `stop`, the request ends when it is set (httpx2.HTTPError is raised, the caller
         knows why); without, it ends by the timeout like any other."""
         try:
-            if stop is None:
-                response = self._client.get("/models")
-            else:
-                with _StopGuard(stop) as guard:
-                    response = self._fresh_client.get("/models", extensions={"trace": guard.trace})
+            with contextlib.ExitStack() as stack:
+                extensions = {}
+                if stop is not None:
+                    extensions["trace"] = stack.enter_context(_StopGuard(stop)).trace
+                client = self._client if stop is None else self._fresh_client
+                response = stack.enter_context(client.stream("GET", "/models", extensions=extensions))
+                self._raise_for_status(response)
+                data: Any = read_json(response)
         except httpx2.HTTPError as error:
             if stop is not None and stop.is_set():
                 raise
             raise self._transport_error(error, text_so_far="") from error
-        self._raise_for_status(response)
+        except BodyTooLarge as error:
+            raise RemoteError(
+                RemoteErrorKind.MALFORMED_CHUNK,
+                fill(
+                    N_("{api_base}/models sent more than {limit}, the most Glassbox reads of a model list."),
+                    api_base=self._config.api_base,
+                    limit=format_bytes(error.limit),
+                ),
+            ) from error
+        except ValueError:
+            data = None
         try:
-            entries = _json(response)["data"]
+            entries = data["data"]
             if not all(isinstance(entry, dict) and "id" in entry for entry in entries):
                 raise TypeError("an entry without an id")
             return list(entries)
-        except (ValueError, KeyError, TypeError) as error:
+        except (KeyError, TypeError) as error:
             raise RemoteError(
                 RemoteErrorKind.MALFORMED_CHUNK,
                 fill(
@@ -647,14 +661,6 @@ def _redirect_target(response: httpx2.Response) -> str:
         return f"{response.url.join(location)!s:.200}"
     except (httpx2.InvalidURL, ValueError):
         return f"{location:.200}"
-
-
-def _json(response: httpx2.Response) -> Any:
-    """The body as JSON; ValueError for a body that is not, a nesting too deep to read included."""
-    try:
-        return response.json()
-    except RecursionError as error:
-        raise ValueError("JSON nested too deep") from error
 
 
 def _error_detail(response: httpx2.Response) -> str:

@@ -386,3 +386,33 @@ def test_a_probe_answer_nested_too_deep_to_read_is_no_answer(canned: CannedServe
     canned.replies_by_path["/health"] = Canned(body=b"[" * 100_000)
     found = probe_server(RemoteConfig(canned.url))
     assert found.kind is ServerKind.OTHER and [model.id for model in found.models] == ["m"]
+
+
+def test_a_model_list_over_the_limit_is_refused_with_the_limit_named_in_bounded_memory(canned: CannedServer) -> None:
+    canned.reply = Canned(body=b'{"data": [{"id": "', filler=b"m" * MIB, filler_count=50)
+    remote = RemoteBackend(RemoteConfig(canned.url))
+    errors: list[RemoteError] = []
+
+    def ask() -> None:
+        with pytest.raises(RemoteError) as raised:
+            remote.list_models()
+        errors.append(raised.value)
+
+    try:
+        peak = peak_memory_of(ask)
+    finally:
+        remote.close()
+    assert errors[0].kind is RemoteErrorKind.MALFORMED_CHUNK and "more than 16.0 MiB" in errors[0].message
+    assert peak < 48 * MIB
+
+
+def test_a_token_list_over_the_limit_falls_back_to_an_estimate_in_bounded_memory(canned: CannedServer) -> None:
+    canned.reply = Canned(body=b'{"tokens": [', filler=b"1," * (MIB // 2), filler_count=50)
+    remote = RemoteBackend(RemoteConfig(canned.url, tokenize=TokenizeRoute.LLAMA_SERVER))
+    counts = []
+    try:
+        peak = peak_memory_of(lambda: counts.append(remote.count_tokens("hello there")))
+    finally:
+        remote.close()
+    assert not counts[0].exact
+    assert peak < 48 * MIB
