@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
 
-from app.cli.common import CommandError, fail, quiet_logging, resolve_model
+from app.cli.common import CommandError, fail, quiet_logging, resolve_model, stopped
 from app.cli.flag_checks import bounded
 from app.cli.servers_command import resolve_server
 from app.cli.terminal_text import terminal_safe
@@ -37,8 +37,6 @@ from app.core.inference.engine import (
 from app.core.inference.sampling import SAMPLING_FIELDS, SamplingParams
 from app.core.models.validation import ModelFileError
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS
-
-EXIT_STOPPED = 130  # what a shell reports for a command ended by Ctrl-C (128 + SIGINT)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -85,9 +83,9 @@ def run(args: argparse.Namespace) -> int:
         if unsent and args.stats:
             print(f"[not sent to the server: {', '.join(unsent)}]", file=sys.stderr)
         status = _print_reply(backend.stream_chat(_messages(args), params, stop), args.stats)
-        return _stopped() if stop.is_set() else status
-    except (LoadCancelled, KeyboardInterrupt):
-        return _stopped()
+        return stopped() if stop.is_set() else status
+    except LoadCancelled:
+        return stopped()
     except (CommandError, ModelFileError, EngineError) as error:
         return fail(str(error))
     except RemoteError as error:
@@ -99,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _on_interrupt(stop: threading.Event) -> Callable[[int, FrameType | None], None]:
     """The first Ctrl-C sets the stop flag (the reply ends, the connection closes); a second one
-    interrupts whatever is still waiting."""
+    interrupts whatever is still waiting (main() says Stopped. for it)."""
 
     def on_interrupt(_signum: int, _frame: FrameType | None) -> None:
         if stop.is_set():
@@ -107,11 +105,6 @@ def _on_interrupt(stop: threading.Event) -> Callable[[int, FrameType | None], No
         stop.set()
 
     return on_interrupt
-
-
-def _stopped() -> int:
-    print("Stopped.", file=sys.stderr)
-    return EXIT_STOPPED
 
 
 def _remote_backend(args: argparse.Namespace) -> RemoteBackend:

@@ -45,6 +45,15 @@ def quiet_logging(verbose: bool) -> None:
     )
 
 
+EXIT_STOPPED = 130  # what a shell reports for a command ended by Ctrl-C (128 + SIGINT)
+
+
+def stopped() -> int:
+    """A command the user stopped (Ctrl-C): one word on stderr, the shell's status for it."""
+    print("Stopped.", file=sys.stderr)
+    return EXIT_STOPPED
+
+
 def fail(message: str) -> int:
     """One line on stderr, exit status 1; a message may quote a server, so controls are made inert."""
     print(f"glassbox: error: {terminal_safe(message)}", file=sys.stderr)

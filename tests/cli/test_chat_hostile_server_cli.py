@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import signal
+import socket
 import subprocess
 import sys
-import threading
+import time
 from collections.abc import Iterator
 
 import pytest
 
-from app.cli import chat_command
 from app.main import main
 from tests.helpers.canned_server import DONE, FINISH, Canned, CannedServer, piece
 
@@ -96,10 +96,27 @@ def test_a_servers_model_names_reach_the_terminal_without_their_control_codes(
     assert "m\\x1b[2J\\x1b]0;owned\\x07" in printed
 
 
-def test_a_second_ctrl_c_interrupts_whatever_still_waits() -> None:
-    stop = threading.Event()
-    on_interrupt = chat_command._on_interrupt(stop)
-    on_interrupt(signal.SIGINT, None)
-    assert stop.is_set()
-    with pytest.raises(KeyboardInterrupt):
-        on_interrupt(signal.SIGINT, None)
+def test_a_second_ctrl_c_ends_a_connect_the_first_cannot_reach_with_a_word_and_exit_130() -> None:
+    # A listener with a backlog of 0 and one connection it never accepts: the next connect hangs.
+    with (
+        socket.create_server(("127.0.0.1", 0), backlog=0) as listener,
+        socket.create_connection(listener.getsockname()),
+    ):
+        url = f"http://127.0.0.1:{listener.getsockname()[1]}"
+        process = subprocess.Popen(
+            [*_chat(url), "--verbose"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            assert process.stderr is not None
+            for line in process.stderr:
+                if "connect_tcp.started" in line:  # httpcore's own debug line: the connect is under way
+                    break
+            process.send_signal(signal.SIGINT)  # sets the stop flag, which a connect does not look at
+            time.sleep(0.5)  # two signals at once would be one
+            process.send_signal(signal.SIGINT)
+            _, rest = process.communicate(timeout=WAIT_S)
+        finally:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130
+    assert rest.strip().splitlines()[-1] == "Stopped."
