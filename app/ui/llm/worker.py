@@ -25,7 +25,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app.core.backends.local.backend import LocalBackend
 from app.core.backends.local.process import EngineCrashed
 from app.core.backends.local.session import LoadListener
-from app.core.backends.remote import RemoteBackend, RemoteError
+from app.core.backends.remote import RemoteBackend, RemoteError, RemoteReplyDone
 from app.core.backends.remote_window import DEFAULT_CONTEXT, RemotePlanner
 from app.core.backends.servers import ServerKeys, ServerModel
 from app.core.chat.context_window import PlanRequest, PlanResult
@@ -253,6 +253,8 @@ class LlmWorker(QObject):
             for event in events:
                 if isinstance(event, ReplyDone):
                     batch.flush()
+                    if isinstance(event, RemoteReplyDone) and event.notice:  # the server ignored max_tokens
+                        self.notice.emit(word(event.notice))
                     done = event if event.metrics is not None else self._measured_here(event, times)
                     self._finish(replace(done, metrics=measure.finish(done.metrics)) if done.metrics else done)
                     continue
