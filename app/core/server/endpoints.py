@@ -15,7 +15,6 @@ one is set.
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -36,6 +35,7 @@ from app.core.server.config import ServerConfig
 from app.core.server.embeddings import ServerEmbeddings, embedding_response, parse_embedding_request
 from app.core.server.errors import SERVER_ERROR, UNAVAILABLE, ApiError
 from app.core.server.guard import Guard
+from app.core.server.json_body import read_json
 from app.core.server.model_queue import ModelQueue, QueueClosed, QueueFull
 from app.core.server.openai_requests import (
     ChatRequest,
@@ -270,7 +270,9 @@ class _Endpoints:
     # ---- generating ------------------------------------------------------------------
 
     async def _body(self, request: Request) -> dict[str, Any]:
-        return await _read_json(request, self._core.config.max_body_bytes)
+        return await read_json(
+            request.stream(), request.headers.get("content-length", ""), self._core.config.max_body_bytes
+        )
 
     def _model(self) -> str:
         if self._core.stopping:
@@ -421,27 +423,6 @@ class _CompletionStream(_StreamShape):
 
 def _top(chat: ChatRequest) -> int | None:
     return chat.top_logprobs if chat.logprobs else None
-
-
-async def _read_json(request: Request, limit: int) -> dict[str, Any]:
-    too_large = ApiError(413, f"The request body is larger than this server's limit of {limit} bytes.", code="too_big")
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > limit:
-        raise too_large
-    parts: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise too_large
-        parts.append(chunk)
-    try:
-        body = json.loads(b"".join(parts))
-    except ValueError:
-        raise ApiError(400, "The request body is not valid JSON.", code="invalid_json") from None
-    if not isinstance(body, dict):
-        raise ApiError(400, "The request body must be a JSON object.", code="invalid_json")
-    return body
 
 
 async def _not_served(request: Request, error: Exception) -> Response:
