@@ -25,8 +25,7 @@ from typing import Any
 
 from app.core.backends.local.backend import LocalBackend
 from app.core.backends.local.process import EngineCrashed
-from app.core.inference.engine import EngineError, LoadCancelled, LoadConfig
-from app.core.models.validation import ModelFileError
+from app.core.inference.engine import LoadCancelled, LoadConfig
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +114,7 @@ class EngineKeeper:
                 backend.load(self.config, cancel=self._closed)
             except LoadCancelled:
                 return
-            except (ModelFileError, EngineError) as failure:
+            except Exception as failure:  # ModelFileError, EngineError, or anything else: each is tried again
                 error = f"The model could not be loaded again: {failure}"
                 continue
             self._reloaded(time.monotonic() - started)
