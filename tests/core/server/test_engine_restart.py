@@ -153,13 +153,14 @@ class LostModel:
     loads: int = 0
     crash: EngineCrashed | None = field(default_factory=lambda: EngineCrashed("killed by SIGKILL", -9, ()))
     is_loaded: bool = False
+    failure: Exception = field(default_factory=lambda: EngineError("the model file is gone"))
 
     def check_engine(self) -> None:
         pass
 
     def load(self, config: LoadConfig, cancel: threading.Event | None = None) -> None:
         self.loads += 1
-        raise EngineError("the model file is gone")
+        raise self.failure
 
 
 @RESTARTING
@@ -183,6 +184,24 @@ def test_failures_in_a_row_are_a_crash_loop_in_the_health_and_the_log_and_restar
     assert health.state is EngineState.CRASH_LOOP and health.recent_failures >= 3 and backend.loads >= 4
     assert "the model file is gone" in health.last_error and health.restarts == backend.loads
     assert not tending.is_alive()
+
+
+@RESTARTING
+def test_a_reload_that_fails_in_an_unforeseen_way_is_tried_again() -> None:
+    never_a_loop = RestartPolicy(first_delay_s=0.001, max_delay_s=0.002, crash_loop_failures=10**6)
+    keeper = EngineKeeper(LoadConfig(Path("model.gguf")), never_a_loop)
+    backend = LostModel(failure=OSError("Input/output error"))
+    tending = threading.Thread(target=keeper.tend, args=(backend,), name="keeper-test")
+    tending.start()
+    try:
+        deadline = time.monotonic() + 30
+        while backend.loads < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        keeper.close()
+        tending.join(30)
+    assert backend.loads >= 2 and "Input/output error" in keeper.health().last_error
+    assert keeper.health().state is not EngineState.RUNNING
 
 
 def test_a_model_that_was_never_lost_is_left_alone() -> None:
