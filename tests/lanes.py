@@ -2,18 +2,18 @@
 
 One serial run spent its minutes on a few heavy things in a row. The lanes split them:
 
-- static: ruff, the formatter, mypy and the import contracts, once (tests/test_static_checks.py,
-  tests/test_architecture.py);
-- bundle: the PyInstaller bundle built and run as a user would (marker `slow`);
-- unit: every other test that loads no model, on every core at once (pytest-xdist);
+- unit: every test that loads no model, on every core at once (pytest-xdist);
 - model: the tests that load the real starter model, the main-window tests among them (marker
-  `requires_model`).
+  `requires_model`), in one process;
+- bundle: the PyInstaller bundle built and run as a user would (marker `slow`);
+- static: ruff, the formatter, mypy and the import contracts, once (tests/test_static_checks.py,
+  tests/test_architecture.py).
 
-Steps run one after another, the lanes of one step side by side: static and bundle each keep one core
-busy, and the bundle build rewrites the compiled catalogs (app/ui/shell/locale) that the window tests
-read, so it never runs beside them. Each lane prints pytest's own output and closing line (the first,
-longest lane of a step as it runs, the others when they end); the last lines say how many minutes each lane took
-and what they found together. The exit status is non-zero when any lane fails.
+Steps run one after another, the lanes of one step side by side: first the unit lane on every core,
+then the model lane, which keeps about one core busy, beside the bundle and static lanes, which share
+the other. Each lane prints pytest's own output and closing line (the first, longest lane of a step as
+it runs, the others when they end); the last lines say how many minutes of wall time and of CPU time
+each lane took, and what they found together. The exit status is non-zero when any lane fails.
 
 `python -m tests.lanes unit model` runs only the lanes named.
 """
@@ -62,9 +62,12 @@ class Lane:
 def steps(workers: int) -> list[list[Lane]]:
     """The lanes in the order they run; the lanes of one step run side by side."""
     return [
-        [Lane("bundle", "slow", ignored=STATIC_TESTS), Lane("static", paths=STATIC_TESTS)],
         [Lane("unit", "not requires_model and not slow", ignored=STATIC_TESTS, workers=workers)],
-        [Lane("model", "requires_model and not slow", ignored=STATIC_TESTS)],
+        [
+            Lane("model", "requires_model and not slow", ignored=STATIC_TESTS),
+            Lane("bundle", "slow", ignored=STATIC_TESTS),
+            Lane("static", paths=STATIC_TESTS),
+        ],
     ]
 
 
@@ -76,6 +79,7 @@ class LaneRun:
     lines: list[str] = field(default_factory=list)
     returncode: int | None = None
     seconds: float = 0.0
+    cpu_seconds: float | None = None  # of the lane's processes together; None where the system does not say
 
     def run(self, echo: bool) -> None:
         """Run the lane to its end, copying its output to ours as it comes when `echo`."""
@@ -90,6 +94,10 @@ class LaneRun:
                 if echo:
                     sys.stdout.write(line)
                     sys.stdout.flush()
+            if hasattr(os, "wait4"):  # not on Windows
+                _, status, usage = os.wait4(process.pid, 0)
+                process.returncode = os.waitstatus_to_exitcode(status)
+                self.cpu_seconds = usage.ru_utime + usage.ru_stime
         self.returncode = process.returncode
         self.seconds = time.monotonic() - started
 
@@ -135,10 +143,12 @@ def run_step(lanes: Sequence[Lane]) -> list[LaneRun]:
 def summary(runs: Sequence[LaneRun], wall_seconds: float) -> str:
     """Each lane's minutes and closing line, then the counts of every lane together and the whole run's minutes."""
     width = max(len(run.lane.name) for run in runs)
-    lines = ["", "---- lanes (minutes of wall time; lanes of one step ran side by side) ----"]
+    lines = ["", "---- lanes (minutes of wall time, and of CPU time; lanes of one step ran side by side) ----"]
     for run in runs:
         verdict = "ok" if run.passed else "FAILED"
-        lines.append(f"{run.lane.name:<{width}}  {run.seconds / 60:5.1f} min  {verdict:<6}  {run.closing_line()}")
+        cpu = "?" if run.cpu_seconds is None else f"{run.cpu_seconds / 60:.1f}"
+        minutes = f"{run.seconds / 60:5.1f} min  cpu {cpu:>5} min"
+        lines.append(f"{run.lane.name:<{width}}  {minutes}  {verdict:<6}  {run.closing_line()}")
     total: Counter[str] = Counter()
     for run in runs:
         total.update(run.counts())

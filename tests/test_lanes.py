@@ -34,7 +34,7 @@ def test_every_test_runs_in_exactly_one_lane(path: str, marks: set[str]) -> None
 
 def test_the_unit_lane_runs_on_every_worker_and_the_others_in_one_process() -> None:
     workers = {lane.name: lane.workers for step in lanes.steps(workers=3) for lane in step}
-    assert workers == {"bundle": 1, "static": 1, "unit": 3, "model": 1}
+    assert workers == {"unit": 3, "model": 1, "bundle": 1, "static": 1}
     unit = next(lane for step in lanes.steps(workers=3) for lane in step if lane.name == "unit")
     assert unit.pytest_args()[-2:] == ["-n", "3"]
 
@@ -55,8 +55,8 @@ def test_a_failing_lane_fails_the_run_and_the_log_gives_each_lanes_closing_line_
     assert re.search(r"^=+ 2 passed in [\d.]+s =+$", log, re.M)  # each lane's own closing line
     assert re.search(r"^=+ 1 failed in [\d.]+s =+$", log, re.M)
     table = log[log.index("---- lanes") :].splitlines()[1:]
-    assert re.fullmatch(r"good +\d+\.\d min  ok +2 passed", table[0])
-    assert re.fullmatch(r"bad +\d+\.\d min  FAILED  1 failed", table[1])
+    assert re.fullmatch(r"good +\d+\.\d min  cpu +\d+\.\d min  ok +2 passed", table[0])
+    assert re.fullmatch(r"bad +\d+\.\d min  cpu +\d+\.\d min  FAILED  1 failed", table[1])
     assert re.fullmatch(r"lanes: 2 passed, 1 failed in \d+\.\d min", table[2])
 
 
@@ -64,4 +64,4 @@ def test_a_lane_that_is_not_there_is_refused_with_the_names_of_those_that_are(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert lanes.main(["units"]) == 2
-    assert capsys.readouterr().err == "no lane named units; the lanes are bundle, static, unit, model\n"
+    assert capsys.readouterr().err == "no lane named units; the lanes are unit, model, bundle, static\n"

@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import replace
-
 import pytest
 from PySide6.QtCore import QUrl
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.prompt_inspector import character_groups, inspect_prompt
 from app.core.inference.engine import ChatMessage, Engine
-from app.core.inference.sampling import GREEDY
 from app.ui.glass.prompt_inspector_panel import PromptInspectorPanel
 from app.ui.shell.main_window import MainWindow
-from tests.helpers.windows import WindowOpener
+
+pytestmark = pytest.mark.window(greedy_tokens=8)
 
 
 def test_tokens_that_split_a_character_are_shown_as_that_character_and_their_bytes(
@@ -36,14 +33,6 @@ def test_tokens_that_split_a_character_are_shown_as_that_character_and_their_byt
     assert "bytes <E5><BF>" in info and "part of “忽”" in info
     assert f"tokens {group.start + 1}–{group.stop} make together" in info
     assert "from the user message" in info
-
-
-@pytest.fixture
-def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
-    main = open_main_window()
-    main.sampling = replace(GREEDY, max_tokens=8)
-    yield main
-    main.close()
 
 
 def test_the_status_line_follows_the_prompt_on_show_its_settings_and_another_chat(
