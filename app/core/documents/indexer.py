@@ -10,8 +10,10 @@ this model (indexed before it was set) get theirs at the end of the run.
 Each file gets a status, reported as it is handled: indexed, unchanged, skipped (a format
 Glassbox does not read, no text, too large — with why) or failed (damaged, encrypted,
 unreadable, changed while it was read — with why). One file's failure never stops the
-others. Cancel (a threading.Event) is checked between files and between embedding
-batches; what was done until then stays, the file in hand is left as it was.
+others. A file is read once: its SHA-256 is taken from the bytes it is parsed from. Cancel
+(a threading.Event) is checked between files, inside the file in hand (between blocks of
+its bytes, pages, paragraphs and chunks) and between embedding batches; what was done until
+then stays, the file in hand is left as it was.
 
 The indexer runs on the caller's thread (the UI runs it on a WorkerThread) and opens its
 own connection to the database there.
@@ -19,7 +21,6 @@ own connection to the database there.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import threading
@@ -30,10 +31,13 @@ from enum import Enum
 from pathlib import Path
 
 from app.core.documents.chunking import DEFAULT_CHUNK_TOKENS, DEFAULT_OVERLAP_TOKENS, chunk_document
+from app.core.documents.document import Document
 from app.core.documents.embeddings import Embedder, EmbeddingCancelled, EmbeddingError
-from app.core.documents.formats import document_kind, refusal_reason
+from app.core.documents.file_bytes import read_file_bytes
+from app.core.documents.formats import DocumentKind, document_kind, refusal_reason
 from app.core.documents.index import DocumentIndex, NewChunk, SourceRecord, SourceStatus
-from app.core.documents.readers import DocumentError, ReadProblem, read_document
+from app.core.documents.read_problems import DocumentError, ReadCancelled, ReadProblem
+from app.core.documents.readers import parse_document
 from app.core.documents.tokens import TextTokenCounter, estimate_tokens
 
 log = logging.getLogger(__name__)
@@ -200,28 +204,21 @@ class _Run:
                 uri, "", SourceStatus.SKIPPED, refusal_reason(path), size=before.st_size, mtime=before.st_mtime
             )
         try:
-            digest = _sha256(path)
-        except OSError as error:
-            return self._problem(
-                uri, kind.value, SourceStatus.FAILED, f"The file could not be read ({error.strerror})."
-            )
-        if known is not None and known.sha256 == digest and known.status is SourceStatus.INDEXED:
+            content = read_file_bytes(path, self.cancel.is_set)
+        except ReadCancelled:
+            return None
+        except DocumentError as error:
+            return self._refused(uri, kind, before, error)
+        if known is not None and known.sha256 == content.sha256 and known.status is SourceStatus.INDEXED:
             self.index.touch_source(known.id, before.st_mtime)
             return FileResult(path, FileStatus.UNCHANGED, "", known.chunks)
         try:
-            document = read_document(path)
+            document = parse_document(path, kind, content.data, self.cancel.is_set)
+            chunks = self._chunks(document)
+        except ReadCancelled:
+            return None
         except DocumentError as error:
-            status = SourceStatus.SKIPPED if error.problem.skipped else SourceStatus.FAILED
-            size, mtime = before.st_size, before.st_mtime
-            if error.problem is ReadProblem.UNREADABLE:
-                size, mtime = 0, 0.0  # a passing problem (permissions, a lock): tried again at the next rescan
-            return self._problem(uri, kind.value, status, error.reason, size=size, mtime=mtime, sha256=digest)
-        chunks = [
-            NewChunk(chunk.text, chunk.tokens, chunk.place)
-            for chunk in chunk_document(
-                document, self.indexer.counter, self.indexer.chunk_tokens, self.indexer.overlap_tokens
-            )
-        ]
+            return self._refused(uri, kind, before, error, content.sha256)
         vectors = None
         reason = "; ".join(document.notes)
         if self.embedder is not None and not self.report.embedding_error and chunks:
@@ -245,12 +242,31 @@ class _Run:
             chunks,
             size=before.st_size,
             mtime=before.st_mtime,
-            sha256=digest,
+            sha256=content.sha256,
             vectors=vectors,
             model=self.embedder.model_key if vectors is not None and self.embedder is not None else "",
         )
         text_bytes = len(document.text.encode("utf-8", errors="replace"))
         return FileResult(path, FileStatus.INDEXED, reason, record.chunks, text_bytes)
+
+    def _chunks(self, document: Document) -> list[NewChunk]:
+        """The document's chunks; asks Cancel between them (a large file takes a while)."""
+        chunks: list[NewChunk] = []
+        indexer = self.indexer
+        for chunk in chunk_document(document, indexer.counter, indexer.chunk_tokens, indexer.overlap_tokens):
+            if self.cancel.is_set():
+                raise ReadCancelled()
+            chunks.append(NewChunk(chunk.text, chunk.tokens, chunk.place))
+        return chunks
+
+    def _refused(
+        self, uri: str, kind: DocumentKind, before: os.stat_result, error: DocumentError, sha256: str = ""
+    ) -> FileResult:
+        status = SourceStatus.SKIPPED if error.problem.skipped else SourceStatus.FAILED
+        size, mtime = before.st_size, before.st_mtime
+        if error.problem is ReadProblem.UNREADABLE:
+            size, mtime = 0, 0.0  # a passing problem (permissions, a lock): tried again at the next rescan
+        return self._problem(uri, kind.value, status, error.reason, size=size, mtime=mtime, sha256=sha256)
 
     def _problem(
         self,
@@ -300,7 +316,7 @@ class _Run:
 def _files_under(roots: Sequence[Path]) -> Iterator[Path]:
     """Every file of the roots: a file itself, a folder's files (hidden files and folders left out)."""
     for root in roots:
-        if root.is_file():
+        if not root.is_dir():  # a file, or a pipe or device added by itself: its reading says what it is
             yield root
             continue
         for folder, subfolders, names in os.walk(root, followlinks=False):
@@ -330,14 +346,6 @@ def _missing_root(root: Path) -> str:
         f"{root} is not there (a drive not plugged in, or a folder moved); its files stay in the collection "
         "until it is back or you remove it."
     )
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as file:
-        for block in iter(lambda: file.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _changed(path: Path, before: os.stat_result) -> bool:

@@ -2,16 +2,18 @@
 
 Every failure is a `DocumentError` with a problem kind and a sentence for the person who
 added the file; nothing here raises anything else for a bad file, so one damaged PDF
-never stops the files after it. Text is decoded as UTF-8 (with or without a byte-order
-mark) or UTF-16 with a BOM, then Windows-1252, then Latin-1, which cannot fail.
+never stops the files after it. The file's bytes are read by `file_bytes` (regular files
+only, bounded); text is decoded by `text_decoding`, a DOCX is held to `zip_limits` before
+it is parsed. A read asks its `Cancelled` between blocks, pages and paragraphs and stops
+with `ReadCancelled`.
 """
 
 from __future__ import annotations
 
+import io
 import logging
 import zipfile
 from collections.abc import Iterator
-from enum import Enum
 from pathlib import Path
 
 import docx
@@ -22,72 +24,29 @@ from docx.table import Table
 from pypdf.errors import DependencyError, PdfReadError
 
 from app.core.documents.document import Document, LineUnit, TextBuilder
+from app.core.documents.file_bytes import read_file_bytes
 from app.core.documents.formats import DocumentKind, document_kind, refusal_reason
 from app.core.documents.html_text import HtmlText
+from app.core.documents.read_problems import Cancelled, DocumentError, ReadCancelled, ReadProblem, never_cancelled
+from app.core.documents.text_decoding import decode_text
+from app.core.documents.zip_limits import check_zip_limits
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
-MAX_FILE_BYTES = 200 * 1024 * 1024  # larger files are refused: reading one would hold the index for minutes
-_BINARY_SNIFF = 8192
 
-
-class ReadProblem(str, Enum):
-    UNSUPPORTED = "unsupported"  # not a format Glassbox reads
-    NO_TEXT = "no text"  # readable, but nothing to index (empty, or a scanned PDF without a text layer)
-    TOO_LARGE = "too large"
-    UNREADABLE = "unreadable"  # the file system refused (permissions, gone, a folder)
-    DAMAGED = "damaged"  # not what its name says, or broken inside
-    ENCRYPTED = "encrypted"  # needs a password
-
-    @property
-    def skipped(self) -> bool:
-        """True for files left out on purpose (the user can do nothing wrong here); False for failures."""
-        return self in (ReadProblem.UNSUPPORTED, ReadProblem.NO_TEXT, ReadProblem.TOO_LARGE)
-
-
-class DocumentError(Exception):
-    """A file that could not be read; `reason` says why and what to do."""
-
-    def __init__(self, path: Path, problem: ReadProblem, reason: str) -> None:
-        super().__init__(f"{path.name}: {reason}")
-        self.path = path
-        self.problem = problem
-        self.reason = reason
-
-
-def read_document(path: Path) -> Document:
-    """The document at `path`; raises DocumentError when it cannot be read."""
+def read_document(path: Path, cancelled: Cancelled = never_cancelled) -> Document:
+    """The document at `path`; raises DocumentError when it cannot be read, ReadCancelled when told to stop."""
     kind = document_kind(path)
     if kind is None:
         raise DocumentError(path, ReadProblem.UNSUPPORTED, refusal_reason(path))
-    try:
-        size = path.stat().st_size
-        if not path.is_file():
-            raise DocumentError(path, ReadProblem.UNREADABLE, N_("This is not a regular file."))
-        if size > MAX_FILE_BYTES:
-            raise DocumentError(
-                path,
-                ReadProblem.TOO_LARGE,
-                fill(
-                    N_(
-                        "The file is {size} MB; Glassbox reads files up to {limit} MB. Split it into "
-                        "smaller files to add it."
-                    ),
-                    size=f"{size / 2**20:.0f}",
-                    limit=MAX_FILE_BYTES // 2**20,
-                ),
-            )
-        document = _READERS[kind](path, kind)
-    except DocumentError:
-        raise
-    except OSError as error:
-        raise DocumentError(
-            path,
-            ReadProblem.UNREADABLE,
-            fill(N_("The file could not be read ({strerror})."), strerror=error.strerror or error),
-        ) from error
+    return parse_document(path, kind, read_file_bytes(path, cancelled).data, cancelled)
+
+
+def parse_document(path: Path, kind: DocumentKind, data: bytes, cancelled: Cancelled = never_cancelled) -> Document:
+    """The document in `data`, the bytes of the file at `path`; raises as `read_document` does."""
+    document = _READERS[kind](path, kind, data, cancelled)
     if not document.text.strip():
         raise DocumentError(path, ReadProblem.NO_TEXT, _no_text(kind))
     return document
@@ -102,38 +61,24 @@ def _no_text(kind: DocumentKind) -> str:
 # ---- text formats ------------------------------------------------------------------------
 
 
-def decode_text(data: bytes) -> str:
-    """Bytes of a text file as text; see the module docstring for the encodings tried."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", errors="replace")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16", errors="replace")
-    for encoding in ("utf-8", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return data.decode("latin-1")
-
-
-def _read_text_bytes(path: Path) -> str:
-    data = path.read_bytes()
-    if b"\x00" in data[:_BINARY_SNIFF] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+def _text_of(path: Path, data: bytes) -> str:
+    text = decode_text(data)
+    if text is None:
         raise DocumentError(
             path, ReadProblem.DAMAGED, N_("The file looks binary, not text, although its name says it is text.")
         )
-    return decode_text(data).replace("\r\n", "\n").replace("\r", "\n")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _read_text(path: Path, kind: DocumentKind) -> Document:
+def _read_text(path: Path, kind: DocumentKind, data: bytes, cancelled: Cancelled) -> Document:
     builder = TextBuilder()
-    builder.add_lines(_read_text_bytes(path))
+    builder.add_lines(_text_of(path, data))
     return Document(path, kind, builder.text(), tuple(builder.marks))
 
 
-def _read_html(path: Path, kind: DocumentKind) -> Document:
+def _read_html(path: Path, kind: DocumentKind, data: bytes, cancelled: Cancelled) -> Document:
     parser = HtmlText()
-    parser.feed(_read_text_bytes(path))
+    parser.feed(_text_of(path, data))
     parser.close()
     builder = TextBuilder()
     for text, line in parser.pieces:
@@ -144,9 +89,9 @@ def _read_html(path: Path, kind: DocumentKind) -> Document:
 # ---- PDF -----------------------------------------------------------------------------------
 
 
-def _read_pdf(path: Path, kind: DocumentKind) -> Document:
+def _read_pdf(path: Path, kind: DocumentKind, data: bytes, cancelled: Cancelled) -> Document:
     try:
-        reader = pypdf.PdfReader(path, strict=False)
+        reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
         if reader.is_encrypted:
             _unlock(path, reader)
         pages = list(reader.pages)
@@ -165,6 +110,8 @@ def _read_pdf(path: Path, kind: DocumentKind) -> Document:
     builder = TextBuilder()
     notes: list[str] = []
     for number, page in enumerate(pages, start=1):
+        if cancelled():
+            raise ReadCancelled()
         try:
             text = page.extract_text() or ""
         except Exception as error:  # pypdf raises many kinds on broken content streams; the rest still counts
@@ -202,10 +149,16 @@ def _unlock(path: Path, reader: pypdf.PdfReader) -> None:
 # ---- DOCX ----------------------------------------------------------------------------------
 
 
-def _read_docx(path: Path, kind: DocumentKind) -> Document:
+def _read_docx(path: Path, kind: DocumentKind, data: bytes, cancelled: Cancelled) -> Document:
     try:
-        document = docx.Document(str(path))
-        paragraphs = list(_docx_paragraphs(document))
+        check_zip_limits(path, data)
+        paragraphs = []
+        for text in _docx_paragraphs(docx.Document(io.BytesIO(data))):
+            if cancelled():
+                raise ReadCancelled()
+            paragraphs.append(text)
+    except (DocumentError, ReadCancelled):
+        raise
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError) as error:
         raise DocumentError(
             path,

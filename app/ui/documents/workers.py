@@ -7,7 +7,8 @@ never holds up a rename or a switch of chats. Each opens its own connection to t
 documents index in its own thread.
 
 Cancel stops the run in hand and every run queued before it (`IndexingWorker.cancel_upto`);
-what was indexed until then stays.
+what was indexed until then stays. The run's cancel flag (which closing the window sets too)
+reaches the file being read: the indexer asks it between blocks, pages, paragraphs and chunks.
 """
 
 from __future__ import annotations

@@ -138,6 +138,31 @@ def test_cancel_between_files_keeps_what_was_done_and_the_next_rescan_finishes(
     assert found(db, collection, "number4") == ["4.txt"]
 
 
+def test_cancel_pressed_while_a_file_is_read_stops_there_and_leaves_it_as_it_was(
+    db: Path, collection: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("alpha")
+    (folder / "b.txt").write_text("beta " * 2000)
+    cancel = threading.Event()
+    parse = indexer_module.parse_document
+
+    def parse_as_cancel_is_pressed(path: Path, *args: object) -> object:
+        if path.name == "b.txt":
+            cancel.set()
+        return parse(path, *args)
+
+    monkeypatch.setattr(indexer_module, "parse_document", parse_as_cancel_is_pressed)
+    report = Indexer(db, chunk_tokens=64, overlap_tokens=0).add(collection, [folder], cancel=cancel)
+    monkeypatch.undo()
+
+    assert report.cancelled
+    assert [r.path.name for r in report.results] == ["a.txt"]
+    assert found(db, collection, "beta") == []
+    assert statuses(Indexer(db).rescan(collection))["b.txt"] == (FileStatus.INDEXED, "")
+
+
 def test_cancel_during_embedding_leaves_the_file_in_hand_as_it_was(db: Path, collection: int, tmp_path: Path) -> None:
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -167,15 +192,15 @@ def test_a_file_that_changes_while_it_is_read_fails_and_is_read_at_the_next_resc
     folder.mkdir()
     growing = folder / "log.txt"
     growing.write_text("first line")
-    read = indexer_module.read_document
+    parse = indexer_module.parse_document
 
-    def read_while_another_program_writes(path: Path) -> object:
-        document = read(path)
+    def parse_while_another_program_writes(path: Path, *args: object) -> object:
+        document = parse(path, *args)
         with path.open("a") as file:
             file.write("\nsecond line, written meanwhile")
         return document
 
-    monkeypatch.setattr(indexer_module, "read_document", read_while_another_program_writes)
+    monkeypatch.setattr(indexer_module, "parse_document", parse_while_another_program_writes)
     report = Indexer(db).add(collection, [folder])
     monkeypatch.undo()
 
@@ -265,3 +290,50 @@ def test_the_starter_model_embeds_a_folder_through_the_embedding_process(
         hits = index.vector_search(question, embedder.model_key, [collection], 2)
         assert Path(index.chunks([hits[0].chunk_id])[0].uri).name == "cats.txt"
         assert hits[0].similarity == pytest.approx(1.0, abs=1e-4)
+
+
+needs_fifo_and_dev_zero = pytest.mark.skipif(
+    not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(), reason="named pipes and /dev/zero are POSIX things"
+)
+
+
+@needs_fifo_and_dev_zero
+@pytest.mark.timeout(60)  # a pipe blocked the open, a device was hashed for ever: a hang is a failure here
+def test_a_pipe_and_a_link_to_a_device_in_a_watched_folder_are_left_out_with_why_and_the_rest_is_indexed(
+    db: Path, collection: int, tmp_path: Path
+) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("The lighthouse keeper counts ships at night.\n")
+    Indexer(db).add(collection, [folder])
+    os.mkfifo(folder / "x.txt")
+    (folder / "zeros.txt").symlink_to("/dev/zero")
+    (folder / "tides.txt").write_text("High tide comes twice a day.\n")
+
+    report = Indexer(db).rescan(collection)  # what a change in a watched folder starts by itself
+
+    found_statuses = statuses(report)
+    assert found_statuses["x.txt"][0] is FileStatus.SKIPPED and "named pipe" in found_statuses["x.txt"][1]
+    assert found_statuses["zeros.txt"][0] is FileStatus.SKIPPED and "device" in found_statuses["zeros.txt"][1]
+    assert found_statuses["tides.txt"] == (FileStatus.INDEXED, "")
+    assert found(db, collection, "tide") == ["tides.txt"]
+    assert {r.status for r in Indexer(db).rescan(collection).results} == {FileStatus.UNCHANGED}
+
+
+@needs_fifo_and_dev_zero
+@pytest.mark.timeout(60)
+def test_a_pipe_or_a_link_to_a_device_added_by_itself_gets_its_reason(
+    db: Path, collection: int, tmp_path: Path
+) -> None:
+    pipe = tmp_path / "x.txt"
+    os.mkfifo(pipe)
+    link = tmp_path / "zeros.md"
+    link.symlink_to("/dev/zero")
+
+    report = Indexer(db).add(collection, [pipe, link])
+
+    assert {name: status for name, (status, _why) in statuses(report).items()} == {
+        "x.txt": FileStatus.SKIPPED,
+        "zeros.md": FileStatus.SKIPPED,
+    }
+    assert "named pipe" in statuses(report)["x.txt"][1] and "device" in statuses(report)["zeros.md"][1]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -11,9 +13,12 @@ import numpy as np
 import pytest
 from pytestqt.qtbot import QtBot
 
+from app.core.documents import indexer as indexer_module
 from app.core.documents.embeddings import EmbeddingCancelled
+from app.core.documents.formats import DocumentKind
 from app.core.documents.index import DocumentIndex
 from app.core.documents.indexer import IndexReport
+from app.core.documents.read_problems import Cancelled, ReadCancelled
 from app.core.documents.vectors import Matrix
 from app.core.models.library import InstalledModel
 from app.ui.documents.panel import DocumentsPanel
@@ -232,3 +237,48 @@ def test_a_file_saved_into_a_watched_folder_is_indexed_without_asking(
     with qtbot.waitSignals([panel.indexingDone, panel.stateShown], timeout=TIMEOUT_MS):
         (folder / "tides.txt").write_text("High tide comes twice a day.\n")
     assert panel.file_statuses()[str(folder / "tides.txt")] == ("indexed", "")
+
+
+@DAMAGED_PDF
+@pytest.mark.skipif(
+    not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(), reason="named pipes and /dev/zero are POSIX things"
+)
+def test_a_pipe_and_a_link_to_a_device_saved_into_a_watched_folder_are_left_out_with_why(
+    panel: DocumentsPanel, qtbot: QtBot, folder: Path
+) -> None:
+    index(panel, qtbot, [folder])
+    with qtbot.waitSignals([panel.indexingDone, panel.stateShown], timeout=TIMEOUT_MS):
+        os.mkfifo(folder / "x.txt")
+        (folder / "zeros.txt").symlink_to("/dev/zero")
+        (folder / "tides.txt").write_text("High tide comes twice a day.\n")
+
+    statuses = panel.file_statuses()
+    assert statuses[str(folder / "tides.txt")] == ("indexed", "")
+    status, why = statuses[str(folder / "x.txt")]
+    assert status == "skipped" and "named pipe" in why
+    status, why = statuses[str(folder / "zeros.txt")]
+    assert status == "skipped" and "device" in why
+
+
+def test_closing_the_window_reaches_the_file_being_read(
+    panel: DocumentsPanel, qtbot: QtBot, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entered = threading.Event()
+    saw_cancel: list[bool] = []
+
+    def parse_until_cancelled(path: Path, kind: DocumentKind, data: bytes, cancelled: Cancelled) -> object:
+        entered.set()
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while not cancelled() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        saw_cancel.append(cancelled())
+        raise ReadCancelled()
+
+    monkeypatch.setattr(indexer_module, "parse_document", parse_until_cancelled)
+    panel.add_paths([folder])
+    qtbot.waitUntil(entered.is_set, timeout=TIMEOUT_MS)
+
+    panel.threads.request_stop()  # what closing the window does
+
+    assert all(thread.wait(TIMEOUT_MS) for thread in panel.threads.threads)
+    assert saw_cancel == [True]
