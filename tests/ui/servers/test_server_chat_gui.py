@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,6 @@ from pytestqt.qtbot import QtBot
 from app.bench.llama_server import LlamaServer
 from app.core.backends.servers import ServerModel
 from app.core.inference.engine import ReplyDone, StopReason
-from app.core.inference.sampling import GREEDY
 from app.ui.shell.main_window import MainWindow
 from tests.core.backends.llama_server import start_llama_server
 from tests.fakes.memory_keyring import MemoryKeyring
@@ -27,11 +25,9 @@ def server(starter_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
 
 
 @pytest.fixture
-def window(open_main_window: WindowOpener, memory_keyring: MemoryKeyring) -> Iterator[MainWindow]:
-    main = open_main_window()
-    main.sampling = replace(GREEDY, max_tokens=12)
-    yield main
-    main.close()
+def window(open_main_window: WindowOpener, memory_keyring: MemoryKeyring) -> MainWindow:
+    """The window, opened once the in-memory keyring is in place: it reads the servers' keys from it."""
+    return open_main_window(greedy_tokens=12)
 
 
 def server_rows(window: MainWindow) -> list[ServerModel]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import sys
 import threading
-from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -17,17 +16,11 @@ from app.core.inference.engine import ReplyDone, StopReason
 from app.core.inference.sampling import GREEDY
 from app.core.support.formatting import format_bytes
 from app.ui.shell.main_window import MainWindow
-from tests.helpers.windows import WindowOpener
 
 LONG_PROMPT = "Write a very long story about a lighthouse keeper, at least ten paragraphs."
 
 
-@pytest.fixture
-def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
-    main = open_main_window()
-    main.sampling = replace(GREEDY, max_tokens=24)
-    yield main
-    main.close()
+pytestmark = pytest.mark.window(greedy_tokens=24)
 
 
 def test_the_window_opens_with_the_starter_model_selected_and_loaded(window: MainWindow) -> None:
