@@ -24,6 +24,7 @@ from app.cli import (
     serve_command,
     servers_command,
 )
+from app.cli.common import stopped
 
 # Each module adds one subcommand: `register(subparsers)` sets `handler` on its parser.
 COMMANDS = [gui_command, chat_command, serve_command, servers_command, selftest_command, bench_command, models_command]
@@ -44,7 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command is None:
         args = build_parser().parse_args(["gui", *(argv or sys.argv[1:])])
-    return int(args.handler(args) or 0)
+    try:
+        return int(args.handler(args) or 0)
+    except KeyboardInterrupt:  # Ctrl-C in a command that does not stop on its own terms: a word, not a traceback
+        return stopped()
 
 
 if __name__ == "__main__":

@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import PySide6
@@ -108,15 +110,25 @@ def core_index_for(ts: Path) -> Path:
     return CATALOGS / ts.name.replace(".ts", ".core_texts.json")
 
 
+def replace_whole(target: Path, write: Callable[[Path], None]) -> None:
+    """`write(partial)` a file beside target, then put it in target's place in one step: the app or a test
+    reading the committed catalog while `build.py` compiles it again never meets half a file."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    try:
+        write(partial)
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
 def write_core_index(ts: Path, index: Path) -> None:
-    index.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(translated_core_texts(ts), ensure_ascii=False, indent=0)
-    index.write_text(text + "\n", encoding="utf-8")
+    replace_whole(index, lambda partial: partial.write_text(text + "\n", encoding="utf-8"))
 
 
 def compile_catalog(ts: Path, qm: Path) -> None:
-    qm.parent.mkdir(parents=True, exist_ok=True)
-    _run([str(TOOLS / "lrelease"), str(ts), "-qm", str(qm)])
+    replace_whole(qm, lambda partial: _run([str(TOOLS / "lrelease"), str(ts), "-qm", str(partial)]))
 
 
 def catalog_for(ts: Path) -> Path:

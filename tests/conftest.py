@@ -13,6 +13,7 @@ os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
 
 pytest_plugins = [
     "tests.helpers.logfail",
+    "tests.helpers.qt_threads",
     "tests.helpers.threads",
     "tests.helpers.watchdog",
     "tests.helpers.models",

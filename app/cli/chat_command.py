@@ -2,6 +2,11 @@
 
 Without --server the model runs on this machine (llama.cpp in the engine process, as in the
 window); with it, an OpenAI-compatible server generates the reply through the remote backend.
+
+Ctrl-C stops the reply (or the load) at once and exits 130, as a shell reports a command it
+interrupted, with a word on stderr; a second Ctrl-C stops waiting for anything still under way.
+The model's text is printed as it comes, except that on a terminal its control characters are
+made inert (terminal_text.py); piped to a file it is kept exactly.
 """
 
 from __future__ import annotations
@@ -11,18 +16,20 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from types import FrameType
 
-from app.cli.common import CommandError, fail, quiet_logging, resolve_model
+from app.cli.common import CommandError, fail, quiet_logging, resolve_model, stopped
 from app.cli.flag_checks import bounded
 from app.cli.servers_command import resolve_server
+from app.cli.terminal_text import terminal_safe
 from app.core.backends.base import Backend
 from app.core.backends.local.backend import LocalBackend
-from app.core.backends.remote import RemoteBackend, RemoteError
+from app.core.backends.remote import RemoteBackend, RemoteError, RemoteReplyDone
 from app.core.inference.sampling import SAMPLING_FIELDS, SamplingParams
 from app.core.models.validation import ModelFileError
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS
-from app.core.types.errors import EngineError
+from app.core.types.errors import EngineError, LoadCancelled
 from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent
@@ -60,17 +67,21 @@ def run(args: argparse.Namespace) -> int:
     except CommandError as error:
         return fail(str(error))
     stop = threading.Event()
-    previous = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    previous = signal.signal(signal.SIGINT, _on_interrupt(stop))
     try:
         if isinstance(backend, LocalBackend):
-            backend.load(LoadConfig(resolve_model(args.model), n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers))
+            config = LoadConfig(resolve_model(args.model), n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers)
+            backend.load(config, cancel=stop)
         elif args.model:
             backend.select_model(args.model)
         params = _params(args)
         unsent = backend.unsent_params(params)
         if unsent and args.stats:
             print(f"[not sent to the server: {', '.join(unsent)}]", file=sys.stderr)
-        return _print_reply(backend.stream_chat(_messages(args), params, stop), args.stats)
+        status = _print_reply(backend.stream_chat(_messages(args), params, stop), args.stats)
+        return stopped() if stop.is_set() else status
+    except LoadCancelled:
+        return stopped()
     except (CommandError, ModelFileError, EngineError) as error:
         return fail(str(error))
     except RemoteError as error:
@@ -78,6 +89,18 @@ def run(args: argparse.Namespace) -> int:
     finally:
         signal.signal(signal.SIGINT, previous)
         backend.close()
+
+
+def _on_interrupt(stop: threading.Event) -> Callable[[int, FrameType | None], None]:
+    """The first Ctrl-C sets the stop flag (the reply ends, the connection closes); a second one
+    interrupts whatever is still waiting (main() says Stopped. for it)."""
+
+    def on_interrupt(_signum: int, _frame: FrameType | None) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    return on_interrupt
 
 
 def _remote_backend(args: argparse.Namespace) -> RemoteBackend:
@@ -101,15 +124,18 @@ def _params(args: argparse.Namespace) -> SamplingParams:
 
 def _print_reply(events: Iterator[ReplyEvent], stats: bool) -> int:
     """Stream the pieces to stdout; the exit status is 1 when the reply ended in an error."""
+    shown: Callable[[str], str] = terminal_safe if sys.stdout.isatty() else str
     for event in events:
         if isinstance(event, ReplyDone):
             print(flush=True)
             if stats:
                 _print_stats(event)
+            if isinstance(event, RemoteReplyDone) and event.notice:
+                print(terminal_safe(event.notice), file=sys.stderr)
             if event.stats.error:
                 return fail(event.stats.error)
         else:
-            sys.stdout.write(event.text)
+            sys.stdout.write(shown(event.text))
             sys.stdout.flush()
     return 0
 

@@ -6,6 +6,7 @@ import logging
 import sys
 from pathlib import Path
 
+from app.cli.terminal_text import terminal_safe
 from app.core.models.starter import find_starter_model
 from app.core.support.redaction import install_redaction
 
@@ -44,6 +45,16 @@ def quiet_logging(verbose: bool) -> None:
     )
 
 
+EXIT_STOPPED = 130  # what a shell reports for a command ended by Ctrl-C (128 + SIGINT)
+
+
+def stopped() -> int:
+    """A command the user stopped (Ctrl-C): one word on stderr, the shell's status for it."""
+    print("Stopped.", file=sys.stderr)
+    return EXIT_STOPPED
+
+
 def fail(message: str) -> int:
-    print(f"glassbox: error: {message}", file=sys.stderr)
+    """One line on stderr, exit status 1; a message may quote a server, so controls are made inert."""
+    print(f"glassbox: error: {terminal_safe(message)}", file=sys.stderr)
     return 1

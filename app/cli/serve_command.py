@@ -3,7 +3,9 @@
 Loads the model in the engine process, listens (127.0.0.1 unless --host says otherwise,
 which then needs --api-key-file), prints the base URL to paste into other programs and one
 line per request, and stops cleanly on Ctrl+C (or SIGTERM): replies in progress end at their
-next token, the server's threads are joined and the engine process exits.
+next token, the server's threads are joined and the engine process exits. When the engine
+process dies, it is restarted and the model reloaded, with a back-off (`EngineKeeper`); the
+log says so, /health shows it, and requests meanwhile get 503 with Retry-After.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from app.core.server.config import (
     ServerConfig,
     ServerConfigError,
 )
+from app.core.server.engine_keeper import EngineHealth, EngineKeeper, EngineState
 from app.core.server.model_queue import ModelQueue
 from app.core.server.request_log import RequestRecord
 from app.core.server.server import ApiServer, ServerStartError
@@ -96,8 +99,9 @@ def run(args: argparse.Namespace) -> int:
     backend = LocalBackend()
     try:
         print(f"Loading {model.name}…", file=sys.stderr, flush=True)
-        backend.load(LoadConfig(model, n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers), cancel=stop)
-        return _serve(config, backend, stop)
+        load = LoadConfig(model, n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers)
+        backend.load(load, cancel=stop)
+        return _serve(config, backend, EngineKeeper(load, on_change=_print_restart), stop)
     except LoadCancelled:
         return 130
     except (ModelFileError, EngineError, ServerStartError) as error:
@@ -108,8 +112,8 @@ def run(args: argparse.Namespace) -> int:
         backend.close()
 
 
-def _serve(config: ServerConfig, backend: LocalBackend, stop: threading.Event) -> int:
-    queue = ModelQueue(backend, config.queue_limit)
+def _serve(config: ServerConfig, backend: LocalBackend, keeper: EngineKeeper, stop: threading.Event) -> int:
+    queue = ModelQueue(backend, config.queue_limit, keeper=keeper)
     server = ApiServer(config, queue)
     server.request_log.add_listener(_print_record)
     try:
@@ -138,6 +142,14 @@ def _read_key(path: Path | None) -> str | None:
     if not key:
         raise CommandError(f"the API key file {path} is empty")
     return key
+
+
+def _print_restart(health: EngineHealth) -> None:
+    """The engine's death and a crash loop reach the terminal as log lines; its return as this one."""
+    if health.state is EngineState.RUNNING:
+        print(
+            f"The engine was restarted and the model reloaded (restart {health.restarts}).", file=sys.stderr, flush=True
+        )
 
 
 def _print_record(record: RequestRecord) -> None:

@@ -12,6 +12,7 @@ import os
 import sys
 
 from app.cli.common import CommandError, fail, quiet_logging
+from app.cli.terminal_text import terminal_safe
 from app.core.backends.probe import ProbeResult, probe_server
 from app.core.backends.remote import RemoteConfig, RemoteError, TokenizeRoute
 from app.core.backends.servers import DEFAULT_TIMEOUT_S, ServerError, ServerKeys, new_server
@@ -63,7 +64,7 @@ def _add(args: argparse.Namespace) -> int:
         if not args.no_test:
             found = probe_server(server.config(api_key))
             server = server.with_probe(found)
-            print(f"{server.name}: {found.describe()}")
+            print(terminal_safe(f"{server.name}: {found.describe()}"))  # the server names its models
         if api_key:
             ServerKeys().set(server, api_key)
         save_settings(app_paths().settings_file, settings.with_server(server))
@@ -127,7 +128,7 @@ def _test(args: argparse.Namespace) -> int:
         return fail(str(error))
     except RemoteError as error:
         return fail(error.message)
-    print(_report(found))
+    print(terminal_safe(_report(found)))  # the server names its models and its version
     return 0
 
 

@@ -14,6 +14,12 @@ has one rule for all of them:
   thread that is slow; exit is never an abort.
 
 `running_threads()` names the threads still running, for the tests' thread-leak guard.
+
+A worker's signal reaches a widget only through a method of a QObject that lives in the GUI
+thread: PySide runs any other slot (a lambda, a `functools.partial`, a plain function) in the
+thread its sender lives in, the worker's, even with `Qt.QueuedConnection`, and a widget
+touched there can crash the window. `connect_in_thread_of` runs such a slot in its context's
+thread instead.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import atexit
 import logging
 import threading
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QThread, QTimer, SignalInstance
 
@@ -182,6 +189,26 @@ def wait_keeping_events(threads: Iterable[WorkerThread]) -> None:
         thread.finished.disconnect(loop.quit)
         thread.wait()
     QCoreApplication.sendPostedEvents()  # what they posted last, should the loop have ended first
+
+
+class _ThreadRelay(QObject):
+    """Calls one slot in the thread this relay lives in: its context's (a child of it, it ends with it)."""
+
+    def __init__(self, context: QObject, slot: Callable[..., object]) -> None:
+        super().__init__(context)
+        self._slot = slot
+
+    def deliver(self, *args: Any) -> None:
+        self._slot(*args)
+
+
+def connect_in_thread_of(signal: SignalInstance, context: QObject, slot: Callable[..., object]) -> None:
+    """Connect `slot` (a lambda, a partial, a function) so that it runs in `context`'s thread, whoever emits.
+
+    The delivery is queued when another thread emits, as for a method of `context`, and the
+    connection ends when `context` is destroyed, so the slot never meets a deleted widget.
+    """
+    signal.connect(_ThreadRelay(context, slot).deliver)
 
 
 def rearm(flag: threading.Event, closing: threading.Event) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import logging
 import os
 import subprocess
 import sys
@@ -100,6 +102,20 @@ def test_a_server_that_does_not_answer_is_not_saved(
     assert main(["servers", "add", "gone", f"http://127.0.0.1:{free_port()}"]) == 1
     error = capsys.readouterr().err
     assert "cannot be reached" in error and "nothing was saved" in error
+    assert main(["servers", "list"]) == 0
+    assert "no servers saved" in capsys.readouterr().out
+
+
+@pytest.mark.expected_log("app.core.support.secrets", logging.WARNING, "did not keep it")
+@pytest.mark.usefixtures("null_keyring")
+def test_a_server_whose_key_the_keyring_does_not_keep_is_not_saved_and_says_where(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("sk-typed\n"))
+    assert main(["servers", "add", "team", "http://box:1", "--no-test", "--api-key-stdin"]) == 1
+    out, err = capsys.readouterr()
+    assert "saved team" not in out
+    assert "API key was not saved" in err and "keyring.backends.null.Keyring" in err and "--api-key-env" in err
     assert main(["servers", "list"]) == 0
     assert "no servers saved" in capsys.readouterr().out
 

@@ -173,6 +173,18 @@ def test_token_status_without_a_keyring_explains_why(
     assert "No system keyring" in capsys.readouterr().out
 
 
+@pytest.mark.expected_log("app.core.support.secrets", logging.WARNING, "did not keep it")
+@pytest.mark.usefixtures("null_keyring", "isolated_home")
+def test_token_set_on_a_keyring_that_keeps_nothing_says_it_was_not_saved(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("getpass.getpass", lambda _prompt: "hf_typed_token")
+    assert main(["models", "token", "set"]) == 1
+    out, err = capsys.readouterr()
+    assert "saved" not in out
+    assert "The token was not saved" in err and "keyring.backends.null.Keyring" in err and "HF_TOKEN" in err
+
+
 @pytest.mark.expected_log("app.core.hub.downloads.install", logging.ERROR, "SHA-256 mismatch for tiny.Q4_K_M.gguf")
 @pytest.mark.expected_log("app.core.hub.downloads", logging.WARNING, "Download of .* failed: .* arrived damaged")
 def test_a_download_that_arrives_damaged_says_what_to_do_in_terminal_terms(

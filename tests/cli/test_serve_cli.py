@@ -10,11 +10,14 @@ import sys
 import threading
 from pathlib import Path
 
+import httpx2
 import openai
+import psutil
 import pytest
 
 KEY = "serve-test-key-0123456789"
 START_S = 120.0
+RESTART_S = 240.0  # a fresh engine process imports llama.cpp and loads the model
 
 
 def _glassbox(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
@@ -74,3 +77,46 @@ def test_serve_prints_the_base_url_answers_with_the_key_and_stops_on_ctrl_c(
     assert process.returncode == 0, stderr
     assert "Stopping" in stderr
     assert KEY not in stderr and KEY not in request_line
+
+
+@pytest.mark.requires_model
+@pytest.mark.timeout(420)
+def test_serve_restarts_a_killed_engine_and_serves_the_model_again(isolated_home: Path) -> None:
+    command = [sys.executable, "-m", "app", "serve", "--port", "0", "--n-ctx", "1024"]
+    env = {**os.environ, "GLASSBOX_HOME": str(isolated_home)}
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as process:
+        lines: queue.Queue[str] = queue.Queue()
+        errors: queue.Queue[str] = queue.Queue()
+        readers = [
+            threading.Thread(target=lambda: [lines.put(line) for line in process.stdout or ()], name="serve-out"),
+            threading.Thread(target=lambda: [errors.put(line) for line in process.stderr or ()], name="serve-err"),
+        ]
+        for reader in readers:
+            reader.start()
+        try:
+            base_url = lines.get(timeout=START_S).split(" at ")[1].split()[0]
+            (engine,) = [child for child in psutil.Process(process.pid).children() if _is_engine(child)]
+            engine.kill()
+            said = ""
+            while "restarted" not in said:  # each line within the bound, or queue.Empty fails the test
+                said = errors.get(timeout=RESTART_S)
+            health = httpx2.get(base_url.removesuffix("/v1") + "/health", timeout=30).json()
+            assert health["status"] == "ok" and health["engine"]["restarts"] == 1
+            assert "SIGKILL" in health["engine"]["last_error"]
+            with openai.OpenAI(base_url=base_url, api_key="unused", max_retries=0) as client:
+                reply = client.chat.completions.create(
+                    model="any", messages=[{"role": "user", "content": "Hi"}], max_tokens=4
+                )
+            assert reply.choices[0].message.content
+        finally:
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=60)
+            for reader in readers:
+                reader.join()
+    assert process.returncode == 0
+
+
+def _is_engine(child: psutil.Process) -> bool:
+    """The engine process (multiprocessing's spawned child), not a helper such as its resource tracker."""
+    command = " ".join(child.cmdline())
+    return "spawn_main" in command and "resource_tracker" not in command

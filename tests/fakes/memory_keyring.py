@@ -1,4 +1,4 @@
-"""An in-memory keyring backend, and one that behaves like a machine without any keyring."""
+"""An in-memory keyring backend, one that behaves like a machine without any keyring, and ones that keep nothing."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import keyring
 import keyring.backend
 import keyring.errors
 import pytest
-from keyring.backends import fail
+from keyring.backends import fail, null
 
 
 class MemoryKeyring(keyring.backend.KeyringBackend):
@@ -29,6 +29,13 @@ class MemoryKeyring(keyring.backend.KeyringBackend):
             raise keyring.errors.PasswordDeleteError("no such password")
 
 
+class ForgetfulKeyring(MemoryKeyring):
+    """Takes every secret without an error and keeps none, yet claims to work (some headless desktops)."""
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        pass
+
+
 @pytest.fixture
 def memory_keyring() -> Iterator[MemoryKeyring]:
     previous = keyring.get_keyring()
@@ -47,5 +54,27 @@ def no_keyring() -> Iterator[None]:
     keyring.set_keyring(fail.Keyring())
     try:
         yield
+    finally:
+        keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def null_keyring() -> Iterator[None]:
+    """keyring's `null` backend: writes succeed and keep nothing, reads give nothing."""
+    previous = keyring.get_keyring()
+    keyring.set_keyring(null.Keyring())
+    try:
+        yield
+    finally:
+        keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def forgetful_keyring() -> Iterator[ForgetfulKeyring]:
+    previous = keyring.get_keyring()
+    backend = ForgetfulKeyring()
+    keyring.set_keyring(backend)
+    try:
+        yield backend
     finally:
         keyring.set_keyring(previous)

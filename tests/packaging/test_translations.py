@@ -149,3 +149,25 @@ def test_the_wheel_and_the_bundle_carry_the_catalogs() -> None:
     assert '"app.ui.shell" = ["locale/*.qm", "locale/*.json"]' in pyproject
     spec = (REPO_ROOT / "packaging" / "glassbox.spec").read_text(encoding="utf-8")
     assert '"app/ui/shell/locale"' in spec
+
+
+def test_a_catalog_is_compiled_beside_the_one_in_use_and_put_in_its_place_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bundle build compiles the committed catalogs again while tests (and the app) may be reading them."""
+    pipeline = _pipeline()
+    qm = tmp_path / "glassbox_zh_CN.qm"
+    qm.write_bytes(b"the catalog the running app reads")
+    during: list[bytes] = []
+    lrelease = pipeline._run
+
+    def run_and_look(command: list[str]) -> str:
+        output = lrelease(command)
+        during.append(qm.read_bytes())  # what a reader meets once lrelease has written
+        return output
+
+    monkeypatch.setattr(pipeline, "_run", run_and_look)
+    pipeline.compile_catalog(ZH_TS, qm)
+    assert during == [b"the catalog the running app reads"]
+    assert qm.read_bytes() == pipeline.catalog_for(ZH_TS).read_bytes()
+    assert [path.name for path in tmp_path.iterdir()] == [qm.name]  # nothing left beside it

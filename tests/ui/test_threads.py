@@ -15,7 +15,14 @@ from PySide6.QtCore import QObject, QThread, Signal, Slot
 from pytestqt.qtbot import QtBot
 
 from app.ui import threads
-from app.ui.threads import WorkerThread, join_all_threads, rearm, running_threads, wait_keeping_events
+from app.ui.threads import (
+    WorkerThread,
+    connect_in_thread_of,
+    join_all_threads,
+    rearm,
+    running_threads,
+    wait_keeping_events,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 WATCHDOG_S = 60  # releases a stubborn worker should a test get stuck, so it fails instead of hanging
@@ -156,6 +163,47 @@ def test_waiting_keeping_events_delivers_everything_the_thread_sent_before_it_en
     wait_keeping_events([thread])
     assert not thread.is_running()
     assert collector.received == [f"p{index}" for index in range(200)]
+
+
+class Announcer(QObject):
+    """A worker that says two things from its own thread."""
+
+    announceRequested = Signal()
+    said = Signal(str, object)  # what, the thread that said it
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.announceRequested.connect(self._announce)
+
+    @Slot()
+    def _announce(self) -> None:
+        self.said.emit("ready", QThread.currentThread())
+
+
+def test_a_lambda_connected_in_the_thread_of_its_context_runs_there_whoever_emits(qtbot: QtBot) -> None:
+    worker, context = Announcer(), QObject()
+    heard: list[tuple[str, QThread, QThread]] = []  # what, the thread that said it, the thread that heard it
+    connect_in_thread_of(worker.said, context, lambda text, by: heard.append((text, by, QThread.currentThread())))
+    thread = WorkerThread(worker, "announcer")
+    thread.start()
+    try:
+        worker.announceRequested.emit()
+        qtbot.waitUntil(lambda: heard != [])
+    finally:
+        thread.request_stop()
+        assert thread.wait()
+    [(text, sender, hearer)] = heard
+    assert text == "ready" and sender is not QThread.currentThread() and hearer is QThread.currentThread()
+
+
+def test_a_slot_connected_in_the_thread_of_a_destroyed_context_is_no_longer_called(qtbot: QtBot) -> None:
+    worker, context = Announcer(), QObject()
+    heard: list[str] = []
+    connect_in_thread_of(worker.said, context, lambda text, _sender: heard.append(text))
+    with qtbot.waitSignal(context.destroyed):
+        context.deleteLater()
+    worker.announceRequested.emit()  # the worker lives in this thread here: it says it at once
+    assert heard == []
 
 
 def test_clean_up_runs_in_the_thread_after_its_event_loop_ended(qapp: object) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 import httpx2
 
 from app.core.backends.base import ModelInfo
+from app.core.backends.bounded_body import read_json
 from app.core.backends.remote import RemoteBackend, RemoteConfig, TokenizeRoute
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
@@ -89,29 +90,23 @@ def _client(config: RemoteConfig) -> httpx2.Client:
 
 def _get(client: httpx2.Client, path: str) -> Mapping[str, Any] | None:
     """The JSON object at `path`, or None when the server has no such endpoint (or says nothing usable)."""
-    try:
-        response = client.get(path)
-    except httpx2.HTTPError:
-        return None
-    if response.status_code != 200:
-        return None
-    try:
-        data = response.json()
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
+    return _answer(client, "GET", path)
 
 
 def _post(client: httpx2.Client, path: str, body: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    return _answer(client, "POST", path, body)
+
+
+def _answer(
+    client: httpx2.Client, method: str, path: str, body: Mapping[str, Any] | None = None
+) -> Mapping[str, Any] | None:
+    """The JSON object a 200 answer holds; None for anything else (not JSON, too deep, too long)."""
     try:
-        response = client.post(path, json=body)
-    except httpx2.HTTPError:
-        return None
-    if response.status_code != 200:
-        return None
-    try:
-        data = response.json()
-    except ValueError:
+        with client.stream(method, path, json=body) as response:
+            if response.status_code != 200:
+                return None
+            data = read_json(response)
+    except (httpx2.HTTPError, ValueError):
         return None
     return data if isinstance(data, dict) else None
 

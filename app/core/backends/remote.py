@@ -5,6 +5,15 @@ reply as server-sent events, which become the local engine's events. Time to fir
 tokens/s are measured here; the server's `usage` (and llama-server's `timings`) come with the
 final event. Stop closes the HTTP stream, which makes the server stop generating.
 
+Everything a server sends is checked before it is used: an event is bounded in size (sse.py),
+a field of the wrong type is ignored with a log line, and a server that goes on past the
+max_tokens it was asked for is cut there.
+
+Redirects are not followed: httpx does not by default, and where the openai client does, a
+301/302/303 turns the POST into a GET and a hop to another host drops the API key, both of
+which end in a misleading refusal. A 3xx is reported with the address it points to, which
+the user can save as the server's URL.
+
 The API key travels as a Bearer token and is never logged; TLS verification is always on (a CA
 file can be added for a private certificate authority).
 """
@@ -15,6 +24,7 @@ import contextlib
 import email.utils
 import json
 import logging
+import math
 import socket
 import ssl
 import threading
@@ -28,10 +38,11 @@ from typing import Any
 import httpx2
 
 from app.core.backends.base import Capabilities, ModelInfo, TokenCount, estimate_tokens
+from app.core.backends.bounded_body import BodyTooLarge, read_json
 from app.core.backends.logprobs import TOP_LOGPROBS, LogprobTrace
-from app.core.backends.sse import SSEParser
+from app.core.backends.sse import EventTooLarge, SSEParser
 from app.core.inference.sampling import SamplingParams
-from app.core.support.formatting import fill
+from app.core.support.formatting import fill, format_bytes
 from app.core.support.user_text import N_
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
@@ -45,6 +56,8 @@ OPENAI_FIELDS = ("temperature", "top_p", "max_tokens", "seed", "stop", "presence
 LLAMA_SERVER_FIELDS = ("top_k", "min_p", "repeat_penalty")
 STOP_CHECK_S = 0.02  # how often a silent stream looks at its stop flag
 FINISH_REASONS = {"stop": StopReason.END_OF_TEXT, "length": StopReason.LENGTH}
+MAX_ERROR_BODY = 64 * 1024  # of a refusal's body, read for the server's message (the rest is not)
+MAX_COUNT = 2**53  # a token count or context length above this is not a count a server could mean
 
 
 class RemoteErrorKind(str, Enum):
@@ -53,6 +66,7 @@ class RemoteErrorKind(str, Enum):
     TLS = "tls"
     UNAUTHORIZED = "unauthorized"
     NOT_FOUND = "not_found"
+    REDIRECTED = "redirected"  # Glassbox does not follow an API redirect: the message names the new address
     BUSY = "busy"
     REJECTED = "rejected"  # any other refusal: a 4xx or 5xx the server explains in its body
     TIMEOUT_BEFORE_FIRST_TOKEN = "timeout_before_first_token"
@@ -77,6 +91,7 @@ class RemoteReplyDone(ReplyDone):
     failure: RemoteError | None = None
     usage: Mapping[str, Any] = field(default_factory=dict)
     timings: Mapping[str, Any] = field(default_factory=dict)  # llama-server only
+    notice: str = ""  # what the reader should know about a reply that did not fail (the server ignored max_tokens)
 
 
 class TokenizeRoute(str, Enum):
@@ -130,6 +145,15 @@ class RemoteBackend:
         self._client = httpx2.Client(
             base_url=config.api_base, headers=headers, verify=config.verify(), timeout=config.timeout_s
         )
+        # Replies (and the model list they may need first) open a connection of their own, never a
+        # pooled one, so the stop guard sees the socket from the moment it is connected.
+        self._fresh_client = httpx2.Client(
+            base_url=config.api_base,
+            headers=headers,
+            verify=config.verify(),
+            timeout=config.timeout_s,
+            limits=httpx2.Limits(max_keepalive_connections=0),
+        )
         self._model: str | None = None
 
     @property
@@ -145,6 +169,7 @@ class RemoteBackend:
 
     def close(self) -> None:
         self._client.close()
+        self._fresh_client.close()
 
     def count_tokens(self, text: str) -> TokenCount:
         """Exact with the server's tokenizer where it has one; an estimate (flagged) otherwise or if it fails."""
@@ -157,36 +182,64 @@ class RemoteBackend:
             TokenizeRoute.VLLM: (f"{self._config.root}/tokenize", {"model": self._model or "", "prompt": text}),
         }[route]
         try:
-            response = self._client.post(path, json=body)
-            response.raise_for_status()
-            data = response.json()
-            count = data["count"] if "count" in data else len(data["tokens"])
-            return TokenCount(int(count), exact=True)
-        except (httpx2.HTTPError, ValueError, KeyError, TypeError) as error:
+            with self._client.stream("POST", path, json=body) as response:
+                response.raise_for_status()
+                data = read_json(response)
+        except (httpx2.HTTPError, ValueError) as error:
             log.info("Counting tokens on %s failed (%s); using an estimate", self._config.root, type(error).__name__)
             return estimate_tokens(text)
+        tokens = _mapping(data, "the tokenize answer").get("tokens")
+        count = _count(data, "count", "the tokenize answer") if isinstance(data, dict) and "count" in data else None
+        if count is None and isinstance(tokens, list):
+            count = len(tokens)
+        if count is None:
+            log.info("%s did not answer with a token count; using an estimate", self._config.root)
+            return estimate_tokens(text)
+        return TokenCount(count, exact=True)
 
     def unsent_params(self, params: SamplingParams) -> tuple[str, ...]:
         """A field left out only because it is unset (no seed, no stop strings) is not named."""
         sent = self._field_names()
         return tuple(name for name in params.to_dict() if name not in sent)
 
-    def list_models(self) -> list[ModelInfo]:
-        return [ModelInfo(str(entry["id"]), _context_length(entry)) for entry in self.raw_models()]
+    def list_models(self, stop: threading.Event | None = None) -> list[ModelInfo]:
+        return [ModelInfo(str(entry["id"]), _context_length(entry)) for entry in self.raw_models(stop)]
 
-    def raw_models(self) -> list[Mapping[str, Any]]:
-        """The entries of GET /v1/models as the server sent them (each has at least an id)."""
+    def raw_models(self, stop: threading.Event | None = None) -> list[Mapping[str, Any]]:
+        """The entries of GET /v1/models as the server sent them (each has at least an id).
+
+        With `stop`, the request ends when it is set (httpx2.HTTPError is raised, the caller
+        knows why); without, it ends by the timeout like any other."""
         try:
-            response = self._client.get("/models")
+            with contextlib.ExitStack() as stack:
+                extensions = {}
+                if stop is not None:
+                    extensions["trace"] = stack.enter_context(_StopGuard(stop)).trace
+                client = self._client if stop is None else self._fresh_client
+                response = stack.enter_context(client.stream("GET", "/models", extensions=extensions))
+                self._raise_for_status(response)
+                data: Any = read_json(response)
         except httpx2.HTTPError as error:
+            if stop is not None and stop.is_set():
+                raise
             raise self._transport_error(error, text_so_far="") from error
-        self._raise_for_status(response)
+        except BodyTooLarge as error:
+            raise RemoteError(
+                RemoteErrorKind.MALFORMED_CHUNK,
+                fill(
+                    N_("{api_base}/models sent more than {limit}, the most Glassbox reads of a model list."),
+                    api_base=self._config.api_base,
+                    limit=format_bytes(error.limit),
+                ),
+            ) from error
+        except ValueError:
+            data = None
         try:
-            entries = response.json()["data"]
+            entries = data["data"]
             if not all(isinstance(entry, dict) and "id" in entry for entry in entries):
                 raise TypeError("an entry without an id")
             return list(entries)
-        except (ValueError, KeyError, TypeError) as error:
+        except (KeyError, TypeError) as error:
             raise RemoteError(
                 RemoteErrorKind.MALFORMED_CHUNK,
                 fill(
@@ -204,9 +257,7 @@ class RemoteBackend:
     ) -> Iterator[ReplyEvent]:
         """TokenPiece events, then one RemoteReplyDone. A failure before any text is raised as
         RemoteError; after text it ends the reply (stop reason ERROR, the text so far kept)."""
-        model = self._model or self._first_model()
         body: dict[str, Any] = {
-            "model": model,
             "messages": [{"role": m.role, "content": m.content} for m in messages],
             "stream": True,
             "stream_options": {"include_usage": True},
@@ -216,8 +267,8 @@ class RemoteBackend:
             body.update(logprobs=True, top_logprobs=TOP_LOGPROBS)
         return self._stream(body, stop, LogprobTrace() if token_probabilities else None, params)
 
-    def _first_model(self) -> str:
-        models = self.list_models()
+    def _first_model(self, stop: threading.Event) -> str:
+        models = self.list_models(stop)
         if not models:
             raise RemoteError(
                 RemoteErrorKind.NOT_FOUND,
@@ -250,25 +301,32 @@ class RemoteBackend:
         started = time.perf_counter()
         first_at = 0.0
         failure: RemoteError | None = None
+        notice = ""
         stats.stop_reason = StopReason.ERROR
         try:
+            body = {"model": self._model or self._first_model(stop), **body}
             with (
-                self._client.stream("POST", "/chat/completions", json=body) as response,
-                _CloseOnStop(response, stop),
+                _StopGuard(stop) as guard,
+                self._fresh_client.stream(
+                    "POST", "/chat/completions", json=body, extensions={"trace": guard.trace}
+                ) as response,
             ):
                 self._raise_for_status(response)
                 parser = SSEParser()
                 for chunk in response.iter_bytes():
-                    for data in parser.feed(chunk):
+                    for data in self._events(parser, chunk):
                         if data.strip() == "[DONE]":
                             raise _Finished
                         event = _decode_chunk(data)
-                        usage.update(_mapping(event.get("usage")))
-                        timings.update(_mapping(event.get("timings")))
+                        usage.update(_mapping(event.get("usage"), "usage"))
+                        timings.update(_mapping(event.get("timings"), "timings"))
                         for text, finish_reason, token_logprobs in _choices(event):
                             if logprobs is not None:
                                 logprobs.add(token_logprobs)
                             if text:
+                                if 0 < params.max_tokens <= stats.completion_tokens:
+                                    notice = self._over_limit_notice(params.max_tokens)
+                                    raise _PastLimit
                                 if not first_at:
                                     first_at = time.perf_counter()
                                 stats.completion_tokens += 1
@@ -280,17 +338,19 @@ class RemoteBackend:
                                 stats.stop_reason = FINISH_REASONS.get(finish_reason, StopReason.END_OF_TEXT)
                     if stop.is_set():
                         raise _Stopped
-                parser.close()
+                self._events(parser, None)
                 if stop.is_set():  # the stream was shut for a stop before the server said anything
                     raise _Stopped
                 if stats.stop_reason is StopReason.ERROR:
                     raise RemoteError(RemoteErrorKind.STREAM_CUT, self._cut_message())
         except _Finished:
             pass
+        except _PastLimit:
+            stats.stop_reason = StopReason.LENGTH  # leaving the `with` closed the stream: the server stops
         except _Stopped:
             stats.stop_reason = StopReason.USER  # leaving the `with` closed the stream: the server stops
         except httpx2.HTTPError as error:
-            if stop.is_set():  # the stream was closed for a stop while the server was silent
+            if stop.is_set():  # the connection was shut for a stop, at whatever stage the request was
                 stats.stop_reason = StopReason.USER
             else:
                 failure = self._transport_error(error, text_so_far="".join(parts))
@@ -303,22 +363,59 @@ class RemoteBackend:
                 raise failure
             stats.stop_reason = StopReason.ERROR
             stats.error = failure.message
+        if notice:
+            log.info("%s", notice)
         if stats.stop_reason is StopReason.ERROR and failure is None:
             stats.stop_reason = StopReason.END_OF_TEXT  # [DONE] without a finish reason
         _fill_stats(stats, usage, timings, started, first_at, time.perf_counter())
         trace = logprobs.trace(params) if logprobs is not None else None
-        yield RemoteReplyDone("".join(parts), stats, trace=trace, failure=failure, usage=usage, timings=timings)
+        yield RemoteReplyDone(
+            "".join(parts), stats, trace=trace, failure=failure, usage=usage, timings=timings, notice=notice
+        )
+
+    def _events(self, parser: SSEParser, chunk: bytes | None) -> list[str]:
+        """The events a chunk completes (None: the stream ended); an oversized event is malformed."""
+        try:
+            return parser.feed(chunk) if chunk is not None else parser.close()
+        except EventTooLarge as error:
+            raise RemoteError(
+                RemoteErrorKind.MALFORMED_CHUNK,
+                fill(
+                    N_("{base} sent an event longer than {limit}, the most Glassbox reads; the reply ends there."),
+                    base=self._config.api_base,
+                    limit=format_bytes(error.limit),
+                ),
+            ) from error
+
+    def _over_limit_notice(self, max_tokens: int) -> str:
+        return fill(
+            N_("{base} ignored the limit of {max_tokens} tokens; Glassbox kept the first {max_tokens}."),
+            base=self._config.api_base,
+            max_tokens=max_tokens,
+        )
 
     def _cut_message(self) -> str:
         return f"{self._config.api_base} stopped sending before the reply was complete; try again."
 
     def _raise_for_status(self, response: httpx2.Response) -> None:
         status = response.status_code
+        base = self._config.api_base
+        if 300 <= status < 400:
+            raise RemoteError(
+                RemoteErrorKind.REDIRECTED,
+                fill(
+                    N_(
+                        "{base} redirected the request to {target} ({status}); Glassbox does not follow "
+                        "redirects for the API: if that is the server, use its address as the URL."
+                    ),
+                    base=base,
+                    target=_redirect_target(response),
+                    status=status,
+                ),
+            )
         if status < 400:
             return
-        response.read()
         detail = _error_detail(response)
-        base = self._config.api_base
         if status in (401, 403):
             raise RemoteError(
                 RemoteErrorKind.UNAUTHORIZED,
@@ -373,32 +470,60 @@ class RemoteBackend:
         return RemoteError(RemoteErrorKind.STREAM_CUT, self._cut_message())
 
 
-class _CloseOnStop:
-    """Closes the response when `stop` is set, also while the server is silent (evaluating a long
-    prompt), when no chunk comes to check the flag between; the server stops when its stream closes."""
+class _StopGuard:
+    """Shuts the request's connection when `stop` is set, at whatever stage the request is: in the
+    TLS handshake, waiting for the headers of a silent server, for the first chunk while it
+    evaluates a long prompt, or between two chunks. The server stops generating when its stream
+    closes.
 
-    def __init__(self, response: httpx2.Response, stop: threading.Event) -> None:
-        self._response = response
+    httpcore's `trace` hook hands over the TCP stream as soon as it is connected, before anything
+    is sent. The guard keeps a duplicate of its socket: shutting the duplicate down ends the one
+    connection under both, wakes the thread blocked reading it, and never touches the TLS layer
+    that thread is using (an SSLSocket's own shutdown would). The request must not ride on a
+    pooled connection, which the hook would not report (hence the client without keep-alive).
+    A connect still in progress ends by its timeout."""
+
+    def __init__(self, stop: threading.Event) -> None:
         self._stop = stop
+        self._sockets: list[socket.socket] = []
+        self._shut = False
+        self._lock = threading.Lock()
         self._done = threading.Event()
         self._watcher = threading.Thread(target=self._watch, name="remote-stop", daemon=True)
 
-    def __enter__(self) -> None:
+    def __enter__(self) -> _StopGuard:
         self._watcher.start()
+        return self
 
     def __exit__(self, *_exc: object) -> None:
         self._done.set()
         self._watcher.join()
+        with self._lock:
+            for sock in self._sockets:
+                sock.close()
+            self._sockets.clear()
+
+    def trace(self, event: str, info: Mapping[str, Any]) -> None:
+        if not event.endswith("connect_tcp.complete"):
+            return
+        stream = info.get("return_value")
+        sock = stream.get_extra_info("socket") if stream is not None else None
+        if not isinstance(sock, socket.socket):
+            return
+        with self._lock, contextlib.suppress(OSError):
+            duplicate = sock.dup()
+            self._sockets.append(duplicate)
+            if self._shut:  # stopped while connecting: shut as soon as it exists
+                duplicate.shutdown(socket.SHUT_RDWR)
 
     def _watch(self) -> None:
         while not self._done.wait(STOP_CHECK_S):
             if self._stop.is_set():
-                # Closing a socket does not wake a thread blocked reading it; shutting it down does.
-                stream = self._response.extensions.get("network_stream")
-                sock = stream.get_extra_info("socket") if stream is not None else None
-                if isinstance(sock, socket.socket):
-                    with contextlib.suppress(OSError):
-                        sock.shutdown(socket.SHUT_RDWR)
+                with self._lock:
+                    self._shut = True
+                    for sock in self._sockets:
+                        with contextlib.suppress(OSError):
+                            sock.shutdown(socket.SHUT_RDWR)
                 return
 
 
@@ -410,12 +535,51 @@ class _Stopped(Exception):
     """The stop event was set."""
 
 
-def _mapping(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, dict) else {}
+class _PastLimit(Exception):
+    """The server sent more tokens than max_tokens asked for."""
+
+
+def _ignored(where: str, value: Any, expected: str) -> None:
+    log.warning("Ignored %s from the server: %.80r is not %s", where, value, expected)
+
+
+def _mapping(value: Any, where: str) -> Mapping[str, Any]:
+    """An object the server sent, or nothing (logged) when it sent something else; null is nothing too."""
+    if isinstance(value, dict):
+        return value
+    if value is not None:
+        _ignored(where, value, "an object")
+    return {}
+
+
+def _count(source: Mapping[str, Any], key: str, where: str) -> int | None:
+    """A whole, non-negative number the server sent as `key`; None (logged) for anything else."""
+    value = source.get(key)
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)  # 5.0: JSON has one kind of number; an infinity is not integral and stays out
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT:
+        return value
+    _ignored(f"{where}.{key}", value, "a count")
+    return None
+
+
+def _rate(source: Mapping[str, Any], key: str, where: str) -> float | None:
+    """A finite, non-negative number the server sent as `key`; None (logged) for anything else."""
+    value = source.get(key)
+    if value is None:
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
+        return float(value)
+    _ignored(f"{where}.{key}", value, "a rate")
+    return None
 
 
 def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str | None, Any]]:
-    """(text, finish reason, logprobs content) of each choice in a chunk; a chunk of the wrong shape is malformed."""
+    """(text, finish reason, logprobs content) of each choice in a chunk. A choice whose text is of the
+    wrong type is malformed (the reply cannot go on without its text); other fields of the wrong
+    type are ignored."""
     choices = event.get("choices") or []
     if not isinstance(choices, list):
         raise RemoteError(
@@ -423,23 +587,24 @@ def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str | None, Any]]:
             fill(N_("The server sent a chunk with no list of choices: {event}"), event=f"{event!r:.80}"),
         )
     for choice in choices:
-        delta = choice.get("delta") if isinstance(choice, dict) else None
-        text = delta.get("content") if isinstance(delta, dict) else None
+        delta = _mapping(choice.get("delta"), "a choice's delta") if isinstance(choice, dict) else {}
+        text = delta.get("content")
         if not isinstance(choice, dict) or not isinstance(text, str | None):
             raise RemoteError(
                 RemoteErrorKind.MALFORMED_CHUNK,
                 fill(N_("The server sent a choice of a wrong shape: {choice}"), choice=f"{choice!r:.80}"),
             )
         reason = choice.get("finish_reason")
-        logprobs = choice.get("logprobs")
-        content = logprobs.get("content") if isinstance(logprobs, dict) else None
-        yield text or "", reason if isinstance(reason, str) else None, content
+        if not isinstance(reason, str | None):
+            _ignored("a choice's finish_reason", reason, "a string")
+        logprobs = _mapping(choice.get("logprobs"), "a choice's logprobs")
+        yield text or "", reason if isinstance(reason, str) else None, logprobs.get("content")
 
 
 def _decode_chunk(data: str) -> dict[str, Any]:
     try:
         event = json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):
         event = None
     if not isinstance(event, dict):
         raise RemoteError(
@@ -451,7 +616,7 @@ def _decode_chunk(data: str) -> dict[str, Any]:
         message = error.get("message", error) if isinstance(error, dict) else error
         raise RemoteError(
             RemoteErrorKind.REJECTED,
-            fill(N_("The server stopped the reply with an error: {message}."), message=message),
+            fill(N_("The server stopped the reply with an error: {message}."), message=f"{message!s:.200}"),
         )
     return event
 
@@ -465,15 +630,16 @@ def _fill_stats(
     finished: float,
 ) -> None:
     """Times measured here; token counts from the server where it gave them, else one per chunk."""
-    stats.prompt_tokens = int(usage.get("prompt_tokens") or 0)
-    stats.completion_tokens = int(usage.get("completion_tokens") or stats.completion_tokens)
-    stats.cached_prompt_tokens = int(timings.get("cache_n") or 0)
+    stats.prompt_tokens = _count(usage, "prompt_tokens", "usage") or 0
+    stats.completion_tokens = _count(usage, "completion_tokens", "usage") or stats.completion_tokens
+    stats.cached_prompt_tokens = _count(timings, "cache_n", "timings") or 0
     stats.total_s = finished - started
     if not first_at:
         return
     stats.time_to_first_token_s = first_at - started
-    if timings.get("prompt_per_second"):
-        stats.prompt_eval_tokens_per_s = float(timings["prompt_per_second"])
+    prompt_rate = _rate(timings, "prompt_per_second", "timings")
+    if prompt_rate:
+        stats.prompt_eval_tokens_per_s = prompt_rate
     elif stats.prompt_tokens:
         stats.prompt_eval_tokens_per_s = stats.evaluated_prompt_tokens / stats.time_to_first_token_s
     generating = finished - first_at
@@ -483,15 +649,34 @@ def _fill_stats(
 
 def _context_length(entry: Mapping[str, Any]) -> int | None:
     """vLLM says max_model_len; llama-server its meta.n_ctx_train."""
-    value = entry.get("max_model_len") or (entry.get("meta") or {}).get("n_ctx_train")
-    return int(value) if isinstance(value, int) else None
+    meta = _mapping(entry.get("meta"), "a model's meta")
+    length = _count(entry, "max_model_len", "a model") or _count(meta, "n_ctx_train", "a model's meta")
+    return length or None
+
+
+def _redirect_target(response: httpx2.Response) -> str:
+    """Where a 3xx points, as an absolute address (as the server wrote it when it is not a URL)."""
+    location = response.headers.get("Location", "")
+    if not location:
+        return N_("an address it did not give")
+    try:
+        return f"{response.url.join(location)!s:.200}"
+    except (httpx2.InvalidURL, ValueError):
+        return f"{location:.200}"
 
 
 def _error_detail(response: httpx2.Response) -> str:
+    """The server's own words for a refusal, from the first MAX_ERROR_BODY bytes of its body."""
+    body = bytearray()
     try:
-        error = response.json().get("error")
-    except (ValueError, AttributeError):
+        for chunk in response.iter_bytes():
+            body += chunk
+            if len(body) >= MAX_ERROR_BODY:
+                break
+        data = json.loads(body)
+    except (httpx2.HTTPError, ValueError, RecursionError):
         return ""
+    error = data.get("error") if isinstance(data, dict) else None
     message = error.get("message") if isinstance(error, dict) else error
     return f": {str(message)[:200]}" if message else ""
 

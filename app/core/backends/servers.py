@@ -17,7 +17,7 @@ from app.core.backends.base import ModelInfo
 from app.core.backends.probe import ProbeResult
 from app.core.backends.remote import RemoteConfig, TokenizeRoute
 from app.core.support.formatting import fill
-from app.core.support.secrets import NoKeyring, SecretStore, SecretStoreError
+from app.core.support.secrets import NoKeyring, SecretNotKept, SecretStore, SecretStoreError
 from app.core.support.user_text import N_
 
 MAX_NAME = 40
@@ -152,6 +152,18 @@ class ServerKeys:
                     "No system keyring is available to keep the API key safely (Glassbox never writes "
                     "keys to a file). Start a keyring service, or give the key through an environment "
                     "variable (glassbox chat --api-key-env NAME)."
+                )
+            ) from error
+        except SecretNotKept as error:
+            raise ServerError(
+                fill(
+                    N_(
+                        "The API key was not saved: the system keyring ({backend}) took it but keeps nothing, "
+                        "so it is not in the keyring nor anywhere else (Glassbox never writes keys to a file). "
+                        "Install or start a keyring service and try again, or give the key through an "
+                        "environment variable (glassbox chat --api-key-env NAME)."
+                    ),
+                    backend=error.backend,
                 )
             ) from error
         except SecretStoreError as error:

@@ -300,36 +300,21 @@ class ChatStore:
 
         The first user message of an untitled chat names the chat.
         """
-        now = time.time()
         with self._write("save the message") as db:
-            db.execute(
-                "INSERT OR REPLACE INTO messages (id, chat_id, parent_id, role, text, state, model, settings, stats,"
-                " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    message.id,
-                    message.chat_id,
-                    message.parent_id,
-                    message.role,
-                    message.text,
-                    message.state.value,
-                    message.model,
-                    json.dumps(message.settings),
-                    json.dumps(message.stats),
-                    message.created or now,
-                    now,
-                ),
-            )
-            db.execute("UPDATE chats SET head_id = ?, updated = ? WHERE id = ?", (message.id, now, message.chat_id))
-            if message.role == "user":
-                db.execute(
-                    "UPDATE chats SET title = ? WHERE id = ? AND title = ?",
-                    (title_from_text(message.text) or DEFAULT_TITLE, message.chat_id, DEFAULT_TITLE),
-                )
+            _store_as_head(db, message)
         return self.message(message.id)
 
     def add_message(self, chat_id: str, role: str, text: str, **details: Any) -> Message:
-        """Append a message after the chat's head (a convenience over new_message + save_message)."""
-        return self.save_message(new_message(chat_id, role, text, self.chat(chat_id).head_id, **details))
+        """Append a message after the chat's head.
+
+        The head is read inside the write transaction, begun IMMEDIATE (the write lock first): another
+        process appending to the same chat waits for this one and then appends after it, so the thread
+        stays one line instead of forking at the head both read."""
+        with self._write("save the message") as db:
+            db.execute("BEGIN IMMEDIATE")
+            message = new_message(chat_id, role, text, self.chat(chat_id).head_id, **details)
+            _store_as_head(db, message)
+        return self.message(message.id)
 
     def save_partial(self, message_id: str, text: str) -> None:
         """Store the text a streaming reply has so far (committed at once)."""
@@ -566,6 +551,34 @@ def _connect_once(path: Path) -> sqlite3.Connection:
         db.close()
         raise
     return db
+
+
+def _store_as_head(db: sqlite3.Connection, message: Message) -> None:
+    """Insert (or replace) `message` and make it its chat's head, in the caller's transaction."""
+    now = time.time()
+    db.execute(
+        "INSERT OR REPLACE INTO messages (id, chat_id, parent_id, role, text, state, model, settings, stats,"
+        " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            message.id,
+            message.chat_id,
+            message.parent_id,
+            message.role,
+            message.text,
+            message.state.value,
+            message.model,
+            json.dumps(message.settings),
+            json.dumps(message.stats),
+            message.created or now,
+            now,
+        ),
+    )
+    db.execute("UPDATE chats SET head_id = ?, updated = ? WHERE id = ?", (message.id, now, message.chat_id))
+    if message.role == "user":
+        db.execute(
+            "UPDATE chats SET title = ? WHERE id = ? AND title = ?",
+            (title_from_text(message.text) or DEFAULT_TITLE, message.chat_id, DEFAULT_TITLE),
+        )
 
 
 def _fold(text: str | None) -> str:

@@ -10,7 +10,7 @@ import logging
 import os
 
 from app.core.support.formatting import fill
-from app.core.support.secrets import SERVICE, NoKeyring, SecretStore, SecretStoreError
+from app.core.support.secrets import SERVICE, NoKeyring, SecretNotKept, SecretStore, SecretStoreError
 from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,19 @@ class TokenStore:
             self._secrets.set(self.username, token)
         except NoKeyring as error:
             raise TokenStoreError(_NO_KEYRING_HELP) from error
+        except SecretNotKept as error:
+            raise TokenStoreError(
+                fill(
+                    N_(
+                        "The token was not saved: the system keyring ({backend}) took it but keeps nothing, "
+                        "so it is not in the keyring nor anywhere else (Glassbox never writes tokens to a file). "
+                        "Install or start a keyring service (GNOME Keyring, KWallet, macOS Keychain, Windows "
+                        "Credential Manager) and try again, or set the HF_TOKEN environment variable before "
+                        "starting Glassbox."
+                    ),
+                    backend=error.backend,
+                )
+            ) from error
         except SecretStoreError as error:
             raise TokenStoreError(
                 fill(

@@ -45,6 +45,7 @@ from app.core.inference.load_options import llama_options, load_option_problems
 from app.core.inference.load_progress import LoadProgress, TimedModelLoad
 from app.core.inference.logits import LogitsRows, SampledLogits
 from app.core.inference.prompt_cache import CachedPrompt, explain_reuse
+from app.core.inference.prompt_parts import PromptTokenizer, RenderedPrompt, TemplateCutsContent, render_parts
 from app.core.inference.sampler_chain import InvalidGrammar, TokenSampler, token_sampler
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.stop_strings import StopStringFilter
@@ -91,6 +92,7 @@ class Engine:
         self._llama: llama_cpp.Llama | None = None
         self._config: LoadConfig | None = None
         self._formatter: llama_chat_format.Jinja2ChatFormatter | None = None
+        self._prompt_tokenizer: PromptTokenizer | None = None
         self._abort_requested: threading.Event | None = None
         # The cancel event of the load that the next warm_up() finishes.
         self._load_cancel: threading.Event | None = None
@@ -176,6 +178,7 @@ class Engine:
         self._rows = LogitsRows(llama.ctx, llama.n_vocab())
         self._texts = TokenTexts(llama._model.vocab)
         self._formatter = chat_formatter(llama)
+        self._prompt_tokenizer = PromptTokenizer(llama)
         self._llama = llama
         self._config = config
         self._load_cancel = cancel
@@ -224,6 +227,7 @@ class Engine:
         self._batch_probe = None
         self._config = None
         self._formatter = None
+        self._prompt_tokenizer = None
         self._load_cancel = None
         if batch is not None:
             batch.close()
@@ -295,11 +299,14 @@ class Engine:
 
     def render_prompt(self, messages: Sequence[ChatMessage]) -> str:
         """The exact text the model sees, after the chat template, ready for the reply."""
-        return self._render(messages).prompt
+        return self._render(messages).text
 
     def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
-        result = self._render(messages)
-        return self.llama.tokenize(result.prompt.encode("utf-8"), add_bos=not result.added_special, special=True)
+        """The prompt's token ids: messages' content as plain text, only the template's markers as special
+        tokens (prompt_parts.py), so no content can open a turn of its own."""
+        if self._prompt_tokenizer is None:
+            raise EngineError(N_("No model is loaded."))
+        return self._prompt_tokenizer.tokenize(self._render(messages))
 
     def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
         return len(self.prompt_tokens(messages))
@@ -307,11 +314,13 @@ class Engine:
     def tokenize(self, text: str, special: bool = True) -> list[int]:
         return self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=special)
 
-    def _render(self, messages: Sequence[ChatMessage]) -> llama_chat_format.ChatFormatterResponse:
+    def _render(self, messages: Sequence[ChatMessage]) -> RenderedPrompt:
         if self._formatter is None:
             raise EngineError(N_("No model is loaded."))
-        chat = [{"role": m.role, "content": m.content} for m in messages]
-        return self._formatter(messages=chat)  # type: ignore[arg-type]  # llama_cpp's TypedDict union of roles
+        try:
+            return render_parts(self._formatter, [(m.role, m.content) for m in messages])
+        except TemplateCutsContent as error:
+            raise EngineError(str(error)) from None
 
     # ---- generation ----------------------------------------------------------------
 

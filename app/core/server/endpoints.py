@@ -15,7 +15,6 @@ one is set.
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -33,8 +32,10 @@ from app.core.backends.local.backend import LocalBackend
 from app.core.monitor.prometheus import ServerMetrics
 from app.core.server.config import ServerConfig
 from app.core.server.embeddings import ServerEmbeddings, embedding_response, parse_embedding_request
+from app.core.server.engine_keeper import EngineHealth, EngineState
 from app.core.server.errors import SERVER_ERROR, UNAVAILABLE, ApiError
 from app.core.server.guard import Guard
+from app.core.server.json_body import read_json
 from app.core.server.model_queue import ModelQueue, QueueClosed, QueueFull
 from app.core.server.openai_requests import (
     ChatRequest,
@@ -185,11 +186,19 @@ class _Endpoints:
         self._core = core
 
     async def health(self) -> Response:
-        model = self._core.model_id()
+        """ok (200), or why not (503): no model, or (under `glassbox serve`) the engine restarting."""
         queue = {"busy": self._core.queue.busy, "waiting": self._core.queue.waiting}
-        if model is None:
-            return JSONResponse({"status": "no model loaded", "model": None, "queue": queue}, status_code=503)
-        return JSONResponse({"status": "ok", "model": model, "queue": queue})
+        keeper = self._core.queue.keeper
+        body: dict[str, Any] = {"status": "ok", "model": self._core.model_id(), "queue": queue}
+        if keeper is not None:
+            engine = keeper.health()
+            body["engine"] = engine.as_json()
+            if self._engine_down(engine):
+                body.update(status=str(_down_state(engine)), model=keeper.config.model_path.stem)
+                return JSONResponse(body, status_code=503, headers={"Retry-After": str(engine.retry_after_s)})
+        if body["model"] is None:
+            return JSONResponse({**body, "status": "no model loaded"}, status_code=503)
+        return JSONResponse(body)
 
     async def metrics(self) -> Response:
         """Prometheus text: the server's counters and histograms, and the queue length now."""
@@ -273,15 +282,25 @@ class _Endpoints:
     # ---- generating ------------------------------------------------------------------
 
     async def _body(self, request: Request) -> dict[str, Any]:
-        return await _read_json(request, self._core.config.max_body_bytes)
+        return await read_json(
+            request.stream(), request.headers.get("content-length", ""), self._core.config.max_body_bytes
+        )
 
     def _model(self) -> str:
         if self._core.stopping:
             raise ApiError(503, "The server is stopping.", kind=UNAVAILABLE, code="server_stopping")
+        keeper = self._core.queue.keeper
+        engine = keeper.health() if keeper is not None else None
+        if engine is not None and self._engine_down(engine):
+            raise _restarting(engine)
         model = self._core.model_id()
         if model is None:
             raise ApiError(503, "No model is loaded in Glassbox; load one first.", kind=UNAVAILABLE, code="no_model")
         return model
+
+    def _engine_down(self, engine: EngineHealth) -> bool:
+        """The keeper restarts the engine, or will at its next look: the model was lost with its engine."""
+        return engine.state is not EngineState.RUNNING or self._core.model_id() is None
 
     async def _start(self, request: Request, start: ReplyStart, prompt_field: str) -> tuple[ReplyRun, ReplyEvent]:
         """Queue the reply and wait for its first event; refusals and early failures become ApiErrors."""
@@ -426,27 +445,6 @@ def _top(chat: ChatRequest) -> int | None:
     return chat.top_logprobs if chat.logprobs else None
 
 
-async def _read_json(request: Request, limit: int) -> dict[str, Any]:
-    too_large = ApiError(413, f"The request body is larger than this server's limit of {limit} bytes.", code="too_big")
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > limit:
-        raise too_large
-    parts: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise too_large
-        parts.append(chunk)
-    try:
-        body = json.loads(b"".join(parts))
-    except ValueError:
-        raise ApiError(400, "The request body is not valid JSON.", code="invalid_json") from None
-    if not isinstance(body, dict):
-        raise ApiError(400, "The request body must be a JSON object.", code="invalid_json")
-    return body
-
-
 async def _not_served(request: Request, error: Exception) -> Response:
     """Starlette's own refusals (no such endpoint, wrong method) in OpenAI's shape."""
     status, headers = (error.status_code, error.headers) if isinstance(error, HTTPException) else (500, None)
@@ -454,6 +452,24 @@ async def _not_served(request: Request, error: Exception) -> Response:
     message = f"This server has no {what}." if status == 404 else f"{what} is not allowed ({status})."
     code = "not_found" if status == 404 else "not_allowed"
     return _error_response(ApiError(status, message, code=code, headers=headers))  # 405 keeps its Allow header
+
+
+def _down_state(engine: EngineHealth) -> EngineState:
+    """RESTARTING also in the moment between the engine's death and the keeper's noticing it."""
+    return EngineState.RESTARTING if engine.state is EngineState.RUNNING else engine.state
+
+
+def _restarting(engine: EngineHealth) -> ApiError:
+    again = f"try again in {engine.retry_after_s} s."
+    if engine.state is EngineState.CRASH_LOOP:
+        message = (
+            f"The model's engine keeps stopping ({engine.recent_failures} times recently) and is being restarted; "
+            f"{again} GET /health says why."
+        )
+    else:
+        message = f"The model's engine stopped unexpectedly and is restarting with the model; {again}"
+    headers = {"Retry-After": str(engine.retry_after_s)}
+    return ApiError(503, message, kind=UNAVAILABLE, code="engine_restarting", headers=headers)
 
 
 def _error_response(error: ApiError) -> Response:

@@ -6,6 +6,10 @@ try again (the API server answers 503 with Retry-After). A waiting job whose `ca
 event is set (its client went away) is skipped, not run; a running one watches the same
 event between tokens. `close()` cancels what waits, lets the running job end and joins the
 thread, so no thread is left running.
+
+With an `EngineKeeper` (a headless server's), the thread also lets the keeper look at the
+engine before and after each job and every `IDLE_CHECK_S` while idle: if the engine died,
+the keeper restarts it and reloads the model there, before the next job runs.
 """
 
 from __future__ import annotations
@@ -20,11 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.core.backends.local.backend import LocalBackend
+from app.core.server.engine_keeper import EngineKeeper
 
 log = logging.getLogger(__name__)
 
 RECENT_JOBS = 8  # how many finished jobs the Retry-After estimate averages
 MAX_RETRY_AFTER_S = 60
+IDLE_CHECK_S = 1.0  # how often the keeper looks at an idle engine
 
 
 class QueueFull(Exception):
@@ -50,8 +56,11 @@ class QueuedJob:
 class ModelQueue:
     """The one thread that owns `backend`; `limit` jobs may wait behind the running one."""
 
-    def __init__(self, backend: LocalBackend, limit: int, name: str = "model-queue") -> None:
-        self.backend = backend  # only jobs touch it; others may read its `model` and `config`
+    def __init__(
+        self, backend: LocalBackend, limit: int, name: str = "model-queue", keeper: EngineKeeper | None = None
+    ) -> None:
+        self.backend = backend  # only jobs (and the keeper) touch it; others may read its `model` and `config`
+        self.keeper = keeper
         self._limit = limit
         self._waiting: deque[QueuedJob] = deque()
         self._running: QueuedJob | None = None
@@ -93,6 +102,8 @@ class ModelQueue:
             dropped = list(self._waiting)
             self._waiting.clear()
             self._changed.notify_all()
+        if self.keeper is not None:
+            self.keeper.close()  # a restart in progress ends now
         for job in dropped:
             job.cancelled.set()
             job.skipped()
@@ -106,20 +117,34 @@ class ModelQueue:
     def _work(self) -> None:
         while True:
             with self._changed:
-                while not self._waiting and not self._closed:
-                    self._changed.wait()
-                if not self._waiting:
+                if not self._waiting and not self._closed:
+                    self._changed.wait(IDLE_CHECK_S if self.keeper is not None else None)
+                if self._closed and not self._waiting:
                     return
-                job = self._running = self._waiting.popleft()
-            try:
-                if job.cancelled.is_set():
-                    job.skipped()
-                else:
-                    started = time.perf_counter()
-                    job.run(self.backend)
-                    self._durations.append(time.perf_counter() - started)
-            except Exception:
-                log.exception("A job for the model failed")
-            finally:
-                with self._changed:
-                    self._running = None
+                job = self._running = self._waiting.popleft() if self._waiting else None
+            if job is not None:
+                self._tend()  # an engine that died while idle is back before the job runs
+                self._run(job)
+            self._tend()  # after a reply whose engine died, or on an idle look
+
+    def _run(self, job: QueuedJob) -> None:
+        try:
+            if job.cancelled.is_set():
+                job.skipped()
+            else:
+                started = time.perf_counter()
+                job.run(self.backend)
+                self._durations.append(time.perf_counter() - started)
+        except Exception:
+            log.exception("A job for the model failed")
+        finally:
+            with self._changed:
+                self._running = None
+
+    def _tend(self) -> None:
+        if self.keeper is None:
+            return
+        try:
+            self.keeper.tend(self.backend)
+        except Exception:
+            log.exception("Looking after the engine failed")

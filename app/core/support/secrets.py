@@ -2,6 +2,9 @@
 
 Never in a file or a log. A machine without a keyring backend can read nothing and store
 nothing: `SecretStore.set` then raises `NoKeyring`, and the caller says what to do instead.
+Some backends take a secret without an error and keep nothing (keyring's `null` backend, some
+headless desktops): every secret is read back after it is written, and one that does not come
+back raises `SecretNotKept`, which names the backend.
 """
 
 from __future__ import annotations
@@ -22,6 +25,14 @@ class SecretStoreError(Exception):
 
 class NoKeyring(SecretStoreError):
     """No keyring backend is available on this machine."""
+
+
+class SecretNotKept(SecretStoreError):
+    """The keyring took the secret without an error but does not give it back: it is kept nowhere."""
+
+    def __init__(self, backend: str) -> None:
+        super().__init__(backend)
+        self.backend = backend  # where it was not kept: the keyring backend's class, e.g. keyring.backends.null.Keyring
 
 
 class SecretStore:
@@ -50,6 +61,7 @@ class SecretStore:
             return None
 
     def set(self, name: str, secret: str) -> None:
+        """Save the secret and read it back. Raises NoKeyring, SecretNotKept or SecretStoreError."""
         try:
             keyring.set_password(self.service, name, secret)
         except keyring.errors.NoKeyringError as error:
@@ -58,6 +70,10 @@ class SecretStore:
         except keyring.errors.KeyringError as error:
             log.warning("Cannot save %s: %s", name, type(error).__name__)
             raise SecretStoreError(type(error).__name__) from error
+        if self.get(name) != secret:
+            backend = backend_name()
+            log.warning("Cannot save %s: the keyring backend %s did not keep it", name, backend)
+            raise SecretNotKept(backend)
 
     def delete(self, name: str) -> bool:
         """Remove the secret; False when there was none (or no keyring to hold one)."""
@@ -68,3 +84,12 @@ class SecretStore:
         except keyring.errors.KeyringError as error:
             raise SecretStoreError(type(error).__name__) from error
         return True
+
+
+def backend_name() -> str:
+    """The keyring backend in use, as its module and class (what a person searches for, or configures)."""
+    try:
+        backend = keyring.get_keyring()
+    except keyring.errors.KeyringError:
+        return "none"
+    return f"{type(backend).__module__}.{type(backend).__qualname__}"

@@ -154,10 +154,8 @@ class Conversations(QObject):
         session.chatOpened.connect(self._render_chat)
         session.settingsChanged.connect(self._on_settings_changed)
         session.failed.connect(self.banner.show_error)
-        session.notice.connect(lambda text: self.banner.show_error(text, logging.WARNING))
-        session.exported.connect(
-            lambda path: self.statusMessage.emit(fill(self.tr("Chat exported to {path}"), path=path), 8000)
-        )
+        session.notice.connect(self._on_session_notice)
+        session.exported.connect(self._on_exported)
         self.sidebar.chatActivated.connect(self.open_chat)
         self.sidebar.newChatRequested.connect(self.new_chat)
         self.sidebar.renameRequested.connect(self._rename)
@@ -180,7 +178,7 @@ class Conversations(QObject):
         if self.retrieval is not None:
             self.retrieval.retrieved.connect(self._on_retrieved)
             self.retrieval.options.connect(self._on_retrieval_options)
-            self.retrieval.failed.connect(lambda text: self.banner.show_error(text, logging.WARNING))
+            self.retrieval.failed.connect(self._on_retrieval_failed)  # a method: it runs in this (the GUI) thread
             self.settings_panel.longMemoryToggled.connect(self._set_long_memory)
         self.settings_panel.long_memory_box.setVisible(self.retrieval is not None)
         self.composer.textChanged.connect(self._meter_timer.start)
@@ -210,6 +208,8 @@ class Conversations(QObject):
             "decoding": self.session.chat_settings.decoding.to_dict(),
         }
         history = self.session.window_messages()
+        # A Stop from now on is this reply's: retrieval and planning look at it, and so does the token loop.
+        rearm(self.worker.stop_event, self.worker.closing)
         self.reply = self.session.begin_reply(model, snapshot)
         self._metrics = None
         self.sidebar.set_writing(self.reply.chat_id)
@@ -220,7 +220,6 @@ class Conversations(QObject):
         if self.retrieval is None or not history or history[-1].role != "user":
             self.worker.planRequested.emit(request)
             return
-        rearm(self.worker.stop_event, self.worker.closing)  # a Stop from now on is this reply's (see _on_retrieved)
         window = tuple(str(i) for i in self.last_plan.kept_ids) if self.last_plan is not None else ()
         self._retrieval_job = RetrievalJob(
             self.session.chat.id, request, tuple(m.id for m in history), window, loaded.n_ctx if loaded else 0
@@ -232,13 +231,19 @@ class Conversations(QObject):
         if job is not self._retrieval_job or self.reply is None:
             return
         self._retrieval_job = None
-        if self.worker.stop_event.is_set():  # Stop (or closing) came while the excerpts were searched
-            self.worker.finished.emit(ReplyDone("", ReplyStats(stop_reason=StopReason.USER)))  # as if stopped at once
+        if self._stopped_before_generating():  # Stop (or closing) came while the excerpts were searched
             return
         if retrieval.block:
             self.last_retrieval = retrieval
             self.retrievalShown.emit(retrieval)
         self.worker.planRequested.emit(replace(job.plan, retrieved=retrieval.block))
+
+    def _stopped_before_generating(self) -> bool:
+        """End the reply as stopped at once when Stop came before its first token (nothing is generated)."""
+        if not self.worker.stop_event.is_set():
+            return False
+        self.worker.finished.emit(ReplyDone("", ReplyStats(stop_reason=StopReason.USER)))
+        return True
 
     def reply_finished(self, done: ReplyDone) -> None:
         """Save the finished reply with its state and stats; show its footer and version.
@@ -315,6 +320,8 @@ class Conversations(QObject):
             return
         if result.request.purpose != REPLY or self.reply is None:
             return
+        if self._stopped_before_generating():  # Stop (or closing) came while the context window was planned
+            return
         fork, self.pending_fork = self.pending_fork, None
         on_show = self.reply_on_show
         if result.plan is None and result.request.retrieved:  # the excerpts did not fit: reply without them
@@ -357,6 +364,15 @@ class Conversations(QObject):
     def _set_long_memory(self, enabled: bool) -> None:
         if self.retrieval is not None:
             self.retrieval.longMemoryRequested.emit(self.session.chat.id, enabled)
+
+    def _on_session_notice(self, text: str) -> None:
+        self.banner.show_error(text, logging.WARNING)
+
+    def _on_exported(self, path: str) -> None:
+        self.statusMessage.emit(fill(self.tr("Chat exported to {path}"), path=path), 8000)
+
+    def _on_retrieval_failed(self, text: str) -> None:
+        self.banner.show_error(text, logging.WARNING)
 
     def _on_retrieval_options(self, chat_id: str, long_memory: bool) -> None:
         if chat_id == self.session.chat.id:

@@ -94,6 +94,7 @@ class GlassBox(QObject):
         self.chat_view = chat_view
         self.composer = composer
         self.chat = chat
+        self.banner = banner
         self._reply_shown = reply_shown  # ReplyDone, after the chat view has rendered the reply
         self._pending_metrics: ReplyMetrics | None = None
         self._pending_trace: TokenTrace | None = None
@@ -132,9 +133,7 @@ class GlassBox(QObject):
         self.diagnostics.copied.connect(
             lambda _text: self.statusMessage.emit(self.tr("Diagnostics copied to the clipboard"), 5000)
         )
-        self.diagnostics.failed.connect(
-            lambda error: banner.show_error(fill(self.tr("Diagnostics could not be gathered: {error}"), error=error))
-        )
+        self.diagnostics.failed.connect(self._on_diagnostics_failed)
         help_menu.addAction(self.diagnostics_action)
 
         self._draft_timer = QTimer(self)
@@ -142,6 +141,9 @@ class GlassBox(QObject):
         self._draft_timer.setInterval(DRAFT_REFRESH_MS)
         self._draft_timer.timeout.connect(self.refresh_prompt)
         self._connect()
+
+    def _on_diagnostics_failed(self, error: str) -> None:
+        self.banner.show_error(fill(self.tr("Diagnostics could not be gathered: {error}"), error=error))
 
     def _connect(self) -> None:
         worker = self.worker

@@ -4,8 +4,10 @@ The backend runs llama.cpp in its own process (`app.core.backends.local`); this 
 waits on it, so the GUI thread never does. Requests arrive as queued signals
 (`loadRequested`, `generateRequested`); results leave as signals. Stop is a
 `threading.Event` the GUI thread sets directly: a queued "stop" slot would wait behind the
-running generation. When the engine process dies, the reply in progress ends with its
-text kept, and `engineLost` says what happened: no model is loaded any more.
+running generation. The GUI thread re-arms it when a turn starts, so a Stop pressed while the
+turn's excerpts are searched or its context window is planned still ends it. When the engine
+process dies, the reply in progress ends with its text kept, and `engineLost` says what
+happened: no model is loaded any more.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app.core.backends.local.backend import LocalBackend
 from app.core.backends.local.process import EngineCrashed
 from app.core.backends.local.session import LoadListener
-from app.core.backends.remote import RemoteBackend, RemoteError
+from app.core.backends.remote import RemoteBackend, RemoteError, RemoteReplyDone
 from app.core.backends.remote_window import DEFAULT_CONTEXT, RemotePlanner
 from app.core.backends.servers import ServerKeys, ServerModel
 from app.core.chat.context_window import PlanRequest, PlanResult
@@ -222,7 +224,7 @@ class LlmWorker(QObject):
 
     @Slot(object)
     def _generate(self, request: ReplyRequest) -> None:
-        rearm(self.stop_event, self.closing)
+        """Write one reply. Its stop flag was armed by whoever started the turn, before retrieval and planning."""
         self.generated_tokens = 0
         self.first_token_at = 0.0
         remote = self.remote
@@ -246,6 +248,8 @@ class LlmWorker(QObject):
             for event in events:
                 if isinstance(event, ReplyDone):
                     batch.flush()
+                    if isinstance(event, RemoteReplyDone) and event.notice:  # the server ignored max_tokens
+                        self.notice.emit(word(event.notice))
                     done = event if event.metrics is not None else self._measured_here(event, times)
                     self._finish(replace(done, metrics=measure.finish(done.metrics)) if done.metrics else done)
                     continue

@@ -216,7 +216,7 @@ class ModelManagerDialog(QDialog):
         self.downloads.needsToken.connect(lambda: self.token_bar.set_expanded(True))
         self.library.problem.connect(self._show_problem)
         self.library.succeeded.connect(self._succeeded)
-        self.library.notice.connect(lambda text: self._show_problem("import", text, level=logging.INFO))
+        self.library.notice.connect(self._on_library_notice)
         self.library.modelAdded.connect(self.modelInstalled.emit)
         self.library.modelRemoved.connect(self.modelRemoved.emit)
         self.library.loadRequested.connect(self.loadRequested.emit)
@@ -264,6 +264,9 @@ class ModelManagerDialog(QDialog):
     def _on_listing_shown(self, listing: RepoListing) -> None:
         if listing.gated and self.token_bar.state not in (TokenState.SAVED, TokenState.FROM_ENVIRONMENT):
             self.token_bar.set_expanded(True)
+
+    def _on_library_notice(self, text: str) -> None:
+        self._show_problem("import", text, level=logging.INFO)
 
     def _show_problem(
         self,

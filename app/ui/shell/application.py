@@ -17,6 +17,7 @@ from app.core.settings import read_appearance
 from app.core.support.logging_setup import install_excepthooks, setup_logging
 from app.ui.shell.main_window import MainWindow
 from app.ui.shell.translations import install_translators
+from app.ui.threads import connect_in_thread_of
 from app.ui.widgets.theme import apply_theme
 
 log = logging.getLogger(__name__)
@@ -72,20 +73,23 @@ def _schedule_demo(window: MainWindow, args: argparse.Namespace) -> None:
     if not (args.screenshot or args.quit_after_reply):
         return
 
-    def finish(_payload: object = None) -> None:
+    def finish(*_payload: object) -> None:
         if args.screenshot:
             QTimer.singleShot(300, window, lambda: _save_and_close(window, args.screenshot))
         else:
             window.close()
 
-    if window.model_picker.count() == 0:  # nothing will load: show the empty state and finish
+    opener = window.get_started.opener
+    if window.model_picker.count() == 0 and not opener.is_busy:  # nothing will load: show the empty state, finish
         QTimer.singleShot(0, window, finish)
         return
-    # A load or a reply that fails ends the run too, showing what went wrong.
-    window.worker.loadFailed.connect(finish)
+    # A load, a reply or the opening of --model that fails ends the run too, showing what went wrong (the
+    # worker's signals: in the window's thread, as closing it must be).
+    connect_in_thread_of(window.worker.loadFailed, window, finish)
+    connect_in_thread_of(opener.failed, window, finish)
     if args.prompt:
         window.replyFinished.connect(finish)
-        window.worker.failed.connect(finish)
+        connect_in_thread_of(window.worker.failed, window, finish)
     else:
         window.state_signals.modelLoaded.connect(finish)
 

@@ -72,7 +72,7 @@ class GetStarted(QObject):
         self.opener = ModelFileOpener(app_paths().models, window)
         self.opener.busy.connect(parts.status)
         self.opener.opened.connect(parts.show_model)
-        self.opener.notice.connect(lambda text: parts.banner.show_error(text, logging.INFO))
+        self.opener.notice.connect(self._on_opener_notice)
         self.opener.failed.connect(parts.banner.show_error)
         self.open_file_action = QAction(self.tr("Open file…"), window)
         self.open_file_action.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.Open))
@@ -109,6 +109,9 @@ class GetStarted(QObject):
         idle = (self.parts.picker, self.parts.chat_view)
         if current is None or current in idle or self.welcome.isAncestorOf(current):
             self.parts.composer.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def _on_opener_notice(self, text: str) -> None:
+        self.parts.banner.show_error(text, logging.INFO)
 
     def _update_action(self) -> None:
         """Like the picker: no other model while a reply is written."""

@@ -200,7 +200,7 @@ class MainWindow(QMainWindow):
         arrange_tab_order([*chain, self.stop_button])
         self.reply_announcer = ReplyAnnouncer(self.replyFinished, self.chat_view)
         self._held_back = self._hold_back_unfinished_load()
-        self.refresh_models(select=initial_model)
+        self._open_initial_model(initial_model)
         self.server_models.refresh()
         self._update_controls()
 
@@ -350,8 +350,22 @@ class MainWindow(QMainWindow):
 
     # ---- models --------------------------------------------------------------------
 
-    def refresh_models(self, select: Path | None = None) -> None:
-        """Fill the picker from the library; load `select`, else keep the current one, else the first.
+    def _open_initial_model(self, path: Path | None) -> None:
+        """At start: load the model asked for (`glassbox gui --model`), else the first of the library.
+
+        One the library does not have is opened as Open file… opens it (checked, added in place,
+        then loaded); until then, and should that fail, no other model is loaded in its stead.
+        """
+        listed = _library_entry(path) if path is not None else None
+        if path is None or listed is not None:
+            self.refresh_models(select=listed)
+            return
+        self.refresh_models(load=False)
+        self.get_started.opener.open(path)
+
+    def refresh_models(self, select: Path | None = None, load: bool = True) -> None:
+        """Fill the picker from the library; load `select`, else keep the current one, else the first
+        (with `load` False: select it, load nothing).
 
         Never the model whose last load did not finish (it may have taken Glassbox down):
         that one waits until the user asks for it.
@@ -370,6 +384,9 @@ class MainWindow(QMainWindow):
             return
         index = self.model_picker.findData(str(current)) if current else -1
         self.model_picker.setCurrentIndex(max(index, 0))
+        if not load:
+            self.status_label.setText(self.tr("No model loaded"))
+            return
         picked = self._picked_path()
         if picked is not None and picked == self._held_back:
             self.status_label.setText(self.tr("No model loaded"))
@@ -706,10 +723,13 @@ class MainWindow(QMainWindow):
             self.documents_threads, self.embedder, lambda: installed_models(app_paths().models), parent=self
         )
         self.add_dock(self.tr("Documents"), "DocumentsDock", self.documents_panel).hide()
-        self.documents_panel.failed.connect(lambda text: self.error_banner.show_error(text, logging.WARNING))
+        self.documents_panel.failed.connect(self._on_documents_failed)
         self.chats.retrievalShown.connect(self.glass.prompt_panel.show_retrieval)
         self.state_signals.changed.connect(lambda: self.documents_panel.set_chat(self.state.chat_id or ""))
         self.documents_panel.set_chat(self.chats.session.chat.id)
+
+    def _on_documents_failed(self, text: str) -> None:
+        self.error_banner.show_error(text, logging.WARNING)
 
     def unload_model(self) -> None:
         """Free the model now (the user's Unload, or idle for too long); the next message loads it again."""
@@ -854,3 +874,12 @@ class MainWindow(QMainWindow):
         for part in (self.centralWidget(), self.toolbar, self.menuBar(), *self.findChildren(QDockWidget)):
             if part is not None:
                 part.setEnabled(False)
+
+
+def _library_entry(path: Path) -> Path | None:
+    """The library's path of the model whose file `path` is (a shard of), None when the library does not have it."""
+    wanted = path.resolve()
+    for model in installed_models(app_paths().models):
+        if any(file.resolve() == wanted for file in model.files):
+            return model.path
+    return None

@@ -6,10 +6,12 @@ import logging
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+import psutil
 import pytest
 
 from app.core.backends.base import Backend
@@ -205,6 +207,19 @@ def test_illegal_instruction_names_the_rebuild_command(backend: LocalBackend) ->
         backend.count_tokens("hello")
     assert "CPU instructions this machine cannot run" in str(crash.value) and rebuild_command() in str(crash.value)
     assert crash.value.exit_code == -signal.SIGILL
+
+
+@pytest.mark.expected_log(PROCESS_LOG, logging.ERROR, r"killed \(SIGKILL\) while running the model")
+def test_the_job_that_finds_the_engine_dead_after_an_idle_death_takes_the_model_with_it(backend: LocalBackend) -> None:
+    pid = engine_pid(backend)
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    while psutil.Process(pid).status() != psutil.STATUS_ZOMBIE and time.monotonic() < deadline:
+        time.sleep(0.01)  # dead before the job is sent: the send is what finds it
+    with pytest.raises(EngineCrashed, match="SIGKILL") as crash:
+        backend.count_tokens("hello")
+    assert not backend.is_loaded and backend.crash is crash.value  # not a fresh engine with no model in it
+    backend.check_engine()  # said once
 
 
 @pytest.mark.expected_log(PROCESS_LOG, logging.ERROR, "GGML_ASSERT")

@@ -2,84 +2,34 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
+import socket
 import ssl
 import subprocess
 import threading
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import tracemalloc
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from app.core.backends.remote import RemoteBackend, RemoteConfig, RemoteError, RemoteErrorKind, RemoteReplyDone
+from app.core.backends.probe import ServerKind, probe_server
+from app.core.backends.remote import (
+    RemoteBackend,
+    RemoteConfig,
+    RemoteError,
+    RemoteErrorKind,
+    RemoteReplyDone,
+    TokenizeRoute,
+)
 from app.core.inference.sampling import SamplingParams
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone
 from app.core.types.stats import StopReason
+from tests.helpers.canned_server import DONE, FINISH, USAGE, Canned, CannedServer, piece
 
 HELLO = [ChatMessage("user", "hello")]
-
-
-def piece(text: str) -> bytes:
-    return b'data: {"choices": [{"index": 0, "delta": {"content": "%s"}, "finish_reason": null}]}\n\n' % text.encode()
-
-
-FINISH = b'data: {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}\n\n'
-USAGE = b'data: {"choices": [], "usage": {"prompt_tokens": 5, "completion_tokens": 2}}\n\n'
-DONE = b"data: [DONE]\n\n"
-
-
-@dataclass
-class Canned:
-    status: int = 200
-    headers: dict[str, str] = field(default_factory=dict)
-    body: bytes = b""
-    delay_s: float = 0.0  # before the headers are sent
-    hold_s: float = 0.0  # after the body, with the connection still open (a server evaluating a prompt)
-
-
-class CannedServer:
-    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
-        self.reply = Canned()
-        canned = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                reply = canned.reply
-                time.sleep(reply.delay_s)
-                try:
-                    self.send_response(reply.status)
-                    for name, value in reply.headers.items():
-                        self.send_header(name, value)
-                    self.send_header("Content-Type", "text/event-stream")
-                    self.send_header("Connection", "close")
-                    self.end_headers()
-                    self.wfile.write(reply.body)
-                    self.wfile.flush()
-                    time.sleep(reply.hold_s)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up first (the timeout test)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        if tls is not None:
-            self._server.socket = tls.wrap_socket(self._server.socket, server_side=True)
-        self._thread = threading.Thread(target=self._server.serve_forever, name="canned-server")
-        self._thread.start()
-        scheme = "https" if tls is not None else "http"
-        self.url = f"{scheme}://127.0.0.1:{self._server.server_address[1]}"
-
-    def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
 
 
 @pytest.fixture
@@ -219,3 +169,252 @@ def test_a_ca_file_makes_the_private_certificate_trusted(tls_canned: CannedServe
     finally:
         remote.close()
     assert isinstance(events[-1], ReplyDone) and events[-1].text == "Hi"
+
+
+MIB = 1024 * 1024
+
+
+def peak_memory_of(action: Callable[[], object]) -> int:
+    """The most memory Python held above the start while `action` ran, in bytes."""
+    tracemalloc.start()
+    try:
+        action()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_line_over_the_limit_ends_the_reply_with_the_limit_named_and_the_text_kept(canned: CannedServer) -> None:
+    done = reply_from(canned, Canned(body=piece("Hi") + b"data: " + b"x" * (9 * MIB) + b"\n\n" + DONE))
+    assert done.text == "Hi"
+    assert done.failure is not None and done.failure.kind is RemoteErrorKind.MALFORMED_CHUNK
+    assert "longer than 8.0 MiB" in done.failure.message
+
+
+def test_fifty_megabytes_without_a_newline_are_refused_in_bounded_memory(canned: CannedServer) -> None:
+    errors: list[RemoteError] = []
+
+    def ask() -> None:
+        errors.append(failure_of(canned, Canned(body=b"data: ", filler=b"x" * MIB, filler_count=50)))
+
+    peak = peak_memory_of(ask)
+    assert errors[0].kind is RemoteErrorKind.MALFORMED_CHUNK
+    assert "longer than 8.0 MiB" in errors[0].message
+    assert peak < 32 * MIB
+
+
+# A stop test must not end by the request's own timeout, which a stop also reports as USER: the
+# request waits far longer than the test may run (a guard against a hang, not a measure of speed).
+NEVER_S = 3600.0
+STOP_GUARD_S = 60
+
+
+@pytest.mark.timeout(STOP_GUARD_S)
+def test_stop_ends_a_request_the_server_never_answers(canned: CannedServer) -> None:
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    done = reply_from(canned, Canned(silent=True), timeout_s=NEVER_S, stop=stop)
+    assert done.stats.stop_reason is StopReason.USER and done.text == "" and done.failure is None
+
+
+@pytest.mark.timeout(STOP_GUARD_S)
+def test_stop_ends_the_model_list_a_reply_asks_for_first_when_the_server_never_answers(
+    canned: CannedServer,
+) -> None:
+    canned.reply = Canned(silent=True)
+    remote = RemoteBackend(RemoteConfig(canned.url, timeout_s=NEVER_S))
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    try:
+        events = list(remote.stream_chat(HELLO, SamplingParams(), stop))  # no model chosen: /models first
+    finally:
+        remote.close()
+    assert isinstance(events[-1], ReplyDone) and events[-1].stats.stop_reason is StopReason.USER
+
+
+WRONG_TYPES = (
+    b'data: {"choices": [{"delta": {"content": "Hi"}, "finish_reason": 5,'
+    b' "logprobs": {"content": [{"token": "Hi", "logprob": "high", "top_logprobs": 5}, 7]}}],'
+    b' "usage": {"prompt_tokens": "many", "completion_tokens": [1, 2], "total_tokens": null},'
+    b' "timings": {"cache_n": 1e999, "prompt_per_second": {"nested": [null]}}}\n\n'
+    b'data: {"choices": [{"delta": [], "finish_reason": "stop", "logprobs": "none"}],'
+    b' "usage": null, "timings": "many"}\n\n' + DONE
+)
+
+
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"usage\.prompt_tokens .*'many' is not a count")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"usage\.completion_tokens .*\[1, 2\]")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"timings\.cache_n .*inf is not a count")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"timings\.prompt_per_second .*nested")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"Ignored timings .*'many' is not an object")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"finish_reason .*5 is not a string")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"delta .*\[\] is not an object")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"logprobs .*'none' is not an object")
+@pytest.mark.expected_log("app.core.backends.logprobs", logging.WARNING, r"top_logprobs .*5 is not a list")
+@pytest.mark.expected_log("app.core.backends.logprobs", logging.WARNING, r"entry .*7 has no token text")
+def test_fields_of_the_wrong_type_are_ignored_with_a_log_line_and_the_reply_is_kept(canned: CannedServer) -> None:
+    canned.reply = Canned(body=WRONG_TYPES)
+    remote = RemoteBackend(RemoteConfig(canned.url))
+    remote.select_model("m")
+    try:
+        events = list(remote.stream_chat(HELLO, SamplingParams(), threading.Event(), token_probabilities=True))
+    finally:
+        remote.close()
+    done = events[-1]
+    assert isinstance(done, RemoteReplyDone) and done.failure is None
+    assert (done.text, done.stats.stop_reason) == ("Hi", StopReason.END_OF_TEXT)
+    assert (done.stats.prompt_tokens, done.stats.completion_tokens, done.stats.cached_prompt_tokens) == (0, 1, 0)
+    assert done.trace is not None and [step.text for step in done.trace.steps] == ["Hi"]
+
+
+def test_a_redirect_is_reported_with_where_it_points(canned: CannedServer) -> None:
+    error = failure_of(
+        canned, Canned(status=307, headers={"Location": "https://elsewhere.example/v1/chat/completions"})
+    )
+    assert error.kind is RemoteErrorKind.REDIRECTED
+    assert "redirected the request to https://elsewhere.example/v1/chat/completions (307)" in error.message
+    assert "stopped sending" not in error.message
+
+
+def test_a_server_that_ignores_max_tokens_is_cut_at_the_limit_and_named(canned: CannedServer) -> None:
+    canned.reply = Canned(body=b"".join(piece(word) for word in ("one ", "two ", "three ", "four ")) + FINISH + DONE)
+    remote = RemoteBackend(RemoteConfig(canned.url))
+    remote.select_model("m")
+    try:
+        events = list(remote.stream_chat(HELLO, SamplingParams(max_tokens=2), threading.Event()))
+    finally:
+        remote.close()
+    done = events[-1]
+    assert isinstance(done, RemoteReplyDone)
+    assert [event.text for event in events[:-1]] == ["one ", "two "]
+    assert (done.text, done.stats.stop_reason, done.stats.completion_tokens) == ("one two ", StopReason.LENGTH, 2)
+    assert "ignored the limit of 2 tokens" in done.notice
+
+
+def test_a_server_that_keeps_to_max_tokens_is_not_cut(canned: CannedServer) -> None:
+    canned.reply = Canned(body=piece("one ") + piece("two ") + FINISH + USAGE + DONE)
+    remote = RemoteBackend(RemoteConfig(canned.url))
+    remote.select_model("m")
+    try:
+        done = list(remote.stream_chat(HELLO, SamplingParams(max_tokens=2), threading.Event()))[-1]
+    finally:
+        remote.close()
+    assert isinstance(done, RemoteReplyDone)
+    assert (done.text, done.stats.stop_reason, done.notice) == ("one two ", StopReason.END_OF_TEXT, "")
+
+
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"tokenize answer\.count .*inf is not a count")
+def test_a_token_count_that_is_not_a_count_falls_back_to_an_estimate(canned: CannedServer) -> None:
+    canned.reply = Canned(body=b'{"count": 1e999}')
+    remote = RemoteBackend(RemoteConfig(canned.url, tokenize=TokenizeRoute.VLLM))
+    try:
+        counted = remote.count_tokens("hello there")
+    finally:
+        remote.close()
+    assert not counted.exact and counted.tokens > 0
+
+
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"model\.max_model_len .*'many'")
+@pytest.mark.expected_log("app.core.backends.remote", logging.WARNING, r"meta from .*\[4096\] is not an")
+def test_a_context_length_of_the_wrong_type_is_left_unknown(canned: CannedServer) -> None:
+    canned.reply = Canned(body=b'{"data": [{"id": "m", "max_model_len": "many"}, {"id": "n", "meta": [4096]}]}')
+    remote = RemoteBackend(RemoteConfig(canned.url))
+    try:
+        models = remote.list_models()
+    finally:
+        remote.close()
+    assert [(model.id, model.context_length) for model in models] == [("m", None), ("n", None)]
+
+
+@pytest.mark.timeout(STOP_GUARD_S)
+def test_stop_ends_a_tls_request_the_server_never_answers(tls_canned: CannedServer, self_signed: Path) -> None:
+    tls_canned.reply = Canned(silent=True)
+    remote = RemoteBackend(RemoteConfig(tls_canned.url, ca_file=self_signed / "cert.pem", timeout_s=NEVER_S))
+    remote.select_model("m")
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    try:
+        done = list(remote.stream_chat(HELLO, SamplingParams(), stop))[-1]
+    finally:
+        remote.close()
+    assert isinstance(done, ReplyDone) and done.stats.stop_reason is StopReason.USER
+
+
+@pytest.mark.timeout(STOP_GUARD_S)
+def test_stop_ends_a_tls_handshake_the_server_never_answers() -> None:
+    # The kernel completes the TCP handshake for a listening socket nobody accepts on; TLS never starts.
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        remote = RemoteBackend(RemoteConfig(f"https://127.0.0.1:{listener.getsockname()[1]}", timeout_s=NEVER_S))
+        remote.select_model("m")
+        stop = threading.Event()
+        threading.Timer(0.3, stop.set).start()
+        try:
+            done = list(remote.stream_chat(HELLO, SamplingParams(), stop))[-1]
+        finally:
+            remote.close()
+    assert isinstance(done, ReplyDone) and done.stats.stop_reason is StopReason.USER
+
+
+def test_a_refusal_nested_too_deep_to_read_is_still_a_refusal(canned: CannedServer) -> None:
+    error = failure_of(canned, Canned(status=400, body=b'{"error": ' + b"[" * 100_000))
+    assert error.kind is RemoteErrorKind.REJECTED and "refused the request (400)" in error.message
+
+
+def test_a_model_list_nested_too_deep_to_read_is_not_a_model_list(canned: CannedServer) -> None:
+    canned.reply = Canned(body=b'{"data": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    remote = RemoteBackend(RemoteConfig(canned.url))
+    try:
+        with pytest.raises(RemoteError) as raised:
+            remote.list_models()
+    finally:
+        remote.close()
+    assert raised.value.kind is RemoteErrorKind.MALFORMED_CHUNK
+
+
+def test_a_huge_refusal_is_read_only_as_far_as_its_message_in_bounded_memory(canned: CannedServer) -> None:
+    errors: list[RemoteError] = []
+
+    def ask() -> None:
+        errors.append(failure_of(canned, Canned(status=500, body=b'{"error": "', filler=b"x" * MIB, filler_count=50)))
+
+    peak = peak_memory_of(ask)
+    assert errors[0].kind is RemoteErrorKind.REJECTED and "refused the request (500)" in errors[0].message
+    assert peak < 32 * MIB
+
+
+def test_a_probe_answer_nested_too_deep_to_read_is_no_answer(canned: CannedServer) -> None:
+    canned.reply = Canned(status=404)
+    canned.replies_by_path["/v1/models"] = Canned(body=b'{"data": [{"id": "m"}]}')
+    canned.replies_by_path["/health"] = Canned(body=b"[" * 100_000)
+    found = probe_server(RemoteConfig(canned.url))
+    assert found.kind is ServerKind.OTHER and [model.id for model in found.models] == ["m"]
+
+
+def test_a_model_list_over_the_limit_is_refused_with_the_limit_named_in_bounded_memory(canned: CannedServer) -> None:
+    canned.reply = Canned(body=b'{"data": [{"id": "', filler=b"m" * MIB, filler_count=50)
+    remote = RemoteBackend(RemoteConfig(canned.url))
+    errors: list[RemoteError] = []
+
+    def ask() -> None:
+        with pytest.raises(RemoteError) as raised:
+            remote.list_models()
+        errors.append(raised.value)
+
+    try:
+        peak = peak_memory_of(ask)
+    finally:
+        remote.close()
+    assert errors[0].kind is RemoteErrorKind.MALFORMED_CHUNK and "more than 16.0 MiB" in errors[0].message
+    assert peak < 48 * MIB
+
+
+def test_a_token_list_over_the_limit_falls_back_to_an_estimate_in_bounded_memory(canned: CannedServer) -> None:
+    canned.reply = Canned(body=b'{"tokens": [', filler=b"1," * (MIB // 2), filler_count=50)
+    remote = RemoteBackend(RemoteConfig(canned.url, tokenize=TokenizeRoute.LLAMA_SERVER))
+    counts = []
+    try:
+        peak = peak_memory_of(lambda: counts.append(remote.count_tokens("hello there")))
+    finally:
+        remote.close()
+    assert not counts[0].exact
+    assert peak < 48 * MIB

@@ -77,6 +77,13 @@ def test_without_a_keyring_a_key_is_refused_with_what_to_do_instead() -> None:
         ServerKeys().set(new_server("team", "http://box:1"), "sk-secret")
 
 
+@pytest.mark.expected_log("app.core.support.secrets", logging.WARNING, "did not keep it")
+@pytest.mark.usefixtures("null_keyring")
+def test_a_keyring_that_keeps_nothing_is_named_and_the_key_called_unsaved() -> None:
+    with pytest.raises(ServerError, match=r"not saved.*keyring\.backends\.null\.Keyring.*--api-key-env"):
+        ServerKeys().set(new_server("team", "http://box:1"), "sk-secret")
+
+
 def test_a_key_with_spaces_is_refused(memory_keyring: MemoryKeyring) -> None:
     with pytest.raises(ServerError, match="without spaces"):
         ServerKeys().set(new_server("team", "http://box:1"), "sk secret")

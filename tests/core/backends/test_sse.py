@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from app.core.backends.sse import SSEParser
+import pytest
+
+from app.core.backends.sse import MAX_EVENT_BYTES, EventTooLarge, SSEParser
 
 
 def feed_all(*chunks: bytes) -> list[str]:
@@ -48,3 +50,33 @@ def test_an_event_not_ended_by_a_blank_line_still_counts_at_the_end() -> None:
 
 def test_a_malformed_payload_is_passed_on_as_it_came() -> None:
     assert feed_all(b"data: {not json\n\n") == ["{not json"]
+
+
+def test_a_long_line_fed_in_small_pieces_is_read_whole() -> None:
+    line = b"data: " + b"x" * (1024 * 1024) + b"\n\n"
+    pieces = [line[start : start + 4096] for start in range(0, len(line), 4096)]
+    assert feed_all(*pieces) == ["x" * (1024 * 1024)]
+
+
+def test_a_line_over_the_limit_is_refused_before_it_ends() -> None:
+    parser = SSEParser()
+    piece = b"x" * (1024 * 1024)
+    with pytest.raises(EventTooLarge) as refused:
+        for _ in range(MAX_EVENT_BYTES // len(piece) + 1):
+            parser.feed(piece)
+    assert refused.value.limit == MAX_EVENT_BYTES
+
+
+def test_data_lines_of_one_event_are_refused_together_past_the_limit() -> None:
+    parser = SSEParser()
+    line = b"data: " + b"x" * (1024 * 1024) + b"\n"
+    with pytest.raises(EventTooLarge):
+        for _ in range(MAX_EVENT_BYTES // len(line) + 1):
+            parser.feed(line)
+
+
+def test_events_under_the_limit_add_up_to_any_length() -> None:
+    parser = SSEParser()
+    event = b"data: " + b"x" * (1024 * 1024) + b"\n\n"
+    received = sum(len(parser.feed(event)) for _ in range(MAX_EVENT_BYTES // len(event) + 2))
+    assert received == MAX_EVENT_BYTES // len(event) + 2

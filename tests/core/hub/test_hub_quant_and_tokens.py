@@ -71,6 +71,17 @@ def test_a_machine_without_keyring_reads_no_token_and_explains_why_it_cannot_sav
     assert "hf_secret_token_value" not in caplog.text
 
 
+@pytest.mark.expected_log("app.core.support.secrets", logging.WARNING, "the keyring backend .* did not keep it")
+@pytest.mark.usefixtures("null_keyring")
+def test_a_keyring_that_keeps_nothing_is_named_and_the_token_called_unsaved(caplog: pytest.LogCaptureFixture) -> None:
+    with pytest.raises(TokenStoreError) as caught:
+        TokenStore().set("hf_secret_token_value")
+    message = str(caught.value)
+    assert "The token was not saved" in message and "keyring.backends.null.Keyring" in message
+    assert "HF_TOKEN" in message  # what to do instead
+    assert "hf_secret_token_value" not in caplog.text + message
+
+
 def test_the_hf_token_environment_variable_is_used_when_no_token_is_saved(
     no_keyring: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 from app.core.chat.store import new_chat, new_message
 from app.core.inference.sampling import GREEDY
 from app.core.paths import app_paths
-from app.core.settings import ModelSettings, Settings, load_settings, save_settings
+from app.core.settings import ModelSettings, Settings, load_settings
 from app.core.types.replies import ReplyDone
 from app.core.types.stats import ReplyStats, StopReason
 from app.ui.chat.storage import StorageThread
@@ -37,13 +37,7 @@ def rows(sql: str, *args: Any) -> list[tuple[Any, ...]]:
         db.close()
 
 
-@pytest.fixture
-def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
-    paths = app_paths().ensure()
-    save_settings(paths.settings_file, Settings(sampling=QUICK, model=ModelSettings(n_ctx=N_CTX)))
-    main = open_main_window()
-    yield main
-    main.close()
+pytestmark = pytest.mark.window(settings=Settings(sampling=QUICK, model=ModelSettings(n_ctx=N_CTX)))
 
 
 def reply_to(window: MainWindow, qtbot: QtBot, text: str) -> None:

@@ -39,7 +39,8 @@ from app.ui.glass.token_view import (
 )
 from app.ui.shell.main_window import MainWindow
 from app.ui.widgets.plots import BarPlot, LinePlot, TimelineBar, nice_ceiling
-from tests.helpers.windows import WindowOpener
+
+pytestmark = pytest.mark.window(greedy_tokens=8)  # the tests in the main window, at the end
 
 # ---- load details -------------------------------------------------------------------------
 
@@ -345,14 +346,6 @@ def test_copy_diagnostics_puts_the_report_on_the_clipboard(qtbot: QtBot, buffer:
 
 
 # ---- in the main window -------------------------------------------------------------------
-
-
-@pytest.fixture
-def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
-    main = open_main_window()
-    main.sampling = replace(GREEDY, max_tokens=8)
-    yield main
-    main.close()
 
 
 def test_the_window_shows_the_load_timeline_metrics_tokens_and_the_prompt(window: MainWindow, qtbot: QtBot) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -47,10 +46,8 @@ def open_window(open_main_window: WindowOpener, qtbot: QtBot) -> MainWindow:
 
 
 @pytest.fixture
-def window(open_main_window: WindowOpener, qtbot: QtBot) -> Iterator[MainWindow]:
-    main = open_window(open_main_window, qtbot)
-    yield main
-    main.close()
+def window(open_main_window: WindowOpener, qtbot: QtBot) -> MainWindow:
+    return open_window(open_main_window, qtbot)
 
 
 def test_the_panel_is_a_dock_in_the_view_menu_and_plans_the_loaded_model(window: MainWindow) -> None:

@@ -18,7 +18,7 @@ from app.core.models.hashing import VerifyState
 from app.core.paths import app_paths
 from app.ui.models.manager import ModelManagerDialog
 from tests.fakes.fake_hub import FakeHub, gguf_bytes, make_gguf
-from tests.fakes.memory_keyring import MemoryKeyring
+from tests.fakes.memory_keyring import ForgetfulKeyring, MemoryKeyring
 
 REPO = "acme/Tiny-GGUF"
 Q4 = "tiny.Q4_K_M.gguf"
@@ -177,6 +177,29 @@ def test_without_a_keyring_save_token_is_off_and_says_why(
         bar.edit.setText("hf_nowhere")
         bar.save()  # Return in the field does nothing either
         assert window.banner.notices() == []
+    finally:
+        assert window.shutdown()
+
+
+@pytest.mark.expected_log("app.core.support.secrets", logging.WARNING, "did not keep it")
+@pytest.mark.expected_log("app.errors", logging.ERROR, "The token was not saved")
+def test_a_token_the_keyring_does_not_keep_is_reported_as_not_saved_and_where(
+    hub: FakeHub, qtbot: QtBot, forgetful_keyring: ForgetfulKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("HF_TOKEN", raising=False)
+    window = ModelManagerDialog()
+    qtbot.addWidget(window)
+    try:
+        bar = window.token_bar
+        qtbot.waitUntil(lambda: "Checking" not in bar.status.text(), timeout=WAIT_MS)
+        bar.set_expanded(True)
+        bar.edit.setText("hf_lost")
+        bar.save()
+        qtbot.waitUntil(lambda: window.banner.notices() != [], timeout=WAIT_MS)
+        shown = window.banner.notices()[0].text
+        assert "The token was not saved" in shown and "ForgetfulKeyring" in shown and "HF_TOKEN" in shown
+        assert "saved in the system keyring" not in bar.status.text()
+        assert forgetful_keyring.passwords == {}
     finally:
         assert window.shutdown()
 

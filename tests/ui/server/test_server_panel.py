@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import replace
-
 import openai
 import pytest
 from pytestqt.qtbot import QtBot
 
 from app.bench.llama_server import free_port
-from app.core.inference.sampling import GREEDY
 from app.ui.shell.main_window import MainWindow
-from tests.helpers.windows import WindowOpener
 
-
-@pytest.fixture
-def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
-    main = open_main_window()
-    main.sampling = replace(GREEDY, max_tokens=6)
-    yield main
-    main.close()
+pytestmark = pytest.mark.window(greedy_tokens=6)
 
 
 def test_the_panel_serves_the_windows_model_lists_each_request_and_the_chat_goes_on(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,6 @@ from pytestqt.qtbot import QtBot
 
 from app.bench.llama_server import LlamaServer
 from app.core.backends.servers import ServerModel
-from app.core.inference.sampling import GREEDY
 from app.core.types.replies import ReplyDone
 from app.core.types.stats import StopReason
 from app.ui.shell.main_window import MainWindow
@@ -28,11 +26,9 @@ def server(starter_model: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
 
 
 @pytest.fixture
-def window(open_main_window: WindowOpener, memory_keyring: MemoryKeyring) -> Iterator[MainWindow]:
-    main = open_main_window()
-    main.sampling = replace(GREEDY, max_tokens=12)
-    yield main
-    main.close()
+def window(open_main_window: WindowOpener, memory_keyring: MemoryKeyring) -> MainWindow:
+    """The window, opened once the in-memory keyring is in place: it reads the servers' keys from it."""
+    return open_main_window(greedy_tokens=12)
 
 
 def server_rows(window: MainWindow) -> list[ServerModel]:

@@ -24,14 +24,9 @@ from tests.helpers.windows import WindowOpener
 
 
 @pytest.fixture
-def window(open_main_window: WindowOpener, qtbot: QtBot, qapp: QApplication) -> Iterator[MainWindow]:
+def window(open_main_window: WindowOpener, qapp: QApplication) -> Iterator[MainWindow]:
     apply_theme(qapp, Theme.LIGHT)  # as the application does before the window opens
-    main = open_main_window()
-    main.sampling = replace(GREEDY, max_tokens=8)
-    main.activateWindow()
-    qtbot.waitUntil(main.isActiveWindow)
-    yield main
-    main.close()
+    yield open_main_window(greedy_tokens=8, active=True)
     qapp.setStyleSheet("")
 
 

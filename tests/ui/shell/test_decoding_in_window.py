@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -37,12 +36,7 @@ SAMPLED = SamplingParams(temperature=0.9, max_tokens=10)  # a random seed for ev
 REPLY_MS = 120_000
 
 
-@pytest.fixture
-def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
-    save_settings(app_paths().ensure().settings_file, Settings(sampling=SAMPLED, model=ModelSettings(n_ctx=1024)))
-    main = open_main_window()
-    yield main
-    main.close()
+pytestmark = pytest.mark.window(settings=Settings(sampling=SAMPLED, model=ModelSettings(n_ctx=1024)))
 
 
 def reply_to(window: MainWindow, qtbot: QtBot, text: str) -> None:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -19,13 +18,11 @@ from app.core.chat.context_window import PlanResult
 from app.core.documents.index import DocumentIndex
 from app.core.documents.retrieval import DOCUMENTS_HEADER, MEMORY_HEADER
 from app.core.documents.vectors import Matrix
-from app.core.inference.sampling import GREEDY
 from app.core.paths import app_paths
 from app.core.settings import Settings
 from app.core.types.stats import StopReason
 from app.ui.chat.citations import CitationsBar
 from app.ui.shell.main_window import MainWindow
-from tests.helpers.windows import WindowOpener
 
 REPLY_TIMEOUT_MS = 120_000
 
@@ -47,12 +44,7 @@ def send(window: MainWindow, qtbot: QtBot, text: str) -> None:
         window.send(text)
 
 
-@pytest.fixture
-def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
-    main = open_main_window()
-    main.sampling = replace(GREEDY, max_tokens=8)
-    yield main
-    main.close()
+pytestmark = pytest.mark.window(greedy_tokens=8)
 
 
 def test_a_chat_with_a_collection_gets_the_right_excerpt_and_its_reply_lists_the_source(

@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import replace
-
 import pytest
 from pytestqt.qtbot import QtBot
 
-from app.core.inference.sampling import GREEDY
 from app.ui.shell.main_window import MainWindow
-from tests.helpers.windows import WindowOpener
 
-
-@pytest.fixture
-def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
-    main = open_main_window()
-    main.sampling = replace(GREEDY, max_tokens=4)
-    yield main
-    main.close()
+pytestmark = pytest.mark.window(greedy_tokens=4)
 
 
 def test_eject_unloads_the_model_and_the_next_message_loads_it_again(window: MainWindow, qtbot: QtBot) -> None:

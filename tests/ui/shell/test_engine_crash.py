@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import os
 import signal
-from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -16,16 +15,10 @@ from app.core.inference.sampling import GREEDY
 from app.core.types.replies import ReplyDone
 from app.core.types.stats import StopReason
 from app.ui.shell.main_window import MainWindow
-from tests.helpers.windows import WINDOW_LOAD_TIMEOUT_MS, WindowOpener
+from tests.helpers.windows import WINDOW_LOAD_TIMEOUT_MS
 from tests.ui.chat.test_chats_gui import rows
 
-
-@pytest.fixture
-def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
-    main = open_main_window()
-    main.sampling = replace(GREEDY, max_tokens=400)
-    yield main
-    main.close()
+pytestmark = pytest.mark.window(greedy_tokens=400)
 
 
 def engine_pid(window: MainWindow) -> int:

@@ -4,29 +4,24 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Iterator
+import threading
 from dataclasses import replace
 
 import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from app.core.chat.context_window import PlanRequest, PlanResult
 from app.core.inference.sampling import GREEDY
 from app.core.support.formatting import format_bytes
 from app.core.types.replies import ReplyDone
 from app.core.types.stats import StopReason
 from app.ui.shell.main_window import MainWindow
-from tests.helpers.windows import WindowOpener
 
 LONG_PROMPT = "Write a very long story about a lighthouse keeper, at least ten paragraphs."
 
 
-@pytest.fixture
-def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
-    main = open_main_window()
-    main.sampling = replace(GREEDY, max_tokens=24)
-    yield main
-    main.close()
+pytestmark = pytest.mark.window(greedy_tokens=24)
 
 
 def test_the_window_opens_with_the_starter_model_selected_and_loaded(window: MainWindow) -> None:
@@ -156,3 +151,31 @@ def test_the_empty_state_offers_pip_only_where_pip_can_install_the_starter_model
         assert ("pip install" in text) is not frozen
     finally:
         main.close()
+
+
+def test_stop_while_the_context_window_is_planned_ends_the_reply_before_any_token(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Stop that comes between Enter and the first token belongs to this reply: nothing is generated after it."""
+    planning, release = threading.Event(), threading.Event()
+    plan = window.worker.backend.plan
+
+    def slow_plan(request: PlanRequest) -> PlanResult:
+        if request.purpose == "reply":
+            planning.set()
+            release.wait(120)
+        return plan(request)
+
+    monkeypatch.setattr(window.worker.backend, "plan", slow_plan)
+    streamed: list[str] = []
+    window.worker.token.connect(streamed.append)
+    with qtbot.waitSignal(window.replyFinished, timeout=120_000) as finished:
+        window.send(LONG_PROMPT)
+        qtbot.waitUntil(planning.is_set, timeout=120_000)
+        window.stop_reply()
+        release.set()
+    done: ReplyDone = finished.args[0]
+    assert done.stats.stop_reason is StopReason.USER
+    assert streamed == [] and done.text == ""
+    assert not window.is_streaming
+    assert [m.role for m in window.chats.session.shown_thread] == ["user"]  # as a reply stopped at once

@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import replace
-
 import httpx2
 import pytest
 from pytestqt.qtbot import QtBot
 
 from app.bench.llama_server import free_port
-from app.core.inference.sampling import GREEDY
 from app.ui.monitor.settings_dialog import MonitorSettingsDialog
 from app.ui.shell.main_window import MainWindow
-from tests.helpers.windows import WINDOW_LOAD_TIMEOUT_MS, WindowOpener
+from tests.helpers.windows import WINDOW_LOAD_TIMEOUT_MS
 
-
-@pytest.fixture
-def window(open_main_window: WindowOpener) -> Iterator[MainWindow]:
-    main = open_main_window()
-    main.sampling = replace(GREEDY, max_tokens=4)
-    yield main
-    main.close()
+pytestmark = pytest.mark.window(greedy_tokens=4)
 
 
 def test_the_monitor_is_a_dock_in_the_view_menu(window: MainWindow) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -13,7 +12,8 @@ from pytestqt.qtbot import QtBot
 from app.core.inference.sampling import GREEDY
 from app.ui.shell.main_window import MainWindow
 from app.ui.shell.shortcuts import ShortcutsDialog, give_access_keys, key_sequences, menu_actions, plain_text
-from tests.helpers.windows import WindowOpener
+
+pytestmark = pytest.mark.window(greedy_tokens=8, active=True)
 
 
 def test_each_menu_item_gets_a_letter_of_its_own(qtbot: QtBot) -> None:
@@ -39,16 +39,6 @@ def test_a_standard_key_the_platform_lacks_falls_back_to_the_usual_one() -> None
     assert key_sequences(QKeySequence.StandardKey.New, "Ctrl+N")[0] == QKeySequence("Ctrl+N")
     assert key_sequences(None, "Ctrl+PgDown") == [QKeySequence("Ctrl+PgDown")]
     assert key_sequences(QKeySequence.StandardKey.Quit, "Ctrl+Q")  # never without a key
-
-
-@pytest.fixture
-def window(open_main_window: WindowOpener, qtbot: QtBot) -> Iterator[MainWindow]:
-    main = open_main_window()
-    main.sampling = replace(GREEDY, max_tokens=8)
-    main.activateWindow()
-    qtbot.waitUntil(main.isActiveWindow)
-    yield main
-    main.close()
 
 
 def _press(qtbot: QtBot, window: MainWindow, keys: str) -> None:

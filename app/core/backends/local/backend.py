@@ -8,8 +8,8 @@ another process.
 
 When the engine process dies: a reply in progress ends as a ReplyDone with stop reason
 ERROR that keeps the text so far and says what happened; any other job raises
-`EngineCrashed`. The model is then gone (`is_loaded` is False) and the next load starts a
-fresh process.
+`EngineCrashed`, and so does `check_engine` when it died between jobs. The model is then
+gone (`is_loaded` is False, `crash` says why) and the next load starts a fresh process.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ class LocalBackend:
         self.link: EngineLink = link if link is not None else EngineProcess(lambda: self._doing)
         self._models_dir = models_dir
         self._config: LoadConfig | None = None
+        self.crash: EngineCrashed | None = None  # the engine's death that took the model, until the next load
 
     # ---- the model -------------------------------------------------------------------
 
@@ -85,6 +86,7 @@ class LocalBackend:
         LoadCancelled, OutOfMemoryError, or EngineCrashed when llama.cpp took the engine down."""
         listener = listener or LoadListener()
         self._config = None
+        self.crash = None
         self._doing = f"loading {config.model_path.name}"
         try:
             result = self._run(wire.Load(config), cancel, listener)
@@ -149,7 +151,7 @@ class LocalBackend:
     def _stream(self, work: wire.Reply | wire.Complete | wire.Fork, stop: threading.Event) -> Iterator[ReplyEvent]:
         self._doing = "writing a reply"
         job = wire.Job(next_job_id(), work)
-        self.link.submit(job)
+        self._submit(job)
         parts: list[str] = []
         pieces = 0
         finished = False
@@ -167,7 +169,7 @@ class LocalBackend:
                     yield event.value
                     return
         except EngineCrashed as crash:
-            self._config = None
+            self._lost(crash)
             stats = ReplyStats(completion_tokens=pieces, stop_reason=StopReason.ERROR, error=str(crash))
             finished = True
             yield ReplyDone("".join(parts), stats)
@@ -218,21 +220,41 @@ class LocalBackend:
         self._config = None
         self.link.close()
 
+    def check_engine(self) -> None:
+        """Raise EngineCrashed when the engine died while it had no job (the model is then gone)."""
+        try:
+            self.link.check()
+        except EngineCrashed as crash:
+            self._lost(crash)
+            raise
+
     # ---- jobs ------------------------------------------------------------------------
+
+    def _submit(self, job: wire.Job) -> None:
+        """Send `job`; EngineCrashed when the engine died since the last one (the model went with it)."""
+        try:
+            self.link.submit(job)
+        except EngineCrashed as crash:
+            self._lost(crash)
+            raise
+
+    def _lost(self, crash: EngineCrashed) -> None:
+        self._config = None
+        self.crash = crash
 
     def _run(
         self, work: wire.Work, abort: threading.Event | None = None, listener: LoadListener | None = None
     ) -> object:
         job = wire.Job(next_job_id(), work)
-        self.link.submit(job)
+        self._submit(job)
         try:
             for event in self._events(job.id, abort):
                 if isinstance(event, wire.Finished):
                     return event.value
                 if listener is not None:
                     _tell(listener, event)
-        except EngineCrashed:
-            self._config = None
+        except EngineCrashed as crash:
+            self._lost(crash)
             raise
         raise AssertionError("a job's events end with Finished or Failed")
 

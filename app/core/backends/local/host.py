@@ -22,7 +22,10 @@ from typing import Any
 from app.core.backends.local import wire
 from app.core.backends.local.session import EngineSession, LoadListener
 from app.core.inference.llama_log import LOGGER as LLAMA
+from app.core.support.formatting import fill
 from app.core.support.timed_batch import TimedBatch
+from app.core.support.user_text import N_
+from app.core.types.errors import EngineError
 from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
 
 log = logging.getLogger(__name__)
@@ -33,6 +36,8 @@ log = logging.getLogger(__name__)
 # of 30 cost 100 µs a token more at 100 tokens/s. Text that grows 30 times a second still reads
 # as streaming.
 PIECE_BATCH_S = 1 / 30
+
+Send = Callable[[object], None]  # an event to the window
 
 
 class _Channel:
@@ -138,7 +143,7 @@ def _read(channel: _Channel, jobs: queue.Queue[wire.Job | None], aborts: Aborts)
     jobs.put(None)
 
 
-def run_job(session: EngineSession, job: wire.Job, aborts: Aborts, send: Callable[[object], None]) -> None:
+def run_job(session: EngineSession, job: wire.Job, aborts: Aborts, send: Send) -> None:
     """Run one job; its events, then one Finished or Failed, go to `send`."""
     flag = aborts.start(job.id)
     try:
@@ -152,43 +157,60 @@ def run_job(session: EngineSession, job: wire.Job, aborts: Aborts, send: Callabl
         aborts.end()
 
 
-def _run(session: EngineSession, job: wire.Job, flag: threading.Event, send: Callable[[object], None]) -> Any:
-    work, job_id = job.work, job.id
-    if isinstance(work, wire.Load):
-        listener = LoadListener(
-            stage=lambda name: send(wire.Stage(job_id, name)),
-            progress=lambda fraction: send(wire.Progress(job_id, fraction)),
-            fallback_step=lambda step: send(wire.FallbackStepped(job_id, step)),
-        )
-        return session.load(work.config, listener, flag)
-    if isinstance(work, wire.Reply):
-        events = session.stream_chat(
-            work.messages, work.params, flag, work.token_probabilities, work.grammar, work.record
-        )
-        return _send_reply(job_id, events, send)
-    if isinstance(work, wire.Fork):
-        events = session.stream_fork(
-            work.messages, work.reply, work.position, work.forced, work.params, flag, work.token_probabilities
-        )
-        return _send_reply(job_id, events, send)
-    if isinstance(work, wire.Complete):
-        events = session.stream_completion(work.prompt, work.params, flag, work.token_probabilities, work.grammar)
-        return _send_reply(job_id, events, send)
-    if isinstance(work, wire.Plan):
-        return session.plan(work.request)
-    if isinstance(work, wire.Inspect):
-        return session.inspect(work.request)
-    if isinstance(work, wire.CountTokens):
-        return session.count_tokens(work.text)
-    if isinstance(work, wire.BeamSearch):
-        return session.beam_search(work.messages, work.settings, flag)
-    if isinstance(work, wire.Replay):
-        return session.replay(work.record, work.messages, work.changed, flag)
+def _load(session: EngineSession, work: wire.Load, job_id: int, flag: threading.Event, send: Send) -> Any:
+    listener = LoadListener(
+        stage=lambda name: send(wire.Stage(job_id, name)),
+        progress=lambda fraction: send(wire.Progress(job_id, fraction)),
+        fallback_step=lambda step: send(wire.FallbackStepped(job_id, step)),
+    )
+    return session.load(work.config, listener, flag)
+
+
+def _reply(session: EngineSession, work: wire.Reply, job_id: int, flag: threading.Event, send: Send) -> Any:
+    events = session.stream_chat(work.messages, work.params, flag, work.token_probabilities, work.grammar, work.record)
+    return _send_reply(job_id, events, send)
+
+
+def _fork(session: EngineSession, work: wire.Fork, job_id: int, flag: threading.Event, send: Send) -> Any:
+    events = session.stream_fork(
+        work.messages, work.reply, work.position, work.forced, work.params, flag, work.token_probabilities
+    )
+    return _send_reply(job_id, events, send)
+
+
+def _complete(session: EngineSession, work: wire.Complete, job_id: int, flag: threading.Event, send: Send) -> Any:
+    events = session.stream_completion(work.prompt, work.params, flag, work.token_probabilities, work.grammar)
+    return _send_reply(job_id, events, send)
+
+
+def _unload(session: EngineSession, _work: wire.Unload, _job_id: int, _flag: threading.Event, _send: Send) -> Any:
     session.close()
-    return None
 
 
-def _send_reply(job_id: int, events: Iterator[ReplyEvent], send: Callable[[object], None]) -> ReplyDone | None:
+# Every operation the engine runs, by the type of its job's work: one entry per member of wire.Work.
+OPERATIONS: dict[type, Callable[[EngineSession, Any, int, threading.Event, Send], Any]] = {
+    wire.Load: _load,
+    wire.Reply: _reply,
+    wire.Fork: _fork,
+    wire.Complete: _complete,
+    wire.Plan: lambda session, work, _id, _flag, _send: session.plan(work.request),
+    wire.Inspect: lambda session, work, _id, _flag, _send: session.inspect(work.request),
+    wire.CountTokens: lambda session, work, _id, _flag, _send: session.count_tokens(work.text),
+    wire.BeamSearch: lambda session, work, _id, flag, _send: session.beam_search(work.messages, work.settings, flag),
+    wire.Replay: lambda session, work, _id, flag, _send: session.replay(work.record, work.messages, work.changed, flag),
+    wire.Unload: _unload,
+}
+
+
+def _run(session: EngineSession, job: wire.Job, flag: threading.Event, send: Send) -> Any:
+    """Run the job's operation; a job of a kind the table lacks is an error that names it (never an Unload)."""
+    operation = OPERATIONS.get(type(job.work))
+    if operation is None:
+        raise EngineError(fill(N_("The engine has no operation called {name}."), name=type(job.work).__name__))
+    return operation(session, job.work, job.id, flag, send)
+
+
+def _send_reply(job_id: int, events: Iterator[ReplyEvent], send: Send) -> ReplyDone | None:
     """Send a reply's pieces in batches; the ReplyDone that ends it is the job's result."""
     batch: TimedBatch[TokenPiece] = TimedBatch(
         PIECE_BATCH_S,

@@ -58,6 +58,9 @@ class EngineLink(Protocol):
 
     def submit(self, job: wire.Job) -> None: ...
 
+    def check(self) -> None:
+        """Raise EngineCrashed when the engine died while it had no job (said once)."""
+
     def abort(self, job_id: int) -> None: ...
 
     def next_event(self, timeout: float) -> wire.Event | None:
@@ -113,14 +116,16 @@ class EngineProcess:
         return self._process is not None and self._process.is_alive()
 
     def submit(self, job: wire.Job) -> None:
-        if self._process is not None and not self._process.is_alive():
-            # It died between jobs: say so (the model is gone) instead of quietly starting another.
-            crash = self._crash()
-            self._process = None
-            raise crash
+        self.check()  # it died between jobs: say so (the model is gone) instead of quietly starting another
         if not self.running:
             self._start()
         self._send(job)
+
+    def check(self) -> None:
+        if self._process is not None and not self._process.is_alive():
+            crash = self._crash()
+            self._process = None  # told once: the next job starts a fresh engine
+            raise crash
 
     def abort(self, job_id: int) -> None:
         with contextlib.suppress(OSError, ValueError):  # already gone: there is nothing left to stop
@@ -281,6 +286,9 @@ class InProcessEngine:
             target=host.run_job, args=(self.session, job, self._aborts, self._events.put), name="engine-in-process"
         )
         self._thread.start()
+
+    def check(self) -> None:
+        pass  # a thread of this process cannot die on its own
 
     def abort(self, job_id: int) -> None:
         self._aborts.abort(job_id)

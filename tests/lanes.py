@@ -1,0 +1,189 @@
+"""The suite in lanes, as CI runs it: `python -m tests.lanes` (the README's test command).
+
+One serial run spent its minutes on a few heavy things in a row. The lanes split them:
+
+- unit: every test that loads no model, on every core at once (pytest-xdist);
+- model: the tests that load the real starter model, the main-window tests among them (marker
+  `requires_model`), in one process;
+- bundle: the PyInstaller bundle built and run as a user would (marker `slow`);
+- static: ruff, the formatter, mypy and the import contracts, once (tests/test_static_checks.py,
+  tests/test_architecture.py).
+
+Steps run one after another, the lanes of one step side by side: first the unit lane on every core,
+then the model lane, which keeps about one core busy, beside the bundle and static lanes, which share
+the other. Each lane prints pytest's own output and closing line (the first, longest lane of a step as
+it runs, the others when they end); the last lines say how many minutes of wall time and of CPU time
+each lane took, and what they found together. The exit status is non-zero when any lane fails.
+
+`python -m tests.lanes unit model` runs only the lanes named.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tests.repo import REPO_ROOT
+
+STATIC_TESTS = ("tests/test_static_checks.py", "tests/test_architecture.py")
+# pytest's closing line: "==== 3 failed, 1200 passed, 2 skipped in 171.20s (0:02:51) ===="
+CLOSING_LINE = re.compile(r"^=+ (?P<counts>.+) in [\d.]+s\b.* =+$")
+COUNT = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed)\b")
+NO_TESTS_RAN = 5  # pytest's exit status when a lane selected nothing: a lane that tests nothing is a fault
+
+
+@dataclass(frozen=True)
+class Lane:
+    """One pytest run: which files, which marks, on how many processes."""
+
+    name: str
+    markers: str | None = None  # pytest's -m expression; none: every test of its files
+    paths: tuple[str, ...] = ()  # the test files it runs; none: the whole suite
+    ignored: tuple[str, ...] = ()  # files it leaves to another lane
+    workers: int = 1  # more than one: that many pytest-xdist processes
+
+    def pytest_args(self) -> list[str]:
+        args = [*self.paths, *(f"--ignore={path}" for path in self.ignored)]
+        if self.markers is not None:
+            args += ["-m", self.markers]
+        if self.workers > 1:
+            args += ["-n", str(self.workers)]
+        return args
+
+
+def steps(workers: int) -> list[list[Lane]]:
+    """The lanes in the order they run; the lanes of one step run side by side."""
+    return [
+        [Lane("unit", "not requires_model and not slow", ignored=STATIC_TESTS, workers=workers)],
+        [
+            Lane("model", "requires_model and not slow", ignored=STATIC_TESTS),
+            Lane("bundle", "slow", ignored=STATIC_TESTS),
+            Lane("static", paths=STATIC_TESTS),
+        ],
+    ]
+
+
+@dataclass
+class LaneRun:
+    """One lane's pytest process: its output, its exit status and its wall time."""
+
+    lane: Lane
+    lines: list[str] = field(default_factory=list)
+    returncode: int | None = None
+    seconds: float = 0.0
+    cpu_seconds: float | None = None  # of the lane's processes together; None where the system does not say
+
+    def run(self, echo: bool) -> None:
+        """Run the lane to its end, copying its output to ours as it comes when `echo`."""
+        started = time.monotonic()
+        command = [sys.executable, "-m", "pytest", *self.lane.pytest_args()]
+        with subprocess.Popen(
+            command, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
+        ) as process:
+            assert process.stdout is not None
+            for line in process.stdout:
+                self.lines.append(line)
+                if echo:
+                    sys.stdout.write(line)
+                    sys.stdout.flush()
+            if hasattr(os, "wait4"):  # not on Windows
+                _, status, usage = os.wait4(process.pid, 0)
+                process.returncode = os.waitstatus_to_exitcode(status)
+                self.cpu_seconds = usage.ru_utime + usage.ru_stime
+        self.returncode = process.returncode
+        self.seconds = time.monotonic() - started
+
+    def text(self) -> str:
+        return "".join(self.lines)
+
+    @property
+    def passed(self) -> bool:
+        return self.returncode == 0
+
+    def closing_line(self) -> str:
+        """pytest's closing line without its rules, or what stands in for it when the lane never got there."""
+        for line in reversed(self.lines):
+            if match := CLOSING_LINE.match(line.strip()):
+                return match["counts"]
+        if self.returncode == NO_TESTS_RAN:
+            return "no tests ran"
+        return f"ended with exit status {self.returncode} before pytest's closing line"
+
+    def counts(self) -> Counter[str]:
+        found: Counter[str] = Counter()
+        for number, outcome in COUNT.findall(self.closing_line()):
+            found["error" if outcome.startswith("error") else outcome] += int(number)
+        return found
+
+
+def run_step(lanes: Sequence[Lane]) -> list[LaneRun]:
+    """Run the lanes side by side: the first one's output as it comes, each other's whole when it has ended."""
+    runs = [LaneRun(lane) for lane in lanes]
+    threads = [
+        threading.Thread(target=run.run, args=(index == 0,), name=run.lane.name) for index, run in enumerate(runs)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for run in runs[1:]:
+        sys.stdout.write(f"\n---- lane {run.lane.name} (ran beside lane {runs[0].lane.name}) ----\n{run.text()}")
+    sys.stdout.flush()
+    return runs
+
+
+def summary(runs: Sequence[LaneRun], wall_seconds: float) -> str:
+    """Each lane's minutes and closing line, then the counts of every lane together and the whole run's minutes."""
+    width = max(len(run.lane.name) for run in runs)
+    lines = ["", "---- lanes (minutes of wall time, and of CPU time; lanes of one step ran side by side) ----"]
+    for run in runs:
+        verdict = "ok" if run.passed else "FAILED"
+        cpu = "?" if run.cpu_seconds is None else f"{run.cpu_seconds / 60:.1f}"
+        minutes = f"{run.seconds / 60:5.1f} min  cpu {cpu:>5} min"
+        lines.append(f"{run.lane.name:<{width}}  {minutes}  {verdict:<6}  {run.closing_line()}")
+    total: Counter[str] = Counter()
+    for run in runs:
+        total.update(run.counts())
+    found = ", ".join(
+        f"{total[outcome]} {outcome}" for outcome in ("passed", "failed", "error", "skipped") if total[outcome]
+    )
+    lines.append(f"lanes: {found or 'no tests'} in {wall_seconds / 60:.1f} min")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str]) -> int:
+    if importlib.util.find_spec("xdist") is None:
+        print("the unit lane needs pytest-xdist: pip install -e '.[test]'", file=sys.stderr)
+        return 2
+    plan = steps(workers=max(2, os.cpu_count() or 1))
+    known = [lane.name for step in plan for lane in step]
+    if unknown := [name for name in argv if name not in known]:
+        print(f"no lane named {', '.join(unknown)}; the lanes are {', '.join(known)}", file=sys.stderr)
+        return 2
+    chosen = [[lane for lane in step if not argv or lane.name in argv] for step in plan]
+    started = time.monotonic()
+    runs: list[LaneRun] = []
+    for step in chosen:
+        if step:
+            names = " and ".join(lane.name for lane in step)
+            print(f"\n---- lane {names}: pytest {' | '.join(_args(lane) for lane in step)}")
+            sys.stdout.flush()
+            runs += run_step(step)
+    sys.stdout.write(summary(runs, time.monotonic() - started))
+    return 0 if all(run.passed for run in runs) else 1
+
+
+def _args(lane: Lane) -> str:
+    return " ".join(arg if " " not in arg else repr(arg) for arg in lane.pytest_args())
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
