@@ -15,7 +15,8 @@ import psutil
 import pytest
 
 from app.core.backends.base import Backend
-from app.core.backends.local.backend import WAIT_S, LocalBackend
+from app.core.backends.local import backend as local_backend
+from app.core.backends.local.backend import LocalBackend
 from app.core.backends.local.process import EngineCrashed, EngineProcess
 from app.core.backends.local.session import LoadListener
 from app.core.chat.context_window import PlanRequest, WindowTurn
@@ -142,6 +143,8 @@ def test_a_stop_flag_set_from_another_thread_wakes_the_waiting_caller_which_neve
         return event
 
     monkeypatch.setattr(backend.link, "next_event", watched)
+    # Long enough that no wait runs out while the engine works, however loaded the machine: only the flag ends one.
+    monkeypatch.setattr(local_backend, "WAIT_S", 60.0)
     stop = StopFlag()
     setter = threading.Timer(0.05, stop.set)
     for event in backend.stream_chat(STORY, LONG, stop):
@@ -151,7 +154,7 @@ def test_a_stop_flag_set_from_another_thread_wakes_the_waiting_caller_which_neve
             setter.start()  # set while the caller waits for the next piece
     setter.join()
     assert done.stats.stop_reason is StopReason.USER and done.stats.completion_tokens < LONG.max_tokens
-    assert {timeout for timeout, _ in waits} == {WAIT_S}  # not the plain Event's POLL_S
+    assert {timeout for timeout, _ in waits} == {60.0}  # not the plain Event's POLL_S
     assert sum(not came for _, came in waits) <= 1  # woken once, by the flag; never for nothing
 
 
