@@ -744,16 +744,8 @@ free: {free}</source>
         <translation>该 PDF 受密码保护。请打开它，另存一份不受保护的副本，再添加该副本。</translation>
     </message>
     <message>
-        <source>This is not a regular file.</source>
-        <translation>这不是普通文件。</translation>
-    </message>
-    <message>
         <source>No page of the PDF could be read: {notes}.</source>
         <translation>PDF 的任何页面都无法读取：{notes}。</translation>
-    </message>
-    <message>
-        <source>The file is {size} MB; Glassbox reads files up to {limit} MB. Split it into smaller files to add it.</source>
-        <translation>该文件大小为 {size} MB；Glassbox 最多读取 {limit} MB 的文件。请将其拆分为较小的文件后再添加。</translation>
     </message>
     <message>
         <source>The file could not be read ({strerror}).</source>
@@ -952,8 +944,80 @@ free: {free}</source>
         <translation>尚未加载模型。</translation>
     </message>
     <message>
+        <source>The engine has no operation called {name}.</source>
+        <translation>引擎没有名为 {name} 的操作。</translation>
+    </message>
+    <message>
+        <source>an address it did not give</source>
+        <translation>一个未给出的地址</translation>
+    </message>
+    <message>
+        <source>{base} ignored the limit of {max_tokens} tokens; Glassbox kept the first {max_tokens}.</source>
+        <translation>{base} 忽略了 {max_tokens} 个 Token 的上限；Glassbox 只保留了前 {max_tokens} 个 Token。</translation>
+    </message>
+    <message>
+        <source>{base} redirected the request to {target} ({status}); Glassbox does not follow redirects for the API: if that is the server, use its address as the URL.</source>
+        <translation>{base} 将请求重定向到 {target}（{status}）；Glassbox 不会跟随 API 的重定向：如果那就是服务器，请把它的地址用作 URL。</translation>
+    </message>
+    <message>
+        <source>{api_base}/models sent more than {limit}, the most Glassbox reads of a model list.</source>
+        <translation>{api_base}/models 发送的内容超过 {limit}（Glassbox 读取模型列表的上限）。</translation>
+    </message>
+    <message>
+        <source>{base} sent an event longer than {limit}, the most Glassbox reads; the reply ends there.</source>
+        <translation>{base} 发送的事件超过 {limit}（Glassbox 读取的上限）；回复到此结束。</translation>
+    </message>
+    <message>
+        <source>The API key was not saved: the system keyring ({backend}) took it but keeps nothing, so it is not in the keyring nor anywhere else (Glassbox never writes keys to a file). Install or start a keyring service and try again, or give the key through an environment variable (glassbox chat --api-key-env NAME).</source>
+        <translation>API 密钥未保存：系统密钥环（{backend}）接收了它却不保存任何内容，因此密钥既不在密钥环中，也不在其他任何地方（Glassbox 从不把密钥写入文件）。请安装或启动一个密钥环服务后重试，或通过环境变量提供密钥（glassbox chat --api-key-env NAME）。</translation>
+    </message>
+    <message>
         <source>New chat</source>
         <translation>新对话</translation>
+    </message>
+    <message>
+        <source>This is a named pipe (FIFO), not a file: reading it could wait forever, so it is left out.</source>
+        <translation>这是一个命名管道（FIFO），不是文件：读取它可能会永远等待，因此已跳过。</translation>
+    </message>
+    <message>
+        <source>The file is {size}, {excess} over the {limit} Glassbox reads at most. Split it into smaller files to add it.</source>
+        <translation>该文件大小为 {size}，超出 Glassbox 可读取的上限 {limit} {excess}。请将其拆分为较小的文件后再添加。</translation>
+    </message>
+    <message>
+        <source>This is a device, not a file: reading it might never end, so it is left out.</source>
+        <translation>这是一个设备，不是文件：读取它可能永远不会结束，因此已跳过。</translation>
+    </message>
+    <message>
+        <source>This is a socket, not a file, so it is left out.</source>
+        <translation>这是一个套接字，不是文件，因此已跳过。</translation>
+    </message>
+    <message>
+        <source>This is not a regular file, so it is left out.</source>
+        <translation>这不是普通文件，因此已跳过。</translation>
+    </message>
+    <message>
+        <source>This is a folder, not a file.</source>
+        <translation>这是一个文件夹，不是文件。</translation>
+    </message>
+    <message>
+        <source>The file holds {count} parts; Glassbox reads documents of up to {limit} parts.</source>
+        <translation>该文件包含 {count} 个部件；Glassbox 只读取部件数不超过 {limit} 的文档。</translation>
+    </message>
+    <message>
+        <source>The file inflates to {size}; Glassbox reads documents that inflate to at most {limit}.</source>
+        <translation>该文件解压后为 {size}；Glassbox 只读取解压后不超过 {limit} 的文档。</translation>
+    </message>
+    <message>
+        <source>The part {part} would inflate from {packed} to {size}, {ratio} times over; a real document is never packed that tightly (a zip bomb is), so the file is not opened.</source>
+        <translation>其中的部件 {part} 会从 {packed} 解压为 {size}，膨胀 {ratio} 倍；真实文档从不会压缩得这样紧（压缩炸弹才会），因此不打开该文件。</translation>
+    </message>
+    <message>
+        <source>The part {part} inflates to {size}; Glassbox reads parts of up to {limit}.</source>
+        <translation>其中的部件 {part} 解压后为 {size}；Glassbox 最多读取 {limit} 的部件。</translation>
+    </message>
+    <message>
+        <source>The token was not saved: the system keyring ({backend}) took it but keeps nothing, so it is not in the keyring nor anywhere else (Glassbox never writes tokens to a file). Install or start a keyring service (GNOME Keyring, KWallet, macOS Keychain, Windows Credential Manager) and try again, or set the HF_TOKEN environment variable before starting Glassbox.</source>
+        <translation>令牌未保存：系统密钥环（{backend}）接收了它却不保存任何内容，因此令牌既不在密钥环中，也不在其他任何地方（Glassbox 从不把令牌写入文件）。请安装或启动一个密钥环服务（GNOME Keyring、KWallet、macOS 钥匙串、Windows 凭据管理器）后重试，或在启动 Glassbox 前设置 HF_TOKEN 环境变量。</translation>
     </message>
     <message>
         <source>A beam search needs room for at least one new token.</source>
@@ -1150,6 +1214,10 @@ free: {free}</source>
     <message>
         <source>cancelled at {share}</source>
         <translation>已在 {share} 处取消</translation>
+    </message>
+    <message>
+        <source>The model&apos;s chat template cuts message content apart, so Glassbox cannot keep it apart from the template&apos;s own markers.</source>
+        <translation>该模型的聊天模板会把消息内容拆开，因此 Glassbox 无法把内容与模板自身的标记区分开。</translation>
     </message>
     <message>
         <source>a different model file</source>
