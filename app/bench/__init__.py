@@ -260,22 +260,29 @@ def format_table(rows: Sequence[BenchRow]) -> str:
 
 
 def format_noise(noise: dict[str, dict[str, Any]]) -> str:
-    """Each section's machine speed (the calibration probes' decode rate), its extra rounds and time."""
+    """Each section's machine speed (the calibration probes' decode rate), its extra rounds and time,
+    and the whole run's (each section is judged on its own drift: the run's is for the reader)."""
     header = ("section", "decode tok/s: min", "median", "max", "drift (max/min)", "extra rounds", "seconds")
     lines = [
         (
             name,
-            *(
-                (f"{n['min']:.1f}", f"{n['median']:.1f}", f"{n['max']:.1f}", _drift(n))
-                if "drift" in n
-                else (n["note"], "", "", "")
-            ),
+            *((*_speed(n), _drift(n)) if "drift" in n else (n["note"], "", "", "")),
             str(n["extra_rounds"]),
             f"{n['seconds']:.0f}",
         )
         for name, n in noise.items()
     ]
+    whole = Drift(tuple(rate for n in noise.values() for rate in n["decode_rates"]))
+    if whole.measured:
+        extra_rounds = sum(n["extra_rounds"] for n in noise.values())
+        seconds = sum(n["seconds"] for n in noise.values())
+        summary = whole.summary()
+        lines.append(("whole run", *_speed(summary), f"{summary['drift']:.3f}", str(extra_rounds), f"{seconds:.0f}"))
     return text_table(header, lines, markdown=True)
+
+
+def _speed(summary: dict[str, Any]) -> tuple[str, str, str]:
+    return f"{summary['min']:.1f}", f"{summary['median']:.1f}", f"{summary['max']:.1f}"
 
 
 def _drift(noise: dict[str, Any]) -> str:

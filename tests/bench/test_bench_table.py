@@ -58,15 +58,20 @@ def test_the_json_file_keeps_every_round_and_the_interval(tmp_path: Path) -> Non
     assert saved["statistics"]["resamples"] == 2000 and saved["statistics"]["min_rounds"] == 3
 
 
-def test_the_noise_table_says_how_far_each_section_s_machine_moved() -> None:
+def test_the_noise_table_says_how_far_each_section_s_machine_moved_and_the_whole_run() -> None:
     noise = {
-        "streaming": {**Drift((143.0, 113.0)).summary(), "too_noisy": True, "extra_rounds": 0, "seconds": 300.0},
-        "hashing": {"note": "no calibration: llama.cpp could not load it", "too_noisy": False, "extra_rounds": 2,
-                    "seconds": 4.0},
+        "streaming": {**Drift((143.0, 113.0)).summary(), "decode_rates": [143.0, 113.0], "too_noisy": True,
+                      "extra_rounds": 0, "seconds": 300.0},
+        "hashing": {"note": "no calibration: llama.cpp could not load it", "decode_rates": [], "too_noisy": False,
+                    "extra_rounds": 2, "seconds": 4.0},
+        "threads": {**Drift((100.0, 104.0)).summary(), "decode_rates": [100.0, 104.0], "too_noisy": False,
+                    "extra_rounds": 1, "seconds": 60.0},
     }  # fmt: skip
-    streaming, hashing = format_noise(noise).splitlines()[2:]
+    streaming, hashing, _threads, whole = format_noise(noise).splitlines()[2:]
     assert "113.0" in streaming and "143.0" in streaming and "1.265 > 1.25: too noisy to judge" in streaming
     assert "no calibration: llama.cpp could not load it" in hashing and "| 2 " in hashing
+    cells = [cell.strip() for cell in whole.strip("|").split("|")]
+    assert cells == ["whole run", "100.0", "108.5", "143.0", "1.430", "3", "364"]
 
 
 def test_the_remote_section_without_its_server_is_not_measured(monkeypatch: pytest.MonkeyPatch) -> None:

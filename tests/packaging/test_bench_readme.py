@@ -65,16 +65,20 @@ def test_a_deterministic_row_is_exact_and_a_row_with_no_verdict_says_why() -> No
 
 def test_the_machine_s_speed_is_shown_per_section_below_the_rows() -> None:
     noise = {"streaming": {"min": 113.0, "median": 130.0, "max": 143.0, "drift": 1.265, "too_noisy": True,
-                           "extra_rounds": 2, "seconds": 312.4}}  # fmt: skip
-    text = _pipeline().table({**RUN, "rows": [], "details": {"noise": noise}})
-    assert "| streaming | 113.0 | 130.0 | 143.0 | 1.265 (too noisy to judge) | 2 | 312 |" in text.splitlines()
+                           "decode_rates": [113.0, 130.0, 143.0], "extra_rounds": 2, "seconds": 312.4},
+             "hashing": {"note": "no calibration: no model", "decode_rates": [], "too_noisy": False,
+                         "extra_rounds": 0, "seconds": 2.0}}  # fmt: skip
+    lines = _pipeline().table({**RUN, "rows": [], "details": {"noise": noise}}).splitlines()
+    assert "| streaming | 113.0 | 130.0 | 143.0 | 1.265 (too noisy to judge) | 2 | 312 |" in lines
+    assert "| hashing | no calibration: no model | |  |  | 0 | 2 |" in lines
+    assert "| whole run | 113.0 | 130.0 | 143.0 | 1.265 | 2 | 314 |" in lines
     assert "No calibration probes were recorded" in _pipeline().table({**RUN, "rows": []})
 
 
 def test_what_the_bench_writes_is_what_the_table_reads(tmp_path: Path) -> None:
     context = BenchContext(model_path=tmp_path / "m.gguf")
-    context.details["noise"] = {"hashing": {**Drift((100.0, 102.0)).summary(), "too_noisy": False,
-                                            "extra_rounds": 0, "seconds": 3.0}}  # fmt: skip
+    context.details["noise"] = {"hashing": {**Drift((100.0, 102.0)).summary(), "decode_rates": [100.0, 102.0],
+                                            "too_noisy": False, "extra_rounds": 0, "seconds": 3.0}}  # fmt: skip
     rows = [judged("hashing", "ratio", [1.0, 1.02, 0.99], "x", ">= 0.9"), exact("memory_plan", "KV", 0.0, "%", "<= 5")]
     write_json(tmp_path / "results.json", rows, context)
     text = _pipeline().table(json.loads((tmp_path / "results.json").read_text()))
