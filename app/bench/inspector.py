@@ -1,7 +1,8 @@
 """What the token-probability inspector costs: generation tokens/s with it on versus off.
 
 Both runs generate the streaming section's greedy reply to its prompt on one loaded engine,
-in alternating rounds (the median of each side), so drift on a shared machine hits both alike.
+in alternating rounds (the median of each side), so drift on a shared machine hits both alike;
+the ratio is judged round by round (on over off in the same round).
 "On" is what the LLM worker does when View → Token probabilities is checked: the recorder
 takes the softmax of each step's logits row and keeps the top 5. The per-token cost of
 that work is also timed alone, on this model's vocabulary and on a 152k one (Qwen-sized),
@@ -15,7 +16,7 @@ import time
 
 import numpy as np
 
-from app.bench import BenchContext, BenchRow, row
+from app.bench import BenchContext, BenchRow, judged, row
 from app.bench.streaming import N_CTX, PLAIN, engine_speed, workload
 from app.core.inference.engine import Engine, default_threads
 from app.core.inference.token_probs import TokenProbabilityRecorder, softmax_top
@@ -23,6 +24,7 @@ from app.core.types.load import LoadConfig
 
 SECTION = "inspector"
 LARGE_VOCAB = 152_064
+TARGET = ">= 0.95"
 
 
 def run(context: BenchContext) -> list[BenchRow]:
@@ -30,8 +32,10 @@ def run(context: BenchContext) -> list[BenchRow]:
     engine = Engine()
     engine.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=default_threads(), speculative=PLAIN))
     speeds: dict[str, list[float]] = {"off": [], "on": []}
+    loop = context.rounds(rounds)
+    loop.judge(TARGET, lambda: _on_over_off(speeds))
     try:
-        for index in range(rounds):
+        for index in loop:
             order = ("off", "on") if index % 2 == 0 else ("on", "off")
             for side in order:
                 recorder = TokenProbabilityRecorder(params) if side == "on" else None
@@ -46,10 +50,14 @@ def run(context: BenchContext) -> list[BenchRow]:
     return [
         row(SECTION, "generation, token probabilities off", off, "tok/s"),
         row(SECTION, "generation, token probabilities on (top 5 per token)", on, "tok/s"),
-        row(SECTION, "on/off", on / off, "ratio", ">= 0.95"),
+        judged(SECTION, "on/off (per round)", _on_over_off(speeds), "ratio", TARGET),
         row(SECTION, f"softmax + top 5 per token, {n_vocab:,} vocabulary", own_cost, "ms"),
         row(SECTION, f"softmax + top 5 per token, {LARGE_VOCAB:,} vocabulary", large_cost, "ms"),
     ]
+
+
+def _on_over_off(speeds: dict[str, list[float]]) -> list[float]:
+    return [on / off for on, off in zip(speeds["on"], speeds["off"], strict=True)]
 
 
 def _softmax_cost_ms(n_vocab: int, repeats: int = 200) -> float:

@@ -22,6 +22,7 @@ def test_the_section_measures_every_count_and_evaluates_the_default(starter_mode
     *sweep, verdict = rows
     assert len(sweep) == len(thread_counts(default_threads()))
     assert all(r.measured and r.value > 0 and r.unit == "tok/s" for r in sweep)
-    assert verdict.target == ">= 0.97" and verdict.passed is not None and 0 < verdict.value <= 1
+    assert verdict.target == ">= 0.97" and verdict.verdict is not None and 0 < verdict.value <= 1
+    assert all(len(values) == len(verdict.rounds) for values in context.details[SECTION]["rounds"].values())
     details = context.details[SECTION]
     assert details["default"] == default_threads() and details["best"] in details["rounds"]

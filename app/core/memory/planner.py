@@ -1,7 +1,7 @@
 """How much VRAM and RAM a model will need, per n_gpu_layers and n_ctx, from the GGUF file alone.
 
 The numbers follow what llama.cpp allocates (checked against its own log in the tests
-and in `python -m app bench --only memory_plan`):
+and in `python -m app bench --section memory_plan`):
 
 - weights: the bytes of each tensor. llama.cpp offloads the *last* n_gpu_layers
   repeating blocks; the token embedding always stays on the CPU; the output head
