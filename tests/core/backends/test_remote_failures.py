@@ -209,6 +209,18 @@ NEVER_S = 3600.0
 STOP_GUARD_S = 60
 
 
+def stopped_soon(remote: RemoteBackend) -> ReplyDone:
+    """The reply's end when Stop is pressed 0.3 s after it began (the backend is closed after it)."""
+    stop = threading.Event()
+    threading.Timer(0.3, stop.set).start()
+    try:
+        done = list(remote.stream_chat(HELLO, SamplingParams(), stop))[-1]
+    finally:
+        remote.close()
+    assert isinstance(done, ReplyDone)
+    return done
+
+
 @pytest.mark.timeout(STOP_GUARD_S)
 def test_stop_ends_a_request_the_server_never_answers(canned: CannedServer) -> None:
     stop = threading.Event()
@@ -222,14 +234,8 @@ def test_stop_ends_the_model_list_a_reply_asks_for_first_when_the_server_never_a
     canned: CannedServer,
 ) -> None:
     canned.reply = Canned(silent=True)
-    remote = RemoteBackend(RemoteConfig(canned.url, timeout_s=NEVER_S))
-    stop = threading.Event()
-    threading.Timer(0.3, stop.set).start()
-    try:
-        events = list(remote.stream_chat(HELLO, SamplingParams(), stop))  # no model chosen: /models first
-    finally:
-        remote.close()
-    assert isinstance(events[-1], ReplyDone) and events[-1].stats.stop_reason is StopReason.USER
+    done = stopped_soon(RemoteBackend(RemoteConfig(canned.url, timeout_s=NEVER_S)))  # no model chosen: /models first
+    assert done.stats.stop_reason is StopReason.USER
 
 
 WRONG_TYPES = (
@@ -331,13 +337,7 @@ def test_stop_ends_a_tls_request_the_server_never_answers(tls_canned: CannedServ
     tls_canned.reply = Canned(silent=True)
     remote = RemoteBackend(RemoteConfig(tls_canned.url, ca_file=self_signed / "cert.pem", timeout_s=NEVER_S))
     remote.select_model("m")
-    stop = threading.Event()
-    threading.Timer(0.3, stop.set).start()
-    try:
-        done = list(remote.stream_chat(HELLO, SamplingParams(), stop))[-1]
-    finally:
-        remote.close()
-    assert isinstance(done, ReplyDone) and done.stats.stop_reason is StopReason.USER
+    assert stopped_soon(remote).stats.stop_reason is StopReason.USER
 
 
 @pytest.mark.timeout(STOP_GUARD_S)
@@ -346,13 +346,8 @@ def test_stop_ends_a_tls_handshake_the_server_never_answers() -> None:
     with socket.create_server(("127.0.0.1", 0)) as listener:
         remote = RemoteBackend(RemoteConfig(f"https://127.0.0.1:{listener.getsockname()[1]}", timeout_s=NEVER_S))
         remote.select_model("m")
-        stop = threading.Event()
-        threading.Timer(0.3, stop.set).start()
-        try:
-            done = list(remote.stream_chat(HELLO, SamplingParams(), stop))[-1]
-        finally:
-            remote.close()
-    assert isinstance(done, ReplyDone) and done.stats.stop_reason is StopReason.USER
+        done = stopped_soon(remote)
+    assert done.stats.stop_reason is StopReason.USER
 
 
 def test_a_refusal_nested_too_deep_to_read_is_still_a_refusal(canned: CannedServer) -> None:
