@@ -38,7 +38,7 @@ from typing import Protocol
 
 from app.core.inference.engine import Engine
 from app.core.support.formatting import fill
-from app.core.support.user_text import N_
+from app.core.support.user_text import N_, text_of
 from app.core.types.messages import ChatMessage
 
 log = logging.getLogger(__name__)
@@ -441,7 +441,7 @@ class EnginePlanner:
                 request.system_prompt, request.messages, n_ctx, reserve, request.policy, request.retrieved
             )
         except WindowError as error:
-            return PlanResult(request, error=str(error))
+            return PlanResult(request, error=text_of(error))
         except Exception as error:  # a chat template can refuse odd input (e.g. roles out of order)
             log.exception("The context window could not be planned")
             return PlanResult(request, error=f"The model's chat template could not build the prompt: {error}")
