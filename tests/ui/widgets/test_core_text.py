@@ -74,8 +74,8 @@ def test_a_core_text_crosses_a_pickle_and_an_exception_with_its_template() -> No
     inner = fill(N_("The reply stopped: {reason}"), reason=StopReason.USER)
     outer = pickle.loads(pickle.dumps(fill(N_("Loading {name} was cancelled."), name=inner)))
     assert isinstance(outer, UserText) and isinstance(outer.fields["name"], UserText)
-    again = ErrorInfo.of(EngineError(outer)).to_exception()  # as an error crosses the engine's pipe
-    assert core_text.word(again) == outer and isinstance(pickle.loads(pickle.dumps(ErrorInfo.of(again))).message, UserText)
+    info = pickle.loads(pickle.dumps(ErrorInfo.of(EngineError(outer))))  # as an error crosses the engine's pipe
+    assert isinstance(info.message, UserText) and core_text.word(info.to_exception()) == outer
 
 
 def test_a_filled_core_text_is_worded_from_its_translated_template(chinese: None) -> None:
