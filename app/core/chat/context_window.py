@@ -251,15 +251,32 @@ class ContextWindow:
         alone = self._counter.count_tokens((*head, ChatMessage(newest.role, newest.text)))
         if policy is not WindowPolicy.STOP_AT_LIMIT or alone > budget:
             return MessageTooLongError(
-                f"The latest message is {blocks[-1]} tokens, but with the system prompt and chat template "
-                f"({base} tokens) and {reserve} tokens kept free for the reply, a context of {n_ctx} tokens "
-                f"has room for {max(budget - base, 0)}. Shorten the message, lower max tokens, or raise the "
-                "context length in the model settings."
+                fill(
+                    N_(
+                        "The latest message is {tokens} tokens, but with the system prompt and chat template "
+                        "({base} tokens) and {reserve} tokens kept free for the reply, a context of {n_ctx} tokens "
+                        "has room for {room}. Shorten the message, lower max tokens, or raise the "
+                        "context length in the model settings."
+                    ),
+                    tokens=blocks[-1],
+                    base=base,
+                    reserve=reserve,
+                    n_ctx=n_ctx,
+                    room=max(budget - base, 0),
+                )
             )
         return ContextFullError(
-            f"This conversation needs {total} tokens but {budget} fit (a context of {n_ctx} tokens minus "
-            f"{reserve} for the reply), and the window policy is “stop at limit”. Start a new chat, raise the "
-            "context length, or switch the policy to the rolling window."
+            fill(
+                N_(
+                    "This conversation needs {total} tokens but {budget} fit (a context of {n_ctx} tokens minus "
+                    "{reserve} for the reply), and the window policy is “stop at limit”. Start a new chat, raise the "
+                    "context length, or switch the policy to the rolling window."
+                ),
+                total=total,
+                budget=budget,
+                n_ctx=n_ctx,
+                reserve=reserve,
+            )
         )
 
 

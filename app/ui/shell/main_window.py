@@ -720,13 +720,9 @@ class MainWindow(QMainWindow):
             self.documents_threads, self.embedder, lambda: installed_models(app_paths().models), parent=self
         )
         self.add_dock(self.tr("Documents"), "DocumentsDock", self.documents_panel).hide()
-        self.documents_panel.failed.connect(self._on_documents_failed)
         self.chats.retrievalShown.connect(self.glass.prompt_panel.show_retrieval)
         self.state_signals.changed.connect(lambda: self.documents_panel.set_chat(self.state.chat_id or ""))
         self.documents_panel.set_chat(self.chats.session.chat.id)
-
-    def _on_documents_failed(self, text: str) -> None:
-        self.error_banner.show_error(text, logging.WARNING)
 
     def unload_model(self) -> None:
         """Free the model now (the user's Unload, or idle for too long); the next message loads it again."""
