@@ -293,7 +293,7 @@ class HubClient:
         """Names HF_ENDPOINT only when the user set it (then it may be the thing to check)."""
         if not os.environ.get("HF_ENDPOINT"):
             return ""
-        return " " + fill(N_("Glassbox is using {endpoint}, set by HF_ENDPOINT."), endpoint=self.endpoint)
+        return fill(N_(" Glassbox is using {endpoint}, set by HF_ENDPOINT."), endpoint=self.endpoint)
 
     def _translate(self, error: BaseException, repo_id: str | None, filename: str | None, what: str) -> HubError:
         repo = repo_id or N_("the repository")
@@ -323,10 +323,17 @@ class HubClient:
                 )
             return HubError(HubErrorKind.GATED, text, _status(error))
         if isinstance(error, RepositoryNotFoundError):
-            hint = "" if self.token else " " + N_("If it is private, add a Hugging Face token that can read it.")
-            missing = fill(
-                N_("{repo} was not found on {host}. Check the name.{hint}"), repo=repo, host=self.host, hint=hint
-            )
+            if self.token:
+                missing = fill(N_("{repo} was not found on {host}. Check the name."), repo=repo, host=self.host)
+            else:
+                missing = fill(
+                    N_(
+                        "{repo} was not found on {host}. Check the name. If it is private, add a Hugging Face "
+                        "token that can read it."
+                    ),
+                    repo=repo,
+                    host=self.host,
+                )
             return HubError(HubErrorKind.NOT_FOUND, missing, 404)
         if isinstance(error, RevisionNotFoundError):
             return HubError(HubErrorKind.NOT_FOUND, fill(N_("That revision of {repo} does not exist."), repo=repo), 404)
