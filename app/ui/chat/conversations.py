@@ -69,7 +69,7 @@ class _Draft:
 
 class Conversations(QObject):
     continueRequested = Signal()  # reply to the conversation as it stands (after regenerate or an edit)
-    replyRefused = Signal(str)  # the context window refused the turn: the reply did not start
+    replyRefused = Signal(object)  # (str) the context window refused the turn: the reply did not start
     stopRequested = Signal()  # stop the reply streaming now (its chat is about to be deleted)
     reloadRequested = Signal(object)  # Path: load the model on duty again, with the settings saved now
     titleChanged = Signal(str)  # the window title for the chat on show

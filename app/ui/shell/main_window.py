@@ -158,7 +158,6 @@ class MainWindow(QMainWindow):
         self.server_models = ServerModels(
             self.model_picker, lambda: self.chats.session.settings, self.chats.session.set_defaults, self
         )
-        self.server_models.listFailed.connect(lambda text: self.error_banner.show_error(text, logging.WARNING))
         self.servers_action.triggered.connect(self.server_models.open_dialog)
         session = self.chats.session
         self.appearance = AppearanceMenus(lambda: session.settings, session.set_defaults, self)
