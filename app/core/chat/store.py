@@ -191,8 +191,14 @@ class ChatStore:
 
     def _open_failed(self, error: Exception) -> ChatStoreError:
         return ChatStoreError(
-            f"The chat history at {self.path} could not be opened ({error}). Check that the folder is writable "
-            "and the disk is not full, then restart Glassbox."
+            fill(
+                N_(
+                    "The chat history at {path} could not be opened ({error}). Check that the folder is writable "
+                    "and the disk is not full, then restart Glassbox."
+                ),
+                path=self.path,
+                error=error,
+            )
         )
 
     def _open_or_set_aside(self, path: Path) -> sqlite3.Connection:

@@ -235,7 +235,9 @@ class EmbeddingProcess:
         self._stop()
         if code is not None and code < 0:
             return EmbeddingError(describe_crash(-code, doing))
-        return EmbeddingError(f"The embedding process ended while {doing} (exit code {code}).")
+        return EmbeddingError(
+            fill(N_("The embedding process ended while {doing} (exit code {code})."), doing=doing, code=code)
+        )
 
     def _stop(self) -> None:
         process, self._process = self._process, None

@@ -2,8 +2,8 @@
 flow of a turn through the chat history and the context window.
 
 The shell creates it with what it needs — the application state, the LLM worker, the chat
-session, the chat view, the composer, the error banner, a way to add docks and the Chat
-menu to fill — and places its `meter` above the composer. It hands it the moments of a
+session, the chat view, the composer, a way to add docks and the Chat menu to fill — and
+places its `meter` above the composer. It hands it the moments of a
 turn: `send` (a user message), `start_reply` (save an empty reply, plan the context window
 on the LLM worker, then generate), `reply_finished` / `reply_failed`. Everything else —
 regenerate, edit and continue, versions, opening chats, settings — starts here; what only
@@ -13,7 +13,6 @@ when `emit` returns).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -35,6 +34,7 @@ from app.core.types.load import LoadReport
 from app.core.types.replies import ReplyDone
 from app.core.types.stats import ReplyMetrics, ReplyStats, StopReason
 from app.core.types.token_trace import TokenTrace
+from app.ui import message
 from app.ui.chat.citations import RECALLED_MARK, CitationsBar, recalled_badge, recalled_ids, retrieved_sources
 from app.ui.chat.composer import Composer
 from app.ui.chat.context_meter import ContextMeter
@@ -49,7 +49,6 @@ from app.ui.llm.worker import LlmWorker
 from app.ui.state_signals import StateSignals
 from app.ui.threads import rearm
 from app.ui.widgets.core_text import word
-from app.ui.widgets.error_banner import ErrorBanner
 from app.ui.widgets.reply_footer import reply_footer
 
 METER_DELAY_MS = 400  # the meter follows typing after this pause
@@ -70,7 +69,7 @@ class _Draft:
 
 class Conversations(QObject):
     continueRequested = Signal()  # reply to the conversation as it stands (after regenerate or an edit)
-    replyRefused = Signal(str)  # the context window refused the turn: the reply did not start
+    replyRefused = Signal(object)  # (str) the context window refused the turn: the reply did not start
     stopRequested = Signal()  # stop the reply streaming now (its chat is about to be deleted)
     reloadRequested = Signal(object)  # Path: load the model on duty again, with the settings saved now
     titleChanged = Signal(str)  # the window title for the chat on show
@@ -85,7 +84,6 @@ class Conversations(QObject):
         session: ChatSession,
         chat_view: ChatView,
         composer: Composer,
-        banner: ErrorBanner,
         add_dock: DockAdder,
         menu: QMenu,
         parent: QObject | None = None,
@@ -97,7 +95,6 @@ class Conversations(QObject):
         self.worker = worker
         self.chat_view = chat_view
         self.composer = composer
-        self.banner = banner
         self.session = session
         self.reply: Message | None = None  # the reply streaming now
         self._metrics: ReplyMetrics | None = None
@@ -153,7 +150,7 @@ class Conversations(QObject):
         session.chatsListed.connect(self._on_chats_listed)
         session.chatOpened.connect(self._render_chat)
         session.settingsChanged.connect(self._on_settings_changed)
-        session.failed.connect(self.banner.show_error)
+        session.failed.connect(message.error)
         session.notice.connect(self._on_session_notice)
         session.exported.connect(self._on_exported)
         self.sidebar.chatActivated.connect(self.open_chat)
@@ -366,13 +363,13 @@ class Conversations(QObject):
             self.retrieval.longMemoryRequested.emit(self.session.chat.id, enabled)
 
     def _on_session_notice(self, text: str) -> None:
-        self.banner.show_error(text, logging.WARNING)
+        message.warning(text)
 
     def _on_exported(self, path: str) -> None:
         self.statusMessage.emit(fill(self.tr("Chat exported to {path}"), path=path), 8000)
 
     def _on_retrieval_failed(self, text: str) -> None:
-        self.banner.show_error(text, logging.WARNING)
+        message.warning(text)
 
     def _on_retrieval_options(self, chat_id: str, long_memory: bool) -> None:
         if chat_id == self.session.chat.id:
@@ -436,7 +433,7 @@ class Conversations(QObject):
         """An empty chat on show; a reply being written goes on in its own chat."""
         self.session.new_chat()
         self.chat_view.clear()
-        self.banner.hide()
+        message.clear()
 
     def _delete_chat(self, chat_id: str) -> None:
         if self.reply is not None and self.reply.chat_id == chat_id:
@@ -644,13 +641,13 @@ class Conversations(QObject):
 
     def _render_thread_only(self) -> None:
         self.chat_view.clear()
-        for message in self.session.shown_thread:
-            if self.reply is not None and message.id == self.reply.id:
-                live = self.chat_view.begin_reply(key=message.id)  # back in the chat whose reply is written
+        for shown in self.session.shown_thread:
+            if self.reply is not None and shown.id == self.reply.id:
+                live = self.chat_view.begin_reply(key=shown.id)  # back in the chat whose reply is written
                 self._attach_menu(live)
                 self.chat_view.append_tokens(self.session.recorded_text())
             else:
-                self._add_widget(message)
+                self._add_widget(shown)
 
     def _export_current(self, kind: str) -> None:
         if self.session.saved:

@@ -340,7 +340,7 @@ class GpuPanel(QWidget):
         self.set_loaded_config(report.config)
         self._update_controls()
 
-    @Slot(str)
+    @Slot(object)
     def _on_load_failed(self, message: str) -> None:
         self._load_ended(fill(self.tr("Loading failed: {error}"), error=message))
 

@@ -41,6 +41,7 @@ from app.core.server.model_queue import ModelQueue, QueuedJob
 from app.core.support.formatting import fill
 from app.core.support.stop_flag import StopFlag
 from app.core.support.timed_batch import TimedBatch
+from app.core.support.user_text import text_of
 from app.core.types.errors import EngineError, LoadCancelled
 from app.core.types.load import LoadConfig, LoadReport
 from app.core.types.messages import ChatMessage
@@ -83,7 +84,7 @@ class LlmWorker(QObject):
     loadStage = Signal(str)  # the load stage now running (see load_timeline)
     loadProgress = Signal(float)
     loaded = Signal(object)  # LoadReport
-    loadFailed = Signal(str)
+    loadFailed = Signal(object)  # why, as a str (a core text keeps its template for the reader's language)
     loadCancelled = Signal(str)  # the cancel Glassbox was asked for (Cancel, closing): not a failure
     loadFallbackStep = Signal(object)  # FallbackStep: out of memory, retrying with fewer GPU layers
     loadFellBack = Signal(object)  # FallbackResult: loaded with fewer GPU layers than asked (emitted before `loaded`)
@@ -92,7 +93,7 @@ class LlmWorker(QObject):
     replyMetrics = Signal(object)  # ReplyMetrics, emitted right before `finished`
     replyTokens = Signal(object)  # TokenTrace, right before `finished`, while token_probabilities is set
     finished = Signal(object)  # ReplyDone
-    failed = Signal(str)
+    failed = Signal(object)  # why, as a str (a core text keeps its template)
     promptInspected = Signal(object)  # PromptInspection
     inspectFailed = Signal(str)
     windowPlanned = Signal(object)  # PlanResult
@@ -208,7 +209,7 @@ class LlmWorker(QObject):
             log.warning("Model load failed: %s", error)
             if isinstance(error, OutOfMemoryError):
                 self.loadOutOfMemory.emit(config)
-            self.loadFailed.emit(str(error))
+            self.loadFailed.emit(text_of(error))
             return
         except Exception as error:  # whatever else: never kill the thread
             log.exception("Unexpected error while loading %s", config.model_path)
@@ -280,10 +281,10 @@ class LlmWorker(QObject):
         except RemoteError as error:  # the server failed before any text came
             self.failed.emit(error.message)
         except EngineCrashed as error:  # the engine died before the reply began
-            self.failed.emit(str(error))
+            self.failed.emit(text_of(error))
             self.engineLost.emit(str(error))
         except EngineError as error:
-            self.failed.emit(str(error))
+            self.failed.emit(text_of(error))
         except Exception as error:
             log.exception("Generation failed")
             self.failed.emit(fill(self.tr("Generation failed unexpectedly: {error}"), error=error))
@@ -319,7 +320,7 @@ class LlmWorker(QObject):
             planner = self._remote_planner
             result = planner.plan(request) if planner else self._on_model(lambda backend: backend.plan(request))
         except EngineError as error:  # EngineCrashed included: the model is gone
-            result = PlanResult(request, error=str(error))
+            result = PlanResult(request, error=text_of(error))
             if isinstance(error, EngineCrashed):
                 self.engineLost.emit(str(error))
         self.windowPlanned.emit(result)
@@ -342,7 +343,7 @@ class LlmWorker(QObject):
         try:
             inspection = self._on_model(lambda backend: backend.inspect(request))
         except Exception as error:  # a template can fail on odd input; say so instead of dying
-            self.inspectFailed.emit(fill(self.tr("The prompt could not be built: {error}"), error=word(str(error))))
+            self.inspectFailed.emit(fill(self.tr("The prompt could not be built: {error}"), error=word(error)))
             return
         self.promptInspected.emit(inspection)
 

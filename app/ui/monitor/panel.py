@@ -252,7 +252,7 @@ class MonitorPanel(QWidget):
         self._metrics = None
         self.refresh()
 
-    @Slot(str)
+    @Slot(object)
     def _on_reply_failed(self, message: str) -> None:
         self.timeline.reply_ended(ReplyOutcome.FAILED, error=message)
         self._tell(self.alerts.observe_failure(message))

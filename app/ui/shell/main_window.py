@@ -40,6 +40,7 @@ from app.core.support.formatting import fill, format_bytes
 from app.core.types.load import LoadConfig, LoadReport
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone
+from app.ui import message
 from app.ui.chat.composer import Composer
 from app.ui.chat.conversations import Conversations
 from app.ui.chat.session import ChatSession
@@ -110,7 +111,6 @@ class MainWindow(QMainWindow):
             chat_view=self.chat_view,
             composer=self.composer,
             chat=session,
-            banner=self.error_banner,
             add_dock=self.add_dock,
             view_menu=self.view_menu,
             help_menu=self.help_menu,
@@ -127,7 +127,6 @@ class MainWindow(QMainWindow):
             session=session,
             chat_view=self.chat_view,
             composer=self.composer,
-            banner=self.error_banner,
             add_dock=self.add_dock,
             menu=self.chat_menu,
             parent=self,
@@ -136,8 +135,7 @@ class MainWindow(QMainWindow):
         self._connect_features()
         # the decoding explorer: Compare, forks from the token view, Replay
         self.decoding = DecodingExplorer(
-            self.chats, self.worker, self.glass, self.state_signals, self.error_banner, self.composer,
-            self.chat_menu, self,
+            self.chats, self.worker, self.glass, self.state_signals, self.composer, self.chat_menu, self,
         )  # fmt: skip
         self.decoding.statusMessage.connect(self.statusBar().showMessage)
         self.composer_buttons.addWidget(self.decoding.compare_button)
@@ -160,10 +158,9 @@ class MainWindow(QMainWindow):
         self.server_models = ServerModels(
             self.model_picker, lambda: self.chats.session.settings, self.chats.session.set_defaults, self
         )
-        self.server_models.listFailed.connect(lambda text: self.error_banner.show_error(text, logging.WARNING))
         self.servers_action.triggered.connect(self.server_models.open_dialog)
         session = self.chats.session
-        self.appearance = AppearanceMenus(lambda: session.settings, session.set_defaults, self.error_banner, self)
+        self.appearance = AppearanceMenus(lambda: session.settings, session.set_defaults, self)
         self.appearance.add_to(self.view_menu)
         # the welcome in an empty chat, Get a better model, Open file…, the cursor in the message box
         self.get_started = GetStarted(
@@ -175,7 +172,6 @@ class MainWindow(QMainWindow):
                 self.model_picker,
                 self.toolbar,
                 self.tools_menu,
-                self.error_banner,
                 self.status_label.setText,
                 self.open_models,
                 lambda path: self.refresh_models(select=path),
@@ -253,6 +249,7 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.setContentsMargins(8, 8, 8, 8)
         self.error_banner = ErrorBanner(central)
+        message.register(self.error_banner)  # what panels and workers say through app.ui.message
         layout.addWidget(self.error_banner)
         self.alert_notice = AlertNotice(central)
         layout.addWidget(self.alert_notice)
@@ -709,7 +706,6 @@ class MainWindow(QMainWindow):
             self.worker,
             self.state,
             self.chats.session,
-            self.error_banner,
             self._apply_load_settings,
             lambda: self.server_panel.server,
             self.tools_menu,
@@ -723,13 +719,9 @@ class MainWindow(QMainWindow):
             self.documents_threads, self.embedder, lambda: installed_models(app_paths().models), parent=self
         )
         self.add_dock(self.tr("Documents"), "DocumentsDock", self.documents_panel).hide()
-        self.documents_panel.failed.connect(self._on_documents_failed)
         self.chats.retrievalShown.connect(self.glass.prompt_panel.show_retrieval)
         self.state_signals.changed.connect(lambda: self.documents_panel.set_chat(self.state.chat_id or ""))
         self.documents_panel.set_chat(self.chats.session.chat.id)
-
-    def _on_documents_failed(self, text: str) -> None:
-        self.error_banner.show_error(text, logging.WARNING)
 
     def unload_model(self) -> None:
         """Free the model now (the user's Unload, or idle for too long); the next message loads it again."""

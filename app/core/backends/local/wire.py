@@ -24,6 +24,7 @@ from app.core.inference.sampling import SamplingParams
 from app.core.memory.beam_fit import BeamWidthDoesNotFit
 from app.core.memory.fallback import FallbackStep, OutOfMemoryError
 from app.core.models.validation import ModelFileError
+from app.core.support.user_text import text_of
 from app.core.types.errors import EngineError, LoadCancelled, PromptTooLong
 from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
@@ -186,12 +187,12 @@ class ErrorInfo:
     @classmethod
     def of(cls, error: BaseException) -> ErrorInfo:
         if isinstance(error, ModelFileError):
-            return cls("model_file", str(error), str(error.path), error.reason)
+            return cls("model_file", text_of(error), str(error.path), error.reason)
         if isinstance(error, PromptTooLong):
-            return cls("prompt_too_long", str(error), prompt_tokens=error.prompt_tokens, n_ctx=error.n_ctx)
+            return cls("prompt_too_long", text_of(error), prompt_tokens=error.prompt_tokens, n_ctx=error.n_ctx)
         for kind, error_type in _KINDS.items():
             if type(error) is error_type:
-                return cls(kind, str(error))
+                return cls(kind, text_of(error))
         return cls("unexpected", f"{type(error).__name__}: {error}")
 
 
