@@ -17,10 +17,13 @@ from app.core.memory.calibration import CalibrationStore
 from app.core.memory.fallback import FallbackResult, FallbackStep
 from app.core.memory.hardware import GpuSnapshot, HardwareMonitor, OffloadSupport
 from app.core.memory.planner import MIB, Headroom
+from app.core.monitor.clock import SessionClock
+from app.core.monitor.sampler import ResourceSampler
 from app.core.support.formatting import format_bytes
 from app.core.types.load import LoadConfig, LoadReport
 from app.ui.gpu.memory_bars import MemoryBar
 from app.ui.gpu.panel import GpuPanel
+from app.ui.hardware_sampling import HardwareSampling
 from tests.fakes import fake_pynvml
 from tests.fakes.fake_pynvml import GIB, FakeGpu, FakeNvml
 
@@ -41,19 +44,22 @@ PanelFactory = Callable[[FakeNvml], tuple[GpuPanel, FakeLlmWorker]]
 
 @pytest.fixture
 def make_panel(qtbot: QtBot) -> Iterator[PanelFactory]:
-    panels: list[GpuPanel] = []
+    made: list[tuple[GpuPanel, HardwareSampling]] = []
 
     def make(fake: FakeNvml) -> tuple[GpuPanel, FakeLlmWorker]:
         worker = FakeLlmWorker()
         monitor = HardwareMonitor(nvml=fake.module, offload=OffloadSupport(True))
-        panel = GpuPanel(worker, monitor, CalibrationStore(), poll_interval_ms=50)
+        sampling = HardwareSampling(ResourceSampler(SessionClock(), monitor), interval_ms=50)
+        panel = GpuPanel(sampling, worker, CalibrationStore())
         qtbot.addWidget(panel)
-        panels.append(panel)
+        made.append((panel, sampling))
+        sampling.start()
         qtbot.waitUntil(lambda: panel.snapshot is not None)
         return panel, worker
 
     yield make
-    for panel in panels:
+    for panel, sampling in made:
+        sampling.shutdown()
         panel.shutdown()
 
 
