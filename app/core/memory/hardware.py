@@ -145,7 +145,7 @@ def llama_offload_support() -> OffloadSupport:
 
 
 class HardwareMonitor:
-    """Takes snapshots; safe to call from one poller thread at a time (a lock guards NVML).
+    """Takes snapshots; safe to call from one sampler thread at a time (a lock guards NVML).
 
     "This process" is the app: the process `pid` (this one by default) and its children,
     so the VRAM and RAM the engine process holds count as Glassbox's, not as another program's.

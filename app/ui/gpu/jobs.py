@@ -39,7 +39,7 @@ class MeasureRequest:
     planned: int  # the plan shown, with calibration
     planned_raw: int  # the same plan without calibration (what the record compares against)
     before: HardwareSnapshot | None
-    asked_at: float  # session seconds when the load had ended: a snapshot taken from then on measures it
+    asked_at: float  # session seconds when the measurement was asked for, after the load: a sample from then on
 
 
 @dataclass(frozen=True)

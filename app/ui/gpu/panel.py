@@ -324,6 +324,7 @@ class GpuPanel(QWidget):
         """A load is on its way: busy until it ends; remember the GPU as it was before it."""
         self._load_running = True
         self._before_load = self.snapshot
+        self._measuring = None  # a measurement still waiting for its sample would measure this load instead
         self.check_label.clear()
         self.progress.setValue(0)
         self.progress.show()

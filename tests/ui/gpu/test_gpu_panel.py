@@ -243,7 +243,7 @@ def test_bars_show_this_app_other_processes_and_free_for_each_gpu(make_panel: Pa
     assert second.caption.endswith("of 12.00 GiB")
     assert "NVIDIA RTX A4000, NVIDIA GeForce RTX 3060" in panel.status_label.text()
 
-    fake.gpus[0].processes[os.getpid()] = 1 * GIB  # the bars follow the poller
+    fake.gpus[0].processes[os.getpid()] = 1 * GIB  # the bars follow the sampler
     qtbot.waitUntil(lambda: panel.gpu_bars[0].caption.startswith("GPU 0: this app 1.00 GiB"))
     panel.grab()
 
@@ -291,6 +291,26 @@ def test_after_a_gpu_load_the_plan_is_compared_with_nvml_and_remembered(
     assert CalibrationStore().correction(starter_model) == 100 * MIB
     assert panel.planner.correction == 100 * MIB  # the next estimate is corrected
     assert panel.planner.plan(31, panel.context_settings()).gpu_total == planned + 100 * MIB
+
+
+def test_a_load_is_measured_by_a_sample_taken_after_it_never_by_one_from_before(
+    make_panel: PanelFactory, qtbot: QtBot, starter_model: Path
+) -> None:
+    fake = fake_pynvml.one_gpu_with_other_process()
+    panel, worker = make_panel(fake)
+    load(qtbot, panel, worker, LoadConfig(starter_model, n_ctx=2048))
+    planned = panel.planner.plan(31, panel.context_settings()).gpu_total
+    with qtbot.waitSignal(panel._sampling.sampled) as taken:
+        panel._sampling.sample_now()
+    before_the_load = taken.args[0]  # this app holds nothing on the GPU yet
+
+    fake.gpus[0].processes[os.getpid()] = planned + 100 * MIB
+    worker.loaded.emit(LoadReport(config=LoadConfig(starter_model, n_ctx=2048, n_gpu_layers=31)))
+    panel._sampling.sampled.emit(before_the_load)  # a sample from before the load, handled only now
+    assert panel.check_label.text() == ""
+    qtbot.waitUntil(lambda: panel.check_label.text().startswith("After loading"))
+
+    assert f"measured {format_bytes(planned + 100 * MIB)}" in panel.check_label.text()
 
 
 def test_a_fallback_is_explained_and_the_slider_shows_the_setting_that_holds(
