@@ -49,6 +49,7 @@ from app.ui.documents.panel import DocumentsPanel
 from app.ui.documents.workers import DocumentsThreads
 from app.ui.glass.glass_box import GlassBox
 from app.ui.gpu.panel import GpuPanel
+from app.ui.hardware_sampling import HardwareSampling
 from app.ui.llm.retrieval import RetrievalThread, SharedEmbedder
 from app.ui.llm.worker import LlmThread, LlmWorker
 from app.ui.monitor.alert_notice import AlertNotice
@@ -681,8 +682,11 @@ class MainWindow(QMainWindow):
     # ---- GPU offload -------------------------------------------------------------------
 
     def _build_gpu_panel(self) -> None:
-        """The GPU offload panel in a dock (View → GPU offload); it follows the worker's loads."""
-        self.gpu_panel = GpuPanel(self.worker, parent=self)
+        """The GPU offload panel in a dock (View → GPU offload); it follows the worker's loads.
+        The window's one hardware sampler starts here: the GPU panel, the Monitor and its alerts read its samples."""
+        self.hardware_sampling = HardwareSampling(parent=self)
+        self.hardware_sampling.start()
+        self.gpu_panel = GpuPanel(self.hardware_sampling, self.worker, parent=self)
         self.gpu_panel.applyRequested.connect(self._apply_load_settings)
         self.worker.loadFellBack.connect(self._on_load_fell_back)
         self.add_dock(self.tr("GPU offload"), "GpuOffloadDock", self.gpu_panel)
@@ -690,7 +694,7 @@ class MainWindow(QMainWindow):
     def _build_monitor_panel(self) -> None:
         """The Monitor panel in a dock (View → Monitor): the machine over time, and alerts above the chat."""
         self.monitor_panel = MonitorPanel(
-            self.state_signals, self.worker, self.chats.session.settings.monitor, parent=self
+            self.state_signals, self.hardware_sampling, self.worker, self.chats.session.settings.monitor, parent=self
         )
         self.add_dock(self.tr("Monitor"), "MonitorDock", self.monitor_panel).hide()
         self.monitor_panel.alertRaised.connect(self.alert_notice.show_alert)
@@ -820,8 +824,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         """Ordered exit that never aborts and never loses a token.
 
-        Every stop and cancel flag is set first (the reply, a load and its warm-up, the GPU
-        poller, downloads, library jobs, Hub requests); the window then says "Closing…" with its
+        Every stop and cancel flag is set first (the reply, a load and its warm-up, the hardware
+        sampler, downloads, library jobs, Hub requests); the window then says "Closing…" with its
         controls disabled, and waits while it goes on handling events, so the tokens a reply
         still makes meanwhile are shown and saved. The chat storage closes only after the LLM
         thread has ended: the last partial reply is written first. A close asked for while
@@ -836,6 +840,7 @@ class MainWindow(QMainWindow):
         self._speed_timer.stop()
         self.server_panel.stop()  # API replies end at their next token; the server's thread is joined
         self.llm.request_stop()
+        self.hardware_sampling.request_stop()
         self.gpu_panel.request_stop()
         self.server_models.request_stop()
         self.monitor_panel.request_stop()
@@ -852,6 +857,7 @@ class MainWindow(QMainWindow):
         wait_keeping_events(self.get_started.threads())
         self.embedder.close()
         self.chats.shutdown()
+        self.hardware_sampling.shutdown()
         self.gpu_panel.shutdown()
         self.monitor_panel.shutdown()
         self.monitor_extras.shutdown()
