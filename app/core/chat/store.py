@@ -13,6 +13,12 @@ so the old branch stays and can be shown again (`switch_branch`).
 Ids are random hex strings made by the caller (`new_message`), so the UI can show and
 refer to a message before the write has reached the disk.
 
+The file is opened under the shared SQLite policy (app/core/support/sqlite_policy.py: busy
+timeout, WAL, `quick_check` at open, a damaged file set aside). The documents index keeps
+its tables in the same file and owns one trigger on `chats` (`doc_chat_deleted`, see
+app/core/documents/index.py): deleting a chat here deletes the chat's own collections there.
+This store never creates, changes or drops that trigger.
+
 One `ChatStore` belongs to one thread (sqlite3 connections do not cross threads).
 """
 
@@ -31,6 +37,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from app.core.support import sqlite_policy
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 
@@ -40,9 +47,6 @@ SCHEMA_VERSION = 2  # 2: chats.pinned
 DEFAULT_TITLE = N_("New chat")  # stored as it is; the window shows it in the reader's language
 TITLE_LENGTH = 48
 PARTIAL_SAVE_INTERVAL_S = 0.5
-BUSY_TIMEOUT_S = 5.0  # how long one statement waits for another connection's lock
-OPEN_PATIENCE_S = 10.0  # the WAL switch and the first schema write can fail busy without waiting: tried this long
-OPEN_RETRY_PAUSE_S = 0.05  # the first pause between attempts; it grows with each one, up to half a second
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS chats (
@@ -175,7 +179,7 @@ class ChatStore:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = self._open_or_set_aside(path)
         except sqlite3.OperationalError as error:
-            if not _is_busy(error):
+            if not sqlite_policy.is_busy(error):
                 raise self._open_failed(error) from error
             raise ChatStoreError(
                 fill(
@@ -196,23 +200,15 @@ class ChatStore:
         )
 
     def _open_or_set_aside(self, path: Path) -> sqlite3.Connection:
-        try:
-            return _connect(path)
-        except sqlite3.DatabaseError as error:
-            if isinstance(error, sqlite3.OperationalError):
-                raise  # locked, read-only, unable to open, disk full or I/O: the file itself is not damaged
-            aside = path.with_name(f"{path.name}.damaged-{datetime.now():%Y%m%d-%H%M%S}")
-            for suffix in ("", "-wal", "-shm"):
-                part = Path(f"{path}{suffix}")
-                if part.exists():
-                    part.rename(Path(f"{aside}{suffix}"))
+        db, aside = sqlite_policy.open_or_set_aside(path, _prepare)
+        if aside is not None:
             message = (
-                f"The chat history could not be read ({error}); it was kept as {aside.name} and a new, "
+                f"The chat history could not be read ({aside.reason}); it was kept as {aside.path.name} and a new, "
                 "empty history was started."
             )
             log.error("%s", message)
             self.notices.append(message)
-            return _connect(path)
+        return db
 
     def close(self) -> None:
         self._db.close()
@@ -487,70 +483,27 @@ class ChatStore:
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
 
-class _DamagedPages(sqlite3.DatabaseError):
-    """`PRAGMA quick_check` found damage inside a file whose header is intact."""
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    """Open the database, tried again while another connection holds a lock SQLite does not wait for.
-
-    Two processes creating the same new database race on the switch to WAL and on the first
-    schema write; SQLite answers one of them "database is locked" at once instead of calling
-    its busy handler, so the open is tried again with a growing pause for OPEN_PATIENCE_S.
-    """
-    deadline = time.monotonic() + OPEN_PATIENCE_S
-    attempt = 1
-    while True:
-        try:
-            return _connect_once(path)
-        except sqlite3.OperationalError as error:
-            if not _is_busy(error) or time.monotonic() >= deadline:
-                raise
-            log.debug("Chat history busy at open (attempt %d): %s", attempt, error)
-            time.sleep(min(OPEN_RETRY_PAUSE_S * attempt, 0.5))
-            attempt += 1
-
-
-def _is_busy(error: sqlite3.OperationalError) -> bool:
-    text = str(error).lower()
-    return "locked" in text or "busy" in text
-
-
-def _connect_once(path: Path) -> sqlite3.Connection:
-    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
-    try:
-        db.row_factory = sqlite3.Row
-        db.create_function("fold", 1, _fold, deterministic=True)
-        damage = [str(row[0]) for row in db.execute("PRAGMA quick_check(5)").fetchall()]
-        if damage != ["ok"]:
-            raise _DamagedPages(fill(N_("damaged pages: {damage}"), damage="; ".join(damage)))
-        mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
-            log.warning("SQLite would not use WAL for %s (journal mode %s); writes stay safe but slower", path, mode)
-        db.execute("PRAGMA synchronous = NORMAL")
-        db.execute("PRAGMA foreign_keys = ON")
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise ChatStoreError(
-                fill(
-                    N_(
-                        "The chat history at {path} was written by a newer Glassbox (schema {version}); "
-                        "update Glassbox to open it."
-                    ),
-                    path=path,
-                    version=version,
-                )
+def _prepare(db: sqlite3.Connection, path: Path) -> None:
+    """The chat store's schema, on a connection the SQLite policy opened (it may be tried again)."""
+    db.create_function("fold", 1, _fold, deterministic=True)
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise ChatStoreError(
+            fill(
+                N_(
+                    "The chat history at {path} was written by a newer Glassbox (schema {version}); "
+                    "update Glassbox to open it."
+                ),
+                path=path,
+                version=version,
             )
-        with db:
-            db.executescript(_SCHEMA)
-            if 0 < version < 2:  # a history from before pinning: the column is added, every chat unpinned
-                db.execute("ALTER TABLE chats ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        db.execute("SELECT COUNT(*) FROM chats").fetchone()
-    except BaseException:
-        db.close()
-        raise
-    return db
+        )
+    with db:
+        db.executescript(_SCHEMA)
+        if 0 < version < 2:  # a history from before pinning: the column is added, every chat unpinned
+            db.execute("ALTER TABLE chats ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    db.execute("SELECT COUNT(*) FROM chats").fetchone()
 
 
 def _store_as_head(db: sqlite3.Connection, message: Message) -> None:
