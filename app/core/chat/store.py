@@ -297,8 +297,9 @@ class ChatStore:
         The first user message of an untitled chat names the chat.
         """
         with self._write("save the message") as db:
+            db.execute("BEGIN IMMEDIATE")
             _store_as_head(db, message)
-        return self.message(message.id)
+            return self.message(message.id)  # as stored, before another connection can change it
 
     def add_message(self, chat_id: str, role: str, text: str, **details: Any) -> Message:
         """Append a message after the chat's head.
@@ -331,15 +332,16 @@ class ChatStore:
         """Remove a message and everything after it on its branches.
 
         The chat then shows the newest other version of the message, when it has one, else
-        the thread up to the message's parent.
+        the thread up to the message's parent. What is read and what is written are one
+        IMMEDIATE transaction: a version another connection adds meanwhile is the one shown.
         """
-        message = self.message(message_id)
-        others = [m for m in self.siblings(message_id) if m.id != message_id]
         with self._write("delete the message") as db:
-            db.execute("UPDATE chats SET head_id = ? WHERE id = ?", (message.parent_id, message.chat_id))
+            db.execute("BEGIN IMMEDIATE")
+            message = self.message(message_id)
+            others = [m for m in self.siblings(message_id) if m.id != message_id]
+            head = _newest_descendant(db, others[-1].id) if others else message.parent_id
+            db.execute("UPDATE chats SET head_id = ? WHERE id = ?", (head, message.chat_id))
             db.execute("DELETE FROM messages WHERE id = ?", (message_id,))
-        if others:
-            self.switch_branch(others[-1].id)
 
     def message(self, message_id: str) -> Message:
         row = self._db.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()
@@ -385,18 +387,16 @@ class ChatStore:
         return {mid: (index, len(ids)) for ids in groups.values() for index, mid in enumerate(ids)}
 
     def switch_branch(self, message_id: str) -> list[Message]:
-        """Show the branch through `message_id`, down to its newest descendant; returns the new thread."""
-        message = self.message(message_id)
-        head = message.id
-        while True:
-            row = self._db.execute(
-                "SELECT id FROM messages WHERE parent_id = ? ORDER BY created DESC, rowid DESC LIMIT 1", (head,)
-            ).fetchone()
-            if row is None:
-                break
-            head = row["id"]
+        """Show the branch through `message_id`, down to its newest descendant; returns the new thread.
+
+        The descendant is looked for inside the IMMEDIATE write transaction: a reply another
+        connection adds to the branch meanwhile becomes the head, not left off it."""
         with self._write("switch the branch") as db:
-            db.execute("UPDATE chats SET head_id = ? WHERE id = ?", (head, message.chat_id))
+            db.execute("BEGIN IMMEDIATE")
+            message = self.message(message_id)
+            db.execute(
+                "UPDATE chats SET head_id = ? WHERE id = ?", (_newest_descendant(db, message.id), message.chat_id)
+            )
         return self.thread(message.chat_id)
 
     def recover_interrupted(self) -> int:
@@ -504,6 +504,18 @@ def _prepare(db: sqlite3.Connection, path: Path) -> None:
             db.execute("ALTER TABLE chats ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     db.execute("SELECT COUNT(*) FROM chats").fetchone()
+
+
+def _newest_descendant(db: sqlite3.Connection, message_id: str) -> str:
+    """The end of the branch through `message_id`: from it, the newest reply at each step."""
+    head = message_id
+    while True:
+        row = db.execute(
+            "SELECT id FROM messages WHERE parent_id = ? ORDER BY created DESC, rowid DESC LIMIT 1", (head,)
+        ).fetchone()
+        if row is None:
+            return head
+        head = row["id"]
 
 
 def _store_as_head(db: sqlite3.Connection, message: Message) -> None:
