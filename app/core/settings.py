@@ -578,8 +578,8 @@ def load_settings(path: Path) -> LoadedSettings:
 def read_appearance(path: Path) -> Appearance:
     """The language and theme in the settings file, read before the window exists; never raises, never moves files.
 
-    A damaged file reads as the defaults here: `load_settings` (called later by the chat
-    session) is the one that sets it aside and tells the user.
+    A damaged file reads as the defaults here: `load_settings` (called later by the settings
+    store) is the one that sets it aside and tells the user.
     """
     try:
         data = _parse(path)
