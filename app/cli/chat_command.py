@@ -28,7 +28,7 @@ from app.core.backends.local.backend import LocalBackend
 from app.core.backends.remote import RemoteBackend, RemoteError, RemoteReplyDone
 from app.core.inference.sampling import SAMPLING_FIELDS, SamplingParams
 from app.core.models.validation import ModelFileError
-from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS
+from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
 from app.core.types.errors import EngineError, LoadCancelled
 from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
@@ -48,11 +48,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--api-key-env", metavar="NAME", help="with --server: the environment variable that holds its API key"
     )
     parser.add_argument("--system", default="", help="system prompt")
-    parser.add_argument("--max-tokens", type=bounded(SAMPLING_FIELDS["max_tokens"]), default=512)
-    parser.add_argument("--temperature", type=bounded(SAMPLING_FIELDS["temperature"]), default=0.7)
-    parser.add_argument("--seed", type=bounded(SAMPLING_FIELDS["seed"]), default=None)
-    parser.add_argument("--n-ctx", type=bounded(MODEL_FIELDS["n_ctx"]), default=4096)
-    parser.add_argument("--gpu-layers", type=bounded(GPU_LAYERS_FIELD), default=0)
+    sampling, model = SamplingParams(), ModelSettings()  # the defaults, as the settings declare them
+    parser.add_argument("--max-tokens", type=bounded(SAMPLING_FIELDS["max_tokens"]), default=sampling.max_tokens)
+    parser.add_argument("--temperature", type=bounded(SAMPLING_FIELDS["temperature"]), default=sampling.temperature)
+    parser.add_argument("--seed", type=bounded(SAMPLING_FIELDS["seed"]), default=sampling.seed)
+    parser.add_argument("--n-ctx", type=bounded(MODEL_FIELDS["n_ctx"]), default=model.n_ctx)
+    parser.add_argument("--gpu-layers", type=bounded(GPU_LAYERS_FIELD), default=model.n_gpu_layers)
     parser.add_argument("--stats", action="store_true", help="print the reply's stats to stderr")
     parser.add_argument("--verbose", action="store_true", help="show llama.cpp's log")
     parser.set_defaults(handler=run)

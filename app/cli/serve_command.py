@@ -34,7 +34,7 @@ from app.core.server.engine_keeper import EngineHealth, EngineKeeper, EngineStat
 from app.core.server.model_queue import ModelQueue
 from app.core.server.request_log import RequestRecord
 from app.core.server.server import ApiServer, ServerStartError
-from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS
+from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
 from app.core.types.errors import EngineError, LoadCancelled
 from app.core.types.load import LoadConfig
 
@@ -60,8 +60,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--api-key-file", type=Path, metavar="FILE", help="a file holding the API key clients must send (required "
         "for any address but 127.0.0.1)",
     )  # fmt: skip
-    parser.add_argument("--n-ctx", type=bounded(MODEL_FIELDS["n_ctx"]), default=4096)
-    parser.add_argument("--gpu-layers", type=bounded(GPU_LAYERS_FIELD), default=0)
+    model = ModelSettings()  # the defaults, as the settings declare them
+    parser.add_argument("--n-ctx", type=bounded(MODEL_FIELDS["n_ctx"]), default=model.n_ctx)
+    parser.add_argument("--gpu-layers", type=bounded(GPU_LAYERS_FIELD), default=model.n_gpu_layers)
     parser.add_argument(
         "--parallel-queue", type=bounded(QUEUE_LIMIT_FIELD), default=DEFAULT_QUEUE_LIMIT, metavar="N",
         help="requests that may wait while one is answered; more get 503 with Retry-After",

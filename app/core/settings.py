@@ -5,13 +5,18 @@ Layout of the file (schema 3):
     {"schema_version": 3,
      "sampling": {SamplingParams fields},          defaults for new replies
      "model": {ModelSettings fields},              applied when a model is loaded
+     "model_overrides": {"model.gguf": {some ModelSettings fields}},  one model's own load settings
      "chat": {"system_prompt": "", "window_policy": "rolling"},   defaults for chats
      "presets": {"name": {SamplingParams fields}},                the user's presets
      "servers": [{SavedServer fields}],                            remote servers (their keys: the keyring)
      "appearance": {"language": "system", "theme": "system"},     interface language and colours
      "monitor": {MonitorSettings fields}}                         alert thresholds, idle unload, degradation
 
-The servers, appearance and monitor sections came after schema 3 without a new version: a
+Each field of a section is declared once, with its bounds (`setting`), and the field tables
+(`LOAD_FIELDS`, `MONITOR_FIELDS`, `SAMPLING_FIELDS`) are derived from those declarations; a
+model's own load settings are checked by the same `LOAD_FIELDS`.
+
+The servers, appearance, monitor and model_overrides sections came after schema 3 without a new version: a
 file without one reads as its defaults, and an older Glassbox keeps a section as one it does
 not know.
 
@@ -30,8 +35,9 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
@@ -49,7 +55,9 @@ from app.core.inference.sampling import (
     SamplingParams,
     check_values,
     check_values_leniently,
+    field_specs,
     lenient_sampling,
+    setting,
 )
 from app.core.memory.planner import ContextSettings
 from app.core.monitor.alerts import AlertThresholds
@@ -79,347 +87,239 @@ class ModelSettings:
     Beside the context, threads and GPU layers, the load options of load_options.py; their
     defaults are llama-cpp-python's (flash attention aside: see `flash_attn`)."""
 
-    n_ctx: int = 4096
-    n_threads: int = 0  # 0: automatic (one per physical core)
-    n_gpu_layers: int = 0  # 0: everything on the CPU
-    speculative: str = Speculative.AUTO.value
-    draft_model: str = ""  # a small GGUF of the same vocabulary that drafts instead of prompt lookup; "" none
-    flash_attn: bool = False
-    type_k: str = "f16"
-    type_v: str = "f16"
-    n_batch: int = 512
-    n_ubatch: int = 512
-    use_mmap: bool = True
-    use_mlock: bool = False
-    rope_freq_base: float = 0.0  # 0: the model's own
-    rope_freq_scale: float = 0.0
-    rope_scaling: str = "model"
+    n_ctx: int = setting(
+        4096,
+        N_("Context length"),
+        "int",
+        256,
+        131072,
+        N_(
+            "How many tokens the model sees at once, prompt and reply together; more needs more memory. "
+            "Past the length the model was trained for, replies get worse unless the RoPE settings below "
+            "stretch it. Applies when the model is loaded again."
+        ),
+    )
+    n_threads: int = setting(
+        0,
+        N_("Threads"),
+        "int",
+        0,
+        256,
+        N_(
+            "CPU threads for generation (0 = automatic: one per physical core, which the bench's thread "
+            "sweep checks). Applies when the model is loaded again."
+        ),
+    )  # 0: automatic (one per physical core)
+    n_gpu_layers: int = setting(
+        0,
+        N_("GPU layers"),
+        "int",
+        0,
+        MAX_GPU_LAYERS,
+        N_(
+            "Model layers put on the GPU (0 = CPU only); more is faster while they fit in the GPU's memory. "
+            "Applies when the model is loaded again."
+        ),
+    )  # 0: everything on the CPU
+    speculative: str = setting(
+        Speculative.AUTO.value,
+        N_("Speculative decoding"),
+        "choice",
+        0,
+        0,
+        N_(
+            "Guess the next tokens from the conversation (prompt lookup) and check them in one batch: "
+            "replies that repeat text (edits, code) come faster, and are the same tokens as without it. "
+            "Auto drafts only where it pays and where batches decode exactly like single tokens "
+            "(with flash attention on the CPU). Applies when the model is loaded again."
+        ),
+        tuple(mode.value for mode in Speculative),
+    )
+    draft_model: str = setting(
+        "",
+        N_("Draft model"),
+        "file",
+        0,
+        0,
+        N_(
+            "A small model with the same vocabulary (a smaller size or quantization of the same family) "
+            "guesses the next tokens instead of the conversation; the model checks them in one batch and "
+            "keeps its own choice, so replies are unchanged. It pays when the draft is much faster than "
+            "the model and often right. Its memory comes on top of the model's. Applies when the model "
+            "is loaded again."
+        ),
+    )  # a small GGUF of the same vocabulary that drafts instead of prompt lookup; "" none
+    flash_attn: bool = setting(
+        False,
+        N_("Flash attention"),
+        "bool",
+        0,
+        0,
+        N_(
+            "llama.cpp's fused attention: less memory for attention's scratch, often faster on a GPU, and "
+            "needed for a quantized V cache and for Auto speculative decoding. "
+            "Applies when the model is loaded again."
+        ),
+    )
+    type_k: str = setting(
+        "f16",
+        N_("K cache type"),
+        "choice",
+        0,
+        0,
+        N_(
+            "How the attention keys are stored: f16 (exact), q8_0 (half the memory, close to f16) or "
+            "q4_0 (a quarter, noticeably less exact). Applies when the model is loaded again."
+        ),
+        tuple(CACHE_TYPES),
+    )
+    type_v: str = setting(
+        "f16",
+        N_("V cache type"),
+        "choice",
+        0,
+        0,
+        N_(
+            "How the attention values are stored, as for keys; anything but f16 needs flash attention."
+            " Applies when the model is loaded again."
+        ),
+        tuple(CACHE_TYPES),
+    )
+    n_batch: int = setting(
+        512,
+        N_("Batch size (n_batch)"),
+        "int",
+        1,
+        8192,
+        N_(
+            "Prompt tokens handed to llama.cpp at once; also the most tokens one speculative check holds."
+            " Applies when the model is loaded again."
+        ),
+    )
+    n_ubatch: int = setting(
+        512,
+        N_("Micro-batch (n_ubatch)"),
+        "int",
+        1,
+        8192,
+        N_(
+            "Tokens computed at once inside a batch (at most n_batch): larger speeds up prompt processing "
+            "up to a point, and the compute buffers grow with it. Applies when the model is loaded again."
+        ),
+    )
+    use_mmap: bool = setting(
+        True,
+        N_("Map the model file (mmap)"),
+        "bool",
+        0,
+        0,
+        N_(
+            "Read the weights from the file as they are needed instead of copying them first: a faster "
+            "start, and the pages are shared with the system's file cache. Applies when the model is loaded again."
+        ),
+    )
+    use_mlock: bool = setting(
+        False,
+        N_("Lock the model in RAM (mlock)"),
+        "bool",
+        0,
+        0,
+        N_(
+            "Keep the weights in RAM so the system never swaps them out; needs the RAM free, and the "
+            "system may refuse to lock that much. Applies when the model is loaded again."
+        ),
+    )
+    rope_freq_base: float = setting(
+        0.0,
+        N_("RoPE frequency base"),
+        "float",
+        0,
+        1e9,
+        N_(
+            "The position encoding's frequency base (0 = the model's own); raising it stretches the context "
+            "past the training length (NTK scaling). Applies when the model is loaded again."
+        ),
+    )  # 0: the model's own
+    rope_freq_scale: float = setting(
+        0.0,
+        N_("RoPE frequency scale"),
+        "float",
+        0,
+        1,
+        N_(
+            "Position interpolation (0 = the model's own): 0.5 lets a model trained for 4,096 tokens read "
+            "8,192, with some loss of quality. Applies when the model is loaded again."
+        ),
+    )
+    rope_scaling: str = setting(
+        "model",
+        N_("RoPE scaling"),
+        "choice",
+        0,
+        0,
+        N_(
+            "How positions past the training length are stretched with the scale above: the model's own "
+            "way, none, linear (plain position interpolation) or YaRN, which keeps nearby positions sharp "
+            "and loses less quality for the same stretch. Applies when the model is loaded again."
+        ),
+        tuple(ROPE_SCALING),
+    )
 
     def load_config(self, path: Path) -> LoadConfig:
-        """How `path` is loaded with these settings."""
-        return LoadConfig(
-            path,
-            n_ctx=self.n_ctx,
-            n_gpu_layers=self.n_gpu_layers,
-            n_threads=self.n_threads or None,
-            n_batch=self.n_batch,
-            speculative=Speculative(self.speculative),
-            draft_model=Path(self.draft_model) if self.draft_model else None,
-            flash_attn=self.flash_attn,
-            type_k=self.type_k,
-            type_v=self.type_v,
-            n_ubatch=self.n_ubatch,
-            use_mmap=self.use_mmap,
-            use_mlock=self.use_mlock,
-            rope_freq_base=self.rope_freq_base,
-            rope_freq_scale=self.rope_freq_scale,
-            rope_scaling=self.rope_scaling,
-        )
+        """How `path` is loaded with these settings: each field as the engine takes it."""
+        values = {item.name: getattr(self, item.name) for item in dataclass_fields(self)}
+        return LoadConfig(path, **{name: _AS_LOADED.get(name, _same)(value) for name, value in values.items()})
 
     def context_settings(self) -> ContextSettings:
         """What the memory plan reads of these settings (no model file needed for that)."""
         return ContextSettings.for_config(self.load_config(Path()))
 
 
-MODEL_FIELDS: dict[str, FieldSpec] = {
-    spec.name: spec
-    for spec in (
-        FieldSpec(
-            "n_ctx",
-            N_("Context length"),
-            "int",
-            256,
-            131072,
-            N_(
-                "How many tokens the model sees at once, prompt and reply together; more needs more memory. "
-                "Past the length the model was trained for, replies get worse unless the RoPE settings below "
-                "stretch it. Applies when the model is loaded again."
-            ),
-        ),
-        FieldSpec(
-            "n_threads",
-            N_("Threads"),
-            "int",
-            0,
-            256,
-            N_(
-                "CPU threads for generation (0 = automatic: one per physical core, which the bench's thread "
-                "sweep checks). Applies when the model is loaded again."
-            ),
-        ),
-        FieldSpec(
-            "speculative",
-            N_("Speculative decoding"),
-            "choice",
-            0,
-            0,
-            N_(
-                "Guess the next tokens from the conversation (prompt lookup) and check them in one batch: "
-                "replies that repeat text (edits, code) come faster, and are the same tokens as without it. "
-                "Auto drafts only where it pays and where batches decode exactly like single tokens "
-                "(with flash attention on the CPU). Applies when the model is loaded again."
-            ),
-            tuple(mode.value for mode in Speculative),
-        ),
-        FieldSpec(
-            "draft_model",
-            N_("Draft model"),
-            "file",
-            0,
-            0,
-            N_(
-                "A small model with the same vocabulary (a smaller size or quantization of the same family) "
-                "guesses the next tokens instead of the conversation; the model checks them in one batch and "
-                "keeps its own choice, so replies are unchanged. It pays when the draft is much faster than "
-                "the model and often right. Its memory comes on top of the model's. Applies when the model "
-                "is loaded again."
-            ),
-        ),
-        FieldSpec(
-            "flash_attn",
-            N_("Flash attention"),
-            "bool",
-            0,
-            0,
-            N_(
-                "llama.cpp's fused attention: less memory for attention's scratch, often faster on a GPU, and "
-                "needed for a quantized V cache and for Auto speculative decoding. "
-                "Applies when the model is loaded again."
-            ),
-        ),
-        FieldSpec(
-            "type_k",
-            N_("K cache type"),
-            "choice",
-            0,
-            0,
-            N_(
-                "How the attention keys are stored: f16 (exact), q8_0 (half the memory, close to f16) or "
-                "q4_0 (a quarter, noticeably less exact). Applies when the model is loaded again."
-            ),
-            tuple(CACHE_TYPES),
-        ),
-        FieldSpec(
-            "type_v",
-            N_("V cache type"),
-            "choice",
-            0,
-            0,
-            N_(
-                "How the attention values are stored, as for keys; anything but f16 needs flash attention."
-                " Applies when the model is loaded again."
-            ),
-            tuple(CACHE_TYPES),
-        ),
-        FieldSpec(
-            "n_batch",
-            N_("Batch size (n_batch)"),
-            "int",
-            1,
-            8192,
-            N_(
-                "Prompt tokens handed to llama.cpp at once; also the most tokens one speculative check holds."
-                " Applies when the model is loaded again."
-            ),
-        ),
-        FieldSpec(
-            "n_ubatch",
-            N_("Micro-batch (n_ubatch)"),
-            "int",
-            1,
-            8192,
-            N_(
-                "Tokens computed at once inside a batch (at most n_batch): larger speeds up prompt processing "
-                "up to a point, and the compute buffers grow with it. Applies when the model is loaded again."
-            ),
-        ),
-        FieldSpec(
-            "use_mmap",
-            N_("Map the model file (mmap)"),
-            "bool",
-            0,
-            0,
-            N_(
-                "Read the weights from the file as they are needed instead of copying them first: a faster "
-                "start, and the pages are shared with the system's file cache. Applies when the model is loaded again."
-            ),
-        ),
-        FieldSpec(
-            "use_mlock",
-            N_("Lock the model in RAM (mlock)"),
-            "bool",
-            0,
-            0,
-            N_(
-                "Keep the weights in RAM so the system never swaps them out; needs the RAM free, and the "
-                "system may refuse to lock that much. Applies when the model is loaded again."
-            ),
-        ),
-        FieldSpec(
-            "rope_freq_base",
-            N_("RoPE frequency base"),
-            "float",
-            0,
-            1e9,
-            N_(
-                "The position encoding's frequency base (0 = the model's own); raising it stretches the context "
-                "past the training length (NTK scaling). Applies when the model is loaded again."
-            ),
-        ),
-        FieldSpec(
-            "rope_freq_scale",
-            N_("RoPE frequency scale"),
-            "float",
-            0,
-            1,
-            N_(
-                "Position interpolation (0 = the model's own): 0.5 lets a model trained for 4,096 tokens read "
-                "8,192, with some loss of quality. Applies when the model is loaded again."
-            ),
-        ),
-        FieldSpec(
-            "rope_scaling",
-            N_("RoPE scaling"),
-            "choice",
-            0,
-            0,
-            N_(
-                "How positions past the training length are stretched with the scale above: the model's own "
-                "way, none, linear (plain position interpolation) or YaRN, which keeps nearby positions sharp "
-                "and loses less quality for the same stretch. Applies when the model is loaded again."
-            ),
-            tuple(ROPE_SCALING),
-        ),
-    )
+def _same(value: Any) -> Any:
+    return value
+
+
+# The fields the engine takes in another type than the file stores (LoadConfig mirrors ModelSettings'
+# fields one for one, a test checks it): how each is converted.
+_AS_LOADED: dict[str, Callable[[Any], Any]] = {
+    "n_threads": lambda threads: threads or None,
+    "speculative": Speculative,
+    "draft_model": lambda path: Path(path) if path else None,
 }
 
+LOAD_FIELDS: dict[str, FieldSpec] = field_specs(ModelSettings)
 # Typed in the GPU offload panel, whose slider knows the model's layer count, rather than in
 # the settings panel's "Model" fields; checked and saved like them.
-GPU_LAYERS_FIELD = FieldSpec(
-    "n_gpu_layers",
-    N_("GPU layers"),
-    "int",
-    0,
-    MAX_GPU_LAYERS,
-    N_(
-        "Model layers put on the GPU (0 = CPU only); more is faster while they fit in the GPU's memory. "
-        "Applies when the model is loaded again."
-    ),
-)
-LOAD_FIELDS: dict[str, FieldSpec] = {**MODEL_FIELDS, GPU_LAYERS_FIELD.name: GPU_LAYERS_FIELD}
+GPU_LAYERS_FIELD = LOAD_FIELDS["n_gpu_layers"]
+MODEL_FIELDS: dict[str, FieldSpec] = {name: spec for name, spec in LOAD_FIELDS.items() if name != GPU_LAYERS_FIELD.name}
 
 
 @dataclass(frozen=True)
-class MonitorSettings:
-    """Alert thresholds (0 turns an alert off), idle unload, and how a model that does not fit degrades."""
+class MonitorSettings(AlertThresholds):
+    """Alert thresholds (0 turns an alert off; declared in AlertThresholds), idle unload, and how a model
+    that does not fit degrades."""
 
-    vram_percent: float = 90.0
-    ram_available_percent: float = 10.0
-    swap_growth_mib: int = 256
-    context_percent: float = 90.0
-    slow_tokens_fraction: float = 0.5
-    slow_first_token_factor: float = 3.0
-    failed_replies: int = 3
-    idle_vram_minutes: int = 30
-    idle_unload_minutes: int = 0  # 0: never unload an idle model by itself
+    idle_unload_minutes: int = setting(
+        0,
+        N_("Unload an idle model after (minutes)"),
+        "int",
+        0,
+        10_080,
+        N_(
+            "Unload the model by itself after this long without use; the next message loads it again. "
+            "0 keeps it loaded."
+        ),
+    )
     # A model that does not fit: load the smaller installed variant at once (always said), instead of asking.
     switch_to_smaller_variant: bool = False
 
     def alert_thresholds(self) -> AlertThresholds:
-        return AlertThresholds(
-            vram_percent=self.vram_percent,
-            ram_available_percent=self.ram_available_percent,
-            swap_growth_mib=self.swap_growth_mib,
-            context_percent=self.context_percent,
-            slow_tokens_fraction=self.slow_tokens_fraction,
-            slow_first_token_factor=self.slow_first_token_factor,
-            failed_replies=self.failed_replies,
-            idle_vram_minutes=self.idle_vram_minutes,
-        )
+        return AlertThresholds(**{item.name: getattr(self, item.name) for item in dataclass_fields(AlertThresholds)})
 
 
-_OFF = " 0 turns this alert off."
-MONITOR_FIELDS: dict[str, FieldSpec] = {
-    spec.name: spec
-    for spec in (
-        FieldSpec(
-            "vram_percent",
-            N_("VRAM alert (%)"),
-            "float",
-            0,
-            100,
-            "Say so when a GPU's memory is fuller than this, by Glassbox and other programs together." + _OFF,
-        ),
-        FieldSpec(
-            "ram_available_percent",
-            N_("Low RAM alert (%)"),
-            "float",
-            0,
-            50,
-            "Say so when less than this share of the RAM is available." + _OFF,
-        ),
-        FieldSpec(
-            "swap_growth_mib",
-            N_("Swap alert (MiB)"),
-            "int",
-            0,
-            1_048_576,
-            "Say so when swap use grows by this much while a model is loaded." + _OFF,
-        ),
-        FieldSpec(
-            "context_percent",
-            N_("Full context alert (%)"),
-            "float",
-            0,
-            100,
-            "Say so when the conversation fills more than this share of the context window." + _OFF,
-        ),
-        FieldSpec(
-            "slow_tokens_fraction",
-            N_("Slow reply alert (share of usual)"),
-            "float",
-            0,
-            0.95,
-            "Say so when a reply runs slower than this share of the model's usual tokens/s on this machine." + _OFF,
-        ),
-        FieldSpec(
-            "slow_first_token_factor",
-            N_("Slow first token alert (times usual)"),
-            "float",
-            0,
-            100,
-            "Say so when the first token takes more than this many times its usual time." + _OFF,
-        ),
-        FieldSpec(
-            "failed_replies",
-            N_("Failed replies alert"),
-            "int",
-            0,
-            100,
-            "Say so when this many replies in a row have failed." + _OFF,
-        ),
-        FieldSpec(
-            "idle_vram_minutes",
-            N_("Idle model alert (minutes)"),
-            "int",
-            0,
-            10_080,
-            "Offer to unload a model that has not been used for this long and still holds GPU memory." + _OFF,
-        ),
-        FieldSpec(
-            "idle_unload_minutes",
-            N_("Unload an idle model after (minutes)"),
-            "int",
-            0,
-            10_080,
-            N_(
-                "Unload the model by itself after this long without use; the next message loads it again. "
-                "0 keeps it loaded."
-            ),
-        ),
-    )
-}
-MONITOR_SWITCHES = ("switch_to_smaller_variant",)  # yes/no settings of the monitor section
+MONITOR_FIELDS: dict[str, FieldSpec] = field_specs(MonitorSettings)
+# yes/no settings of the monitor section: the fields without a spec (no bounds to check)
+MONITOR_SWITCHES = tuple(item.name for item in dataclass_fields(MonitorSettings) if item.name not in MONITOR_FIELDS)
 
 
 @dataclass(frozen=True)
@@ -462,6 +362,8 @@ class Settings:
     servers: tuple[SavedServer, ...] = ()  # OpenAI-compatible servers, in the order they were added
     appearance: Appearance = field(default_factory=Appearance)
     monitor: MonitorSettings = field(default_factory=MonitorSettings)
+    # Per-model load settings: model key (its file's name) -> the model fields it sets otherwise than `model`
+    model_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # sections a newer Glassbox wrote; kept as they are
 
     def to_dict(self) -> dict[str, Any]:
@@ -475,6 +377,7 @@ class Settings:
             "servers": [server.to_dict() for server in self.servers],
             "appearance": self.appearance.to_dict(),
             "monitor": asdict(self.monitor),
+            "model_overrides": {key: dict(values) for key, values in self.model_overrides.items()},
         }
 
     def server(self, name: str) -> SavedServer | None:
@@ -490,13 +393,25 @@ class Settings:
     def without_server(self, name: str) -> Settings:
         return replace(self, servers=tuple(s for s in self.servers if s.name.casefold() != name.casefold()))
 
-    def with_model(self, values: Mapping[str, Any]) -> Settings:
-        """Change model load settings, each checked against its bounds (InvalidSetting names the first bad one)."""
-        model = replace(self.model, **check_values(LOAD_FIELDS, values, "model"))
+    def model_for(self, key: str) -> ModelSettings:
+        """How the model `key` is loaded: its own load settings where it has them, the model section's elsewhere."""
+        return replace(self.model, **self.model_overrides.get(key, {}))
+
+    def with_model(self, values: Mapping[str, Any], key: str | None = None) -> Settings:
+        """Change model load settings, each checked against its bounds (InvalidSetting names the first bad one).
+
+        With a model `key`, the values are that model's own; one equal to the model section's stops being its own.
+        """
+        checked = check_values(LOAD_FIELDS, values, "model")
+        model = replace(self.model if key is None else self.model_for(key), **checked)
         problems = load_option_problems(model.load_config(Path()))  # options that do not go together
         if problems:
             raise InvalidSetting(next(iter(values), "model"), problems[0])
-        return replace(self, model=model)
+        if key is None:
+            return replace(self, model=model)
+        own = {name: value for name, value in asdict(model).items() if getattr(self.model, name) != value}
+        overrides = {k: v for k, v in self.model_overrides.items() if k != key}
+        return replace(self, model_overrides={**overrides, key: own} if own else overrides)
 
     def with_monitor(self, values: Mapping[str, Any]) -> Settings:
         """Change monitor settings, each checked (InvalidSetting names the first bad one)."""
@@ -663,8 +578,8 @@ def load_settings(path: Path) -> LoadedSettings:
 def read_appearance(path: Path) -> Appearance:
     """The language and theme in the settings file, read before the window exists; never raises, never moves files.
 
-    A damaged file reads as the defaults here: `load_settings` (called later by the chat
-    session) is the one that sets it aside and tells the user.
+    A damaged file reads as the defaults here: `load_settings` (called later by the settings
+    store) is the one that sets it aside and tells the user.
     """
     try:
         data = _parse(path)
@@ -774,10 +689,13 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         params, problems = lenient_sampling(values)
         notices.extend(fill(N_("Preset “{name}”: {problem}"), name=name, problem=problem) for problem in problems)
         presets[str(name)] = params
-    known = {"schema_version", "sampling", "model", "chat", "presets", "servers", "appearance", "monitor"}
+    known = {"schema_version", "sampling", "model", "model_overrides", "chat", "presets", "servers"}
+    known |= {"appearance", "monitor"}
+    model = _read_model(data.get("model"), notices)
     return Settings(
         sampling=sampling,
-        model=_read_model(data.get("model"), notices),
+        model=model,
+        model_overrides=_read_model_overrides(data.get("model_overrides"), model, notices),
         chat=_read_chat(data.get("chat"), notices),
         presets=presets,
         servers=_read_servers(data.get("servers"), notices),
@@ -831,6 +749,22 @@ def _read_model(data: Any, notices: list[str]) -> ModelSettings:
     good, problems = check_values_leniently(LOAD_FIELDS, data, defaults, "model")
     notices.extend(problems)
     return replace(defaults, **good)
+
+
+def _read_model_overrides(data: Any, model: ModelSettings, notices: list[str]) -> dict[str, dict[str, Any]]:
+    """Each model's own load settings, checked by the model fields; a bad value follows the model section."""
+    overrides: dict[str, dict[str, Any]] = {}
+    for key, values in data.items() if isinstance(data, Mapping) else ():
+        if not isinstance(values, Mapping):
+            continue
+        good, problems = check_values_leniently(LOAD_FIELDS, values, model, "model")
+        clashes = load_option_problems(replace(model, **good).load_config(Path()))  # options that do not go together
+        if clashes:
+            good, problems = {}, [*problems, *clashes]
+        notices.extend(fill(N_("Model “{name}”: {problem}"), name=key, problem=problem) for problem in problems)
+        if good:
+            overrides[str(key)] = good
+    return overrides
 
 
 def _read_monitor(data: Any, notices: list[str]) -> MonitorSettings:

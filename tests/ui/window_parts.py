@@ -5,11 +5,13 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 
+from app.core.paths import app_paths
 from app.ui import message
 from app.ui.chat.composer import Composer
 from app.ui.chat.session import ChatSession
 from app.ui.chat.view import ChatView
 from app.ui.llm.worker import LlmWorker
+from app.ui.settings.store import SettingsStore
 from app.ui.state_signals import StateSignals
 from app.ui.widgets.error_banner import ErrorBanner
 
@@ -26,7 +28,7 @@ class PartsWindow(QMainWindow):
         message.register(self.banner)  # as the main window does
         self.setCentralWidget(self.banner)
         self.state_signals = StateSignals(parent=self)
-        self.session = ChatSession(parent=self)
+        self.session = ChatSession(SettingsStore.from_file(app_paths().settings_file, self), parent=self)
         self.worker = LlmWorker()
         self.chat_view = ChatView()
         self.composer = Composer()

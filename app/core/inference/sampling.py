@@ -1,8 +1,10 @@
 """Sampling parameters for one reply: the fields, their bounds and meaning, and presets.
 
-Every field carries its bounds and a one-line explanation in `SAMPLING_FIELDS`, next to
-the default in `SamplingParams`. The settings panel builds its form from these specs and
-the settings file is validated with them, so the bounds live in one place.
+Every field of `SamplingParams` is declared once, with its default, bounds and a one-line
+explanation (`setting`); `SAMPLING_FIELDS` is derived from those declarations
+(`field_specs`). The settings panel builds its form from these specs and the settings file
+is validated with them, so the bounds live in one place. The model and monitor settings
+declare their fields the same way.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
+from dataclasses import fields as dataclass_fields
 from typing import Any
 
 from app.core.support.formatting import fill
@@ -154,6 +157,32 @@ class FieldSpec:
         return items
 
 
+SPEC_KEY = "spec"  # where a setting's FieldSpec sits in its dataclass field's metadata
+
+
+def setting(
+    default: Any,
+    label: str,
+    kind: str,
+    minimum: float,
+    maximum: float,
+    explanation: str,
+    choices: tuple[str, ...] = (),
+) -> Any:
+    """A dataclass field that declares a setting: its default, and its spec (named after the field)."""
+    spec = FieldSpec("", label, kind, minimum, maximum, explanation, choices)
+    return field(default=default, metadata={SPEC_KEY: spec})
+
+
+def field_specs(settings_class: type) -> dict[str, FieldSpec]:
+    """The specs a settings dataclass declares with `setting`, by field name, in declaration order."""
+    return {
+        item.name: replace(item.metadata[SPEC_KEY], name=item.name)
+        for item in dataclass_fields(settings_class)
+        if SPEC_KEY in item.metadata
+    }
+
+
 def _fmt(number: float) -> str:
     return f"{number:g}"
 
@@ -166,17 +195,94 @@ MAX_SEED = 2**31 - 1
 class SamplingParams:
     """How the next token is chosen. temperature 0 means greedy (always the most likely token)."""
 
-    temperature: float = 0.7
-    top_p: float = 0.95
-    top_k: int = 40
-    min_p: float = 0.05
-    repeat_penalty: float = 1.1
-    repeat_last_n: int = 64
-    presence_penalty: float = 0.0
-    frequency_penalty: float = 0.0
-    seed: int | None = None  # None: a new random seed for every reply
-    max_tokens: int = 512
-    stop: tuple[str, ...] = field(default_factory=tuple)
+    temperature: float = setting(
+        0.7,
+        N_("Temperature"),
+        "float",
+        0.0,
+        2.0,
+        N_("How adventurous the choice of each token is: 0 always picks the most likely one, higher is more varied."),
+    )
+    top_p: float = setting(
+        0.95,
+        N_("Top-p"),
+        "float",
+        0.0,
+        1.0,
+        N_("Only the most likely tokens whose probabilities add up to this share are candidates (1 = all)."),
+    )
+    top_k: int = setting(
+        40,
+        N_("Top-k"),
+        "int",
+        0,
+        1000,
+        N_("Only the k most likely tokens are candidates (0 = no limit)."),
+    )
+    min_p: float = setting(
+        0.05,
+        N_("Min-p"),
+        "float",
+        0.0,
+        1.0,
+        N_("Drop tokens less likely than this fraction of the most likely token's probability (0 = off)."),
+    )
+    repeat_penalty: float = setting(
+        1.1,
+        N_("Repeat penalty"),
+        "float",
+        0.5,
+        2.0,
+        N_("Makes tokens that appeared recently less likely (1 = off, above 1 discourages repetition)."),
+    )
+    repeat_last_n: int = setting(
+        64,
+        N_("Repeat window"),
+        "int",
+        0,
+        4096,
+        N_("How many of the latest tokens the repeat penalties look at (0 = off)."),
+    )
+    presence_penalty: float = setting(
+        0.0,
+        N_("Presence penalty"),
+        "float",
+        -2.0,
+        2.0,
+        N_("Lowers every token that already appeared by a fixed amount, nudging towards new topics (0 = off)."),
+    )
+    frequency_penalty: float = setting(
+        0.0,
+        N_("Frequency penalty"),
+        "float",
+        -2.0,
+        2.0,
+        N_("Lowers tokens in proportion to how often they already appeared (0 = off)."),
+    )
+    seed: int | None = setting(
+        None,
+        N_("Seed"),
+        "seed",
+        0,
+        MAX_SEED,
+        N_("Random: a new seed for every reply. Fixed: the same settings and prompt give the same reply."),
+    )  # None: a new random seed for every reply
+    max_tokens: int = setting(
+        512,
+        N_("Max tokens"),
+        "int",
+        1,
+        32768,
+        N_("The longest reply, in tokens; this much room is also kept free in the context window."),
+    )
+    stop: tuple[str, ...] = setting(
+        (),
+        N_("Stop strings"),
+        "strings",
+        0,
+        16,
+        N_("The reply ends as soon as it would contain one of these texts (one per line)."),
+    )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the stop strings become a list."""
@@ -197,6 +303,9 @@ class SamplingParams:
         """The fields whose values differ from `other`, with this object's values (JSON-ready)."""
         mine, theirs = self.to_dict(), other.to_dict()
         return {name: value for name, value in mine.items() if theirs[name] != value}
+
+
+SAMPLING_FIELDS: dict[str, FieldSpec] = field_specs(SamplingParams)
 
 
 def lenient_sampling(data: Any, base: SamplingParams | None = None) -> tuple[SamplingParams, list[str]]:
@@ -256,104 +365,6 @@ def describe_value(value: Any) -> str:
     if isinstance(value, bool):
         return N_("on") if value else N_("off")
     return _fmt(value) if isinstance(value, (int, float)) else str(value)
-
-
-SAMPLING_FIELDS: dict[str, FieldSpec] = {
-    spec.name: spec
-    for spec in (
-        FieldSpec(
-            "temperature",
-            N_("Temperature"),
-            "float",
-            0.0,
-            2.0,
-            N_(
-                "How adventurous the choice of each token is: "
-                "0 always picks the most likely one, higher is more varied."
-            ),
-        ),
-        FieldSpec(
-            "top_p",
-            N_("Top-p"),
-            "float",
-            0.0,
-            1.0,
-            N_("Only the most likely tokens whose probabilities add up to this share are candidates (1 = all)."),
-        ),
-        FieldSpec(
-            "top_k",
-            N_("Top-k"),
-            "int",
-            0,
-            1000,
-            N_("Only the k most likely tokens are candidates (0 = no limit)."),
-        ),
-        FieldSpec(
-            "min_p",
-            N_("Min-p"),
-            "float",
-            0.0,
-            1.0,
-            N_("Drop tokens less likely than this fraction of the most likely token's probability (0 = off)."),
-        ),
-        FieldSpec(
-            "repeat_penalty",
-            N_("Repeat penalty"),
-            "float",
-            0.5,
-            2.0,
-            N_("Makes tokens that appeared recently less likely (1 = off, above 1 discourages repetition)."),
-        ),
-        FieldSpec(
-            "repeat_last_n",
-            N_("Repeat window"),
-            "int",
-            0,
-            4096,
-            N_("How many of the latest tokens the repeat penalties look at (0 = off)."),
-        ),
-        FieldSpec(
-            "presence_penalty",
-            N_("Presence penalty"),
-            "float",
-            -2.0,
-            2.0,
-            N_("Lowers every token that already appeared by a fixed amount, nudging towards new topics (0 = off)."),
-        ),
-        FieldSpec(
-            "frequency_penalty",
-            N_("Frequency penalty"),
-            "float",
-            -2.0,
-            2.0,
-            N_("Lowers tokens in proportion to how often they already appeared (0 = off)."),
-        ),
-        FieldSpec(
-            "seed",
-            N_("Seed"),
-            "seed",
-            0,
-            MAX_SEED,
-            N_("Random: a new seed for every reply. Fixed: the same settings and prompt give the same reply."),
-        ),
-        FieldSpec(
-            "max_tokens",
-            N_("Max tokens"),
-            "int",
-            1,
-            32768,
-            N_("The longest reply, in tokens; this much room is also kept free in the context window."),
-        ),
-        FieldSpec(
-            "stop",
-            N_("Stop strings"),
-            "strings",
-            0,
-            16,
-            N_("The reply ends as soon as it would contain one of these texts (one per line)."),
-        ),
-    )
-}
 
 
 # The stages of llama.cpp's sampler chain in the order they run, each with the fields it

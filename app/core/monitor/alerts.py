@@ -35,10 +35,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from app.core.inference.sampling import setting
 from app.core.monitor.clock import SessionClock
 from app.core.monitor.samples import GpuSample, ResourceSample
 from app.core.monitor.speed_history import SpeedHistory, counts, run_key
 from app.core.support.formatting import MIB, format_bytes
+from app.core.support.user_text import N_
 from app.core.types.stats import ReplyStats, StopReason
 
 log = logging.getLogger(__name__)
@@ -61,18 +63,78 @@ class AlertKind(str, enum.Enum):
     IDLE_MODEL = "idle_model"
 
 
+_OFF = " 0 turns this alert off."
+
+
 @dataclass(frozen=True)
 class AlertThresholds:
-    """Where each alert is raised; 0 turns that alert off. The settings hold the user's values."""
+    """Where each alert is raised; 0 turns that alert off. Each field is declared here once, with its bounds;
+    the monitor settings (app.core.settings.MonitorSettings) extend these and hold the user's values."""
 
-    vram_percent: float = 90.0
-    ram_available_percent: float = 10.0
-    swap_growth_mib: float = 256.0
-    context_percent: float = 90.0
-    slow_tokens_fraction: float = 0.5
-    slow_first_token_factor: float = 3.0
-    failed_replies: int = 3
-    idle_vram_minutes: float = 30.0
+    vram_percent: float = setting(
+        90.0,
+        N_("VRAM alert (%)"),
+        "float",
+        0,
+        100,
+        "Say so when a GPU's memory is fuller than this, by Glassbox and other programs together." + _OFF,
+    )
+    ram_available_percent: float = setting(
+        10.0,
+        N_("Low RAM alert (%)"),
+        "float",
+        0,
+        50,
+        "Say so when less than this share of the RAM is available." + _OFF,
+    )
+    swap_growth_mib: int = setting(
+        256,
+        N_("Swap alert (MiB)"),
+        "int",
+        0,
+        1_048_576,
+        "Say so when swap use grows by this much while a model is loaded." + _OFF,
+    )
+    context_percent: float = setting(
+        90.0,
+        N_("Full context alert (%)"),
+        "float",
+        0,
+        100,
+        "Say so when the conversation fills more than this share of the context window." + _OFF,
+    )
+    slow_tokens_fraction: float = setting(
+        0.5,
+        N_("Slow reply alert (share of usual)"),
+        "float",
+        0,
+        0.95,
+        "Say so when a reply runs slower than this share of the model's usual tokens/s on this machine." + _OFF,
+    )
+    slow_first_token_factor: float = setting(
+        3.0,
+        N_("Slow first token alert (times usual)"),
+        "float",
+        0,
+        100,
+        "Say so when the first token takes more than this many times its usual time." + _OFF,
+    )
+    failed_replies: int = setting(
+        3,
+        N_("Failed replies alert"),
+        "int",
+        0,
+        100,
+        "Say so when this many replies in a row have failed." + _OFF,
+    )
+    idle_vram_minutes: int = setting(
+        30,
+        N_("Idle model alert (minutes)"),
+        "int",
+        0,
+        10_080,
+        "Offer to unload a model that has not been used for this long and still holds GPU memory." + _OFF,
+    )
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,13 @@ class Speculative(str, Enum):
 
 @dataclass(frozen=True)
 class LoadConfig:
+    """A load as the engine takes it: the model file and the model settings' fields in the engine's types.
+
+    The fields, their defaults and bounds are declared once, in app.core.settings.ModelSettings (which
+    builds this with `load_config`); they are named here again only so the engine reads them typed
+    without importing the settings, and a test (tests/core/test_settings_fields.py) holds the two equal.
+    """
+
     model_path: Path
     n_ctx: int = 4096
     n_gpu_layers: int = 0

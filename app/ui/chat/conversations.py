@@ -112,7 +112,7 @@ class Conversations(QObject):
         self.message_extras: list[Callable[[MessageWidget, Message], None]] = []  # called as a message's actions fill
 
         self.sidebar = ChatSidebar()
-        self.settings_panel = SettingsPanel()
+        self.settings_panel = SettingsPanel(session.store)
         self.meter = ContextMeter()
         self.sidebar_dock = add_dock(self.tr("Chats"), "ChatsDock", self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.settings_dock = add_dock(
@@ -124,7 +124,6 @@ class Conversations(QObject):
         self._meter_timer.setInterval(METER_DELAY_MS)
         self._meter_timer.timeout.connect(self.refresh_meter)
         self._connect()
-        self.settings_panel.set_state(self.session.settings, self.session.chat_settings)
 
     def _fill_menu(self, menu: QMenu) -> None:
         """The Chat menu after what the shell put there (New chat)."""
@@ -149,7 +148,7 @@ class Conversations(QObject):
         session, worker = self.session, self.worker
         session.chatsListed.connect(self._on_chats_listed)
         session.chatOpened.connect(self._render_chat)
-        session.settingsChanged.connect(self._on_settings_changed)
+        session.store.planChanged.connect(self.refresh_meter)  # the system prompt, window policy or max tokens
         session.failed.connect(message.error)
         session.notice.connect(self._on_session_notice)
         session.exported.connect(self._on_exported)
@@ -160,9 +159,7 @@ class Conversations(QObject):
         self.sidebar.deleteRequested.connect(self._delete_chat)
         self.sidebar.exportRequested.connect(session.export_chat)
         self.sidebar.searchChanged.connect(session.search)
-        self.settings_panel.chatSettingsEdited.connect(session.set_chat_settings)
-        self.settings_panel.defaultsEdited.connect(session.set_defaults)
-        self.settings_panel.reloadRequested.connect(self._reload_model)
+        self.settings_panel.model.reloadRequested.connect(self._reload_model)
         worker.token.connect(session.reply_grew)
         worker.replyMetrics.connect(self._remember_metrics)
         worker.replyTokens.connect(self._remember_trace)
@@ -170,14 +167,16 @@ class Conversations(QObject):
         self.state_signals.modelLoaded.connect(lambda _report: self.refresh_meter())
         self.state_signals.modelLoaded.connect(self._show_model_defaults)
         self.state_signals.changed.connect(
-            lambda: self.settings_panel.set_reload_possible(self.state.can_send)  # a model on duty, nothing running
+            lambda: self.settings_panel.model.set_reload_possible(
+                self.state.can_send
+            )  # a model on duty, nothing running
         )
         if self.retrieval is not None:
             self.retrieval.retrieved.connect(self._on_retrieved)
             self.retrieval.options.connect(self._on_retrieval_options)
             self.retrieval.failed.connect(self._on_retrieval_failed)  # a method: it runs in this (the GUI) thread
-            self.settings_panel.longMemoryToggled.connect(self._set_long_memory)
-        self.settings_panel.long_memory_box.setVisible(self.retrieval is not None)
+            self.settings_panel.prompt.longMemoryToggled.connect(self._set_long_memory)
+        self.settings_panel.prompt.long_memory_box.setVisible(self.retrieval is not None)
         self.composer.textChanged.connect(self._meter_timer.start)
 
     def shutdown(self) -> bool:
@@ -373,7 +372,7 @@ class Conversations(QObject):
 
     def _on_retrieval_options(self, chat_id: str, long_memory: bool) -> None:
         if chat_id == self.session.chat.id:
-            self.settings_panel.set_long_memory(long_memory)
+            self.settings_panel.prompt.set_long_memory(long_memory)
 
     def _show_retrieval(self, widget: MessageWidget, message: Message) -> None:
         """The sources under a reply that had excerpts, and the "recalled" note on the turns it recalled."""
@@ -655,16 +654,12 @@ class Conversations(QObject):
 
     # ---- settings ------------------------------------------------------------------
 
-    def _on_settings_changed(self) -> None:
-        self.settings_panel.set_state(self.session.settings, self.session.chat_settings)
-        self.refresh_meter()
-
     def _show_model_defaults(self, report: LoadReport) -> None:
         """The settings panel learns the loaded model's own system prompt; the load used the saved settings."""
-        self.settings_panel.set_model_default_prompt(
+        self.settings_panel.prompt.set_model_default_prompt(
             None if report.server else default_system_prompt(report.chat_template)
         )
-        self.settings_panel.model_loaded()
+        self.settings_panel.model.model_loaded()
 
     def _reload_model(self) -> None:
         if self.state.loaded_model is not None:
@@ -672,8 +667,8 @@ class Conversations(QObject):
 
     def set_sampling(self, params: SamplingParams) -> None:
         """Use these sampling settings for the chat on show (as if typed into the panel)."""
-        chat = self.session.chat_settings.with_sampling(params.to_dict(), self.session.settings.sampling)
-        self.session.set_chat_settings(chat)
+        store = self.session.store
+        store.edit_chat(store.chat.with_sampling(params.to_dict(), store.settings.sampling))
 
 
 def _window_stats(plan: WindowPlan) -> dict[str, Any]:

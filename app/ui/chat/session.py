@@ -1,8 +1,9 @@
 """The conversation on show and its history: what the main window asks when it sends, replies, edits.
 
-`ChatSession` lives on the GUI thread and keeps the current chat, its thread of messages
-and its settings in memory; every change goes to the storage worker as a queued write,
-so the GUI never waits for the disk. A streaming reply is saved as it grows through a
+`ChatSession` lives on the GUI thread and keeps the current chat and its thread of messages
+in memory (the settings, the chat's own among them, are the settings store's: the session
+tells it which chat is on show and saves what the user changes); every change goes to the
+storage worker as a queued write, so the GUI never waits for the disk. A streaming reply is saved as it grows through a
 `ReplyRecorder`, at most every half second and, while tokens stall, by a timer, so what
 was shown survives a crash.
 
@@ -28,32 +29,28 @@ from app.core.chat.store import (
     new_message,
 )
 from app.core.paths import AppPaths, app_paths
-from app.core.settings import ChatSettings, EffectiveSettings, Settings, effective, load_settings
+from app.core.settings import ChatSettings, EffectiveSettings
 from app.core.types.messages import ChatMessage
 from app.core.types.stats import ReplyStats
 from app.ui.chat.storage import StorageThread
+from app.ui.settings.store import SettingsStore
 
 
 class ChatSession(QObject):
     chatsListed = Signal(object)  # list[SearchHit] for the sidebar
     chatOpened = Signal()  # another chat (or a new one, or another branch) is on show: render `shown_thread`
-    settingsChanged = Signal()  # the defaults or this chat's settings changed
     failed = Signal(object)  # a storage error (str; a core text keeps its template), for the error banner
     notice = Signal(object)  # (str) something the user should know (a damaged file set aside, a reset setting)
     exported = Signal(str)  # path of a finished export
 
-    def __init__(self, paths: AppPaths | None = None, parent: QObject | None = None) -> None:
+    def __init__(self, store: SettingsStore, paths: AppPaths | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         paths = paths or app_paths()
         paths.ensure()
-        # The settings file is read once before the window shows, as every app reads its configuration;
-        # writes go through the storage thread.
-        loaded = load_settings(paths.settings_file)
-        self.settings: Settings = loaded.settings
-        self._pending_notices = list(loaded.notices)
+        self.store = store
+        self._pending_notices = list(store.notices)
         self.chat: Chat = new_chat()
         self.saved = False  # whether `chat` is in the database yet
-        self.chat_settings = ChatSettings()
         self.shown_thread: list[Message] = []
         self.versions: dict[str, tuple[int, int]] = {}
         self.query = ""
@@ -71,6 +68,8 @@ class ChatSession(QObject):
         worker.chatsChanged.connect(self.refresh_list)
         worker.failed.connect(self.failed)
         worker.exported.connect(self.exported)
+        store.saveRequested.connect(worker.saveSettingsRequested)  # the defaults are written on the storage thread
+        store.chatEdited.connect(self._save_chat_settings)
         self.storage.open()
 
     def shutdown(self) -> bool:
@@ -83,19 +82,18 @@ class ChatSession(QObject):
     # ---- settings ------------------------------------------------------------------
 
     def effective(self) -> EffectiveSettings:
-        return effective(self.settings, self.chat_settings)
+        """What the chat on show uses (the store's answer)."""
+        return self.store.effective()
 
-    def set_chat_settings(self, chat_settings: ChatSettings) -> None:
-        self.chat_settings = chat_settings
+    @property
+    def chat_settings(self) -> ChatSettings:
+        """What the chat on show changes from the defaults (kept by the store)."""
+        return self.store.chat
+
+    def _save_chat_settings(self, chat_settings: ChatSettings) -> None:
         self.chat = replace(self.chat, settings=chat_settings.to_dict())
         if self.saved:
             self.storage.worker.chatSettingsRequested.emit(self.chat.id, chat_settings.to_dict())
-        self.settingsChanged.emit()
-
-    def set_defaults(self, settings: Settings) -> None:
-        self.settings = settings
-        self.storage.worker.saveSettingsRequested.emit(settings)
-        self.settingsChanged.emit()
 
     # ---- chats ---------------------------------------------------------------------
 
@@ -110,11 +108,10 @@ class ChatSession(QObject):
         """An empty chat on show; saved once it has a message. A reply still streaming goes on being saved."""
         self.chat = new_chat()
         self.saved = False
-        self.chat_settings = ChatSettings()
         self.shown_thread = []
         self.versions = {}
+        self.store.show_chat(ChatSettings())
         self.chatOpened.emit()
-        self.settingsChanged.emit()
         self.refresh_list()  # the new chat is listed at once
 
     def open_transcript(self, title: str, messages: Sequence[ChatMessage], model: str = "") -> None:
@@ -126,7 +123,7 @@ class ChatSession(QObject):
         self.new_chat()
         self.chat = replace(self.chat, title=" ".join(title.split()) or self.chat.title)
         if messages and messages[0].role == "system":
-            self.chat_settings = replace(self.chat_settings, system_prompt=messages[0].content)
+            self.store.show_chat(replace(self.store.chat, system_prompt=messages[0].content))
         for message in messages:
             if message.role in ("user", "assistant") and message.content:
                 model_name = model if message.role == "assistant" else ""
@@ -134,7 +131,6 @@ class ChatSession(QObject):
                     new_message(self.chat.id, message.role, message.content, self._head_id(), model=model_name)
                 )
         self.chatOpened.emit()
-        self.settingsChanged.emit()
 
     def open_chat(self, chat_id: str) -> None:
         self.storage.worker.loadRequested.emit(chat_id)
@@ -275,7 +271,7 @@ class ChatSession(QObject):
 
     def _append(self, message: Message, version: tuple[int, int] | None = None) -> Message:
         if not self.saved:
-            self.chat = replace(self.chat, settings=self.chat_settings.to_dict())
+            self.chat = replace(self.chat, settings=self.store.chat.to_dict())
             self.storage.worker.saveChatRequested.emit(self.chat)
             self.saved = True
         self.storage.worker.saveMessageRequested.emit(message)
@@ -306,11 +302,10 @@ class ChatSession(QObject):
     def _on_chat_loaded(self, chat: Chat, thread: list[Message], versions: dict[str, tuple[int, int]]) -> None:
         self.chat = chat
         self.saved = True
-        self.chat_settings = ChatSettings.from_dict(chat.settings)
         self.shown_thread = list(thread)
         self.versions = dict(versions)
+        self.store.show_chat(ChatSettings.from_dict(chat.settings))
         self.chatOpened.emit()
-        self.settingsChanged.emit()
 
 
 def stats_dict(stats: ReplyStats) -> dict[str, Any]:

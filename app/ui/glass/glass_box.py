@@ -24,7 +24,7 @@ from app.core.chat.prompt_inspector import InspectRequest, PromptInspection
 from app.core.diagnostics.report import DiagnosticsInput
 from app.core.inference import token_probs
 from app.core.paths import app_paths
-from app.core.settings import EffectiveSettings, Settings
+from app.core.settings import EffectiveSettings
 from app.core.support.formatting import fill
 from app.core.support.log_buffer import install_log_buffer
 from app.core.support.logging_setup import LOG_FILE_NAME
@@ -39,6 +39,7 @@ from app.ui.glass.prompt_inspector_panel import PromptInspectorPanel
 from app.ui.glass.stats_panel import StatsPanel
 from app.ui.glass.token_view import attach_token_view, show_tokens
 from app.ui.llm.worker import LlmWorker
+from app.ui.settings.store import SettingsStore
 from app.ui.state_signals import StateSignals
 
 log = logging.getLogger(__name__)
@@ -61,9 +62,8 @@ class ChatTranscript(Protocol):
 class ChatOnShow(Protocol):
     """What the glass box reads of the chat on show (the chat session is one)."""
 
-    settings: Settings
+    store: SettingsStore  # the settings; its planChanged: the system prompt, max tokens or window policy changed
     chatOpened: SignalInstance  # another chat or branch is on show
-    settingsChanged: SignalInstance  # its system prompt, max tokens or window policy may have changed
 
     def conversation(self) -> list[ChatMessage]: ...
 
@@ -168,7 +168,7 @@ class GlassBox(QObject):
         self.composer.textChanged.connect(self._draft_changed)
         # the summary and the tokens follow the prompt on show: another chat, or its settings, make another
         self.chat.chatOpened.connect(self.refresh_prompt)
-        self.chat.settingsChanged.connect(self.refresh_prompt)
+        self.chat.store.planChanged.connect(self.refresh_prompt)
 
     # ---- replies -------------------------------------------------------------------
 
@@ -281,7 +281,7 @@ class GlassBox(QObject):
         return DiagnosticsInput(
             load_report=self.state.load_report,
             sampling=self.chat.effective().sampling,
-            settings=self.chat.settings.to_dict(),
+            settings=self.chat.store.settings.to_dict(),
             errors=self.logs_panel.buffer.recent_errors(),
             log_file=_log_file(),
             qt_version=qVersion(),

@@ -55,6 +55,7 @@ from app.ui.llm.worker import LlmThread, LlmWorker
 from app.ui.monitor.alert_notice import AlertNotice
 from app.ui.monitor.panel import MonitorPanel
 from app.ui.server.panel import ServerPanel
+from app.ui.settings.store import SettingsStore
 from app.ui.shell.about_dialog import show_about_dialog
 from app.ui.shell.accessibility import ReplyAnnouncer, arrange_tab_order
 from app.ui.shell.appearance_menu import AppearanceMenus
@@ -104,7 +105,8 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._connect_worker()
         self._build_gpu_panel()
-        session = ChatSession(parent=self)  # the chat history and the settings; both features read it
+        self.settings_store = SettingsStore.from_file(app_paths().settings_file, self)  # the one owner of the settings
+        session = ChatSession(self.settings_store, parent=self)  # the chat history; both features read it
         # Load details, Stats, Prompt inspector, Logs; token probabilities; diagnostics
         self.glass = GlassBox(
             state_signals=self.state_signals,
@@ -156,12 +158,10 @@ class MainWindow(QMainWindow):
         self.state_signals.changed.connect(self._update_controls)
         self.state_signals.streamingChanged.connect(self._follow_streaming)
 
-        self.server_models = ServerModels(
-            self.model_picker, lambda: self.chats.session.settings, self.chats.session.set_defaults, self
-        )
+        store = self.settings_store
+        self.server_models = ServerModels(self.model_picker, lambda: store.settings, store.set_defaults, self)
         self.servers_action.triggered.connect(self.server_models.open_dialog)
-        session = self.chats.session
-        self.appearance = AppearanceMenus(lambda: session.settings, session.set_defaults, self)
+        self.appearance = AppearanceMenus(lambda: store.settings, store.set_defaults, self)
         self.appearance.add_to(self.view_menu)
         # the welcome in an empty chat, Get a better model, Open file…, the cursor in the message box
         self.get_started = GetStarted(
@@ -335,7 +335,7 @@ class MainWindow(QMainWindow):
         for action in self.chat_menu.actions():  # their shortcuts work wherever the focus is
             if not action.shortcut().isEmpty():
                 self.addAction(action)
-        chats.session.settingsChanged.connect(self._show_model_settings)
+        self.settings_store.modelChanged.connect(self._show_model_settings)
         chats.session.chatOpened.connect(self.speed_label.clear)  # the status bar's speed is the chat on show's
         chats.continueRequested.connect(self.continue_chat)
         chats.replyRefused.connect(self.reply_refused)
@@ -373,7 +373,7 @@ class MainWindow(QMainWindow):
         self.model_picker.clear()
         for model in models:
             self.model_picker.addItem(self._model_label(model), str(model.path))
-        self.chats.settings_panel.set_library([(self._model_label(model), model.path) for model in models])
+        self.chats.settings_panel.model.set_library([(self._model_label(model), model.path) for model in models])
         self.server_models.add_rows()
         self.pages.setCurrentWidget(self.chat_view if models else self.empty_state)
         if not models:
@@ -468,7 +468,7 @@ class MainWindow(QMainWindow):
 
     def load_model(self, path: Path) -> None:
         self.stop_reply()  # the worker loads once the reply has ended
-        config = self.model_settings.load_config(path)
+        config = self.settings_store.model_settings(path.name).load_config(path)
         self.status_label.setText(fill(self.tr("Loading {name}…"), name=path.name))
         self.load_progress.setValue(0)
         self.load_progress.show()
@@ -632,7 +632,7 @@ class MainWindow(QMainWindow):
     @property
     def model_settings(self) -> ModelSettings:
         """How the next load is set up: the settings file's values, which both panels show and edit."""
-        return self.chats.session.settings.model
+        return self.settings_store.settings.model
 
     @property
     def n_ctx(self) -> int:
@@ -649,8 +649,7 @@ class MainWindow(QMainWindow):
 
     def save_model_settings(self, **values: int) -> None:
         """Change how models are loaded (checked against the settings' bounds) and save it; every panel follows."""
-        session = self.chats.session
-        session.set_defaults(session.settings.with_model(values))
+        self.settings_store.set_model(values)
 
     def _show_model_settings(self) -> None:
         self.gpu_panel.show_settings(self.model_settings)
@@ -694,22 +693,22 @@ class MainWindow(QMainWindow):
     def _build_monitor_panel(self) -> None:
         """The Monitor panel in a dock (View → Monitor): the machine over time, and alerts above the chat."""
         self.monitor_panel = MonitorPanel(
-            self.state_signals, self.hardware_sampling, self.worker, self.chats.session.settings.monitor, parent=self
+            self.state_signals, self.hardware_sampling, self.worker, self.settings_store.settings.monitor, parent=self
         )
         self.add_dock(self.tr("Monitor"), "MonitorDock", self.monitor_panel).hide()
         self.monitor_panel.alertRaised.connect(self.alert_notice.show_alert)
         self.monitor_panel.alertCleared.connect(self.alert_notice.clear_alert)
         self.alert_notice.unloadRequested.connect(self.unload_model)
         self.monitor_panel.idleUnloadRequested.connect(self._on_idle_unload)
-        self.chats.session.settingsChanged.connect(
-            lambda: self.monitor_panel.apply_settings(self.chats.session.settings.monitor)
+        self.settings_store.monitorChanged.connect(
+            lambda: self.monitor_panel.apply_settings(self.settings_store.settings.monitor)
         )
         # Its settings dialog (Tools menu), smaller variants of a model that does not fit, the server's metrics
         self.monitor_extras = MonitorExtras(
             self.monitor_panel,
             self.worker,
             self.state,
-            self.chats.session,
+            self.settings_store,
             self._apply_load_settings,
             lambda: self.server_panel.server,
             self.tools_menu,

@@ -25,11 +25,11 @@ from app.core.state import AppState
 from app.core.support.formatting import fill
 from app.core.types.load import LoadConfig
 from app.ui import message
-from app.ui.chat.session import ChatSession
 from app.ui.llm.worker import LlmWorker
 from app.ui.monitor.panel import MonitorPanel
 from app.ui.monitor.settings_dialog import MonitorSettingsDialog
 from app.ui.monitor.smaller_variants import SmallerVariants, describe
+from app.ui.settings.store import SettingsStore
 from app.ui.widgets.error_banner import NoticeAction
 
 
@@ -39,7 +39,7 @@ class MonitorExtras(QObject):
         panel: MonitorPanel,
         worker: LlmWorker,
         state: AppState,
-        session: ChatSession,
+        settings: SettingsStore,
         load: Callable[[LoadConfig], None],  # save the config's GPU layers and context, and load it
         server: Callable[[], ApiServer | None],
         tools_menu: QMenu,
@@ -48,7 +48,7 @@ class MonitorExtras(QObject):
         super().__init__(parent)
         self._panel = panel
         self._state = state
-        self._session = session
+        self._settings = settings
         self._load = load
         self._server = server
         self._dialog_parent = parent
@@ -58,7 +58,7 @@ class MonitorExtras(QObject):
         tools_menu.addAction(self.settings_action)
         panel.settingsRequested.connect(self.open_settings)
         self.smaller_variants = SmallerVariants(
-            worker, lambda: session.settings.monitor.switch_to_smaller_variant, parent=self
+            worker, lambda: settings.settings.monitor.switch_to_smaller_variant, parent=self
         )
         self.smaller_variants.offered.connect(self._offer)
         self.smaller_variants.switchRequested.connect(self._switch)
@@ -67,12 +67,7 @@ class MonitorExtras(QObject):
 
     def open_settings(self) -> MonitorSettingsDialog:
         """The alerts' thresholds (each can be turned off), idle unload and degradation; saved with the settings."""
-        session = self._session
-        dialog = MonitorSettingsDialog(
-            session.settings.monitor,
-            lambda values: session.set_defaults(session.settings.with_monitor(values)),
-            self._dialog_parent,
-        )
+        dialog = MonitorSettingsDialog(self._settings.settings.monitor, self._settings.set_monitor, self._dialog_parent)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
         return dialog

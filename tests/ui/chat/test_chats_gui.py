@@ -50,8 +50,8 @@ def test_a_chat_with_its_settings_is_saved_as_it_goes_and_comes_back_after_a_res
 ) -> None:
     assert window.n_ctx == N_CTX, "the model settings come from the settings file"
     panel = window.chats.settings_panel
-    panel.system_prompt.setPlainText("Answer in one word.")
-    panel.system_prompt.editingFinished.emit()
+    panel.prompt.system_prompt.setPlainText("Answer in one word.")
+    panel.prompt.system_prompt.editingFinished.emit()
     panel.set_field_text("top_k", "7")
     reply_to(window, qtbot, "Name a colour.")
     reply_to(window, qtbot, "And a fruit?")
@@ -74,7 +74,7 @@ def test_a_chat_with_its_settings_is_saved_as_it_goes_and_comes_back_after_a_res
         assert "tokens" in again.chat_view.messages()[1].footer.text()
         assert again.chats.session.effective().system_prompt == "Answer in one word."
         assert again.sampling.top_k == 7
-        assert again.chats.settings_panel._fields["top_k"].label.font().bold()
+        assert again.chats.settings_panel.sampling.rows["top_k"].label.font().bold()
     finally:
         again.close()
 
@@ -91,14 +91,14 @@ def test_the_panel_shows_the_models_own_system_prompt_and_reload_now_loads_the_m
     window: MainWindow, qtbot: QtBot
 ) -> None:
     panel = window.chats.settings_panel
-    assert "You are a helpful AI assistant named SmolLM" in panel.system_prompt.placeholderText()
+    assert "You are a helpful AI assistant named SmolLM" in panel.prompt.system_prompt.placeholderText()
     panel.show()
     panel.set_field_text("n_ctx", "2048")
-    assert panel.reload_button.isVisible()
+    assert panel.model.reload_button.isVisible()
     with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=60_000) as loaded:
-        panel.reload_button.click()
+        panel.model.reload_button.click()
     assert loaded.args[0].config.n_ctx == 2048  # loaded again through the window, with the new setting
-    assert not panel.reload_button.isVisible()
+    assert not panel.model.reload_button.isVisible()
 
 
 def test_regenerate_writes_a_new_version_and_keeps_the_old_one(window: MainWindow, qtbot: QtBot) -> None:

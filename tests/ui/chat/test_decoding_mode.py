@@ -11,11 +11,12 @@ from pytestqt.qtbot import QtBot
 from app.core.inference.beam_search import BeamSettings
 from app.core.inference.decoding_mode import DecodingMode, DecodingSettings
 from app.core.inference.sampling import GREEDY, SamplingParams
-from app.core.settings import ChatSettings, Settings
+from app.core.settings import ChatSettings
 from app.core.types.messages import ChatMessage
 from app.ui.chat.decoding_mode import reply_request
 from app.ui.chat.settings_panel import SettingsPanel
 from app.ui.llm.decoding_replies import ForkSpec
+from app.ui.settings.store import SettingsStore
 
 SAMPLING = SamplingParams(temperature=0.9, max_tokens=40, stop=("END",))
 HELLO = [ChatMessage("user", "Hello")]
@@ -23,15 +24,14 @@ HELLO = [ChatMessage("user", "Hello")]
 
 @pytest.fixture
 def panel(qtbot: QtBot) -> SettingsPanel:
-    widget = SettingsPanel()
+    widget = SettingsPanel(SettingsStore())
     qtbot.addWidget(widget)
-    widget.set_state(Settings(), ChatSettings())
     widget.show()
     return widget
 
 
 def test_sampling_is_the_default_and_the_beam_fields_show_only_for_beam_search(panel: SettingsPanel) -> None:
-    box = panel.decoding_box
+    box = panel.sampling.decoding_box
     assert box.mode_box.currentData() == "sampling"
     assert [box.mode_box.itemText(i) for i in range(box.mode_box.count())] == ["Sampling", "Greedy", "Beam search"]
     assert not box.width_box.isVisible()
@@ -44,22 +44,22 @@ def test_sampling_is_the_default_and_the_beam_fields_show_only_for_beam_search(p
 def test_choosing_a_mode_applies_to_this_chat_and_is_saved_with_its_settings(
     panel: SettingsPanel, qtbot: QtBot
 ) -> None:
-    with qtbot.waitSignal(panel.chatSettingsEdited) as edited:
-        panel.decoding_box.choose(DecodingMode.BEAM, width=6, alpha=0.5, keep=3)
+    with qtbot.waitSignal(panel.store.chatEdited) as edited:
+        panel.sampling.decoding_box.choose(DecodingMode.BEAM, width=6, alpha=0.5, keep=3)
     chat = edited.args[0]
     assert chat.decoding == DecodingSettings(DecodingMode.BEAM, width=6, alpha=0.5, keep=3)
     assert ChatSettings.from_dict(chat.to_dict()) == chat  # what the chat store keeps
-    with qtbot.waitSignal(panel.chatSettingsEdited) as edited:
-        panel.decoding_box.choose(DecodingMode.GREEDY)
+    with qtbot.waitSignal(panel.store.chatEdited) as edited:
+        panel.sampling.decoding_box.choose(DecodingMode.GREEDY)
     assert edited.args[0].decoding.mode is DecodingMode.GREEDY
     assert edited.args[0].decoding.width == 6  # the beam values wait for the next beam search
-    panel.set_state(Settings(), ChatSettings())
-    assert panel.decoding_box.mode_box.currentData() == "sampling"  # another chat shows its own mode
+    panel.store.show_chat(ChatSettings())
+    assert panel.sampling.decoding_box.mode_box.currentData() == "sampling"  # another chat shows its own mode
 
 
 def test_keeping_more_hypotheses_than_beams_keeps_as_many_as_the_width(panel: SettingsPanel, qtbot: QtBot) -> None:
-    with qtbot.waitSignal(panel.chatSettingsEdited) as edited:
-        panel.decoding_box.choose(DecodingMode.BEAM, width=3, keep=7)
+    with qtbot.waitSignal(panel.store.chatEdited) as edited:
+        panel.sampling.decoding_box.choose(DecodingMode.BEAM, width=3, keep=7)
     assert edited.args[0].decoding.keep == 3
 
 

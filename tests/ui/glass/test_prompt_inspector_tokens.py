@@ -60,8 +60,8 @@ def test_the_status_line_follows_the_prompt_on_show_its_settings_and_another_cha
     assert before is not None
 
     panel = window.chats.settings_panel  # a new system prompt makes another prompt: the inspector follows
-    panel.system_prompt.setPlainText("You answer like a pirate, always, in every single reply you write.")
-    panel.system_prompt.editingFinished.emit()
+    panel.prompt.system_prompt.setPlainText("You answer like a pirate, always, in every single reply you write.")
+    panel.prompt.system_prompt.editingFinished.emit()
     qtbot.waitUntil(lambda: "like a pirate" in (glass.prompt_panel.inspection or before).text, timeout=30_000)
     longer = glass.prompt_panel.inspection
     assert longer is not None and longer.count > before.count

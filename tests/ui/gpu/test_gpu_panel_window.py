@@ -123,8 +123,8 @@ def test_the_settings_panel_shows_what_the_gpu_panel_applied(window: MainWindow,
     window.gpu_panel.context_box.setValue(1024)
     with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=30_000):
         window.gpu_panel.apply_button.click()
-    assert settings_panel._fields["n_ctx"].editor.text() == "1024"
-    assert settings_panel.gpu_layers_note.text().startswith("4 ")
+    assert settings_panel.model.rows["n_ctx"].editor.text() == "1024"
+    assert settings_panel.model.gpu_layers_note.text().startswith("4 ")
 
 
 def test_a_context_length_typed_in_the_settings_panel_shows_in_the_gpu_panel_and_keeps_its_layer_draft(
@@ -146,6 +146,6 @@ def test_the_layer_count_that_held_after_an_out_of_memory_fallback_is_saved(wind
     window.gpu_panel.slider.setValue(31)
     with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=60_000):
         window.gpu_panel.apply_button.click()
-    assert window.chats.settings_panel.gpu_layers_note.text().startswith("7 ")
+    assert window.chats.settings_panel.model.gpu_layers_note.text().startswith("7 ")
     window.close()
     assert load_settings(app_paths().settings_file).settings.model.n_gpu_layers == 7

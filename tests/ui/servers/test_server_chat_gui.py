@@ -51,7 +51,7 @@ def test_a_saved_servers_model_is_picked_and_answers_in_the_chat(
 
     dialog.test_button.click()
     qtbot.waitUntil(lambda: "Connected. llama-cpp-python" in dialog.outcome.text(), timeout=30_000)
-    saved = window.chats.session.settings.server("team")
+    saved = window.settings_store.settings.server("team")
     assert saved is not None and saved.kind == "llama-cpp-python"
 
     qtbot.waitUntil(lambda: [m.server.kind for m in server_rows(window)] == ["llama-cpp-python"], timeout=30_000)
@@ -86,4 +86,4 @@ def test_a_server_that_does_not_answer_is_said_in_the_dialog(window: MainWindow,
     qtbot.keyClicks(dialog.url, "gpu-box:8000")
     dialog.save_button.click()
     assert "is not a server address" in dialog.outcome.text()
-    assert window.chats.session.settings.servers == ()
+    assert window.settings_store.settings.servers == ()

@@ -97,12 +97,13 @@ def test_core_text_reads_chinese_too(qtbot: QtBot, in_chinese: None) -> None:
     from app.core.support.user_text import N_
     from app.core.types.stats import StopReason
     from app.ui.chat.settings_panel import SettingsPanel
+    from app.ui.settings.store import SettingsStore
     from app.ui.widgets.core_text import word
 
-    panel = SettingsPanel()
+    panel = SettingsPanel(SettingsStore())
     qtbot.addWidget(panel)
-    assert panel._fields["temperature"].label.text() == "温度"
-    assert HAN.search(panel._fields["max_tokens"].label.text())
-    assert HAN.search(panel._fields["temperature"].explanation.text())
+    assert panel.sampling.rows["temperature"].label.text() == "温度"
+    assert HAN.search(panel.sampling.rows["max_tokens"].label.text())
+    assert HAN.search(panel.sampling.rows["temperature"].explanation.text())
     assert HAN.search(word(StopReason.USER.value))
     assert HAN.search(word(fill(N_("Loading {name} was cancelled."), name="tiny.gguf")))

@@ -45,7 +45,7 @@ def reply_to(window: MainWindow, qtbot: QtBot, text: str) -> None:
 
 
 def test_greedy_mode_answers_with_the_greedy_tokens(window: MainWindow, qtbot: QtBot, engine: Engine) -> None:
-    window.chats.settings_panel.decoding_box.choose(DecodingMode.GREEDY)
+    window.chats.settings_panel.sampling.decoding_box.choose(DecodingMode.GREEDY)
     reply_to(window, qtbot, "Name three colours.")
     reply = window.chats.session.shown_thread[-1]
     conversation = [ChatMessage(m.role, m.content) for m in window.conversation[:-1]]
@@ -144,7 +144,7 @@ def test_a_beam_width_that_does_not_fit_is_refused_with_the_reason_and_one_that_
     try:
         real = session_module.machine_now
         monkeypatch.setattr(session_module, "machine_now", lambda: Machine(None, 64 * 1024 * 1024, 0))
-        window.chats.settings_panel.decoding_box.choose(DecodingMode.BEAM, width=8)
+        window.chats.settings_panel.sampling.decoding_box.choose(DecodingMode.BEAM, width=8)
         window.send("Name three colours.")
         qtbot.waitUntil(lambda: "Beam width 8 needs" in window.error_banner.message(), timeout=REPLY_MS)
         qtbot.waitUntil(lambda: window.state.can_send, timeout=10_000)
@@ -152,7 +152,7 @@ def test_a_beam_width_that_does_not_fit_is_refused_with_the_reason_and_one_that_
         assert [m.role for m in window.chats.session.shown_thread] == ["user"]  # no empty reply is left
 
         monkeypatch.setattr(session_module, "machine_now", real)
-        window.chats.settings_panel.decoding_box.choose(DecodingMode.BEAM, width=2, keep=2)
+        window.chats.settings_panel.sampling.decoding_box.choose(DecodingMode.BEAM, width=2, keep=2)
         with qtbot.waitSignal(window.replyFinished, timeout=REPLY_MS):
             window.chats.regenerate()
         reply = window.chats.session.shown_thread[-1]

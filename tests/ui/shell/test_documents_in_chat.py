@@ -103,7 +103,7 @@ def test_long_memory_brings_a_turn_the_window_dropped_back_into_the_prompt_marke
     small_context: None, window: MainWindow, qtbot: QtBot
 ) -> None:
     assert window.n_ctx == 1024
-    window.chats.settings_panel.long_memory_box.click()
+    window.chats.settings_panel.prompt.long_memory_box.click()
     with DocumentIndex(app_paths().chats_db) as documents:
         qtbot.waitUntil(lambda: documents.long_memory(window.chats.session.chat.id), timeout=REPLY_TIMEOUT_MS)
     send(window, qtbot, "Please remember: my cat is called Zanzibar and she sleeps on the piano.")

@@ -34,13 +34,13 @@ def test_monitor_settings_open_from_the_tools_menu_and_the_panel_and_apply_at_on
     window: MainWindow, qtbot: QtBot
 ) -> None:
     assert window.monitor_extras.settings_action in window.tools_menu.actions()
-    with qtbot.waitSignal(window.chats.session.settingsChanged, timeout=5000):
+    with qtbot.waitSignal(window.settings_store.monitorChanged, timeout=5000):
         window.monitor_extras.settings_action.trigger()
         dialog = window.findChild(MonitorSettingsDialog)
         assert dialog is not None and dialog.isVisible()
         dialog.thresholds["context_percent"].check.setChecked(False)
         dialog.accept()
-    assert window.chats.session.settings.monitor.context_percent == 0
+    assert window.settings_store.settings.monitor.context_percent == 0
     assert window.monitor_panel.alerts.thresholds.context_percent == 0  # the alerts follow at once
     window.monitor_panel.settings_button.click()
     reopened = [d for d in window.findChildren(MonitorSettingsDialog) if d.isVisible()]

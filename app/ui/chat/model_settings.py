@@ -1,0 +1,174 @@
+"""The model part of the settings panel: context length, threads and the load options, for every chat
+(the same saved values the GPU offload panel shows and plans the memory for; its GPU layers are
+named here too). It follows the settings store's model section only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QWidget,
+)
+
+from app.core.inference.sampling import FieldSpec, InvalidSetting, describe_value
+from app.core.settings import MODEL_FIELDS
+from app.core.support.formatting import fill
+from app.ui.chat.setting_rows import SettingRow
+from app.ui.settings.store import SettingsStore
+from app.ui.widgets.core_text import word
+from app.ui.widgets.theme import Tone, set_tone
+
+
+class ModelSettingsBox(QGroupBox):
+    reloadRequested = Signal()  # load the model again so the model settings apply
+
+    def __init__(self, store: SettingsStore, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.setTitle(self.tr("Model — every chat"))
+        self.rows: dict[str, SettingRow] = {}
+        form = QFormLayout(self)
+        for name, spec in MODEL_FIELDS.items():
+            row = SettingRow(spec, self._editor(spec), self)
+            self.rows[name] = row
+            form.addRow(row.label, row.box)
+        self.gpu_layers_note = QLabel(self)
+        self.gpu_layers_note.setWordWrap(True)
+        set_tone(self.gpu_layers_note, Tone.NOTE)
+        form.addRow(self.tr("GPU layers"), self.gpu_layers_note)
+        self.reload_note = QLabel(self.tr("These apply when the model is loaded again."), self)
+        self.reload_note.setWordWrap(True)
+        set_tone(self.reload_note, Tone.WARNING)
+        self.reload_button = QPushButton(self.tr("Reload now"), self)
+        self.reload_button.setToolTip(self.tr("Load the model again with these settings"))
+        self.reload_button.clicked.connect(self.reloadRequested)
+        self.reload_row = QWidget(self)
+        reload_line = QHBoxLayout(self.reload_row)
+        reload_line.setContentsMargins(0, 0, 0, 0)
+        reload_line.addWidget(self.reload_note, 1)
+        reload_line.addWidget(self.reload_button)
+        self.reload_row.hide()
+        form.addRow(self.reload_row)
+        store.modelChanged.connect(self.show_settings)
+        self.show_settings()
+
+    def _editor(self, spec: FieldSpec) -> QWidget:
+        """A check box for on/off, a list for a choice, else a line; each reports the user's edits only."""
+        name = spec.name
+        if spec.kind == "bool":
+            box = QCheckBox(self)
+            box.clicked.connect(lambda _checked, n=name: self.edited(n))
+            return box
+        if spec.kind == "file":
+            files = QComboBox(self)
+            files.addItem(self.tr("None"), "")
+            files.activated.connect(lambda _index, n=name: self.edited(n))
+            return files
+        if spec.kind == "choice":
+            choices = QComboBox(self)
+            labels = self._choice_labels()
+            for value in spec.choices:
+                choices.addItem(labels.get(value, value), value)
+            choices.activated.connect(lambda _index, n=name: self.edited(n))
+            return choices
+        line = QLineEdit(self)
+        line.editingFinished.connect(lambda n=name: self.edited(n))
+        return line
+
+    def _choice_labels(self) -> dict[str, str]:
+        return {
+            "off": self.tr("Off"),
+            "auto": self.tr("Auto"),
+            "on": self.tr("On"),
+            "model": self.tr("The model's own"),
+            "none": self.tr("None"),
+            "linear": self.tr("Linear"),
+            "yarn": self.tr("YaRN"),
+        }
+
+    def show_settings(self) -> None:
+        """Show the saved model settings, and the GPU layers the GPU offload panel sets."""
+        model = self.store.settings.model
+        for name, row in self.rows.items():
+            row.show_error("")
+            self._put(name, getattr(model, name))
+        self.gpu_layers_note.setText(
+            fill(
+                self.tr("{n} — set in the GPU offload panel (View → GPU offload), which shows what fits"),
+                n=model.n_gpu_layers,
+            )
+        )
+
+    def _put(self, name: str, value: Any) -> None:
+        editor = self.rows[name].editor
+        if isinstance(editor, QCheckBox):
+            editor.setChecked(bool(value))
+        elif isinstance(editor, QComboBox):
+            if editor.findData(value) < 0:  # a file that is not (or no longer) in the library
+                editor.addItem(Path(value).name, value)
+            editor.setCurrentIndex(editor.findData(value))
+        else:
+            assert isinstance(editor, QLineEdit)
+            editor.setText(describe_value(value))
+
+    def set_library(self, models: Sequence[tuple[str, Path]]) -> None:
+        """The models a draft model can be chosen from: (label, path) of each in the library."""
+        for name, spec in MODEL_FIELDS.items():
+            if spec.kind != "file":
+                continue
+            editor = self.rows[name].editor
+            assert isinstance(editor, QComboBox)
+            while editor.count() > 1:  # "None" stays
+                editor.removeItem(1)
+            for label, path in models:
+                editor.addItem(label, str(path))
+            self._put(name, getattr(self.store.settings.model, name))
+
+    def type_text(self, name: str, text: str) -> None:
+        """Type `text` into a line field and finish editing (what a user does)."""
+        editor = self.rows[name].editor
+        assert isinstance(editor, QLineEdit)
+        editor.setText(text)
+        self.edited(name)
+
+    def edited(self, name: str) -> None:
+        """A field's editing ended: the value is saved for every chat, or refused with the reason."""
+        row = self.rows[name]
+        try:
+            settings = self.store.settings.with_model({name: self._value(name)})
+        except InvalidSetting as error:
+            self._put(name, getattr(self.store.settings.model, name))
+            row.show_error(word(error.message) + " " + self.tr("The previous value is kept."))
+            return
+        row.show_error("")
+        if settings != self.store.settings:
+            self.store.set_defaults(settings)
+            self.reload_row.show()
+
+    def _value(self, name: str) -> Any:
+        editor = self.rows[name].editor
+        if isinstance(editor, QCheckBox):
+            return editor.isChecked()
+        if isinstance(editor, QComboBox):
+            return editor.currentData()
+        assert isinstance(editor, QLineEdit)
+        return editor.text()
+
+    def set_reload_possible(self, possible: bool) -> None:
+        """Reload now works while a model is on duty and nothing runs (no load, no reply)."""
+        self.reload_button.setEnabled(possible)
+
+    def model_loaded(self) -> None:
+        """A load finished: it used the model settings saved now, so nothing waits for a reload."""
+        self.reload_row.hide()
