@@ -60,4 +60,4 @@ def test_a_model_the_library_has_is_loaded_at_once(
     open_window.append(window)
     qtbot.addWidget(window)
     assert loads == [in_library]
-    assert not window.get_started.opener.is_busy
+    assert not window.open_file.opener.is_busy
