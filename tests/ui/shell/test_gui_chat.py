@@ -108,7 +108,7 @@ def test_new_chat_empties_the_conversation(window: MainWindow, qtbot: QtBot) -> 
 
 
 def test_without_any_model_the_window_says_how_to_get_one(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("app.ui.shell.main_window.installed_models", lambda _folder: [])
+    monkeypatch.setattr("app.ui.shell.model_choice.installed_models", lambda _folder: [])
     main = MainWindow()
     qtbot.addWidget(main)
     main.show()
@@ -141,7 +141,7 @@ def test_a_model_that_fails_to_load_shows_the_reason(window: MainWindow, qtbot: 
 def test_the_empty_state_offers_pip_only_where_pip_can_install_the_starter_model(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, frozen: bool
 ) -> None:
-    monkeypatch.setattr("app.ui.shell.main_window.installed_models", lambda _folder: [])
+    monkeypatch.setattr("app.ui.shell.model_choice.installed_models", lambda _folder: [])
     monkeypatch.setattr(sys, "frozen", frozen, raising=False)
     main = MainWindow()
     qtbot.addWidget(main)
