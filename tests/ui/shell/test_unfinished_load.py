@@ -42,7 +42,7 @@ class FailingEngine(Engine):
 
 
 @pytest.mark.requires_model  # Try again loads the starter
-@pytest.mark.expected_log("app.ui.shell.main_window", logging.WARNING, "Not loading .* again: Glassbox closed while")
+@pytest.mark.expected_log("app.ui.shell.model_choice", logging.WARNING, "Not loading .* again: Glassbox closed while")
 def test_a_model_whose_load_never_finished_is_not_loaded_at_start_and_can_be_tried_again(
     qtbot: QtBot, starter_model: Path
 ) -> None:
