@@ -101,9 +101,9 @@ class GuiStreamProbe(QObject):
         window.state_signals.modelLoaded.connect(self._on_loaded)
         window.resize(1280, 800)
         window.show()
-        if window.loaded_model is None:
+        if window.state.loaded_model is None:
             self._loop.exec()
-        if self._failure or window.loaded_model is None:
+        if self._failure or window.state.loaded_model is None:
             self.close()
             raise RuntimeError(f"the window did not load the model: {self._failure}")
 

@@ -28,7 +28,7 @@ def test_the_whole_window_answers_the_message_and_its_reply_is_measured_against_
         assert home != Path(home_before)  # the window's settings and chats are its own
         measured = probe.measure()
         window = probe._window
-        assert window.loaded_model is not None and window.loaded_model.name == starter_model.name
+        assert window.state.loaded_model is not None and window.state.loaded_model.name == starter_model.name
         assert measured.tokens_per_s > 0
         assert measured.llama.eval_tokens == 11  # llama.cpp's count for this reply, in the engine process
         assert measured.process_cpu_us_per_token is not None and measured.process_cpu_us_per_token > 0

@@ -69,7 +69,7 @@ def open_main_window(qtbot: QtBot, starter_model: Path) -> WindowOpener:
         main = MainWindow(llm=llm)
         qtbot.addWidget(main)
         main.show()
-        qtbot.waitUntil(lambda: main.loaded_model is not None, timeout=WINDOW_LOAD_TIMEOUT_MS)
+        qtbot.waitUntil(lambda: main.state.loaded_model is not None, timeout=WINDOW_LOAD_TIMEOUT_MS)
         if greedy_tokens is not None:
             main.sampling = replace(GREEDY, max_tokens=greedy_tokens)
         if active:

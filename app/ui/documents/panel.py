@@ -5,9 +5,8 @@ from its own files ("for this chat only"). Files and folders are added with the 
 dialogs; every file gets a status — indexed, skipped or failed, with why — while a
 progress bar and Cancel follow the run, which happens on the indexing thread. The folders
 are rescanned when the panel is shown and with Rescan: changed files are read again,
-deleted ones dropped; the added files and folders are also watched (QFileSystemWatcher: a
-file added, removed or saved in a folder added, not in its subfolders), and rescanned a
-moment after they change. The embedding model chosen at the top makes vectors for search by
+deleted ones dropped; the added files and folders are also watched (`folder_watch`), and
+rescanned a moment after they change. The embedding model chosen at the top makes vectors for search by
 meaning; with none, retrieval is keyword search (FTS5) alone.
 """
 
@@ -17,13 +16,12 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QInputDialog,
     QLabel,
     QListWidget,
@@ -31,8 +29,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
-    QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -43,13 +39,14 @@ from app.core.documents.indexer import FileResult, FileStatus, IndexProgress, In
 from app.core.models.library import InstalledModel
 from app.core.support.formatting import fill
 from app.ui import message
+from app.ui.documents.file_status_list import FileStatusList
+from app.ui.documents.folder_watch import FolderWatch
 from app.ui.documents.workers import OWN, CollectionEntry, DocumentsState, DocumentsThreads, IndexJob
 from app.ui.llm.retrieval import SharedEmbedder
 from app.ui.widgets.core_text import word
-from app.ui.widgets.theme import Tone, colours, set_tone
+from app.ui.widgets.theme import Tone, set_tone
 
 RESCAN_ON_SHOW_AFTER_S = 30.0  # shown again sooner than this: no new rescan
-WATCH_DELAY_MS = 1500  # a change on disk is rescanned after this quiet time (a copy of many files is one rescan)
 
 
 class DocumentsPanel(QWidget):
@@ -74,11 +71,7 @@ class DocumentsPanel(QWidget):
         self._jobs = 0  # numbers given so far
         self._running: set[int] = set()
         self._rescanned_at = 0.0
-        self.watcher = QFileSystemWatcher(self)
-        self._changed_on_disk: set[str] = set()
-        self._watch_timer = QTimer(self)
-        self._watch_timer.setSingleShot(True)
-        self._watch_timer.setInterval(WATCH_DELAY_MS)
+        self.folder_watch = FolderWatch(self)
         self._build()
         self._connect()
 
@@ -126,14 +119,7 @@ class DocumentsPanel(QWidget):
         self.summary.setWordWrap(True)
         set_tone(self.summary, Tone.NOTE)
         layout.addWidget(self.summary)
-        self.file_list = QTreeWidget(self)
-        self.file_list.setAccessibleName(self.tr("Files and their indexing status"))
-        self.file_list.setRootIsDecorated(False)
-        self.file_list.setHeaderLabels([self.tr("File"), self.tr("Status"), self.tr("Chunks"), self.tr("Why")])
-        header = self.file_list.header()
-        for column in range(3):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        self.file_list = FileStatusList(self)
         layout.addWidget(self.file_list, 1)
 
         progress = QHBoxLayout()
@@ -168,9 +154,7 @@ class DocumentsPanel(QWidget):
         self.remove_button.clicked.connect(self._ask_remove)
         self.cancel_button.clicked.connect(self.cancel)
         self.embedding_picker.activated.connect(self._on_embedding_chosen)
-        self.watcher.directoryChanged.connect(self._on_changed_on_disk)
-        self.watcher.fileChanged.connect(self._on_changed_on_disk)
-        self._watch_timer.timeout.connect(self._rescan_changed)
+        self.folder_watch.changed.connect(self._rescan_changed)
 
     # ---- the chat on show ----------------------------------------------------------
 
@@ -240,34 +224,7 @@ class DocumentsPanel(QWidget):
             + (fill(self.tr(" · {vectors} with vectors"), vectors=stats.vectors) if stats.vectors else "")
         )
         for source in entry.sources:
-            self._set_row(Path(source.uri), _record_status(source), source.chunks, source.reason)
-
-    def _set_row(self, path: Path, status: FileStatus, chunks: int, reason: str) -> None:
-        found = self.file_list.findItems(str(path), Qt.MatchFlag.MatchExactly, 0)
-        item = found[0] if found else QTreeWidgetItem(self.file_list, [str(path)])
-        item.setText(1, self.status_text(status))
-        item.setText(2, str(chunks) if chunks else "")
-        item.setText(3, reason)
-        item.setToolTip(3, reason)
-        item.setTextAlignment(2, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if status is FileStatus.FAILED:
-            item.setForeground(1, colours().qcolor("error_text"))
-        elif status in (FileStatus.SKIPPED, FileStatus.REMOVED):
-            item.setForeground(1, colours().qcolor("muted"))
-
-    def status_text(self, status: FileStatus) -> str:
-        return {
-            FileStatus.INDEXED: self.tr("indexed"),
-            FileStatus.UNCHANGED: self.tr("indexed"),
-            FileStatus.SKIPPED: self.tr("skipped"),
-            FileStatus.FAILED: self.tr("failed"),
-            FileStatus.REMOVED: self.tr("removed"),
-        }[status]
-
-    def file_statuses(self) -> dict[str, tuple[str, str]]:
-        """File → (status, why) as the list shows them."""
-        rows = (self.file_list.topLevelItem(i) for i in range(self.file_list.topLevelItemCount()))
-        return {item.text(0): (item.text(1), item.text(3)) for item in rows if item is not None}
+            self.file_list.set_row(Path(source.uri), _record_status(source), source.chunks, source.reason)
 
     # ---- collections ---------------------------------------------------------------
 
@@ -421,7 +378,7 @@ class DocumentsPanel(QWidget):
             self._show_result(result)
 
     def _show_result(self, result: FileResult) -> None:
-        self._set_row(result.path, result.status, result.chunks, result.reason)
+        self.file_list.set_row(result.path, result.status, result.chunks, result.reason)
 
     def _on_finished(self, job: IndexJob, report: IndexReport) -> None:
         self._running.discard(job.number)
@@ -467,19 +424,11 @@ class DocumentsPanel(QWidget):
 
     def _watch(self) -> None:
         """Watch the roots of the collections the chat uses (its own files and the ticked ones)."""
-        wanted = {str(root) for entry in self._entries() if entry.attached for root in entry.roots if root.exists()}
-        watched = set(self.watcher.files()) | set(self.watcher.directories())
-        if watched - wanted:
-            self.watcher.removePaths(sorted(watched - wanted))
-        if wanted - watched:
-            self.watcher.addPaths(sorted(wanted - watched))
+        self.folder_watch.watch(
+            {str(root) for entry in self._entries() if entry.attached for root in entry.roots if root.exists()}
+        )
 
-    def _on_changed_on_disk(self, path: str) -> None:
-        self._changed_on_disk.add(path)
-        self._watch_timer.start()
-
-    def _rescan_changed(self) -> None:
-        changed, self._changed_on_disk = self._changed_on_disk, set()
+    def _rescan_changed(self, changed: set[str]) -> None:
         for entry in self._entries():
             if any(str(root) in changed for root in entry.roots):
                 self._submit(OWN if entry.collection.chat_id else entry.collection.id, ())

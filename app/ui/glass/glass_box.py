@@ -3,9 +3,9 @@ token probabilities under View, and Help → Copy diagnostics.
 
 Everything here listens to the LLM worker's signals and the application state's. The shell
 creates it with its collaborators: the state, the worker, the chat view and the composer,
-the chat on show (read, never changed), a way to add docks, the View and Help menus to fill,
-and the signal it sends once the view has shown a finished reply. It tells the user through
-`app.ui.message`.
+the chat on show (read, never changed) and a way to add docks. The shell puts its two actions
+(token probabilities, copy diagnostics) in its menus and calls `reply_shown` once the view has
+shown a finished reply. It tells the user through `app.ui.message`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, SignalInstance, qVersion
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMenu, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import QDockWidget, QPlainTextEdit, QWidget
 
 from app.core.chat.prompt_inspector import InspectRequest, PromptInspection
 from app.core.diagnostics.report import DiagnosticsInput
@@ -82,9 +82,6 @@ class GlassBox(QObject):
         composer: QPlainTextEdit,
         chat: ChatOnShow,
         add_dock: DockAdder,
-        view_menu: QMenu,
-        help_menu: QMenu,
-        reply_shown: SignalInstance,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -94,7 +91,6 @@ class GlassBox(QObject):
         self.chat_view = chat_view
         self.composer = composer
         self.chat = chat
-        self._reply_shown = reply_shown  # ReplyDone, after the chat view has rendered the reply
         self._pending_metrics: ReplyMetrics | None = None
         self._pending_trace: TokenTrace | None = None
         self._inspecting = False
@@ -112,7 +108,7 @@ class GlassBox(QObject):
         self.load_dock.raise_()
         self.logs_dock.hide()
 
-        self.token_action = QAction(self.tr("Token probabilities"), view_menu)
+        self.token_action = QAction(self.tr("Token probabilities"), self)
         self.token_action.setCheckable(True)
         self.token_action.setShortcut(QKeySequence("Ctrl+Shift+P"))
         self.token_action.setToolTip(
@@ -120,11 +116,9 @@ class GlassBox(QObject):
         )
         self.token_action.toggled.connect(self.set_token_probabilities)
         self.token_action.toggled.connect(self._say_when_tokens_apply)
-        view_menu.addSeparator()
-        view_menu.addAction(self.token_action)
 
         self.diagnostics = DiagnosticsCopier(self.gather_diagnostics, self)
-        self.diagnostics_action = QAction(self.tr("Copy diagnostics"), help_menu)
+        self.diagnostics_action = QAction(self.tr("Copy diagnostics"), self)
         self.diagnostics_action.setToolTip(
             self.tr("Put versions, hardware, model, settings and the last errors on the clipboard for a bug report")
         )
@@ -133,7 +127,6 @@ class GlassBox(QObject):
             lambda _text: self.statusMessage.emit(self.tr("Diagnostics copied to the clipboard"), 5000)
         )
         self.diagnostics.failed.connect(self._on_diagnostics_failed)
-        help_menu.addAction(self.diagnostics_action)
 
         self._draft_timer = QTimer(self)
         self._draft_timer.setSingleShot(True)
@@ -157,14 +150,12 @@ class GlassBox(QObject):
         worker.replyMetrics.connect(self._on_metrics)
         worker.replyTokens.connect(self._on_tokens)
         worker.failed.connect(self._forget_pending)
-        self._reply_shown.connect(self._on_reply_finished)
 
         worker.promptInspected.connect(self._on_inspected)
         worker.inspectFailed.connect(self._on_inspect_failed)
         self.prompt_panel.refreshRequested.connect(self.refresh_prompt)
         self.prompt_dock.visibilityChanged.connect(self._prompt_dock_shown)
         self.state_signals.modelLoaded.connect(lambda _report: self.refresh_prompt())
-        self._reply_shown.connect(lambda _done: self.refresh_prompt())
         self.composer.textChanged.connect(self._draft_changed)
         # the summary and the tokens follow the prompt on show: another chat, or its settings, make another
         self.chat.chatOpened.connect(self.refresh_prompt)
@@ -199,7 +190,8 @@ class GlassBox(QObject):
         self._pending_metrics = None
         self._pending_trace = None
 
-    def _on_reply_finished(self, _done: ReplyDone) -> None:
+    def reply_shown(self, _done: ReplyDone) -> None:
+        """A finished reply is on show: its stats, its token view, and the prompt of the next turn."""
         metrics, trace = self._pending_metrics, self._pending_trace
         self._forget_pending("")
         message = self.chat_view.last_rendered  # None when the reply finished in a chat not on show
@@ -207,6 +199,7 @@ class GlassBox(QObject):
             self.stats_panel.add_reply(metrics)
         if trace is not None and message is not None and trace.steps:
             self._attach_tokens(message, trace)
+        self.refresh_prompt()
 
     def show_saved_tokens(self, message: Any, stats: Mapping[str, Any]) -> None:
         """A reply from the history with its token trace gets its token view back."""

@@ -79,7 +79,7 @@ def _schedule_demo(window: MainWindow, args: argparse.Namespace) -> None:
         else:
             window.close()
 
-    opener = window.get_started.opener
+    opener = window.open_file.opener
     if window.model_picker.count() == 0 and not opener.is_busy:  # nothing will load: show the empty state, finish
         QTimer.singleShot(0, window, finish)
         return

@@ -19,7 +19,9 @@ from PySide6.QtCore import QByteArray, QRect
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QTabBar
 
+from app.core.chat.store import SearchHit
 from app.core.support.atomic import atomic_write
+from app.ui.chat.conversations import Conversations
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +98,20 @@ def restore(window: QMainWindow, memory: WindowMemory) -> None:
         if name in docks and docks[name].isVisibleTo(window):
             docks[name].raise_()
     fit_to_screen(window)
+
+
+def reopen_last_chat(chats: Conversations, last_chat: str | None) -> None:
+    """Show the chat that was on show last time, once the chat list has it (and no other chat was saved since)."""
+    if last_chat is None:
+        return
+    session = chats.session
+
+    def reopen(hits: list[SearchHit]) -> None:
+        session.chatsListed.disconnect(reopen)
+        if any(hit.chat.id == last_chat for hit in hits) and not session.saved:
+            chats.open_chat(last_chat)
+
+    session.chatsListed.connect(reopen)
 
 
 def fit_to_screen(window: QMainWindow) -> None:

@@ -156,7 +156,7 @@ def test_old_messages_outside_the_window_are_marked_and_counted(window: MainWind
 def test_a_message_too_long_for_the_context_is_refused_and_kept(window: MainWindow, qtbot: QtBot) -> None:
     window.send("word " * 1500)
     qtbot.waitUntil(lambda: "latest message is" in window.error_banner.message(), timeout=20_000)
-    assert not window.is_streaming and window.send_button.isEnabled()
+    assert not window.state.is_streaming and window.send_button.isEnabled()
     assert [m.role for m in window.chats.session.shown_thread] == ["user"]
     qtbot.waitUntil(lambda: rows("SELECT role FROM messages") == [("user",)], timeout=5_000)
 
@@ -317,7 +317,7 @@ def test_a_reply_goes_on_in_its_own_chat_while_another_is_on_show_and_is_there_o
     qtbot.waitUntil(lambda: len(window.chats.live_text()) > 3, timeout=60_000)
 
     window.new_chat()  # another chat on show: the reply is not stopped
-    assert window.is_streaming and window.chat_view.messages() == [] and not window.chat_view.is_streaming
+    assert window.state.is_streaming and window.chat_view.messages() == [] and not window.chat_view.is_streaming
     qtbot.waitUntil(lambda: window.chats.sidebar.writing() == writing, timeout=10_000)
     window.chats.open_chat(writing)  # back while it still writes: the text so far, and it goes on growing
     qtbot.waitUntil(lambda: window.chat_view.is_streaming, timeout=10_000)

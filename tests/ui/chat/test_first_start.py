@@ -48,7 +48,7 @@ def test_a_load_puts_the_cursor_back_in_the_message_box_unless_the_user_is_elsew
     main.model_picker.setFocus()  # where choosing a model leaves it
     main.load_model(starter_model)
     assert main.get_started.welcome.progress.isVisible()  # the load's progress, in the chat
-    qtbot.waitUntil(lambda: main.loaded_model is not None, timeout=WINDOW_LOAD_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: main.state.loaded_model is not None, timeout=WINDOW_LOAD_TIMEOUT_MS)
     qtbot.waitUntil(main.composer.hasFocus, timeout=WAIT_MS)
 
     search = main.chats.sidebar.search
@@ -78,7 +78,7 @@ def test_get_a_better_model_lists_what_fits_and_a_click_downloads_through_the_mo
     button = dialog.button_for(SMALLEST.filename)
     assert button is not None
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-    models = main.model_manager
+    models = main.models.manager
     assert models is not None and models.isVisible() and models.tabs.currentWidget() is models.downloads
     owner, name = SMALLEST.repo_id.split("/")
     downloaded = app_paths().models / owner / name / SMALLEST.filename
@@ -94,10 +94,10 @@ def test_open_file_adds_a_gguf_and_loads_it_and_then_an_empty_chat_names_it_with
     qtbot.addWidget(main)
     main.show()
     qtbot.waitUntil(main.composer.hasFocus, timeout=WAIT_MS)  # once shown, not only after the starter's load
-    main.get_started.opener.choose_file = lambda: model
-    assert main.get_started.open_file_action in main.tools_menu.actions()
-    main.get_started.open_file_action.trigger()
-    qtbot.waitUntil(lambda: main.loaded_model == model, timeout=WINDOW_LOAD_TIMEOUT_MS)
+    main.open_file.opener.choose_file = lambda: model
+    assert main.open_file.action in main.tools_menu.actions()
+    main.open_file.action.trigger()
+    qtbot.waitUntil(lambda: main.state.loaded_model == model, timeout=WINDOW_LOAD_TIMEOUT_MS)
     welcome = main.get_started.welcome
     assert welcome.title.text() == model.name
     assert not welcome.starter_note.isVisible() and not welcome.better_button.isVisible()
@@ -110,10 +110,10 @@ def test_open_file_with_a_file_that_is_not_a_model_says_so_and_the_model_on_duty
     open_main_window: WindowOpener, qtbot: QtBot, tmp_path: Path
 ) -> None:
     main = open_main_window()
-    loaded = main.loaded_model
+    loaded = main.state.loaded_model
     notes = tmp_path / "notes.gguf"
     notes.write_text("just some notes, not a model\n" * 8)
-    main.get_started.opener.choose_file = lambda: notes
-    main.get_started.open_file_action.trigger()
+    main.open_file.opener.choose_file = lambda: notes
+    main.open_file.action.trigger()
     qtbot.waitUntil(lambda: "this is not a GGUF file" in main.error_banner.message(), timeout=WAIT_MS)
-    assert main.loaded_model == loaded and not main.state.is_loading
+    assert main.state.loaded_model == loaded and not main.state.is_loading

@@ -104,7 +104,7 @@ def test_adding_a_folder_lists_every_file_with_its_status_and_the_reason_for_the
     report = index(panel, qtbot, [folder])
 
     assert not report.cancelled
-    statuses = panel.file_statuses()
+    statuses = panel.file_list.statuses()
     assert statuses[str(folder / "lighthouse.md")] == ("indexed", "")
     assert statuses[str(folder / "recipes.txt")] == ("indexed", "")
     status, why = statuses[str(folder / "photo.png")]
@@ -145,12 +145,12 @@ def test_cancel_stops_indexing_mid_run_and_keeps_the_file_in_hand_as_it_was(
     assert done.args[0].cancelled
     assert "cancelled" in panel.status.text()
     qtbot.waitUntil(lambda: not panel.is_indexing and panel.entry(OWN) is not None, timeout=TIMEOUT_MS)
-    assert str(folder / "lighthouse.md") not in panel.file_statuses()  # the file in hand was left as it was
+    assert str(folder / "lighthouse.md") not in panel.file_list.statuses()  # the file in hand was left as it was
 
     monkeypatch.setattr(embedder, "current", lambda: None)  # keyword search alone from here on
     report = index(panel, qtbot)
     assert not report.cancelled
-    assert panel.file_statuses()[str(folder / "lighthouse.md")] == ("indexed", "")
+    assert panel.file_list.statuses()[str(folder / "lighthouse.md")] == ("indexed", "")
 
 
 @DAMAGED_PDF
@@ -163,7 +163,7 @@ def test_a_rescan_reads_a_changed_file_again_and_drops_a_deleted_one(
 
     index(panel, qtbot)
 
-    statuses = panel.file_statuses()
+    statuses = panel.file_list.statuses()
     assert str(folder / "recipes.txt") not in statuses
     assert statuses[str(folder / "lighthouse.md")] == ("indexed", "")
     with DocumentIndex(db) as documents:
@@ -184,7 +184,7 @@ def test_removing_a_folder_takes_its_files_out_of_the_collection(
         panel.remove_root(folder)
     entry = shown.args[0].own
     assert entry is not None and entry.roots == () and entry.sources == ()
-    assert panel.file_statuses() == {}
+    assert panel.file_list.statuses() == {}
     assert folder.is_dir() and (folder / "recipes.txt").exists()  # the files themselves stay
 
 
@@ -233,10 +233,10 @@ def test_a_file_saved_into_a_watched_folder_is_indexed_without_asking(
     panel: DocumentsPanel, qtbot: QtBot, folder: Path
 ) -> None:
     index(panel, qtbot, [folder])
-    assert str(folder) in panel.watcher.directories()
+    assert str(folder) in panel.folder_watch.watcher.directories()
     with qtbot.waitSignals([panel.indexingDone, panel.stateShown], timeout=TIMEOUT_MS):
         (folder / "tides.txt").write_text("High tide comes twice a day.\n")
-    assert panel.file_statuses()[str(folder / "tides.txt")] == ("indexed", "")
+    assert panel.file_list.statuses()[str(folder / "tides.txt")] == ("indexed", "")
 
 
 @DAMAGED_PDF
@@ -252,7 +252,7 @@ def test_a_pipe_and_a_link_to_a_device_saved_into_a_watched_folder_are_left_out_
         (folder / "zeros.txt").symlink_to("/dev/zero")
         (folder / "tides.txt").write_text("High tide comes twice a day.\n")
 
-    statuses = panel.file_statuses()
+    statuses = panel.file_list.statuses()
     assert statuses[str(folder / "tides.txt")] == ("indexed", "")
     status, why = statuses[str(folder / "x.txt")]
     assert status == "skipped" and "named pipe" in why

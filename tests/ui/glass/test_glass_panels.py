@@ -402,7 +402,7 @@ def test_a_load_cancelled_in_the_window_says_so_in_the_load_details(window: Main
 
     window.worker.loadStage.connect(cancel_when_weights_start, Qt.ConnectionType.DirectConnection)
     panel = window.glass.load_panel
-    window.load_model(window.loaded_model)
+    window.load_model(window.state.loaded_model)
     qtbot.waitUntil(lambda: panel.headline.text().startswith("Not loaded"), timeout=60_000)
     assert not panel.is_loading
     # the engine process hears of the cancel while it loads the weights, or, when they are read by then

@@ -53,7 +53,7 @@ def window(open_main_window: WindowOpener, qtbot: QtBot) -> MainWindow:
 def test_the_panel_is_a_dock_in_the_view_menu_and_plans_the_loaded_model(window: MainWindow) -> None:
     assert "GPU offload" in [action.text().replace("&", "") for action in window.view_menu.actions()]
     assert window.gpu_panel.config is not None
-    assert window.gpu_panel.config.model_path == window.loaded_model
+    assert window.gpu_panel.config.model_path == window.state.loaded_model
     assert window.gpu_panel.slider.maximum() == 31
 
 
@@ -110,8 +110,8 @@ def test_applied_gpu_layers_and_context_are_saved_and_the_next_start_loads_with_
 
     again = open_window(open_main_window, qtbot)
     try:
-        assert again.loaded_config is not None
-        assert (again.loaded_config.n_gpu_layers, again.loaded_config.n_ctx) == (4, 1024)
+        assert again.state.loaded_config is not None
+        assert (again.state.loaded_config.n_gpu_layers, again.state.loaded_config.n_ctx) == (4, 1024)
         assert (again.gpu_panel.slider.value(), again.gpu_panel.context_box.value()) == (4, 1024)
     finally:
         again.close()

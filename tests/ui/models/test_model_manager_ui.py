@@ -297,17 +297,17 @@ def test_the_main_window_opens_models_and_a_downloaded_model_appears_in_its_pick
     qtbot.addWidget(window)
     window.show()
     try:
-        qtbot.waitUntil(lambda: window.loaded_model is not None, timeout=30_000)
+        qtbot.waitUntil(lambda: window.state.loaded_model is not None, timeout=30_000)
         assert window.models_action in window.tools_menu.actions()
         window.models_action.trigger()
-        models = window.model_manager
+        models = window.models.manager
         assert models is not None and models.isVisible()
         file = hub.file(REPO, Q4)
         with qtbot.waitSignal(models.modelInstalled, timeout=WAIT_MS):
             models.start_downloads([DownloadRequest(REPO, Q4, None, file.sha256, file.size)])
         labels = [window.model_picker.itemText(i) for i in range(window.model_picker.count())]
         assert any(label.startswith("tiny.Q4_K_M") for label in labels)
-        starter = window.loaded_model
+        starter = window.state.loaded_model
         assert starter is not None and starter.name.startswith("SmolLM2")  # still loaded
 
         models.tabs.setCurrentWidget(models.library)  # Load in the library loads in the main window

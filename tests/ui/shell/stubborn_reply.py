@@ -66,9 +66,9 @@ def main() -> int:
         watch.stop()
         result["shown_when_closing"] = window.chat_view.live_text()
         window.close()
-        result["still_streaming"] = window.is_streaming
+        result["still_streaming"] = window.state.is_streaming
         view = window.chat_view
-        result["shown"] = view.live_text() if window.is_streaming else view.messages()[-1].text
+        result["shown"] = view.live_text() if window.state.is_streaming else view.messages()[-1].text
         result["streamed"] = "".join(worker.streamed)
         print("RESULT " + json.dumps(result), flush=True)
 

@@ -39,10 +39,10 @@ def test_the_walk_finds_a_widget_without_a_name(qtbot: QtBot) -> None:
 
 
 def test_every_interactive_widget_of_the_window_and_its_dialogs_has_a_name(window: MainWindow, qtbot: QtBot) -> None:
-    window.open_models()
+    window.models.open_models()
     window.server_models.open_dialog()
     dialogs = [
-        window.model_manager,
+        window.models.manager,
         window.server_models.dialog,
         AboutDialog(window),
         ShortcutsDialog(window.shortcuts.menus(), window),

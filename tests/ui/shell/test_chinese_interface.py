@@ -68,7 +68,7 @@ def test_the_main_window_reads_chinese(qtbot: QtBot, starter_model: Path, in_chi
     main = MainWindow()
     qtbot.addWidget(main)
     main.show()
-    qtbot.waitUntil(lambda: main.loaded_model is not None, timeout=WINDOW_LOAD_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: main.state.loaded_model is not None, timeout=WINDOW_LOAD_TIMEOUT_MS)
 
     menus = [action.text() for action in main.menuBar().actions()]
     assert menus[:4] == ["对话(&C)", "工具(&T)", "视图(&V)", "帮助(&H)"]

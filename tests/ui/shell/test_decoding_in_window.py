@@ -48,7 +48,7 @@ def test_greedy_mode_answers_with_the_greedy_tokens(window: MainWindow, qtbot: Q
     window.chats.settings_panel.sampling.decoding_box.choose(DecodingMode.GREEDY)
     reply_to(window, qtbot, "Name three colours.")
     reply = window.chats.session.shown_thread[-1]
-    conversation = [ChatMessage(m.role, m.content) for m in window.conversation[:-1]]
+    conversation = [ChatMessage(m.role, m.content) for m in window.chats.session.conversation()[:-1]]
     engine.llama.reset()
     expected = final_reply(engine.stream_chat(conversation, replace(GREEDY, max_tokens=10), threading.Event()))
     assert reply.text == expected.text

@@ -53,7 +53,7 @@ class DemoWindow(QWidget):
         self.state_signals = StateSignals(parent=self)
         self.model_picker = QComboBox(self)
         self.model_picker.addItem("tiny.gguf")
-        self.get_started = SimpleNamespace(opener=IdleOpener(self))
+        self.open_file = SimpleNamespace(opener=IdleOpener(self))
         self.closed_by: list[QThread] = []
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -164,5 +164,5 @@ def test_stop_while_the_excerpts_are_searched_ends_the_reply_before_it_begins(
         slow.release.set()
     assert finished.args[0].stats.stop_reason is StopReason.USER
     assert prompts == []  # nothing was planned, nothing generated
-    assert not window.is_streaming
+    assert not window.state.is_streaming
     assert [m.role for m in window.chats.session.shown_thread] == ["user"]  # as a reply stopped at once

@@ -42,7 +42,7 @@ def test_an_engine_crash_mid_reply_keeps_the_text_and_the_window_and_the_model_c
     shown = window.chat_view.messages()[-1]
     assert shown.text == done.text  # what was on screen stays on screen
     qtbot.waitUntil(lambda: rows("SELECT text FROM messages WHERE role = 'assistant'") == [(done.text,)])
-    qtbot.waitUntil(lambda: window.loaded_model is None)
+    qtbot.waitUntil(lambda: window.state.loaded_model is None)
     assert "crashed (SIGSEGV)" in window.error_banner.message()
     assert "no longer loaded" in window.error_banner.message()
     assert window.status_label.text() == "No model loaded: the engine stopped"
@@ -50,7 +50,7 @@ def test_an_engine_crash_mid_reply_keeps_the_text_and_the_window_and_the_model_c
 
     # Choosing the model again loads it in a fresh engine, and the chat goes on.
     window.model_picker.activated.emit(window.model_picker.currentIndex())
-    qtbot.waitUntil(lambda: window.loaded_model is not None, timeout=WINDOW_LOAD_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: window.state.loaded_model is not None, timeout=WINDOW_LOAD_TIMEOUT_MS)
     assert engine_pid(window) != pid
     window.sampling = replace(GREEDY, max_tokens=4)
     with qtbot.waitSignal(window.replyFinished, timeout=60_000) as again:

@@ -25,15 +25,15 @@ pytestmark = pytest.mark.window(greedy_tokens=24)
 
 
 def test_the_window_opens_with_the_starter_model_selected_and_loaded(window: MainWindow) -> None:
-    assert window.loaded_model is not None
-    assert window.loaded_model.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
+    assert window.state.loaded_model is not None
+    assert window.state.loaded_model.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
     assert "(starter)" in window.model_picker.currentText()
     assert window.send_button.isEnabled()
 
 
 def test_the_model_picker_gives_a_model_size_as_the_models_window_does(window: MainWindow) -> None:
-    assert window.loaded_model is not None
-    size = format_bytes(window.loaded_model.stat().st_size)
+    assert window.state.loaded_model is not None
+    size = format_bytes(window.state.loaded_model.stat().st_size)
     assert window.model_picker.currentText().endswith(f"— {size}")
 
 
@@ -43,7 +43,7 @@ def test_enter_sends_and_the_reply_streams_into_the_chat(window: MainWindow, qtb
     window.worker.token.connect(streamed.append)
     with qtbot.waitSignal(window.replyFinished, timeout=120_000) as finished:
         qtbot.keyClick(window.composer, Qt.Key.Key_Return)
-        assert window.is_streaming
+        assert window.state.is_streaming
     done: ReplyDone = finished.args[0]
     roles = [m.role for m in window.chat_view.messages()]
     assert roles == ["user", "assistant"]
@@ -58,7 +58,7 @@ def test_shift_enter_starts_a_new_line_instead_of_sending(window: MainWindow, qt
     qtbot.keyClick(window.composer, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
     qtbot.keyClicks(window.composer, "second line")
     assert window.composer.toPlainText() == "first line\nsecond line"
-    assert not window.is_streaming and window.chat_view.messages() == []
+    assert not window.state.is_streaming and window.chat_view.messages() == []
 
 
 def test_sending_is_disabled_while_a_reply_streams(window: MainWindow, qtbot: QtBot) -> None:
@@ -103,19 +103,19 @@ def test_new_chat_empties_the_conversation(window: MainWindow, qtbot: QtBot) -> 
     with qtbot.waitSignal(window.replyFinished, timeout=120_000):
         window.send("Hi!")
     qtbot.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
-    assert window.conversation == []
+    assert window.chats.session.conversation() == []
     qtbot.waitUntil(lambda: window.chat_view.messages() == [])
 
 
 def test_without_any_model_the_window_says_how_to_get_one(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("app.ui.shell.main_window.installed_models", lambda _folder: [])
+    monkeypatch.setattr("app.ui.shell.model_choice.installed_models", lambda _folder: [])
     main = MainWindow()
     qtbot.addWidget(main)
     main.show()
     try:
-        assert main.pages.currentWidget() is main.empty_state
-        assert "No model installed" in main.empty_state.text()
-        assert "Models" in main.empty_state.text()
+        assert main.chat_area.pages.currentWidget() is main.chat_area.empty_state
+        assert "No model installed" in main.chat_area.empty_state.text()
+        assert "Models" in main.chat_area.empty_state.text()
         assert not main.send_button.isEnabled()
     finally:
         main.close()
@@ -134,19 +134,19 @@ def test_a_model_that_fails_to_load_shows_the_reason(window: MainWindow, qtbot: 
     qtbot.waitUntil(lambda: window.error_banner.message() != "", timeout=10_000)
     assert "broken.gguf" in window.error_banner.message()
     assert "not a GGUF file" in window.error_banner.message()
-    assert window.loaded_model is None and not window.send_button.isEnabled()
+    assert window.state.loaded_model is None and not window.send_button.isEnabled()
 
 
 @pytest.mark.parametrize("frozen", [False, True])
 def test_the_empty_state_offers_pip_only_where_pip_can_install_the_starter_model(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, frozen: bool
 ) -> None:
-    monkeypatch.setattr("app.ui.shell.main_window.installed_models", lambda _folder: [])
+    monkeypatch.setattr("app.ui.shell.model_choice.installed_models", lambda _folder: [])
     monkeypatch.setattr(sys, "frozen", frozen, raising=False)
     main = MainWindow()
     qtbot.addWidget(main)
     try:
-        text = main.empty_state.text()
+        text = main.chat_area.empty_state.text()
         assert "Tools → Models…" in text
         assert ("pip install" in text) is not frozen
     finally:
@@ -177,5 +177,5 @@ def test_stop_while_the_context_window_is_planned_ends_the_reply_before_any_toke
     done: ReplyDone = finished.args[0]
     assert done.stats.stop_reason is StopReason.USER
     assert streamed == [] and done.text == ""
-    assert not window.is_streaming
+    assert not window.state.is_streaming
     assert [m.role for m in window.chats.session.shown_thread] == ["user"]  # as a reply stopped at once

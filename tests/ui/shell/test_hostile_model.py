@@ -28,5 +28,5 @@ def test_the_window_refuses_a_hostile_model_with_the_field_named_and_stays_up(qt
     main.show()
     qtbot.waitUntil(lambda: REASON in main.error_banner.message(), timeout=30_000)
     assert main.error_banner.message() == f"Cannot use model file {bad}: {REASON}"
-    assert main.loaded_model is None and not main.state.is_loading
+    assert main.state.loaded_model is None and not main.state.is_loading
     assert unfinished_load() is None  # a clean refusal: nothing to hold back at the next start

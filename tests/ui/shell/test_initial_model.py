@@ -12,6 +12,7 @@ from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
 from app.core.models.library import installed_models
 from app.core.paths import app_paths
 from app.ui.shell.main_window import MainWindow
+from app.ui.shell.model_loading import ModelLoader
 
 WAIT_MS = 20_000
 TINY = SyntheticModel(n_layers=1, n_embd=64, n_head=4, n_vocab=300)
@@ -21,7 +22,7 @@ TINY = SyntheticModel(n_layers=1, n_embd=64, n_head=4, n_vocab=300)
 def loads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """The models the window asks the engine to load (none is loaded: each is only noted)."""
     asked: list[Path] = []
-    monkeypatch.setattr(MainWindow, "load_model", lambda _window, path: asked.append(path))
+    monkeypatch.setattr(ModelLoader, "load", lambda _loader, path: asked.append(path))
     return asked
 
 
@@ -60,4 +61,4 @@ def test_a_model_the_library_has_is_loaded_at_once(
     open_window.append(window)
     qtbot.addWidget(window)
     assert loads == [in_library]
-    assert not window.get_started.opener.is_busy
+    assert not window.open_file.opener.is_busy

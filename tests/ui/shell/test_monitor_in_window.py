@@ -20,13 +20,13 @@ def test_the_monitor_is_a_dock_in_the_view_menu(window: MainWindow) -> None:
 
 
 def test_an_unloaded_model_is_loaded_again_by_the_next_message(window: MainWindow, qtbot: QtBot) -> None:
-    model = window.loaded_model
+    model = window.state.loaded_model
     window.unload_model()
     qtbot.waitUntil(lambda: not window.worker.backend.is_loaded)
-    assert window.loaded_model is None and "unloaded" in window.status_label.text()
+    assert window.state.loaded_model is None and "unloaded" in window.status_label.text()
     with qtbot.waitSignal(window.replyFinished, timeout=WINDOW_LOAD_TIMEOUT_MS):
         window.send("Say hello.")
-    assert window.loaded_model == model
+    assert window.state.loaded_model == model
     assert [m.role for m in window.chat_view.messages()] == ["user", "assistant"]
 
 

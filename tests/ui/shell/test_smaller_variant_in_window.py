@@ -89,13 +89,13 @@ def test_the_smaller_quantization_is_offered_and_loads_with_one_click(
     text = offer_text(offered)
     assert text.startswith("synthetic-llama.F16.gguf does not fit in memory as asked (ran out of memory")
     assert "synthetic-llama.Q8_0.gguf (Q8_0) is in the library and fits as asked" in text
-    assert offered.loaded_model is None  # nothing was switched without asking
+    assert offered.state.loaded_model is None  # nothing was switched without asking
     notice = next(n for n in offered.error_banner.notices() if n.text == text)
     assert notice.action is not None and notice.action.label == "Load synthetic-llama.Q8_0.gguf"
 
     with qtbot.waitSignal(offered.state_signals.modelLoaded, timeout=WINDOW_LOAD_TIMEOUT_MS):
         notice.action.run()
-    assert offered.loaded_model == small
+    assert offered.state.loaded_model == small
 
 
 def test_with_the_setting_on_the_smaller_quantization_is_loaded_at_once_and_the_user_told(
@@ -106,7 +106,7 @@ def test_with_the_setting_on_the_smaller_quantization_is_loaded_at_once_and_the_
     save_settings(app_paths().settings_file, settings.with_monitor({"switch_to_smaller_variant": True}))
     window, engine = open_window(qtbot, large, small)
     try:
-        qtbot.waitUntil(lambda: window.loaded_model == small, timeout=WINDOW_LOAD_TIMEOUT_MS)
+        qtbot.waitUntil(lambda: window.state.loaded_model == small, timeout=WINDOW_LOAD_TIMEOUT_MS)
         text = offer_text(window)
         assert "Loading synthetic-llama.Q8_0.gguf (Q8_0) from the library instead: it fits as asked" in text
         assert engine.loaded == ["synthetic-llama.Q8_0.gguf"]

@@ -42,7 +42,7 @@ class FailingEngine(Engine):
 
 
 @pytest.mark.requires_model  # Try again loads the starter
-@pytest.mark.expected_log("app.ui.shell.main_window", logging.WARNING, "Not loading .* again: Glassbox closed while")
+@pytest.mark.expected_log("app.ui.shell.model_choice", logging.WARNING, "Not loading .* again: Glassbox closed while")
 def test_a_model_whose_load_never_finished_is_not_loaded_at_start_and_can_be_tried_again(
     qtbot: QtBot, starter_model: Path
 ) -> None:
@@ -50,8 +50,8 @@ def test_a_model_whose_load_never_finished_is_not_loaded_at_start_and_can_be_tri
     main = MainWindow()
     qtbot.addWidget(main)
     main.show()
-    assert not main.state.is_loading and main.loaded_model is None
-    notice = main.unfinished_load_notice
+    assert not main.state.is_loading and main.state.loaded_model is None
+    notice = main.models.unfinished_notice
     assert notice is not None and notice.isVisible()
     assert f"Glassbox closed while loading {starter_model.name} last time; it was not loaded again" in (
         notice.label.text()
@@ -60,7 +60,7 @@ def test_a_model_whose_load_never_finished_is_not_loaded_at_start_and_can_be_tri
     assert unfinished_load() is None  # said once; not again at the next start
 
     notice.retry_button.click()
-    qtbot.waitUntil(lambda: main.loaded_model == starter_model, timeout=WINDOW_LOAD_TIMEOUT_MS)
+    qtbot.waitUntil(lambda: main.state.loaded_model == starter_model, timeout=WINDOW_LOAD_TIMEOUT_MS)
     assert not notice.isVisible()
     assert unfinished_load() is None  # the load finished: the marker is gone
 
@@ -68,9 +68,9 @@ def test_a_model_whose_load_never_finished_is_not_loaded_at_start_and_can_be_tri
 def test_the_marker_names_the_model_during_its_load_and_is_cleared_after(open_main_window: WindowOpener) -> None:
     engine = MarkerWatchingEngine()
     main = open_main_window(llm=LlmThread(LlmWorker(LocalBackend(InProcessEngine(engine)))))
-    assert engine.marked_during_load == [main.loaded_model]
+    assert engine.marked_during_load == [main.state.loaded_model]
     assert unfinished_load() is None
-    assert main.unfinished_load_notice is None
+    assert main.models.unfinished_notice is None
 
 
 @pytest.mark.expected_log("app.ui.llm.worker", logging.WARNING, "Model load failed: .*llama.cpp could not load it")

@@ -1,0 +1,179 @@
+"""The model picker and the library behind it: which models there are, which one is chosen, the Models window.
+
+At start the model whose last load did not finish (it may have taken Glassbox down) is held
+back: a notice offers it, and nothing loads it until the user asks.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QComboBox, QLabel, QWidget
+
+from app.core.models.library import InstalledModel, installed_models
+from app.core.models.load_guard import end_load, unfinished_load
+from app.core.paths import app_paths
+from app.core.state import AppState
+from app.core.support.formatting import format_bytes
+from app.ui.shell.model_loading import ModelLoader
+from app.ui.shell.server_models import ServerModels
+from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
+from app.ui.threads import WorkerThread
+
+if TYPE_CHECKING:
+    from app.ui.models.manager import ModelManagerDialog
+
+log = logging.getLogger(__name__)
+
+
+class ModelChoice(QObject):
+    """Fills the picker from the library (and the servers' models), loads what is picked, keeps the Models window."""
+
+    listed = Signal(list)  # [(label, path)] of the library's models, each time the picker is filled
+
+    def __init__(
+        self,
+        picker: QComboBox,
+        loader: ModelLoader,
+        server_models: ServerModels,
+        state: AppState,
+        status: QLabel,
+        window: QWidget,
+    ) -> None:
+        super().__init__(window)
+        self.picker = picker
+        self.loader = loader
+        self.server_models = server_models
+        self.state = state
+        self.status = status
+        self._window = window
+        self.manager: ModelManagerDialog | None = None
+        self.unfinished_notice: UnfinishedLoadNotice | None = None
+        self._held_back: Path | None = None
+        picker.activated.connect(self._on_chosen)
+
+    def open_initial(self, path: Path | None, open_file: Callable[[Path], None]) -> None:
+        """At start: load the model asked for (`glassbox gui --model`), else the first of the library.
+
+        One the library does not have is opened with `open_file` (as Open file… opens it: checked,
+        added in place, then loaded); until then, and should that fail, no other model is loaded in its stead.
+        """
+        listed = _library_entry(path) if path is not None else None
+        if path is None or listed is not None:
+            self.refresh(select=listed)
+            return
+        self.refresh(load=False)
+        open_file(path)
+
+    def refresh(self, select: Path | None = None, load: bool = True) -> None:
+        """Fill the picker from the library; load `select`, else keep the current one, else the first
+        (with `load` False: select it, load nothing).
+
+        Never the model whose last load did not finish: that one waits until the user asks for it.
+        """
+        models = installed_models(app_paths().models)
+        current = select or self.state.loaded_model or self.picked_path()
+        self.picker.clear()
+        for model in models:
+            self.picker.addItem(self._label(model), str(model.path))
+        self.listed.emit([(self._label(model), model.path) for model in models])
+        self.server_models.add_rows()
+        if not models:
+            self.status.setText(self.tr("No model installed"))
+            return
+        index = self.picker.findData(str(current)) if current else -1
+        self.picker.setCurrentIndex(max(index, 0))
+        picked = self.picked_path()
+        if not load or (picked is not None and picked == self._held_back):
+            self.status.setText(self.tr("No model loaded"))
+            return
+        if picked is not None and picked != self.state.loaded_model:
+            self.loader.load(picked)
+
+    def hold_back_unfinished_load(self) -> UnfinishedLoadNotice | None:
+        """At start: the model whose last load never finished is not loaded on its own; the notice offers it.
+
+        The marker is cleared here; a new load of that model (Try again) writes it anew.
+        """
+        unfinished = unfinished_load()
+        end_load()
+        if unfinished is None:
+            return None
+        log.warning("Not loading %s again: Glassbox closed while loading it last time", unfinished)
+        self._held_back = unfinished
+        self.unfinished_notice = UnfinishedLoadNotice(unfinished)
+        self.unfinished_notice.retryRequested.connect(self.pick_and_load)
+        return self.unfinished_notice
+
+    def pick_and_load(self, path: Path) -> None:
+        self._held_back = None
+        index = self.picker.findData(str(path))
+        if index >= 0:
+            self.picker.setCurrentIndex(index)
+        self.loader.load(path)
+
+    def open_models(self) -> ModelManagerDialog:
+        """The Models window, kept for the session so downloads go on while it is closed."""
+        if self.manager is None:
+            # Imported on first use: huggingface_hub and friends stay out of the startup path.
+            from app.ui.models.manager import ModelManagerDialog
+
+            self.manager = ModelManagerDialog(self._window)
+            self.manager.modelInstalled.connect(self._on_library_changed)
+            self.manager.modelRemoved.connect(self._on_library_changed)
+            self.manager.loadRequested.connect(self.pick_and_load)
+        self.manager.show()
+        self.manager.raise_()
+        self.manager.activateWindow()
+        return self.manager
+
+    def picked_path(self) -> Path | None:
+        data = self.picker.currentData()
+        return Path(data) if isinstance(data, str) else None
+
+    def _on_library_changed(self, _path: Path) -> None:
+        self.refresh()
+
+    def _label(self, model: InstalledModel) -> str:
+        suffix = self.tr(" (starter)") if model.is_starter else ""
+        return f"{model.name}{suffix} — {format_bytes(model.size_bytes)}"  # as the Models window shows it
+
+    def _on_chosen(self, _index: int) -> None:
+        choice = self.server_models.picked()
+        if choice is not None:
+            report = self.state.load_report
+            if report is None or (report.server, report.config.model_path) != (
+                choice.server.name,
+                Path(choice.model.id),
+            ):
+                self.loader.use_server_model(choice)
+            return
+        picked = self.picked_path()
+        if picked is not None and picked != self.state.loaded_model:
+            self.loader.load(picked)
+
+    # ---- exit: the Models window's downloads and library jobs ----------------------------
+
+    def request_stop(self) -> None:
+        if self.manager is not None:
+            self.manager.request_stop()
+
+    def threads(self) -> list[WorkerThread]:
+        return list(self.manager.workers.threads) if self.manager is not None else []
+
+    def shutdown(self) -> None:
+        if self.manager is not None:
+            self.manager.shutdown()  # joins the paused downloads; their bytes stay for next time
+
+
+def _library_entry(path: Path) -> Path | None:
+    """The library's path of the model whose file `path` is (a shard of), None when the library does not have it."""
+    wanted = path.resolve()
+    for model in installed_models(app_paths().models):
+        if any(file.resolve() == wanted for file in model.files):
+            return model.path
+    return None
