@@ -8,20 +8,20 @@ returns with the flag set ends the turn as stopped. A step that cannot go on rai
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowPlan
 from app.core.documents.retrieval import Retrieval
+from app.core.support.stop_flag import StopFlag
 from app.core.support.user_text import N_
 from app.core.turn.events import TurnSink
 from app.core.types.replies import ReplyDone, ReplyEvent
 
-Retrieve = Callable[[PlanRequest, threading.Event], Retrieval]  # wakes and returns early when the flag is set
+Retrieve = Callable[[PlanRequest, StopFlag], Retrieval]  # wakes and returns early when the flag is set
 Plan = Callable[[PlanRequest], PlanResult]
-Generate = Callable[[WindowPlan, threading.Event, Callable[[ReplyEvent], None]], None]  # events, then one ReplyDone
+Generate = Callable[[WindowPlan, StopFlag, Callable[[ReplyEvent], None]], None]  # events, then one ReplyDone
 
 
 class TurnFailed(Exception):
@@ -45,7 +45,7 @@ class TurnState:
 class TurnStep(Protocol):
     name: str
 
-    def run(self, state: TurnState, stop: threading.Event, sink: TurnSink) -> None: ...
+    def run(self, state: TurnState, stop: StopFlag, sink: TurnSink) -> None: ...
 
 
 class RetrieveStep:
@@ -56,7 +56,7 @@ class RetrieveStep:
     def __init__(self, retrieve: Retrieve) -> None:
         self._retrieve = retrieve
 
-    def run(self, state: TurnState, stop: threading.Event, sink: TurnSink) -> None:
+    def run(self, state: TurnState, stop: StopFlag, sink: TurnSink) -> None:
         retrieval = self._retrieve(state.request, stop)
         if stop.is_set():
             return
@@ -77,7 +77,7 @@ class PlanStep:
     def __init__(self, plan: Plan) -> None:
         self._plan = plan
 
-    def run(self, state: TurnState, stop: threading.Event, sink: TurnSink) -> None:
+    def run(self, state: TurnState, stop: StopFlag, sink: TurnSink) -> None:
         result = self._plan(state.request)
         if result.plan is None and state.request.retrieved and not stop.is_set():
             state.request = replace(state.request, retrieved="")
@@ -98,7 +98,7 @@ class GenerateStep:
     def __init__(self, generate: Generate) -> None:
         self._generate = generate
 
-    def run(self, state: TurnState, stop: threading.Event, sink: TurnSink) -> None:
+    def run(self, state: TurnState, stop: StopFlag, sink: TurnSink) -> None:
         if state.plan is None:
             raise TurnFailed(N_("The reply cannot be written: its context window was not planned."))
         ended: list[ReplyDone] = []

@@ -1,13 +1,13 @@
 """Conversations in the main window: the chat list, the settings panel, the context meter, and the
-flow of a turn through the chat history and the context window.
+chat history that a turn starts from and is saved into.
 
 The shell creates it with what it needs — the application state, the LLM worker, the chat
 session, the chat view, the composer, the error banner, a way to add docks and the Chat
 menu to fill — and places its `meter` above the composer. It hands it the moments of a
-turn: `send` (a user message), `start_reply` (save an empty reply, plan the context window
-on the LLM worker, then generate), `reply_finished` / `reply_failed`. Everything else —
-regenerate, edit and continue, versions, opening chats, settings — starts here; what only
-the shell can do it asks for with a signal (connected directly, so the shell has acted
+turn: `send` (a user message) and `start_reply`; the turn itself — retrieve, plan, generate,
+its Stop and its one end — is `replies` (ChatReplies, app/ui/chat/replies.py). Everything
+else — regenerate, edit and continue, versions, opening chats, settings — starts here; what
+only the shell can do it asks for with a signal (connected directly, so the shell has acted
 when `emit` returns).
 """
 
@@ -16,8 +16,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
@@ -25,35 +23,28 @@ from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWi
 
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowMessage, WindowPlan
 from app.core.chat.store import Message, MessageState, SearchHit
-from app.core.documents.retrieval import Retrieval
-from app.core.inference import decoding_mode, replay, token_probs
 from app.core.inference.chat_format import default_system_prompt
-from app.core.inference.decoding_mode import BeamReplyDone
 from app.core.inference.sampling import SamplingParams
 from app.core.support.formatting import fill
 from app.core.types.load import LoadReport
-from app.core.types.replies import ReplyDone
-from app.core.types.stats import ReplyMetrics, ReplyStats, StopReason
-from app.core.types.token_trace import TokenTrace
+from app.core.types.stats import ReplyMetrics
 from app.ui.chat.citations import RECALLED_MARK, CitationsBar, recalled_badge, recalled_ids, retrieved_sources
 from app.ui.chat.composer import Composer
 from app.ui.chat.context_meter import ContextMeter
-from app.ui.chat.decoding_mode import reply_request
-from app.ui.chat.session import ChatSession, stats_dict
+from app.ui.chat.replies import ChatReplies
+from app.ui.chat.session import ChatSession
 from app.ui.chat.settings_panel import SettingsPanel
 from app.ui.chat.sidebar import ChatSidebar
 from app.ui.chat.view import ChatView, MessageWidget
 from app.ui.llm.decoding_replies import ForkSpec
-from app.ui.llm.retrieval import RetrievalJob, RetrievalWorker
+from app.ui.llm.retrieval import RetrievalWorker
 from app.ui.llm.worker import LlmWorker
 from app.ui.state_signals import StateSignals
-from app.ui.threads import rearm
 from app.ui.widgets.core_text import word
 from app.ui.widgets.error_banner import ErrorBanner
 from app.ui.widgets.reply_footer import reply_footer
 
 METER_DELAY_MS = 400  # the meter follows typing after this pause
-REPLY = "reply"
 METER = "meter"
 
 DockAdder = Callable[[str, str, QWidget, Qt.DockWidgetArea], QDockWidget]  # title, object name, panel, area
@@ -70,8 +61,6 @@ class _Draft:
 
 class Conversations(QObject):
     continueRequested = Signal()  # reply to the conversation as it stands (after regenerate or an edit)
-    replyRefused = Signal(str)  # the context window refused the turn: the reply did not start
-    stopRequested = Signal()  # stop the reply streaming now (its chat is about to be deleted)
     reloadRequested = Signal(object)  # Path: load the model on duty again, with the settings saved now
     titleChanged = Signal(str)  # the window title for the chat on show
     statusMessage = Signal(str, int)  # text, for so many milliseconds
@@ -99,24 +88,18 @@ class Conversations(QObject):
         self.composer = composer
         self.banner = banner
         self.session = session
-        self.reply: Message | None = None  # the reply streaming now
-        self._metrics: ReplyMetrics | None = None
-        self._trace: TokenTrace | None = None
         self._meter_pending = False
         self._meter_again = False  # asked while a plan was on its way: plan once more when it comes
         self.last_plan: WindowPlan | None = None
         self._delete_after_reply: str | None = None  # a chat deleted while its reply was written
         self._listed: list[SearchHit] = []  # what the chat list shows, as last found
-        # Documents and long memory: the retrieval worker, and what it found for the reply being written.
-        self.retrieval = retrieval
-        self._retrieval_job: RetrievalJob | None = None
-        self.last_retrieval: Retrieval | None = None
-        self.pending_fork: ForkSpec | None = None  # the next reply forks an earlier one (fork_reply)
+        self.retrieval = retrieval  # documents and long memory
         self.message_extras: list[Callable[[MessageWidget, Message], None]] = []  # called as a message's actions fill
 
         self.sidebar = ChatSidebar()
         self.settings_panel = SettingsPanel()
         self.meter = ContextMeter()
+        self.replies = ChatReplies(self.state, worker, session, chat_view, self.sidebar, banner, retrieval, self)
         self.sidebar_dock = add_dock(self.tr("Chats"), "ChatsDock", self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.settings_dock = add_dock(
             self.tr("Chat settings"), "ChatSettingsDock", self.settings_panel, Qt.DockWidgetArea.RightDockWidgetArea
@@ -166,17 +149,18 @@ class Conversations(QObject):
         self.settings_panel.chatSettingsEdited.connect(session.set_chat_settings)
         self.settings_panel.defaultsEdited.connect(session.set_defaults)
         self.settings_panel.reloadRequested.connect(self._reload_model)
-        worker.token.connect(session.reply_grew)
-        worker.replyMetrics.connect(self._remember_metrics)
-        worker.replyTokens.connect(self._remember_trace)
-        worker.windowPlanned.connect(self._on_planned)
+        worker.windowPlanned.connect(self._on_meter_planned)
+        self.replies.replyBegun.connect(self._attach_menu)
+        self.replies.planShown.connect(self._show_plan)
+        self.replies.retrievalShown.connect(self.retrievalShown)
+        self.replies.replySaved.connect(self._on_reply_saved)
+        self.replies.retryRequested.connect(self.regenerate)
         self.state_signals.modelLoaded.connect(lambda _report: self.refresh_meter())
         self.state_signals.modelLoaded.connect(self._show_model_defaults)
         self.state_signals.changed.connect(
             lambda: self.settings_panel.set_reload_possible(self.state.can_send)  # a model on duty, nothing running
         )
         if self.retrieval is not None:
-            self.retrieval.retrieved.connect(self._on_retrieved)
             self.retrieval.options.connect(self._on_retrieval_options)
             self.retrieval.failed.connect(self._on_retrieval_failed)  # a method: it runs in this (the GUI) thread
             self.settings_panel.longMemoryToggled.connect(self._set_long_memory)
@@ -196,170 +180,29 @@ class Conversations(QObject):
         self.chat_view.scroll_to_end()
 
     def start_reply(self) -> None:
-        """Save an empty reply, show it streaming, and ask the LLM worker for the context window."""
-        used = self.session.effective()
-        loaded = self.state.loaded_config
-        model = Path(loaded.model_path).stem if loaded is not None else ""
-        snapshot = {
-            "sampling": used.sampling.to_dict(),
-            "system_prompt": used.system_prompt,
-            "window_policy": used.window_policy.value,
-            "n_ctx": loaded.n_ctx if loaded is not None else 0,  # the model's, not a setting not yet loaded
-            "decoding": self.session.chat_settings.decoding.to_dict(),
-        }
-        history = self.session.window_messages()
-        # A Stop from now on is this reply's: retrieval and planning look at it, and so does the token loop.
-        rearm(self.worker.stop_event, self.worker.closing)
-        self.reply = self.session.begin_reply(model, snapshot)
-        self._metrics = None
-        self.sidebar.set_writing(self.reply.chat_id)
-        live = self.chat_view.begin_reply(key=self.reply.id)
-        self._attach_menu(live)
-        request = PlanRequest(REPLY, used.system_prompt, history, used.sampling.max_tokens, used.window_policy)
-        self.last_retrieval = None
-        if self.retrieval is None or not history or history[-1].role != "user":
-            self.worker.planRequested.emit(request)
-            return
-        window = tuple(str(i) for i in self.last_plan.kept_ids) if self.last_plan is not None else ()
-        self._retrieval_job = RetrievalJob(
-            self.session.chat.id, request, tuple(m.id for m in history), window, loaded.n_ctx if loaded else 0
-        )
-        self.retrieval.retrieveRequested.emit(self._retrieval_job)
+        """Save an empty reply, show it streaming, and run the turn (ChatReplies)."""
+        self.replies.start(tuple(str(i) for i in self.last_plan.kept_ids) if self.last_plan is not None else ())
 
-    def _on_retrieved(self, job: RetrievalJob, retrieval: Retrieval) -> None:
-        """The excerpts for the reply waiting to be planned: the planner counts them in front of the message."""
-        if job is not self._retrieval_job or self.reply is None:
-            return
-        self._retrieval_job = None
-        if self._stopped_before_generating():  # Stop (or closing) came while the excerpts were searched
-            return
-        if retrieval.block:
-            self.last_retrieval = retrieval
-            self.retrievalShown.emit(retrieval)
-        self.worker.planRequested.emit(replace(job.plan, retrieved=retrieval.block))
-
-    def _stopped_before_generating(self) -> bool:
-        """End the reply as stopped at once when Stop came before its first token (nothing is generated)."""
-        if not self.worker.stop_event.is_set():
-            return False
-        self.worker.finished.emit(ReplyDone("", ReplyStats(stop_reason=StopReason.USER)))
-        return True
-
-    def reply_finished(self, done: ReplyDone) -> None:
-        """Save the finished reply with its state and stats; show its footer and version.
-
-        A reply stopped before its first token (Stop, a chat switch, closing) leaves nothing
-        in the history, as an empty failed one does: reopened, the chat has no empty bubble.
-        """
-        stats = self._metrics.to_dict() if self._metrics is not None else stats_dict(done.stats)
-        self._metrics = None
-        trace, self._trace = self._trace, None
-        if trace is not None and trace.steps:
-            stats[token_probs.STATS_KEY] = trace.to_dict()  # the token view comes back with the chat
-        if self.last_plan is not None:
-            stats["window"] = _window_stats(self.last_plan)
-        if self.last_retrieval is not None:
-            stats["retrieval"] = self.last_retrieval.to_dict()
-        if done.replay is not None:
-            stats[replay.STATS_KEY] = done.replay.to_dict()  # Replay runs it again; exported with the chat
-        if isinstance(done, BeamReplyDone):
-            stats[decoding_mode.STATS_KEY] = done.beams
-        state = {
-            StopReason.USER: MessageState.STOPPED,
-            StopReason.ERROR: MessageState.FAILED,
-        }.get(done.stats.stop_reason, MessageState.COMPLETE)
-        reply, self.reply = self.reply, None
-        finished = self.session.finish_reply(done.text, state, stats)
-        if reply is not None and state is MessageState.STOPPED and not done.text:
-            self.session.drop_empty_reply(reply.id)
-        else:
-            self._decorate_finished(finished)
-        self._after_reply()
-
-    def reply_failed(self, partial: str, message: str) -> None:
-        """Generation failed: what was written is kept as a failed reply; an empty one is dropped."""
-        self._metrics = None
-        self._trace = None
-        reply, self.reply = self.reply, None
-        finished = self.session.finish_reply(partial, MessageState.FAILED, {"error": message})
-        if reply is not None and not partial:
-            self.session.drop_empty_reply(reply.id)
-        elif finished is not None:
-            self._decorate_finished(finished)
-        self._after_reply()
-
-    def _decorate_finished(self, finished: Message | None) -> None:
-        """The footer of the reply that just ended, when it is still on show."""
+    def _on_reply_saved(self, finished: Message | None) -> None:
+        """The footer of the reply that just ended, when it is still on show; then the chat moves on."""
         messages = self.chat_view.messages()
         if finished is not None and messages and messages[-1].key == finished.id:
             self._decorate(messages[-1], finished)
-
-    def _after_reply(self) -> None:
-        self.sidebar.set_writing(None)
         deleted, self._delete_after_reply = self._delete_after_reply, None
         if deleted is not None:
             self.session.delete_chat(deleted)
         self.refresh_meter()
 
-    @property
-    def reply_on_show(self) -> bool:
-        """Whether the reply being written belongs to the chat on show (it goes on in its own otherwise)."""
-        return self.reply is not None and self.reply.chat_id == self.session.chat.id
-
-    def live_text(self) -> str:
-        """What the reply being written holds so far, shown or not."""
-        return self.session.recorded_text()
-
-    def _on_planned(self, result: PlanResult) -> None:
-        if result.request.purpose == METER:
-            self._meter_pending = False
-            self._show_plan(result)
-            if self._meter_again:
-                self._meter_again = False
-                self.refresh_meter()
+    def _on_meter_planned(self, result: PlanResult) -> None:
+        if result.request.purpose != METER:
             return
-        if result.request.purpose != REPLY or self.reply is None:
-            return
-        if self._stopped_before_generating():  # Stop (or closing) came while the context window was planned
-            return
-        fork, self.pending_fork = self.pending_fork, None
-        on_show = self.reply_on_show
-        if result.plan is None and result.request.retrieved:  # the excerpts did not fit: reply without them
-            self.last_retrieval = None
-            self.worker.planRequested.emit(replace(result.request, retrieved=""))
-            return
-        if result.plan is None:
-            reply, self.reply = self.reply, None
-            self.session.finish_reply("", MessageState.FAILED, {"error": result.error})
-            self.session.drop_empty_reply(reply.id)
-            self.sidebar.set_writing(None)
-            self.replyRefused.emit(result.error)  # the banner says why this message was refused
-            if on_show:  # the meter shows the next turn, not the refused one
-                self._meter_timer.start()
-            return
-        if on_show:  # the window marks belong to the chat they were planned for
-            self._show_plan(result)
-        self._remember_dropped(result.plan)
-        sampling, decoding = self.session.effective().sampling, self.session.chat_settings.decoding
-        self.worker.generateRequested.emit(reply_request(result.plan.messages, sampling, decoding, fork))
-
-    def _remember_metrics(self, metrics: ReplyMetrics) -> None:
-        self._metrics = metrics
-
-    def _remember_trace(self, trace: TokenTrace) -> None:
-        self._trace = trace
+        self._meter_pending = False
+        self._show_plan(result)
+        if self._meter_again:
+            self._meter_again = False
+            self.refresh_meter()
 
     # ---- documents and long memory ------------------------------------------------
-
-    def _remember_dropped(self, plan: WindowPlan) -> None:
-        """Hand the turns the window dropped to long memory (it indexes them when it is on for the chat)."""
-        if self.retrieval is None or not plan.outside_ids or self.reply is None:
-            return
-        if self.reply.chat_id != self.session.chat.id:  # another chat is on show by now: its turns are not these
-            return
-        outside = {str(i) for i in plan.outside_ids}
-        turns = tuple(m for m in self.session.window_messages() if m.id in outside)
-        self.retrieval.rememberRequested.emit(self.session.chat.id, turns)
 
     def _set_long_memory(self, enabled: bool) -> None:
         if self.retrieval is not None:
@@ -404,7 +247,7 @@ class Conversations(QObject):
             self._meter_again = True
             return
         used = self.session.effective()
-        history: tuple[WindowMessage, ...] = self.session.window_messages()
+        history: tuple[WindowMessage, ...] = self.session.window_records()
         draft = self.composer.toPlainText().strip()
         if draft or history:
             # The next turn ends with the user's message, even before a word of it is typed: so the
@@ -439,9 +282,10 @@ class Conversations(QObject):
         self.banner.hide()
 
     def _delete_chat(self, chat_id: str) -> None:
-        if self.reply is not None and self.reply.chat_id == chat_id:
+        reply = self.replies.reply
+        if reply is not None and reply.chat_id == chat_id:
             self._delete_after_reply = chat_id  # its reply ends and is saved first, then the chat goes
-            self.stopRequested.emit()
+            self.replies.stop()
             return
         self.session.delete_chat(chat_id)
 
@@ -614,7 +458,7 @@ class Conversations(QObject):
         if not self.state.can_send or message_id not in {m.id for m in self.session.shown_thread}:
             return
         self.session.branch_point(message_id)
-        self.pending_fork = fork
+        self.replies.pending_fork = fork
         self._render_thread_only()
         self.continueRequested.emit()
 
@@ -645,7 +489,7 @@ class Conversations(QObject):
     def _render_thread_only(self) -> None:
         self.chat_view.clear()
         for message in self.session.shown_thread:
-            if self.reply is not None and message.id == self.reply.id:
+            if self.replies.reply is not None and message.id == self.replies.reply.id:
                 live = self.chat_view.begin_reply(key=message.id)  # back in the chat whose reply is written
                 self._attach_menu(live)
                 self.chat_view.append_tokens(self.session.recorded_text())
@@ -677,13 +521,3 @@ class Conversations(QObject):
         """Use these sampling settings for the chat on show (as if typed into the panel)."""
         chat = self.session.chat_settings.with_sampling(params.to_dict(), self.session.settings.sampling)
         self.session.set_chat_settings(chat)
-
-
-def _window_stats(plan: WindowPlan) -> dict[str, Any]:
-    return {
-        "prompt_tokens": plan.prompt_tokens,
-        "n_ctx": plan.n_ctx,
-        "reserve": plan.reserve,
-        "outside": len(plan.outside_ids),
-        "policy": plan.policy.value,
-    }

@@ -65,7 +65,7 @@ from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
 from app.ui.shell.window_memory import load_memory, remember, restore, save_memory
 from app.ui.state_signals import StateSignals
 from app.ui.threads import wait_keeping_events
-from app.ui.widgets.error_banner import ErrorBanner, NoticeAction
+from app.ui.widgets.error_banner import ErrorBanner
 from app.ui.widgets.icons import set_icon
 from app.ui.widgets.panel_scroller import PanelScroller
 from app.ui.widgets.screen_fit import resize_to_fit
@@ -324,9 +324,6 @@ class MainWindow(QMainWindow):
         self.worker.loaded.connect(self._on_loaded)
         self.worker.loadFailed.connect(self._on_load_failed)
         self.worker.loadCancelled.connect(self._on_load_cancelled)
-        self.worker.token.connect(self._on_token)
-        self.worker.finished.connect(self._on_reply_finished)
-        self.worker.failed.connect(self._on_reply_failed)
         self.worker.engineLost.connect(self._on_engine_lost)
         self.worker.notice.connect(self._on_worker_notice)  # a slot of this window: queued to the GUI thread
 
@@ -340,8 +337,7 @@ class MainWindow(QMainWindow):
         chats.session.settingsChanged.connect(self._show_model_settings)
         chats.session.chatOpened.connect(self.speed_label.clear)  # the status bar's speed is the chat on show's
         chats.continueRequested.connect(self.continue_chat)
-        chats.replyRefused.connect(self.reply_refused)
-        chats.stopRequested.connect(self.stop_reply)
+        chats.replies.ended.connect(self._on_reply_ended)
         chats.reloadRequested.connect(self.load_model)
         chats.titleChanged.connect(self.setWindowTitle)
         chats.statusMessage.connect(self.statusBar().showMessage)
@@ -560,46 +556,25 @@ class MainWindow(QMainWindow):
             self.chats.start_reply()  # saves the reply, shows it streaming, plans the context window, generates
 
     def stop_reply(self) -> None:
-        """Set the stop flag directly: the token loop sees it before the next token."""
+        """Set the turn's stop flag directly: the step running sees it, the token loop before the next token."""
         if self.state.is_streaming:
-            self.worker.stop_event.set()
+            self.chats.replies.stop()
 
     def new_chat(self) -> None:
         self.chats.new_chat()
-
-    def _on_token(self, text: str) -> None:
-        self.chat_view.append_tokens(text)
 
     def _show_live_speed(self) -> None:
         """The worker counts tokens as it makes them (its text arrives in batches)."""
         tokens, first = self.worker.generated_tokens, self.worker.first_token_at
         elapsed = time.perf_counter() - first
-        if tokens > 1 and first and elapsed > 0 and self.chats.reply_on_show:  # the speed of the chat on show
+        if tokens > 1 and first and elapsed > 0 and self.chats.replies.reply_on_show:  # the speed of the chat on show
             self.speed_label.setText(fill(self.tr("{speed} tok/s"), speed=f"{(tokens - 1) / elapsed:.1f}"))
 
-    def _on_reply_finished(self, done: ReplyDone) -> None:
-        self.state.reply_ended()
-        if self.chats.reply_on_show:  # a reply that finished in another chat says nothing about this one
+    def _on_reply_ended(self, done: ReplyDone, on_show: bool) -> None:
+        """The reply is saved: the status bar shows its speed when its chat is on show."""
+        if on_show:  # a reply that finished in another chat says nothing about this one
             self.speed_label.setText(fill(self.tr("{speed} tok/s"), speed=f"{done.stats.generation_tokens_per_s:.1f}"))
-        self.chat_view.finish_reply(done.text)
-        self.chats.reply_finished(done)  # saves it and writes its footer, as for a reply reloaded later
-        if done.stats.error:
-            self.error_banner.show_error(
-                fill(self.tr("The reply stopped with an error: {error}"), error=done.stats.error),
-                action=self._retry_action(),
-            )
         self.replyFinished.emit(done)
-
-    def _on_reply_failed(self, message: str) -> None:
-        partial = self.chats.live_text()  # also when its chat is not on show
-        self.state.reply_ended()
-        self.chat_view.finish_reply(partial, self.tr("error"))
-        self.chats.reply_failed(partial, message)  # saves what was written; its footer then says it failed
-        self.error_banner.show_error(message, action=self._retry_action())
-
-    def _retry_action(self) -> NoticeAction:
-        """Write the failed reply again (as a new version: the partial one stays)."""
-        return NoticeAction(self.tr("Retry"), self.chats.regenerate)
 
     def _follow_streaming(self, streaming: bool) -> None:
         if streaming:
@@ -676,10 +651,6 @@ class MainWindow(QMainWindow):
         if self.state.can_send:
             self.error_banner.hide()
             self._start_reply()
-
-    def reply_refused(self, message: str) -> None:
-        """The reply could not start (the context window refused the turn): say why."""
-        self._on_reply_failed(message)
 
     # ---- GPU offload -------------------------------------------------------------------
 

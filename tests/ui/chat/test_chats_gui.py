@@ -314,7 +314,7 @@ def test_a_reply_goes_on_in_its_own_chat_while_another_is_on_show_and_is_there_o
     window.chats.set_sampling(GREEDY.with_values({"max_tokens": 120}))
     window.send("Count from 1 to 100, one number per line.")
     writing = window.chats.session.chat.id
-    qtbot.waitUntil(lambda: len(window.chats.live_text()) > 3, timeout=60_000)
+    qtbot.waitUntil(lambda: len(window.chats.replies.live_text()) > 3, timeout=60_000)
 
     window.new_chat()  # another chat on show: the reply is not stopped
     assert window.is_streaming and window.chat_view.messages() == [] and not window.chat_view.is_streaming
@@ -322,7 +322,7 @@ def test_a_reply_goes_on_in_its_own_chat_while_another_is_on_show_and_is_there_o
     window.chats.open_chat(writing)  # back while it still writes: the text so far, and it goes on growing
     qtbot.waitUntil(lambda: window.chat_view.is_streaming, timeout=10_000)
     shown_then = window.chat_view.live_text()
-    assert shown_then and window.chats.live_text().startswith(shown_then)
+    assert shown_then and window.chats.replies.live_text().startswith(shown_then)
 
     window.new_chat()
     with qtbot.waitSignal(window.replyFinished, timeout=120_000) as finished:
@@ -342,7 +342,7 @@ def test_deleting_the_chat_whose_reply_is_written_stops_the_reply_first(
     window.chats.set_sampling(GREEDY.with_values({"max_tokens": 120}))
     window.send("Count from 1 to 100, one number per line.")
     writing = window.chats.session.chat.id
-    qtbot.waitUntil(lambda: len(window.chats.live_text()) > 3, timeout=60_000)
+    qtbot.waitUntil(lambda: len(window.chats.replies.live_text()) > 3, timeout=60_000)
     window.new_chat()
     qtbot.waitUntil(lambda: writing in window.chats.sidebar.chat_ids(), timeout=10_000)
     monkeypatch.setattr(window.chats.sidebar, "confirm_delete", lambda title: True)

@@ -35,7 +35,7 @@ def reply_prompts(window: MainWindow) -> list[str]:
         if result.request.purpose == "reply" and result.plan is not None:
             prompts.append(result.plan.messages[-1].content)
 
-    window.worker.windowPlanned.connect(keep)
+    window.chats.replies.turns.planned.connect(keep)
     return prompts
 
 
