@@ -63,7 +63,7 @@ class ScriptedEngine:
         self.block = block
         self.fail_at = ""
         self.refuse = ""  # the planner's message when it refuses the turn ("" plans it)
-        self.on_step: dict[str, Callable[[], None]] = {}
+        self.on_step: dict[str, Callable[[], None]] = {}  # "token": after the first token was emitted
         self.generated: list[str] = []  # tokens the backend produced
         self.planned: list[PlanRequest] = []
 
@@ -85,7 +85,7 @@ class ScriptedEngine:
         plan = WindowPlan(messages, tuple(m.id for m in request.messages), (), 10, 2, 512, 64, WindowPolicy.ROLLING)
         return PlanResult(request, plan)
 
-    def generate(self, plan: WindowPlan, stop: threading.Event, emit: Callable[[ReplyEvent], None]) -> None:
+    def generate(self, plan: WindowPlan | None, stop: threading.Event, emit: Callable[[ReplyEvent], None]) -> None:
         self._enter("generate")
         text = ""
         for index, piece in enumerate(self.tokens):
@@ -95,6 +95,8 @@ class ScriptedEngine:
             self.generated.append(piece)
             text += piece
             emit(TokenPiece(piece, index))
+            if index == 0:
+                self.on_step.get("token", lambda: None)()
             if self.fail_at == "token":
                 raise RuntimeError("the engine died mid-reply")
         emit(ReplyDone(text, ReplyStats(completion_tokens=len(self.tokens), stop_reason=StopReason.END_OF_TEXT)))
