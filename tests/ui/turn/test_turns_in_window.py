@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import pickle
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Slot
@@ -140,9 +139,7 @@ def test_edit_and_continue_replies_to_the_new_text(
     assert [m.text for m in window.chats.session.shown_thread] == ["Hello again", "Hello there!"]
 
 
-def test_only_slim_records_cross_into_the_engine(
-    window: MainWindow, worker: ScriptedModelWorker, qtbot: QtBot
-) -> None:
+def test_only_slim_records_cross_into_the_engine(window: MainWindow, worker: ScriptedModelWorker, qtbot: QtBot) -> None:
     send(window, qtbot, "Hi")
     send(window, qtbot, "And again")  # the history now holds a reply saved with its stats
     assert window.chats.session.shown_thread[1].stats
