@@ -17,9 +17,9 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QMenu, QWidget
 
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowMessage, WindowPlan
 from app.core.chat.store import Message, MessageState, SearchHit
@@ -31,6 +31,7 @@ from app.core.types.stats import ReplyMetrics
 from app.ui.chat.citations import RECALLED_MARK, CitationsBar, recalled_badge, recalled_ids, retrieved_sources
 from app.ui.chat.composer import Composer
 from app.ui.chat.context_meter import ContextMeter
+from app.ui.chat.message_menu import MessageMenus
 from app.ui.chat.replies import ChatReplies
 from app.ui.chat.session import ChatSession
 from app.ui.chat.settings_panel import SettingsPanel
@@ -99,6 +100,7 @@ class Conversations(QObject):
         self.sidebar = ChatSidebar()
         self.settings_panel = SettingsPanel()
         self.meter = ContextMeter()
+        self.menus = MessageMenus(self.state, session, chat_view, self)
         self.replies = ChatReplies(self.state, worker, session, chat_view, self.sidebar, banner, retrieval, self)
         self.sidebar_dock = add_dock(self.tr("Chats"), "ChatsDock", self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.settings_dock = add_dock(
@@ -120,7 +122,7 @@ class Conversations(QObject):
         self.regenerate_action.triggered.connect(self.regenerate)
         self.edit_action = QAction(self.tr("Edit last message…"), menu)
         self.edit_action.setShortcut(QKeySequence("Ctrl+E"))
-        self.edit_action.triggered.connect(self._edit_last)
+        self.edit_action.triggered.connect(self.menus.edit_last)
         self.export_markdown_action = QAction(self.tr("Export as Markdown…"), menu)
         self.export_markdown_action.triggered.connect(lambda: self._export_current("markdown"))
         self.export_json_action = QAction(self.tr("Export as JSON…"), menu)
@@ -150,7 +152,9 @@ class Conversations(QObject):
         self.settings_panel.defaultsEdited.connect(session.set_defaults)
         self.settings_panel.reloadRequested.connect(self._reload_model)
         worker.windowPlanned.connect(self._on_meter_planned)
-        self.replies.replyBegun.connect(self._attach_menu)
+        self.replies.replyBegun.connect(self.menus.attach)
+        self.menus.editSubmitted.connect(self.edit_and_continue)
+        self.menus.regenerateRequested.connect(self.regenerate)
         self.replies.planShown.connect(self._show_plan)
         self.replies.retrievalShown.connect(self.retrievalShown)
         self.replies.replySaved.connect(self._on_reply_saved)
@@ -324,7 +328,7 @@ class Conversations(QObject):
     def _add_widget(self, message: Message) -> MessageWidget:
         widget = self.chat_view.add_message(message.role, message.text, key=message.id)
         self._decorate(widget, message)
-        self._attach_menu(widget)
+        self.menus.attach(widget)
         if message.role == "assistant":
             self.replyShown.emit(widget, message)
         return widget
@@ -355,13 +359,13 @@ class Conversations(QObject):
         )
         if message.role == "user":
             bar.add("edit", self.tr("Edit"), self.tr("Edit and continue from here (the old version is kept)"),
-                    lambda: self.edit_in_place(message.id))  # fmt: skip
+                    lambda: self.menus.edit_in_place(message.id))  # fmt: skip
         is_last = bool(self.session.shown_thread) and self.session.shown_thread[-1].id == message.id
         if message.role == "assistant" and is_last:
             bar.add("regenerate", self.tr("Regenerate"), self.tr("Write this reply again (it stays as a version)"),
                     self.regenerate)  # fmt: skip
         bar.add("delete", self.tr("Delete"), self.tr("Delete this message and what follows it"),
-                lambda: self.delete_message(message.id))  # fmt: skip
+                lambda: self.menus.delete_message(message.id))  # fmt: skip
         widget.versions.on_step(lambda step: self._step_version(message.id, step))
         for extra in self.message_extras:  # what other features add to a message (Replay)
             extra(widget, message)
@@ -376,72 +380,6 @@ class Conversations(QObject):
     def _step_version(self, message_id: str, step: int) -> None:
         if not self.state.is_streaming:
             self.session.show_version(message_id, step)
-
-    def edit_in_place(self, message_id: str) -> None:
-        """Edit a message of yours inside the conversation; Enter continues the chat from the new text."""
-        if not self.state.can_send:
-            return
-        widget = next((w for w in self.chat_view.messages() if w.key == message_id), None)
-        if widget is None:
-            return
-        editor = widget.begin_edit()
-
-        def submitted(text: str) -> None:
-            widget.end_edit()
-            self.edit_and_continue(message_id, text)
-
-        editor.submitted.connect(submitted)
-        editor.cancelled.connect(widget.end_edit)
-
-    def delete_message(self, message_id: str) -> None:
-        """Delete a message and the messages after it on this branch (asked first when there are some)."""
-        if not self.state.can_send:
-            return
-        ids = [m.id for m in self.session.shown_thread]
-        if message_id not in ids:
-            return
-        following = len(ids) - ids.index(message_id) - 1
-        if following and not self.confirm_delete_message(following):
-            return
-        self.session.delete_message(message_id)
-
-    def confirm_delete_message(self, following: int) -> bool:
-        answer = QMessageBox.question(
-            self.chat_view,
-            self.tr("Delete message"),
-            self.tr("Delete this message and the %n message(s) after it?", "", following),
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
-    def _attach_menu(self, widget: MessageWidget) -> None:
-        widget.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        widget.customContextMenuRequested.connect(lambda point, w=widget: self._show_message_menu(w, point))
-
-    def _show_message_menu(self, widget: MessageWidget, point: QPoint) -> None:
-        menu = self.message_menu(widget.key)
-        menu.exec(widget.mapToGlobal(point))
-
-    def message_menu(self, message_id: str) -> QMenu:
-        """Copy, edit and continue (user messages), regenerate (the last reply), other versions."""
-        menu = QMenu(self.chat_view)
-        message = next((m for m in self.session.shown_thread if m.id == message_id), None)
-        if message is None:
-            return menu
-        idle = self.state.can_send
-        menu.addAction(self.tr("Copy text"), lambda: QGuiApplication.clipboard().setText(message.text))
-        if message.role == "user":
-            edit = menu.addAction(self.tr("Edit and continue…"), lambda: self._ask_and_edit(message))
-            edit.setEnabled(idle)
-        if message.role == "assistant" and self.session.shown_thread and self.session.shown_thread[-1].id == message.id:
-            regenerate = menu.addAction(self.tr("Regenerate"), self.regenerate)
-            regenerate.setEnabled(idle)
-        position, count = self.session.versions.get(message.id, (0, 1))
-        if count > 1:
-            previous = menu.addAction(self.tr("Previous version"), lambda: self.session.show_version(message.id, -1))
-            previous.setEnabled(position > 0 and not self.state.is_streaming)
-            following = menu.addAction(self.tr("Next version"), lambda: self.session.show_version(message.id, 1))
-            following.setEnabled(position < count - 1 and not self.state.is_streaming)
-        return menu
 
     # ---- regenerate, edit and continue --------------------------------------------------
 
@@ -471,27 +409,12 @@ class Conversations(QObject):
         self._render_thread_only()
         self.continueRequested.emit()
 
-    def _ask_and_edit(self, message: Message) -> None:
-        text, accepted = QInputDialog.getMultiLineText(
-            self.chat_view,
-            self.tr("Edit and continue"),
-            self.tr("Your message (the old version and its replies are kept):"),
-            message.text,
-        )
-        if accepted:
-            self.edit_and_continue(message.id, text)
-
-    def _edit_last(self) -> None:
-        last_user = next((m for m in reversed(self.session.shown_thread) if m.role == "user"), None)
-        if last_user is not None and not self.state.is_streaming:
-            self._ask_and_edit(last_user)
-
     def _render_thread_only(self) -> None:
         self.chat_view.clear()
         for message in self.session.shown_thread:
             if self.replies.reply is not None and message.id == self.replies.reply.id:
                 live = self.chat_view.begin_reply(key=message.id)  # back in the chat whose reply is written
-                self._attach_menu(live)
+                self.menus.attach(live)
                 self.chat_view.append_tokens(self.session.recorded_text())
             else:
                 self._add_widget(message)

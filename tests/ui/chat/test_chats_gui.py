@@ -112,7 +112,7 @@ def test_regenerate_writes_a_new_version_and_keeps_the_old_one(window: MainWindo
     assert arrows.isVisibleTo(window) and arrows.label.text() == "2/2" and not arrows.following.isEnabled()
     assert len(rows("SELECT id FROM messages WHERE parent_id = ?", thread[0].id)) == 2
 
-    menu = window.chats.message_menu(thread[-1].id)
+    menu = window.chats.menus.menu(thread[-1].id)
     [previous] = [a for a in menu.actions() if a.text() == "Previous version"]
     previous.trigger()
     qtbot.waitUntil(lambda: window.chat_view.messages()[-1].key == first.id, timeout=10_000)
@@ -389,7 +389,7 @@ def test_deleting_a_message_asks_when_others_follow_and_takes_them_too(
     reply_to(window, qtbot, "Name a colour.")
     reply_to(window, qtbot, "Name a fruit.")
     asked: list[int] = []
-    monkeypatch.setattr(window.chats, "confirm_delete_message", lambda following: asked.append(following) or True)
+    monkeypatch.setattr(window.chats.menus, "confirm_delete_message", lambda following: asked.append(following) or True)
     window.chat_view.messages()[2].action_bar.buttons["delete"].click()
     qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=10_000)
     assert asked == [1]
