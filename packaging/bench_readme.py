@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from app.bench.intervals import Drift
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "resources" / "bench" / "results.json"
 README = ROOT / "README.md"
@@ -28,7 +30,8 @@ EXPLAINED = (
     "A value with a target is the median of its rounds (each round pairs what it compares); "
     "the interval is a 90 % percentile bootstrap interval of that median over the rounds. "
     "*met*: the whole interval clears the target; *missed*: none of it does; *within noise*: it straddles "
-    "the target; *too noisy to judge*: llama.cpp's own decode rate moved too much while the section ran."
+    "the target; *too noisy to judge*: llama.cpp's own decode rate, probed before each round, spread by more "
+    "than 25 % (upper over lower quartile) while the section ran."
 )
 
 
@@ -65,7 +68,7 @@ def _noise(noise: dict[str, dict[str, Any]]) -> list[str]:
     lines = [
         "The machine's speed while each section ran (llama.cpp's decode rate at its calibration probes, tokens/s):",
         "",
-        "| section | min | median | max | drift (max/min) | extra rounds | seconds |",
+        "| section | min | median | max | drift (upper ÷ lower quartile) | extra rounds | seconds |",
         "|---|---|---|---|---|---|---|",
     ]
     for name, section in noise.items():
@@ -80,7 +83,7 @@ def _noise(noise: dict[str, dict[str, Any]]) -> list[str]:
         speeds = f"{min(rates):.1f} | {statistics.median(rates):.1f} | {max(rates):.1f}"
         extra = sum(section["extra_rounds"] for section in noise.values())
         seconds = sum(section["seconds"] for section in noise.values())
-        lines.append(f"| whole run | {speeds} | {max(rates) / min(rates):.3f} | {extra} | {seconds:.0f} |")
+        lines.append(f"| whole run | {speeds} | {Drift(tuple(rates)).ratio:.3f} | {extra} | {seconds:.0f} |")
     return lines
 
 

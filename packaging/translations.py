@@ -12,15 +12,13 @@ fails when a committed catalog differs from its source.
 Text composed in `app/core` (Qt-free) is marked with `N_("...")`: `update` reads those marks
 (an AST walk, so a template split over several literals is one entry) and hands them to lupdate
 as `QCoreApplication.translate("CoreText", ...)` calls in a generated file, so they land in the
-`.ts` beside the UI's texts. `compile` also writes `core_texts.json` beside each catalog: the
-core templates it translates, which the UI matches finished English messages against
-(`app/ui/widgets/core_text.py`).
+`.ts` beside the UI's texts. The UI translates a core text by its template
+(`app/ui/widgets/core_text.py`), so the `.qm` is all it needs.
 """
 
 from __future__ import annotations
 
 import ast
-import json
 import os
 import subprocess
 import sys
@@ -106,10 +104,6 @@ def translated_core_texts(ts: Path) -> list[str]:
     return sorted(texts)
 
 
-def core_index_for(ts: Path) -> Path:
-    return CATALOGS / ts.name.replace(".ts", ".core_texts.json")
-
-
 def replace_whole(target: Path, write: Callable[[Path], None]) -> None:
     """`write(partial)` a file beside target, then put it in target's place in one step: the app or a test
     reading the committed catalog while `build.py` compiles it again never meets half a file."""
@@ -120,11 +114,6 @@ def replace_whole(target: Path, write: Callable[[Path], None]) -> None:
         os.replace(partial, target)
     finally:
         partial.unlink(missing_ok=True)
-
-
-def write_core_index(ts: Path, index: Path) -> None:
-    text = json.dumps(translated_core_texts(ts), ensure_ascii=False, indent=0)
-    replace_whole(index, lambda partial: partial.write_text(text + "\n", encoding="utf-8"))
 
 
 def compile_catalog(ts: Path, qm: Path) -> None:
@@ -139,8 +128,7 @@ def compile_all() -> list[Path]:
     compiled = []
     for ts in ts_files():
         compile_catalog(ts, catalog_for(ts))
-        write_core_index(ts, core_index_for(ts))
-        compiled.extend([catalog_for(ts), core_index_for(ts)])
+        compiled.append(catalog_for(ts))
     return compiled
 
 

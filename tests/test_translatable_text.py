@@ -49,6 +49,16 @@ class Panel(QWidget):
         QMessageBox.warning(self, self.tr("Oops"), "Something went wrong")
         raise ChatStoreError("The chat was not saved.")
         raise TypeError(f"not a {kind}")
+
+class Worker(QObject):
+    def run(self):
+        self.failed.emit(f"Nothing could be retrieved for this reply: {error}")
+        self.failed.emit("import", str(error))
+        self.failed.emit("import", fill(self.tr("Importing {name} was cancelled."), name=name))
+        self.progress.emit("verify done", 1, 2)
+        message.warning("The index is busy")
+        message.info(self.tr("The language changes when Glassbox starts again."))
+        self.banner.show_error(f"Diagnostics could not be gathered: {error}")
 """
 
 
@@ -61,6 +71,9 @@ def test_the_ui_scanner_catches_text_that_bypasses_tr(tmp_path: Path) -> None:
         "'Quit'",
         "'Something went wrong'",
         "'The chat was not saved.'",
+        "f'Nothing could be retrieved for this reply: {error}'",
+        "'The index is busy'",
+        "f'Diagnostics could not be gathered: {error}'",
     }
 
 
@@ -77,6 +90,12 @@ def load(path):
 def check(value):
     raise BadValue("n_ctx", "The context length must be positive.")
 
+def returned(base, error):
+    return LoadError("dns", f"{base}: the host name was not found; check the URL.")
+
+def fine_too(error, where):
+    return LoadError(describe_os_error(error, where), "file system")
+
 def fine(path):
     raise LoadError(fill(N_("Loading {name} failed."), name=path.name))
     raise BadValue("n_ctx", N_("The context length must be positive."))
@@ -87,6 +106,10 @@ def read(data, notices):
     notices.append(fill(N_("Unknown language {value}."), value=data["language"]))
 
 TEMPERATURE = FieldSpec("temperature", "Temperature", "float", 0, 2, N_("How adventurous each token is."))
+
+class Remote:
+    def _cut_message(self) -> str:
+        return f"{self.base} stopped sending before the reply was complete; try again."
 
 class Step:
     def message(self) -> str:
@@ -105,6 +128,8 @@ def test_the_core_scanner_catches_unmarked_text(tmp_path: Path) -> None:
         "f'Loading {path.name} failed.'",
         "'The context length must be positive.'",
         "f'Retrying with {self.layers} GPU layers.'",
+        "f'{base}: the host name was not found; check the URL.'",
+        "f'{self.base} stopped sending before the reply was complete; try again.'",
         "'Temperature'",
         "f\"Unknown theme {data['theme']!r}; the system's colours are used.\"",
     }

@@ -172,7 +172,7 @@ def format_table(rows: Sequence[BenchRow]) -> str:
 def format_noise(noise: dict[str, dict[str, Any]]) -> str:
     """Each section's machine speed (the calibration probes' decode rate), its extra rounds and time,
     and the whole run's (each section is judged on its own drift: the run's is for the reader)."""
-    header = ("section", "decode tok/s: min", "median", "max", "drift (max/min)", "extra rounds", "seconds")
+    header = ("section", "decode tok/s: min", "median", "max", "drift (Q3/Q1)", "extra rounds", "seconds")
     lines = [
         (
             name,

@@ -9,8 +9,8 @@ the whole interval falls short, and "within noise" when the interval straddles i
 verdict from the luck of one run. Fewer than MIN_ROUNDS rounds give no interval at all.
 
 The machine's own speed is watched apart from the ratios (see `Drift`): when llama.cpp's
-decode rate moved more than MAX_DRIFT between a section's calibration probes, its verdicts are
-"too noisy to judge" instead.
+decode rate at a section's calibration probes spread by more than MAX_DRIFT (upper over lower
+quartile), its verdicts are "too noisy to judge" instead.
 """
 
 from __future__ import annotations
@@ -26,10 +26,13 @@ MIN_ROUNDS = 3  # fewer rounds than this give no interval
 CONFIDENCE = 0.90
 RESAMPLES = 2000
 SEED = 0  # a fixed seed: the same rounds always give the same interval, and the table repeats
-# The largest max/min of llama.cpp's decode rate between calibration probes that still lets a
-# section be judged. Within-round pairing cancels slow drift; a jump this large means something
-# else took the cores during the section (its pairs no longer saw the same machine).
+# The largest spread of llama.cpp's decode rate over a section's calibration probes (upper over
+# lower quartile) that still lets the section be judged. Within-round pairing cancels slow drift,
+# and one slow probe is a blip that both paths of its round shared; a quarter of the probes this
+# much slower than another quarter means the machine itself changed under the section (another
+# program took the cores for a while), and its pairs no longer saw one machine.
 MAX_DRIFT = 1.25
+QUARTILE_PROBES = 5  # fewer probes than this have no quartiles worth the name: their max/min is the spread
 
 
 class Verdict(StrEnum):
@@ -117,8 +120,17 @@ class Drift:
 
     @property
     def ratio(self) -> float:
-        """max/min of the probes' rates: 1.0 for a machine whose speed held still."""
-        return max(self.rates) / min(self.rates)
+        """How far the probes' rates spread: the upper over the lower quartile (max/min with fewer
+        than QUARTILE_PROBES probes); 1.0 for a machine whose speed held still.
+
+        Quartiles, not the extremes: on a shared virtual machine single probes land 30-50 %
+        off their neighbours (one was 62 tokens/s between 121 and 110) while the paired ratios of
+        the same rounds stayed within a few percent, so max/min judged the probe's own jitter,
+        not a machine that changed."""
+        if len(self.rates) < QUARTILE_PROBES:
+            return max(self.rates) / min(self.rates)
+        lower, upper = np.percentile(np.asarray(self.rates, dtype=float), [25, 75])
+        return float(upper / lower)
 
     @property
     def too_noisy(self) -> bool:

@@ -32,7 +32,7 @@ from app.core.types.replies import ReplyDone
 SECTION = "monitor"
 PROMPT = "Write a long story about a lighthouse keeper and a storm, in at least five paragraphs."
 N_CTX = 1024
-SAMPLE_INTERVAL_S = 1.0  # the Monitor panel's
+SAMPLE_INTERVAL_S = 1.0  # the window's hardware sampler's
 RATIO_TARGET = ">= 0.99"
 
 

@@ -88,11 +88,27 @@ def test_a_judged_row_needs_a_measured_value_for_every_round() -> None:
         judged("server", "speed", [], "ratio", ">= 0.95")
 
 
-def test_the_machine_s_drift_is_max_over_min_of_its_decode_rates() -> None:
+def test_a_few_probes_drift_by_their_max_over_min() -> None:
     steady = Drift((100.0, 104.0, 98.0))
     assert steady.ratio == pytest.approx(104 / 98) and not steady.too_noisy
     assert steady.summary() == {"min": 98.0, "median": 100.0, "max": 104.0, "drift": pytest.approx(104 / 98)}
     assert not Drift((100.0,)).measured and not Drift(()).too_noisy  # one probe shows no drift
+
+
+def test_many_probes_drift_by_their_upper_over_lower_quartile() -> None:
+    rates = (100.0, 110.0, 120.0, 130.0, 140.0)
+    assert Drift(rates).ratio == pytest.approx(130 / 110)
+
+
+def test_one_slow_probe_among_steady_ones_is_jitter_not_drift() -> None:
+    # A section of the committed run: one probe at 62 tokens/s between neighbours at 121 and 110.
+    blip = Drift((121.0, 62.0, 110.0, 86.0, 115.0, 126.0, 96.0, 107.0, 99.0))
+    assert max(blip.rates) / min(blip.rates) > 2 and not blip.too_noisy
+
+
+def test_a_machine_that_slowed_for_a_quarter_of_the_section_is_too_noisy() -> None:
+    shifted = Drift((140.0, 141.0, 139.0, 140.0, 142.0, 100.0, 99.0, 101.0, 100.0))
+    assert shifted.ratio > MAX_DRIFT and shifted.too_noisy
 
 
 def test_a_drifting_run_s_verdicts_say_too_noisy_to_judge_and_count_as_nothing() -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from app.core.memory.hardware import HardwareMonitor
+from app.core.memory.hardware import HardwareMonitor, OffloadSupport
 from app.core.memory.process_tree import ProcessTree
 from app.core.monitor.clock import SessionClock
 from app.core.monitor.sampler import ResourceSampler
@@ -72,9 +72,9 @@ class FakeMachine:
         return self.nvml.gpus[0]
 
     def sampler(self) -> ResourceSampler:
-        return ResourceSampler(
-            self.session, HardwareMonitor(nvml=self.nvml.module), tree=self.tree, system=self.system.module
-        )
+        """A sampler of this machine; its llama.cpp build can offload (a GPU build)."""
+        hardware = HardwareMonitor(nvml=self.nvml.module, offload=OffloadSupport(True))
+        return ResourceSampler(self.session, hardware, tree=self.tree, system=self.system.module)
 
     def tick(self, seconds: float = 1.0, machine_busy: float = 0.25) -> None:
         """Time passes: the clock moves, and the machine's CPU is `machine_busy` busy meanwhile."""

@@ -51,6 +51,8 @@ SHOWING_METHODS = frozenset(
         "insertItem",
         "setInformativeText",
         "setDetailedText",
+        "show_error",
+        "show_notice",
     }
 )
 SHOWING_CLASSES = frozenset(
@@ -77,6 +79,10 @@ CORE_TEXT_ARGUMENTS = {"FieldSpec": ((1, 5), ("label", "explanation"))}
 CORE_NOTICE_LISTS = frozenset({"notices", "problems"})  # notices.append(...): shown when the settings are read
 CORE_TEXT_FUNCTIONS = frozenset({"message", "note", "advice", "quality_note"})
 CORE_TEXT_PREFIX = "describe_"
+CORE_TEXT_SUFFIXES = ("_message", "_notice")  # _cut_message(), _over_limit_notice(): words for people
+BRIDGE_FUNCTIONS = frozenset({"error", "warning", "info"})  # message.error(...): app/ui/message.py
+# A signal that carries words to the user (failed, notice, loadFailed, statusMessage …): what it emits is shown.
+MESSAGE_SIGNAL_WORDS = ("fail", "notice", "error", "warn", "message", "refus", "problem", "status")
 
 
 @dataclass(frozen=True)
@@ -154,8 +160,30 @@ def _literal_words(expressions: Iterable[ast.expr], translated: set[int]) -> lis
     return found
 
 
+def _has_space(node: ast.AST) -> bool:
+    """Words, not a kind or a key ("import", "token"): a message has a space in its literal text."""
+    return any(isinstance(s, ast.Constant) and isinstance(s.value, str) and " " in s.value for s in ast.walk(node))
+
+
+def _emits_message(call: ast.Call) -> bool:
+    """`self.failed.emit(...)`, `worker.notice.emit(...)`: a signal whose name says it carries words to the user."""
+    if _name(call.func) != "emit" or not isinstance(call.func, ast.Attribute):
+        return False
+    signal = _name(call.func.value).lower()
+    return any(word in signal for word in MESSAGE_SIGNAL_WORDS)
+
+
+def _is_bridge_call(call: ast.Call) -> bool:
+    """`message.error(...)`, `message.warning(...)`, `message.info(...)`."""
+    return (
+        _name(call.func) in BRIDGE_FUNCTIONS
+        and isinstance(call.func, ast.Attribute)
+        and _name(call.func.value) == "message"
+    )
+
+
 def ui_breaches(path: Path, source: str | None = None) -> list[Breach]:
-    """Literal text handed to a Qt call that shows it, not through tr()."""
+    """Literal text handed to a call that shows it (Qt, a message signal, the message bridge), not through tr()."""
     source = source if source is not None else path.read_text(encoding="utf-8")
     tree = ast.parse(source, str(path))
     translated = _translated_nodes(tree)
@@ -169,6 +197,11 @@ def ui_breaches(path: Path, source: str | None = None) -> list[Breach]:
                     breaches.append(Breach(path, literal.lineno, ast.unparse(literal)[:100]))
             continue
         if not isinstance(node, ast.Call):
+            continue
+        if _emits_message(node) or _is_bridge_call(node):
+            for literal in _literal_words(node.args, translated):
+                if _has_space(literal):
+                    breaches.append(Breach(path, literal.lineno, ast.unparse(literal)[:100]))
             continue
         name = _name(node.func)
         shows = name in SHOWING_METHODS or name in SHOWING_CLASSES
@@ -208,7 +241,11 @@ def core_error_classes(sources: Iterable[str]) -> set[str]:
 def _composes_text(node: ast.AST) -> bool:
     return (
         isinstance(node, ast.FunctionDef)
-        and (node.name in CORE_TEXT_FUNCTIONS or node.name.startswith(CORE_TEXT_PREFIX))
+        and (
+            node.name in CORE_TEXT_FUNCTIONS
+            or node.name.startswith(CORE_TEXT_PREFIX)
+            or node.name.endswith(CORE_TEXT_SUFFIXES)
+        )
         and isinstance(node.returns, ast.Name)
         and node.returns.id == "str"
     )
@@ -221,11 +258,15 @@ def core_breaches(path: Path, errors: set[str], source: str | None = None) -> li
     translated = _translated_nodes(tree)
     found: list[ast.AST] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and _name(node.exc.func) in errors:
+        # an error Glassbox defines, raised or made to be returned or sent on (return RemoteError(...))
+        if isinstance(node, ast.Call) and _name(node.func) in errors:
             # the message is the first argument with a space in it (a kind such as "preset" comes before it)
-            for argument in node.exc.args:
+            for argument in node.args:
                 words = [sub for sub in ast.walk(argument) if id(sub) not in translated and _is_words(sub)]
-                marked = any(id(sub) in translated for sub in ast.walk(argument))
+                # (Load and Store are one shared node each: being inside a tr() says nothing of them)
+                marked = any(
+                    id(sub) in translated for sub in ast.walk(argument) if not isinstance(sub, ast.expr_context)
+                )
                 if words or marked:
                     has_space = any(
                         isinstance(sub, ast.Constant) and isinstance(sub.value, str) and " " in sub.value
@@ -234,6 +275,8 @@ def core_breaches(path: Path, errors: set[str], source: str | None = None) -> li
                     if has_space:
                         found += words
                         break
+                elif isinstance(argument, ast.Call):
+                    break  # composed by a function (describe_os_error(...)): its words are checked where they are
         if (
             isinstance(node, ast.Call)
             and _name(node.func) in ("append", "extend")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
 
+from app.ui import message
 from app.ui.chat.composer import Composer
 from app.ui.chat.session import ChatSession
 from app.ui.chat.view import ChatView
@@ -22,6 +23,7 @@ class PartsWindow(QMainWindow):
     def __init__(self) -> None:
         super().__init__()
         self.banner = ErrorBanner()
+        message.register(self.banner)  # as the main window does
         self.setCentralWidget(self.banner)
         self.state_signals = StateSignals(parent=self)
         self.session = ChatSession(parent=self)

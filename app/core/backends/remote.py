@@ -395,7 +395,7 @@ class RemoteBackend:
         )
 
     def _cut_message(self) -> str:
-        return f"{self._config.api_base} stopped sending before the reply was complete; try again."
+        return fill(N_("{base} stopped sending before the reply was complete; try again."), base=self._config.api_base)
 
     def _raise_for_status(self, response: httpx2.Response) -> None:
         status = response.status_code
@@ -436,7 +436,11 @@ class RemoteBackend:
             )
         if status in (429, 503):
             retry_after = _retry_after(response.headers.get("Retry-After"))
-            wait = f"try again in {retry_after:.0f} s" if retry_after is not None else "try again in a moment"
+            wait = (
+                fill(N_("try again in {seconds} s"), seconds=f"{retry_after:.0f}")
+                if retry_after is not None
+                else N_("try again in a moment")
+            )
             raise RemoteError(
                 RemoteErrorKind.BUSY,
                 fill(N_("{base} is busy ({status}); {wait}."), base=base, status=status, wait=wait),
@@ -453,19 +457,34 @@ class RemoteBackend:
             reason = str(error)
             if _is_tls(error):
                 return RemoteError(
-                    RemoteErrorKind.TLS, f"{base}: the TLS certificate could not be verified ({reason}); set a CA file."
+                    RemoteErrorKind.TLS,
+                    fill(
+                        N_("{base}: the TLS certificate could not be verified ({reason}); set a CA file."),
+                        base=base,
+                        reason=reason,
+                    ),
                 )
             if any(word in reason for word in ("Name or service not known", "getaddrinfo", "name resolution")):
-                return RemoteError(RemoteErrorKind.DNS, f"{base}: the host name was not found; check the URL.")
+                return RemoteError(
+                    RemoteErrorKind.DNS, fill(N_("{base}: the host name was not found; check the URL."), base=base)
+                )
             return RemoteError(
-                RemoteErrorKind.UNREACHABLE, f"{base} cannot be reached ({reason}); is the server running?"
+                RemoteErrorKind.UNREACHABLE,
+                fill(N_("{base} cannot be reached ({reason}); is the server running?"), base=base, reason=reason),
             )
         if isinstance(error, httpx2.ConnectTimeout):
-            return RemoteError(RemoteErrorKind.UNREACHABLE, f"{base} did not answer in time; is the server running?")
+            return RemoteError(
+                RemoteErrorKind.UNREACHABLE,
+                fill(N_("{base} did not answer in time; is the server running?"), base=base),
+            )
         if isinstance(error, httpx2.TimeoutException) and not text_so_far:
             return RemoteError(
                 RemoteErrorKind.TIMEOUT_BEFORE_FIRST_TOKEN,
-                f"{base} sent nothing for {self._config.timeout_s:.0f} s; it may be busy or the timeout too short.",
+                fill(
+                    N_("{base} sent nothing for {seconds} s; it may be busy or the timeout too short."),
+                    base=base,
+                    seconds=f"{self._config.timeout_s:.0f}",
+                ),
             )
         return RemoteError(RemoteErrorKind.STREAM_CUT, self._cut_message())
 

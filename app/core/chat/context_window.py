@@ -38,7 +38,7 @@ from typing import Protocol, runtime_checkable
 
 from app.core.inference.engine import Engine
 from app.core.support.formatting import fill
-from app.core.support.user_text import N_
+from app.core.support.user_text import N_, text_of
 from app.core.types.messages import ChatMessage
 
 log = logging.getLogger(__name__)
@@ -271,15 +271,32 @@ class ContextWindow:
         alone = self._counter.count_tokens((*head, ChatMessage(newest.role, newest.text)))
         if policy is not WindowPolicy.STOP_AT_LIMIT or alone > budget:
             return MessageTooLongError(
-                f"The latest message is {blocks[-1]} tokens, but with the system prompt and chat template "
-                f"({base} tokens) and {reserve} tokens kept free for the reply, a context of {n_ctx} tokens "
-                f"has room for {max(budget - base, 0)}. Shorten the message, lower max tokens, or raise the "
-                "context length in the model settings."
+                fill(
+                    N_(
+                        "The latest message is {tokens} tokens, but with the system prompt and chat template "
+                        "({base} tokens) and {reserve} tokens kept free for the reply, a context of {n_ctx} tokens "
+                        "has room for {room}. Shorten the message, lower max tokens, or raise the "
+                        "context length in the model settings."
+                    ),
+                    tokens=blocks[-1],
+                    base=base,
+                    reserve=reserve,
+                    n_ctx=n_ctx,
+                    room=max(budget - base, 0),
+                )
             )
         return ContextFullError(
-            f"This conversation needs {total} tokens but {budget} fit (a context of {n_ctx} tokens minus "
-            f"{reserve} for the reply), and the window policy is “stop at limit”. Start a new chat, raise the "
-            "context length, or switch the policy to the rolling window."
+            fill(
+                N_(
+                    "This conversation needs {total} tokens but {budget} fit (a context of {n_ctx} tokens minus "
+                    "{reserve} for the reply), and the window policy is “stop at limit”. Start a new chat, raise the "
+                    "context length, or switch the policy to the rolling window."
+                ),
+                total=total,
+                budget=budget,
+                n_ctx=n_ctx,
+                reserve=reserve,
+            )
         )
 
 
@@ -468,7 +485,7 @@ class EnginePlanner:
                 request.with_ids,
             )
         except WindowError as error:
-            return PlanResult(request, error=str(error))
+            return PlanResult(request, error=text_of(error))
         except Exception as error:  # a chat template can refuse odd input (e.g. roles out of order)
             log.exception("The context window could not be planned")
             return PlanResult(request, error=f"The model's chat template could not build the prompt: {error}")

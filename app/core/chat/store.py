@@ -13,6 +13,12 @@ so the old branch stays and can be shown again (`switch_branch`).
 Ids are random hex strings made by the caller (`new_message`), so the UI can show and
 refer to a message before the write has reached the disk.
 
+The file is opened under the shared SQLite policy (app/core/support/sqlite_policy.py: busy
+timeout, WAL, `quick_check` at open, a damaged file set aside). The documents index keeps
+its tables in the same file and owns one trigger on `chats` (`doc_chat_deleted`, see
+app/core/documents/index.py): deleting a chat here deletes the chat's own collections there.
+This store never creates, changes or drops that trigger.
+
 One `ChatStore` belongs to one thread (sqlite3 connections do not cross threads).
 """
 
@@ -31,6 +37,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from app.core.support import sqlite_policy
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 
@@ -40,9 +47,6 @@ SCHEMA_VERSION = 2  # 2: chats.pinned
 DEFAULT_TITLE = N_("New chat")  # stored as it is; the window shows it in the reader's language
 TITLE_LENGTH = 48
 PARTIAL_SAVE_INTERVAL_S = 0.5
-BUSY_TIMEOUT_S = 5.0  # how long one statement waits for another connection's lock
-OPEN_PATIENCE_S = 10.0  # the WAL switch and the first schema write can fail busy without waiting: tried this long
-OPEN_RETRY_PAUSE_S = 0.05  # the first pause between attempts; it grows with each one, up to half a second
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS chats (
@@ -175,7 +179,7 @@ class ChatStore:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._db = self._open_or_set_aside(path)
         except sqlite3.OperationalError as error:
-            if not _is_busy(error):
+            if not sqlite_policy.is_busy(error):
                 raise self._open_failed(error) from error
             raise ChatStoreError(
                 fill(
@@ -191,28 +195,26 @@ class ChatStore:
 
     def _open_failed(self, error: Exception) -> ChatStoreError:
         return ChatStoreError(
-            f"The chat history at {self.path} could not be opened ({error}). Check that the folder is writable "
-            "and the disk is not full, then restart Glassbox."
+            fill(
+                N_(
+                    "The chat history at {path} could not be opened ({error}). Check that the folder is writable "
+                    "and the disk is not full, then restart Glassbox."
+                ),
+                path=self.path,
+                error=error,
+            )
         )
 
     def _open_or_set_aside(self, path: Path) -> sqlite3.Connection:
-        try:
-            return _connect(path)
-        except sqlite3.DatabaseError as error:
-            if isinstance(error, sqlite3.OperationalError):
-                raise  # locked, read-only, unable to open, disk full or I/O: the file itself is not damaged
-            aside = path.with_name(f"{path.name}.damaged-{datetime.now():%Y%m%d-%H%M%S}")
-            for suffix in ("", "-wal", "-shm"):
-                part = Path(f"{path}{suffix}")
-                if part.exists():
-                    part.rename(Path(f"{aside}{suffix}"))
+        db, aside = sqlite_policy.open_or_set_aside(path, _prepare)
+        if aside is not None:
             message = (
-                f"The chat history could not be read ({error}); it was kept as {aside.name} and a new, "
+                f"The chat history could not be read ({aside.reason}); it was kept as {aside.path.name} and a new, "
                 "empty history was started."
             )
             log.error("%s", message)
             self.notices.append(message)
-            return _connect(path)
+        return db
 
     def close(self) -> None:
         self._db.close()
@@ -301,8 +303,9 @@ class ChatStore:
         The first user message of an untitled chat names the chat.
         """
         with self._write("save the message") as db:
+            db.execute("BEGIN IMMEDIATE")
             _store_as_head(db, message)
-        return self.message(message.id)
+            return self.message(message.id)  # as stored, before another connection can change it
 
     def add_message(self, chat_id: str, role: str, text: str, **details: Any) -> Message:
         """Append a message after the chat's head.
@@ -335,15 +338,16 @@ class ChatStore:
         """Remove a message and everything after it on its branches.
 
         The chat then shows the newest other version of the message, when it has one, else
-        the thread up to the message's parent.
+        the thread up to the message's parent. What is read and what is written are one
+        IMMEDIATE transaction: a version another connection adds meanwhile is the one shown.
         """
-        message = self.message(message_id)
-        others = [m for m in self.siblings(message_id) if m.id != message_id]
         with self._write("delete the message") as db:
-            db.execute("UPDATE chats SET head_id = ? WHERE id = ?", (message.parent_id, message.chat_id))
+            db.execute("BEGIN IMMEDIATE")
+            message = self.message(message_id)
+            others = [m for m in self.siblings(message_id) if m.id != message_id]
+            head = _newest_descendant(db, others[-1].id) if others else message.parent_id
+            db.execute("UPDATE chats SET head_id = ? WHERE id = ?", (head, message.chat_id))
             db.execute("DELETE FROM messages WHERE id = ?", (message_id,))
-        if others:
-            self.switch_branch(others[-1].id)
 
     def message(self, message_id: str) -> Message:
         row = self._db.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()
@@ -389,18 +393,16 @@ class ChatStore:
         return {mid: (index, len(ids)) for ids in groups.values() for index, mid in enumerate(ids)}
 
     def switch_branch(self, message_id: str) -> list[Message]:
-        """Show the branch through `message_id`, down to its newest descendant; returns the new thread."""
-        message = self.message(message_id)
-        head = message.id
-        while True:
-            row = self._db.execute(
-                "SELECT id FROM messages WHERE parent_id = ? ORDER BY created DESC, rowid DESC LIMIT 1", (head,)
-            ).fetchone()
-            if row is None:
-                break
-            head = row["id"]
+        """Show the branch through `message_id`, down to its newest descendant; returns the new thread.
+
+        The descendant is looked for inside the IMMEDIATE write transaction: a reply another
+        connection adds to the branch meanwhile becomes the head, not left off it."""
         with self._write("switch the branch") as db:
-            db.execute("UPDATE chats SET head_id = ? WHERE id = ?", (head, message.chat_id))
+            db.execute("BEGIN IMMEDIATE")
+            message = self.message(message_id)
+            db.execute(
+                "UPDATE chats SET head_id = ? WHERE id = ?", (_newest_descendant(db, message.id), message.chat_id)
+            )
         return self.thread(message.chat_id)
 
     def recover_interrupted(self) -> int:
@@ -487,70 +489,39 @@ class ChatStore:
         return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
 
 
-class _DamagedPages(sqlite3.DatabaseError):
-    """`PRAGMA quick_check` found damage inside a file whose header is intact."""
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    """Open the database, tried again while another connection holds a lock SQLite does not wait for.
-
-    Two processes creating the same new database race on the switch to WAL and on the first
-    schema write; SQLite answers one of them "database is locked" at once instead of calling
-    its busy handler, so the open is tried again with a growing pause for OPEN_PATIENCE_S.
-    """
-    deadline = time.monotonic() + OPEN_PATIENCE_S
-    attempt = 1
-    while True:
-        try:
-            return _connect_once(path)
-        except sqlite3.OperationalError as error:
-            if not _is_busy(error) or time.monotonic() >= deadline:
-                raise
-            log.debug("Chat history busy at open (attempt %d): %s", attempt, error)
-            time.sleep(min(OPEN_RETRY_PAUSE_S * attempt, 0.5))
-            attempt += 1
-
-
-def _is_busy(error: sqlite3.OperationalError) -> bool:
-    text = str(error).lower()
-    return "locked" in text or "busy" in text
-
-
-def _connect_once(path: Path) -> sqlite3.Connection:
-    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
-    try:
-        db.row_factory = sqlite3.Row
-        db.create_function("fold", 1, _fold, deterministic=True)
-        damage = [str(row[0]) for row in db.execute("PRAGMA quick_check(5)").fetchall()]
-        if damage != ["ok"]:
-            raise _DamagedPages(fill(N_("damaged pages: {damage}"), damage="; ".join(damage)))
-        mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if str(mode).lower() != "wal":
-            log.warning("SQLite would not use WAL for %s (journal mode %s); writes stay safe but slower", path, mode)
-        db.execute("PRAGMA synchronous = NORMAL")
-        db.execute("PRAGMA foreign_keys = ON")
-        version = db.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise ChatStoreError(
-                fill(
-                    N_(
-                        "The chat history at {path} was written by a newer Glassbox (schema {version}); "
-                        "update Glassbox to open it."
-                    ),
-                    path=path,
-                    version=version,
-                )
+def _prepare(db: sqlite3.Connection, path: Path) -> None:
+    """The chat store's schema, on a connection the SQLite policy opened (it may be tried again)."""
+    db.create_function("fold", 1, _fold, deterministic=True)
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise ChatStoreError(
+            fill(
+                N_(
+                    "The chat history at {path} was written by a newer Glassbox (schema {version}); "
+                    "update Glassbox to open it."
+                ),
+                path=path,
+                version=version,
             )
-        with db:
-            db.executescript(_SCHEMA)
-            if 0 < version < 2:  # a history from before pinning: the column is added, every chat unpinned
-                db.execute("ALTER TABLE chats ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
-            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        db.execute("SELECT COUNT(*) FROM chats").fetchone()
-    except BaseException:
-        db.close()
-        raise
-    return db
+        )
+    with db:
+        db.executescript(_SCHEMA)
+        if 0 < version < 2:  # a history from before pinning: the column is added, every chat unpinned
+            db.execute("ALTER TABLE chats ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    db.execute("SELECT COUNT(*) FROM chats").fetchone()
+
+
+def _newest_descendant(db: sqlite3.Connection, message_id: str) -> str:
+    """The end of the branch through `message_id`: from it, the newest reply at each step."""
+    head = message_id
+    while True:
+        row = db.execute(
+            "SELECT id FROM messages WHERE parent_id = ? ORDER BY created DESC, rowid DESC LIMIT 1", (head,)
+        ).fetchone()
+        if row is None:
+            return head
+        head = row["id"]
 
 
 def _store_as_head(db: sqlite3.Connection, message: Message) -> None:

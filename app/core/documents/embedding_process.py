@@ -9,9 +9,12 @@ with few cores the chat's engine gets the CPU first and a reply does not slow do
 folder is indexed. The model file is memory-mapped, so its weights are shared with the
 page cache rather than copied.
 
-`EmbeddingProcess` is an `Embedder`: `embed` sends the texts in batches of EMBED_BATCH,
-checks the cancel event between batches and watches the child while it waits, so a dead
-child is an `EmbeddingError` with what happened, never a hang. It is started on first use
+The child is served by the same host as the engine's (app/core/support/child_host.py):
+`EmbeddingService` opens the model and answers two operations, `Describe` (its
+dimensions and the key its vectors are stored under) and `Embed`. `EmbeddingProcess` is an
+`Embedder`: `embed` sends the texts in batches of EMBED_BATCH, checks the cancel event
+between batches and watches the child while it waits, so a dead child is an
+`EmbeddingError` that says what happened (as the engine's death does), never a hang. It is started on first use
 and is safe to call from several threads (an indexing thread and the retrieval thread);
 a question waits for at most one batch of an indexing run.
 """
@@ -20,71 +23,132 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import multiprocessing
 import os
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from app.core.documents.embeddings import EmbeddingCancelled, EmbeddingError
 from app.core.documents.vectors import Matrix
-from app.core.inference.crash_report import describe_crash
+from app.core.inference.crash_report import describe_exit
+from app.core.support.child_host import ChildService, Operation, Send
+from app.core.support.child_messages import ErrorReport, Failed, Finished, Job
+from app.core.support.child_process import ChildProcess, next_job_id
 from app.core.support.formatting import fill
-from app.core.support.user_text import N_
+from app.core.support.user_text import N_, text_of
+
+if TYPE_CHECKING:
+    from app.core.documents.llama_embedder import LlamaEmbedder
 
 log = logging.getLogger(__name__)
 
-START_TIMEOUT_S = 120.0  # a cold start imports llama.cpp and numpy, then loads the model
 EMBED_BATCH = 8
 BATCH_TIMEOUT_S = 300.0  # one batch of EMBED_BATCH chunks on a slow CPU and a big model
-SHUTDOWN_GRACE_S = 3.0
 CHILD_NICENESS = 10
+IDLE = "waiting for texts"
 
 
-# ---- the messages ----------------------------------------------------------------------------
+# ---- the work and its answers ------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class _Ready:
-    pid: int
+class Describe:
+    """What the loaded model gives: its dimensions and the key its vectors are stored under."""
+
+
+@dataclass(frozen=True)
+class Description:
     dim: int
     model_key: str
 
 
 @dataclass(frozen=True)
-class _Embed:
+class Embed:
     texts: tuple[str, ...]
 
 
 @dataclass(frozen=True)
-class _Vectors:
+class Vectors:
     data: bytes  # float32 rows
     rows: int
     tokens: tuple[int, ...]  # each text's token count
 
 
 @dataclass(frozen=True)
-class _Failed:
+class EmbeddingFailure:
+    """An error of the embedding child as it crosses the pipe."""
+
     message: str
+    unexpected: bool
+
+    def to_exception(self) -> Exception:
+        return EmbeddingError(self.message)
 
 
-@dataclass(frozen=True)
-class _Log:
-    name: str
-    level: int
-    message: str
+def _describe(embedder: LlamaEmbedder, _work: Describe, _job: int, _flag: threading.Event, _send: Send) -> Any:
+    return Description(embedder.dim, embedder.model_key)
 
 
-class _Shutdown:
-    pass
+def _embed(embedder: LlamaEmbedder, work: Embed, _job: int, _flag: threading.Event, _send: Send) -> Any:
+    rows = embedder.embed(work.texts)
+    tokens = tuple(embedder.count_tokens(work.texts))
+    return Vectors(rows.astype(np.float32).tobytes(), rows.shape[0], tokens)
 
 
-# ---- the window's side -------------------------------------------------------------------------
+OPERATIONS: dict[type, Operation[LlamaEmbedder]] = {Describe: _describe, Embed: _embed}
+
+
+class _PoolingWeAskedFor(logging.Filter):
+    """llama.cpp warns when the pooling differs from the model's own: for a model that names none, we chose mean."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if "pooling_type is [-1]" in record.getMessage() and record.levelno == logging.WARNING:
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+class EmbeddingService(ChildService["LlamaEmbedder"]):
+    """The embedding child: one embedding model, loaded when the child starts, and its two operations."""
+
+    name = "embedding"
+    operations = OPERATIONS
+
+    def __init__(self, model_path: Path, n_threads: int | None) -> None:
+        self.model_path = model_path
+        self.n_threads = n_threads
+
+    def open(self) -> LlamaEmbedder:
+        logging.getLogger("llama.cpp").addFilter(_PoolingWeAskedFor())
+        with contextlib.suppress(AttributeError, OSError):  # os.nice is POSIX-only
+            os.nice(CHILD_NICENESS)
+        from app.core.documents.llama_embedder import LlamaEmbedder  # here: only the child imports llama.cpp
+
+        return LlamaEmbedder(self.model_path, self.n_threads)
+
+    def report(self, error: BaseException) -> ErrorReport:
+        if isinstance(error, EmbeddingError):
+            return EmbeddingFailure(text_of(error), unexpected=False)
+        text = text_of(error) or type(error).__name__
+        return EmbeddingFailure(fill(N_("Embedding failed: {error}"), error=text), unexpected=True)
+
+    def unknown(self, name: str) -> Exception:
+        return EmbeddingError(fill(N_("The embedding process has no operation called {name}."), name=name))
+
+    def not_started(self, seconds: float) -> Exception:
+        return EmbeddingError(
+            fill(N_("The embedding process did not start within {seconds} s."), seconds=f"{seconds:.0f}")
+        )
+
+    def crashed(self, exit_code: int | None, doing: str, last_lines: tuple[str, ...]) -> Exception:
+        return EmbeddingError(describe_exit(self.name, exit_code, doing, last_lines))
+
+
+# ---- the caller's side -------------------------------------------------------------------------
 
 
 class EmbeddingProcess:
@@ -92,11 +156,10 @@ class EmbeddingProcess:
 
     def __init__(self, model_path: Path, n_threads: int | None = None) -> None:
         self.model_path = model_path
-        self._n_threads = n_threads
         self._lock = threading.Lock()
-        self._process: multiprocessing.process.BaseProcess | None = None
-        self._connection: Connection | None = None
-        self._ready: _Ready | None = None
+        self._doing = IDLE
+        self._child = ChildProcess(EmbeddingService(model_path, n_threads), lambda: self._doing, log)
+        self._description: Description | None = None
 
     @property
     def model_key(self) -> str:
@@ -108,11 +171,11 @@ class EmbeddingProcess:
 
     @property
     def pid(self) -> int | None:
-        return self._ready.pid if self._ready is not None and self.running else None
+        return self._child.pid if self.running else None
 
     @property
     def running(self) -> bool:
-        return self._process is not None and self._process.is_alive()
+        return self._child.running
 
     def start(self) -> None:
         """Start the child and load the model now (it is otherwise started by the first call)."""
@@ -141,184 +204,55 @@ class EmbeddingProcess:
 
     # ---- inside the lock ---------------------------------------------------------------
 
-    def _started(self) -> _Ready:
+    def _started(self) -> Description:
         with self._lock:
             return self._ensure_started()
 
     def _embed_batch(self, texts: tuple[str, ...]) -> tuple[Matrix, list[int]]:
         with self._lock:
-            ready = self._ensure_started()
-            self._send(_Embed(texts))
-            answer = self._receive(BATCH_TIMEOUT_S, f"making embeddings with {self.model_path.name}")
-            if isinstance(answer, _Failed):
-                raise EmbeddingError(answer.message)
-            if not isinstance(answer, _Vectors) or answer.rows != len(texts):
+            description = self._ensure_started()
+            answer = self._run(Embed(texts), f"making embeddings with {self.model_path.name}")
+            if not isinstance(answer, Vectors) or answer.rows != len(texts):
                 self._stop()
                 raise EmbeddingError(N_("The embedding process answered out of turn; it was restarted."))
-            rows = np.frombuffer(answer.data, dtype=np.float32).reshape(answer.rows, ready.dim).copy()
+            rows = np.frombuffer(answer.data, dtype=np.float32).reshape(answer.rows, description.dim).copy()
             return rows, list(answer.tokens)
 
-    def _ensure_started(self) -> _Ready:
-        if self._ready is not None and self.running:
-            return self._ready
-        self._stop()
-        context = multiprocessing.get_context("spawn")
-        ours, theirs = context.Pipe()
-        process = context.Process(
-            target=child_main,
-            args=(theirs, str(self.model_path), self._n_threads, logging.getLogger().getEffectiveLevel()),
-            name="glassbox-embeddings",
-            daemon=True,
-        )
-        started = time.perf_counter()
-        process.start()
-        theirs.close()  # ours alone now: the child's death reads as end-of-file
-        self._process, self._connection = process, ours
-        answer = self._receive(START_TIMEOUT_S, f"loading {self.model_path.name}")
-        if isinstance(answer, _Failed):
+    def _ensure_started(self) -> Description:
+        if self._description is not None and self._child.running:
+            return self._description
+        self._description = None
+        description = self._run(Describe(), f"loading {self.model_path.name}")
+        if not isinstance(description, Description):
             self._stop()
-            raise EmbeddingError(answer.message)
-        if not isinstance(answer, _Ready):
-            self._stop()
-            raise EmbeddingError(
-                fill(
-                    N_("The embedding process did not start within {seconds} s."),
-                    seconds=f"{START_TIMEOUT_S:.0f}",
-                )
-            )
-        self._ready = answer
-        log.info("Embedding process %d started in %.2f s", answer.pid, time.perf_counter() - started)
-        return answer
+            raise EmbeddingError(N_("The embedding process answered out of turn; it was restarted."))
+        self._description = description
+        return description
 
-    def _send(self, message: object) -> None:
-        assert self._connection is not None
+    def _run(self, work: Describe | Embed, doing: str) -> object:
+        """The work's result; EmbeddingError when it failed, the child died, or it took over BATCH_TIMEOUT_S."""
+        self._doing = doing
         try:
-            self._connection.send(message)
-        except (OSError, ValueError) as error:
-            raise self._died("taking a job") from error
-
-    def _receive(self, timeout: float, doing: str) -> object:
-        """The next answer (log records on the way are logged here); an EmbeddingError if the child dies."""
-        connection = self._connection
-        assert connection is not None
-        deadline = time.monotonic() + timeout
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self._stop()
-                raise EmbeddingError(
-                    fill(
-                        N_("The embedding process took longer than {timeout} s {doing}; it was ended."),
-                        timeout=f"{timeout:.0f}",
-                        doing=doing,
-                    )
-                )
-            try:
-                if not connection.poll(min(remaining, 0.25)):
-                    if not self.running:
-                        raise self._died(doing)
-                    continue
-                answer = connection.recv()
-            except (EOFError, OSError) as error:
-                raise self._died(doing) from error
-            if isinstance(answer, _Log):
-                logging.getLogger(answer.name).log(answer.level, "%s", answer.message)
-                continue
-            return answer
-
-    def _died(self, doing: str) -> EmbeddingError:
-        process = self._process
-        code = None
-        if process is not None:
-            process.join(SHUTDOWN_GRACE_S)
-            code = process.exitcode
+            job = Job(next_job_id(), work)
+            self._child.submit(job)  # starts the child (and loads the model) when none runs
+            deadline = time.monotonic() + BATCH_TIMEOUT_S
+            while (remaining := deadline - time.monotonic()) > 0:
+                event = self._child.next_event(remaining)
+                if isinstance(event, Finished | Failed) and event.job == job.id:
+                    if isinstance(event, Failed):
+                        raise event.error.to_exception()
+                    return event.value
+        finally:
+            self._doing = IDLE
         self._stop()
-        if code is not None and code < 0:
-            return EmbeddingError(describe_crash(-code, doing))
-        return EmbeddingError(f"The embedding process ended while {doing} (exit code {code}).")
+        raise EmbeddingError(
+            fill(
+                N_("The embedding process took longer than {timeout} s {doing}; it was ended."),
+                timeout=f"{BATCH_TIMEOUT_S:.0f}",
+                doing=doing,
+            )
+        )
 
     def _stop(self) -> None:
-        process, self._process = self._process, None
-        connection, self._connection = self._connection, None
-        self._ready = None
-        if process is not None:
-            if connection is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    connection.send(_Shutdown())
-            process.join(SHUTDOWN_GRACE_S)
-            if process.is_alive():
-                process.terminate()
-                process.join(SHUTDOWN_GRACE_S)
-            if process.is_alive():
-                process.kill()
-                process.join()
-        if connection is not None:
-            connection.close()
-
-
-# ---- the child's side ----------------------------------------------------------------------------
-
-
-class _ForwardLogs(logging.Handler):
-    def __init__(self, connection: Connection, lock: threading.Lock) -> None:
-        super().__init__()
-        self._connection = connection
-        self._lock = lock
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            with self._lock:
-                self._connection.send(_Log(record.name, record.levelno, record.getMessage()))
-        except (OSError, ValueError):  # the window is gone
-            pass
-
-
-class _PoolingWeAskedFor(logging.Filter):
-    """llama.cpp warns when the pooling differs from the model's own: for a model that names none, we chose mean."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if "pooling_type is [-1]" in record.getMessage() and record.levelno == logging.WARNING:
-            record.levelno, record.levelname = logging.INFO, "INFO"
-        return True
-
-
-def child_main(connection: Connection, model_path: str, n_threads: int | None, log_level: int) -> None:
-    """The embedding process: load the model, then answer _Embed messages until _Shutdown or end of file."""
-    lock = threading.Lock()
-    root = logging.getLogger()
-    root.handlers[:] = [_ForwardLogs(connection, lock)]
-    root.setLevel(log_level)
-    logging.getLogger("llama.cpp").addFilter(_PoolingWeAskedFor())
-    with contextlib.suppress(AttributeError, OSError):  # os.nice is POSIX-only
-        os.nice(CHILD_NICENESS)
-
-    def send(message: object) -> None:
-        with lock:
-            connection.send(message)
-
-    from app.core.documents.llama_embedder import LlamaEmbedder  # here: only the child imports llama.cpp
-
-    try:
-        embedder = LlamaEmbedder(Path(model_path), n_threads)
-    except Exception as error:  # a missing, damaged or unloadable model: said in one line
-        send(_Failed(str(error) or type(error).__name__))
-        return
-    send(_Ready(os.getpid(), embedder.dim, embedder.model_key))
-    try:
-        while True:
-            try:
-                message = connection.recv()
-            except (EOFError, OSError):
-                break
-            if isinstance(message, _Shutdown):
-                break
-            if isinstance(message, _Embed):
-                try:
-                    rows = embedder.embed(message.texts)
-                    tokens = tuple(embedder.count_tokens(message.texts))
-                    send(_Vectors(rows.astype(np.float32).tobytes(), rows.shape[0], tokens))
-                except Exception as error:
-                    log.exception("Embedding failed")
-                    send(_Failed(f"Embedding failed: {error}"))
-    finally:
-        embedder.close()
+        self._description = None
+        self._child.close()

@@ -2,14 +2,18 @@
 
 It lives in the same SQLite file as the chats (`AppPaths.chats_db`), in tables of its own
 (`doc_*`) with their own schema version in `doc_meta`, so the chat store's `user_version`
-stays the chat store's. It opens its own connection (WAL: readers never wait for the
-writer; a writer waits up to BUSY_TIMEOUT_S for the other), and every write is one short
-transaction per file, so indexing never holds the chat history up for long.
+stays the chat store's. It opens its own connection under the same SQLite policy as the
+chat store (app/core/support/sqlite_policy.py: WAL, so readers never wait for the writer; a
+writer waits up to the busy timeout for the other; `quick_check` at open; a damaged file
+set aside), and every write is one short transaction per file, so indexing never holds the
+chat history up for long.
 
 - A collection is named and usable by any chat (`chat_id` None, attached with `attach`), or
   a chat's own (its files, and its long memory). Deleting a chat deletes what is its own:
-  a trigger on the chat store's `chats` table does it (created when that table exists, so
-  open the ChatStore first).
+  the trigger `doc_chat_deleted` on the chat store's `chats` table does it. This index owns
+  that trigger (the chat store never touches it): it is created at each open of the index
+  once the `chats` table exists, so an index opened before the first ChatStore gets it at
+  its next open.
 - A source is a file (uri: its absolute path) or a remembered turn (uri: the message id),
   with the size, mtime and SHA-256 it had when indexed, so a rescan re-reads only what
   changed, and a status: indexed, skipped (with why) or failed (with why).
@@ -38,13 +42,13 @@ import numpy.typing as npt
 from app.core.documents.document import LineUnit, Place
 from app.core.documents.terms import FTS_TOKENIZER, index_text, or_expression, question_words
 from app.core.documents.vectors import VectorHit, VectorSet, to_blob, unit
+from app.core.support import sqlite_policy
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
-BUSY_TIMEOUT_S = 5.0
 # A keyword search scores the chunks holding the question's words: words are taken from the rarest on
 # while their chunks add up to this many (see keyword_search).
 POSTINGS_BUDGET = 12_000
@@ -109,6 +113,7 @@ CREATE TRIGGER IF NOT EXISTS doc_chunk_deleted AFTER DELETE ON doc_chunks BEGIN
     DELETE FROM doc_fts WHERE rowid = old.id;
 END;
 """
+# Owned by this index, on the chat store's table (see the module's docstring).
 _CHAT_TRIGGER = """
 CREATE TRIGGER IF NOT EXISTS doc_chat_deleted AFTER DELETE ON chats BEGIN
     DELETE FROM doc_collections WHERE chat_id = old.id;
@@ -202,7 +207,7 @@ class DocumentIndex:
         self._vector_cache: dict[tuple[int, str], tuple[int, VectorSet]] = {}
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = _connect(path)
+            self._db = self._open_or_set_aside(path)
         except (OSError, sqlite3.Error) as error:
             raise DocumentIndexError(
                 fill(
@@ -214,6 +219,23 @@ class DocumentIndex:
                     error=error,
                 )
             ) from error
+
+    def _open_or_set_aside(self, path: Path) -> sqlite3.Connection:
+        db, aside = sqlite_policy.open_or_set_aside(path, _prepare)
+        if aside is not None:
+            log.error(
+                "%s",
+                fill(
+                    N_(
+                        "The documents index in {path} could not be read ({reason}); the file was kept as "
+                        "{aside} and a new, empty one was started."
+                    ),
+                    path=path,
+                    reason=aside.reason,
+                    aside=aside.path.name,
+                ),
+            )
+        return db
 
     def close(self) -> None:
         self._db.close()
@@ -650,36 +672,27 @@ class DocumentIndex:
         return vectors
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
-    try:
-        db.row_factory = sqlite3.Row
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")
-        db.execute("PRAGMA foreign_keys = ON")
-        with db:
-            db.execute("CREATE TABLE IF NOT EXISTS doc_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            row = db.execute("SELECT value FROM doc_meta WHERE key = 'schema'").fetchone()
-            version = int(row[0]) if row is not None else 0
-            if version > SCHEMA_VERSION:
-                raise DocumentIndexError(
-                    fill(
-                        N_(
-                            "The documents index in {path} was written by a newer Glassbox (schema "
-                            "{version}); update Glassbox to use it."
-                        ),
-                        path=path,
-                        version=version,
-                    )
+def _prepare(db: sqlite3.Connection, path: Path) -> None:
+    """The index's schema (and its trigger on the chat store's table), on a connection the SQLite policy opened."""
+    with db:
+        db.execute("CREATE TABLE IF NOT EXISTS doc_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        row = db.execute("SELECT value FROM doc_meta WHERE key = 'schema'").fetchone()
+        version = int(row[0]) if row is not None else 0
+        if version > SCHEMA_VERSION:
+            raise DocumentIndexError(
+                fill(
+                    N_(
+                        "The documents index in {path} was written by a newer Glassbox (schema "
+                        "{version}); update Glassbox to use it."
+                    ),
+                    path=path,
+                    version=version,
                 )
-            db.executescript(_SCHEMA)
-            db.execute("INSERT OR REPLACE INTO doc_meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chats'").fetchone():
-                db.executescript(_CHAT_TRIGGER)
-    except BaseException:
-        db.close()
-        raise
-    return db
+            )
+        db.executescript(_SCHEMA)
+        db.execute("INSERT OR REPLACE INTO doc_meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chats'").fetchone():
+            db.executescript(_CHAT_TRIGGER)
 
 
 def _bump(db: sqlite3.Connection, collection_id: int) -> None:

@@ -39,6 +39,7 @@ from app.core.documents.index import DocumentIndex, NewChunk, SourceRecord, Sour
 from app.core.documents.read_problems import DocumentError, ReadCancelled, ReadProblem
 from app.core.documents.readers import parse_document
 from app.core.documents.tokens import TextTokenCounter, estimate_tokens
+from app.core.support.user_text import text_of
 
 log = logging.getLogger(__name__)
 
@@ -285,7 +286,7 @@ class _Run:
 
     def _embedding_failed(self, error: EmbeddingError) -> None:
         log.warning("Embeddings could not be made; indexing goes on with full-text search only: %s", error)
-        self.report.embedding_error = str(error)
+        self.report.embedding_error = text_of(error)
 
     def _embed_missing(self) -> None:
         assert self.embedder is not None

@@ -32,6 +32,7 @@ from app.core.documents.fusion import reciprocal_rank_fusion
 from app.core.documents.index import CollectionKind, DocumentIndex, StoredChunk
 from app.core.documents.tokens import TextTokenCounter, estimate_tokens
 from app.core.documents.vectors import VectorHit
+from app.core.support.user_text import text_of
 
 log = logging.getLogger(__name__)
 
@@ -255,7 +256,7 @@ class Retriever:
             return [], ""
         except EmbeddingError as error:
             log.warning("The question could not be embedded; keyword search alone is used: %s", error)
-            return [], str(error)
+            return [], text_of(error)
 
     def _header_tokens(self) -> int:
         """Room for both headers and the blank lines between entries, counted once up front."""

@@ -206,7 +206,7 @@ class HubClient:
             hf_raise_for_status(response)
             models = [ModelInfo(**item) for item in response.json()[:limit]]
         except Exception as error:  # every failure becomes a message, see translate_error
-            raise self.translate_error(error, what="search Hugging Face") from error
+            raise self.translate_error(error, what=N_("search Hugging Face")) from error
         return [
             RepoSummary(
                 repo_id=model.id,
@@ -225,7 +225,7 @@ class HubClient:
         try:
             info = self.api.model_info(repo_id, revision=revision, files_metadata=True, timeout=METADATA_TIMEOUT_S)
         except Exception as error:
-            raise self.translate_error(error, repo_id=repo_id, what=f"open {repo_id}") from error
+            raise self.translate_error(error, repo_id=repo_id, what=fill(N_("open {repo}"), repo=repo_id)) from error
         files = [
             RepoFile(
                 filename=sibling.rfilename,
@@ -257,7 +257,9 @@ class HubClient:
                 url, token=self.token or False, timeout=METADATA_TIMEOUT_S, endpoint=self.endpoint
             )
         except Exception as error:
-            raise self.translate_error(error, repo_id=repo_id, filename=filename, what=f"reach {filename}") from error
+            raise self.translate_error(
+                error, repo_id=repo_id, filename=filename, what=fill(N_("reach {file}"), file=filename)
+            ) from error
         pinned = self.file_url(repo_id, filename, meta.commit_hash) if meta.commit_hash else url
         etag = (meta.etag or "").lower() or None
         return FileMetadata(
@@ -269,7 +271,11 @@ class HubClient:
         )
 
     def translate_error(
-        self, error: BaseException, repo_id: str | None = None, filename: str | None = None, what: str = "reach the Hub"
+        self,
+        error: BaseException,
+        repo_id: str | None = None,
+        filename: str | None = None,
+        what: str = N_("reach the Hub"),
     ) -> HubError:
         """Any failure of a Hub request as a HubError with a message for the user (and a log line)."""
         hub_error = self._translate(error, repo_id, filename, what)
@@ -287,60 +293,102 @@ class HubClient:
         """Names HF_ENDPOINT only when the user set it (then it may be the thing to check)."""
         if not os.environ.get("HF_ENDPOINT"):
             return ""
-        return f" Glassbox is using {self.endpoint}, set by HF_ENDPOINT."
+        return fill(N_(" Glassbox is using {endpoint}, set by HF_ENDPOINT."), endpoint=self.endpoint)
 
     def _translate(self, error: BaseException, repo_id: str | None, filename: str | None, what: str) -> HubError:
-        repo = repo_id or "the repository"
+        repo = repo_id or N_("the repository")
         page = f"{self.endpoint}/{repo_id}" if repo_id else self.endpoint
         if isinstance(error, HubError):
             return error
         if isinstance(error, GatedRepoError):
             if self.token:
-                text = (
-                    f"{repo} is gated and your token has no access to it yet. Open {page}, sign in with the account "
-                    "the token belongs to and accept the licence; some repositories approve requests by hand."
+                text = fill(
+                    N_(
+                        "{repo} is gated and your token has no access to it yet. Open {page}, sign in with the "
+                        "account the token belongs to and accept the licence; some repositories approve requests "
+                        "by hand."
+                    ),
+                    repo=repo,
+                    page=page,
                 )
             else:
-                text = (
-                    f"{repo} is gated: open {page}, sign in and accept its licence, then add a Hugging Face "
-                    "access token in Glassbox (a read token is enough; create one at "
-                    f"{self.endpoint}/settings/tokens)."
+                text = fill(
+                    N_(
+                        "{repo} is gated: open {page}, sign in and accept its licence, then add a Hugging Face "
+                        "access token in Glassbox (a read token is enough; create one at {endpoint}/settings/tokens)."
+                    ),
+                    repo=repo,
+                    page=page,
+                    endpoint=self.endpoint,
                 )
             return HubError(HubErrorKind.GATED, text, _status(error))
         if isinstance(error, RepositoryNotFoundError):
-            hint = "" if self.token else " If it is private, add a Hugging Face token that can read it."
-            return HubError(HubErrorKind.NOT_FOUND, f"{repo} was not found on {self.host}. Check the name.{hint}", 404)
+            if self.token:
+                missing = fill(N_("{repo} was not found on {host}. Check the name."), repo=repo, host=self.host)
+            else:
+                missing = fill(
+                    N_(
+                        "{repo} was not found on {host}. Check the name. If it is private, add a Hugging Face "
+                        "token that can read it."
+                    ),
+                    repo=repo,
+                    host=self.host,
+                )
+            return HubError(HubErrorKind.NOT_FOUND, missing, 404)
         if isinstance(error, RevisionNotFoundError):
-            return HubError(HubErrorKind.NOT_FOUND, f"That revision of {repo} does not exist.", 404)
+            return HubError(HubErrorKind.NOT_FOUND, fill(N_("That revision of {repo} does not exist."), repo=repo), 404)
         if isinstance(error, EntryNotFoundError):
             return HubError(
                 HubErrorKind.NOT_FOUND,
-                f"{filename or 'The file'} is not in {repo} (any more). Refresh the file list and choose again.",
+                fill(
+                    N_("{file} is not in {repo} (any more). Refresh the file list and choose again."),
+                    file=filename or N_("The file"),
+                    repo=repo,
+                ),
                 404,
             )
         if isinstance(error, OfflineModeIsEnabled):
-            return HubError(HubErrorKind.OFFLINE, "Offline mode is on (HF_HUB_OFFLINE): unset it to use the Hub.")
+            return HubError(HubErrorKind.OFFLINE, N_("Offline mode is on (HF_HUB_OFFLINE): unset it to use the Hub."))
         if isinstance(error, HfHubHTTPError):
             return _http_status_error(_status(error) or 0, self.endpoint, bool(self.token), what)
         if isinstance(error, httpx2.TimeoutException):
             return HubError(
                 HubErrorKind.OFFLINE,
-                f"{self.host} did not answer in time while trying to {what}. "
-                f"Check your internet connection and try again.{self._endpoint_note()}",
+                fill(
+                    N_(
+                        "{host} did not answer in time while trying to {what}. "
+                        "Check your internet connection and try again.{note}"
+                    ),
+                    host=self.host,
+                    what=what,
+                    note=self._endpoint_note(),
+                ),
             )
         if isinstance(error, (httpx2.TransportError, ConnectionError, OSError)):
             return HubError(
                 HubErrorKind.OFFLINE,
-                f"Cannot {what}: {self.host} is unreachable. Check your internet connection (and proxy, if you "
-                f"use one), then try again.{self._endpoint_note()}",
+                fill(
+                    N_(
+                        "Cannot {what}: {host} is unreachable. Check your internet connection (and proxy, if you "
+                        "use one), then try again.{note}"
+                    ),
+                    what=what,
+                    host=self.host,
+                    note=self._endpoint_note(),
+                ),
             )
         if isinstance(error, (ValueError, KeyError, TypeError)):
             return HubError(
                 HubErrorKind.PROTOCOL,
-                f"Cannot {what}: {self.host} sent an answer Glassbox does not understand. Try again later.",
+                fill(
+                    N_("Cannot {what}: {host} sent an answer Glassbox does not understand. Try again later."),
+                    what=what,
+                    host=self.host,
+                ),
             )
         return HubError(
-            HubErrorKind.PROTOCOL, f"Cannot {what}: something unexpected went wrong. Try again in a moment."
+            HubErrorKind.PROTOCOL,
+            fill(N_("Cannot {what}: something unexpected went wrong. Try again in a moment."), what=what),
         )
 
 
@@ -349,33 +397,55 @@ def _http_status_error(status: int, endpoint: str, has_token: bool, what: str) -
         if has_token:
             return HubError(
                 HubErrorKind.UNAUTHORIZED,
-                "The Hugging Face token was refused (401): it may be expired or revoked. Create a new one at "
-                f"{endpoint}/settings/tokens and save it in Glassbox.",
+                fill(
+                    N_(
+                        "The Hugging Face token was refused (401): it may be expired or revoked. Create a new one at "
+                        "{endpoint}/settings/tokens and save it in Glassbox."
+                    ),
+                    endpoint=endpoint,
+                ),
                 status,
             )
         return HubError(
-            HubErrorKind.UNAUTHORIZED, f"Cannot {what}: the Hub asks for a token (401). Add one in Glassbox.", status
+            HubErrorKind.UNAUTHORIZED,
+            fill(N_("Cannot {what}: the Hub asks for a token (401). Add one in Glassbox."), what=what),
+            status,
         )
     if status == 403:
         return HubError(
             HubErrorKind.FORBIDDEN,
-            f"Cannot {what}: access denied (403). Your token may lack read permission for this repository.",
+            fill(
+                N_("Cannot {what}: access denied (403). Your token may lack read permission for this repository."),
+                what=what,
+            ),
             status,
         )
     if status == 404:
-        return HubError(HubErrorKind.NOT_FOUND, f"Cannot {what}: not found (404).", status)
+        return HubError(HubErrorKind.NOT_FOUND, fill(N_("Cannot {what}: not found (404)."), what=what), status)
     if status == 429:
         return HubError(
-            HubErrorKind.RATE_LIMITED, "Hugging Face is limiting requests (429). Wait a minute and try again.", status
+            HubErrorKind.RATE_LIMITED,
+            N_("Hugging Face is limiting requests (429). Wait a minute and try again."),
+            status,
         )
     if status >= 500:
         return HubError(
             HubErrorKind.SERVER,
-            f"Hugging Face answered with a server error ({status}) while trying to {what}. "
-            "This is usually temporary: try again in a few minutes.",
+            fill(
+                N_(
+                    "Hugging Face answered with a server error ({status}) while trying to {what}. "
+                    "This is usually temporary: try again in a few minutes."
+                ),
+                status=status,
+                what=what,
+            ),
             status,
         )
-    return HubError(HubErrorKind.PROTOCOL, f"Cannot {what}: the Hub answered with status {status}.", status)
+    return HubError(
+        HubErrorKind.PROTOCOL,
+        fill(N_("Cannot {what}: the Hub answered with status {status}."), what=what, status=status),
+        status,
+    )
 
 
 def status_error(status: int, endpoint: str, has_token: bool, what: str) -> HubError:

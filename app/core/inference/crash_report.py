@@ -65,3 +65,21 @@ def describe_crash(signal_number: int, doing: str) -> str:
         name=name,
         doing=doing,
     )
+
+
+def describe_exit(process: str, exit_code: int | None, doing: str, last_lines: tuple[str, ...]) -> str:
+    """One line for a child process running llama.cpp that ended while `doing` something: how it
+    ended (`exit_code` negative: by that signal), then the last lines it printed, when there are any."""
+    if exit_code is not None and exit_code < 0:
+        message = describe_crash(-exit_code, doing)
+    else:
+        message = fill(
+            N_("The {process} process ended unexpectedly (exit code {exit_code}) while {doing}."),
+            process=process,
+            exit_code=exit_code,
+            doing=doing,
+        )
+    if last_lines:
+        lines = " | ".join(last_lines)
+        message = fill(N_("{message} Last lines from llama.cpp: {lines}"), message=message, lines=lines)
+    return message

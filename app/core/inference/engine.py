@@ -52,7 +52,7 @@ from app.core.inference.stop_strings import StopStringFilter
 from app.core.inference.token_texts import TokenTexts
 from app.core.models.validation import ModelFileError, check_model_file
 from app.core.support.formatting import fill
-from app.core.support.user_text import N_
+from app.core.support.user_text import N_, text_of
 from app.core.types.errors import EngineError, LoadCancelled, PromptTooLong
 from app.core.types.load import LoadConfig, LoadReport, LoadStage, Speculative
 from app.core.types.messages import ChatMessage
@@ -204,7 +204,7 @@ class Engine:
                 flash_attn=config.flash_attn,
             )
         except DraftModelError as error:
-            report.draft_refused = str(error)
+            report.draft_refused = text_of(error)
         except ModelFileError as error:
             report.draft_refused = fill(N_("The draft model cannot be used. {error}"), error=error)
         else:
@@ -320,7 +320,7 @@ class Engine:
         try:
             return render_parts(self._formatter, [(m.role, m.content) for m in messages])
         except TemplateCutsContent as error:
-            raise EngineError(str(error)) from None
+            raise EngineError(text_of(error)) from None
 
     # ---- generation ----------------------------------------------------------------
 
@@ -385,7 +385,7 @@ class Engine:
         try:
             sampler = token_sampler(params, seed, self._rows, llama.ctx, grammar)
         except InvalidGrammar as error:
-            raise EngineError(str(error)) from None
+            raise EngineError(text_of(error)) from None
         reply = _Reply(prompt, params, sampler, max_tokens, stop, observer, stats, drafting)
         return self._generate(llama, reply)
 
@@ -503,7 +503,7 @@ class Engine:
                 stats.stop_reason = StopReason.USER
             else:
                 stats.stop_reason = StopReason.ERROR
-                stats.error = str(error)
+                stats.error = text_of(error)
                 log.error("Generation failed: %s", error)
         finally:
             stats.completion_tokens = completed

@@ -145,7 +145,7 @@ def llama_offload_support() -> OffloadSupport:
 
 
 class HardwareMonitor:
-    """Takes snapshots; safe to call from one poller thread at a time (a lock guards NVML).
+    """Takes snapshots; safe to call from one sampler thread at a time (a lock guards NVML).
 
     "This process" is the app: the process `pid` (this one by default) and its children,
     so the VRAM and RAM the engine process holds count as Glassbox's, not as another program's.
@@ -173,7 +173,7 @@ class HardwareMonitor:
         pids = self._tree.pids()
         with self._lock:
             ram = self._ram(pids)
-            offload = self._offload_support()
+        offload = self.offload_support()
         reading = self.read_gpus(pids)
         return HardwareSnapshot(reading.state, reading.reason, reading.gpus, ram, reading.driver_version, offload)
 
@@ -215,6 +215,13 @@ class HardwareMonitor:
             ]
             return tuple(None if energy_mj is None else int(energy_mj) / 1000 for energy_mj in counters)
 
+    def offload_support(self) -> OffloadSupport:
+        """Whether this llama.cpp build can offload; asked once, then remembered."""
+        with self._lock:
+            if self._offload is None:
+                self._offload = llama_offload_support()
+            return self._offload
+
     def close(self) -> None:
         with self._lock:
             if self._started and self._nvml is not None:
@@ -225,11 +232,6 @@ class HardwareMonitor:
             self._started = False
 
     # ---- parts -------------------------------------------------------------------
-
-    def _offload_support(self) -> OffloadSupport:
-        if self._offload is None:
-            self._offload = llama_offload_support()
-        return self._offload
 
     def _start(self) -> ModuleType | None:
         """Initialise NVML once and hand it out; None (and why, remembered so polls stay cheap) if it fails."""

@@ -6,6 +6,9 @@ against all of their pids; the sample names the child pids it counted. A sample 
 under a millisecond plus NVML's calls (a few per GPU), so one a second is invisible next
 to a reply (the `monitor` bench section measures it).
 
+The sample is the one reading of the hardware for the whole window: its `hardware` snapshot
+(what the GPU offload panel shows) is made from the same NVML and psutil reads, not another.
+
 CPU use is measured between two samples from the processes' and the machine's CPU times,
 so the first sample has none, and neither does a process in its first sample.
 """
@@ -17,7 +20,7 @@ from typing import Any
 
 import psutil
 
-from app.core.memory.hardware import HardwareMonitor
+from app.core.memory.hardware import HardwareMonitor, HardwareSnapshot, RamSnapshot
 from app.core.memory.process_tree import ProcessTree
 from app.core.monitor.clock import SessionClock
 from app.core.monitor.samples import GpuSample, ResourceSample
@@ -46,6 +49,11 @@ class ResourceSampler:
         self._last_t: float | None = None
         self._warned: set[str] = set()
 
+    @property
+    def clock(self) -> SessionClock:
+        """The session's clock: each sample's `t` is read from it as the sample begins."""
+        return self._clock
+
     def sample(self) -> ResourceSample:
         t = self._clock.now()
         pids = self._tree.pids()
@@ -54,6 +62,10 @@ class ResourceSampler:
         cpu_app, ram_app = self._app_usage(pids, interval)
         total, available = self._memory()
         reading = self._hardware.read_gpus(pids, sensors=True)
+        ram = None if total is None or available is None or ram_app is None else RamSnapshot(total, available, ram_app)
+        hardware = HardwareSnapshot(
+            reading.state, reading.reason, reading.gpus, ram, reading.driver_version, self._hardware.offload_support()
+        )
         return ResourceSample(
             t=t,
             wall=self._clock.wall_at(t),
@@ -65,8 +77,7 @@ class ResourceSampler:
             swap_used=self._swap(),
             window_pid=pids[0],
             child_pids=pids[1:],
-            gpu_state=reading.state,
-            gpu_reason=reading.reason,
+            hardware=hardware,
             gpus=tuple(
                 GpuSample(
                     index=gpu.index,

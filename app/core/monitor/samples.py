@@ -1,14 +1,16 @@
 """One resource sample: the machine and this app at one moment, as plain data.
 
 Every reading the OS or the driver may not give is `None` ("not measured"), never 0: a GPU
-without a power sensor has no power, not zero watts.
+without a power sensor has no power, not zero watts. One sample serves every view of the
+hardware: the Monitor's plots and alerts read its fields, the GPU offload panel its
+`hardware` snapshot, made from the same reading.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.core.memory.hardware import GpuState
+from app.core.memory.hardware import GpuState, HardwareSnapshot
 
 
 @dataclass(frozen=True)
@@ -45,9 +47,17 @@ class ResourceSample:
     swap_used: int | None
     window_pid: int
     child_pids: tuple[int, ...]  # the processes counted besides the window's: the engine (and its helpers)
-    gpu_state: GpuState
-    gpu_reason: str  # one line when the GPUs could not be read; empty when all is well
+    hardware: HardwareSnapshot  # the same reading as the GPU offload panel shows it (free VRAM, driver, offload)
     gpus: tuple[GpuSample, ...] = ()
+
+    @property
+    def gpu_state(self) -> GpuState:
+        return self.hardware.state
+
+    @property
+    def gpu_reason(self) -> str:
+        """One line when the GPUs could not be read; empty when all is well."""
+        return self.hardware.reason
 
     @property
     def ram_available_percent(self) -> float | None:

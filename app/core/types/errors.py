@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from app.core.support.user_text import N_, fill
+
 
 class EngineError(Exception):
     """A failure the user should read: loading, or generating, went wrong."""
@@ -16,8 +18,14 @@ class PromptTooLong(EngineError):
 
     def __init__(self, prompt_tokens: int, n_ctx: int) -> None:
         super().__init__(
-            f"The prompt has {prompt_tokens} tokens but the context holds {n_ctx}; "
-            "shorten the conversation or raise the context length."
+            fill(
+                N_(
+                    "The prompt has {prompt_tokens} tokens but the context holds {n_ctx}; "
+                    "shorten the conversation or raise the context length."
+                ),
+                prompt_tokens=prompt_tokens,
+                n_ctx=n_ctx,
+            )
         )
         self.prompt_tokens = prompt_tokens
         self.n_ctx = n_ctx

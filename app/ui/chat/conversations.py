@@ -2,18 +2,17 @@
 chat history that a turn starts from and is saved into.
 
 The shell creates it with what it needs — the application state, the LLM worker, the chat
-session, the chat view, the composer, the error banner, a way to add docks and the Chat
-menu to fill — and places its `meter` above the composer. It hands it the moments of a
-turn: `send` (a user message) and `start_reply`; the turn itself — retrieve, plan, generate,
-its Stop and its one end — is `replies` (ChatReplies, app/ui/chat/replies.py). Everything
-else — regenerate, edit and continue, versions, opening chats, settings — starts here; what
-only the shell can do it asks for with a signal (connected directly, so the shell has acted
+session, the chat view, the composer, a way to add docks and the Chat menu to fill — and
+places its `meter` above the composer. It hands it the moments of a turn: `send` (a user
+message) and `start_reply`; the turn itself — retrieve, plan, generate, its Stop and its one
+end — is `replies` (ChatReplies, app/ui/chat/replies.py). Everything else — regenerate, edit
+and continue, versions, opening chats, settings — starts here; what only the shell can do it
+asks for with a signal (connected directly, so the shell has acted
 when `emit` returns).
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -28,6 +27,7 @@ from app.core.inference.sampling import SamplingParams
 from app.core.support.formatting import fill
 from app.core.types.load import LoadReport
 from app.core.types.stats import ReplyMetrics
+from app.ui import message
 from app.ui.chat.citations import RECALLED_MARK, CitationsBar, recalled_badge, recalled_ids, retrieved_sources
 from app.ui.chat.composer import Composer
 from app.ui.chat.context_meter import ContextMeter
@@ -42,7 +42,6 @@ from app.ui.llm.retrieval import RetrievalWorker
 from app.ui.llm.worker import LlmWorker
 from app.ui.state_signals import StateSignals
 from app.ui.widgets.core_text import word
-from app.ui.widgets.error_banner import ErrorBanner
 from app.ui.widgets.reply_footer import reply_footer
 
 METER_DELAY_MS = 400  # the meter follows typing after this pause
@@ -75,7 +74,6 @@ class Conversations(QObject):
         session: ChatSession,
         chat_view: ChatView,
         composer: Composer,
-        banner: ErrorBanner,
         add_dock: DockAdder,
         menu: QMenu,
         parent: QObject | None = None,
@@ -87,7 +85,6 @@ class Conversations(QObject):
         self.worker = worker
         self.chat_view = chat_view
         self.composer = composer
-        self.banner = banner
         self.session = session
         self._meter_pending = False
         self._meter_again = False  # asked while a plan was on its way: plan once more when it comes
@@ -101,7 +98,7 @@ class Conversations(QObject):
         self.settings_panel = SettingsPanel()
         self.meter = ContextMeter()
         self.menus = MessageMenus(self.state, session, chat_view, self)
-        self.replies = ChatReplies(self.state, worker, session, chat_view, self.sidebar, banner, retrieval, self)
+        self.replies = ChatReplies(self.state, worker, session, chat_view, self.sidebar, retrieval, self)
         self.sidebar_dock = add_dock(self.tr("Chats"), "ChatsDock", self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.settings_dock = add_dock(
             self.tr("Chat settings"), "ChatSettingsDock", self.settings_panel, Qt.DockWidgetArea.RightDockWidgetArea
@@ -138,7 +135,7 @@ class Conversations(QObject):
         session.chatsListed.connect(self._on_chats_listed)
         session.chatOpened.connect(self._render_chat)
         session.settingsChanged.connect(self._on_settings_changed)
-        session.failed.connect(self.banner.show_error)
+        session.failed.connect(message.error)
         session.notice.connect(self._on_session_notice)
         session.exported.connect(self._on_exported)
         self.sidebar.chatActivated.connect(self.open_chat)
@@ -213,13 +210,13 @@ class Conversations(QObject):
             self.retrieval.longMemoryRequested.emit(self.session.chat.id, enabled)
 
     def _on_session_notice(self, text: str) -> None:
-        self.banner.show_error(text, logging.WARNING)
+        message.warning(text)
 
     def _on_exported(self, path: str) -> None:
         self.statusMessage.emit(fill(self.tr("Chat exported to {path}"), path=path), 8000)
 
     def _on_retrieval_failed(self, text: str) -> None:
-        self.banner.show_error(text, logging.WARNING)
+        message.warning(text)
 
     def _on_retrieval_options(self, chat_id: str, long_memory: bool) -> None:
         if chat_id == self.session.chat.id:
@@ -283,7 +280,7 @@ class Conversations(QObject):
         """An empty chat on show; a reply being written goes on in its own chat."""
         self.session.new_chat()
         self.chat_view.clear()
-        self.banner.hide()
+        message.clear()
 
     def _delete_chat(self, chat_id: str) -> None:
         reply = self.replies.reply
@@ -411,13 +408,13 @@ class Conversations(QObject):
 
     def _render_thread_only(self) -> None:
         self.chat_view.clear()
-        for message in self.session.shown_thread:
-            if self.replies.reply is not None and message.id == self.replies.reply.id:
-                live = self.chat_view.begin_reply(key=message.id)  # back in the chat whose reply is written
+        for shown in self.session.shown_thread:
+            if self.replies.reply is not None and shown.id == self.replies.reply.id:
+                live = self.chat_view.begin_reply(key=shown.id)  # back in the chat whose reply is written
                 self.menus.attach(live)
                 self.chat_view.append_tokens(self.session.recorded_text())
             else:
-                self._add_widget(message)
+                self._add_widget(shown)
 
     def _export_current(self, kind: str) -> None:
         if self.session.saved:

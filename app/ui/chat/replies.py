@@ -30,6 +30,7 @@ from app.core.turn.steps import GenerateStep, PlanStep, RetrieveStep, TurnStep
 from app.core.types.replies import ReplyDone, ReplyEvent
 from app.core.types.stats import ReplyMetrics, StopReason
 from app.core.types.token_trace import TokenTrace
+from app.ui import message
 from app.ui.chat.decoding_mode import reply_request
 from app.ui.chat.session import ChatSession, stats_dict
 from app.ui.chat.sidebar import ChatSidebar
@@ -39,7 +40,7 @@ from app.ui.llm.retrieval import RetrievalWorker
 from app.ui.llm.worker import LlmWorker
 from app.ui.turn.controller import TurnController
 from app.ui.turn.retrieve import retrieve_with
-from app.ui.widgets.error_banner import ErrorBanner, NoticeAction
+from app.ui.widgets.error_banner import NoticeAction
 
 REPLY = "reply"
 
@@ -59,7 +60,6 @@ class ChatReplies(QObject):
         session: ChatSession,
         chat_view: ChatView,
         sidebar: ChatSidebar,
-        banner: ErrorBanner,
         retrieval: RetrievalWorker | None = None,
         parent: QObject | None = None,
     ) -> None:
@@ -69,7 +69,6 @@ class ChatReplies(QObject):
         self.session = session
         self.chat_view = chat_view
         self.sidebar = sidebar
-        self.banner = banner
         self.retrieval = retrieval
         self.turns = TurnController(worker, self)
         self.reply: Message | None = None  # the reply being written now
@@ -187,19 +186,19 @@ class ChatReplies(QObject):
         }.get(done.stats.stop_reason, MessageState.COMPLETE)
         self._save(done.text, state, stats, keep=bool(done.text) or state is not MessageState.STOPPED)
         if done.stats.error:
-            self.banner.show_error(
+            message.error(
                 fill(self.tr("The reply stopped with an error: {error}"), error=done.stats.error),
-                action=NoticeAction(self.tr("Retry"), self.retryRequested.emit),
+                NoticeAction(self.tr("Retry"), self.retryRequested.emit),
             )
         self.ended.emit(done, on_show)
 
-    def _on_failed(self, partial: str, message: str) -> None:
+    def _on_failed(self, partial: str, why: str) -> None:
         """The turn could not go on (the window refused it, the engine failed): what was written is kept
         as a failed reply; an empty one is dropped. The banner says why and offers to write it again."""
         self.state.reply_ended()
         self.chat_view.finish_reply(partial, self.tr("error"))
-        self._save(partial, MessageState.FAILED, {"error": message}, keep=bool(partial))
-        self.banner.show_error(message, action=NoticeAction(self.tr("Retry"), self.retryRequested.emit))
+        self._save(partial, MessageState.FAILED, {"error": why}, keep=bool(partial))
+        message.error(why, NoticeAction(self.tr("Retry"), self.retryRequested.emit))
 
     def _save(self, text: str, state: MessageState, stats: dict[str, Any], keep: bool) -> None:
         self._plan, self._metrics, self._trace = None, None, None

@@ -39,8 +39,8 @@ class ChatSession(QObject):
     chatsListed = Signal(object)  # list[SearchHit] for the sidebar
     chatOpened = Signal()  # another chat (or a new one, or another branch) is on show: render `shown_thread`
     settingsChanged = Signal()  # the defaults or this chat's settings changed
-    failed = Signal(str)  # a storage error, for the error banner
-    notice = Signal(str)  # something the user should know (a damaged file set aside, a reset setting)
+    failed = Signal(object)  # a storage error (str; a core text keeps its template), for the error banner
+    notice = Signal(object)  # (str) something the user should know (a damaged file set aside, a reset setting)
     exported = Signal(str)  # path of a finished export
 
     def __init__(self, paths: AppPaths | None = None, parent: QObject | None = None) -> None:

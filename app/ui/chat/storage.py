@@ -17,6 +17,7 @@ from app.core.chat.store import Chat, ChatStore, ChatStoreError, Message, Messag
 from app.core.settings import Settings, SettingsError, save_settings
 from app.core.support.atomic import atomic_write
 from app.core.support.formatting import fill
+from app.core.support.user_text import text_of
 from app.ui.threads import WorkerThread
 
 
@@ -43,7 +44,7 @@ class StorageWorker(QObject):
     chatLoaded = Signal(object, object, object)  # Chat, list[Message] (the thread on show), versions dict
     chatsChanged = Signal()  # titles or order may have changed: list again
     exported = Signal(str)  # path
-    failed = Signal(str)
+    failed = Signal(object)  # why, as a str (a core text keeps its template)
 
     def __init__(self, database: Path, settings_file: Path) -> None:
         super().__init__()
@@ -83,7 +84,7 @@ class StorageWorker(QObject):
             self._store = ChatStore(self._database)
             self._store.recover_interrupted()
         except ChatStoreError as error:
-            self.failed.emit(str(error))
+            self.failed.emit(text_of(error))
             return
         self.opened.emit(list(self._store.notices))
 
@@ -177,13 +178,13 @@ class StorageWorker(QObject):
         try:
             save_settings(self._settings_file, settings)
         except SettingsError as error:
-            self.failed.emit(str(error))
+            self.failed.emit(text_of(error))
 
     def _run(self, action: Any) -> None:
         try:
             action(self._require())
         except ChatStoreError as error:
-            self.failed.emit(str(error))
+            self.failed.emit(text_of(error))
 
     @Slot()
     def _close(self) -> None:

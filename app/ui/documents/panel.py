@@ -42,8 +42,10 @@ from app.core.documents.index import SourceRecord
 from app.core.documents.indexer import FileResult, FileStatus, IndexProgress, IndexReport, Stage
 from app.core.models.library import InstalledModel
 from app.core.support.formatting import fill
+from app.ui import message
 from app.ui.documents.workers import OWN, CollectionEntry, DocumentsState, DocumentsThreads, IndexJob
 from app.ui.llm.retrieval import SharedEmbedder
+from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, colours, set_tone
 
 RESCAN_ON_SHOW_AFTER_S = 30.0  # shown again sooner than this: no new rescan
@@ -53,7 +55,6 @@ WATCH_DELAY_MS = 1500  # a change on disk is rescanned after this quiet time (a 
 class DocumentsPanel(QWidget):
     stateShown = Signal(object)  # DocumentsState, once shown (tests wait for it)
     indexingDone = Signal(object)  # IndexReport of a finished (or cancelled) run
-    failed = Signal(str)  # for the error banner
 
     def __init__(
         self,
@@ -151,7 +152,7 @@ class DocumentsPanel(QWidget):
     def _connect(self) -> None:
         collections, indexing = self.threads.collections, self.threads.indexing
         collections.state.connect(self._show_state)
-        collections.failed.connect(self.failed)
+        collections.failed.connect(message.warning)
         indexing.started.connect(self._on_started)
         indexing.progress.connect(self._on_progress)
         indexing.finished.connect(self._on_finished)
@@ -442,11 +443,11 @@ class DocumentsPanel(QWidget):
         self.refresh()
         self.indexingDone.emit(report)
 
-    def _on_failed(self, job: IndexJob, message: str) -> None:
+    def _on_failed(self, job: IndexJob, why: str) -> None:
         self._running.discard(job.number)
         self._show_running()
-        self.status.setText(message)
-        self.failed.emit(message)
+        self.status.setText(word(why))
+        message.warning(why)
         self.refresh()
         self.indexingDone.emit(IndexReport(cancelled=True))
 

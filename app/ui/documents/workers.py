@@ -32,6 +32,8 @@ from app.core.documents.index import (
     SourceRecord,
 )
 from app.core.documents.indexer import Indexer, IndexReport
+from app.core.support.formatting import fill
+from app.core.support.user_text import text_of
 from app.ui.llm.retrieval import SharedEmbedder
 from app.ui.threads import WorkerThread
 
@@ -70,7 +72,7 @@ class CollectionsWorker(QObject):
     embeddingModelRequested = Signal(object, str)  # Path | None, chat id
 
     state = Signal(object)  # DocumentsState (its embedding model is the one retrieval and indexing use)
-    failed = Signal(str)
+    failed = Signal(object)  # (str) why: a core text keeps its template
 
     def __init__(self, db_path: Path) -> None:
         super().__init__()
@@ -94,7 +96,7 @@ class CollectionsWorker(QObject):
         try:
             change(self.index())
         except DocumentIndexError as error:
-            self.failed.emit(str(error))
+            self.failed.emit(text_of(error))
         self._refresh(chat_id)
 
     @Slot(str)
@@ -102,7 +104,7 @@ class CollectionsWorker(QObject):
         try:
             self.state.emit(self._state(self.index(), chat_id))
         except DocumentIndexError as error:
-            self.failed.emit(str(error))
+            self.failed.emit(text_of(error))
 
     def _state(self, index: DocumentIndex, chat_id: str) -> DocumentsState:
         attached = {c.id for c in index.chat_collections(chat_id)}
@@ -187,7 +189,7 @@ class IndexingWorker(QObject):
     started = Signal(object)  # IndexJob
     progress = Signal(object, object)  # IndexJob, IndexProgress
     finished = Signal(object, object)  # IndexJob, IndexReport
-    failed = Signal(object, str)  # IndexJob, why the run could not be done
+    failed = Signal(object, object)  # IndexJob, why the run could not be done (str)
 
     def __init__(self, db_path: Path, embedder: SharedEmbedder) -> None:
         super().__init__()
@@ -243,11 +245,11 @@ class IndexingWorker(QObject):
             else:
                 report = indexer.rescan(collection_id, lambda p: self.progress.emit(job, p), self._cancel.event)
         except DocumentIndexError as error:
-            self.failed.emit(job, str(error))
+            self.failed.emit(job, text_of(error))
             return
         except Exception as error:  # a bug must not end the thread: the panel says it and stays usable
             log.exception("Indexing failed")
-            self.failed.emit(job, f"Indexing stopped unexpectedly: {error}")
+            self.failed.emit(job, fill(self.tr("Indexing stopped unexpectedly: {error}"), error=error))
             return
         self.finished.emit(job, report)
 

@@ -3,8 +3,9 @@ token probabilities under View, and Help → Copy diagnostics.
 
 Everything here listens to the LLM worker's signals and the application state's. The shell
 creates it with its collaborators: the state, the worker, the chat view and the composer,
-the chat on show (read, never changed), the error banner, a way to add docks, the View and
-Help menus to fill, and the signal it sends once the view has shown a finished reply.
+the chat on show (read, never changed), a way to add docks, the View and Help menus to fill,
+and the signal it sends once the view has shown a finished reply. It tells the user through
+`app.ui.message`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone
 from app.core.types.stats import ReplyMetrics
 from app.core.types.token_trace import TokenTrace
+from app.ui import message
 from app.ui.glass.load_panel import LoadPanel
 from app.ui.glass.logs_panel import DiagnosticsCopier, LogsPanel
 from app.ui.glass.prompt_inspector_panel import PromptInspectorPanel
@@ -38,7 +40,6 @@ from app.ui.glass.stats_panel import StatsPanel
 from app.ui.glass.token_view import attach_token_view, show_tokens
 from app.ui.llm.worker import LlmWorker
 from app.ui.state_signals import StateSignals
-from app.ui.widgets.error_banner import ErrorBanner
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +81,6 @@ class GlassBox(QObject):
         chat_view: ChatTranscript,
         composer: QPlainTextEdit,
         chat: ChatOnShow,
-        banner: ErrorBanner,
         add_dock: DockAdder,
         view_menu: QMenu,
         help_menu: QMenu,
@@ -94,7 +94,6 @@ class GlassBox(QObject):
         self.chat_view = chat_view
         self.composer = composer
         self.chat = chat
-        self.banner = banner
         self._reply_shown = reply_shown  # ReplyDone, after the chat view has rendered the reply
         self._pending_metrics: ReplyMetrics | None = None
         self._pending_trace: TokenTrace | None = None
@@ -143,7 +142,7 @@ class GlassBox(QObject):
         self._connect()
 
     def _on_diagnostics_failed(self, error: str) -> None:
-        self.banner.show_error(fill(self.tr("Diagnostics could not be gathered: {error}"), error=error))
+        message.error(fill(self.tr("Diagnostics could not be gathered: {error}"), error=error))
 
     def _connect(self) -> None:
         worker = self.worker
@@ -179,8 +178,8 @@ class GlassBox(QObject):
             self.worker.token_probabilities.set()
         else:
             self.worker.token_probabilities.clear()
-        for message in self.chat_view.messages():
-            show_tokens(message, message.body, on)  # the replies that have a token view
+        for shown in self.chat_view.messages():
+            show_tokens(shown, shown.body, on)  # the replies that have a token view
 
     def _say_when_tokens_apply(self, on: bool) -> None:
         text = (

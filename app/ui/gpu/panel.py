@@ -3,7 +3,7 @@
 A slider picks n_gpu_layers (0 … all) over coloured ranges (fits / tight / will not fit)
 with the recommended maximum marked; a readout shows the plan as the slider or the
 context length moves; bars show each GPU's VRAM (this app / other processes / free)
-and RAM, refreshed about once a second by the hardware poller (poller.py) in its own thread. Apply asks the
+and RAM, refreshed by each sample of the window's one hardware sampler (app.ui.hardware_sampling). Apply asks the
 main window to save the settings and reload the model; after the load the plan is compared
 with what NVML measured, and the difference is kept to correct the next plan for that file.
 The slider and the context length start from the saved settings (`show_settings`), the
@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from app.core.memory.calibration import CalibrationStore
 from app.core.memory.fallback import FallbackResult, FallbackStep
-from app.core.memory.hardware import GpuSnapshot, GpuState, HardwareMonitor, HardwareSnapshot
+from app.core.memory.hardware import GpuSnapshot, GpuState, HardwareSnapshot
 from app.core.memory.planner import (
     DEFAULT_RUNTIME_OVERHEAD,
     DEFAULT_SAFETY_MARGIN,
@@ -39,13 +39,15 @@ from app.core.memory.planner import (
     MemoryPlan,
     MemoryPlanner,
 )
+from app.core.monitor.samples import ResourceSample
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
 from app.core.support.byte_parts import ShownSizes, shown_sizes
 from app.core.support.formatting import fill, format_bytes
 from app.core.types.load import LoadConfig, LoadReport
+from app.ui.gpu.jobs import GpuJobs, MeasuredLoad, MeasureRequest, ModelMemory
 from app.ui.gpu.memory_bars import MemoryBar
 from app.ui.gpu.offload_slider import LayerSlider, zone_colour
-from app.ui.gpu.poller import POLL_INTERVAL_MS, HardwarePoller, MeasuredLoad, MeasureRequest, ModelMemory
+from app.ui.hardware_sampling import HardwareSampling
 from app.ui.llm.worker import LlmWorker
 from app.ui.widgets import core_text
 from app.ui.widgets.theme import Tone, colours, set_tone
@@ -62,10 +64,9 @@ class GpuPanel(QWidget):
 
     def __init__(
         self,
+        sampling: HardwareSampling,
         llm_worker: LlmWorker | None = None,
-        monitor: HardwareMonitor | None = None,
         calibration: CalibrationStore | None = None,
-        poll_interval_ms: int = POLL_INTERVAL_MS,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -76,17 +77,18 @@ class GpuPanel(QWidget):
         self._model: ModelMemory | None = None
         self._before_load: HardwareSnapshot | None = None
         self._unmeasured: LoadConfig | None = None  # a load whose VRAM is still to be compared with the plan
+        self._measuring: MeasureRequest | None = None  # waits for the first sample taken after the load
         self._load_running = False
         self._saved: ModelSettings | None = None  # the saved settings last shown
         self._build()
 
-        self._poller = HardwarePoller(monitor or HardwareMonitor(), calibration or CalibrationStore(), poll_interval_ms)
-        self._hardware = self._poller.worker
-        self._hardware.snapshotReady.connect(self._on_snapshot)
-        self._hardware.modelReady.connect(self._on_model_ready)
-        self._hardware.modelFailed.connect(self._on_model_failed)
-        self._hardware.loadMeasured.connect(self._on_load_measured)
-        self._poller.start()
+        self._sampling = sampling
+        sampling.sampled.connect(self._on_sample)
+        self._jobs = GpuJobs(calibration or CalibrationStore())
+        self._jobs.worker.modelReady.connect(self._on_model_ready)
+        self._jobs.worker.modelFailed.connect(self._on_model_failed)
+        self._jobs.worker.loadMeasured.connect(self._on_load_measured)
+        self._jobs.start()
         if llm_worker is not None:
             self.connect_llm_worker(llm_worker)
 
@@ -197,12 +199,13 @@ class GpuPanel(QWidget):
         worker.loadFellBack.connect(self._on_fell_back)
 
     def request_stop(self) -> None:
-        """Ask the poller thread to end; never waits (the main window's exit sets every flag first)."""
-        self._poller.request_stop()
+        """Ask the panel's jobs thread to end; never waits (the main window's exit sets every flag first).
+        The hardware sampler is the window's: it stops on its own owner's word."""
+        self._jobs.request_stop()
 
     def shutdown(self) -> None:
-        """Stop the poller thread and wait for it."""
-        self._poller.shutdown()
+        """Stop the panel's jobs thread and wait for it."""
+        self._jobs.shutdown()
 
     # ---- model and settings ------------------------------------------------------------
 
@@ -213,7 +216,7 @@ class GpuPanel(QWidget):
         self.context_box.setValue(config.n_ctx)
         self.context_box.blockSignals(False)
         if self._model is None or self._model.path != Path(config.model_path):
-            self._hardware.modelRequested.emit(Path(config.model_path))
+            self._jobs.worker.modelRequested.emit(Path(config.model_path))
         else:
             self._set_slider_value(config.n_gpu_layers)
             self._update_readout()
@@ -268,13 +271,18 @@ class GpuPanel(QWidget):
     # ---- slots ----------------------------------------------------------------------------
 
     @Slot(object)
-    def _on_snapshot(self, snapshot: HardwareSnapshot) -> None:
+    def _on_sample(self, sample: ResourceSample) -> None:
+        snapshot = sample.hardware
         self.snapshot = snapshot
         self._show_hardware(snapshot)
         if self.planner is not None:
             self.planner.runtime_overhead = DEFAULT_RUNTIME_OVERHEAD * max(1, len(snapshot.gpus))
         self._update_readout()
         self._update_controls()
+        measuring = self._measuring
+        if measuring is not None and sample.t >= measuring.asked_at:  # taken after the load: it measures it
+            self._measuring = None
+            self._jobs.worker.measureRequested.emit(measuring, snapshot)
 
     @Slot(object)
     def _on_model_ready(self, model: ModelMemory) -> None:
@@ -316,6 +324,7 @@ class GpuPanel(QWidget):
         """A load is on its way: busy until it ends; remember the GPU as it was before it."""
         self._load_running = True
         self._before_load = self.snapshot
+        self._measuring = None  # a measurement still waiting for its sample would measure this load instead
         self.check_label.clear()
         self.progress.setValue(0)
         self.progress.show()
@@ -340,7 +349,7 @@ class GpuPanel(QWidget):
         self.set_loaded_config(report.config)
         self._update_controls()
 
-    @Slot(str)
+    @Slot(object)
     def _on_load_failed(self, message: str) -> None:
         self._load_ended(fill(self.tr("Loading failed: {error}"), error=message))
 
@@ -412,7 +421,7 @@ class GpuPanel(QWidget):
         self.slider.setValue(maximum if n_gpu_layers < 0 else min(n_gpu_layers, maximum))
 
     def _measure_unmeasured(self) -> None:
-        """Once the plan for the loaded model is known, ask the poller to measure the load."""
+        """Once the plan for the loaded model is known, measure the load with a sample taken from now on."""
         config, self._unmeasured = self._unmeasured, None
         if config is None or self.planner is None:
             return
@@ -422,9 +431,16 @@ class GpuPanel(QWidget):
         context = ContextSettings.for_config(config)
         planned = self.planner.plan(config.n_gpu_layers, context).gpu_total
         raw = replace(self.planner, correction=0).plan(config.n_gpu_layers, context).gpu_total
-        self._hardware.measureRequested.emit(
-            MeasureRequest(Path(config.model_path), config.n_gpu_layers, config.n_ctx, planned, raw, self._before_load)
+        self._measuring = MeasureRequest(
+            Path(config.model_path),
+            config.n_gpu_layers,
+            config.n_ctx,
+            planned,
+            raw,
+            self._before_load,
+            self._sampling.clock.now(),
         )
+        self._sampling.sample_now()
 
     def _update_readout(self) -> None:
         if self.planner is None:

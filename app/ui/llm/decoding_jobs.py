@@ -92,7 +92,7 @@ class DecodingJobs(QObject):
                 )
             )
         except EngineError as error:  # a width that does not fit, a prompt too long, the engine gone
-            self.compareFinished.emit(word(str(error)))
+            self.compareFinished.emit(word(error))
             return
         except Exception as error:  # whatever else: never kill the thread
             log.exception("The comparison failed")
@@ -110,7 +110,7 @@ class DecodingJobs(QObject):
         try:
             report = self.worker.with_model(lambda backend: backend.replay(job.record, job.messages, None, stop))
         except EngineError as error:
-            self.replayFailed.emit(job.message_id, word(str(error)))
+            self.replayFailed.emit(job.message_id, word(error))
             return
         except Exception as error:
             log.exception("The replay failed")

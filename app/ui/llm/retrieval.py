@@ -32,6 +32,8 @@ from app.core.documents.index import DocumentIndex, DocumentIndexError, LazyInde
 from app.core.documents.long_memory import LongMemory
 from app.core.documents.retrieval import Retrieval, Retriever, chat_scope, retrieval_budget
 from app.core.documents.tokens import estimate_tokens
+from app.core.support.formatting import fill
+from app.core.support.user_text import text_of
 from app.ui.threads import WorkerThread, rearm
 
 log = logging.getLogger(__name__)
@@ -98,7 +100,7 @@ class RetrievalWorker(QObject):
     retrieved = Signal(object, object)  # RetrievalJob, Retrieval (empty when nothing applies or it failed)
     options = Signal(str, bool)  # chat id, long memory on
     remembered = Signal(str, int)  # chat id, how many dropped turns were indexed
-    failed = Signal(str)  # why retrieval or long memory did not work this time (the reply goes on)
+    failed = Signal(object)  # (str) why retrieval or long memory did not work this time (the reply goes on)
 
     def __init__(self, db_path: Path, embedder: SharedEmbedder) -> None:
         super().__init__()
@@ -135,14 +137,16 @@ class RetrievalWorker(QObject):
                 retrieval = retriever.retrieve(job.question, scope, budget, self.cancel)
                 if retrieval.embedding_error:
                     self.failed.emit(
-                        f"The question could not be embedded, so only keyword search was used: "
-                        f"{retrieval.embedding_error}"
+                        fill(
+                            self.tr("The question could not be embedded, so only keyword search was used: {error}"),
+                            error=retrieval.embedding_error,
+                        )
                     )
         except DocumentIndexError as error:
-            self.failed.emit(str(error))
+            self.failed.emit(text_of(error))
         except Exception as error:  # retrieval must never keep a reply from being written
             log.exception("Retrieval failed")
-            self.failed.emit(f"Nothing could be retrieved for this reply: {error}")
+            self.failed.emit(fill(self.tr("Nothing could be retrieved for this reply: {error}"), error=error))
         self.retrieved.emit(job, retrieval)
 
     @Slot(str, object)
@@ -151,7 +155,9 @@ class RetrievalWorker(QObject):
             memory = LongMemory(self.index(), self.embedder.current())
             stored = memory.remember(chat_id, turns, self.closing)
         except (DocumentIndexError, EmbeddingError) as error:
-            self.failed.emit(f"Long memory could not keep the turns that left the window: {error}")
+            self.failed.emit(
+                fill(self.tr("Long memory could not keep the turns that left the window: {error}"), error=error)
+            )
             return
         if stored:
             self.remembered.emit(chat_id, stored)
@@ -161,7 +167,7 @@ class RetrievalWorker(QObject):
         try:
             self.index().set_long_memory(chat_id, enabled)
         except DocumentIndexError as error:
-            self.failed.emit(str(error))
+            self.failed.emit(text_of(error))
             return
         self.options.emit(chat_id, enabled)
 
@@ -170,7 +176,7 @@ class RetrievalWorker(QObject):
         try:
             enabled = self.index().long_memory(chat_id)
         except DocumentIndexError as error:
-            self.failed.emit(str(error))
+            self.failed.emit(text_of(error))
             return
         self.options.emit(chat_id, enabled)
 

@@ -38,6 +38,7 @@ from app.core.server.config import DEFAULT_QUEUE_LIMIT
 from app.core.server.model_queue import ModelQueue, QueuedJob
 from app.core.support.formatting import fill
 from app.core.support.stop_flag import StopFlag
+from app.core.support.user_text import text_of
 from app.core.turn.steps import TurnFailed
 from app.core.turn.turn import Turn
 from app.core.types.errors import EngineError, LoadCancelled
@@ -83,7 +84,7 @@ class LlmWorker(QObject):
     loadStage = Signal(str)  # the load stage now running (see load_timeline)
     loadProgress = Signal(float)
     loaded = Signal(object)  # LoadReport
-    loadFailed = Signal(str)
+    loadFailed = Signal(object)  # why, as a str (a core text keeps its template for the reader's language)
     loadCancelled = Signal(str)  # the cancel Glassbox was asked for (Cancel, closing): not a failure
     loadFallbackStep = Signal(object)  # FallbackStep: out of memory, retrying with fewer GPU layers
     loadFellBack = Signal(object)  # FallbackResult: loaded with fewer GPU layers than asked (emitted before `loaded`)
@@ -93,7 +94,7 @@ class LlmWorker(QObject):
     replyMetrics = Signal(object)  # ReplyMetrics, emitted right before `finished`
     replyTokens = Signal(object)  # TokenTrace, right before `finished`, while token_probabilities is set
     finished = Signal(object)  # ReplyDone
-    failed = Signal(str)
+    failed = Signal(object)  # why, as a str (a core text keeps its template)
     promptInspected = Signal(object)  # PromptInspection
     inspectFailed = Signal(str)
     windowPlanned = Signal(object)  # PlanResult
@@ -210,7 +211,7 @@ class LlmWorker(QObject):
             log.warning("Model load failed: %s", error)
             if isinstance(error, OutOfMemoryError):
                 self.loadOutOfMemory.emit(config)
-            self.loadFailed.emit(str(error))
+            self.loadFailed.emit(text_of(error))
             return
         except Exception as error:  # whatever else: never kill the thread
             log.exception("Unexpected error while loading %s", config.model_path)
@@ -294,9 +295,9 @@ class LlmWorker(QObject):
             raise TurnFailed(error.message) from None
         except EngineCrashed as error:  # the engine died before the reply began
             self._engine_lost = str(error)
-            raise TurnFailed(str(error)) from None
+            raise TurnFailed(text_of(error)) from None
         except EngineError as error:
-            raise TurnFailed(str(error)) from None
+            raise TurnFailed(text_of(error)) from None
         except Exception as error:
             log.exception("Generation failed")
             raise TurnFailed(fill(self.tr("Generation failed unexpectedly: {error}"), error=error)) from None
@@ -329,7 +330,7 @@ class LlmWorker(QObject):
         except EngineError as error:  # EngineCrashed included: the model is gone
             if isinstance(error, EngineCrashed):
                 self.engineLost.emit(str(error))
-            return PlanResult(request, error=str(error))
+            return PlanResult(request, error=text_of(error))
 
     @Slot(object)
     def _inspect(self, request: InspectRequest) -> None:
@@ -349,7 +350,7 @@ class LlmWorker(QObject):
         try:
             inspection = self._on_model(lambda backend: backend.inspect(request))
         except Exception as error:  # a template can fail on odd input; say so instead of dying
-            self.inspectFailed.emit(fill(self.tr("The prompt could not be built: {error}"), error=word(str(error))))
+            self.inspectFailed.emit(fill(self.tr("The prompt could not be built: {error}"), error=word(error)))
             return
         self.promptInspected.emit(inspection)
 

@@ -64,7 +64,7 @@ class _JobButtons(QWidget):
 
 class DownloadsPage(QWidget):
     installed = Signal(object)  # Path of a model file that was just verified and installed
-    failed = Signal(str)  # message of a download that just failed
+    failed = Signal(object)  # (str) message of a download that just failed
     needsToken = Signal()  # a download failed for want of a (better) Hugging Face token
 
     def __init__(self, manager: DownloadManager, parent: QWidget | None = None) -> None:

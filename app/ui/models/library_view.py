@@ -46,9 +46,9 @@ class LibraryPage(QWidget):
     modelAdded = Signal(object)  # Path of an imported model (copied in or added in place)
     modelRemoved = Signal(object)  # Path of a deleted model
     loadRequested = Signal(object)  # Path of the model to load in the main window
-    problem = Signal(str, str)  # (what failed, message): a failure to show (mismatch, refused delete...)
+    problem = Signal(str, object)  # (what failed, message (str)): a failure to show (mismatch, refused delete...)
     succeeded = Signal(str)  # what just worked ("import", "verify", "library"...): its old failures are stale
-    notice = Signal(str)  # news that is not a failure (the file was already in the library)
+    notice = Signal(object)  # (str) news that is not a failure (the file was already in the library)
     verifyFinished = Signal(object)  # VerifyResult
 
     def __init__(self, worker: LibraryWorker, models_dir: Path, parent: QWidget | None = None) -> None:

@@ -23,13 +23,12 @@ from app.core.models.links import ModelSource
 from app.core.support.formatting import fill
 from app.ui.models.workers import LibraryWorker
 from app.ui.threads import JobThreads, WorkerThread
-from app.ui.widgets.core_text import word
 
 
 class ModelFileOpener(QObject):
     opened = Signal(object)  # Path of the model in the library, to load
-    notice = Signal(str)  # news that is not a failure (the file was already in the library)
-    failed = Signal(str)  # why the file was not added, in plain words
+    notice = Signal(object)  # (str) news that is not a failure (the file was already in the library)
+    failed = Signal(object)  # (str) why the file was not added, in plain words
     busy = Signal(str)  # what runs now (checking the file), for the status bar
 
     def __init__(self, models_dir: Path, parent: QWidget) -> None:
@@ -91,10 +90,10 @@ class ModelFileOpener(QObject):
         )
         self.opened.emit(error.existing.path)
 
-    @Slot(str, str)
+    @Slot(str, object)
     def _on_failed(self, _what: str, message: str) -> None:
         self._done()
-        self.failed.emit(word(message))
+        self.failed.emit(message)
 
     def _ask_file(self) -> Path | None:
         name, _filter = QFileDialog.getOpenFileName(

@@ -26,6 +26,8 @@ from app.core.models.importing import AlreadyInLibrary, import_model, link_model
 from app.core.models.library import InstalledModel, LibraryError, delete_model, library_entries, verify_model
 from app.core.models.validation import ModelFileError
 from app.core.settings import saved_context
+from app.core.support.formatting import fill
+from app.core.support.user_text import text_of
 from app.ui.threads import WorkerThread, rearm
 
 PROGRESS_INTERVAL_S = 0.1
@@ -50,7 +52,7 @@ class HubWorker(QObject):
     searchFinished = Signal(object)  # list[RepoSummary]
     listingFinished = Signal(object, object)  # RepoListing, Assessment (each variant's fit, the suggestion)
     tokenStatus = Signal(object)  # TokenState
-    failed = Signal(str, str, object)  # (what was asked, message for the user, the HubError or None)
+    failed = Signal(str, object, object)  # (what was asked, message for the user (str), the HubError or None)
 
     def __init__(self, token_store: TokenStore) -> None:
         super().__init__()
@@ -96,7 +98,7 @@ class HubWorker(QObject):
         try:
             self.token_store.set(token)
         except TokenStoreError as error:
-            self.failed.emit("token", str(error), None)
+            self.failed.emit("token", text_of(error), None)
             return
         self._token_status()
 
@@ -105,7 +107,7 @@ class HubWorker(QObject):
         try:
             self.token_store.clear()
         except TokenStoreError as error:
-            self.failed.emit("token", str(error), None)
+            self.failed.emit("token", text_of(error), None)
             return
         self._token_status()
 
@@ -136,7 +138,7 @@ class LibraryWorker(QObject):
     scanned = Signal(object)  # list[FoundModel]
     deleted = Signal(object)  # InstalledModel
     progress = Signal(str, object, object)  # (what, bytes done, bytes total); ints may pass 2**31
-    failed = Signal(str, str)
+    failed = Signal(str, object)  # (what was asked, message for the user (str))
 
     def __init__(self) -> None:
         super().__init__()
@@ -155,20 +157,25 @@ class LibraryWorker(QObject):
         try:
             self.refreshed.emit(library_entries(models_dir))
         except OSError as error:
-            self.failed.emit("library", f"The models folder {models_dir} cannot be read: {error.strerror or error}.")
+            unreadable = self.tr("The models folder {folder} cannot be read: {reason}.")
+            self.failed.emit("library", fill(unreadable, folder=models_dir, reason=error.strerror or error))
 
     @Slot(object, object)
     def _verify(self, model: InstalledModel, models_dir: Path) -> None:
         rearm(self.cancel, self.closing)
         try:
             result = verify_model(
-                model, VerifiedIndex(models_dir), self._reporter(f"Verifying {model.name}"), self.cancel
+                model,
+                VerifiedIndex(models_dir),
+                self._reporter(fill(self.tr("Verifying {name}"), name=model.name)),
+                self.cancel,
             )
         except Cancelled:
-            self.failed.emit("verify", f"Verifying {model.name} was cancelled.")
+            self.failed.emit("verify", fill(self.tr("Verifying {name} was cancelled."), name=model.name))
             return
         except OSError as error:
-            self.failed.emit("verify", f"{model.name} cannot be read: {error.strerror or error}.")
+            unreadable = self.tr("{name} cannot be read: {reason}.")
+            self.failed.emit("verify", fill(unreadable, name=model.name, reason=error.strerror or error))
             return
         self.verified.emit(model, result)
         self._refresh(models_dir)
@@ -177,15 +184,18 @@ class LibraryWorker(QObject):
     def _import(self, source: Path, models_dir: Path) -> None:
         rearm(self.cancel, self.closing)
         try:
-            model = import_model(source, models_dir, self._reporter(f"Importing {source.name}"), self.cancel)
+            model = import_model(
+                source, models_dir, self._reporter(fill(self.tr("Importing {name}"), name=source.name)), self.cancel
+            )
         except Cancelled:
-            self.failed.emit("import", f"Importing {source.name} was cancelled; nothing was added.")
+            cancelled = self.tr("Importing {name} was cancelled; nothing was added.")
+            self.failed.emit("import", fill(cancelled, name=source.name))
             return
         except AlreadyInLibrary as error:
             self.alreadyInLibrary.emit(error)
             return
         except (LibraryError, ModelFileError) as error:
-            self.failed.emit("import", str(error))
+            self.failed.emit("import", text_of(error))
             return
         self.imported.emit(model)
         self._refresh(models_dir)
@@ -204,17 +214,17 @@ class LibraryWorker(QObject):
                 found.name,
                 found.source,
                 found.sha256,
-                self._reporter(f"Checking {found.name}"),
+                self._reporter(fill(self.tr("Checking {name}"), name=found.name)),
                 self.cancel,
             )
         except Cancelled:
-            self.failed.emit("link", f"Adding {found.name} was cancelled; nothing was added.")
+            self.failed.emit("link", fill(self.tr("Adding {name} was cancelled; nothing was added."), name=found.name))
             return
         except AlreadyInLibrary as error:
             self.alreadyInLibrary.emit(error)
             return
         except (LibraryError, ModelFileError, OSError) as error:
-            self.failed.emit("link", str(error))
+            self.failed.emit("link", text_of(error))
             return
         self.imported.emit(model)
         self._refresh(models_dir)
@@ -224,7 +234,7 @@ class LibraryWorker(QObject):
         try:
             delete_model(model, models_dir)
         except LibraryError as error:
-            self.failed.emit("delete", str(error))
+            self.failed.emit("delete", text_of(error))
             return
         self.deleted.emit(model)
         self._refresh(models_dir)

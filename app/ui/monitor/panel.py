@@ -1,7 +1,8 @@
 """The Monitor panel: what the machine did over the session, with the replies on the same time axis.
 
-About once a second the sampler (its own thread, sampling.py) takes CPU, RAM, swap and
-each GPU's use, VRAM, temperature and power; the panel plots the chosen window (the last
+About once a second the window's one hardware sampler (app.ui.hardware_sampling) takes CPU,
+RAM, swap and each GPU's use, VRAM, temperature and power; the panel keeps each sample in the
+session's timeline, runs the alerts on it and plots the chosen window (the last
 5 or 30 minutes, or the whole session) with every reply shaded, and hovering a reply shows
 its numbers. Export CSV writes the whole session, one row per sample.
 
@@ -31,9 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.monitor.alerts import AlertChange, AlertMonitor, ModelRun
-from app.core.monitor.clock import SessionClock
 from app.core.monitor.idle import IdleUnloadPolicy
-from app.core.monitor.sampler import ResourceSampler
 from app.core.monitor.samples import GpuSample, ResourceSample
 from app.core.monitor.speed_history import SpeedHistory
 from app.core.monitor.timeline import ReplyOutcome, ReplySpan, SessionTimeline
@@ -42,8 +41,9 @@ from app.core.support.formatting import GIB, fill, format_bytes
 from app.core.types.load import LoadConfig
 from app.core.types.replies import ReplyDone
 from app.core.types.stats import ReplyMetrics, StopReason
+from app.ui.hardware_sampling import HardwareSampling
 from app.ui.llm.worker import LlmWorker
-from app.ui.monitor.sampling import SAMPLE_INTERVAL_MS, MonitorSampling
+from app.ui.monitor.files import MonitorFiles
 from app.ui.monitor.timeline_plot import Series, TimelinePlot
 from app.ui.state_signals import StateSignals
 from app.ui.widgets import core_text
@@ -84,18 +84,16 @@ class MonitorPanel(QWidget):
     def __init__(
         self,
         state_signals: StateSignals,
+        sampling: HardwareSampling,
         llm_worker: LlmWorker | None = None,
         settings: MonitorSettings | None = None,
-        sampler: ResourceSampler | None = None,
         history: SpeedHistory | None = None,
-        clock: SessionClock | None = None,
-        interval_ms: int = SAMPLE_INTERVAL_MS,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("MonitorPanel")
         settings = settings or MonitorSettings()
-        self.clock = clock or SessionClock()
+        self.clock = sampling.clock  # the samples' time axis is the timeline's
         self.timeline = SessionTimeline(self.clock)
         history = history if history is not None else SpeedHistory.default(autosave=False)
         self.alerts = AlertMonitor(settings.alert_thresholds(), history, self.clock)
@@ -112,12 +110,11 @@ class MonitorPanel(QWidget):
             self.connect_llm_worker(llm_worker)
         self._on_state_changed()
 
-        self._sampling = MonitorSampling(sampler or ResourceSampler(self.clock), self.timeline, history, interval_ms)
-        worker = self._sampling.worker
-        worker.sampled.connect(self._on_sample)
-        worker.exported.connect(self._on_exported)
-        worker.exportFailed.connect(self._on_export_failed)
-        self._sampling.start()
+        sampling.sampled.connect(self._on_sample)
+        self._files = MonitorFiles(self.timeline, history)
+        self._files.worker.exported.connect(self._on_exported)
+        self._files.worker.exportFailed.connect(self._on_export_failed)
+        self._files.start()
 
     # ---- layout ----------------------------------------------------------------------
 
@@ -186,20 +183,18 @@ class MonitorPanel(QWidget):
         """How full the chat on show is (another chat opened, a window planned)."""
         self._tell(self.alerts.observe_context(used, n_ctx))
 
-    def sample_now(self) -> None:
-        """Take a sample at once (the next comes at the usual interval as well)."""
-        self._sampling.worker.sampleRequested.emit()
-
     def export_csv(self, path: Path) -> None:
-        """Write the session's timeline to `path` in the sampler's thread; `exported` or `exportFailed` follows."""
+        """Write the session's timeline to `path` in the panel's files thread; `exported` or `exportFailed` follows."""
         self.export_button.setEnabled(False)
-        self._sampling.worker.exportRequested.emit(path)
+        self._files.worker.exportRequested.emit(path)
 
     def request_stop(self) -> None:
-        self._sampling.request_stop()
+        """Never waits; the hardware sampler is the window's and stops on its owner's word."""
+        self._files.request_stop()
 
     def shutdown(self) -> None:
-        self._sampling.shutdown()
+        """End the files thread, which saves the reply speeds last."""
+        self._files.shutdown()
 
     # ---- the state and the replies ---------------------------------------------------------
 
@@ -248,11 +243,11 @@ class MonitorPanel(QWidget):
         n_ctx = metrics.n_ctx if metrics is not None else 0
         used = metrics.context_used if metrics is not None else None
         self._tell(self.alerts.observe_reply(stats, n_ctx, used))
-        self._sampling.worker.saveRequested.emit()  # the reply's speed, written off the GUI thread
+        self._files.worker.saveRequested.emit()  # the reply's speed, written off the GUI thread
         self._metrics = None
         self.refresh()
 
-    @Slot(str)
+    @Slot(object)
     def _on_reply_failed(self, message: str) -> None:
         self.timeline.reply_ended(ReplyOutcome.FAILED, error=message)
         self._tell(self.alerts.observe_failure(message))
@@ -262,6 +257,7 @@ class MonitorPanel(QWidget):
 
     @Slot(object)
     def _on_sample(self, sample: ResourceSample) -> None:
+        self.timeline.add(sample)
         state = self._state_signals.state
         if state.is_closing:
             return

@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from app.core.backends.probe import ProbeResult, probe_server
 from app.core.backends.remote import RemoteBackend, RemoteError
 from app.core.backends.servers import SavedServer, ServerKeys, ServerModel
+from app.core.support.formatting import fill
 from app.ui.threads import WorkerThread
 
 log = logging.getLogger(__name__)
@@ -65,7 +66,7 @@ class ServersWorker(QObject):
                 models.extend(ServerModel(server, model) for model in backend.list_models())
             except RemoteError as error:
                 log.info("Listing the models of %s failed: %s", server.name, error.message)
-                errors.append(f"{server.name}: {error.message}")
+                errors.append(fill("{server}: {error}", server=server.name, error=error.message))  # no words of its own
             finally:
                 backend.close()
         self.listed.emit(Listed(tuple(models), tuple(errors)))

@@ -6,7 +6,6 @@ text as they are built), which a notice says.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
@@ -16,7 +15,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 from app.core.settings import Language, Settings, Theme
-from app.ui.widgets.error_banner import ErrorBanner
+from app.ui import message
 from app.ui.widgets.theme import apply_theme
 
 T = TypeVar("T", Language, Theme)
@@ -29,13 +28,11 @@ class AppearanceMenus(QObject):
         self,
         settings: Callable[[], Settings],
         save: Callable[[Settings], None],
-        banner: ErrorBanner,
         parent: QWidget,
     ) -> None:
         super().__init__(parent)
         self._settings = settings
         self._save = save
-        self._banner = banner
         self.language_menu = QMenu(self.tr("&Language"), parent)
         self.theme_menu = QMenu(self.tr("T&heme"), parent)
         # Each language is named in itself, so whoever cannot read the current one still finds theirs.
@@ -72,7 +69,7 @@ class AppearanceMenus(QObject):
         if settings.appearance.language is language:
             return
         self._save(replace(settings, appearance=replace(settings.appearance, language=language)))
-        self._banner.show_error(self.tr("The language changes when Glassbox starts again."), logging.INFO)
+        message.info(self.tr("The language changes when Glassbox starts again."))
 
     def choose_theme(self, theme: Theme) -> None:
         settings = self._settings()

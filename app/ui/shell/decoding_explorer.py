@@ -29,6 +29,7 @@ from app.core.support.formatting import fill
 from app.core.types.messages import ChatMessage
 from app.core.types.replay_record import ReplayRecord
 from app.core.types.token_trace import TokenTrace
+from app.ui import message
 from app.ui.chat.conversations import Conversations
 from app.ui.chat.view import MessageWidget
 from app.ui.glass.compare_dialog import CompareRequest, add_compare_action
@@ -38,7 +39,6 @@ from app.ui.llm.decoding_replies import fork_spec
 from app.ui.llm.worker import LlmWorker
 from app.ui.state_signals import StateSignals
 from app.ui.widgets.core_text import word
-from app.ui.widgets.error_banner import ErrorBanner
 from app.ui.widgets.theme import Tone, set_tone
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,6 @@ class DecodingExplorer(QObject):
         worker: LlmWorker,
         glass: GlassBox,
         state_signals: StateSignals,
-        banner: ErrorBanner,
         composer: QPlainTextEdit,
         menu: QMenu,
         window: QWidget,
@@ -65,7 +64,6 @@ class DecodingExplorer(QObject):
         self.chats = chats
         self.worker = worker
         self.state = state_signals.state
-        self.banner = banner
         self.composer = composer
         self.jobs = DecodingJobs(worker)
         self.comparing = False
@@ -191,22 +189,19 @@ class DecodingExplorer(QObject):
 
     def replay(self, message_id: str) -> None:
         """Make the reply again from its record on the loaded model and report how it compares."""
-        message = self._message(message_id)
-        if message is None:
+        reply = self._message(message_id)
+        if reply is None:
             return
         if not self.state.can_send or self.comparing:
             self.statusMessage.emit(self.tr("Wait until the model is free, then replay the reply."), 6000)
             return
         try:
-            record = ReplayRecord.from_dict(message.stats[replay.STATS_KEY])
+            record = ReplayRecord.from_dict(reply.stats[replay.STATS_KEY])
         except (KeyError, TypeError, ValueError) as error:
-            self.banner.show_error(
-                fill(self.tr("This reply's replay record cannot be read: {error}"), error=word(str(error))),
-                logging.WARNING,
-            )
+            message.warning(fill(self.tr("This reply's replay record cannot be read: {error}"), error=error))
             return
         self.statusMessage.emit(self.tr("Replaying the reply…"), 10_000)
-        self.jobs.replay(ReplayJob(message.id, record, tuple(self._prompt_of(message))))
+        self.jobs.replay(ReplayJob(reply.id, record, tuple(self._prompt_of(reply))))
 
     def _prompt_of(self, reply: Message) -> list[ChatMessage]:
         """The conversation the reply answered: its system prompt, then the thread before it."""
@@ -224,12 +219,12 @@ class DecodingExplorer(QObject):
                 fill(then_now, setting=d.setting, recorded=d.recorded, now=d.now) for d in report.differences
             )
             text += " " + fill(self.tr("Changed since: {changes}."), changes=changed)
-        self.banner.show_error(text, logging.INFO)
+        message.info(text)
         self.statusMessage.emit(text, 10_000)
         self.replayReported.emit(message_id, report)
 
     def _on_replay_failed(self, _message_id: str, error: str) -> None:
-        self.banner.show_error(fill(self.tr("The reply could not be replayed: {error}"), error=error), logging.WARNING)
+        message.warning(fill(self.tr("The reply could not be replayed: {error}"), error=error))
 
     def _message(self, message_id: str) -> Message | None:
         return next((m for m in self.chats.session.shown_thread if m.id == message_id), None)

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import QComboBox, QMainWindow, QMenu, QToolBar, QWidget
 
 from app.core.hub.downloads.job import DownloadRequest
 from app.core.paths import app_paths
+from app.ui import message
 from app.ui.chat.composer import Composer
 from app.ui.chat.view import ChatView
 from app.ui.chat.welcome import WelcomeState
@@ -32,7 +32,6 @@ from app.ui.llm.worker import LlmWorker
 from app.ui.models.open_file import ModelFileOpener
 from app.ui.state_signals import StateSignals
 from app.ui.threads import WorkerThread
-from app.ui.widgets.error_banner import ErrorBanner
 from app.ui.widgets.icons import set_icon
 
 if TYPE_CHECKING:
@@ -51,7 +50,6 @@ class StartParts:
     picker: QComboBox
     toolbar: QToolBar
     menu: QMenu  # Tools: Open file… goes first
-    banner: ErrorBanner
     status: Callable[[str], None]  # a line in the status bar
     models_window: Callable[[], ModelManagerDialog]  # the Models window, shown
     show_model: Callable[[Path], None]  # list the library again and load this model
@@ -73,7 +71,7 @@ class GetStarted(QObject):
         self.opener.busy.connect(parts.status)
         self.opener.opened.connect(parts.show_model)
         self.opener.notice.connect(self._on_opener_notice)
-        self.opener.failed.connect(parts.banner.show_error)
+        self.opener.failed.connect(message.error)
         self.open_file_action = QAction(self.tr("Open file…"), window)
         self.open_file_action.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.Open))
         self.open_file_action.setToolTip(self.tr("Add a .gguf model file from this computer and load it (Ctrl+O)"))
@@ -111,7 +109,7 @@ class GetStarted(QObject):
             self.parts.composer.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _on_opener_notice(self, text: str) -> None:
-        self.parts.banner.show_error(text, logging.INFO)
+        message.info(text)
 
     def _update_action(self) -> None:
         """Like the picker: no other model while a reply is written."""

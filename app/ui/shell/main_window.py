@@ -40,6 +40,7 @@ from app.core.support.formatting import fill, format_bytes
 from app.core.types.load import LoadConfig, LoadReport
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone
+from app.ui import message
 from app.ui.chat.composer import Composer
 from app.ui.chat.conversations import Conversations
 from app.ui.chat.session import ChatSession
@@ -48,6 +49,7 @@ from app.ui.documents.panel import DocumentsPanel
 from app.ui.documents.workers import DocumentsThreads
 from app.ui.glass.glass_box import GlassBox
 from app.ui.gpu.panel import GpuPanel
+from app.ui.hardware_sampling import HardwareSampling
 from app.ui.llm.retrieval import RetrievalThread, SharedEmbedder
 from app.ui.llm.worker import LlmThread, LlmWorker
 from app.ui.monitor.alert_notice import AlertNotice
@@ -110,7 +112,6 @@ class MainWindow(QMainWindow):
             chat_view=self.chat_view,
             composer=self.composer,
             chat=session,
-            banner=self.error_banner,
             add_dock=self.add_dock,
             view_menu=self.view_menu,
             help_menu=self.help_menu,
@@ -127,7 +128,6 @@ class MainWindow(QMainWindow):
             session=session,
             chat_view=self.chat_view,
             composer=self.composer,
-            banner=self.error_banner,
             add_dock=self.add_dock,
             menu=self.chat_menu,
             parent=self,
@@ -136,8 +136,7 @@ class MainWindow(QMainWindow):
         self._connect_features()
         # the decoding explorer: Compare, forks from the token view, Replay
         self.decoding = DecodingExplorer(
-            self.chats, self.worker, self.glass, self.state_signals, self.error_banner, self.composer,
-            self.chat_menu, self,
+            self.chats, self.worker, self.glass, self.state_signals, self.composer, self.chat_menu, self,
         )  # fmt: skip
         self.decoding.statusMessage.connect(self.statusBar().showMessage)
         self.composer_buttons.addWidget(self.decoding.compare_button)
@@ -160,10 +159,9 @@ class MainWindow(QMainWindow):
         self.server_models = ServerModels(
             self.model_picker, lambda: self.chats.session.settings, self.chats.session.set_defaults, self
         )
-        self.server_models.listFailed.connect(lambda text: self.error_banner.show_error(text, logging.WARNING))
         self.servers_action.triggered.connect(self.server_models.open_dialog)
         session = self.chats.session
-        self.appearance = AppearanceMenus(lambda: session.settings, session.set_defaults, self.error_banner, self)
+        self.appearance = AppearanceMenus(lambda: session.settings, session.set_defaults, self)
         self.appearance.add_to(self.view_menu)
         # the welcome in an empty chat, Get a better model, Open file…, the cursor in the message box
         self.get_started = GetStarted(
@@ -175,7 +173,6 @@ class MainWindow(QMainWindow):
                 self.model_picker,
                 self.toolbar,
                 self.tools_menu,
-                self.error_banner,
                 self.status_label.setText,
                 self.open_models,
                 lambda path: self.refresh_models(select=path),
@@ -253,6 +250,7 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.setContentsMargins(8, 8, 8, 8)
         self.error_banner = ErrorBanner(central)
+        message.register(self.error_banner)  # what panels and workers say through app.ui.message
         layout.addWidget(self.error_banner)
         self.alert_notice = AlertNotice(central)
         layout.addWidget(self.alert_notice)
@@ -655,8 +653,11 @@ class MainWindow(QMainWindow):
     # ---- GPU offload -------------------------------------------------------------------
 
     def _build_gpu_panel(self) -> None:
-        """The GPU offload panel in a dock (View → GPU offload); it follows the worker's loads."""
-        self.gpu_panel = GpuPanel(self.worker, parent=self)
+        """The GPU offload panel in a dock (View → GPU offload); it follows the worker's loads.
+        The window's one hardware sampler starts here: the GPU panel, the Monitor and its alerts read its samples."""
+        self.hardware_sampling = HardwareSampling(parent=self)
+        self.hardware_sampling.start()
+        self.gpu_panel = GpuPanel(self.hardware_sampling, self.worker, parent=self)
         self.gpu_panel.applyRequested.connect(self._apply_load_settings)
         self.worker.loadFellBack.connect(self._on_load_fell_back)
         self.add_dock(self.tr("GPU offload"), "GpuOffloadDock", self.gpu_panel)
@@ -664,7 +665,7 @@ class MainWindow(QMainWindow):
     def _build_monitor_panel(self) -> None:
         """The Monitor panel in a dock (View → Monitor): the machine over time, and alerts above the chat."""
         self.monitor_panel = MonitorPanel(
-            self.state_signals, self.worker, self.chats.session.settings.monitor, parent=self
+            self.state_signals, self.hardware_sampling, self.worker, self.chats.session.settings.monitor, parent=self
         )
         self.add_dock(self.tr("Monitor"), "MonitorDock", self.monitor_panel).hide()
         self.monitor_panel.alertRaised.connect(self.alert_notice.show_alert)
@@ -680,7 +681,6 @@ class MainWindow(QMainWindow):
             self.worker,
             self.state,
             self.chats.session,
-            self.error_banner,
             self._apply_load_settings,
             lambda: self.server_panel.server,
             self.tools_menu,
@@ -694,13 +694,9 @@ class MainWindow(QMainWindow):
             self.documents_threads, self.embedder, lambda: installed_models(app_paths().models), parent=self
         )
         self.add_dock(self.tr("Documents"), "DocumentsDock", self.documents_panel).hide()
-        self.documents_panel.failed.connect(self._on_documents_failed)
         self.chats.retrievalShown.connect(self.glass.prompt_panel.show_retrieval)
         self.state_signals.changed.connect(lambda: self.documents_panel.set_chat(self.state.chat_id or ""))
         self.documents_panel.set_chat(self.chats.session.chat.id)
-
-    def _on_documents_failed(self, text: str) -> None:
-        self.error_banner.show_error(text, logging.WARNING)
 
     def unload_model(self) -> None:
         """Free the model now (the user's Unload, or idle for too long); the next message loads it again."""
@@ -799,8 +795,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         """Ordered exit that never aborts and never loses a token.
 
-        Every stop and cancel flag is set first (the reply, a load and its warm-up, the GPU
-        poller, downloads, library jobs, Hub requests); the window then says "Closing…" with its
+        Every stop and cancel flag is set first (the reply, a load and its warm-up, the hardware
+        sampler, downloads, library jobs, Hub requests); the window then says "Closing…" with its
         controls disabled, and waits while it goes on handling events, so the tokens a reply
         still makes meanwhile are shown and saved. The chat storage closes only after the LLM
         thread has ended: the last partial reply is written first. A close asked for while
@@ -815,6 +811,7 @@ class MainWindow(QMainWindow):
         self._speed_timer.stop()
         self.server_panel.stop()  # API replies end at their next token; the server's thread is joined
         self.llm.request_stop()
+        self.hardware_sampling.request_stop()
         self.gpu_panel.request_stop()
         self.server_models.request_stop()
         self.monitor_panel.request_stop()
@@ -831,6 +828,7 @@ class MainWindow(QMainWindow):
         wait_keeping_events(self.get_started.threads())
         self.embedder.close()
         self.chats.shutdown()
+        self.hardware_sampling.shutdown()
         self.gpu_panel.shutdown()
         self.monitor_panel.shutdown()
         self.monitor_extras.shutdown()

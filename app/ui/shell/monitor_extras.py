@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Qt
@@ -25,12 +24,13 @@ from app.core.server.server import ApiServer
 from app.core.state import AppState
 from app.core.support.formatting import fill
 from app.core.types.load import LoadConfig
+from app.ui import message
 from app.ui.chat.session import ChatSession
 from app.ui.llm.worker import LlmWorker
 from app.ui.monitor.panel import MonitorPanel
 from app.ui.monitor.settings_dialog import MonitorSettingsDialog
 from app.ui.monitor.smaller_variants import SmallerVariants, describe
-from app.ui.widgets.error_banner import ErrorBanner, NoticeAction
+from app.ui.widgets.error_banner import NoticeAction
 
 
 class MonitorExtras(QObject):
@@ -40,7 +40,6 @@ class MonitorExtras(QObject):
         worker: LlmWorker,
         state: AppState,
         session: ChatSession,
-        banner: ErrorBanner,
         load: Callable[[LoadConfig], None],  # save the config's GPU layers and context, and load it
         server: Callable[[], ApiServer | None],
         tools_menu: QMenu,
@@ -50,7 +49,6 @@ class MonitorExtras(QObject):
         self._panel = panel
         self._state = state
         self._session = session
-        self._banner = banner
         self._load = load
         self._server = server
         self._dialog_parent = parent
@@ -91,14 +89,14 @@ class MonitorExtras(QObject):
         if config is not None:
             label = fill(self.tr("Load {name}"), name=config.model_path.name)
             action = NoticeAction(label, lambda: self._load(config))
-        self._banner.show_error(describe(offer), logging.WARNING, action)
+        message.warning(describe(offer), action)
 
     def _switch(self, config: LoadConfig, offer: DegradationOffer) -> None:
         """The settings ask for the smaller variant at once: loaded, and said (a reply in progress is not cut)."""
         if self._state.is_streaming:
             self._offer(config, offer)
             return
-        self._banner.show_error(describe(offer, switching=True), logging.WARNING)
+        message.warning(describe(offer, switching=True))
         self._load(config)
 
     def _check_fit_on_vram_alert(self, alert: Alert) -> None:

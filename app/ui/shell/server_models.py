@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject, Qt, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Slot
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QWidget
 
 from app.core.backends.servers import ServerModel
 from app.core.settings import Settings
 from app.core.support.formatting import fill
+from app.ui import message
 from app.ui.servers.dialog import ServersDialog
 from app.ui.servers.worker import Listed, ServersThread
 
@@ -23,8 +24,6 @@ SERVER_ROLE = Qt.ItemDataRole.UserRole + 1  # marks the rows this helper added
 
 
 class ServerModels(QObject):
-    listFailed = Signal(str)  # servers that did not answer, one line each
-
     def __init__(
         self,
         picker: QComboBox,
@@ -99,5 +98,5 @@ class ServerModels(QObject):
             row = next((r for r in range(self._picker.count()) if self._picker.itemData(r) == picked), -1)
             if row >= 0:
                 self._picker.setCurrentIndex(row)
-        if listed.errors:
-            self.listFailed.emit("\n".join(listed.errors))
+        for error in listed.errors:  # one notice per server that did not answer
+            message.warning(error)

@@ -12,14 +12,12 @@ PySide6 and is loaded from Qt's translations folder.
 
 from __future__ import annotations
 
-import json
 import logging
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from app.core.settings import Language
-from app.ui.widgets import core_text
 
 log = logging.getLogger(__name__)
 
@@ -30,24 +28,6 @@ TRANSLATED = (Language.SIMPLIFIED_CHINESE,)  # languages with a catalog; English
 
 def catalog_file(language: Language) -> Path:
     return CATALOG_DIR / f"{CATALOG_PREFIX}{language.value}.qm"
-
-
-def core_texts_file(language: Language) -> Path:
-    """The core templates the language's catalog translates (written by `packaging/translations.py compile`)."""
-    return CATALOG_DIR / f"{CATALOG_PREFIX}{language.value}.core_texts.json"
-
-
-def _install_core_texts(language: Language) -> None:
-    """Let the UI word core text (errors, notes composed in app/core) in `language`; English needs nothing."""
-    if language is Language.ENGLISH:
-        core_text.install(())
-        return
-    try:
-        templates = json.loads(core_texts_file(language).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        log.error("The %s core texts could not be read (%s); messages from the core stay in English", language, error)
-        templates = []
-    core_text.install(str(template) for template in templates)
 
 
 def resolve_language(language: Language, system: QLocale | None = None) -> Language:
@@ -77,7 +57,6 @@ def install_translators(app: QCoreApplication, language: Language) -> Language:
         translator.deleteLater()
     if shown is Language.ENGLISH:
         QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
-        _install_core_texts(shown)
         return shown
     locale = QLocale(shown.value)
     QLocale.setDefault(locale)  # numbers and dates in the interface follow the language
@@ -92,9 +71,7 @@ def install_translators(app: QCoreApplication, language: Language) -> Language:
             app.installTranslator(translator)
         elif required:
             log.error("The %s catalog was not found in %s; the interface stays in English", shown.value, folder)
-            _install_core_texts(Language.ENGLISH)
             return Language.ENGLISH
         else:
             log.info("Qt's own %s catalog is not in %s; standard buttons stay in English", shown.value, folder)
-    _install_core_texts(shown)
     return shown

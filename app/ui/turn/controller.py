@@ -35,7 +35,7 @@ class TurnController(QObject):
     metrics = Signal(object)  # ReplyMetrics, right before `finished`
     trace = Signal(object)  # TokenTrace, right before `finished`, when token probabilities were asked for
     finished = Signal(object)  # ReplyDone: the turn's end (a stopped turn too, with its partial text)
-    failed = Signal(str, str)  # partial text, message: the turn's end when it could not go on
+    failed = Signal(str, object)  # partial text, why (a str; a core text keeps its template): the turn's end
 
     def __init__(self, worker: LlmWorker, parent: QObject | None = None) -> None:
         super().__init__(parent)

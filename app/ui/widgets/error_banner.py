@@ -1,4 +1,4 @@
-"""One place that both logs an error and shows it, without a modal dialog that blocks the chat.
+"""A stack of notices that shows errors and news without a modal dialog that blocks the chat.
 
 Notices stack: a load failure followed by a damaged-settings notice shows both, newest
 first, each with its own severity and its own ✕; "Dismiss all" clears the stack. Only the
@@ -83,11 +83,12 @@ class ErrorBanner(QFrame):
         self.setVisible(False)
 
     def show_error(self, message: str, level: int = logging.ERROR, action: NoticeAction | None = None) -> None:
-        """Log `message` at `level` and put it on top of the stack (with `action`'s button, if given).
-
-        The log keeps the words as they came; the notice shows a core text in the reader's language.
-        """
+        """Log `message` at `level` and show it (the window's own banner is reached through `app.ui.message`)."""
         log.log(level, "%s", message)
+        self.show_notice(message, level, action)
+
+    def show_notice(self, message: str, level: int, action: NoticeAction | None = None) -> None:
+        """Put `message` on top (with `action`'s button, if given): a core text in the reader's language."""
         message = core_text.word(message)
         notice = Notice(message, level, action)
         self._notices = [notice, *(n for n in self._notices if n.text != message)][:MAX_NOTICES]

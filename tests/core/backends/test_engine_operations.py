@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.backends.local import host, wire
+from app.core.backends.local.process import EngineService
+from app.core.support.child_host import Aborts, run_job
+from app.core.support.child_messages import Failed, Finished, Job
 
 
 def test_every_kind_of_work_the_wire_carries_has_an_operation() -> None:
@@ -31,20 +34,20 @@ class RecordingSession:
 
 def run(session: Any, work: object) -> list[object]:
     sent: list[object] = []
-    host.run_job(session, wire.Job(7, work), host.Aborts(), sent.append)
+    run_job(EngineService(), session, Job(7, work), Aborts(), sent.append)
     return sent
 
 
 def test_an_unknown_operation_fails_naming_it_and_leaves_the_model_loaded() -> None:
     session = RecordingSession()
     [failed] = run(session, Rewind())
-    assert isinstance(failed, wire.Failed) and failed.job == 7
-    assert failed.error.kind == "engine"
+    assert isinstance(failed, Failed) and failed.job == 7
+    assert isinstance(failed.error, wire.ErrorInfo) and failed.error.kind == "engine"
     assert "Rewind" in failed.error.message
     assert not session.closed
 
 
 def test_a_known_operation_answers_with_its_result() -> None:
     session = RecordingSession()
-    assert run(session, wire.CountTokens("three small words")) == [wire.Finished(7, 3)]
-    assert run(session, wire.Unload()) == [wire.Finished(7, None)] and session.closed
+    assert run(session, wire.CountTokens("three small words")) == [Finished(7, 3)]
+    assert run(session, wire.Unload()) == [Finished(7, None)] and session.closed

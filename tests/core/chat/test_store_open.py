@@ -51,8 +51,8 @@ def test_a_database_locked_by_another_program_says_so_and_is_left_alone(
 ) -> None:
     path = tmp_path / "chats.sqlite3"
     ChatStore(path).close()
-    monkeypatch.setattr("app.core.chat.store.BUSY_TIMEOUT_S", 0.01)
-    monkeypatch.setattr("app.core.chat.store.OPEN_PATIENCE_S", 0.1)
+    monkeypatch.setattr("app.core.support.sqlite_policy.BUSY_TIMEOUT_S", 0.01)
+    monkeypatch.setattr("app.core.support.sqlite_policy.OPEN_PATIENCE_S", 0.1)
     holder = sqlite3.connect(path)
     holder.execute("PRAGMA locking_mode = EXCLUSIVE")
     holder.execute("BEGIN EXCLUSIVE")

@@ -7,7 +7,7 @@ import logging
 import psutil
 import pytest
 
-from app.core.memory.hardware import GpuState, HardwareMonitor
+from app.core.memory.hardware import GpuState, HardwareMonitor, RamSnapshot
 from app.core.monitor.clock import SessionClock
 from app.core.monitor.sampler import ResourceSampler
 from tests.fakes import fake_psutil, fake_pynvml
@@ -74,6 +74,23 @@ def test_a_gpu_without_sensors_reports_them_as_not_measured() -> None:
     machine = FakeMachine(gpus=[FakeGpu(temperature_c=None, power_mw=None, energy_mj=None, utilization=None)])
     (gpu,) = machine.sampler().sample().gpus
     assert (gpu.utilization_percent, gpu.temperature_c, gpu.power_w, gpu.energy_j) == (None, None, None, None)
+
+
+def test_the_gpu_panels_snapshot_is_made_from_the_samples_own_reading() -> None:
+    machine = FakeMachine()
+    machine.set_vram(app=1 * GIB, others=2 * GIB)
+    machine.system.processes[machine.window_pid] = FakeProcessState(rss=300 * MIB)
+    machine.system.processes[ENGINE_PID] = FakeProcessState(rss=2 * GIB)
+
+    sample = machine.sampler().sample()
+
+    hardware = sample.hardware
+    assert (hardware.state, hardware.reason) == (sample.gpu_state, sample.gpu_reason) == (GpuState.AVAILABLE, "")
+    (gpu,) = hardware.gpus
+    assert (gpu.total, gpu.used, gpu.free, gpu.this_process) == (8 * GIB, 3 * GIB, 5 * GIB, 1 * GIB)
+    assert (gpu.temperature_c, gpu.power_w) == (sample.gpus[0].temperature_c, sample.gpus[0].power_w)
+    assert hardware.ram == RamSnapshot(16 * GIB, 8 * GIB, 2 * GIB + 300 * MIB) and sample.ram_app == 2 * GIB + 300 * MIB
+    assert hardware.driver_version == "550.54.14" and hardware.can_offload
 
 
 def test_without_a_driver_the_sample_has_no_gpus_and_says_why() -> None:

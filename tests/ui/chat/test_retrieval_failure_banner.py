@@ -14,6 +14,7 @@ from app.core.chat.context_window import PlanRequest
 from app.core.chat.store import new_message
 from app.ui.chat.conversations import Conversations
 from app.ui.llm.retrieval import RetrievalJob, RetrievalThread, SharedEmbedder
+from app.ui.widgets.error_banner import NoticeAction
 from tests.ui.window_parts import PartsWindow
 
 CHAT = "chat-1"
@@ -26,7 +27,7 @@ class Window(PartsWindow):
         super().__init__()
         self.retrieval = RetrievalThread(index_path, SharedEmbedder())
         self.chats = Conversations(
-            self.state_signals, self.worker, self.session, self.chat_view, self.composer, self.banner,
+            self.state_signals, self.worker, self.session, self.chat_view, self.composer,
             self.add_dock, self.menu, parent=self, retrieval=self.retrieval.worker,
         )  # fmt: skip
 
@@ -56,13 +57,13 @@ def test_a_failed_document_search_is_shown_on_the_banner_by_the_gui_thread(
     window: Window, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shown_by: list[QThread] = []
-    show_error = window.banner.show_error
+    show_notice = window.banner.show_notice
 
-    def noting_the_thread(message: str, level: int = logging.ERROR) -> None:
+    def noting_the_thread(message: str, level: int, action: NoticeAction | None = None) -> None:
         shown_by.append(QThread.currentThread())
-        show_error(message, level)
+        show_notice(message, level, action)
 
-    monkeypatch.setattr(window.banner, "show_error", noting_the_thread)
+    monkeypatch.setattr(window.banner, "show_notice", noting_the_thread)
     window.retrieval.worker.retrieveRequested.emit(job("What does the keeper do?"))
     qtbot.waitUntil(lambda: window.banner.notices() != [], timeout=10_000)
     assert shown_by == [QThread.currentThread()]

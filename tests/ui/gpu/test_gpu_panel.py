@@ -17,10 +17,13 @@ from app.core.memory.calibration import CalibrationStore
 from app.core.memory.fallback import FallbackResult, FallbackStep
 from app.core.memory.hardware import GpuSnapshot, HardwareMonitor, OffloadSupport
 from app.core.memory.planner import MIB, Headroom
+from app.core.monitor.clock import SessionClock
+from app.core.monitor.sampler import ResourceSampler
 from app.core.support.formatting import format_bytes
 from app.core.types.load import LoadConfig, LoadReport
 from app.ui.gpu.memory_bars import MemoryBar
 from app.ui.gpu.panel import GpuPanel
+from app.ui.hardware_sampling import HardwareSampling
 from tests.fakes import fake_pynvml
 from tests.fakes.fake_pynvml import GIB, FakeGpu, FakeNvml
 
@@ -41,19 +44,22 @@ PanelFactory = Callable[[FakeNvml], tuple[GpuPanel, FakeLlmWorker]]
 
 @pytest.fixture
 def make_panel(qtbot: QtBot) -> Iterator[PanelFactory]:
-    panels: list[GpuPanel] = []
+    made: list[tuple[GpuPanel, HardwareSampling]] = []
 
     def make(fake: FakeNvml) -> tuple[GpuPanel, FakeLlmWorker]:
         worker = FakeLlmWorker()
         monitor = HardwareMonitor(nvml=fake.module, offload=OffloadSupport(True))
-        panel = GpuPanel(worker, monitor, CalibrationStore(), poll_interval_ms=50)
+        sampling = HardwareSampling(ResourceSampler(SessionClock(), monitor), interval_ms=50)
+        panel = GpuPanel(sampling, worker, CalibrationStore())
         qtbot.addWidget(panel)
-        panels.append(panel)
+        made.append((panel, sampling))
+        sampling.start()
         qtbot.waitUntil(lambda: panel.snapshot is not None)
         return panel, worker
 
     yield make
-    for panel in panels:
+    for panel, sampling in made:
+        sampling.shutdown()
         panel.shutdown()
 
 
@@ -237,7 +243,7 @@ def test_bars_show_this_app_other_processes_and_free_for_each_gpu(make_panel: Pa
     assert second.caption.endswith("of 12.00 GiB")
     assert "NVIDIA RTX A4000, NVIDIA GeForce RTX 3060" in panel.status_label.text()
 
-    fake.gpus[0].processes[os.getpid()] = 1 * GIB  # the bars follow the poller
+    fake.gpus[0].processes[os.getpid()] = 1 * GIB  # the bars follow the sampler
     qtbot.waitUntil(lambda: panel.gpu_bars[0].caption.startswith("GPU 0: this app 1.00 GiB"))
     panel.grab()
 
@@ -285,6 +291,26 @@ def test_after_a_gpu_load_the_plan_is_compared_with_nvml_and_remembered(
     assert CalibrationStore().correction(starter_model) == 100 * MIB
     assert panel.planner.correction == 100 * MIB  # the next estimate is corrected
     assert panel.planner.plan(31, panel.context_settings()).gpu_total == planned + 100 * MIB
+
+
+def test_a_load_is_measured_by_a_sample_taken_after_it_never_by_one_from_before(
+    make_panel: PanelFactory, qtbot: QtBot, starter_model: Path
+) -> None:
+    fake = fake_pynvml.one_gpu_with_other_process()
+    panel, worker = make_panel(fake)
+    load(qtbot, panel, worker, LoadConfig(starter_model, n_ctx=2048))
+    planned = panel.planner.plan(31, panel.context_settings()).gpu_total
+    with qtbot.waitSignal(panel._sampling.sampled) as taken:
+        panel._sampling.sample_now()
+    before_the_load = taken.args[0]  # this app holds nothing on the GPU yet
+
+    fake.gpus[0].processes[os.getpid()] = planned + 100 * MIB
+    worker.loaded.emit(LoadReport(config=LoadConfig(starter_model, n_ctx=2048, n_gpu_layers=31)))
+    panel._sampling.sampled.emit(before_the_load)  # a sample from before the load, handled only now
+    assert panel.check_label.text() == ""
+    qtbot.waitUntil(lambda: panel.check_label.text().startswith("After loading"))
+
+    assert f"measured {format_bytes(planned + 100 * MIB)}" in panel.check_label.text()
 
 
 def test_a_fallback_is_explained_and_the_slider_shows_the_setting_that_holds(

@@ -1,7 +1,7 @@
 """The Monitor panel as a user meets it: live plots, replies marked and hoverable, CSV export, alerts, idle unload.
 
-The machine is the fake one (fake psutil and NVML, a clock the test moves); the panel
-samples when the test asks (`sample_now`), so every step is deterministic.
+The machine is the fake one (fake psutil and NVML, a clock the test moves); the hardware
+sampler samples when the test asks (`sample_now`), so every step is deterministic.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from app.core.settings import MonitorSettings
 from app.core.types.load import LoadConfig, LoadReport
 from app.core.types.replies import ReplyDone
 from app.core.types.stats import ReplyMetrics, ReplyStats, StopReason
+from app.ui.hardware_sampling import HardwareSampling
 from app.ui.monitor.alert_notice import AlertNotice
 from app.ui.monitor.panel import MonitorPanel
 from app.ui.state_signals import StateSignals
@@ -42,9 +43,17 @@ class FakeLlmWorker(QObject):
 
 
 class Rig:
-    def __init__(self, qtbot: QtBot, panel: MonitorPanel, machine: FakeMachine, worker: FakeLlmWorker) -> None:
+    def __init__(
+        self,
+        qtbot: QtBot,
+        panel: MonitorPanel,
+        sampling: HardwareSampling,
+        machine: FakeMachine,
+        worker: FakeLlmWorker,
+    ) -> None:
         self.qtbot = qtbot
         self.panel = panel
+        self.sampling = sampling
         self.machine = machine
         self.worker = worker
         self.state = panel._state_signals.state
@@ -57,7 +66,7 @@ class Rig:
         """Time passes, then the panel takes a sample and handles it."""
         self.machine.tick(seconds)
         with self.qtbot.waitSignal(self.panel.sampled, timeout=5000):
-            self.panel.sample_now()
+            self.sampling.sample_now()
 
     def load(self, name: str = "model.Q4_K_M.gguf", n_gpu_layers: int = 99) -> None:
         config = LoadConfig(Path(name), n_ctx=4096, n_gpu_layers=n_gpu_layers)
@@ -86,32 +95,32 @@ class Rig:
 
 @pytest.fixture
 def make_rig(qtbot: QtBot) -> Iterator[Callable[..., Rig]]:
-    panels: list[MonitorPanel] = []
+    made: list[tuple[MonitorPanel, HardwareSampling]] = []
 
     def make(
         machine: FakeMachine | None = None, settings: MonitorSettings | None = None, history: SpeedHistory | None = None
     ) -> Rig:
         machine = machine or FakeMachine()
         worker = FakeLlmWorker()
+        sampling = HardwareSampling(machine.sampler(), interval_ms=NEVER_MS)
         panel = MonitorPanel(
             StateSignals(),
+            sampling,
             worker,  # type: ignore[arg-type]  # the fake has the signals the panel follows
             settings=settings,
-            sampler=machine.sampler(),
             history=history if history is not None else SpeedHistory(),
-            clock=machine.session,
-            interval_ms=NEVER_MS,
         )
         qtbot.addWidget(panel)
         panel.resize(480, 900)
         panel.show()
-        panels.append(panel)
-        qtbot.waitUntil(lambda: len(panel.timeline) == 1)  # the first sample comes at the start
-        qtbot.wait(50)  # and is handled
-        return Rig(qtbot, panel, machine, worker)
+        made.append((panel, sampling))
+        with qtbot.waitSignal(panel.sampled):  # the first sample comes at the start
+            sampling.start()
+        return Rig(qtbot, panel, sampling, machine, worker)
 
     yield make
-    for panel in panels:
+    for panel, sampling in made:
+        sampling.shutdown()
         panel.shutdown()
 
 
@@ -170,7 +179,7 @@ def test_export_writes_one_row_per_sample(make_rig: Callable[..., Rig], tmp_path
     assert rig.panel.export_label.text() == f"Saved 4 samples to {target}"
 
 
-@pytest.mark.expected_log("app.ui.monitor.sampling", logging.WARNING, r"could not be saved to")
+@pytest.mark.expected_log("app.ui.monitor.files", logging.WARNING, r"could not be saved to")
 def test_an_export_that_cannot_be_written_says_why_and_keeps_the_panel(
     make_rig: Callable[..., Rig], tmp_path: Path
 ) -> None:
@@ -274,14 +283,17 @@ def test_the_window_choice_narrows_the_plots_to_the_last_minutes(make_rig: Calla
 
 
 def test_on_this_machines_own_readings_the_panel_samples_and_closes(qtbot: QtBot) -> None:
-    panel = MonitorPanel(StateSignals(), interval_ms=50)
+    sampling = HardwareSampling(interval_ms=50)
+    panel = MonitorPanel(StateSignals(), sampling)
     qtbot.addWidget(panel)
+    sampling.start()
     try:
         qtbot.waitUntil(lambda: len(panel.timeline) >= 3, timeout=5000)
         qtbot.waitUntil(lambda: "RAM: Glassbox" in panel.status_label.text(), timeout=5000)
         latest = panel.timeline.latest
         assert latest is not None and latest.ram_total is not None and latest.window_pid > 0
     finally:
+        sampling.shutdown()
         panel.shutdown()
 
 

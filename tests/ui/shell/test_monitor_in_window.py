@@ -55,7 +55,7 @@ def test_the_api_servers_metrics_carry_the_monitors_readings_while_it_runs(windo
     qtbot.waitUntil(lambda: panel.running, timeout=30_000)
     try:
         with qtbot.waitSignal(window.monitor_panel.sampled, timeout=10_000):
-            window.monitor_panel.sample_now()
+            window.hardware_sampling.sample_now()
         assert panel.server is not None
         text = httpx2.get(panel.server.base_url.removesuffix("/v1") + "/metrics", timeout=10).text
         assert "glassbox_memory_available_bytes " in text and 'glassbox_alert_active{kind="vram_high"}' in text

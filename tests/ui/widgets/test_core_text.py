@@ -1,9 +1,10 @@
-"""Core text (English, filled in app/core) shown in the reader's language."""
+"""Core text (a template and its fields, from app/core) shown in the reader's language."""
 
 from __future__ import annotations
 
 import importlib.util
 import logging
+import pickle
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,12 +13,13 @@ from PySide6.QtCore import QTranslator
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from app.core.backends.local.wire import ErrorInfo
 from app.core.memory.fallback import FallbackStep
 from app.core.support.formatting import fill
-from app.core.support.user_text import CONTEXT, N_
+from app.core.support.user_text import CONTEXT, N_, UserText
+from app.core.types.errors import EngineError
 from app.core.types.stats import StopReason
 from app.ui.widgets import core_text
-from app.ui.widgets.core_text import CoreTexts
 from app.ui.widgets.error_banner import ErrorBanner
 from tests.repo import REPO_ROOT
 
@@ -25,7 +27,6 @@ TRANSLATIONS = {
     "Loading {name} was cancelled.": "已取消加载 {name}。",
     "The reply stopped: {reason}": "回复已停止：{reason}",
     "stopped by user": "用户已停止",
-    "{a} and {a} again": "{a}，又是 {a}",
     "{during} with {n_gpu_layers} GPU layers ran out of memory ({reason}).": (
         "{during}（{n_gpu_layers} 个 GPU 层）时显存不足（{reason}）。"
     ),
@@ -54,50 +55,72 @@ def _catalog(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def chinese(qapp: QApplication, tmp_path: Path) -> Iterator[CoreTexts]:
+def chinese(qapp: QApplication, tmp_path: Path) -> Iterator[None]:
     translator = QTranslator()
     assert translator.load(str(_catalog(tmp_path)))
     qapp.installTranslator(translator)
-    core_text.install(TRANSLATIONS)
-    yield CoreTexts(TRANSLATIONS)
-    core_text.install(())
+    yield
     qapp.removeTranslator(translator)
 
 
-def test_a_filled_core_text_is_worded_from_its_translated_template(chinese: CoreTexts) -> None:
+def test_a_filled_core_text_reads_as_english_and_keeps_its_template_and_fields() -> None:
+    text = fill(N_("Loading {name} was cancelled."), name=Path("tiny.gguf"))
+    assert text == "Loading tiny.gguf was cancelled." and str(text) == text
+    assert isinstance(text, UserText)
+    assert (text.template, text.fields) == ("Loading {name} was cancelled.", {"name": "tiny.gguf"})
+
+
+def test_a_core_text_crosses_a_pickle_and_an_exception_with_its_template() -> None:
+    inner = fill(N_("The reply stopped: {reason}"), reason=StopReason.USER)
+    outer = pickle.loads(pickle.dumps(fill(N_("Loading {name} was cancelled."), name=inner)))
+    assert isinstance(outer, UserText) and isinstance(outer.fields["name"], UserText)
+    info = pickle.loads(pickle.dumps(ErrorInfo.of(EngineError(outer))))  # as an error crosses the engine's pipe
+    assert isinstance(info.message, UserText) and core_text.word(info.to_exception()) == outer
+
+
+def test_a_filled_core_text_is_worded_from_its_translated_template(chinese: None) -> None:
     english = fill(N_("Loading {name} was cancelled."), name="tiny.gguf")
-    assert chinese.word(english) == "已取消加载 tiny.gguf。"
+    assert core_text.word(english) == "已取消加载 tiny.gguf。"
 
 
-def test_values_that_are_core_texts_are_worded_too(chinese: CoreTexts) -> None:
+def test_fields_that_are_core_texts_are_worded_too(chinese: None) -> None:
     english = fill(N_("The reply stopped: {reason}"), reason=StopReason.USER.value)
-    assert chinese.word(english) == "回复已停止：用户已停止"
+    assert core_text.word(english) == "回复已停止：用户已停止"
+    nested = fill(N_("Loading {name} was cancelled."), name=fill(N_("The reply stopped: {reason}"), reason="x"))
+    assert core_text.word(nested) == "已取消加载 回复已停止：x。"
 
 
-def test_a_placeholder_used_twice_must_hold_the_same_value(chinese: CoreTexts) -> None:
-    assert chinese.word("x and x again") == "x，又是 x"
-    assert chinese.word("x and y again") == "x and y again"
+def test_an_error_that_carries_a_core_text_is_worded(chinese: None) -> None:
+    error = EngineError(fill(N_("Loading {name} was cancelled."), name="tiny.gguf"))
+    assert core_text.word(error) == "已取消加载 tiny.gguf。"
 
 
-def test_text_from_no_template_is_shown_as_it_is(chinese: CoreTexts) -> None:
-    assert chinese.word("Hello from the model") == "Hello from the model"
-    assert chinese.word("") == ""
+def test_nothing_is_read_back_out_of_plain_english(chinese: None) -> None:
+    """Only a template with its fields is translated: the same words as a plain string stay as they are."""
+    assert core_text.word("Loading tiny.gguf was cancelled.") == "Loading tiny.gguf was cancelled."
+    assert core_text.word("Hello from the model") == "Hello from the model"
+    assert core_text.word("") == ""
 
 
-def test_a_message_composed_by_the_core_reads_chinese(chinese: CoreTexts) -> None:
+def test_an_unknown_template_falls_back_to_its_english_filled(chinese: None) -> None:
+    text = fill(N_("A template no catalog has: {what}."), what=StopReason.USER.value)
+    assert core_text.word(text) == "A template no catalog has: 用户已停止."
+
+
+def test_a_message_composed_by_the_core_reads_chinese(chinese: None) -> None:
     step = FallbackStep(n_gpu_layers=30, reason="cudaMalloc failed", next_n_gpu_layers=None)
     assert step.message == "Loading with 30 GPU layers ran out of memory (cudaMalloc failed)."
-    assert chinese.word(step.message) == "加载（30 个 GPU 层）时显存不足（cudaMalloc failed）。"
+    assert core_text.word(step.message) == "加载（30 个 GPU 层）时显存不足（cudaMalloc failed）。"
 
 
-def test_english_words_nothing_again() -> None:
-    core_text.install(())
-    assert core_text.word("Loading tiny.gguf was cancelled.") == "Loading tiny.gguf was cancelled."
+def test_english_shows_the_english_text() -> None:
+    text = fill(N_("Loading {name} was cancelled."), name="tiny.gguf")
+    assert core_text.word(text) == "Loading tiny.gguf was cancelled."
 
 
 @pytest.mark.expected_log("app.errors", logging.ERROR, r"Loading tiny\.gguf was cancelled")
 def test_the_banner_shows_core_text_in_the_readers_language_and_logs_it_as_it_came(
-    qtbot: QtBot, chinese: CoreTexts, caplog: pytest.LogCaptureFixture
+    qtbot: QtBot, chinese: None, caplog: pytest.LogCaptureFixture
 ) -> None:
     banner = ErrorBanner()
     qtbot.addWidget(banner)
@@ -105,11 +128,3 @@ def test_the_banner_shows_core_text_in_the_readers_language_and_logs_it_as_it_ca
     banner.show_error(fill(N_("Loading {name} was cancelled."), name="tiny.gguf"))
     assert banner.message() == "已取消加载 tiny.gguf。"
     assert "Loading tiny.gguf was cancelled." in caplog.text
-
-
-def test_a_long_text_that_matches_no_template_is_left_alone_quickly(chinese: CoreTexts) -> None:
-    """Text that is no core message (a model's own long words) is not searched through, whatever its length."""
-    many_fields = CoreTexts(["{a} and {b} or {c} with {d} then {e}."])
-    text = "and or with then " * 200 + "!"
-    assert many_fields.word(text) == text
-    assert chinese.word("x" * 10_000) == "x" * 10_000

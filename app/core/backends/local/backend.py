@@ -21,7 +21,7 @@ from pathlib import Path
 
 from app.core.backends.base import Capabilities, ModelInfo, TokenCount
 from app.core.backends.local import wire
-from app.core.backends.local.process import EngineCrashed, EngineLink, EngineProcess, next_job_id
+from app.core.backends.local.process import EngineCrashed, EngineLink, EngineProcess
 from app.core.backends.local.session import LoadListener
 from app.core.chat.context_window import PlanRequest, PlanResult
 from app.core.chat.prompt_inspector import InspectRequest, PromptInspection
@@ -30,6 +30,8 @@ from app.core.inference.replay import ReplayReport
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import FallbackResult
 from app.core.models.library import installed_models
+from app.core.support.child_messages import Failed, Finished, Job
+from app.core.support.child_process import next_job_id
 from app.core.support.stop_flag import StopFlag
 from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
@@ -153,7 +155,7 @@ class LocalBackend:
 
     def _stream(self, work: wire.Reply | wire.Complete | wire.Fork, stop: threading.Event) -> Iterator[ReplyEvent]:
         self._doing = "writing a reply"
-        job = wire.Job(next_job_id(), work)
+        job = Job(next_job_id(), work)
         self._submit(job)
         parts: list[str] = []
         pieces = 0
@@ -166,7 +168,7 @@ class LocalBackend:
                     yield TokenPiece(event.text, event.token_ids[0])
                     for token_id in event.token_ids[1:]:
                         yield TokenPiece("", token_id)
-                elif isinstance(event, wire.Finished):
+                elif isinstance(event, Finished):
                     assert isinstance(event.value, ReplyDone)
                     finished = True
                     yield event.value
@@ -233,7 +235,7 @@ class LocalBackend:
 
     # ---- jobs ------------------------------------------------------------------------
 
-    def _submit(self, job: wire.Job) -> None:
+    def _submit(self, job: Job) -> None:
         """Send `job`; EngineCrashed when the engine died since the last one (the model went with it)."""
         try:
             self.link.submit(job)
@@ -248,11 +250,11 @@ class LocalBackend:
     def _run(
         self, work: wire.Work, abort: threading.Event | None = None, listener: LoadListener | None = None
     ) -> object:
-        job = wire.Job(next_job_id(), work)
+        job = Job(next_job_id(), work)
         self._submit(job)
         try:
             for event in self._events(job.id, abort):
-                if isinstance(event, wire.Finished):
+                if isinstance(event, Finished):
                     return event.value
                 if listener is not None:
                     _tell(listener, event)
@@ -276,10 +278,10 @@ class LocalBackend:
                 event = self.link.next_event(wait_s)
                 if event is None or getattr(event, "job", job_id) != job_id:
                     continue  # nothing yet, or a late event of a job its caller gave up on
-                if isinstance(event, wire.Failed):
+                if isinstance(event, Failed):
                     raise event.error.to_exception()
                 yield event
-                if isinstance(event, wire.Finished):
+                if isinstance(event, Finished):
                     return
 
 

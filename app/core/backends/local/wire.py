@@ -1,11 +1,10 @@
-"""The messages between the window's process and the engine child, over one duplex pipe.
+"""The engine's own messages, on top of those every child host speaks (app/core/support/child_messages.py).
 
-Every message is a small frozen dataclass, pickled by `multiprocessing.connection`. A job
-(load, reply, plan, inspect, count, unload) carries an id; the child answers with events of
-that id and ends each job with exactly one `Finished` or `Failed`. `Abort` may arrive at any
-time: the child's reader thread sets the running job's stop flag at once, so a reply stops
-within a token and a load or a prompt evaluation at llama.cpp's next abort check. `Log`
-records are not tied to a job.
+A job's work is one of the `Work` kinds below (load, reply, plan, inspect, count, unload …);
+the child answers with events of the job's id (load stages, progress, reply pieces) and ends
+each job with exactly one `Finished` or `Failed`. An `Abort` sets the running job's stop flag
+at once, so a reply stops within a token and a load or a prompt evaluation at llama.cpp's next
+abort check.
 
 Errors cross the boundary as their kind and fields (`ErrorInfo`), not as pickled
 exceptions, and are rebuilt on the other side as the same exception types.
@@ -13,7 +12,6 @@ exceptions, and are rebuilt on the other side as the same exception types.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +22,8 @@ from app.core.inference.sampling import SamplingParams
 from app.core.memory.beam_fit import BeamWidthDoesNotFit
 from app.core.memory.fallback import FallbackStep, OutOfMemoryError
 from app.core.models.validation import ModelFileError
+from app.core.support.child_messages import Failed, Finished, Log, Ready
+from app.core.support.user_text import text_of
 from app.core.types.errors import EngineError, LoadCancelled, PromptTooLong
 from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
@@ -104,33 +104,11 @@ class Fork:
     token_probabilities: bool
 
 
+# Every kind of work a job of the engine carries: one entry each in host.OPERATIONS.
 Work = Load | Reply | Complete | Plan | Inspect | CountTokens | Unload | BeamSearch | Replay | Fork
 
 
-@dataclass(frozen=True)
-class Job:
-    id: int
-    work: Work
-
-
-@dataclass(frozen=True)
-class Abort:
-    """Stop job `id` (a reply, or a load) as soon as the engine can."""
-
-    id: int
-
-
-@dataclass(frozen=True)
-class Shutdown:
-    pass
-
-
 # ---- events: child → window -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Ready:
-    pid: int
 
 
 @dataclass(frozen=True)
@@ -161,14 +139,6 @@ class Pieces:
 
 
 @dataclass(frozen=True)
-class Finished:
-    """The job's result: a FallbackResult, a ReplyDone, a PlanResult, a PromptInspection, an int, or None."""
-
-    job: int
-    value: object
-
-
-@dataclass(frozen=True)
 class ErrorInfo:
     kind: str  # one of the KINDS below
     message: str
@@ -176,6 +146,10 @@ class ErrorInfo:
     reason: str = ""  # model_file: why it cannot be used
     prompt_tokens: int = 0  # prompt_too_long: the prompt's length
     n_ctx: int = 0  # prompt_too_long: the context's
+
+    @property
+    def unexpected(self) -> bool:
+        return self.kind == "unexpected"
 
     def to_exception(self) -> Exception:
         if self.kind == "model_file":
@@ -187,12 +161,12 @@ class ErrorInfo:
     @classmethod
     def of(cls, error: BaseException) -> ErrorInfo:
         if isinstance(error, ModelFileError):
-            return cls("model_file", str(error), str(error.path), error.reason)
+            return cls("model_file", text_of(error), str(error.path), error.reason)
         if isinstance(error, PromptTooLong):
-            return cls("prompt_too_long", str(error), prompt_tokens=error.prompt_tokens, n_ctx=error.n_ctx)
+            return cls("prompt_too_long", text_of(error), prompt_tokens=error.prompt_tokens, n_ctx=error.n_ctx)
         for kind, error_type in _KINDS.items():
             if type(error) is error_type:
-                return cls(kind, str(error))
+                return cls(kind, text_of(error))
         return cls("unexpected", f"{type(error).__name__}: {error}")
 
 
@@ -204,24 +178,6 @@ _KINDS: dict[str, type[Exception]] = {
     "beam_does_not_fit": BeamWidthDoesNotFit,
     "unexpected": RuntimeError,
 }
-
-
-@dataclass(frozen=True)
-class Failed:
-    job: int
-    error: ErrorInfo
-
-
-@dataclass(frozen=True)
-class Log:
-    """A log record of the child, re-logged in the window's process under the same logger."""
-
-    logger: str
-    level: int
-    message: str
-
-    def emit(self) -> None:
-        logging.getLogger(self.logger).log(self.level, "%s", self.message)
 
 
 Event = Ready | Stage | Progress | FallbackStepped | Pieces | Finished | Failed | Log

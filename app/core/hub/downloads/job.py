@@ -224,7 +224,11 @@ class DownloadJob:
             self._fail(DownloadError(describe_os_error(error, where), "file system", next_step=NextStep.RESUME))
         except Exception as error:  # never let a job thread die silently
             log.exception("Download of %s failed unexpectedly", self.request.filename)
-            self._fail(DownloadError(f"Unexpected error: {error}.", "unexpected", next_step=NextStep.RESUME))
+            self._fail(
+                DownloadError(
+                    fill(N_("Unexpected error: {error}."), error=error), "unexpected", next_step=NextStep.RESUME
+                )
+            )
         finally:
             self._ended.set()
 

@@ -254,8 +254,12 @@ class RangeTransfer:
 def _size_mismatch(plan: DownloadPlan, served: int) -> DownloadError:
     """Not resumable: the job deletes the download."""
     return DownloadError(
-        f"{plan.filename}: the server sends {served} bytes but the Hub lists {plan.expected_size}; "
-        "the download was deleted.",
+        fill(
+            N_("{file}: the server sends {served} bytes but the Hub lists {expected}; the download was deleted."),
+            file=plan.filename,
+            served=served,
+            expected=plan.expected_size,
+        ),
         "size mismatch",
         resumable=False,
         next_step=NextStep.REFRESH,

@@ -1,7 +1,9 @@
-"""The hardware poller: VRAM and RAM about once a second, model headers, and the check after a load.
+"""The GPU panel's disk work: model headers, and the check of a load against what was measured after it.
 
-One `HardwareWorker` in its own thread (the one wrapper in app.ui.threads) does everything
-that reads the hardware or the disk for the GPU panel, and answers with signals.
+One `GpuJobsWorker` in its own thread (the one wrapper in app.ui.threads) reads the model
+files' headers and the VRAM calibration, and answers with signals. It never reads the
+hardware: the window's one sampler (app.ui.hardware_sampling) does, and the panel hands
+it the first snapshot taken after a load.
 """
 
 from __future__ import annotations
@@ -10,16 +12,14 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from app.core.memory.calibration import CalibrationStore, PlanCheck, measure_after_load
-from app.core.memory.hardware import HardwareMonitor, HardwareSnapshot
+from app.core.memory.hardware import HardwareSnapshot
 from app.core.models.gguf_info import GgufInfo, GgufInfoError, read_gguf_info
 from app.ui.threads import WorkerThread
 
 log = logging.getLogger(__name__)
-
-POLL_INTERVAL_MS = 1000
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,7 @@ class MeasureRequest:
     planned: int  # the plan shown, with calibration
     planned_raw: int  # the same plan without calibration (what the record compares against)
     before: HardwareSnapshot | None
+    asked_at: float  # session seconds when the measurement was asked for, after the load: a sample from then on
 
 
 @dataclass(frozen=True)
@@ -48,45 +49,21 @@ class MeasuredLoad:
     correction: int  # the file's correction after this measurement
 
 
-class HardwareWorker(QObject):
-    """Polls the hardware monitor, reads model headers, measures loads; lives in its own thread."""
+class GpuJobsWorker(QObject):
+    """Reads model headers and measures loads; lives in its own thread."""
 
-    snapshotReady = Signal(object)  # HardwareSnapshot
     modelReady = Signal(object)  # ModelMemory
     modelFailed = Signal(str)
     loadMeasured = Signal(object)  # MeasuredLoad
 
-    startRequested = Signal()
     modelRequested = Signal(object)  # Path
-    measureRequested = Signal(object)  # MeasureRequest
+    measureRequested = Signal(object, object)  # MeasureRequest, the HardwareSnapshot taken after the load
 
-    def __init__(self, monitor: HardwareMonitor, calibration: CalibrationStore, interval_ms: int) -> None:
+    def __init__(self, calibration: CalibrationStore) -> None:
         super().__init__()
-        self._monitor = monitor
         self._calibration = calibration
-        self._interval_ms = interval_ms
-        self._timer: QTimer | None = None
-        self.startRequested.connect(self._start)
         self.modelRequested.connect(self._read_model)
         self.measureRequested.connect(self._measure)
-
-    @Slot()
-    def _start(self) -> None:
-        self._timer = QTimer(self)
-        self._timer.setInterval(self._interval_ms)
-        self._timer.timeout.connect(self._poll)
-        self._timer.start()
-        self._poll()
-
-    def close(self) -> None:
-        """Stop polling and let go of NVML; runs in the poller's thread once its event loop has ended."""
-        if self._timer is not None:
-            self._timer.stop()
-        self._monitor.close()
-
-    @Slot()
-    def _poll(self) -> None:
-        self.snapshotReady.emit(self._monitor.snapshot())
 
     @Slot(object)
     def _read_model(self, path: Path) -> None:
@@ -98,10 +75,8 @@ class HardwareWorker(QObject):
             return
         self.modelReady.emit(ModelMemory(path, info, self._correction(path)))
 
-    @Slot(object)
-    def _measure(self, request: MeasureRequest) -> None:
-        after = self._monitor.snapshot()
-        self.snapshotReady.emit(after)
+    @Slot(object, object)
+    def _measure(self, request: MeasureRequest, after: HardwareSnapshot) -> None:
         check = measure_after_load(request.planned, request.before, after)
         if check.measured is not None:
             try:
@@ -120,21 +95,18 @@ class HardwareWorker(QObject):
             return 0
 
 
-class HardwarePoller:
-    """The hardware worker in its own thread: connect to the worker's signals, then `start()`."""
+class GpuJobs:
+    """The GPU panel's worker in its own thread: connect to the worker's signals, then `start()`."""
 
-    def __init__(
-        self, monitor: HardwareMonitor, calibration: CalibrationStore, interval_ms: int = POLL_INTERVAL_MS
-    ) -> None:
-        self.worker = HardwareWorker(monitor, calibration, interval_ms)
-        self.thread = WorkerThread(self.worker, "hardware-poller", on_end=self.worker.close)
+    def __init__(self, calibration: CalibrationStore) -> None:
+        self.worker = GpuJobsWorker(calibration)
+        self.thread = WorkerThread(self.worker, "gpu-panel-jobs")
 
     def start(self) -> None:
         self.thread.start()
-        self.worker.startRequested.emit()
 
     def request_stop(self) -> None:
-        """Never waits: a poll or a header read in progress finishes, then the thread ends."""
+        """Never waits: a header read or a measurement in progress finishes, then the thread ends."""
         self.thread.request_stop()
 
     def shutdown(self) -> None:

@@ -1,0 +1,79 @@
+"""One child-process host for every child: jobs run through the service's table, in a process of its own."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+from collections.abc import Iterator
+
+import pytest
+
+from app.core.support.child_messages import Failed, Finished, Job
+from app.core.support.child_process import ChildProcess, next_job_id
+from tests.core.support.child_services import (
+    ArithmeticCrashed,
+    ArithmeticFailed,
+    ArithmeticService,
+    Die,
+    Double,
+    Rewind,
+)
+
+log = logging.getLogger(__name__)
+WAIT_S = 60.0  # a bound on a wait that a working child answers at once
+
+
+@pytest.fixture
+def child() -> Iterator[ChildProcess]:
+    process = ChildProcess(ArithmeticService(), lambda: "doing sums", log)
+    yield process
+    process.close()
+
+
+def answer(child: ChildProcess, work: object) -> Finished | Failed:
+    job = Job(next_job_id(), work)
+    child.submit(job)
+    event = child.next_event(WAIT_S)
+    assert isinstance(event, Finished | Failed) and event.job == job.id
+    return event
+
+
+def test_a_job_is_answered_by_its_operation_in_a_process_of_its_own(child: ChildProcess) -> None:
+    finished = answer(child, Double(21))
+
+    assert finished == Finished(finished.job, 42)
+    assert child.pid is not None and child.pid != os.getpid()
+
+
+def test_an_unknown_operation_fails_naming_it_and_the_child_serves_on(child: ChildProcess) -> None:
+    failed = answer(child, Rewind())
+
+    assert isinstance(failed, Failed)
+    error = failed.error.to_exception()
+    assert isinstance(error, ArithmeticFailed) and "Rewind" in str(error)
+    assert isinstance(answer(child, Double(2)), Finished)
+
+
+@pytest.mark.expected_log(__name__, logging.ERROR, r"ended \(-9\) while doing sums")
+def test_a_child_that_dies_is_the_services_crash_error_said_once_then_a_fresh_child(child: ChildProcess) -> None:
+    answer(child, Double(1))
+    first = child.pid
+
+    with pytest.raises(ArithmeticCrashed) as crash:
+        answer(child, Die())
+
+    assert crash.value.exit_code == -signal.SIGKILL
+    after = answer(child, Double(4))
+    assert isinstance(after, Finished) and after.value == 8
+    assert child.pid not in (None, first)
+
+
+def test_a_child_that_cannot_open_what_it_serves_says_why_and_ends() -> None:
+    process = ChildProcess(ArithmeticService(refuse_to_open="the model file is damaged"), lambda: "starting", log)
+    try:
+        with pytest.raises(ArithmeticFailed, match="the model file is damaged"):
+            process.submit(Job(next_job_id(), Double(1)))
+        assert not process.running
+    finally:
+        process.close()
