@@ -71,7 +71,7 @@ def open_main_window(qtbot: QtBot, starter_model: Path) -> WindowOpener:
         main.show()
         qtbot.waitUntil(lambda: main.state.loaded_model is not None, timeout=WINDOW_LOAD_TIMEOUT_MS)
         if greedy_tokens is not None:
-            main.sampling = replace(GREEDY, max_tokens=greedy_tokens)
+            main.chats.set_sampling(replace(GREEDY, max_tokens=greedy_tokens))
         if active:
             main.activateWindow()
             qtbot.waitUntil(main.isActiveWindow)

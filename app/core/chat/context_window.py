@@ -34,7 +34,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from app.core.inference.engine import Engine
 from app.core.support.formatting import fill
@@ -62,6 +62,13 @@ class TokenCounter(Protocol):
     def count_tokens(self, messages: Sequence[ChatMessage]) -> int: ...
 
 
+@runtime_checkable
+class PromptTokenizer(Protocol):
+    """A counter that also gives the prompt's token ids (the Engine; a server's counter only counts)."""
+
+    def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]: ...
+
+
 class WindowMessage(Protocol):
     """A message of the conversation: the chat store's Message fits."""
 
@@ -77,9 +84,11 @@ class WindowMessage(Protocol):
 
 @dataclass(frozen=True)
 class WindowTurn:
-    """A plain WindowMessage, for conversations that do not come from the chat store."""
+    """A plain WindowMessage: what of a message crosses into the engine process to be planned (the
+    stored message's stats, token traces and replay records stay behind), or a turn of a conversation
+    that does not come from the chat store."""
 
-    id: int
+    id: Hashable
     role: str
     text: str
 
@@ -111,6 +120,7 @@ class WindowPlan:
     notice: str = ""
     estimated_tokens: int = 0  # from the measured message costs; equals prompt_tokens for additive templates
     retrieved_tokens: int = 0  # what the retrieved excerpts in front of the newest message take (see `plan`)
+    prompt_ids: tuple[int, ...] = ()  # the prompt's tokens when asked for (`with_ids`): the reply starts from them
 
     @property
     def used_tokens(self) -> int:
@@ -158,6 +168,7 @@ class ContextWindow:
         reserve: int,
         policy: WindowPolicy = WindowPolicy.ROLLING,
         retrieved: str = "",
+        with_ids: bool = False,
     ) -> WindowPlan:
         """The messages to send so that the prompt plus `reserve` fits `n_ctx`.
 
@@ -170,6 +181,10 @@ class ContextWindow:
         the user's, and counts as part of it, so older turns leave the window to make room for
         it and the real count of the prompt covers it; `retrieved_tokens` says what it took.
         Only this turn's prompt carries it: the stored message stays as the user wrote it.
+
+        `with_ids`: the plan keeps the token ids of its prompt, from the count that checked it, so the
+        reply is generated from them and the conversation is tokenized once per turn (a counter that
+        cannot give ids, a server's, leaves them empty).
         """
         plain_newest = None
         if retrieved:
@@ -205,12 +220,17 @@ class ContextWindow:
         for option in options[len(options) - 1 if chosen is None else chosen :]:
             kept = [*messages[: option.pinned], *messages[option.start :]]
             prompt = (*head, *(ChatMessage(m.role, m.text) for m in kept))
-            real = self._counter.count_tokens(prompt)
+            ids = self._prompt_ids(prompt) if with_ids else ()
+            real = len(ids) if ids else self._counter.count_tokens(prompt)
             if real <= budget:
                 plan = self._result(prompt, kept, messages, option, real, frame, n_ctx, reserve, policy)
                 added = 0 if plain_newest is None else blocks[-1] - self._costs.block(head, "user", plain_newest.text)
-                return replace(plan, estimated_tokens=estimate(option), retrieved_tokens=added)
+                return replace(plan, estimated_tokens=estimate(option), retrieved_tokens=added, prompt_ids=ids)
         raise self._no_fit(policy, head, messages, blocks, base, total, n_ctx, reserve)
+
+    def _prompt_ids(self, prompt: Sequence[ChatMessage]) -> tuple[int, ...]:
+        counter = self._counter
+        return tuple(counter.prompt_tokens(prompt)) if isinstance(counter, PromptTokenizer) else ()
 
     def _result(
         self,
@@ -415,6 +435,7 @@ class PlanRequest:
     reserve: int
     policy: WindowPolicy = WindowPolicy.ROLLING
     retrieved: str = ""  # excerpts in front of the newest message (ContextWindow.plan)
+    with_ids: bool = False  # the plan keeps its prompt's token ids (a turn generates from them)
 
 
 @dataclass(frozen=True)
@@ -455,7 +476,13 @@ class EnginePlanner:
             n_ctx = self._engine.n_ctx
             reserve = reply_reserve(request.reserve, n_ctx)
             plan = self._window.plan(
-                request.system_prompt, request.messages, n_ctx, reserve, request.policy, request.retrieved
+                request.system_prompt,
+                request.messages,
+                n_ctx,
+                reserve,
+                request.policy,
+                request.retrieved,
+                request.with_ids,
             )
         except WindowError as error:
             return PlanResult(request, error=text_of(error))

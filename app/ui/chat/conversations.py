@@ -1,13 +1,13 @@
 """Conversations in the main window: the chat list, the settings panel, the context meter, and the
-flow of a turn through the chat history and the context window.
+chat history that a turn starts from and is saved into.
 
 The shell creates it with what it needs — the application state, the LLM worker, the chat
 session, the chat view, the composer, a way to add docks and the Chat menu to fill — and
-places its `meter` above the composer. It hands it the moments of a
-turn: `send` (a user message), `start_reply` (save an empty reply, plan the context window
-on the LLM worker, then generate), `reply_finished` / `reply_failed`. Everything else —
-regenerate, edit and continue, versions, opening chats, settings — starts here; what only
-the shell can do it asks for with a signal (connected directly, so the shell has acted
+places its `meter` above the composer. It hands it the moments of a turn: `send` (a user
+message) and `start_reply`; the turn itself — retrieve, plan, generate, its Stop and its one
+end — is `replies` (ChatReplies, app/ui/chat/replies.py). Everything else — regenerate, edit
+and continue, versions, opening chats, settings — starts here; what only the shell can do it
+asks for with a signal (connected directly, so the shell has acted
 when `emit` returns).
 """
 
@@ -15,44 +15,36 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any
 
-from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QInputDialog, QMenu, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QMenu, QWidget
 
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowMessage, WindowPlan
 from app.core.chat.store import Message, MessageState, SearchHit
-from app.core.documents.retrieval import Retrieval
-from app.core.inference import decoding_mode, replay, token_probs
 from app.core.inference.chat_format import default_system_prompt
-from app.core.inference.decoding_mode import BeamReplyDone
 from app.core.inference.sampling import SamplingParams
 from app.core.support.formatting import fill
 from app.core.types.load import LoadReport
-from app.core.types.replies import ReplyDone
-from app.core.types.stats import ReplyMetrics, ReplyStats, StopReason
-from app.core.types.token_trace import TokenTrace
+from app.core.types.stats import ReplyMetrics
 from app.ui import message
 from app.ui.chat.citations import RECALLED_MARK, CitationsBar, recalled_badge, recalled_ids, retrieved_sources
 from app.ui.chat.composer import Composer
 from app.ui.chat.context_meter import ContextMeter
-from app.ui.chat.decoding_mode import reply_request
-from app.ui.chat.session import ChatSession, stats_dict
+from app.ui.chat.message_menu import MessageMenus
+from app.ui.chat.replies import ChatReplies
+from app.ui.chat.session import ChatSession
 from app.ui.chat.settings_panel import SettingsPanel
 from app.ui.chat.sidebar import ChatSidebar
 from app.ui.chat.view import ChatView, MessageWidget
 from app.ui.llm.decoding_replies import ForkSpec
-from app.ui.llm.retrieval import RetrievalJob, RetrievalWorker
+from app.ui.llm.retrieval import RetrievalWorker
 from app.ui.llm.worker import LlmWorker
 from app.ui.state_signals import StateSignals
-from app.ui.threads import rearm
 from app.ui.widgets.core_text import word
 from app.ui.widgets.reply_footer import reply_footer
 
 METER_DELAY_MS = 400  # the meter follows typing after this pause
-REPLY = "reply"
 METER = "meter"
 
 DockAdder = Callable[[str, str, QWidget, Qt.DockWidgetArea], QDockWidget]  # title, object name, panel, area
@@ -69,8 +61,6 @@ class _Draft:
 
 class Conversations(QObject):
     continueRequested = Signal()  # reply to the conversation as it stands (after regenerate or an edit)
-    replyRefused = Signal(object)  # (str) the context window refused the turn: the reply did not start
-    stopRequested = Signal()  # stop the reply streaming now (its chat is about to be deleted)
     reloadRequested = Signal(object)  # Path: load the model on duty again, with the settings saved now
     titleChanged = Signal(str)  # the window title for the chat on show
     statusMessage = Signal(str, int)  # text, for so many milliseconds
@@ -96,24 +86,19 @@ class Conversations(QObject):
         self.chat_view = chat_view
         self.composer = composer
         self.session = session
-        self.reply: Message | None = None  # the reply streaming now
-        self._metrics: ReplyMetrics | None = None
-        self._trace: TokenTrace | None = None
         self._meter_pending = False
         self._meter_again = False  # asked while a plan was on its way: plan once more when it comes
         self.last_plan: WindowPlan | None = None
         self._delete_after_reply: str | None = None  # a chat deleted while its reply was written
         self._listed: list[SearchHit] = []  # what the chat list shows, as last found
-        # Documents and long memory: the retrieval worker, and what it found for the reply being written.
-        self.retrieval = retrieval
-        self._retrieval_job: RetrievalJob | None = None
-        self.last_retrieval: Retrieval | None = None
-        self.pending_fork: ForkSpec | None = None  # the next reply forks an earlier one (fork_reply)
+        self.retrieval = retrieval  # documents and long memory
         self.message_extras: list[Callable[[MessageWidget, Message], None]] = []  # called as a message's actions fill
 
         self.sidebar = ChatSidebar()
         self.settings_panel = SettingsPanel(session.store)
         self.meter = ContextMeter()
+        self.menus = MessageMenus(self.state, session, chat_view, self)
+        self.replies = ChatReplies(self.state, worker, session, chat_view, self.sidebar, retrieval, self)
         self.sidebar_dock = add_dock(self.tr("Chats"), "ChatsDock", self.sidebar, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.settings_dock = add_dock(
             self.tr("Chat settings"), "ChatSettingsDock", self.settings_panel, Qt.DockWidgetArea.RightDockWidgetArea
@@ -133,7 +118,7 @@ class Conversations(QObject):
         self.regenerate_action.triggered.connect(self.regenerate)
         self.edit_action = QAction(self.tr("Edit last message…"), menu)
         self.edit_action.setShortcut(QKeySequence("Ctrl+E"))
-        self.edit_action.triggered.connect(self._edit_last)
+        self.edit_action.triggered.connect(self.menus.edit_last)
         self.export_markdown_action = QAction(self.tr("Export as Markdown…"), menu)
         self.export_markdown_action.triggered.connect(lambda: self._export_current("markdown"))
         self.export_json_action = QAction(self.tr("Export as JSON…"), menu)
@@ -160,10 +145,14 @@ class Conversations(QObject):
         self.sidebar.exportRequested.connect(session.export_chat)
         self.sidebar.searchChanged.connect(session.search)
         self.settings_panel.model.reloadRequested.connect(self._reload_model)
-        worker.token.connect(session.reply_grew)
-        worker.replyMetrics.connect(self._remember_metrics)
-        worker.replyTokens.connect(self._remember_trace)
-        worker.windowPlanned.connect(self._on_planned)
+        worker.windowPlanned.connect(self._on_meter_planned)
+        self.replies.replyBegun.connect(self.menus.attach)
+        self.menus.editSubmitted.connect(self.edit_and_continue)
+        self.menus.regenerateRequested.connect(self.regenerate)
+        self.replies.planShown.connect(self._show_plan)
+        self.replies.retrievalShown.connect(self.retrievalShown)
+        self.replies.replySaved.connect(self._on_reply_saved)
+        self.replies.retryRequested.connect(self.regenerate)
         self.state_signals.modelLoaded.connect(lambda _report: self.refresh_meter())
         self.state_signals.modelLoaded.connect(self._show_model_defaults)
         self.state_signals.changed.connect(
@@ -172,7 +161,6 @@ class Conversations(QObject):
             )  # a model on duty, nothing running
         )
         if self.retrieval is not None:
-            self.retrieval.retrieved.connect(self._on_retrieved)
             self.retrieval.options.connect(self._on_retrieval_options)
             self.retrieval.failed.connect(self._on_retrieval_failed)  # a method: it runs in this (the GUI) thread
             self.settings_panel.prompt.longMemoryToggled.connect(self._set_long_memory)
@@ -192,170 +180,29 @@ class Conversations(QObject):
         self.chat_view.scroll_to_end()
 
     def start_reply(self) -> None:
-        """Save an empty reply, show it streaming, and ask the LLM worker for the context window."""
-        used = self.session.effective()
-        loaded = self.state.loaded_config
-        model = Path(loaded.model_path).stem if loaded is not None else ""
-        snapshot = {
-            "sampling": used.sampling.to_dict(),
-            "system_prompt": used.system_prompt,
-            "window_policy": used.window_policy.value,
-            "n_ctx": loaded.n_ctx if loaded is not None else 0,  # the model's, not a setting not yet loaded
-            "decoding": self.session.chat_settings.decoding.to_dict(),
-        }
-        history = self.session.window_messages()
-        # A Stop from now on is this reply's: retrieval and planning look at it, and so does the token loop.
-        rearm(self.worker.stop_event, self.worker.closing)
-        self.reply = self.session.begin_reply(model, snapshot)
-        self._metrics = None
-        self.sidebar.set_writing(self.reply.chat_id)
-        live = self.chat_view.begin_reply(key=self.reply.id)
-        self._attach_menu(live)
-        request = PlanRequest(REPLY, used.system_prompt, history, used.sampling.max_tokens, used.window_policy)
-        self.last_retrieval = None
-        if self.retrieval is None or not history or history[-1].role != "user":
-            self.worker.planRequested.emit(request)
-            return
-        window = tuple(str(i) for i in self.last_plan.kept_ids) if self.last_plan is not None else ()
-        self._retrieval_job = RetrievalJob(
-            self.session.chat.id, request, tuple(m.id for m in history), window, loaded.n_ctx if loaded else 0
-        )
-        self.retrieval.retrieveRequested.emit(self._retrieval_job)
+        """Save an empty reply, show it streaming, and run the turn (ChatReplies)."""
+        self.replies.start(tuple(str(i) for i in self.last_plan.kept_ids) if self.last_plan is not None else ())
 
-    def _on_retrieved(self, job: RetrievalJob, retrieval: Retrieval) -> None:
-        """The excerpts for the reply waiting to be planned: the planner counts them in front of the message."""
-        if job is not self._retrieval_job or self.reply is None:
-            return
-        self._retrieval_job = None
-        if self._stopped_before_generating():  # Stop (or closing) came while the excerpts were searched
-            return
-        if retrieval.block:
-            self.last_retrieval = retrieval
-            self.retrievalShown.emit(retrieval)
-        self.worker.planRequested.emit(replace(job.plan, retrieved=retrieval.block))
-
-    def _stopped_before_generating(self) -> bool:
-        """End the reply as stopped at once when Stop came before its first token (nothing is generated)."""
-        if not self.worker.stop_event.is_set():
-            return False
-        self.worker.finished.emit(ReplyDone("", ReplyStats(stop_reason=StopReason.USER)))
-        return True
-
-    def reply_finished(self, done: ReplyDone) -> None:
-        """Save the finished reply with its state and stats; show its footer and version.
-
-        A reply stopped before its first token (Stop, a chat switch, closing) leaves nothing
-        in the history, as an empty failed one does: reopened, the chat has no empty bubble.
-        """
-        stats = self._metrics.to_dict() if self._metrics is not None else stats_dict(done.stats)
-        self._metrics = None
-        trace, self._trace = self._trace, None
-        if trace is not None and trace.steps:
-            stats[token_probs.STATS_KEY] = trace.to_dict()  # the token view comes back with the chat
-        if self.last_plan is not None:
-            stats["window"] = _window_stats(self.last_plan)
-        if self.last_retrieval is not None:
-            stats["retrieval"] = self.last_retrieval.to_dict()
-        if done.replay is not None:
-            stats[replay.STATS_KEY] = done.replay.to_dict()  # Replay runs it again; exported with the chat
-        if isinstance(done, BeamReplyDone):
-            stats[decoding_mode.STATS_KEY] = done.beams
-        state = {
-            StopReason.USER: MessageState.STOPPED,
-            StopReason.ERROR: MessageState.FAILED,
-        }.get(done.stats.stop_reason, MessageState.COMPLETE)
-        reply, self.reply = self.reply, None
-        finished = self.session.finish_reply(done.text, state, stats)
-        if reply is not None and state is MessageState.STOPPED and not done.text:
-            self.session.drop_empty_reply(reply.id)
-        else:
-            self._decorate_finished(finished)
-        self._after_reply()
-
-    def reply_failed(self, partial: str, message: str) -> None:
-        """Generation failed: what was written is kept as a failed reply; an empty one is dropped."""
-        self._metrics = None
-        self._trace = None
-        reply, self.reply = self.reply, None
-        finished = self.session.finish_reply(partial, MessageState.FAILED, {"error": message})
-        if reply is not None and not partial:
-            self.session.drop_empty_reply(reply.id)
-        elif finished is not None:
-            self._decorate_finished(finished)
-        self._after_reply()
-
-    def _decorate_finished(self, finished: Message | None) -> None:
-        """The footer of the reply that just ended, when it is still on show."""
+    def _on_reply_saved(self, finished: Message | None) -> None:
+        """The footer of the reply that just ended, when it is still on show; then the chat moves on."""
         messages = self.chat_view.messages()
         if finished is not None and messages and messages[-1].key == finished.id:
             self._decorate(messages[-1], finished)
-
-    def _after_reply(self) -> None:
-        self.sidebar.set_writing(None)
         deleted, self._delete_after_reply = self._delete_after_reply, None
         if deleted is not None:
             self.session.delete_chat(deleted)
         self.refresh_meter()
 
-    @property
-    def reply_on_show(self) -> bool:
-        """Whether the reply being written belongs to the chat on show (it goes on in its own otherwise)."""
-        return self.reply is not None and self.reply.chat_id == self.session.chat.id
-
-    def live_text(self) -> str:
-        """What the reply being written holds so far, shown or not."""
-        return self.session.recorded_text()
-
-    def _on_planned(self, result: PlanResult) -> None:
-        if result.request.purpose == METER:
-            self._meter_pending = False
-            self._show_plan(result)
-            if self._meter_again:
-                self._meter_again = False
-                self.refresh_meter()
+    def _on_meter_planned(self, result: PlanResult) -> None:
+        if result.request.purpose != METER:
             return
-        if result.request.purpose != REPLY or self.reply is None:
-            return
-        if self._stopped_before_generating():  # Stop (or closing) came while the context window was planned
-            return
-        fork, self.pending_fork = self.pending_fork, None
-        on_show = self.reply_on_show
-        if result.plan is None and result.request.retrieved:  # the excerpts did not fit: reply without them
-            self.last_retrieval = None
-            self.worker.planRequested.emit(replace(result.request, retrieved=""))
-            return
-        if result.plan is None:
-            reply, self.reply = self.reply, None
-            self.session.finish_reply("", MessageState.FAILED, {"error": result.error})
-            self.session.drop_empty_reply(reply.id)
-            self.sidebar.set_writing(None)
-            self.replyRefused.emit(result.error)  # the banner says why this message was refused
-            if on_show:  # the meter shows the next turn, not the refused one
-                self._meter_timer.start()
-            return
-        if on_show:  # the window marks belong to the chat they were planned for
-            self._show_plan(result)
-        self._remember_dropped(result.plan)
-        sampling, decoding = self.session.effective().sampling, self.session.chat_settings.decoding
-        self.worker.generateRequested.emit(reply_request(result.plan.messages, sampling, decoding, fork))
-
-    def _remember_metrics(self, metrics: ReplyMetrics) -> None:
-        self._metrics = metrics
-
-    def _remember_trace(self, trace: TokenTrace) -> None:
-        self._trace = trace
+        self._meter_pending = False
+        self._show_plan(result)
+        if self._meter_again:
+            self._meter_again = False
+            self.refresh_meter()
 
     # ---- documents and long memory ------------------------------------------------
-
-    def _remember_dropped(self, plan: WindowPlan) -> None:
-        """Hand the turns the window dropped to long memory (it indexes them when it is on for the chat)."""
-        if self.retrieval is None or not plan.outside_ids or self.reply is None:
-            return
-        if self.reply.chat_id != self.session.chat.id:  # another chat is on show by now: its turns are not these
-            return
-        outside = {str(i) for i in plan.outside_ids}
-        turns = tuple(m for m in self.session.window_messages() if m.id in outside)
-        self.retrieval.rememberRequested.emit(self.session.chat.id, turns)
 
     def _set_long_memory(self, enabled: bool) -> None:
         if self.retrieval is not None:
@@ -400,7 +247,7 @@ class Conversations(QObject):
             self._meter_again = True
             return
         used = self.session.effective()
-        history: tuple[WindowMessage, ...] = self.session.window_messages()
+        history: tuple[WindowMessage, ...] = self.session.window_records()
         draft = self.composer.toPlainText().strip()
         if draft or history:
             # The next turn ends with the user's message, even before a word of it is typed: so the
@@ -435,9 +282,10 @@ class Conversations(QObject):
         message.clear()
 
     def _delete_chat(self, chat_id: str) -> None:
-        if self.reply is not None and self.reply.chat_id == chat_id:
+        reply = self.replies.reply
+        if reply is not None and reply.chat_id == chat_id:
             self._delete_after_reply = chat_id  # its reply ends and is saved first, then the chat goes
-            self.stopRequested.emit()
+            self.replies.stop()
             return
         self.session.delete_chat(chat_id)
 
@@ -476,7 +324,7 @@ class Conversations(QObject):
     def _add_widget(self, message: Message) -> MessageWidget:
         widget = self.chat_view.add_message(message.role, message.text, key=message.id)
         self._decorate(widget, message)
-        self._attach_menu(widget)
+        self.menus.attach(widget)
         if message.role == "assistant":
             self.replyShown.emit(widget, message)
         return widget
@@ -507,13 +355,13 @@ class Conversations(QObject):
         )
         if message.role == "user":
             bar.add("edit", self.tr("Edit"), self.tr("Edit and continue from here (the old version is kept)"),
-                    lambda: self.edit_in_place(message.id))  # fmt: skip
+                    lambda: self.menus.edit_in_place(message.id))  # fmt: skip
         is_last = bool(self.session.shown_thread) and self.session.shown_thread[-1].id == message.id
         if message.role == "assistant" and is_last:
             bar.add("regenerate", self.tr("Regenerate"), self.tr("Write this reply again (it stays as a version)"),
                     self.regenerate)  # fmt: skip
         bar.add("delete", self.tr("Delete"), self.tr("Delete this message and what follows it"),
-                lambda: self.delete_message(message.id))  # fmt: skip
+                lambda: self.menus.delete_message(message.id))  # fmt: skip
         widget.versions.on_step(lambda step: self._step_version(message.id, step))
         for extra in self.message_extras:  # what other features add to a message (Replay)
             extra(widget, message)
@@ -528,72 +376,6 @@ class Conversations(QObject):
     def _step_version(self, message_id: str, step: int) -> None:
         if not self.state.is_streaming:
             self.session.show_version(message_id, step)
-
-    def edit_in_place(self, message_id: str) -> None:
-        """Edit a message of yours inside the conversation; Enter continues the chat from the new text."""
-        if not self.state.can_send:
-            return
-        widget = next((w for w in self.chat_view.messages() if w.key == message_id), None)
-        if widget is None:
-            return
-        editor = widget.begin_edit()
-
-        def submitted(text: str) -> None:
-            widget.end_edit()
-            self.edit_and_continue(message_id, text)
-
-        editor.submitted.connect(submitted)
-        editor.cancelled.connect(widget.end_edit)
-
-    def delete_message(self, message_id: str) -> None:
-        """Delete a message and the messages after it on this branch (asked first when there are some)."""
-        if not self.state.can_send:
-            return
-        ids = [m.id for m in self.session.shown_thread]
-        if message_id not in ids:
-            return
-        following = len(ids) - ids.index(message_id) - 1
-        if following and not self.confirm_delete_message(following):
-            return
-        self.session.delete_message(message_id)
-
-    def confirm_delete_message(self, following: int) -> bool:
-        answer = QMessageBox.question(
-            self.chat_view,
-            self.tr("Delete message"),
-            self.tr("Delete this message and the %n message(s) after it?", "", following),
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
-    def _attach_menu(self, widget: MessageWidget) -> None:
-        widget.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        widget.customContextMenuRequested.connect(lambda point, w=widget: self._show_message_menu(w, point))
-
-    def _show_message_menu(self, widget: MessageWidget, point: QPoint) -> None:
-        menu = self.message_menu(widget.key)
-        menu.exec(widget.mapToGlobal(point))
-
-    def message_menu(self, message_id: str) -> QMenu:
-        """Copy, edit and continue (user messages), regenerate (the last reply), other versions."""
-        menu = QMenu(self.chat_view)
-        message = next((m for m in self.session.shown_thread if m.id == message_id), None)
-        if message is None:
-            return menu
-        idle = self.state.can_send
-        menu.addAction(self.tr("Copy text"), lambda: QGuiApplication.clipboard().setText(message.text))
-        if message.role == "user":
-            edit = menu.addAction(self.tr("Edit and continue…"), lambda: self._ask_and_edit(message))
-            edit.setEnabled(idle)
-        if message.role == "assistant" and self.session.shown_thread and self.session.shown_thread[-1].id == message.id:
-            regenerate = menu.addAction(self.tr("Regenerate"), self.regenerate)
-            regenerate.setEnabled(idle)
-        position, count = self.session.versions.get(message.id, (0, 1))
-        if count > 1:
-            previous = menu.addAction(self.tr("Previous version"), lambda: self.session.show_version(message.id, -1))
-            previous.setEnabled(position > 0 and not self.state.is_streaming)
-            following = menu.addAction(self.tr("Next version"), lambda: self.session.show_version(message.id, 1))
-            following.setEnabled(position < count - 1 and not self.state.is_streaming)
-        return menu
 
     # ---- regenerate, edit and continue --------------------------------------------------
 
@@ -610,7 +392,7 @@ class Conversations(QObject):
         if not self.state.can_send or message_id not in {m.id for m in self.session.shown_thread}:
             return
         self.session.branch_point(message_id)
-        self.pending_fork = fork
+        self.replies.pending_fork = fork
         self._render_thread_only()
         self.continueRequested.emit()
 
@@ -623,27 +405,12 @@ class Conversations(QObject):
         self._render_thread_only()
         self.continueRequested.emit()
 
-    def _ask_and_edit(self, message: Message) -> None:
-        text, accepted = QInputDialog.getMultiLineText(
-            self.chat_view,
-            self.tr("Edit and continue"),
-            self.tr("Your message (the old version and its replies are kept):"),
-            message.text,
-        )
-        if accepted:
-            self.edit_and_continue(message.id, text)
-
-    def _edit_last(self) -> None:
-        last_user = next((m for m in reversed(self.session.shown_thread) if m.role == "user"), None)
-        if last_user is not None and not self.state.is_streaming:
-            self._ask_and_edit(last_user)
-
     def _render_thread_only(self) -> None:
         self.chat_view.clear()
         for shown in self.session.shown_thread:
-            if self.reply is not None and shown.id == self.reply.id:
+            if self.replies.reply is not None and shown.id == self.replies.reply.id:
                 live = self.chat_view.begin_reply(key=shown.id)  # back in the chat whose reply is written
-                self._attach_menu(live)
+                self.menus.attach(live)
                 self.chat_view.append_tokens(self.session.recorded_text())
             else:
                 self._add_widget(shown)
@@ -669,13 +436,3 @@ class Conversations(QObject):
         """Use these sampling settings for the chat on show (as if typed into the panel)."""
         store = self.session.store
         store.edit_chat(store.chat.with_sampling(params.to_dict(), store.settings.sampling))
-
-
-def _window_stats(plan: WindowPlan) -> dict[str, Any]:
-    return {
-        "prompt_tokens": plan.prompt_tokens,
-        "n_ctx": plan.n_ctx,
-        "reserve": plan.reserve,
-        "outside": len(plan.outside_ids),
-        "policy": plan.policy.value,
-    }

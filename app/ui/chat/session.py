@@ -18,6 +18,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from app.core.chat.context_window import WindowTurn
 from app.core.chat.store import (
     PARTIAL_SAVE_INTERVAL_S,
     Chat,
@@ -162,6 +163,10 @@ class ChatSession(QObject):
     def window_messages(self) -> tuple[Message, ...]:
         """The thread as the context window gets it (a reply that produced nothing is left out)."""
         return tuple(m for m in self.shown_thread if m.text)
+
+    def window_records(self) -> tuple[WindowTurn, ...]:
+        """The thread for the context window as it crosses into the engine process: id, role and text."""
+        return tuple(WindowTurn(m.id, m.role, m.text) for m in self.window_messages())
 
     def conversation(self) -> list[ChatMessage]:
         """The thread as chat messages, led by the system prompt when there is one."""

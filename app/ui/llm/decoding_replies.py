@@ -70,8 +70,10 @@ def open_reply(
     fork: ForkSpec | None = None,
     beam: BeamSettings | None = None,
     local_only: str = "",
+    prompt_ids: Sequence[int] = (),
 ) -> Iterator[ReplyEvent]:
-    """The reply's events; `local_only` is the message when a server's model is asked for a fork or beams."""
+    """The reply's events; `local_only` is the message when a server's model is asked for a fork or beams;
+    `prompt_ids`, the planned prompt's tokens, spare the local engine tokenizing `messages` again."""
     if isinstance(backend, RemoteBackend):
         if fork is not None or beam is not None:
             raise LocalOnly(local_only)
@@ -85,4 +87,4 @@ def open_reply(
         started = time.perf_counter()
         result = backend.beam_search(messages, beam, stop)  # BeamWidthDoesNotFit before the search runs
         return beam_reply(result, time.perf_counter() - started)
-    return backend.stream_chat(messages, params, stop, token_probabilities, record=True)
+    return backend.stream_chat(messages, params, stop, token_probabilities, record=True, prompt_ids=prompt_ids)

@@ -2,12 +2,10 @@
 
 The backend runs llama.cpp in its own process (`app.core.backends.local`); this thread
 waits on it, so the GUI thread never does. Requests arrive as queued signals
-(`loadRequested`, `generateRequested`); results leave as signals. Stop is a
-`threading.Event` the GUI thread sets directly: a queued "stop" slot would wait behind the
-running generation. The GUI thread re-arms it when a turn starts, so a Stop pressed while the
-turn's excerpts are searched or its context window is planned still ends it. When the engine
-process dies, the reply in progress ends with its text kept, and `engineLost` says what
-happened: no model is loaded any more.
+(`loadRequested`, `turnRequested`); results leave as signals. A turn (app/core/turn) brings
+its own stop flag, which the GUI thread sets directly: a queued "stop" slot would wait behind
+the running generation. When the engine process dies, the reply in progress ends with its
+text kept, and `engineLost` says what happened: no model is loaded any more.
 """
 
 from __future__ import annotations
@@ -40,12 +38,13 @@ from app.core.server.config import DEFAULT_QUEUE_LIMIT
 from app.core.server.model_queue import ModelQueue, QueuedJob
 from app.core.support.formatting import fill
 from app.core.support.stop_flag import StopFlag
-from app.core.support.timed_batch import TimedBatch
 from app.core.support.user_text import text_of
+from app.core.turn.steps import TurnFailed
+from app.core.turn.turn import Turn
 from app.core.types.errors import EngineError, LoadCancelled
 from app.core.types.load import LoadConfig, LoadReport
 from app.core.types.messages import ChatMessage
-from app.core.types.replies import ReplyDone
+from app.core.types.replies import ReplyDone, ReplyEvent
 from app.core.types.stats import ReplyMetrics, StopReason
 from app.ui.llm.decoding_replies import ForkSpec, open_reply
 from app.ui.threads import WorkerThread, rearm
@@ -63,6 +62,7 @@ class ReplyRequest:
     requested_at: float = field(default_factory=time.perf_counter)  # the reply's queue wait starts here
     fork: ForkSpec | None = None  # continue an earlier reply to `messages` with another token at one place
     beam: BeamSettings | None = None  # decode by beam search (the reply is the best hypothesis)
+    prompt_ids: tuple[int, ...] = ()  # the planned prompt's tokens (empty: the backend renders `messages` itself)
 
 
 # Streamed text reaches the GUI thread at most once a frame: a fast model makes a hundred
@@ -72,7 +72,7 @@ TEXT_BATCH_S = 0.016
 
 class LlmWorker(QObject):
     loadRequested = Signal(object)  # LoadConfig
-    generateRequested = Signal(object)  # ReplyRequest
+    turnRequested = Signal(object)  # Turn: run its steps on this thread (app/ui/turn)
     inspectRequested = Signal(object)  # InspectRequest
     planRequested = Signal(object)  # PlanRequest: the context window for the next turn
     unloadRequested = Signal()
@@ -89,6 +89,7 @@ class LlmWorker(QObject):
     loadFallbackStep = Signal(object)  # FallbackStep: out of memory, retrying with fewer GPU layers
     loadFellBack = Signal(object)  # FallbackResult: loaded with fewer GPU layers than asked (emitted before `loaded`)
     loadOutOfMemory = Signal(object)  # LoadConfig: not even the CPU had the memory (emitted before `loadFailed`)
+    # A turn's reply as the monitor, the glass box and the bench follow it (emitted by app/ui/turn's controller):
     token = Signal(str)  # streamed text: one token, or those of the last TEXT_BATCH_S together
     replyMetrics = Signal(object)  # ReplyMetrics, emitted right before `finished`
     replyTokens = Signal(object)  # TokenTrace, right before `finished`, while token_probabilities is set
@@ -113,7 +114,8 @@ class LlmWorker(QObject):
         self.generated_tokens = 0
         self.first_token_at = 0.0
         self.loadRequested.connect(self._load)
-        self.generateRequested.connect(self._generate)
+        self.turnRequested.connect(self._run_turn)
+        self._engine_lost = ""  # set while a turn runs when its engine died: said once the turn has ended
         self.inspectRequested.connect(self._inspect)
         self.planRequested.connect(self._plan)
         self.unloadRequested.connect(self._unload)
@@ -224,14 +226,24 @@ class LlmWorker(QObject):
         self.loaded.emit(result.report)
 
     @Slot(object)
-    def _generate(self, request: ReplyRequest) -> None:
-        """Write one reply. Its stop flag was armed by whoever started the turn, before retrieval and planning."""
+    def _run_turn(self, turn: Turn) -> None:
+        """Run a turn's steps here; closing stops it (its own flag is the one its steps check)."""
+        if self.closing.is_set():
+            turn.stop.set()
+        with self.stop_event.waking(turn.stop.set):  # the thread's stop (closing) is the turn's too
+            turn.run()
+        lost, self._engine_lost = self._engine_lost, ""
+        if lost:  # said after the turn's end, so the reply is saved before the model is marked gone
+            self.engineLost.emit(lost)
+
+    def stream_reply(self, request: ReplyRequest, stop: threading.Event, emit: Callable[[ReplyEvent], None]) -> None:
+        """Write one reply (a turn's generate step, on this thread): its events go to `emit`, the last one a
+        ReplyDone. Raises TurnFailed with the message the user reads when it cannot be written."""
         self.generated_tokens = 0
         self.first_token_at = 0.0
         remote = self.remote
         started = time.perf_counter()
         times: list[float] = []  # when each piece arrived, for a server's reply (the engine records its own)
-        batch: TimedBatch[str] = TimedBatch(TEXT_BATCH_S, lambda parts: self.token.emit("".join(parts)))
         measure = ReplyMeasure(request.requested_at, self._energy_meter() if remote is None else None)
 
         def stream(backend: LocalBackend | RemoteBackend) -> None:
@@ -240,27 +252,28 @@ class LlmWorker(QObject):
                 backend,
                 request.messages,
                 request.params,
-                self.stop_event,
+                stop,
                 self.token_probabilities.is_set(),
                 request.fork,
                 request.beam,
                 self.tr("Beam search and forks need the model on this computer: a server's model only samples."),
+                request.prompt_ids,
             )
             for event in events:
                 if isinstance(event, ReplyDone):
-                    batch.flush()
                     if isinstance(event, RemoteReplyDone) and event.notice:  # the server ignored max_tokens
                         self.notice.emit(word(event.notice))
                     done = event if event.metrics is not None else self._measured_here(event, times)
-                    self._finish(replace(done, metrics=measure.finish(done.metrics)) if done.metrics else done)
+                    emit(replace(done, metrics=measure.finish(done.metrics)) if done.metrics else done)
+                    if done.stats.stop_reason is StopReason.ERROR and not self.backend.is_loaded:
+                        self._engine_lost = done.stats.error
                     continue
                 if event.token_id >= 0 or remote is not None:  # a server's pieces carry no token ids
                     self.generated_tokens += 1
                     self.first_token_at = self.first_token_at or time.perf_counter()
                     if remote is not None:
                         times.append(time.perf_counter() - started)
-                if event.text:
-                    batch.add(event.text)
+                emit(event)
 
         try:
             if remote is not None:
@@ -279,15 +292,15 @@ class LlmWorker(QObject):
             else:
                 self._on_model(stream)
         except RemoteError as error:  # the server failed before any text came
-            self.failed.emit(error.message)
+            raise TurnFailed(error.message) from None
         except EngineCrashed as error:  # the engine died before the reply began
-            self.failed.emit(text_of(error))
-            self.engineLost.emit(str(error))
+            self._engine_lost = str(error)
+            raise TurnFailed(text_of(error)) from None
         except EngineError as error:
-            self.failed.emit(text_of(error))
+            raise TurnFailed(text_of(error)) from None
         except Exception as error:
             log.exception("Generation failed")
-            self.failed.emit(fill(self.tr("Generation failed unexpectedly: {error}"), error=error))
+            raise TurnFailed(fill(self.tr("Generation failed unexpectedly: {error}"), error=error)) from None
 
     def _energy_meter(self) -> EnergyMeter | None:
         """The GPUs' energy meter while the local model has layers on a GPU; None on the CPU."""
@@ -305,25 +318,19 @@ class LlmWorker(QObject):
         metrics = ReplyMetrics(done.stats, n_ctx=n_ctx, context_used=used, token_times_s=times, llama=None)
         return replace(done, metrics=metrics)
 
-    def _finish(self, done: ReplyDone) -> None:
-        if done.metrics is not None:
-            self.replyMetrics.emit(done.metrics)
-        if done.trace is not None:
-            self.replyTokens.emit(done.trace)
-        self.finished.emit(done)
-        if done.stats.stop_reason is StopReason.ERROR and not self.backend.is_loaded:
-            self.engineLost.emit(done.stats.error)
-
     @Slot(object)
     def _plan(self, request: PlanRequest) -> None:
+        self.windowPlanned.emit(self.plan(request))
+
+    def plan(self, request: PlanRequest) -> PlanResult:
+        """The context window for `request`, with the model on duty (here or on a server), on this thread."""
         try:
             planner = self._remote_planner
-            result = planner.plan(request) if planner else self._on_model(lambda backend: backend.plan(request))
+            return planner.plan(request) if planner else self._on_model(lambda backend: backend.plan(request))
         except EngineError as error:  # EngineCrashed included: the model is gone
-            result = PlanResult(request, error=text_of(error))
             if isinstance(error, EngineCrashed):
                 self.engineLost.emit(str(error))
-        self.windowPlanned.emit(result)
+            return PlanResult(request, error=text_of(error))
 
     @Slot(object)
     def _inspect(self, request: InspectRequest) -> None:

@@ -11,14 +11,10 @@ from PySide6.QtCore import QSize, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import QMainWindow, QMenu
 
-from app.core.inference.sampling import SamplingParams
-from app.core.memory.fallback import FallbackResult
 from app.core.models.library import installed_models
 from app.core.paths import app_paths
-from app.core.settings import ModelSettings
 from app.core.state import AppState
 from app.core.support.formatting import fill
-from app.core.types.load import LoadConfig
 from app.core.types.replies import ReplyDone
 from app.ui import message
 from app.ui.chat.conversations import Conversations
@@ -51,7 +47,6 @@ from app.ui.shell.shortcuts import ShellParts, WindowShortcuts
 from app.ui.shell.status_line import StatusLine
 from app.ui.shell.window_memory import load_memory, remember, reopen_last_chat, save_memory
 from app.ui.state_signals import StateSignals
-from app.ui.widgets.error_banner import NoticeAction
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +64,6 @@ class MainWindow(QMainWindow):
         self.resize(DEFAULT_SIZE)
         self.llm = llm or LlmThread()
         self.worker: LlmWorker = self.llm.worker
-        self._unloaded_model: Path | None = None  # unloaded on purpose: the next message loads it again
         self.state_signals = StateSignals(AppState(), self)  # the model on duty, loading/streaming, the chat on show
         self.state = self.state_signals.state
 
@@ -79,6 +73,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(area)
         self.error_banner, self.alert_notice = area.error_banner, area.alert_notice
         message.register(self.error_banner)  # what panels and workers say through app.ui.message
+        self.settings_store = SettingsStore.from_file(app_paths().settings_file, self)  # the one owner of the settings
         self.chat_view, self.composer = area.chat_view, area.composer
         self.send_button, self.stop_button = area.send_button, area.stop_button
         self.composer.submitted.connect(self.send)
@@ -88,7 +83,6 @@ class MainWindow(QMainWindow):
         self.status_label, self.load_progress, self.speed_label = line.status, line.progress, line.speed
         self._connect_worker()
         self._build_gpu_panel()
-        self.settings_store = SettingsStore.from_file(app_paths().settings_file, self)  # the one owner of the settings
         session = ChatSession(self.settings_store, parent=self)  # the chat history; both features read it
         # Load details, Stats, Prompt inspector, Logs; token probabilities; diagnostics
         self.glass = GlassBox(
@@ -147,7 +141,7 @@ class MainWindow(QMainWindow):
         self.open_file.place(self.toolbar, self.model_picker, self.tools_menu)
         opener = self.open_file.opener
         opener.busy.connect(self.status_label.setText)
-        opener.opened.connect(lambda path: self.models.refresh(select=path))
+        opener.opened.connect(self.models.refresh)  # list the library again and load the file opened
         opener.notice.connect(self._show_notice)
         opener.failed.connect(message.error)
         self.get_started = GetStarted(
@@ -178,7 +172,6 @@ class MainWindow(QMainWindow):
         toolbar = self.toolbar = ModelToolbar(self)
         self.addToolBar(toolbar)
         self.model_picker, self.models_action, self.eject_action = toolbar.picker, toolbar.models, toolbar.eject
-        self.eject_action.triggered.connect(self.unload_model)
         self.new_chat_action = QAction(self.tr("New chat"), self)
         self.new_chat_action.setToolTip(self.tr("Start an empty conversation (Ctrl+N)"))
         self.new_chat_action.triggered.connect(self.new_chat)  # in the Chat menu; the chat list has its button
@@ -198,12 +191,9 @@ class MainWindow(QMainWindow):
 
     def _connect_worker(self) -> None:
         self.loader = ModelLoader(
-            self.state, self.worker, self.status_label, self.load_progress, self.error_banner,
-            lambda path: self.settings_store.model_settings(path.name).load_config(path), self.stop_reply,
+            self.state, self.worker, self.status_label, self.load_progress, self.settings_store, self.stop_reply,
         )  # fmt: skip
-        self.worker.token.connect(self._on_token)
-        self.worker.finished.connect(self._on_reply_finished)
-        self.worker.failed.connect(self._on_reply_failed)
+        self.eject_action.triggered.connect(self.loader.unload)
         self.worker.notice.connect(self._show_notice)  # a slot of this window: queued to the GUI thread
 
     def _connect_features(self) -> None:
@@ -216,8 +206,7 @@ class MainWindow(QMainWindow):
         self.settings_store.modelChanged.connect(self._show_model_settings)
         chats.session.chatOpened.connect(self.speed_label.clear)  # the status bar's speed is the chat on show's
         chats.continueRequested.connect(self.continue_chat)
-        chats.replyRefused.connect(self.reply_refused)
-        chats.stopRequested.connect(self.stop_reply)
+        chats.replies.ended.connect(self._on_reply_ended)
         chats.reloadRequested.connect(self.load_model)
         chats.titleChanged.connect(self.setWindowTitle)
         chats.statusMessage.connect(self.statusBar().showMessage)
@@ -264,7 +253,7 @@ class MainWindow(QMainWindow):
     # ---- chatting ------------------------------------------------------------------
 
     def send(self, text: str) -> None:
-        unloaded, self._unloaded_model = self._unloaded_model, None
+        unloaded = self.loader.take_unloaded()
         if unloaded is not None and self.state.loaded_model is None and not self.state.is_loading:
             self._send_after_load(text)  # unloaded on purpose: load it again, then send
             self.load_model(unloaded)
@@ -291,46 +280,25 @@ class MainWindow(QMainWindow):
             self.chats.start_reply()  # saves the reply, shows it streaming, plans the context window, generates
 
     def stop_reply(self) -> None:
-        """Set the stop flag directly: the token loop sees it before the next token."""
+        """Set the turn's stop flag directly: the step running sees it, the token loop before the next token."""
         if self.state.is_streaming:
-            self.worker.stop_event.set()
+            self.chats.replies.stop()
 
     def new_chat(self) -> None:
         self.chats.new_chat()
-
-    def _on_token(self, text: str) -> None:
-        self.chat_view.append_tokens(text)
 
     def _show_live_speed(self) -> None:
         """The worker counts tokens as it makes them (its text arrives in batches)."""
         tokens, first = self.worker.generated_tokens, self.worker.first_token_at
         elapsed = time.perf_counter() - first
-        if tokens > 1 and first and elapsed > 0 and self.chats.reply_on_show:  # the speed of the chat on show
+        if tokens > 1 and first and elapsed > 0 and self.chats.replies.reply_on_show:  # the speed of the chat on show
             self.speed_label.setText(fill(self.tr("{speed} tok/s"), speed=f"{(tokens - 1) / elapsed:.1f}"))
 
-    def _on_reply_finished(self, done: ReplyDone) -> None:
-        self.state.reply_ended()
-        if self.chats.reply_on_show:  # a reply that finished in another chat says nothing about this one
+    def _on_reply_ended(self, done: ReplyDone, on_show: bool) -> None:
+        """The reply is saved: the status bar shows its speed when its chat is on show."""
+        if on_show:  # a reply that finished in another chat says nothing about this one
             self.speed_label.setText(fill(self.tr("{speed} tok/s"), speed=f"{done.stats.generation_tokens_per_s:.1f}"))
-        self.chat_view.finish_reply(done.text)
-        self.chats.reply_finished(done)  # saves it and writes its footer, as for a reply reloaded later
-        if done.stats.error:
-            self.error_banner.show_error(
-                fill(self.tr("The reply stopped with an error: {error}"), error=done.stats.error),
-                action=self._retry_action(),
-            )
         self.replyFinished.emit(done)
-
-    def _on_reply_failed(self, message: str) -> None:
-        partial = self.chats.live_text()  # also when its chat is not on show
-        self.state.reply_ended()
-        self.chat_view.finish_reply(partial, self.tr("error"))
-        self.chats.reply_failed(partial, message)  # saves what was written; its footer then says it failed
-        self.error_banner.show_error(message, action=self._retry_action())
-
-    def _retry_action(self) -> NoticeAction:
-        """Write the failed reply again (as a new version: the partial one stays)."""
-        return NoticeAction(self.tr("Retry"), self.chats.regenerate)
 
     def _follow_streaming(self, streaming: bool) -> None:
         if streaming:
@@ -347,51 +315,14 @@ class MainWindow(QMainWindow):
         local_model = self.state.loaded_model is not None and report is not None and not report.server
         self.eject_action.setEnabled(local_model and not self.state.is_streaming and not self.state.is_loading)
 
-    # ---- model settings: the saved ones are the only copy ----------------------------------
-
-    @property
-    def model_settings(self) -> ModelSettings:
-        """How the next load is set up: the settings file's values, which both panels show and edit."""
-        return self.settings_store.settings.model
-
-    @property
-    def n_ctx(self) -> int:
-        return self.model_settings.n_ctx
-
-    @property
-    def n_threads(self) -> int | None:
-        """None: one per physical core."""
-        return self.model_settings.n_threads or None
-
-    @property
-    def n_gpu_layers(self) -> int:
-        return self.model_settings.n_gpu_layers
-
-    def save_model_settings(self, **values: int) -> None:
-        """Change how models are loaded (checked against the settings' bounds) and save it; every panel follows."""
-        self.settings_store.set_model(values)
-
     def _show_model_settings(self) -> None:
-        self.gpu_panel.show_settings(self.model_settings)
-
-    @property
-    def sampling(self) -> SamplingParams:
-        """The sampling settings of the chat on show."""
-        return self.chats.session.effective().sampling
-
-    @sampling.setter
-    def sampling(self, params: SamplingParams) -> None:
-        self.chats.set_sampling(params)
+        self.gpu_panel.show_settings(self.settings_store.settings.model)
 
     def continue_chat(self) -> None:
         """Reply to the conversation as it stands (after regenerate, or an edited message)."""
         if self.state.can_send:
             self.error_banner.hide()
             self._start_reply()
-
-    def reply_refused(self, message: str) -> None:
-        """The reply could not start (the context window refused the turn): say why."""
-        self._on_reply_failed(message)
 
     # ---- GPU offload -------------------------------------------------------------------
 
@@ -401,8 +332,7 @@ class MainWindow(QMainWindow):
         self.hardware_sampling = HardwareSampling(parent=self)
         self.hardware_sampling.start()
         self.gpu_panel = GpuPanel(self.hardware_sampling, self.worker, parent=self)
-        self.gpu_panel.applyRequested.connect(self._apply_load_settings)
-        self.worker.loadFellBack.connect(self._on_load_fell_back)
+        self.gpu_panel.applyRequested.connect(self.loader.apply)
         self.docks.add(self.tr("GPU offload"), "GpuOffloadDock", self.gpu_panel)
 
     def _build_monitor_panel(self) -> None:
@@ -413,8 +343,8 @@ class MainWindow(QMainWindow):
         self.docks.add(self.tr("Monitor"), "MonitorDock", self.monitor_panel).hide()
         self.monitor_panel.alertRaised.connect(self.alert_notice.show_alert)
         self.monitor_panel.alertCleared.connect(self.alert_notice.clear_alert)
-        self.alert_notice.unloadRequested.connect(self.unload_model)
-        self.monitor_panel.idleUnloadRequested.connect(self._on_idle_unload)
+        self.alert_notice.unloadRequested.connect(self.loader.unload)
+        self.monitor_panel.idleUnloadRequested.connect(self.loader.unload_when_idle)
         self.settings_store.monitorChanged.connect(
             lambda: self.monitor_panel.apply_settings(self.settings_store.settings.monitor)
         )
@@ -424,7 +354,7 @@ class MainWindow(QMainWindow):
             self.worker,
             self.state,
             self.settings_store,
-            self._apply_load_settings,
+            self.loader.apply,
             lambda: self.server_panel.server,
             self.tools_menu,
             self,
@@ -440,29 +370,6 @@ class MainWindow(QMainWindow):
         self.chats.retrievalShown.connect(self.glass.prompt_panel.show_retrieval)
         self.state_signals.changed.connect(lambda: self.documents_panel.set_chat(self.state.chat_id or ""))
         self.documents_panel.set_chat(self.chats.session.chat.id)
-
-    def unload_model(self) -> None:
-        """Free the model now (the user's Unload, or idle for too long); the next message loads it again."""
-        report = self.state.load_report
-        if report is None or report.server or not self.state.model_unloaded():
-            return
-        self._unloaded_model = Path(report.config.model_path)
-        self.worker.unloadRequested.emit()
-        self.status_label.setText(self.tr("Model unloaded; the next message loads it again"))
-
-    def _on_idle_unload(self, message: str) -> None:
-        self.unload_model()
-        self.error_banner.show_error(message, logging.INFO)
-
-    def _apply_load_settings(self, config: LoadConfig) -> None:
-        """Save the GPU layers and context length chosen in the panel, and reload the model with them."""
-        self.save_model_settings(n_gpu_layers=config.n_gpu_layers, n_ctx=config.n_ctx)
-        self.load_model(Path(config.model_path))
-
-    def _on_load_fell_back(self, result: FallbackResult) -> None:
-        """Out of GPU memory: the load went on with fewer layers, and that setting now holds (and is saved)."""
-        self.save_model_settings(n_gpu_layers=result.config.n_gpu_layers)
-        self.error_banner.show_error(result.message, logging.WARNING)
 
     # ---- exit ----------------------------------------------------------------------
 

@@ -1,8 +1,8 @@
-"""Loading the model that answers, a local one or a server's, and saying in the status bar how it went."""
+"""Loading the model that answers, a local one or a server's, and saying in the status bar how it went;
+freeing it (Unload, idle too long) and loading it again with other settings (the GPU panel, a fall-back)."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,18 +10,21 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QLabel, QProgressBar
 
 from app.core.backends.servers import ServerModel
+from app.core.memory.fallback import FallbackResult
 from app.core.state import AppState
 from app.core.support.formatting import fill
 from app.core.types.load import LoadConfig, LoadReport
+from app.ui import message
 from app.ui.llm.worker import LlmWorker
-from app.ui.widgets.error_banner import ErrorBanner
+from app.ui.settings.store import SettingsStore
 
 
 class ModelLoader(QObject):
     """Asks the worker for a load (after stopping a reply) and follows it: progress, the result, a lost engine.
 
-    `load_config` sets up the load of a model file from the saved model settings; `stop_reply`
-    ends a reply first (the worker loads once it has ended).
+    A model file loads with its saved model settings (the store's); `stop_reply` ends a reply
+    first (the worker loads once it has ended). A model unloaded on purpose is remembered until
+    `take_unloaded`: the next message loads it again.
     """
 
     def __init__(
@@ -30,8 +33,7 @@ class ModelLoader(QObject):
         worker: LlmWorker,
         status: QLabel,
         progress: QProgressBar,
-        banner: ErrorBanner,
-        load_config: Callable[[Path], LoadConfig],
+        store: SettingsStore,
         stop_reply: Callable[[], None],
     ) -> None:
         super().__init__(status)
@@ -39,18 +41,19 @@ class ModelLoader(QObject):
         self.worker = worker
         self.status = status
         self.progress = progress
-        self.banner = banner
-        self._load_config = load_config
+        self.store = store
         self._stop_reply = stop_reply
+        self._unloaded: Path | None = None
         worker.loadProgress.connect(self._on_progress)
         worker.loaded.connect(self._on_loaded)
         worker.loadFailed.connect(self._on_failed)
         worker.loadCancelled.connect(self._on_cancelled)
         worker.engineLost.connect(self._on_engine_lost)
+        worker.loadFellBack.connect(self._on_fell_back)
 
     def load(self, path: Path) -> None:
         self._stop_reply()  # the worker loads once the reply has ended
-        config = self._load_config(path)
+        config = self.store.model_settings(path.name).load_config(path)
         self.status.setText(fill(self.tr("Loading {name}…"), name=path.name))
         self.progress.setValue(0)
         self.progress.show()
@@ -89,7 +92,7 @@ class ModelLoader(QObject):
             )
         )
         if report.draft_refused:
-            self.banner.show_error(report.draft_refused, logging.WARNING)
+            message.warning(report.draft_refused)
         self.state.load_finished(report)
 
     def _on_cancelled(self, _message: str) -> None:
@@ -99,10 +102,10 @@ class ModelLoader(QObject):
             self.status.setText(self.tr("Loading cancelled; no model loaded"))
         self.state.load_failed()
 
-    def _on_failed(self, message: str) -> None:
+    def _on_failed(self, text: str) -> None:
         self.progress.hide()
         self.status.setText(self.tr("No model loaded"))
-        self.banner.show_error(message)
+        message.error(text)
         self.state.load_failed()
 
     def _on_engine_lost(self, _message: str) -> None:
@@ -110,6 +113,34 @@ class ModelLoader(QObject):
         if not self.state.model_lost():
             return
         self.status.setText(self.tr("No model loaded: the engine stopped"))
-        self.banner.show_error(
+        message.error(
             self.tr("The model is no longer loaded. Choose it in the model picker to load it again, or pick another.")
         )
+
+    def unload(self) -> None:
+        """Free the model now (the user's Unload, or idle for too long); the next message loads it again."""
+        report = self.state.load_report
+        if report is None or report.server or not self.state.model_unloaded():
+            return
+        self._unloaded = Path(report.config.model_path)
+        self.worker.unloadRequested.emit()
+        self.status.setText(self.tr("Model unloaded; the next message loads it again"))
+
+    def unload_when_idle(self, text: str) -> None:
+        self.unload()
+        message.info(text)
+
+    def take_unloaded(self) -> Path | None:
+        """The model unloaded on purpose, if it still is (asked once: the next message loads it)."""
+        unloaded, self._unloaded = self._unloaded, None
+        return unloaded
+
+    def apply(self, config: LoadConfig) -> None:
+        """Save the GPU layers and context length chosen (GPU panel, smaller variants), and reload with them."""
+        self.store.set_model({"n_gpu_layers": config.n_gpu_layers, "n_ctx": config.n_ctx})
+        self.load(Path(config.model_path))
+
+    def _on_fell_back(self, result: FallbackResult) -> None:
+        """Out of GPU memory: the load went on with fewer layers, and that setting now holds (and is saved)."""
+        self.store.set_model({"n_gpu_layers": result.config.n_gpu_layers})
+        message.warning(result.message)

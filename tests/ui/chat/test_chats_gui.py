@@ -48,7 +48,7 @@ def reply_to(window: MainWindow, qtbot: QtBot, text: str) -> None:
 def test_a_chat_with_its_settings_is_saved_as_it_goes_and_comes_back_after_a_restart(
     window: MainWindow, qtbot: QtBot, open_main_window: WindowOpener
 ) -> None:
-    assert window.n_ctx == N_CTX, "the model settings come from the settings file"
+    assert window.settings_store.settings.model.n_ctx == N_CTX, "the model settings come from the settings file"
     panel = window.chats.settings_panel
     panel.prompt.system_prompt.setPlainText("Answer in one word.")
     panel.prompt.system_prompt.editingFinished.emit()
@@ -112,7 +112,7 @@ def test_regenerate_writes_a_new_version_and_keeps_the_old_one(window: MainWindo
     assert arrows.isVisibleTo(window) and arrows.label.text() == "2/2" and not arrows.following.isEnabled()
     assert len(rows("SELECT id FROM messages WHERE parent_id = ?", thread[0].id)) == 2
 
-    menu = window.chats.message_menu(thread[-1].id)
+    menu = window.chats.menus.menu(thread[-1].id)
     [previous] = [a for a in menu.actions() if a.text() == "Previous version"]
     previous.trigger()
     qtbot.waitUntil(lambda: window.chat_view.messages()[-1].key == first.id, timeout=10_000)
@@ -139,7 +139,7 @@ def test_edit_and_continue_starts_a_branch_and_the_old_one_can_be_shown_again(wi
 
 def test_old_messages_outside_the_window_are_marked_and_counted(window: MainWindow, qtbot: QtBot) -> None:
     # Room for about 520 tokens of conversation; short replies end at the first full stop.
-    window.sampling = GREEDY.with_values({"max_tokens": 500, "stop": [".", "\n", "!"]})
+    window.chats.set_sampling(GREEDY.with_values({"max_tokens": 500, "stop": [".", "\n", "!"]}))
     question = "Here is a long question about the weather, the sea, the mountains and the rivers of Europe. " * 4
     for turn in range(5):
         reply_to(window, qtbot, f"Turn {turn}. {question}")
@@ -189,7 +189,7 @@ def test_the_meter_turns_red_only_for_a_message_that_will_not_fit_never_for_an_e
 
 
 def test_the_reply_is_in_the_history_while_it_streams(window: MainWindow, qtbot: QtBot) -> None:
-    window.sampling = GREEDY.with_values({"max_tokens": 2000})  # more than the context: half is kept for it
+    window.chats.set_sampling(GREEDY.with_values({"max_tokens": 2000}))  # more than the context: half is kept for it
     window.send("Write a very long story about a lighthouse keeper, at least ten paragraphs.")
 
     def partial_saved() -> bool:
@@ -292,7 +292,7 @@ def test_a_damaged_settings_file_is_reset_and_the_window_says_so(qtbot: QtBot, o
     main = open_main_window()
     try:
         qtbot.waitUntil(lambda: "settings file could not be read" in main.error_banner.message(), timeout=10_000)
-        assert main.sampling == Settings().sampling
+        assert main.chats.session.effective().sampling == Settings().sampling
     finally:
         main.close()
 
@@ -314,7 +314,7 @@ def test_a_reply_goes_on_in_its_own_chat_while_another_is_on_show_and_is_there_o
     window.chats.set_sampling(GREEDY.with_values({"max_tokens": 120}))
     window.send("Count from 1 to 100, one number per line.")
     writing = window.chats.session.chat.id
-    qtbot.waitUntil(lambda: len(window.chats.live_text()) > 3, timeout=60_000)
+    qtbot.waitUntil(lambda: len(window.chats.replies.live_text()) > 3, timeout=60_000)
 
     window.new_chat()  # another chat on show: the reply is not stopped
     assert window.state.is_streaming and window.chat_view.messages() == [] and not window.chat_view.is_streaming
@@ -322,7 +322,7 @@ def test_a_reply_goes_on_in_its_own_chat_while_another_is_on_show_and_is_there_o
     window.chats.open_chat(writing)  # back while it still writes: the text so far, and it goes on growing
     qtbot.waitUntil(lambda: window.chat_view.is_streaming, timeout=10_000)
     shown_then = window.chat_view.live_text()
-    assert shown_then and window.chats.live_text().startswith(shown_then)
+    assert shown_then and window.chats.replies.live_text().startswith(shown_then)
 
     window.new_chat()
     with qtbot.waitSignal(window.replyFinished, timeout=120_000) as finished:
@@ -342,7 +342,7 @@ def test_deleting_the_chat_whose_reply_is_written_stops_the_reply_first(
     window.chats.set_sampling(GREEDY.with_values({"max_tokens": 120}))
     window.send("Count from 1 to 100, one number per line.")
     writing = window.chats.session.chat.id
-    qtbot.waitUntil(lambda: len(window.chats.live_text()) > 3, timeout=60_000)
+    qtbot.waitUntil(lambda: len(window.chats.replies.live_text()) > 3, timeout=60_000)
     window.new_chat()
     qtbot.waitUntil(lambda: writing in window.chats.sidebar.chat_ids(), timeout=10_000)
     monkeypatch.setattr(window.chats.sidebar, "confirm_delete", lambda title: True)
@@ -389,7 +389,7 @@ def test_deleting_a_message_asks_when_others_follow_and_takes_them_too(
     reply_to(window, qtbot, "Name a colour.")
     reply_to(window, qtbot, "Name a fruit.")
     asked: list[int] = []
-    monkeypatch.setattr(window.chats, "confirm_delete_message", lambda following: asked.append(following) or True)
+    monkeypatch.setattr(window.chats.menus, "confirm_delete_message", lambda following: asked.append(following) or True)
     window.chat_view.messages()[2].action_bar.buttons["delete"].click()
     qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=10_000)
     assert asked == [1]

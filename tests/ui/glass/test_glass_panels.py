@@ -414,6 +414,6 @@ def test_a_load_cancelled_in_the_window_says_so_in_the_load_details(window: Main
 def test_diagnostics_from_the_window_name_the_model_its_load_and_the_settings(window: MainWindow) -> None:
     given = window.glass.gather_diagnostics()
     assert given.load_report is window.state.load_report is not None
-    assert given.sampling == window.sampling
+    assert given.sampling == window.chats.session.effective().sampling
     assert given.settings is not None and "sampling" in given.settings
     assert given.qt_version and given.qt_platform == "offscreen"

@@ -69,7 +69,7 @@ def test_apply_reloads_the_model_with_the_new_settings_and_shows_progress(window
         assert not panel.apply_button.isEnabled() and panel.progress.isVisibleTo(panel)  # busy until loaded
     report: LoadReport = loaded.args[0]
     assert (report.config.n_gpu_layers, report.config.n_ctx) == (4, 1024)
-    assert (window.n_gpu_layers, window.n_ctx) == (4, 1024)
+    assert (window.settings_store.settings.model.n_gpu_layers, window.settings_store.settings.model.n_ctx) == (4, 1024)
     assert progress and progress[-1] == 1.0
     qtbot.waitUntil(lambda: panel.apply_button.isEnabled())
     assert not panel.progress.isVisibleTo(panel)
@@ -88,7 +88,7 @@ def test_out_of_gpu_memory_falls_back_and_tells_the_user_which_setting_holds(win
 
     assert loaded.args[0].config.n_gpu_layers == 7  # 31 -> 15 -> 11 -> 7
     assert window.worker.backend.link.engine.attempts[-4:] == [31, 15, 11, 7]
-    assert window.n_gpu_layers == 7
+    assert window.settings_store.settings.model.n_gpu_layers == 7
     banner = window.error_banner.message()
     assert "Not enough GPU memory for 31 GPU layers (cudaMalloc failed: out of memory)" in banner
     assert "GPU layers is now set to 7" in banner
@@ -133,7 +133,7 @@ def test_a_context_length_typed_in_the_settings_panel_shows_in_the_gpu_panel_and
     panel = window.gpu_panel
     panel.slider.setValue(6)  # tried out, not applied
     window.chats.settings_panel.set_field_text("n_ctx", "1536")
-    assert window.n_ctx == 1536 and panel.context_box.value() == 1536
+    assert window.settings_store.settings.model.n_ctx == 1536 and panel.context_box.value() == 1536
     assert panel.slider.value() == 6
     assert panel.selected_config() is not None and panel.selected_config().n_ctx == 1536
 

@@ -48,7 +48,7 @@ def test_a_temperature_edit_touches_the_sampling_subscribers_only(
     quiet(window, qtbot)
     seen = Seen(window, monkeypatch)
     window.chats.settings_panel.set_field_text("temperature", "1.3")
-    assert window.sampling.temperature == 1.3
+    assert window.chats.session.effective().sampling.temperature == 1.3
     assert seen.sections == ["sampling"]
     assert seen.plans == 0, "the context window does not depend on the temperature"
     assert seen.gpu_refreshes == []

@@ -12,17 +12,18 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
+from collections.abc import Callable
 
-from PySide6.QtCore import QTimer, Slot
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.core.types.load import LoadReport
-from app.core.types.replies import ReplyDone
+from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
 from app.core.types.stats import ReplyStats, StopReason
 from app.ui.llm.worker import LlmThread, LlmWorker, ReplyRequest
 from app.ui.shell.main_window import MainWindow
-from app.ui.threads import rearm
 
 STUBBORN_S = 3.0
 TOKEN_PAUSE_S = 0.01
@@ -35,19 +36,17 @@ class StubbornWorker(LlmWorker):
         super().__init__()
         self.streamed: list[str] = []
 
-    @Slot(object)
-    def _generate(self, request: ReplyRequest) -> None:
-        rearm(self.stop_event, self.closing)
+    def stream_reply(self, request: ReplyRequest, stop: threading.Event, emit: Callable[[ReplyEvent], None]) -> None:
         stopped_at: float | None = None
         while stopped_at is None or time.monotonic() - stopped_at < STUBBORN_S:
-            if stopped_at is None and self.stop_event.is_set():
+            if stopped_at is None and stop.is_set():
                 stopped_at = time.monotonic()
             piece = f" t{len(self.streamed)}"
             self.streamed.append(piece)
-            self.token.emit(piece)
+            emit(TokenPiece(piece, len(self.streamed)))
             time.sleep(TOKEN_PAUSE_S)
         stats = ReplyStats(completion_tokens=len(self.streamed), stop_reason=StopReason.USER)
-        self.finished.emit(ReplyDone("".join(self.streamed), stats))
+        emit(ReplyDone("".join(self.streamed), stats))
 
 
 def main() -> int:

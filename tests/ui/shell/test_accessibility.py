@@ -133,7 +133,7 @@ def test_a_finished_reply_is_announced_once_not_token_by_token(
     events: list[QAccessibleEvent] = []
     update = QAccessible.updateAccessibility
     monkeypatch.setattr(QAccessible, "updateAccessibility", lambda event: (events.append(event), update(event)))
-    window.sampling = replace(GREEDY, max_tokens=24)
+    window.chats.set_sampling(replace(GREEDY, max_tokens=24))
     with qtbot.waitSignal(window.replyFinished, timeout=120_000) as finished:
         window.send("Say hello.")
     announcements = [e for e in events if e.type() == QAccessible.Event.Announcement]

@@ -83,7 +83,7 @@ def test_a_reply_keeps_its_replay_record_in_the_history_and_export_and_replays_i
 def test_a_fork_from_the_token_view_keeps_the_prefix_forces_the_token_and_is_a_new_version(
     window: MainWindow, qtbot: QtBot
 ) -> None:
-    window.sampling = replace(GREEDY, max_tokens=12)
+    window.chats.set_sampling(replace(GREEDY, max_tokens=12))
     window.glass.token_action.setChecked(True)
     reply_to(window, qtbot, "Name three colours.")
     original = window.chats.session.shown_thread[-1]

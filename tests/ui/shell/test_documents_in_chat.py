@@ -35,7 +35,7 @@ def reply_prompts(window: MainWindow) -> list[str]:
         if result.request.purpose == "reply" and result.plan is not None:
             prompts.append(result.plan.messages[-1].content)
 
-    window.worker.windowPlanned.connect(keep)
+    window.chats.replies.turns.planned.connect(keep)
     return prompts
 
 
@@ -102,7 +102,7 @@ def small_context() -> None:
 def test_long_memory_brings_a_turn_the_window_dropped_back_into_the_prompt_marked_recalled(
     small_context: None, window: MainWindow, qtbot: QtBot
 ) -> None:
-    assert window.n_ctx == 1024
+    assert window.settings_store.settings.model.n_ctx == 1024
     window.chats.settings_panel.prompt.long_memory_box.click()
     with DocumentIndex(app_paths().chats_db) as documents:
         qtbot.waitUntil(lambda: documents.long_memory(window.chats.session.chat.id), timeout=REPLY_TIMEOUT_MS)

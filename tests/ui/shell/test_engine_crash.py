@@ -52,7 +52,7 @@ def test_an_engine_crash_mid_reply_keeps_the_text_and_the_window_and_the_model_c
     window.model_picker.activated.emit(window.model_picker.currentIndex())
     qtbot.waitUntil(lambda: window.state.loaded_model is not None, timeout=WINDOW_LOAD_TIMEOUT_MS)
     assert engine_pid(window) != pid
-    window.sampling = replace(GREEDY, max_tokens=4)
+    window.chats.set_sampling(replace(GREEDY, max_tokens=4))
     with qtbot.waitSignal(window.replyFinished, timeout=60_000) as again:
         window.send("Say hello.")
     assert again.args[0].stats.stop_reason is StopReason.LENGTH

@@ -62,7 +62,7 @@ def test_shift_enter_starts_a_new_line_instead_of_sending(window: MainWindow, qt
 
 
 def test_sending_is_disabled_while_a_reply_streams(window: MainWindow, qtbot: QtBot) -> None:
-    window.sampling = replace(GREEDY, max_tokens=64)
+    window.chats.set_sampling(replace(GREEDY, max_tokens=64))
     with qtbot.waitSignal(window.replyFinished, timeout=120_000):
         window.send("Tell me about the moon.")
         assert not window.send_button.isEnabled() and window.stop_button.isEnabled()
@@ -75,7 +75,7 @@ def test_sending_is_disabled_while_a_reply_streams(window: MainWindow, qtbot: Qt
 
 @pytest.mark.parametrize("how", ["button", "escape"])
 def test_stop_ends_the_reply_and_keeps_what_was_written(window: MainWindow, qtbot: QtBot, how: str) -> None:
-    window.sampling = replace(GREEDY, max_tokens=2000)
+    window.chats.set_sampling(replace(GREEDY, max_tokens=2000))
     with qtbot.waitSignal(window.replyFinished, timeout=120_000) as finished:
         window.send(LONG_PROMPT)
         qtbot.waitUntil(lambda: window.chat_view.live_text() != "", timeout=120_000)
@@ -90,7 +90,7 @@ def test_stop_ends_the_reply_and_keeps_what_was_written(window: MainWindow, qtbo
 
 
 def test_closing_the_window_mid_reply_stops_joins_and_frees_the_model(window: MainWindow, qtbot: QtBot) -> None:
-    window.sampling = replace(GREEDY, max_tokens=2000)
+    window.chats.set_sampling(replace(GREEDY, max_tokens=2000))
     window.send(LONG_PROMPT)
     qtbot.waitUntil(lambda: window.chat_view.live_text() != "", timeout=120_000)
     window.close()

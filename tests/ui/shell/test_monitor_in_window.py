@@ -21,7 +21,7 @@ def test_the_monitor_is_a_dock_in_the_view_menu(window: MainWindow) -> None:
 
 def test_an_unloaded_model_is_loaded_again_by_the_next_message(window: MainWindow, qtbot: QtBot) -> None:
     model = window.state.loaded_model
-    window.unload_model()
+    window.loader.unload()
     qtbot.waitUntil(lambda: not window.worker.backend.is_loaded)
     assert window.state.loaded_model is None and "unloaded" in window.status_label.text()
     with qtbot.waitSignal(window.replyFinished, timeout=WINDOW_LOAD_TIMEOUT_MS):

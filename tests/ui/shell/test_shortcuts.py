@@ -129,7 +129,7 @@ def test_a_panel_hides_and_shows_with_its_key(window: MainWindow, qtbot: QtBot) 
 
 
 def test_escape_stops_a_reply(window: MainWindow, qtbot: QtBot) -> None:
-    window.sampling = replace(GREEDY, max_tokens=400)
+    window.chats.set_sampling(replace(GREEDY, max_tokens=400))
     with qtbot.waitSignal(window.replyFinished, timeout=120_000) as finished:
         window.send("Write a long story about the sea.")
         qtbot.waitUntil(lambda: window.worker.generated_tokens > 2, timeout=60_000)

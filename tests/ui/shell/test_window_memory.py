@@ -20,7 +20,7 @@ def test_size_panels_the_raised_tab_and_the_last_chat_come_back_after_a_restart(
     open_main_window: WindowOpener, qtbot: QtBot
 ) -> None:
     window = open_main_window()
-    window.sampling = replace(GREEDY, max_tokens=3)
+    window.chats.set_sampling(replace(GREEDY, max_tokens=3))
     with qtbot.waitSignal(window.replyFinished, timeout=60_000):
         window.send("Name a colour.")
     chat_id = window.chats.session.chat.id

@@ -115,13 +115,16 @@ class LocalBackend:
         token_probabilities: bool = False,
         grammar: str = "",
         record: bool = False,
+        prompt_ids: Sequence[int] = (),
     ) -> Iterator[ReplyEvent]:
         """TokenPiece events, then one ReplyDone with the reply's metrics (and its trace when asked).
 
         `grammar` (GBNF) constrains the reply, e.g. to JSON that follows a schema; `record`: the
-        ReplyDone carries the reply's replay record. A prompt that fills the context raises
-        PromptTooLong before any event."""
-        return self._stream(wire.Reply(tuple(messages), params, token_probabilities, grammar, record), stop)
+        ReplyDone carries the reply's replay record; `prompt_ids`: the tokens `messages` were planned
+        as (the context window's plan), generated from without tokenizing again. A prompt that fills
+        the context raises PromptTooLong before any event."""
+        work = wire.Reply(tuple(messages), params, token_probabilities, grammar, record, tuple(prompt_ids))
+        return self._stream(work, stop)
 
     def stream_fork(
         self,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from app.core.chat.context_window import EnginePlanner, PlanRequest, PlanResult
 from app.core.chat.prompt_inspector import InspectRequest, PromptInspection, inspect_conversation
 from app.core.inference.beam_search import BeamResult, BeamSearcher, BeamSettings
-from app.core.inference.engine import Engine, TokenObserver
+from app.core.inference.engine import Engine, TokenObserver, conversation_key
 from app.core.inference.fork import fork_point, stream_fork
 from app.core.inference.load_timeline import LoadTimeline
 from app.core.inference.logits import SampledLogits
@@ -86,17 +86,21 @@ class EngineSession:
         token_probabilities: bool = False,
         grammar: str = "",
         record: bool = False,
+        prompt_ids: Sequence[int] = (),
     ) -> Iterator[ReplyEvent]:
         """The engine's reply events; the closing ReplyDone carries the reply's metrics (and trace).
 
         `record`: the seed is fixed first (choose_seed) and the ReplyDone carries the reply's
-        replay record, so it can be run again token for token (a reply under a grammar is not recorded)."""
+        replay record, so it can be run again token for token (a reply under a grammar is not recorded).
+        `prompt_ids`: the tokens the context window planned `messages` as; the conversation is
+        tokenized here only without them, and once: the reply and its record start from the same ids."""
         record = record and not grammar
-        prompt = self.engine.prompt_tokens(messages) if record else []
+        prompt = list(prompt_ids) or self.engine.prompt_tokens(messages)
         if record:
             params = choose_seed(params)
+        key, conversation = conversation_key(messages), tuple(messages)
         events = self._recorded(
-            lambda observe: self.engine.stream_chat(messages, params, stop, observe, grammar),
+            lambda observe: self.engine.stream_tokens(prompt, params, stop, observe, grammar, None, key, conversation),
             params,
             token_probabilities,
         )

@@ -44,6 +44,7 @@ class Reply:
     token_probabilities: bool
     grammar: str = ""  # GBNF the reply must follow (the API server's response_format); "" = free
     record: bool = False  # fix the seed and send the reply's replay record with its ReplyDone
+    prompt_ids: tuple[int, ...] = ()  # the planned prompt's tokens: generated from as they are (empty: tokenize)
 
 
 @dataclass(frozen=True)
