@@ -5,7 +5,9 @@ with PySide6 6.11; its documentation does not say), even with `Qt.QueuedConnecti
 lambda connected to a worker's signal runs on the worker, and a widget it touches there can
 crash the window. This reads app/ui: the workers are the objects handed to a `WorkerThread`
 or to `JobThreads.start`, or moved to a thread, and each signal they declare may be
-connected only to a method of a QObject, or through `connect_in_thread_of`. The rule goes by
+connected only to a method of a QObject, or through `connect_in_thread_of`, or with an explicit
+`Qt.ConnectionType.DirectConnection`: a slot that is meant to run on the worker (it touches no
+widget; the turn's retrieve step hands an answer to a queue that way). The rule goes by
 the signal's name, on whatever object: a GUI object's signal of the same name is held to it
 too, which costs a method at most.
 """
@@ -121,6 +123,12 @@ def thread_blind_slot(slot: ast.expr) -> bool:
     return isinstance(slot, ast.Lambda | ast.Call | ast.Name)
 
 
+def runs_on_the_sender_by_choice(connect: ast.Call) -> bool:
+    """`connect(slot, Qt.ConnectionType.DirectConnection)`: the author asked for the sender's thread."""
+    given = [*connect.args[1:], *(keyword.value for keyword in connect.keywords)]
+    return any(_last_name(arg) == "DirectConnection" for arg in given)
+
+
 def test_the_workers_and_their_signals_are_found() -> None:
     names, unknown = worker_signals(ui_modules())
     assert unknown == [], "a worker whose class this test cannot tell: assign it from its class in the same module"
@@ -141,6 +149,7 @@ def test_no_worker_signal_is_connected_to_a_lambda_a_partial_or_a_plain_function
         and isinstance(node.func.value, ast.Attribute)
         and node.func.value.attr in names
         and thread_blind_slot(node.args[0])
+        and not runs_on_the_sender_by_choice(node)
     ]
     assert found == [], (
         "these slots run on the worker's thread: connect a method of a QObject that lives in the GUI thread, "

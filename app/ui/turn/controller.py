@@ -45,7 +45,7 @@ class TurnController(QObject):
         self.metrics.connect(worker.replyMetrics)
         self.trace.connect(worker.replyTokens)
         self.finished.connect(worker.finished)
-        self.failed.connect(lambda _partial, message: worker.failed.emit(message))
+        self.failed.connect(self._tell_worker_listeners)
         self.finished.connect(self._ended)
         self.failed.connect(self._ended)
 
@@ -64,6 +64,10 @@ class TurnController(QObject):
         """Never waits: the step running now sees the flag, the token loop before its next token."""
         if self._turn is not None:
             self._turn.stop.set()
+
+    def _tell_worker_listeners(self, _partial: str, why: object) -> None:
+        """The worker's `failed` still says a reply failed, for those that follow the worker (monitor, glass box)."""
+        self.worker.failed.emit(why)
 
     def _ended(self, *_end: object) -> None:
         self._turn = None

@@ -71,7 +71,7 @@ def test_a_stop_before_the_first_token_leaves_only_the_users_message(
     assert finished.args[0].stats.stop_reason is StopReason.USER
     assert worker.engine.generated == []
     assert [m.role for m in window.chats.session.shown_thread] == ["user"]
-    assert not window.is_streaming
+    assert not window.state.is_streaming
 
 
 def test_a_stop_mid_reply_saves_what_was_written_as_stopped(
@@ -96,7 +96,7 @@ def test_a_reply_that_fails_mid_way_keeps_its_text_as_failed_and_says_why(
 ) -> None:
     worker.engine.fail_at = "token"
     window.send("Hi")
-    qtbot.waitUntil(lambda: not window.is_streaming, timeout=END_MS)
+    qtbot.waitUntil(lambda: not window.state.is_streaming, timeout=END_MS)
     reply = window.chats.session.shown_thread[-1]
     assert (reply.text, reply.state) == ("Hel", MessageState.FAILED)
     assert "died mid-reply" in reply.stats["error"]
@@ -109,7 +109,7 @@ def test_a_turn_the_window_refuses_leaves_no_reply_and_the_banner_says_why(
 ) -> None:
     worker.engine.refuse = "Your message is too long for the context window."
     window.send("Hi")
-    qtbot.waitUntil(lambda: not window.is_streaming, timeout=END_MS)
+    qtbot.waitUntil(lambda: not window.state.is_streaming, timeout=END_MS)
     assert [m.role for m in window.chats.session.shown_thread] == ["user"]
     assert worker.engine.generated == []
     assert window.error_banner.isVisible()
