@@ -3907,7 +3907,7 @@ free: {free}</source>
     </message>
     <message numerus="yes">
         <source>Delete this message and the %n message(s) after it?</source>
-        <translation type="unfinished">
+        <translation>
             <numerusform>删除这条消息及其之后的 %n 条消息？</numerusform>
         </translation>
     </message>
