@@ -4,7 +4,9 @@ One serial run spent its minutes on a few heavy things in a row. The lanes split
 
 - unit: every test that loads no model, on every core at once (pytest-xdist);
 - model: the tests that load the real starter model, the main-window tests among them (marker
-  `requires_model`), in one process;
+  `requires_model`), in one process: llama.cpp decodes on every core with OpenMP, and two such
+  teams of threads on two cores stop spin-waiting and decode about three times slower (see
+  app/bench/streaming.py: in_own_thread), so a second worker would not buy its core back;
 - bundle: the PyInstaller bundle built and run as a user would (marker `slow`);
 - static: ruff, the formatter, mypy and the import contracts, once (tests/test_static_checks.py,
   tests/test_architecture.py).
@@ -12,8 +14,10 @@ One serial run spent its minutes on a few heavy things in a row. The lanes split
 Steps run one after another, the lanes of one step side by side: first the unit lane on every core,
 then the model lane, which keeps about one core busy, beside the bundle and static lanes, which share
 the other. Each lane prints pytest's own output and closing line (the first, longest lane of a step as
-it runs, the others when they end); the last lines say how many minutes of wall time and of CPU time
-each lane took, and what they found together. The exit status is non-zero when any lane fails.
+it runs, the others when they end); the closing table says how many minutes of wall time and of CPU
+time the steps .ci/run timed before the lanes (installing: GLASSBOX_CI_STEPS), each step of lanes and
+each lane took, and what the lanes found together. CPU time is what the work cost whatever else ran on
+the machine; wall time depends on that. The exit status is non-zero when any lane fails.
 
 `python -m tests.lanes unit model` runs only the lanes named.
 """
