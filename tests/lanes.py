@@ -4,9 +4,10 @@ One serial run spent its minutes on a few heavy things in a row. The lanes split
 
 - unit: every test that loads no model, on every core at once (pytest-xdist);
 - model: the tests that load the real starter model, the main-window tests among them (marker
-  `requires_model`), in one process: llama.cpp decodes on every core with OpenMP, and two such
-  teams of threads on two cores stop spin-waiting and decode about three times slower (see
-  app/bench/streaming.py: in_own_thread), so a second worker would not buy its core back;
+  `requires_model`), in one process: llama.cpp decodes with a team of OpenMP threads, one a core,
+  that spin at a barrier for every graph node, so two workers decoding at once on two cores wait on
+  each other's threads (see app/bench/streaming.py: in_own_thread); a trial with two workers on a loaded
+  machine had a prompt evaluation run past the 300 s timeout;
 - bundle: the PyInstaller bundle built and run as a user would (marker `slow`);
 - static: ruff, the formatter, mypy and the import contracts, once (tests/test_static_checks.py,
   tests/test_architecture.py).
