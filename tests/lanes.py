@@ -4,7 +4,10 @@ One serial run spent its minutes on a few heavy things in a row. The lanes split
 
 - unit: every test that loads no model, on every core at once (pytest-xdist);
 - model: the tests that load the real starter model, the main-window tests among them (marker
-  `requires_model`), in one process;
+  `requires_model`), in one process: llama.cpp decodes with a team of OpenMP threads, one a core,
+  that spin at a barrier for every graph node, so two workers decoding at once on two cores wait on
+  each other's threads (see app/bench/streaming.py: in_own_thread); a trial with two workers on a loaded
+  machine had a prompt evaluation run past the 300 s timeout;
 - bundle: the PyInstaller bundle built and run as a user would (marker `slow`);
 - static: ruff, the formatter, mypy and the import contracts, once (tests/test_static_checks.py,
   tests/test_architecture.py).
@@ -12,8 +15,10 @@ One serial run spent its minutes on a few heavy things in a row. The lanes split
 Steps run one after another, the lanes of one step side by side: first the unit lane on every core,
 then the model lane, which keeps about one core busy, beside the bundle and static lanes, which share
 the other. Each lane prints pytest's own output and closing line (the first, longest lane of a step as
-it runs, the others when they end); the last lines say how many minutes of wall time and of CPU time
-each lane took, and what they found together. The exit status is non-zero when any lane fails.
+it runs, the others when they end); the closing table says how many minutes of wall time and of CPU
+time the steps .ci/run timed before the lanes (installing: GLASSBOX_CI_STEPS), each step of lanes and
+each lane took, and what the lanes found together. CPU time is what the work cost whatever else ran on
+the machine; wall time depends on that. The exit status is non-zero when any lane fails.
 
 `python -m tests.lanes unit model` runs only the lanes named.
 """
@@ -37,6 +42,7 @@ STATIC_TESTS = ("tests/test_static_checks.py", "tests/test_architecture.py")
 # pytest's closing line: "==== 3 failed, 1200 passed, 2 skipped in 171.20s (0:02:51) ===="
 CLOSING_LINE = re.compile(r"^=+ (?P<counts>.+) in [\d.]+s\b.* =+$")
 COUNT = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed)\b")
+CI_STEPS = "GLASSBOX_CI_STEPS"  # the file where .ci/run writes the minutes of its steps before the lanes
 NO_TESTS_RAN = 5  # pytest's exit status when a lane selected nothing: a lane that tests nothing is a fault
 
 
@@ -124,6 +130,37 @@ class LaneRun:
         return found
 
 
+@dataclass(frozen=True)
+class Minutes:
+    """One row of the closing table: what ran, its wall time and its CPU time (None: not known)."""
+
+    label: str
+    seconds: float | None
+    cpu_seconds: float | None
+
+    def cells(self, width: int) -> str:
+        return f"{self.label:<{width}}  {_minutes(self.seconds):>5} min  cpu {_minutes(self.cpu_seconds):>5} min"
+
+
+def _minutes(seconds: float | None) -> str:
+    return "?" if seconds is None else f"{seconds / 60:.1f}"
+
+
+@dataclass(frozen=True)
+class StepRun:
+    """The lanes of one step, run side by side, and the step's wall time."""
+
+    runs: list[LaneRun]
+    seconds: float
+
+    def minutes(self) -> Minutes:
+        names = " | ".join(run.lane.name for run in self.runs)
+        return Minutes(f"step {names}", self.seconds, _sum([run.cpu_seconds for run in self.runs]))
+
+    def lane_minutes(self) -> list[Minutes]:
+        return [Minutes(f"  {run.lane.name}", run.seconds, run.cpu_seconds) for run in self.runs]
+
+
 def run_step(lanes: Sequence[Lane]) -> list[LaneRun]:
     """Run the lanes side by side: the first one's output as it comes, each other's whole when it has ended."""
     runs = [LaneRun(lane) for lane in lanes]
@@ -140,23 +177,59 @@ def run_step(lanes: Sequence[Lane]) -> list[LaneRun]:
     return runs
 
 
-def summary(runs: Sequence[LaneRun], wall_seconds: float) -> str:
-    """Each lane's minutes and closing line, then the counts of every lane together and the whole run's minutes."""
-    width = max(len(run.lane.name) for run in runs)
-    lines = ["", "---- lanes (minutes of wall time, and of CPU time; lanes of one step ran side by side) ----"]
-    for run in runs:
-        verdict = "ok" if run.passed else "FAILED"
-        cpu = "?" if run.cpu_seconds is None else f"{run.cpu_seconds / 60:.1f}"
-        minutes = f"{run.seconds / 60:5.1f} min  cpu {cpu:>5} min"
-        lines.append(f"{run.lane.name:<{width}}  {minutes}  {verdict:<6}  {run.closing_line()}")
+def summary(before: Sequence[Minutes], steps_run: Sequence[StepRun], wall_seconds: float) -> str:
+    """The minutes of each step before the lanes (.ci/run's install), of each step of lanes and of each of its
+    lanes with its closing line, then the counts of every lane together and the minutes of the whole run."""
+    rows = [*before, *(row for step in steps_run for row in (step.minutes(), *step.lane_minutes()))]
+    width = max((len(row.label) for row in rows), default=0)
+    lines = ["", "---- minutes of wall time and of CPU time (the lanes of one step ran side by side) ----"]
+    lines += [row.cells(width) for row in before]
+    for step in steps_run:
+        lines.append(step.minutes().cells(width))
+        for run, row in zip(step.runs, step.lane_minutes(), strict=True):
+            verdict = "ok" if run.passed else "FAILED"
+            lines.append(f"{row.cells(width)}  {verdict:<6}  {run.closing_line()}")
     total: Counter[str] = Counter()
-    for run in runs:
-        total.update(run.counts())
+    for step in steps_run:
+        for run in step.runs:
+            total.update(run.counts())
     found = ", ".join(
         f"{total[outcome]} {outcome}" for outcome in ("passed", "failed", "error", "skipped") if total[outcome]
     )
     lines.append(f"lanes: {found or 'no tests'} in {wall_seconds / 60:.1f} min")
+    if before:
+        wall = _sum([row.seconds for row in before] + [wall_seconds])
+        cpu = _sum([row.cpu_seconds for row in (*before, *(step.minutes() for step in steps_run))])
+        lines.append(f"ci: {_minutes(wall)} min, cpu {_minutes(cpu)} min (the steps before the lanes and the lanes)")
     return "\n".join(lines) + "\n"
+
+
+def steps_before_the_lanes() -> list[Minutes]:
+    """The steps .ci/run timed before it started the lanes (installing), from the file GLASSBOX_CI_STEPS names:
+    a line per step, `label<TAB>wall seconds<TAB>CPU seconds`. None outside .ci/run."""
+    path = os.environ.get(CI_STEPS)
+    if not path or not os.path.isfile(path):
+        return []
+    rows = []
+    with open(path, encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            label, _, times = line.rstrip("\n").partition("\t")
+            wall, _, cpu = times.partition("\t")
+            rows.append(Minutes(label, _seconds(wall), _seconds(cpu)))
+    return rows
+
+
+def _seconds(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _sum(seconds: Sequence[float | None]) -> float | None:
+    """The sum, or None when any part is not known."""
+    known = [part for part in seconds if part is not None]
+    return sum(known) if len(known) == len(seconds) else None
 
 
 def main(argv: Sequence[str]) -> int:
@@ -170,15 +243,17 @@ def main(argv: Sequence[str]) -> int:
         return 2
     chosen = [[lane for lane in step if not argv or lane.name in argv] for step in plan]
     started = time.monotonic()
-    runs: list[LaneRun] = []
+    steps_run: list[StepRun] = []
     for step in chosen:
         if step:
             names = " and ".join(lane.name for lane in step)
             print(f"\n---- lane {names}: pytest {' | '.join(_args(lane) for lane in step)}")
             sys.stdout.flush()
-            runs += run_step(step)
-    sys.stdout.write(summary(runs, time.monotonic() - started))
-    return 0 if all(run.passed for run in runs) else 1
+            step_started = time.monotonic()
+            runs = run_step(step)
+            steps_run.append(StepRun(runs, time.monotonic() - step_started))
+    sys.stdout.write(summary(steps_before_the_lanes(), steps_run, time.monotonic() - started))
+    return 0 if all(run.passed for step in steps_run for run in step.runs) else 1
 
 
 def _args(lane: Lane) -> str:

@@ -4,7 +4,11 @@ failing lane fails the run with every lane's closing line and minutes in the log
 from __future__ import annotations
 
 import itertools
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +16,7 @@ from _pytest.mark.expression import Expression
 
 from tests import lanes
 from tests.lanes import Lane
+from tests.repo import REPO_ROOT
 
 STATIC_FILE = lanes.STATIC_TESTS[0]
 OTHER_FILE = "tests/core/chat/test_store.py"
@@ -39,7 +44,7 @@ def test_the_unit_lane_runs_on_every_worker_and_the_others_in_one_process() -> N
     assert unit.pytest_args()[-2:] == ["-n", "3"]
 
 
-def test_a_failing_lane_fails_the_run_and_the_log_gives_each_lanes_closing_line_and_minutes(
+def test_a_failing_lane_fails_the_run_and_the_log_gives_each_step_and_lanes_closing_line_and_minutes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "test_good.py").write_text("def test_good():\n    pass\n\n\ndef test_also_good():\n    pass\n")
@@ -48,16 +53,52 @@ def test_a_failing_lane_fails_the_run_and_the_log_gives_each_lanes_closing_line_
     bad = Lane("bad", paths=(str(tmp_path / "test_bad.py"),))
     monkeypatch.setattr(lanes, "steps", lambda workers: [[good, bad]])
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")  # two bare pytest runs start in a blink
+    monkeypatch.delenv(lanes.CI_STEPS, raising=False)
 
     assert lanes.main([]) == 1
 
     log = capsys.readouterr().out
     assert re.search(r"^=+ 2 passed in [\d.]+s =+$", log, re.M)  # each lane's own closing line
     assert re.search(r"^=+ 1 failed in [\d.]+s =+$", log, re.M)
-    table = log[log.index("---- lanes") :].splitlines()[1:]
-    assert re.fullmatch(r"good +\d+\.\d min  cpu +\d+\.\d min  ok +2 passed", table[0])
-    assert re.fullmatch(r"bad +\d+\.\d min  cpu +\d+\.\d min  FAILED  1 failed", table[1])
-    assert re.fullmatch(r"lanes: 2 passed, 1 failed in \d+\.\d min", table[2])
+    table = log[log.index("---- minutes") :].splitlines()[1:]
+    assert re.fullmatch(r"step good \| bad +\d+\.\d min  cpu +\d+\.\d min", table[0])
+    assert re.fullmatch(r"  good +\d+\.\d min  cpu +\d+\.\d min  ok +2 passed", table[1])
+    assert re.fullmatch(r"  bad +\d+\.\d min  cpu +\d+\.\d min  FAILED  1 failed", table[2])
+    assert re.fullmatch(r"lanes: 2 passed, 1 failed in \d+\.\d min", table[3])
+    assert len(table) == 4  # outside .ci/run: no steps before the lanes, no line for the whole run
+
+
+def test_the_table_starts_with_the_steps_ci_timed_before_the_lanes_and_ends_with_the_whole_runs_minutes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    steps_file = tmp_path / "steps.tsv"
+    steps_file.write_text('apt-get update\t12.0\t3.0\n.venv/bin/pip install -e ".[test]"\t90.0\t60.0\n')
+    monkeypatch.setenv(lanes.CI_STEPS, str(steps_file))
+    unit = lanes.LaneRun(Lane("unit"), ["=== 5 passed in 1.00s ===\n"], returncode=0, seconds=120.0, cpu_seconds=222.0)
+    table = lanes.summary(lanes.steps_before_the_lanes(), [lanes.StepRun([unit], 126.0)], 126.0).splitlines()[2:]
+
+    assert re.fullmatch(r"apt-get update +0\.2 min  cpu +0\.1 min", table[0])
+    assert re.fullmatch(r'\.venv/bin/pip install -e "\.\[test\]" +1\.5 min  cpu +1\.0 min', table[1])
+    assert re.fullmatch(r"step unit +2\.1 min  cpu +3\.7 min", table[2])
+    assert re.fullmatch(r"  unit +2\.0 min  cpu +3\.7 min  ok +5 passed", table[3])
+    assert table[4:] == [
+        "lanes: 5 passed in 2.1 min",
+        "ci: 3.8 min, cpu 4.8 min (the steps before the lanes and the lanes)",
+    ]
+
+
+def test_a_step_whose_minutes_ci_could_not_read_shows_a_question_mark_and_the_whole_cpu_is_unknown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    steps_file = tmp_path / "steps.tsv"
+    steps_file.write_text("apt-get update\t12.0\tnot a number\n")
+    monkeypatch.setenv(lanes.CI_STEPS, str(steps_file))
+    unit = lanes.LaneRun(Lane("unit"), [], returncode=0, seconds=60.0, cpu_seconds=60.0)
+
+    table = lanes.summary(lanes.steps_before_the_lanes(), [lanes.StepRun([unit], 60.0)], 60.0).splitlines()[2:]
+
+    assert re.fullmatch(r"apt-get update +0\.2 min  cpu +\? min", table[0])
+    assert table[-1] == "ci: 1.2 min, cpu ? min (the steps before the lanes and the lanes)"
 
 
 def test_a_lane_that_is_not_there_is_refused_with_the_names_of_those_that_are(
@@ -65,3 +106,31 @@ def test_a_lane_that_is_not_there_is_refused_with_the_names_of_those_that_are(
 ) -> None:
     assert lanes.main(["units"]) == 2
     assert capsys.readouterr().err == "no lane named units; the lanes are unit, model, bundle, static\n"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason=".ci/run runs on Debian")
+def test_ci_times_each_part_of_the_readme_test_command_before_the_lanes_for_their_table(tmp_path: Path) -> None:
+    (tmp_path / ".ci").mkdir()
+    shutil.copy(REPO_ROOT / ".ci" / "run", tmp_path / ".ci" / "run")
+    (tmp_path / "README.md").write_text(
+        "<!-- test-command -->\n```sh\n"
+        "true && sleep 0.1 && sh -c 'cat \"$GLASSBOX_CI_STEPS\"' tests.lanes\n"
+        "```\n<!-- /test-command -->\n"
+    )
+    tools = tmp_path / "bin"  # what the script needs, and no apt-get: it installs nothing here
+    tools.mkdir()
+    for tool in ("awk", "cat", "dirname", "grep", "mktemp", "rm", "sed", "sh", "sleep"):
+        (tools / tool).symlink_to(shutil.which(tool) or tool)
+    no_apt = {**os.environ, "PATH": str(tools)}
+    result = subprocess.run(
+        [shutil.which("bash") or "bash", str(tmp_path / ".ci" / "run")],
+        env=no_apt,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+    assert result.returncode == 0, result.stderr
+    steps = [line.split("\t") for line in result.stdout.splitlines()[1:]]
+    assert [label for label, _wall, _cpu in steps] == ["true", "sleep 0.1"]
+    assert float(steps[1][1]) >= 0.1 and all(float(cpu) >= 0 for _label, _wall, cpu in steps)

@@ -12,6 +12,7 @@ from app.bench import remote as remote_section
 from app.bench import server as server_section
 from app.bench.intervals import Drift
 from app.bench.streaming import workload
+from tests.bench.quick import quick_context
 
 
 def test_a_row_not_measured_shows_why_and_neither_passes_nor_fails() -> None:
@@ -83,7 +84,7 @@ def test_the_remote_section_without_its_server_is_not_measured(monkeypatch: pyte
 
 @pytest.mark.requires_model
 def test_the_remote_section_compares_glassbox_with_the_openai_client_on_one_server(starter_model: Path) -> None:
-    context = BenchContext(model_path=starter_model, quick=True)
+    context = quick_context(starter_model)
     rows = {r.metric: r for r in remote_section.run(context)}
     speed = rows[remote_section.SPEED]
     assert speed.value > 0 and speed.verdict is not None and len(speed.rounds) >= 3
@@ -103,7 +104,7 @@ def test_the_server_section_without_the_openai_client_is_not_measured(monkeypatc
 
 @pytest.mark.requires_model
 def test_the_server_section_compares_http_with_the_in_process_engine(starter_model: Path) -> None:
-    context = BenchContext(model_path=starter_model, quick=True)
+    context = quick_context(starter_model)
     rows = {r.metric: r for r in server_section.run(context)}
     speed, extra = rows[server_section.SPEED], rows[server_section.EXTRA_TTFT]
     assert speed.value > 0 and speed.verdict is not None

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from app.bench import BenchContext
 from app.bench.decoding import FORK, run
+from tests.bench.quick import quick_context
 
 
 @pytest.mark.requires_model
 def test_the_section_measures_beam_search_and_fork_against_their_targets(starter_model: Path) -> None:
-    context = BenchContext(model_path=starter_model, quick=True)
+    context = quick_context(starter_model)
     rows = {r.metric: r for r in run(context)}
 
     beam = rows["beam width 4 ÷ greedy, per output token (per round)"]

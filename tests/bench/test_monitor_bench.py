@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from app.bench import BenchContext
 from app.bench.monitor import SamplingThread, run
 from app.core.memory.hardware import HardwareMonitor
 from app.core.monitor.clock import SessionClock
 from app.core.monitor.sampler import ResourceSampler
+from tests.bench.quick import quick_context
 from tests.fakes import fake_pynvml
 
 
@@ -32,7 +32,7 @@ def test_the_sampling_thread_samples_at_its_pace_and_times_each_sample() -> None
 
 @pytest.mark.requires_model
 def test_the_section_reports_the_ratio_against_its_target(starter_model: Path) -> None:
-    context = BenchContext(model_path=starter_model, quick=True)
+    context = quick_context(starter_model)
     rows = {r.metric: r for r in run(context)}
 
     ratio = rows["tokens/s with the monitor sampling / without (per pair)"]

@@ -5,12 +5,12 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from app.bench import BenchContext
 from app.bench.speculative import SECTION, run
+from tests.bench.quick import quick_context
 
 
 def test_the_section_measures_the_editing_gain_and_what_auto_costs_a_story(starter_model: Path) -> None:
-    context = BenchContext(model_path=starter_model, quick=True)
+    context = quick_context(starter_model)
     rows = {r.metric: r for r in run(context)}
     assert all(r.measured and not math.isnan(r.value) and r.value >= 0 for r in rows.values())
     gain = rows["editing: prompt lookup / plain (per round)"]

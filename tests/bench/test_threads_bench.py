@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.bench import BenchContext
 from app.bench.threads import SECTION, run, thread_counts
 from app.core.inference.engine import default_threads
+from tests.bench.quick import quick_context
 
 
 def test_the_sweep_runs_from_one_thread_to_the_physical_cores() -> None:
@@ -17,7 +17,7 @@ def test_the_sweep_runs_from_one_thread_to_the_physical_cores() -> None:
 
 
 def test_the_section_measures_every_count_and_evaluates_the_default(starter_model: Path) -> None:
-    context = BenchContext(model_path=starter_model, quick=True)
+    context = quick_context(starter_model)
     rows = run(context)
     *sweep, verdict = rows
     assert len(sweep) == len(thread_counts(default_threads()))
