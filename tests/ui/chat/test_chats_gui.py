@@ -73,7 +73,7 @@ def test_a_chat_with_its_settings_is_saved_as_it_goes_and_comes_back_after_a_res
         assert [(m.role, m.text) for m in again.chat_view.messages()] == shown
         assert "tokens" in again.chat_view.messages()[1].footer.text()
         assert again.chats.session.effective().system_prompt == "Answer in one word."
-        assert again.sampling.top_k == 7
+        assert again.chats.session.effective().sampling.top_k == 7
         assert again.chats.settings_panel.sampling.rows["top_k"].label.font().bold()
     finally:
         again.close()
