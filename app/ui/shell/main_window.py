@@ -248,7 +248,7 @@ class MainWindow(QMainWindow):
         self.loader.load(path)
 
     def _show_notice(self, text: str) -> None:
-        self.error_banner.show_error(text, logging.INFO)
+        message.info(text)
 
     # ---- chatting ------------------------------------------------------------------
 
@@ -259,7 +259,7 @@ class MainWindow(QMainWindow):
             self.load_model(unloaded)
             return
         if self.state.loaded_model is None and not self.state.is_loading:
-            self.error_banner.show_error(self.tr("No model is loaded yet: choose one in the model picker."))
+            message.error(self.tr("No model is loaded yet: choose one in the model picker."))
             return
         if not self.state.can_send:  # a reply streams, a model loads, or the window closes
             return
