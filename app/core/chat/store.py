@@ -43,7 +43,7 @@ from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2  # 2: chats.pinned
+SCHEMA_VERSION = 3  # 2: chats.pinned; 3: messages.reasoning
 DEFAULT_TITLE = N_("New chat")  # stored as it is; the window shows it in the reader's language
 TITLE_LENGTH = 48
 PARTIAL_SAVE_INTERVAL_S = 0.5
@@ -69,7 +69,8 @@ CREATE TABLE IF NOT EXISTS messages (
     settings TEXT NOT NULL DEFAULT '{}',
     stats TEXT NOT NULL DEFAULT '{}',
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    reasoning TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS messages_by_chat ON messages(chat_id, created);
 CREATE INDEX IF NOT EXISTS messages_by_parent ON messages(parent_id);
@@ -108,6 +109,7 @@ class Message:
     stats: dict[str, Any] = field(default_factory=dict)  # the reply's statistics
     created: float = 0.0
     updated: float = 0.0
+    reasoning: str = ""  # a thinking model's reasoning before the answer in `text`
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,7 @@ def new_message(
     model: str = "",
     settings: Mapping[str, Any] | None = None,
     stats: Mapping[str, Any] | None = None,
+    reasoning: str = "",
 ) -> Message:
     """A message with a fresh id and timestamps, not yet saved."""
     now = time.time()
@@ -160,6 +163,7 @@ def new_message(
         dict(stats or {}),
         now,
         now,
+        reasoning,
     )
 
 
@@ -319,18 +323,26 @@ class ChatStore:
             _store_as_head(db, message)
         return self.message(message.id)
 
-    def save_partial(self, message_id: str, text: str) -> None:
-        """Store the text a streaming reply has so far (committed at once)."""
+    def save_partial(self, message_id: str, text: str, reasoning: str = "") -> None:
+        """Store the text (and reasoning) a streaming reply has so far (committed at once)."""
         with self._write("save the reply so far") as db:
-            db.execute("UPDATE messages SET text = ?, updated = ? WHERE id = ?", (text, time.time(), message_id))
+            db.execute(
+                "UPDATE messages SET text = ?, reasoning = ?, updated = ? WHERE id = ?",
+                (text, reasoning, time.time(), message_id),
+            )
 
     def finish_message(
-        self, message_id: str, text: str, state: MessageState, stats: Mapping[str, Any] | None = None
+        self,
+        message_id: str,
+        text: str,
+        state: MessageState,
+        stats: Mapping[str, Any] | None = None,
+        reasoning: str = "",
     ) -> Message:
         with self._write("save the finished reply") as db:
             db.execute(
-                "UPDATE messages SET text = ?, state = ?, stats = ?, updated = ? WHERE id = ?",
-                (text, state.value, json.dumps(dict(stats or {})), time.time(), message_id),
+                "UPDATE messages SET text = ?, reasoning = ?, state = ?, stats = ?, updated = ? WHERE id = ?",
+                (text, reasoning, state.value, json.dumps(dict(stats or {})), time.time(), message_id),
             )
         return self.message(message_id)
 
@@ -456,7 +468,10 @@ class ChatStore:
             title = "You" if message.role == "user" else "Assistant"
             if message.model:
                 title += f" ({message.model})"
-            lines += [f"## {title}", "", message.text, ""]
+            lines += [f"## {title}", ""]
+            if message.reasoning:  # folded, as the window shows it once the answer starts
+                lines += ["<details><summary>Reasoning</summary>", "", message.reasoning, "", "</details>", ""]
+            lines += [message.text, ""]
             note = _markdown_note(message)
             if note:
                 lines += [f"*{note}*", ""]
@@ -508,6 +523,9 @@ def _prepare(db: sqlite3.Connection, path: Path) -> None:
         db.executescript(_SCHEMA)
         if 0 < version < 2:  # a history from before pinning: the column is added, every chat unpinned
             db.execute("ALTER TABLE chats ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")
+        columns = {row[1] for row in db.execute("PRAGMA table_info(messages)")}
+        if "reasoning" not in columns:  # a history from before thinking models: no message has reasoning
+            db.execute("ALTER TABLE messages ADD COLUMN reasoning TEXT NOT NULL DEFAULT ''")
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     db.execute("SELECT COUNT(*) FROM chats").fetchone()
 
@@ -529,7 +547,7 @@ def _store_as_head(db: sqlite3.Connection, message: Message) -> None:
     now = time.time()
     db.execute(
         "INSERT OR REPLACE INTO messages (id, chat_id, parent_id, role, text, state, model, settings, stats,"
-        " created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " created, updated, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             message.id,
             message.chat_id,
@@ -542,6 +560,7 @@ def _store_as_head(db: sqlite3.Connection, message: Message) -> None:
             json.dumps(message.stats),
             message.created or now,
             now,
+            message.reasoning,
         ),
     )
     db.execute("UPDATE chats SET head_id = ?, updated = ? WHERE id = ?", (message.id, now, message.chat_id))
@@ -576,6 +595,7 @@ def _message(row: sqlite3.Row) -> Message:
         _json(row["stats"]),
         row["created"],
         row["updated"],
+        row["reasoning"],
     )
 
 
@@ -626,6 +646,7 @@ def _message_json(message: Message) -> dict[str, Any]:
         "model": message.model,
         "settings": message.settings,
         "stats": message.stats,
+        "reasoning": message.reasoning,
         "created": message.created,
         "updated": message.updated,
     }

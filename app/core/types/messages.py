@@ -9,3 +9,4 @@ from dataclasses import dataclass
 class ChatMessage:
     role: str  # "system", "user" or "assistant"
     content: str
+    reasoning: str = ""  # an assistant message's reasoning, for templates that render past reasoning

@@ -52,6 +52,10 @@ class ReplyStats:
     # Decode time with one token a batch (estimated from plain decodes) over the time it took;
     # 0.0 when the reply drafted nothing or there was no plain decode to compare with.
     draft_speedup: float = 0.0
+    # A thinking model's reasoning: how many of the completion tokens it took, and the seconds from
+    # the first generated token to the first token of the answer (or the end, if none came).
+    reasoning_tokens: int = 0
+    reasoning_s: float = 0.0
 
     @property
     def evaluated_prompt_tokens(self) -> int:

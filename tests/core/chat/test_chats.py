@@ -263,3 +263,42 @@ def test_a_history_from_before_pinning_opens_with_every_chat_unpinned(tmp_path: 
         assert (chat.title, chat.pinned) == ("From version 1", False)
         store.set_pinned("c1", True)
         assert store.chat("c1").pinned
+
+
+def test_a_history_from_before_thinking_models_opens_unchanged_and_then_keeps_reasoning(tmp_path: Path) -> None:
+    path = tmp_path / "chats.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(
+        """
+        CREATE TABLE chats (id TEXT PRIMARY KEY, title TEXT NOT NULL, created REAL NOT NULL, updated REAL NOT NULL,
+                            settings TEXT NOT NULL DEFAULT '{}', head_id TEXT, pinned INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE messages (id TEXT PRIMARY KEY, chat_id TEXT NOT NULL, parent_id TEXT, role TEXT NOT NULL,
+                               text TEXT NOT NULL, state TEXT NOT NULL, model TEXT NOT NULL DEFAULT '',
+                               settings TEXT NOT NULL DEFAULT '{}', stats TEXT NOT NULL DEFAULT '{}',
+                               created REAL NOT NULL, updated REAL NOT NULL);
+        INSERT INTO chats VALUES ('c1', 'From version 2', 1.0, 1.0, '{}', 'm2', 0);
+        INSERT INTO messages VALUES ('m1', 'c1', NULL, 'user', 'Hi', 'complete', '', '{}', '{}', 1.0, 1.0);
+        INSERT INTO messages VALUES ('m2', 'c1', 'm1', 'assistant', 'Hello.', 'complete', 'm', '{}', '{}', 2.0, 2.0);
+        PRAGMA user_version = 2;
+        """
+    )
+    old.close()
+    with ChatStore(path) as store:
+        assert [(m.text, m.reasoning) for m in store.thread("c1")] == [("Hi", ""), ("Hello.", "")]
+        reply = store.add_message("c1", "assistant", "", state=MessageState.STREAMING)
+        store.save_partial(reply.id, "", reasoning="The user greets")
+        assert store.message(reply.id).reasoning == "The user greets"
+        store.finish_message(reply.id, "Hi there.", MessageState.COMPLETE, reasoning="The user greets me.")
+        assert (store.message(reply.id).text, store.message(reply.id).reasoning) == ("Hi there.", "The user greets me.")
+
+
+def test_reasoning_is_exported_apart_from_the_answer_and_search_finds_only_answers(store: ChatStore) -> None:
+    chat = store.create_chat()
+    store.add_message(chat.id, "user", "What is 2+2?")
+    store.add_message(chat.id, "assistant", "4.", reasoning="Adding two and two gives four.")
+    markdown = store.export_markdown(chat.id)
+    assert "<details><summary>Reasoning</summary>" in markdown
+    assert markdown.index("Adding two and two gives four.") < markdown.index("4.\n")
+    [exported_reply] = [m for m in json.loads(store.export_json(chat.id))["messages"] if m["role"] == "assistant"]
+    assert (exported_reply["text"], exported_reply["reasoning"]) == ("4.", "Adding two and two gives four.")
+    assert store.search("gives four") == []

@@ -1,0 +1,1 @@
+"""A thinking model's reasoning, told apart from its answer."""

@@ -1,0 +1,125 @@
+"""A thinking model's raw output split into its reasoning and its answer, as it streams.
+
+A model family marks its reasoning with a pair of markers (`<think>…</think>` for DeepSeek-R1,
+Qwen3 and QwQ; `[THINK]…[/THINK]` for Magistral). The block is reasoning only at the start of
+a reply: a marker later in the answer is the answer's own text. Some templates open the block
+in the generation prompt themselves, so the reply starts inside it (`starts_inside`). A block
+still open when the reply ends (Stop, the length limit) is reasoning, not answer.
+
+Text arrives in pieces cut anywhere, a marker too; what may be the start of a marker is held
+back until the next piece says whether it is one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from app.core.types.replies import ReplyPart
+
+
+@dataclass(frozen=True)
+class ReasoningMarkers:
+    """The markers around a family's reasoning block, as they appear in its detokenized output."""
+
+    family: str
+    open: str
+    close: str
+
+
+THINK_TAGS = ReasoningMarkers("think", "<think>", "</think>")
+THINK_BRACKETS = ReasoningMarkers("magistral", "[THINK]", "[/THINK]")
+
+
+class ReplyChunk(NamedTuple):
+    part: ReplyPart
+    text: str
+
+
+class ReasoningSplitter:
+    """Feed it the reply's text as it streams; it returns the chunks it is sure of, in order."""
+
+    def __init__(self, markers: ReasoningMarkers, *, starts_inside: bool = False) -> None:
+        self.markers = markers
+        self._inside = starts_inside
+        self._may_open = not starts_inside  # only before any answer text
+        self._closed = False
+        self._held = ""  # text that may be the start of the marker looked for
+        self._answer_started = False
+
+    @property
+    def in_reasoning(self) -> bool:
+        return self._inside
+
+    def feed(self, text: str) -> list[ReplyChunk]:
+        self._held += text
+        chunks: list[ReplyChunk] = []
+        while self._held:
+            if self._inside:
+                if not self._take_marker(self.markers.close, ReplyPart.REASONING, chunks):
+                    break
+                self._inside, self._closed = False, True
+            elif self._may_open:
+                stripped = self._held.lstrip()
+                if self.markers.open.startswith(stripped):
+                    break  # nothing yet but (part of) the opening marker: wait
+                if stripped.startswith(self.markers.open):
+                    self._held = stripped[len(self.markers.open) :]
+                    self._inside, self._may_open = True, False
+                    continue
+                self._may_open = False  # the reply began with its answer
+            else:
+                self._emit_answer(self._held, chunks)
+                self._held = ""
+        return chunks
+
+    def finish(self) -> list[ReplyChunk]:
+        """The rest of the text at the end of the reply: an unclosed block is reasoning."""
+        held, self._held = self._held, ""
+        chunks: list[ReplyChunk] = []
+        if self._inside:
+            if held:
+                chunks.append(ReplyChunk(ReplyPart.REASONING, held))
+        elif held.strip() or (held and self._answer_started):
+            self._emit_answer(held, chunks)
+        return chunks
+
+    def _take_marker(self, marker: str, part: ReplyPart, chunks: list[ReplyChunk]) -> bool:
+        """Emit the held text up to `marker` and drop the marker (True), or emit what cannot be
+        part of the marker and keep the rest (False)."""
+        at = self._held.find(marker)
+        if at >= 0:
+            if at:
+                chunks.append(ReplyChunk(part, self._held[:at]))
+            self._held = self._held[at + len(marker) :]
+            return True
+        keep = _partial_marker_length(self._held, marker)
+        sure = self._held[: len(self._held) - keep]
+        if sure:
+            chunks.append(ReplyChunk(part, sure))
+        self._held = self._held[len(sure) :]
+        return False
+
+    def _emit_answer(self, text: str, chunks: list[ReplyChunk]) -> None:
+        if not self._answer_started and self._closed:
+            text = text.lstrip()  # the blank lines a model writes after its block
+        if text:
+            self._answer_started = True
+            chunks.append(ReplyChunk(ReplyPart.ANSWER, text))
+
+
+def _partial_marker_length(text: str, marker: str) -> int:
+    """The length of the longest end of `text` that is a proper start of `marker`."""
+    for length in range(min(len(text), len(marker) - 1), 0, -1):
+        if marker.startswith(text[-length:]):
+            return length
+    return 0
+
+
+def split_reasoning(text: str, markers: ReasoningMarkers, *, starts_inside: bool = False) -> tuple[str, str]:
+    """A whole reply's (reasoning, answer)."""
+    splitter = ReasoningSplitter(markers, starts_inside=starts_inside)
+    chunks = splitter.feed(text) + splitter.finish()
+    reasoning = "".join(c.text for c in chunks if c.part is ReplyPart.REASONING)
+    answer = "".join(c.text for c in chunks if c.part is ReplyPart.ANSWER)
+    return reasoning, answer
