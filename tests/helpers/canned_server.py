@@ -29,6 +29,7 @@ class Canned:
     filler: bytes = b""  # written after the body `filler_count` times, so a huge reply costs no memory here
     filler_count: int = 0
     silent: bool = False  # accept the request and never answer it, not even with headers
+    content_type: str = "text/event-stream"
 
 
 class CannedServer:
@@ -36,11 +37,12 @@ class CannedServer:
         self.reply = Canned()
         self.replies_by_path: dict[str, Canned] = {}  # a path's own reply, where it differs from `reply`
         self.asked = threading.Event()  # a request has come (and, for a silent reply, is being ignored)
+        self.bodies: list[bytes] = []  # the body of each request, in order
         canned = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
-                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                canned.bodies.append(self.rfile.read(int(self.headers.get("Content-Length", 0))))
                 reply = canned.replies_by_path.get(self.path, canned.reply)
                 canned.asked.set()
                 if reply.silent:
@@ -51,7 +53,7 @@ class CannedServer:
                     self.send_response(reply.status)
                     for name, value in reply.headers.items():
                         self.send_header(name, value)
-                    self.send_header("Content-Type", "text/event-stream")
+                    self.send_header("Content-Type", reply.content_type)
                     self.send_header("Connection", "close")
                     self.end_headers()
                     self.wfile.write(reply.body)

@@ -40,12 +40,14 @@ import httpx2
 from app.core.backends.base import Capabilities, ModelInfo, TokenCount, estimate_tokens
 from app.core.backends.bounded_body import BodyTooLarge, read_json
 from app.core.backends.logprobs import TOP_LOGPROBS, LogprobTrace
+from app.core.backends.reply_parts import REASONING_FIELDS, ReplyParts
 from app.core.backends.sse import EventTooLarge, SSEParser
 from app.core.inference.sampling import SamplingParams
+from app.core.reasoning.splitter import ReplyChunk
 from app.core.support.formatting import fill, format_bytes
 from app.core.support.user_text import N_
 from app.core.types.messages import ChatMessage
-from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
+from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart, TokenPiece
 from app.core.types.stats import ReplyStats, StopReason
 
 log = logging.getLogger(__name__)
@@ -294,15 +296,9 @@ class RemoteBackend:
     def _stream(
         self, body: dict[str, Any], stop: threading.Event, logprobs: LogprobTrace | None, params: SamplingParams
     ) -> Iterator[ReplyEvent]:
-        stats = ReplyStats()
-        parts: list[str] = []
-        usage: dict[str, Any] = {}
-        timings: dict[str, Any] = {}
-        started = time.perf_counter()
-        first_at = 0.0
+        reply = _ReplyReader(params.max_tokens, logprobs)
         failure: RemoteError | None = None
         notice = ""
-        stats.stop_reason = StopReason.ERROR
         try:
             body = {"model": self._model or self._first_model(stop), **body}
             with (
@@ -312,54 +308,42 @@ class RemoteBackend:
                 ) as response,
             ):
                 self._raise_for_status(response)
+                if _is_whole_reply(response):  # a server that answers `stream: true` with one JSON reply
+                    yield from self._pieces(reply, self._whole_reply(response), stop)
+                    raise _Finished
                 parser = SSEParser()
                 for chunk in response.iter_bytes():
                     for data in self._events(parser, chunk):
                         if data.strip() == "[DONE]":
                             raise _Finished
-                        event = _decode_chunk(data)
-                        usage.update(_mapping(event.get("usage"), "usage"))
-                        timings.update(_mapping(event.get("timings"), "timings"))
-                        for text, finish_reason, token_logprobs in _choices(event):
-                            if logprobs is not None:
-                                logprobs.add(token_logprobs)
-                            if text:
-                                if 0 < params.max_tokens <= stats.completion_tokens:
-                                    notice = self._over_limit_notice(params.max_tokens)
-                                    raise _PastLimit
-                                if not first_at:
-                                    first_at = time.perf_counter()
-                                stats.completion_tokens += 1
-                                parts.append(text)
-                                yield TokenPiece(text, -1)
-                                if stop.is_set():
-                                    raise _Stopped
-                            if finish_reason:
-                                stats.stop_reason = FINISH_REASONS.get(finish_reason, StopReason.END_OF_TEXT)
+                        yield from self._pieces(reply, _decode_chunk(data), stop)
                     if stop.is_set():
                         raise _Stopped
                 self._events(parser, None)
                 if stop.is_set():  # the stream was shut for a stop before the server said anything
                     raise _Stopped
-                if stats.stop_reason is StopReason.ERROR:
+                if reply.stats.stop_reason is StopReason.ERROR:
                     raise RemoteError(RemoteErrorKind.STREAM_CUT, self._cut_message())
         except _Finished:
             pass
         except _PastLimit:
-            stats.stop_reason = StopReason.LENGTH  # leaving the `with` closed the stream: the server stops
+            notice = self._over_limit_notice(params.max_tokens)
+            reply.stats.stop_reason = StopReason.LENGTH  # leaving the `with` closed the stream: the server stops
         except _Stopped:
-            stats.stop_reason = StopReason.USER  # leaving the `with` closed the stream: the server stops
+            reply.stats.stop_reason = StopReason.USER  # leaving the `with` closed the stream: the server stops
         except httpx2.HTTPError as error:
             if stop.is_set():  # the connection was shut for a stop, at whatever stage the request was
-                stats.stop_reason = StopReason.USER
+                reply.stats.stop_reason = StopReason.USER
             else:
-                failure = self._transport_error(error, text_so_far="".join(parts))
+                failure = self._transport_error(error, text_so_far=reply.text_so_far)
         except RemoteError as error:
             failure = error
+        yield from reply.held_back()
+        stats = reply.stats
         if failure is not None:
             # INFO, not WARNING: the caller shows the failure; the server's trouble is not Glassbox's fault.
             log.info("Reply from %s failed (%s): %s", self._config.api_base, failure.kind.value, failure.message)
-            if not parts:
+            if not reply.text_so_far:
                 raise failure
             stats.stop_reason = StopReason.ERROR
             stats.error = failure.message
@@ -367,11 +351,46 @@ class RemoteBackend:
             log.info("%s", notice)
         if stats.stop_reason is StopReason.ERROR and failure is None:
             stats.stop_reason = StopReason.END_OF_TEXT  # [DONE] without a finish reason
-        _fill_stats(stats, usage, timings, started, first_at, time.perf_counter())
+        reply.fill_stats(time.perf_counter())
         trace = logprobs.trace(params) if logprobs is not None else None
         yield RemoteReplyDone(
-            "".join(parts), stats, trace=trace, failure=failure, usage=usage, timings=timings, notice=notice
+            reply.answer,
+            stats,
+            trace=trace,
+            failure=failure,
+            usage=reply.usage,
+            timings=reply.timings,
+            notice=notice,
+            reasoning=reply.reasoning,
         )
+
+    def _pieces(self, reply: _ReplyReader, event: Mapping[str, Any], stop: threading.Event) -> Iterator[TokenPiece]:
+        """The pieces one server event brings; a stop set while they are read ends the reply."""
+        for piece in reply.take(event):
+            yield piece
+            if stop.is_set():
+                raise _Stopped
+
+    def _whole_reply(self, response: httpx2.Response) -> dict[str, Any]:
+        try:
+            data = read_json(response)
+        except BodyTooLarge as error:
+            raise RemoteError(
+                RemoteErrorKind.MALFORMED_CHUNK,
+                fill(
+                    N_("{base} sent a reply longer than {limit}, the most Glassbox reads."),
+                    base=self._config.api_base,
+                    limit=format_bytes(error.limit),
+                ),
+            ) from error
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            raise RemoteError(
+                RemoteErrorKind.MALFORMED_CHUNK,
+                fill(N_("{base} sent a reply that is not a JSON object."), base=self._config.api_base),
+            )
+        return _server_event(data, f"{data!r:.80}")
 
     def _events(self, parser: SSEParser, chunk: bytes | None) -> list[str]:
         """The events a chunk completes (None: the stream ended); an oversized event is malformed."""
@@ -489,6 +508,71 @@ class RemoteBackend:
         return RemoteError(RemoteErrorKind.STREAM_CUT, self._cut_message())
 
 
+class _ReplyReader:
+    """What the server has sent of one reply so far: its reasoning and answer, counts and times."""
+
+    def __init__(self, max_tokens: int, logprobs: LogprobTrace | None) -> None:
+        self.stats = ReplyStats(stop_reason=StopReason.ERROR)  # until the server says why it finished
+        self.usage: dict[str, Any] = {}
+        self.timings: dict[str, Any] = {}
+        self._max_tokens = max_tokens
+        self._logprobs = logprobs
+        self._parts = ReplyParts()
+        self._texts: dict[ReplyPart, list[str]] = {ReplyPart.REASONING: [], ReplyPart.ANSWER: []}
+        self._started = time.perf_counter()
+        self._first_at = 0.0
+        self._answer_at = 0.0
+
+    @property
+    def answer(self) -> str:
+        return "".join(self._texts[ReplyPart.ANSWER])
+
+    @property
+    def reasoning(self) -> str:
+        return "".join(self._texts[ReplyPart.REASONING])
+
+    @property
+    def text_so_far(self) -> str:
+        return self.reasoning + self.answer
+
+    def take(self, event: Mapping[str, Any]) -> Iterator[TokenPiece]:
+        """The pieces of one event; raises _PastLimit at the first text past max_tokens."""
+        self.usage.update(_mapping(event.get("usage"), "usage"))
+        self.timings.update(_mapping(event.get("timings"), "timings"))
+        for reasoning, text, finish_reason, token_logprobs in _choices(event):
+            if self._logprobs is not None:
+                self._logprobs.add(token_logprobs)
+            if reasoning or text:
+                if 0 < self._max_tokens <= self.stats.completion_tokens:
+                    raise _PastLimit
+                if not self._first_at:
+                    self._first_at = time.perf_counter()
+                self.stats.completion_tokens += 1
+                yield from self._pieces(self._parts.feed(reasoning, text))
+            if finish_reason:
+                self.stats.stop_reason = FINISH_REASONS.get(finish_reason, StopReason.END_OF_TEXT)
+
+    def held_back(self) -> Iterator[TokenPiece]:
+        """At the end of the reply: the text held back in case it was the start of a marker."""
+        yield from self._pieces(self._parts.finish())
+
+    def fill_stats(self, finished: float) -> None:
+        _fill_stats(self.stats, self.usage, self.timings, self._started, self._first_at, finished)
+        if not self._texts[ReplyPart.REASONING]:
+            return
+        details = _mapping(self.usage.get("completion_tokens_details"), "usage.completion_tokens_details")
+        counted = _count(details, "reasoning_tokens", "usage.completion_tokens_details")
+        self.stats.reasoning_tokens = counted if counted is not None else self._parts.reasoning_deltas
+        self.stats.reasoning_s = (self._answer_at or finished) - self._first_at
+
+    def _pieces(self, chunks: list[ReplyChunk]) -> Iterator[TokenPiece]:
+        for part, text in chunks:
+            if part is ReplyPart.ANSWER and not self._answer_at:
+                self._answer_at = time.perf_counter()
+            self._texts[part].append(text)
+            yield TokenPiece(text, -1, part)
+
+
 class _StopGuard:
     """Shuts the request's connection when `stop` is set, at whatever stage the request is: in the
     TLS handshake, waiting for the headers of a silent server, for the first chunk while it
@@ -595,10 +679,10 @@ def _rate(source: Mapping[str, Any], key: str, where: str) -> float | None:
     return None
 
 
-def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str | None, Any]]:
-    """(text, finish reason, logprobs content) of each choice in a chunk. A choice whose text is of the
-    wrong type is malformed (the reply cannot go on without its text); other fields of the wrong
-    type are ignored."""
+def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str, str | None, Any]]:
+    """(reasoning, text, finish reason, logprobs content) of each choice in a chunk (its `delta`), or
+    in a whole reply (its `message`). A choice whose text is of the wrong type is malformed (the
+    reply cannot go on without its text); other fields of the wrong type are ignored."""
     choices = event.get("choices") or []
     if not isinstance(choices, list):
         raise RemoteError(
@@ -606,7 +690,10 @@ def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str | None, Any]]:
             fill(N_("The server sent a chunk with no list of choices: {event}"), event=f"{event!r:.80}"),
         )
     for choice in choices:
-        delta = _mapping(choice.get("delta"), "a choice's delta") if isinstance(choice, dict) else {}
+        delta: Mapping[str, Any] = {}
+        if isinstance(choice, dict):
+            key = "delta" if "delta" in choice or "message" not in choice else "message"
+            delta = _mapping(choice.get(key), f"a choice's {key}")
         text = delta.get("content")
         if not isinstance(choice, dict) or not isinstance(text, str | None):
             raise RemoteError(
@@ -617,7 +704,18 @@ def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str | None, Any]]:
         if not isinstance(reason, str | None):
             _ignored("a choice's finish_reason", reason, "a string")
         logprobs = _mapping(choice.get("logprobs"), "a choice's logprobs")
-        yield text or "", reason if isinstance(reason, str) else None, logprobs.get("content")
+        yield _reasoning(delta), text or "", reason if isinstance(reason, str) else None, logprobs.get("content")
+
+
+def _reasoning(delta: Mapping[str, Any]) -> str:
+    """The reasoning a delta carries in a field of its own (the first of them a server filled)."""
+    for name in REASONING_FIELDS:
+        value = delta.get(name)
+        if isinstance(value, str) and value:
+            return value
+        if value is not None and not isinstance(value, str):
+            _ignored(f"a delta's {name}", value, "a text")
+    return ""
 
 
 def _decode_chunk(data: str) -> dict[str, Any]:
@@ -625,10 +723,15 @@ def _decode_chunk(data: str) -> dict[str, Any]:
         event = json.loads(data)
     except (ValueError, RecursionError):
         event = None
+    return _server_event(event, f"{data[:80]!r}")
+
+
+def _server_event(event: Any, shown: str) -> dict[str, Any]:
+    """A chunk (or a whole reply) the server sent, if it is an object that is not an error."""
     if not isinstance(event, dict):
         raise RemoteError(
             RemoteErrorKind.MALFORMED_CHUNK,
-            fill(N_("The server sent a chunk that is not a JSON object: {data}."), data=f"{data[:80]!r}"),
+            fill(N_("The server sent a chunk that is not a JSON object: {data}."), data=shown),
         )
     if "error" in event:
         error = event["error"]
@@ -638,6 +741,10 @@ def _decode_chunk(data: str) -> dict[str, Any]:
             fill(N_("The server stopped the reply with an error: {message}."), message=f"{message!s:.200}"),
         )
     return event
+
+
+def _is_whole_reply(response: httpx2.Response) -> bool:
+    return response.headers.get("Content-Type", "").split(";")[0].strip().lower() == "application/json"
 
 
 def _fill_stats(
