@@ -6,7 +6,9 @@ window); with it, an OpenAI-compatible server generates the reply through the re
 Ctrl-C stops the reply (or the load) at once and exits 130, as a shell reports a command it
 interrupted, with a word on stderr; a second Ctrl-C stops waiting for anything still under way.
 The model's text is printed as it comes, except that on a terminal its control characters are
-made inert (terminal_text.py); piped to a file it is kept exactly.
+made inert (terminal_text.py); piped to a file it is kept exactly. A thinking model's reasoning
+is printed apart from its answer, dimmed on a terminal and marked when piped, or left out with
+--hide-thinking (reply_printer.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from types import FrameType
 
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model, stopped
 from app.cli.flag_checks import bounded
+from app.cli.reply_printer import ReplyPrinter
 from app.cli.servers_command import resolve_server
 from app.cli.terminal_text import terminal_safe
 from app.core.backends.base import Backend
@@ -55,6 +58,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--n-ctx", type=bounded(MODEL_FIELDS["n_ctx"]), default=model.n_ctx)
     parser.add_argument("--gpu-layers", type=bounded(GPU_LAYERS_FIELD), default=model.n_gpu_layers)
     parser.add_argument("--stats", action="store_true", help="print the reply's stats to stderr")
+    parser.add_argument(
+        "--hide-thinking", action="store_true", help="leave a thinking model's reasoning out, print the answer only"
+    )
     parser.add_argument("--verbose", action="store_true", help="show llama.cpp's log")
     parser.set_defaults(handler=run)
 
@@ -79,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         unsent = backend.unsent_params(params)
         if unsent and args.stats:
             print(f"[not sent to the server: {', '.join(unsent)}]", file=sys.stderr)
-        status = _print_reply(backend.stream_chat(_messages(args), params, stop), args.stats)
+        status = _print_reply(backend.stream_chat(_messages(args), params, stop), args.stats, args.hide_thinking)
         return stopped() if stop.is_set() else status
     except LoadCancelled:
         return stopped()
@@ -123,28 +129,31 @@ def _params(args: argparse.Namespace) -> SamplingParams:
     return SamplingParams(temperature=args.temperature, seed=args.seed, max_tokens=args.max_tokens)
 
 
-def _print_reply(events: Iterator[ReplyEvent], stats: bool) -> int:
+def _print_reply(events: Iterator[ReplyEvent], stats: bool, hide_thinking: bool) -> int:
     """Stream the pieces to stdout; the exit status is 1 when the reply ended in an error."""
-    shown: Callable[[str], str] = terminal_safe if sys.stdout.isatty() else str
-    for event in events:
-        if isinstance(event, ReplyDone):
-            print(flush=True)
-            if stats:
-                _print_stats(event)
-            if isinstance(event, RemoteReplyDone) and event.notice:
-                print(terminal_safe(event.notice), file=sys.stderr)
-            if event.stats.error:
-                return fail(event.stats.error)
-        else:
-            sys.stdout.write(shown(event.text))
-            sys.stdout.flush()
+    printer = ReplyPrinter(sys.stdout, terminal=sys.stdout.isatty(), show_thinking=not hide_thinking)
+    try:
+        for event in events:
+            if isinstance(event, ReplyDone):
+                printer.end()
+                if stats:
+                    _print_stats(event)
+                if isinstance(event, RemoteReplyDone) and event.notice:
+                    print(terminal_safe(event.notice), file=sys.stderr)
+                if event.stats.error:
+                    return fail(event.stats.error)
+            else:
+                printer.piece(event)
+    finally:
+        printer.close()  # a second Ctrl-C in the middle of the reasoning leaves the terminal plain too
     return 0
 
 
 def _print_stats(done: ReplyDone) -> None:
     s = done.stats
+    thinking = f" ({s.reasoning_tokens} thinking for {s.reasoning_s:.1f} s)" if done.reasoning else ""
     print(
-        f"[{s.prompt_tokens} prompt tokens, {s.completion_tokens} generated, "
+        f"[{s.prompt_tokens} prompt tokens, {s.completion_tokens} generated{thinking}, "
         f"first token after {s.time_to_first_token_s * 1000:.0f} ms, "
         f"{s.prompt_eval_tokens_per_s:.1f} prompt tok/s, {s.generation_tokens_per_s:.1f} tok/s, "
         f"stop: {s.stop_reason.value}]",
