@@ -55,11 +55,12 @@ from app.core.server.openai_responses import (
     finish_reason,
     reply_steps,
 )
+from app.core.server.reasoning_format import ReasoningInContent
 from app.core.server.replies import ReplyCancelled, ReplyRun, ReplyStart
 from app.core.server.request_log import CLIENT_CLOSED, RequestLog, RequestRecord
 from app.core.types.errors import PromptTooLong
 from app.core.types.messages import ChatMessage
-from app.core.types.replies import ReplyDone, ReplyEvent
+from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart, TokenPiece
 from app.core.types.stats import StopReason
 
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -238,7 +239,9 @@ class _Endpoints:
                 self._stream(call, run, first, _ChatStream(identity, chat)), media_type="text/event-stream",
                 headers=STREAM_HEADERS,
             )  # fmt: skip
-        return await self._whole(call, run, first, lambda done: chat_response(identity, done, _top(chat)))
+        return await self._whole(
+            call, run, first, lambda done: chat_response(identity, done, _top(chat), chat.reasoning_format)
+        )
 
     async def completions(self, request: Request) -> Response:
         call = _Call(self._core, request.scope, "/v1/completions")
@@ -367,7 +370,7 @@ class _Endpoints:
             event = first
             while not isinstance(event, ReplyDone):
                 if shape.live:
-                    yield opening + shape.text(event.text)
+                    yield opening + shape.piece(event)
                     opening = ""
                 event = await run.next()
             if opening:
@@ -396,7 +399,7 @@ class _StreamShape(ABC):
         return ""
 
     @abstractmethod
-    def text(self, text: str) -> str: ...
+    def piece(self, piece: TokenPiece) -> str: ...
 
     def buffered(self, done: ReplyDone) -> str:
         return ""
@@ -410,32 +413,39 @@ class _ChatStream(_StreamShape):
     probabilities: the engine names the tokens once the reply ends (off the token loop)."""
 
     def __init__(self, identity: ReplyIdentity, chat: ChatRequest) -> None:
-        self._chunks = ChatChunks(identity, chat.include_usage)
+        self._chunks = ChatChunks(identity, chat.include_usage, chat.reasoning_format)
         self._top = _top(chat)
         self.live = self._top is None
 
     def start(self) -> str:
         return self._chunks.role()
 
-    def text(self, text: str) -> str:
-        return self._chunks.content(text)
+    def piece(self, piece: TokenPiece) -> str:
+        return self._chunks.piece(piece)
 
     def buffered(self, done: ReplyDone) -> str:
+        """The reasoning in one chunk, then the answer's tokens, each with its probabilities."""
         if self._top is None:
             return ""
+        reasoning = self._chunks.piece(TokenPiece(done.reasoning, -1, ReplyPart.REASONING)) if done.reasoning else ""
         entries = iter(chat_logprobs(done, self._top))
-        return "".join(self._chunks.content(piece, [next(entries)]) for _step, piece in reply_steps(done))
+        return reasoning + "".join(
+            self._chunks.piece(TokenPiece(piece, -1), [next(entries)]) for _step, piece in reply_steps(done)
+        )
 
     def finish(self, done: ReplyDone) -> str:
         return self._chunks.finish(done)
 
 
 class _CompletionStream(_StreamShape):
+    """Raw text, as llama-server's completions are: a reasoning block stays inside it, in its tags."""
+
     def __init__(self, identity: ReplyIdentity, completion: CompletionRequest) -> None:
         self._chunks = CompletionChunks(identity, completion.include_usage)
+        self._raw = ReasoningInContent()
 
-    def text(self, text: str) -> str:
-        return self._chunks.text(text)
+    def piece(self, piece: TokenPiece) -> str:
+        return self._chunks.text(self._raw.text(piece))
 
     def finish(self, done: ReplyDone) -> str:
         return self._chunks.finish(done)

@@ -4,7 +4,8 @@ Unknown fields are ignored, as the API's clients expect (they send `user`, `meta
 `store`, `tools` and more to every server). A known field with a wrong type or value is
 refused with a 400 that names it. Sampling bounds are the settings' own (`SAMPLING_FIELDS`),
 so the server accepts what the window accepts. llama-server's extra sampling fields
-(`top_k`, `min_p`, `repeat_penalty`) are honoured too.
+(`top_k`, `min_p`, `repeat_penalty`) are honoured too, and its `reasoning_format` (where a
+thinking model's reasoning goes in the reply).
 
 Defaults where the request says nothing: OpenAI's request has no repeat penalty, so it is
 off (1.0); a chat reply may run until the context is full (capped by the server's max_tokens
@@ -21,6 +22,7 @@ from app.core.inference.sampling import InvalidSetting, SamplingParams
 from app.core.inference.token_probs import TOP_ALTERNATIVES
 from app.core.server.errors import invalid
 from app.core.server.grammar import response_format_grammar
+from app.core.server.reasoning_format import ReasoningFormat
 from app.core.types.messages import ChatMessage
 
 NUMBER_FIELDS = ("temperature", "top_p", "presence_penalty", "frequency_penalty", "min_p", "repeat_penalty")
@@ -45,6 +47,7 @@ class ChatRequest:
     logprobs: bool = False
     top_logprobs: int = 0
     grammar: str = ""  # GBNF from response_format; "" = free text
+    reasoning_format: ReasoningFormat = ReasoningFormat.AUTO
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ def parse_chat(body: Mapping[str, Any], limits: Limits) -> ChatRequest:
         logprobs=logprobs,
         top_logprobs=top,
         grammar=response_format_grammar(body.get("response_format")),
+        reasoning_format=_reasoning_format(body.get("reasoning_format")),
     )
 
 
@@ -172,6 +176,19 @@ def _model(body: Mapping[str, Any]) -> str:
     if not isinstance(value, str):
         raise invalid("model", f"must be a text, not {_shown(value)}.")
     return value
+
+
+def _reasoning_format(value: Any) -> ReasoningFormat:
+    """llama-server's field; null is its default, as there."""
+    if value is None:
+        return ReasoningFormat.AUTO
+    names = ", ".join(item.value for item in ReasoningFormat)
+    if not isinstance(value, str):
+        raise invalid("reasoning_format", f"must be one of {names}, not {_shown(value)}.")
+    try:
+        return ReasoningFormat(value)
+    except ValueError:
+        raise invalid("reasoning_format", f"must be one of {names}, not {_shown(value)}.") from None
 
 
 def _only_one_choice(body: Mapping[str, Any]) -> None:

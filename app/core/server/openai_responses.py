@@ -5,8 +5,12 @@ is `{"role": "assistant", "content": null}`, the content chunks carry no role, e
 the same id, only the last choice chunk has a finish_reason (and an empty delta), a usage
 chunk with no choices follows when asked (stream_options.include_usage), then `data: [DONE]`.
 
+A thinking model's reasoning goes where the request's `reasoning_format` says
+(reasoning_format.py): in `reasoning_content` by default, as llama-server sends it.
+
 Usage reports the prompt tokens reused from the previous request's KV cache in
-`prompt_tokens_details.cached_tokens`; llama-server's `timings` object comes along for the
+`prompt_tokens_details.cached_tokens`, and the tokens the model spent reasoning in
+`completion_tokens_details.reasoning_tokens`; llama-server's `timings` object comes along for the
 clients that read it (Glassbox's own remote backend among them).
 
 Log probabilities are the model's own distribution (the softmax of its raw logits) before
@@ -24,7 +28,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.core.types.replies import ReplyDone
+from app.core.server.reasoning_format import ReasoningFormat, ReasoningInContent, with_reasoning_inside
+from app.core.types.replies import ReplyDone, ReplyPart, TokenPiece
 from app.core.types.stats import ReplyStats, StopReason
 from app.core.types.token_trace import Alternative, TokenStep, TokenTrace
 
@@ -49,6 +54,7 @@ def usage(stats: ReplyStats) -> dict[str, Any]:
         "completion_tokens": stats.completion_tokens,
         "total_tokens": stats.prompt_tokens + stats.completion_tokens,
         "prompt_tokens_details": {"cached_tokens": stats.cached_prompt_tokens},
+        "completion_tokens_details": {"reasoning_tokens": stats.reasoning_tokens},
     }
 
 
@@ -92,10 +98,17 @@ class ReplyIdentity:
 CHAT_CHUNK = "chat.completion.chunk"
 
 
-def chat_response(identity: ReplyIdentity, done: ReplyDone, top_logprobs: int | None) -> dict[str, Any]:
+def chat_response(
+    identity: ReplyIdentity, done: ReplyDone, top_logprobs: int | None, reasoning_format: ReasoningFormat
+) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": done.text}
+    if reasoning_format.in_content(stream=False):
+        message["content"] = with_reasoning_inside(done.reasoning, done.text)
+    elif done.reasoning:
+        message["reasoning_content"] = done.reasoning
     choice: dict[str, Any] = {
         "index": 0,
-        "message": {"role": "assistant", "content": done.text},
+        "message": message,
         "finish_reason": finish_reason(done.stats),
         "logprobs": None,
     }
@@ -110,17 +123,25 @@ def chat_response(identity: ReplyIdentity, done: ReplyDone, top_logprobs: int | 
 
 
 class ChatChunks:
-    """The chunks of one streamed chat reply, in order."""
+    """The chunks of one streamed chat reply, in order. The reasoning goes in `reasoning_content`
+    deltas, or inside `content` where the reasoning format asks for it there."""
 
-    def __init__(self, identity: ReplyIdentity, include_usage: bool) -> None:
+    def __init__(
+        self, identity: ReplyIdentity, include_usage: bool, reasoning_format: ReasoningFormat = ReasoningFormat.AUTO
+    ) -> None:
         self._identity = identity
         self._include_usage = include_usage
+        self._inside = ReasoningInContent() if reasoning_format.in_content(stream=True) else None
 
     def role(self) -> str:
         return self._choice({"role": "assistant", "content": None})
 
-    def content(self, text: str, logprobs: list[dict[str, Any]] | None = None) -> str:
-        return self._choice({"content": text}, logprobs=logprobs)
+    def piece(self, piece: TokenPiece, logprobs: list[dict[str, Any]] | None = None) -> str:
+        if self._inside is not None:
+            return self._choice({"content": self._inside.text(piece)}, logprobs=logprobs)
+        if piece.part is ReplyPart.REASONING:
+            return self._choice({"reasoning_content": piece.text}, logprobs=logprobs)
+        return self._choice({"content": piece.text}, logprobs=logprobs)
 
     def finish(self, done: ReplyDone) -> str:
         """The last choice chunk; then the usage chunk when asked, then [DONE]."""
@@ -196,7 +217,7 @@ COMPLETION = "text_completion"
 def completion_response(identity: ReplyIdentity, done: ReplyDone, logprobs: int | None) -> dict[str, Any]:
     choice = {
         "index": 0,
-        "text": done.text,
+        "text": with_reasoning_inside(done.reasoning, done.text),  # raw text: a reasoning block stays in it
         "finish_reason": finish_reason(done.stats),
         "logprobs": None if logprobs is None else completion_logprobs(done, logprobs),
     }

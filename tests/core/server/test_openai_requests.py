@@ -13,6 +13,7 @@ from app.core.server.openai_requests import (
     parse_chat,
     parse_completion,
 )
+from app.core.server.reasoning_format import ReasoningFormat
 from app.core.types.messages import ChatMessage
 
 LIMITS = Limits(max_tokens=1000)
@@ -98,10 +99,21 @@ def test_developer_messages_are_system_messages_and_text_parts_are_joined() -> N
             "response_format.json_schema.schema",
         ),
         ({"messages": HI, "model": 3}, "model"),
+        ({"messages": HI, "reasoning_format": True}, "reasoning_format"),
+        ({"messages": HI, "reasoning_format": "deepseek-r1"}, "reasoning_format"),
     ],
 )
 def test_a_wrong_chat_field_is_named(body: dict[str, Any], field: str) -> None:
     assert refused_field(parse_chat, body) == field
+
+
+def test_the_reasoning_formats_llama_server_accepts_are_read_and_null_is_its_default() -> None:
+    for name in ("none", "auto", "deepseek", "deepseek-legacy"):
+        assert parse_chat({"messages": HI, "reasoning_format": name}, LIMITS).reasoning_format is ReasoningFormat(name)
+    assert parse_chat({"messages": HI, "reasoning_format": None}, LIMITS).reasoning_format is ReasoningFormat.AUTO
+    with pytest.raises(ApiError) as refused:
+        parse_chat({"messages": HI, "reasoning_format": "hidden"}, LIMITS)
+    assert "must be one of none, auto, deepseek, deepseek-legacy, not 'hidden'" in refused.value.message
 
 
 def test_response_formats_become_grammars() -> None:

@@ -10,11 +10,14 @@ from app.core.server.openai_responses import (
     ChatChunks,
     ReplyIdentity,
     chat_logprobs,
+    chat_response,
     completion_logprobs,
+    completion_response,
     reply_steps,
     usage,
 )
-from app.core.types.replies import ReplyDone
+from app.core.server.reasoning_format import ReasoningFormat
+from app.core.types.replies import ReplyDone, ReplyPart, TokenPiece
 from app.core.types.stats import ReplyStats, StopReason
 from app.core.types.token_trace import Alternative, TokenStep, TokenTrace
 
@@ -35,6 +38,7 @@ def test_usage_counts_the_cached_prompt_tokens() -> None:
         "completion_tokens": 3,
         "total_tokens": 13,
         "prompt_tokens_details": {"cached_tokens": 4},
+        "completion_tokens_details": {"reasoning_tokens": 0},
     }
 
 
@@ -55,7 +59,7 @@ def test_a_character_split_across_tokens_is_written_by_its_last_token() -> None:
 
 def test_chat_chunks_follow_the_stream_invariants() -> None:
     chunks = ChatChunks(ReplyIdentity("model", "chatcmpl"), include_usage=True)
-    wire = chunks.role() + chunks.content("Hi") + chunks.finish(DONE_REPLY)
+    wire = chunks.role() + chunks.piece(TokenPiece("Hi", 1)) + chunks.finish(DONE_REPLY)
     events = [line.removeprefix("data: ") for line in wire.split("\n\n") if line]
     assert wire.endswith(DONE) and events[-1] == "[DONE]"
     role, content, last, usage_chunk = (json.loads(event) for event in events[:-1])
@@ -64,3 +68,62 @@ def test_chat_chunks_follow_the_stream_invariants() -> None:
     assert last["choices"][0]["delta"] == {} and last["choices"][0]["finish_reason"] == "stop"
     assert usage_chunk["choices"] == [] and usage_chunk["usage"]["prompt_tokens"] == 10
     assert len({chunk["id"] for chunk in (role, content, last, usage_chunk)}) == 1
+
+
+THOUGHT = ReplyDone(
+    "4.", ReplyStats(completion_tokens=7, reasoning_tokens=5, stop_reason=StopReason.END_OF_TEXT), reasoning="2 + 2."
+)
+IDENTITY = ReplyIdentity("model", "chatcmpl")
+
+
+def test_a_message_carries_its_reasoning_in_reasoning_content_and_usage_counts_its_tokens() -> None:
+    for name in ("auto", "deepseek", "deepseek-legacy"):  # legacy differs from deepseek in streams only
+        response = chat_response(IDENTITY, THOUGHT, None, ReasoningFormat(name))
+        assert response["choices"][0]["message"] == {
+            "role": "assistant",
+            "content": "4.",
+            "reasoning_content": "2 + 2.",
+        }
+    assert response["usage"]["completion_tokens_details"] == {"reasoning_tokens": 5}
+
+
+def test_a_message_without_reasoning_has_no_reasoning_content_field() -> None:
+    message = chat_response(IDENTITY, ReplyDone("Hi", STATS), None, ReasoningFormat.AUTO)["choices"][0]["message"]
+    assert message == {"role": "assistant", "content": "Hi"}
+
+
+def test_reasoning_format_none_puts_the_reasoning_inside_the_content_in_think_tags() -> None:
+    message = chat_response(IDENTITY, THOUGHT, None, ReasoningFormat.NONE)["choices"][0]["message"]
+    assert message == {"role": "assistant", "content": "<think>2 + 2.</think>\n\n4."}
+    stopped = ReplyDone("", STATS, reasoning="2 +")  # stopped while reasoning: the block stays open, as written
+    assert (
+        chat_response(IDENTITY, stopped, None, ReasoningFormat.NONE)["choices"][0]["message"]["content"] == "<think>2 +"
+    )
+
+
+def test_a_raw_completion_keeps_the_reasoning_block_in_its_text() -> None:
+    assert completion_response(IDENTITY, THOUGHT, None)["choices"][0]["text"] == "<think>2 + 2.</think>\n\n4."
+
+
+def deltas(reasoning_format: ReasoningFormat) -> list[dict[str, object]]:
+    chunks = ChatChunks(IDENTITY, include_usage=False, reasoning_format=reasoning_format)
+    wire = "".join(
+        chunks.piece(piece)
+        for piece in (
+            TokenPiece("2 +", 1, ReplyPart.REASONING),
+            TokenPiece(" 2.", 2, ReplyPart.REASONING),
+            TokenPiece("4", 3),
+            TokenPiece(".", 4),
+        )
+    )
+    return [json.loads(line.removeprefix("data: "))["choices"][0]["delta"] for line in wire.split("\n\n") if line]
+
+
+def test_stream_deltas_carry_the_reasoning_in_reasoning_content_as_llama_server_does() -> None:
+    expected = [{"reasoning_content": "2 +"}, {"reasoning_content": " 2."}, {"content": "4"}, {"content": "."}]
+    assert deltas(ReasoningFormat.AUTO) == deltas(ReasoningFormat.DEEPSEEK) == expected
+
+
+def test_a_stream_asked_for_none_or_deepseek_legacy_sends_the_reasoning_inside_the_content() -> None:
+    expected = [{"content": "<think>2 +"}, {"content": " 2."}, {"content": "</think>\n\n4"}, {"content": "."}]
+    assert deltas(ReasoningFormat.NONE) == deltas(ReasoningFormat.DEEPSEEK_LEGACY) == expected
