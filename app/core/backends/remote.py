@@ -3,7 +3,14 @@
 GET /v1/models lists the models; POST /v1/chat/completions with `stream: true` streams the
 reply as server-sent events, which become the local engine's events. Time to first token and
 tokens/s are measured here; the server's `usage` (and llama-server's `timings`) come with the
-final event. Stop closes the HTTP stream, which makes the server stop generating.
+final event. Stop closes the HTTP stream, which makes the server stop generating. A server that
+answers with one whole JSON reply instead of a stream is read too.
+
+A thinking model's reasoning comes apart from its answer in whichever shape the server sends it
+(reply_parts.py): its pieces are marked as reasoning, the ReplyDone carries it apart, and its
+token count is the server's (`usage.completion_tokens_details.reasoning_tokens`) or else one per
+reasoning chunk. Only the messages' content is sent: past reasoning never goes back to a server,
+as OpenAI's and DeepSeek's APIs require.
 
 Everything a server sends is checked before it is used: an event is bounded in size (sse.py),
 a field of the wrong type is ignored with a log line, and a server that goes on past the

@@ -140,3 +140,29 @@ def test_past_reasoning_is_not_sent_back_to_the_server(canned: CannedServer) -> 
     sent = json.loads(canned.bodies[-1])["messages"]
     assert sent == [{"role": m.role, "content": m.content} for m in history]
     assert REASONING_TEXT not in canned.bodies[-1].decode()
+
+
+@pytest.mark.parametrize("field", ["reasoning_content", "reasoning", "thinking"])
+def test_each_reasoning_field_name_is_read(canned: CannedServer, field: str) -> None:
+    delta = b'data: {"choices": [{"index": 0, "delta": {"%s": "hmm"}, "finish_reason": null}]}\n\n' % field.encode()
+    _, done = split(events_from(canned, Canned(body=delta + piece("Hi") + FINISH + DONE)))
+    assert (done.reasoning, done.text) == ("hmm", "Hi")
+
+
+def test_stop_in_the_middle_of_the_reasoning_keeps_what_was_reasoned(canned: CannedServer) -> None:
+    canned.reply = Canned(body=STREAMS["llama-server reasoning_format none"]())
+    remote = RemoteBackend(RemoteConfig(canned.url, timeout_s=30))
+    remote.select_model("m")
+    stop = threading.Event()
+    events: list[ReplyEvent] = []
+    try:
+        for event in remote.stream_chat(HELLO, SamplingParams(), stop):
+            events.append(event)
+            if isinstance(event, TokenPiece) and event.text == REASONING[1]:
+                stop.set()
+    finally:
+        remote.close()
+    pieces, done = split(events)
+    assert (done.reasoning.strip(), done.text) == ("".join(REASONING[:2]), "")
+    assert done.stats.stop_reason is StopReason.USER
+    assert all(p.part is ReplyPart.REASONING for p in pieces)
