@@ -144,8 +144,20 @@ def _messages(value: Any) -> tuple[ChatMessage, ...]:
         role = message.get("role")
         if role not in ROLES:
             raise invalid(f"{where}.role", f"must be system, developer, user or assistant, not {_shown(role)}.")
-        messages.append(ChatMessage(ROLES[role], _content(message.get("content"), role, f"{where}.content")))
+        content = _content(message.get("content"), role, f"{where}.content")
+        messages.append(ChatMessage(ROLES[role], content, _past_reasoning(message, role, where)))
     return tuple(messages)
+
+
+def _past_reasoning(message: Mapping[str, Any], role: str, where: str) -> str:
+    """An assistant message's `reasoning_content`, as llama-server reads it: the model's chat
+    template decides whether it is rendered (most drop it)."""
+    value = message.get("reasoning_content")
+    if value is None or role != "assistant":
+        return ""
+    if not isinstance(value, str):
+        raise invalid(f"{where}.reasoning_content", f"must be a text, not {_shown(value)}.")
+    return value
 
 
 def _content(value: Any, role: str, where: str) -> str:

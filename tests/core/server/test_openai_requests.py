@@ -100,6 +100,10 @@ def test_developer_messages_are_system_messages_and_text_parts_are_joined() -> N
         ),
         ({"messages": HI, "model": 3}, "model"),
         ({"messages": HI, "reasoning_format": True}, "reasoning_format"),
+        (
+            {"messages": [{"role": "assistant", "content": "4", "reasoning_content": 4}]},
+            "messages[0].reasoning_content",
+        ),
         ({"messages": HI, "reasoning_format": "deepseek-r1"}, "reasoning_format"),
     ],
 )
@@ -114,6 +118,13 @@ def test_the_reasoning_formats_llama_server_accepts_are_read_and_null_is_its_def
     with pytest.raises(ApiError) as refused:
         parse_chat({"messages": HI, "reasoning_format": "hidden"}, LIMITS)
     assert "must be one of none, auto, deepseek, deepseek-legacy, not 'hidden'" in refused.value.message
+
+
+def test_an_assistant_messages_past_reasoning_is_read_for_its_template_to_render_or_drop() -> None:
+    past = {"role": "assistant", "content": "4", "reasoning_content": "2 + 2"}
+    chat = parse_chat({"messages": [*HI, past, {"role": "user", "content": "And 3 + 3?"}]}, LIMITS)
+    assert chat.messages[1] == ChatMessage("assistant", "4", reasoning="2 + 2")
+    assert chat.messages[0].reasoning == chat.messages[2].reasoning == ""
 
 
 def test_response_formats_become_grammars() -> None:
