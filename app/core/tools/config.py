@@ -165,6 +165,7 @@ class McpConfig:
         for server in servers:
             document[server.name] = self._entry(server)
         old = self._stored_references()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(self.path, json.dumps({"mcpServers": document}, indent=2, ensure_ascii=False) + "\n")
         kept = {ref for entry in document.values() for ref in _references(entry)}
         for reference in old - kept:

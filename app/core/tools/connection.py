@@ -22,6 +22,7 @@ import anyio
 import httpx2
 import jsonschema  # type: ignore[import-untyped]
 import mcp_types
+import pydantic
 from mcp import ClientSession
 from mcp.client.session import IncomingMessage
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -202,9 +203,11 @@ async def list_tools(session: ClientSession, server: str) -> tuple[ToolInfo, ...
             page = await session.list_tools(params=mcp_types.PaginatedRequestParams(cursor=cursor) if cursor else None)
         except MCPError as error:
             raise McpError(fill(N_("its list of tools was refused: {error}"), error=error.message)) from error
-        except ValueError as error:  # pydantic: a listing of the wrong shape
+        except pydantic.ValidationError as error:  # a listing of the wrong shape
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first["loc"])
             raise McpError(
-                fill(N_("its list of tools is malformed: {error}"), error=str(error).splitlines()[0])
+                fill(N_("its list of tools is malformed ({where}: {error})"), where=where, error=first["msg"])
             ) from error
         tools.extend(tool_info(server, tool) for tool in page.tools)
         cursor = page.next_cursor

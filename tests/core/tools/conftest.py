@@ -30,8 +30,9 @@ LOOPBACK_PRELOAD = """
 const net = require("net");
 const listen = net.Server.prototype.listen;
 net.Server.prototype.listen = function (port, ...rest) {
-  if (typeof port === "number" || typeof port === "string") return listen.call(this, Number(port), "127.0.0.1", ...rest.filter((a) => typeof a === "function"));
-  return listen.call(this, port, ...rest);
+  if (typeof port !== "number" && typeof port !== "string") return listen.call(this, port, ...rest);
+  const callbacks = rest.filter((a) => typeof a === "function");
+  return listen.call(this, Number(port), "127.0.0.1", ...callbacks);
 };
 """
 

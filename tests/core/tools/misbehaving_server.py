@@ -19,7 +19,11 @@ TOOLS = [
         "description": "a result of several MB",
         "inputSchema": {"type": "object", "properties": {"megabytes": {"type": "integer"}}},
     },
-    {"name": "broken", "description": "its schema is wrong", "inputSchema": {"type": "object", "properties": 42}},
+    {
+        "name": "broken",
+        "description": "its schema is wrong",
+        "inputSchema": {"type": "object", "properties": {"when": {"type": "moment"}}},
+    },
 ]
 
 
