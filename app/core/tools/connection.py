@@ -108,6 +108,7 @@ class ServerConnection:
         )
         self.ended = asyncio.Event()
         self.ended_reason = ""  # why the connection ended, when it ended by itself
+        self.last_words = ""  # a stdio server's last line on stderr, once it has ended
         self._garbage_lines = 0
         self._stderr: IO[str] | None = None
 
@@ -133,6 +134,7 @@ class ServerConnection:
         except Exception as error:
             self._settle(self._reason(error))
         finally:
+            self.last_words = self._stderr_tail()  # the process has ended: its stderr is complete
             if self._stderr is not None:
                 self._stderr.close()
             self.ended.set()
@@ -175,7 +177,7 @@ class ServerConnection:
     def _no_answer(self) -> str:
         if self._garbage_lines:
             return fill(
-                N_("it did not answer within {seconds} s; it wrote {count} lines that are not MCP messages"),
+                N_("it did not answer within {seconds} s; it wrote lines that are not MCP messages ({count})"),
                 seconds=f"{self._start_timeout_s:g}",
                 count=self._garbage_lines,
             )

@@ -308,13 +308,10 @@ class McpManager:
             result = task.result()
         except MCPError as error:
             if error.code == mcp_types.CONNECTION_CLOSED:
-                await self._stop_failed(name, connection)
+                reason = await self._stop_failed(name, connection)
                 raise McpError(
                     fill(
-                        N_("{server} ended during the call of {tool}: {reason}"),
-                        server=name,
-                        tool=tool,
-                        reason=self.status(name).reason,
+                        N_("{server} ended during the call of {tool}: {reason}"), server=name, tool=tool, reason=reason
                     )
                 ) from error
             raise McpError(
@@ -340,16 +337,19 @@ class McpManager:
 
         return await session.call_tool(tool, arguments, progress_callback=progress if on_progress else None)
 
-    async def _stop_failed(self, name: str, connection: ServerConnection) -> None:
-        """A call found the server gone: close what is left and say why it failed."""
+    async def _stop_failed(self, name: str, connection: ServerConnection) -> str:
+        """A call found the server gone: close what is left, mark it FAILED and return why, in a few words."""
         connection.close()
         await connection.ended.wait()
         if self._connections.get(name) is connection:
             del self._connections[name]
         reason = connection.ended_reason or N_("its connection closed")
+        if connection.last_words and not connection.ended_reason:
+            reason = fill(N_("{reason} (its last words: {stderr})"), reason=reason, stderr=connection.last_words)
         self._set_status(
             ServerStatus(name, ServerState.FAILED, fill(N_("{server} stopped: {reason}"), server=name, reason=reason))
         )
+        return reason
 
     def _set_status(self, status: ServerStatus) -> None:
         with self._lock:

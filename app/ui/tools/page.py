@@ -63,7 +63,7 @@ class McpServersPage(QDialog):
         self.name = QLineEdit(self)
         self.name.setPlaceholderText(self.tr("e.g. time"))
         self.command = QLineEdit(self)
-        self.command.setPlaceholderText("uvx mcp-server-time --local-timezone UTC")
+        self.command.setPlaceholderText(self.tr("e.g. uvx mcp-server-time --local-timezone UTC"))
         self.url = QLineEdit(self)
         self.url.setPlaceholderText(self.tr("or the address of a streamable-HTTP server: https://…/mcp"))
         self.env = QPlainTextEdit(self)
@@ -322,7 +322,7 @@ class McpServersPage(QDialog):
         if status.state is ServerState.FAILED:
             text = fill(self.tr("{state}: {reason}"), state=text, reason=status.reason)
         elif status.state is ServerState.RUNNING:
-            text = fill(self.tr("{state}, {count} tools"), state=text, count=len(status.tools))
+            text = fill(self.tr("{state}, %n tool(s)", "", len(status.tools)), state=text)
         self.state.setText(text)
         for tool in status.tools:
             description = tool.description.strip().splitlines()[0] if tool.description.strip() else ""

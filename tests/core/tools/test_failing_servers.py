@@ -52,9 +52,10 @@ def test_a_server_that_exits_at_start_names_its_last_words(manager: McpManager) 
 def test_a_server_that_exits_mid_call_fails_the_call_and_starts_again_when_used(manager: McpManager) -> None:
     manager.configure([misbehaving_server("fragile")])
 
-    with pytest.raises(McpError, match="fragile ended during the call of die"):
+    with pytest.raises(McpError, match="fragile ended during the call of die") as ended:
         manager.call("fragile", "die")
 
+    assert "its last words: misbehaving: giving up in the middle of a call" in str(ended.value)
     assert manager.status("fragile").state is ServerState.FAILED
     assert manager.tools("fragile")  # the next use starts it again
     assert manager.status("fragile").state is ServerState.RUNNING

@@ -50,7 +50,7 @@ def test_a_saved_server_starts_lists_its_tools_with_schemas_and_stops(page: McpS
     assert "abc123" not in written and REFERENCE_PREFIX in written
 
     page.start_button.click()
-    qtbot.waitUntil(lambda: page.state.text() == "running, 2 tools", timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: page.state.text() == "running, 2 tool(s)", timeout=WAIT_MS)
     assert page.list.item(0).text() == "time — running"
     names = [page.tools.topLevelItem(row).text(0) for row in range(page.tools.topLevelItemCount())]
     assert names == ["get_current_time", "convert_time"]
