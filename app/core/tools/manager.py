@@ -87,6 +87,7 @@ class McpManager:
         # owned by the loop thread
         self._connections: dict[str, ServerConnection] = {}
         self._starting: dict[str, asyncio.Future[ServerConnection]] = {}
+        self._start_tasks: dict[str, asyncio.Task[None]] = {}  # a stop cancels a start under way
         self._closed = False
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="mcp", daemon=True)
@@ -129,6 +130,11 @@ class McpManager:
         self.status(name)  # an unknown name raises
         self._run(self._stop(name), CLOSE_TIMEOUT_S)
 
+    def stop_soon(self, name: str) -> None:
+        """Ask for `stop` without waiting (for the GUI thread): a start under way is cancelled; the status follows."""
+        if not self._loop.is_closed():
+            asyncio.run_coroutine_threadsafe(self._stop(name), self._loop)
+
     def tools(self, name: str) -> tuple[ToolInfo, ...]:
         """The server's tools, starting it if needed; raises McpError when it cannot start."""
         self._run(self._connected(name), None)
@@ -148,7 +154,10 @@ class McpManager:
         stop: threading.Event | None = None,
         on_progress: Progress | None = None,
     ) -> ToolResult:
-        """Run one tool; the result (capped) or McpError; CallStopped when `stop` is set meanwhile."""
+        """Run one tool; the result (capped) or McpError; CallStopped when `stop` is set meanwhile.
+
+        `on_progress(progress, total, message)` is called on the loop's thread, as the server reports.
+        """
         timeout = self.timeouts.call_s if timeout_s is None else timeout_s
         return self._run(self._call(name, tool, dict(arguments or {}), timeout, stop, on_progress), None)
 
@@ -198,14 +207,15 @@ class McpManager:
         try:
             connection = ServerConnection(server, self.timeouts.start_s)
             task = self._loop.create_task(connection.hold(), name=f"mcp {name}")
+            self._start_tasks[name] = task
             try:
                 _session, tools = await asyncio.shield(connection.ready)
             except McpError as error:
-                await task
-                self._set_status(
-                    ServerStatus(name, ServerState.FAILED, fill(N_("{server}: {reason}"), server=name, reason=error))
-                )
-                raise McpError(self.status(name).reason) from None
+                await asyncio.wait({task})
+                reason = fill(N_("{server}: {reason}"), server=name, reason=error)
+                if not task.cancelled():  # a stop cancelled it: STOPPED, set there
+                    self._set_status(ServerStatus(name, ServerState.FAILED, reason))
+                raise McpError(reason) from None
             self._connections[name] = connection
             task.add_done_callback(lambda _task: self._on_ended(name, connection))
             self._set_status(ServerStatus(name, ServerState.RUNNING, tools=tools))
@@ -218,6 +228,7 @@ class McpManager:
             raise
         finally:
             self._starting.pop(name, None)
+            self._start_tasks.pop(name, None)
 
     def _on_ended(self, name: str, connection: ServerConnection) -> None:
         """A connection's task ended: by `stop` (STOPPED, set there) or by itself (FAILED, with why)."""
@@ -230,6 +241,9 @@ class McpManager:
         )
 
     async def _stop(self, name: str) -> None:
+        start = self._start_tasks.get(name)
+        if start is not None:
+            start.cancel()  # its process is ended by the transport's own shutdown
         starting = self._starting.get(name)
         if starting is not None:
             with contextlib.suppress(McpError):

@@ -50,6 +50,7 @@ class McpServersPage(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("MCP servers"))
         resize_to_fit(self, 900, 560)
+        self._mcp = mcp
         self._worker = mcp.worker
         self._config = config or McpConfig()
         self._statuses: dict[str, ServerStatus] = {}
@@ -88,7 +89,7 @@ class McpServersPage(QDialog):
         self.start_button = QPushButton(self.tr("S&tart"), self)
         self.start_button.clicked.connect(lambda: self._ask(self._worker.startRequested))
         self.stop_button = QPushButton(self.tr("St&op"), self)
-        self.stop_button.clicked.connect(lambda: self._ask(self._worker.stopRequested))
+        self.stop_button.clicked.connect(self._stop_selected)
         self.test_button = QPushButton(self.tr("T&est"), self)
         self.test_button.setToolTip(self.tr("Start the server and list its tools"))
         self.test_button.clicked.connect(lambda: self._ask(self._worker.testRequested))
@@ -296,6 +297,12 @@ class McpServersPage(QDialog):
             return
         self.outcome.clear()
         request.emit(name)
+
+    @Slot()
+    def _stop_selected(self) -> None:
+        name = self._selected()
+        if name is not None:
+            self._mcp.stop_server(name)
 
     @Slot(object)
     def _on_status(self, status: ServerStatus) -> None:

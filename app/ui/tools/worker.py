@@ -1,6 +1,7 @@
 """The MCP servers' work off the GUI thread: one worker thread owns the manager and runs its blocking calls.
 
-Start, stop, test and a new configuration are queued requests, run one after another; each
+Start, test and a new configuration are queued requests, run one after another (a stop is not
+queued: it cancels a start under way, see `McpThread.stop_server`); each
 server's status comes back as `statusChanged` (emitted from the manager's loop thread, so it is
 queued to the GUI thread's receivers). At exit the thread's end closes the manager, which ends
 every server process.
@@ -18,7 +19,6 @@ from app.ui.threads import WorkerThread
 
 class McpWorker(QObject):
     startRequested = Signal(str)
-    stopRequested = Signal(str)
     testRequested = Signal(str)  # start it, or list its tools again when it runs
     configureRequested = Signal(object)  # tuple[McpServer, ...]
     statusChanged = Signal(object)  # ServerStatus
@@ -28,7 +28,6 @@ class McpWorker(QObject):
         super().__init__()
         self.manager = McpManager(on_status=self.statusChanged.emit)
         self.startRequested.connect(self._start)
-        self.stopRequested.connect(self._stop)
         self.testRequested.connect(self._test)
         self.configureRequested.connect(self._configure)
 
@@ -36,11 +35,6 @@ class McpWorker(QObject):
     def _start(self, name: str) -> None:
         if name in self.manager.names():
             self.manager.start(name)  # its status says how that went
-
-    @Slot(str)
-    def _stop(self, name: str) -> None:
-        if name in self.manager.names():
-            self.manager.stop(name)
 
     @Slot(str)
     def _test(self, name: str) -> None:
@@ -66,6 +60,11 @@ class McpThread:
         self.worker = McpWorker()
         self.thread = WorkerThread(self.worker, "mcp servers", on_end=self.worker.manager.close)
         self.thread.start()
+
+    def stop_server(self, name: str) -> None:
+        """Stop one server without waiting, from any thread: not queued behind a start (it cancels one)."""
+        if name in self.worker.manager.names():
+            self.worker.manager.stop_soon(name)
 
     def request_stop(self) -> None:
         self.thread.request_stop()

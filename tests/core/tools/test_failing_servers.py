@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import socket
 import sys
+import threading
+import time
 
 import pytest
 
 from app.core.tools.config import McpServer
 from app.core.tools.errors import McpError
-from app.core.tools.manager import McpManager, ServerState, Timeouts
+from app.core.tools.manager import McpManager, ServerState, ServerStatus, Timeouts
 from tests.core.tools.conftest import misbehaving_server, python_server
 
 
@@ -118,3 +121,51 @@ def test_closing_the_manager_ends_the_servers_processes_and_its_thread(everythin
     assert not [child for child in children if child.is_running() and child.status() != psutil.STATUS_ZOMBIE]
     with pytest.raises(McpError, match="closed"):
         manager.tools("everything")
+
+
+HANGS = "import time\ntime.sleep(600)"  # reads nothing, answers nothing
+
+
+def test_a_server_that_never_answers_fails_at_its_start_timeout() -> None:
+    manager = McpManager(
+        [McpServer("mute", command=sys.executable, args=("-c", HANGS))], timeouts=Timeouts(start_s=1.0)
+    )
+    try:
+        status = manager.start("mute")
+    finally:
+        manager.close()
+
+    assert status.state is ServerState.FAILED
+    assert status.reason == "mute: it did not answer within 1 s"
+
+
+def test_stopping_a_server_that_is_still_starting_cancels_its_start() -> None:
+    manager = McpManager(
+        [McpServer("mute", command=sys.executable, args=("-c", HANGS))], timeouts=Timeouts(start_s=600.0)
+    )
+    outcome: list[ServerStatus] = []
+    starting = threading.Thread(target=lambda: outcome.append(manager.start("mute")))
+    try:
+        starting.start()
+        while manager.status("mute").state is not ServerState.STARTING:
+            time.sleep(0.01)
+        manager.stop_soon("mute")
+        starting.join(120)  # bounded; without the cancel the start would wait its 600 s
+        assert not starting.is_alive()
+    finally:
+        manager.close()
+
+    assert outcome[0].state is ServerState.STOPPED
+
+
+def test_an_http_server_that_is_not_there_fails_in_one_line(manager: McpManager) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again: nothing listens there
+    manager.configure([McpServer("away", url=f"http://127.0.0.1:{port}/mcp")])
+
+    status = manager.start("away")
+
+    assert status.state is ServerState.FAILED
+    assert status.reason.startswith("away: ConnectError")
+    assert "\n" not in status.reason
