@@ -9,6 +9,7 @@ failed and why) and its tools come back as statuses.
 
 from __future__ import annotations
 
+import html
 import json
 import shlex
 from pathlib import Path
@@ -336,7 +337,7 @@ class McpServersPage(QDialog):
             if not tool.usable:
                 description = fill(self.tr("cannot be called: {problem}"), problem=tool.problem)
             row = QTreeWidgetItem(self.tools, [tool.name, description])
-            row.setToolTip(1, tool.description)
+            row.setToolTip(1, plain_tip(tool.description))
             row.setData(0, NAME_ROLE, json.dumps(tool.input_schema, indent=2, ensure_ascii=False))
 
     def _show_schema(self, item: QTreeWidgetItem | None) -> None:
@@ -352,7 +353,7 @@ class McpServersPage(QDialog):
 
     def _label(self, item: QListWidgetItem, status: ServerStatus) -> None:
         item.setText(fill(self.tr("{name} — {state}"), name=status.name, state=self._state_text(status.state)))
-        item.setToolTip(status.reason)
+        item.setToolTip(plain_tip(status.reason))
 
     def _fill_list(self, select: str | None) -> None:
         self.list.clear()
@@ -367,3 +368,8 @@ class McpServersPage(QDialog):
     def _selected(self) -> str | None:
         item = self.list.currentItem()
         return item.data(NAME_ROLE) if item is not None else None
+
+
+def plain_tip(text: str) -> str:
+    """A server's words as a tooltip, shown as they are: Qt would read text that looks like HTML as rich text."""
+    return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>" if text else ""

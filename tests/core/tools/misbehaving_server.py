@@ -16,7 +16,7 @@ TOOLS = [
     {"name": "die", "description": "exits mid-call", "inputSchema": {"type": "object", "properties": {}}},
     {
         "name": "huge",
-        "description": "a result of several MB",
+        "description": "a result of several MB <img src='file:///etc/hostname'>",
         "inputSchema": {"type": "object", "properties": {"megabytes": {"type": "integer"}}},
     },
     {

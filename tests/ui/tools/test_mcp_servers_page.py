@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from app.core.tools.config import REFERENCE_PREFIX, McpConfig
 from app.ui.tools.page import KEPT, NAME_ROLE, McpServersPage
 from app.ui.tools.worker import McpThread
-from tests.core.tools.conftest import VENV_BIN
+from tests.core.tools.conftest import HERE, VENV_BIN
 from tests.fakes.memory_keyring import MemoryKeyring
 
 WAIT_MS = 30_000
@@ -161,3 +162,19 @@ def _runs(process: psutil.Process, command: str) -> bool:
         return process.status() != psutil.STATUS_ZOMBIE and any(command in part for part in process.cmdline())
     except psutil.NoSuchProcess:
         return False
+
+
+def test_a_servers_words_are_shown_as_text_and_a_tool_that_cannot_be_called_says_why(
+    page: McpServersPage, qtbot: QtBot
+) -> None:
+    page.name.setText("odd")
+    page.command.setText(f"{sys.executable} {HERE / 'misbehaving_server.py'}")
+    page.save_button.click()
+
+    page.test_button.click()
+
+    qtbot.waitUntil(lambda: page.tools.topLevelItemCount() == 3, timeout=WAIT_MS)
+    rows = {page.tools.topLevelItem(row).text(0): page.tools.topLevelItem(row) for row in range(3)}
+    assert "&lt;img src=" in rows["huge"].toolTip(1)
+    assert "<img" not in rows["huge"].toolTip(1)
+    assert rows["broken"].text(1).startswith("cannot be called: its input schema is not a valid JSON schema")
