@@ -143,6 +143,11 @@ class ServerConnection:
         self._closing.set()
 
     @property
+    def closing(self) -> bool:
+        """Whether Glassbox asked it to close (a stop, or the end of the app), rather than the server ending."""
+        return self._closing.is_set()
+
+    @property
     def garbage_lines(self) -> int:
         return self._garbage_lines
 

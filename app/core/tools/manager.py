@@ -189,6 +189,8 @@ class McpManager:
         except concurrent.futures.TimeoutError as error:
             future.cancel()
             raise McpError(N_("The MCP servers did not answer in time.")) from error
+        except concurrent.futures.CancelledError as error:  # `close` ended what was still under way
+            raise McpError(N_("The MCP servers are closed.")) from error
 
     async def _connected(self, name: str) -> ServerConnection:
         connection = self._connections.get(name)
@@ -258,7 +260,12 @@ class McpManager:
             self._set_status(ServerStatus(name, ServerState.STOPPED))
 
     async def _stop_all(self) -> None:
+        """Stop every server, then end whatever else still runs here (a call another thread waits for)."""
         await asyncio.gather(*(self._stop(name) for name in list(self._connections) + list(self._starting)))
+        others = asyncio.all_tasks() - {asyncio.current_task()}
+        for task in others:
+            task.cancel()
+        await asyncio.gather(*others, return_exceptions=True)
 
     async def _refresh(self, name: str) -> tuple[ToolInfo, ...]:
         connection = await self._connected(name)
@@ -321,6 +328,10 @@ class McpManager:
         try:
             result = task.result()
         except MCPError as error:
+            if error.code == mcp_types.CONNECTION_CLOSED and connection.closing:
+                raise McpError(
+                    fill(N_("{server} was stopped during the call of {tool}."), server=name, tool=tool)
+                ) from error
             if error.code == mcp_types.CONNECTION_CLOSED:
                 reason = await self._stop_failed(name, connection)
                 raise McpError(
@@ -346,8 +357,12 @@ class McpManager:
         self, session: ClientSession, tool: str, arguments: dict[str, Any], on_progress: Progress | None
     ) -> mcp_types.CallToolResult:
         async def progress(progress: float, total: float | None, message: str | None) -> None:
-            if on_progress is not None:
+            if on_progress is None:
+                return
+            try:
                 on_progress(progress, total, message)
+            except Exception:  # a listener's bug must not end the call
+                log.exception("A listener of a tool call's progress failed")
 
         return await session.call_tool(tool, arguments, progress_callback=progress if on_progress else None)
 

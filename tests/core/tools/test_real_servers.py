@@ -124,3 +124,32 @@ def test_the_stop_flag_ends_a_running_call(manager: McpManager, everything_stdio
     timer.join()
 
     assert manager.status("everything").state is ServerState.RUNNING
+
+
+def test_closing_the_manager_ends_a_call_another_thread_waits_for(everything_stdio: McpServer) -> None:
+    manager = McpManager([everything_stdio])
+    manager.tools("everything")
+    errors: list[McpError] = []
+    under_way = threading.Event()
+
+    def call() -> None:
+        try:
+            manager.call(
+                "everything",
+                "trigger-long-running-operation",
+                {"duration": 600, "steps": 600},
+                on_progress=lambda _progress, _total, _message: under_way.set(),
+            )
+        except McpError as error:
+            errors.append(error)
+
+    caller = threading.Thread(target=call)
+    caller.start()
+    assert under_way.wait(60)
+    manager.close()
+    caller.join(60)  # bounded; without the close ending it the call would wait its 600 s
+
+    assert not caller.is_alive()
+    assert [str(error) for error in errors] == [
+        "everything was stopped during the call of trigger-long-running-operation."
+    ]
