@@ -3,7 +3,8 @@
 Written by hand in JSON-RPC (no SDK), so what it sends is exactly what a broken server sends:
 `python misbehaving_server.py` answers the handshake and lists three tools: `die` (the process exits
 mid-call, after a word on stderr), `huge` (a text result of `megabytes` MB) and `broken` (an input
-schema that is not a JSON schema). With `--bad-listing` the tool list itself is of the wrong shape.
+schema that is not a JSON schema). With `--bad-listing` the tool list itself is of the wrong shape;
+with `--banner` it first prints a line that is not JSON-RPC, as servers that log to stdout do.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ def answer(request_id: object, result: object) -> None:
 
 def main() -> None:
     bad_listing = "--bad-listing" in sys.argv
+    if "--banner" in sys.argv:
+        print("Misbehaving server 1.0 listening on stdio", flush=True)
     for line in sys.stdin:
         message = json.loads(line)
         method = message.get("method")

@@ -41,6 +41,15 @@ def test_a_server_that_prints_garbage_fails_at_its_start_timeout_and_says_so() -
     assert "lines that are not MCP messages" in status.reason
 
 
+def test_a_server_that_prints_a_line_of_garbage_among_its_messages_still_works(manager: McpManager) -> None:
+    manager.configure([misbehaving_server("chatty", "--banner")])
+
+    result = manager.call("chatty", "huge", {"megabytes": 0})
+
+    assert not result.is_error
+    assert manager.status("chatty").state is ServerState.RUNNING
+
+
 def test_a_server_that_exits_at_start_names_its_last_words(manager: McpManager) -> None:
     manager.configure(
         [McpServer("quitter", command=sys.executable, args=("-c", "import sys; sys.exit('missing API key')"))]
