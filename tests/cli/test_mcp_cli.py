@@ -43,11 +43,14 @@ def configured(isolated_home: Path) -> Path:
 def test_list_starts_each_server_and_lists_its_tools_and_failures(
     configured: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = _run(capsys, "mcp", "list")
+    status, out, err = _run(capsys, "mcp", "list", "--schemas")
 
     assert status == 1
     assert "time (" in out and ": running" in out
     assert "  convert_time: " in out
+    lines = out.splitlines()
+    schema_line = lines[next(row for row, line in enumerate(lines) if line.startswith("  convert_time: ")) + 1]
+    assert json.loads(schema_line)["required"] == ["source_timezone", "time", "target_timezone"]
     assert "ghost (glassbox-no-such-mcp-server): failed" in out
     assert "glassbox-no-such-mcp-server was not found" in out
     assert "broken: its schema is wrong [cannot be called: its input schema is not a valid JSON schema" in out
