@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -47,6 +47,7 @@ class McpServer:
     url: str = ""
     headers: tuple[tuple[str, str], ...] = ()
     extra: tuple[tuple[str, str], ...] = field(default=(), compare=False)  # unknown keys, as JSON text
+    problem: str = field(default="", compare=False)  # why it cannot start (a secret the keyring lost)
 
     @property
     def is_http(self) -> bool:
@@ -187,6 +188,9 @@ class McpConfig:
     def _references_for(self, name: str, key: str, pairs: tuple[tuple[str, str], ...]) -> dict[str, str]:
         references: dict[str, str] = {}
         for variable, value in pairs:
+            if value.startswith(REFERENCE_PREFIX):  # a secret the keyring lost: the reference stays, and is said
+                references[variable] = value
+                continue
             secret_name = f"mcp/{name}/{key}/{variable}"
             try:
                 self._secrets.set(secret_name, value)
@@ -223,32 +227,30 @@ class McpConfig:
         return references
 
     def _with_secrets(self, server: McpServer) -> McpServer:
-        return McpServer(
-            name=server.name,
-            command=server.command,
-            args=server.args,
-            env=self._resolved(server.name, server.env),
-            url=server.url,
-            headers=self._resolved(server.name, server.headers),
-            extra=server.extra,
-        )
+        """The server with its secrets from the keyring; one the keyring lost stays a reference, and is said."""
+        env, env_missing = self._resolved(server.env)
+        headers, headers_missing = self._resolved(server.headers)
+        missing = env_missing + headers_missing
+        problem = ""
+        if missing:
+            problem = fill(
+                N_("the system keyring has no value for {names} any more; enter it again and save"),
+                names=", ".join(missing),
+            )
+        return replace(server, env=env, headers=headers, problem=problem)
 
-    def _resolved(self, name: str, pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    def _resolved(self, pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[tuple[str, str], ...], list[str]]:
         resolved = []
+        missing = []
         for key, value in pairs:
             if value.startswith(REFERENCE_PREFIX):
                 secret = self._secrets.get(value.removeprefix(REFERENCE_PREFIX))
                 if secret is None:
-                    raise McpConfigError(
-                        fill(
-                            N_("The value of {key} for the server “{name}” is not in the system keyring any more."),
-                            key=key,
-                            name=name,
-                        )
-                    )
-                value = secret
+                    missing.append(key)
+                else:
+                    value = secret
             resolved.append((key, value))
-        return tuple(resolved)
+        return tuple(resolved), missing
 
     def _stored_references(self) -> set[str]:
         try:

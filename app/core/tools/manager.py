@@ -203,6 +203,10 @@ class McpManager:
             server = self._servers.get(name)
         if server is None:
             raise McpError(self._unknown(name))
+        if server.problem:
+            reason = fill(N_("{server}: {reason}"), server=name, reason=server.problem)
+            self._set_status(ServerStatus(name, ServerState.FAILED, reason))
+            raise McpError(reason)
         future: asyncio.Future[ServerConnection] = self._loop.create_future()
         self._starting[name] = future
         self._set_status(ServerStatus(name, ServerState.STARTING))

@@ -11,6 +11,7 @@ import pytest
 from app.core.tools.config import REFERENCE_PREFIX, McpConfig, McpServer, config_file
 from app.core.tools.errors import McpConfigError
 from app.core.tools.import_sources import import_servers, import_sources
+from app.core.tools.manager import McpManager, ServerState
 from tests.fakes.memory_keyring import MemoryKeyring
 
 CLAUDE_STYLE = {
@@ -168,3 +169,24 @@ def test_import_on_windows_reads_claude_from_appdata(tmp_path: Path, monkeypatch
     sources = {source.app: source.path for source in import_sources(home=tmp_path, platform="win32")}
 
     assert sources["Claude Desktop"] == tmp_path / "Roaming" / "Claude" / "claude_desktop_config.json"
+
+
+def test_a_secret_the_keyring_lost_fails_only_its_server_and_its_reference_is_kept(
+    memory_keyring: MemoryKeyring,
+) -> None:
+    config = McpConfig()
+    config.save([McpServer("a", command="x", env=(("TOKEN", "t"),)), McpServer("b", command="y")])
+    memory_keyring.passwords.clear()
+
+    lost, fine = config.load()
+    config.save([lost, fine])
+    manager = McpManager([lost, fine])
+    try:
+        status = manager.start("a")
+    finally:
+        manager.close()
+
+    assert fine.problem == ""
+    assert lost.problem == "the system keyring has no value for TOKEN any more; enter it again and save"
+    assert status.state is ServerState.FAILED and status.reason == f"a: {lost.problem}"
+    assert json.loads(config.path.read_text())["mcpServers"]["a"]["env"]["TOKEN"].startswith(REFERENCE_PREFIX)
