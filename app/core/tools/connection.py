@@ -19,10 +19,12 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 import anyio
+import anyio.abc
 import httpx2
 import jsonschema  # type: ignore[import-untyped]
 import mcp_types
 import pydantic
+from anyio.streams.memory import MemoryObjectReceiveStream
 from mcp import ClientSession
 from mcp.client.session import IncomingMessage
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -102,7 +104,8 @@ class ServerConnection:
     def __init__(self, server: McpServer, start_timeout_s: float) -> None:
         self.server = server
         self._start_timeout_s = start_timeout_s
-        self._closing = asyncio.Event()
+        self._closing = asyncio.Event()  # Glassbox asked it to close
+        self._wake = asyncio.Event()  # asked to close, or the server's side of the connection ended
         self.ready: asyncio.Future[tuple[ClientSession, tuple[ToolInfo, ...]]] = (
             asyncio.get_running_loop().create_future()
         )
@@ -116,7 +119,10 @@ class ServerConnection:
         """The task's whole life: open, initialize, list the tools, wait for `close()`, close."""
         try:
             async with contextlib.AsyncExitStack() as stack:
-                read, write = await stack.enter_async_context(self._transport())
+                server_read, write = await stack.enter_async_context(self._transport())
+                watchers = await stack.enter_async_context(anyio.create_task_group())
+                stack.callback(watchers.cancel_scope.cancel)  # runs before the group is left
+                read = await watchers.start(self._watch, server_read)
                 session = await stack.enter_async_context(
                     ClientSession(read, write, message_handler=self._on_message, client_info=_CLIENT_INFO)
                 )
@@ -127,7 +133,9 @@ class ServerConnection:
                 except TimeoutError:
                     raise McpError(self._no_answer()) from None
                 self.ready.set_result((session, tools))
-                await self._closing.wait()
+                await self._wake.wait()
+                if not self._closing.is_set():
+                    raise _ServerEnded(N_("the server ended"))
         except asyncio.CancelledError:
             self._settle(N_("it was stopped"))
             raise
@@ -141,6 +149,25 @@ class ServerConnection:
 
     def close(self) -> None:
         self._closing.set()
+        self._wake.set()
+
+    async def _watch(
+        self,
+        server_read: MemoryObjectReceiveStream[Any],
+        *,
+        task_status: anyio.abc.TaskStatus[MemoryObjectReceiveStream[Any]] = anyio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Pass the server's messages on to the session, and wake `hold` when they end (a server that exits)."""
+        sink, read = anyio.create_memory_object_stream[Any](0)
+        task_status.started(read)
+        try:
+            async with sink, server_read:
+                async for item in server_read:
+                    await sink.send(item)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            pass  # the session is closing
+        finally:
+            self._wake.set()
 
     @property
     def closing(self) -> bool:
@@ -172,7 +199,7 @@ class ServerConnection:
 
     def _reason(self, error: BaseException) -> str:
         reason = describe_failure(error)
-        if isinstance(error, McpError):
+        if isinstance(error, McpError) and not isinstance(error, _ServerEnded):
             return reason
         tail = self._stderr_tail()
         if tail:
@@ -199,6 +226,10 @@ class ServerConnection:
             return ""
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         return lines[-1][:300] if lines else ""
+
+
+class _ServerEnded(McpError):
+    """The server's side of a running connection ended (its process exited, its stream closed)."""
 
 
 async def list_tools(session: ClientSession, server: str) -> tuple[ToolInfo, ...]:

@@ -219,7 +219,9 @@ class McpManager:
             except McpError as error:
                 await asyncio.wait({task})
                 reason = fill(N_("{server}: {reason}"), server=name, reason=error)
-                if not task.cancelled():  # a stop cancelled it: STOPPED, set there
+                if task.cancelled():  # a stop cancelled it
+                    self._set_status(ServerStatus(name, ServerState.STOPPED))
+                else:
                     self._set_status(ServerStatus(name, ServerState.FAILED, reason))
                 raise McpError(reason) from None
             self._connections[name] = connection

@@ -178,3 +178,20 @@ def test_an_http_server_that_is_not_there_fails_in_one_line(manager: McpManager)
     assert status.state is ServerState.FAILED
     assert status.reason.startswith("away: ConnectError")
     assert "\n" not in status.reason
+
+
+def test_a_server_that_dies_while_idle_is_failed_with_why_and_starts_again_when_used(manager: McpManager) -> None:
+    import psutil
+
+    manager.configure([python_server("time", "mcp-server-time")])
+    manager.tools("time")
+    [server] = [p for p in psutil.Process().children(recursive=True) if "mcp-server-time" in " ".join(p.cmdline())]
+
+    server.kill()
+    while manager.status("time").state is ServerState.RUNNING:  # the test's time limit bounds this
+        time.sleep(0.01)
+
+    assert manager.status("time").state is ServerState.FAILED
+    assert manager.status("time").reason.startswith("time stopped: the server ended")
+    assert manager.tools("time")
+    assert manager.status("time").state is ServerState.RUNNING
