@@ -19,6 +19,7 @@ from app.cli import (
     bench_command,
     chat_command,
     gui_command,
+    mcp_command,
     models_command,
     selftest_command,
     serve_command,
@@ -27,7 +28,16 @@ from app.cli import (
 from app.cli.common import stopped
 
 # Each module adds one subcommand: `register(subparsers)` sets `handler` on its parser.
-COMMANDS = [gui_command, chat_command, serve_command, servers_command, selftest_command, bench_command, models_command]
+COMMANDS = [
+    gui_command,
+    chat_command,
+    serve_command,
+    servers_command,
+    mcp_command,
+    selftest_command,
+    bench_command,
+    models_command,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -47,6 +47,7 @@ from app.ui.shell.shortcuts import ShellParts, WindowShortcuts
 from app.ui.shell.status_line import StatusLine
 from app.ui.shell.window_memory import load_memory, remember, reopen_last_chat, save_memory
 from app.ui.state_signals import StateSignals
+from app.ui.tools.opener import McpServersOpener
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +129,8 @@ class MainWindow(QMainWindow):
         store = self.settings_store
         self.server_models = ServerModels(self.model_picker, lambda: store.settings, store.set_defaults, self)
         self.servers_action.triggered.connect(self.server_models.open_dialog)
+        self.mcp_servers = McpServersOpener(self)
+        self.mcp_action.triggered.connect(self.mcp_servers.open_page)
         self.models = ModelChoice(
             self.model_picker, self.loader, self.server_models, self.state, self.status_label, self
         )
@@ -182,6 +185,9 @@ class MainWindow(QMainWindow):
         self.servers_action = QAction(self.tr("Servers…"), self)
         self.servers_action.setToolTip(self.tr("Chat with models on OpenAI-compatible servers"))
         self.tools_menu.addAction(self.servers_action)
+        self.mcp_action = QAction(self.tr("MCP servers…"), self)
+        self.mcp_action.setToolTip(self.tr("Tools for the model: configure, start and test MCP servers"))
+        self.tools_menu.addAction(self.mcp_action)
         self.view_menu: QMenu = self.menuBar().addMenu(self.tr("&View"))
         self.help_menu: QMenu = self.menuBar().addMenu(self.tr("&Help"))
         self.about_action = QAction(self.tr("About Glassbox"), self)
@@ -225,6 +231,7 @@ class MainWindow(QMainWindow):
             ExitPart(stop=self.hardware_sampling.request_stop, end=self.hardware_sampling.shutdown),
             ExitPart(stop=self.gpu_panel.request_stop, end=self.gpu_panel.shutdown),
             ExitPart(stop=self.server_models.request_stop, threads=lambda: [self.server_models.servers.thread]),
+            ExitPart(stop=self.mcp_servers.request_stop, threads=self.mcp_servers.threads),  # ends the MCP servers
             ExitPart(stop=self.monitor_panel.request_stop, end=self.monitor_panel.shutdown),
             ExitPart(stop=self.retrieval.request_stop, threads=lambda: [self.retrieval.thread]),
             ExitPart(stop=self.documents_threads.request_stop, threads=lambda: self.documents_threads.threads),

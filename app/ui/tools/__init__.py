@@ -1,0 +1,1 @@
+"""Tools → MCP servers…: the servers of mcp.json, their state and their tools."""

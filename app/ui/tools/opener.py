@@ -1,0 +1,41 @@
+"""Opens the MCP servers page; the MCP worker (and the SDK, slow to import) start only when it is first opened."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QWidget
+
+from app.ui.threads import WorkerThread
+
+if TYPE_CHECKING:
+    from app.ui.tools.page import McpServersPage
+    from app.ui.tools.worker import McpThread
+
+
+class McpServersOpener(QObject):
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self._window = parent
+        self.mcp: McpThread | None = None
+        self.page: McpServersPage | None = None
+
+    def open_page(self) -> None:
+        from app.ui.tools.page import McpServersPage
+        from app.ui.tools.worker import McpThread
+
+        if self.mcp is None:
+            self.mcp = McpThread()
+        if self.page is None:
+            self.page = McpServersPage(self.mcp, parent=self._window)
+        self.page.show()
+        self.page.raise_()
+        self.page.activateWindow()
+
+    def request_stop(self) -> None:
+        if self.mcp is not None:
+            self.mcp.request_stop()
+
+    def threads(self) -> list[WorkerThread]:
+        return [self.mcp.thread] if self.mcp is not None else []
