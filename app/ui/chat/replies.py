@@ -199,11 +199,15 @@ class ChatReplies(QObject):
 
     def _on_failed(self, partial: str, why: str) -> None:
         """The turn could not go on (the window refused it, the engine failed): what was written is kept
-        as a failed reply; an empty one is dropped. The banner says why and offers to write it again."""
+        as a failed reply; an empty one is dropped. The banner says why and offers to write it again.
+
+        A thinking model's reply keeps its parts as they streamed: `partial` holds the reply's text
+        whole, the reasoning in it too."""
         self.state.reply_ended()
         reasoning = self.session.recorded_reasoning()
-        self.chat_view.finish_reply(partial, self.tr("error"), reasoning=reasoning)
-        self._save(partial, MessageState.FAILED, {"error": why}, reasoning, keep=bool(partial or reasoning))
+        answer = self.session.recorded_text() if reasoning else partial
+        self.chat_view.finish_reply(answer, self.tr("error"), reasoning=reasoning)
+        self._save(answer, MessageState.FAILED, {"error": why}, reasoning, keep=bool(answer or reasoning))
         message.error(why, NoticeAction(self.tr("Retry"), self.retryRequested.emit))
 
     def _save(self, text: str, state: MessageState, stats: dict[str, Any], reasoning: str, keep: bool) -> None:

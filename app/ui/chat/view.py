@@ -396,6 +396,11 @@ class ChatView(QScrollArea):
     def is_streaming(self) -> bool:
         return self._live is not None
 
+    @property
+    def live_message(self) -> MessageWidget | None:
+        """The reply streaming now, if any."""
+        return self._live
+
     def begin_reply(self, key: str = "") -> MessageWidget:
         self.finish_streaming_widget_if_any()
         self._live = MessageWidget("assistant", key, self.widget())

@@ -18,7 +18,7 @@ REASONING_S = 12.4
 
 class ThinkingEngine(ScriptedEngine):
     """Writes `reasoning` then `answer`, one piece at a time, checking the stop flag between pieces;
-    `on_step["token"]` runs after the first piece (a reasoning piece)."""
+    `on_step["token"]` runs after the first piece (a reasoning piece); `fail_at = "token"` fails there."""
 
     def __init__(self, reasoning: tuple[str, ...] = REASONING, answer: tuple[str, ...] = ANSWER) -> None:
         super().__init__(tokens=reasoning + answer)
@@ -36,6 +36,8 @@ class ThinkingEngine(ScriptedEngine):
             emit(TokenPiece(text, index, part))
             if index == 0:
                 self.on_step.get("token", lambda: None)()
+            if self.fail_at == "token":
+                raise RuntimeError("the engine died mid-reasoning")
         emit(self._done(written, len(self.pieces), StopReason.END_OF_TEXT))
 
     def _done(self, written: dict[ReplyPart, str], count: int, reason: StopReason) -> ReplyDone:
