@@ -171,10 +171,11 @@ class ChatSession(QObject):
         return tuple(WindowTurn(m.id, m.role, m.text) for m in self.window_messages())
 
     def conversation(self) -> list[ChatMessage]:
-        """The thread as chat messages, led by the system prompt when there is one."""
+        """The thread as chat messages, led by the system prompt when there is one; a reply keeps its
+        reasoning beside its text, for a chat template that renders past reasoning."""
         system = self.effective().system_prompt
         head = [ChatMessage("system", system)] if system else []
-        return head + [ChatMessage(m.role, m.text) for m in self.window_messages()]
+        return head + [ChatMessage(m.role, m.text, m.reasoning) for m in self.window_messages()]
 
     def add_user_message(self, text: str) -> Message:
         return self._append(new_message(self.chat.id, "user", text, self._head_id()))

@@ -134,6 +134,8 @@ def test_a_reopened_chat_shows_its_saved_reasoning_folded_with_its_cost(window: 
     assert block.summary() == f"Thought for {REASONING_S} s · 3 tokens"
     assert shown.footer.text() == live_footer
     assert window.chat_view.messages()[0].reasoning is None, "your message has no reasoning"
+    last = window.chats.session.conversation()[-1]
+    assert (last.content, last.reasoning) == ("Hello there!", block.text()), "for a template that keeps it"
 
 
 @pytest.mark.expected_log("app.core.turn.turn", logging.ERROR, "The turn failed in its")
