@@ -66,19 +66,28 @@ def answering_s(stats: ReplyStats) -> float:
 
 
 def thinking_split(stats: ReplyStats) -> list[str]:
-    """The reply's tokens and time split between thinking and answering (a reply that thought)."""
+    """The reply's tokens and time split between thinking and answering (a reply that thought; one
+    that ended while it thought has no answering time)."""
+    answer_tokens = max(0, stats.completion_tokens - stats.reasoning_tokens)
+    time = (
+        fill(
+            QCoreApplication.translate("ReplyFooter", "thought {thinking} s, answered in {answer} s"),
+            thinking=f"{stats.reasoning_s:.1f}",
+            answer=f"{answering_s(stats):.1f}",
+        )
+        if answer_tokens
+        else fill(
+            QCoreApplication.translate("ReplyFooter", "thought {thinking} s"), thinking=f"{stats.reasoning_s:.1f}"
+        )
+    )
     return [
         fill(
             QCoreApplication.translate("ReplyFooter", "{n} tokens ({thinking} thinking, {answer} answering)"),
             n=stats.completion_tokens,
             thinking=stats.reasoning_tokens,
-            answer=max(0, stats.completion_tokens - stats.reasoning_tokens),
+            answer=answer_tokens,
         ),
-        fill(
-            QCoreApplication.translate("ReplyFooter", "thought {thinking} s, answered in {answer} s"),
-            thinking=f"{stats.reasoning_s:.1f}",
-            answer=f"{answering_s(stats):.1f}",
-        ),
+        time,
     ]
 
 

@@ -61,3 +61,10 @@ def test_the_thinking_cost_comes_back_from_the_saved_stats() -> None:
     saved = ReplyMetrics(replace(STATS, reasoning_tokens=5, reasoning_s=2.5)).to_dict()
     assert thinking_cost(saved) == (2.5, 5)
     assert thinking_cost({}) == (0.0, 0), "a reply from before thinking models"
+
+
+def test_a_reply_that_ended_while_it_thought_has_no_answering_time() -> None:
+    stats = replace(STATS, completion_tokens=40, reasoning_tokens=40, reasoning_s=3.0, total_s=3.2)
+    footer = reply_footer(ReplyMetrics(stats))
+    assert footer.startswith("40 tokens (40 thinking, 0 answering) · thought 3.0 s · ")
+    assert "answered" not in footer
