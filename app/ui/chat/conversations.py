@@ -342,8 +342,9 @@ class Conversations(QObject):
         if message.state in state_notes:
             notes.append(state_notes[message.state])
         widget.set_footer(" · ".join(notes))
-        if widget.reasoning is not None and "reasoning_s" in message.stats:
-            widget.reasoning.set_cost(*thinking_cost(message.stats))
+        seconds, tokens = thinking_cost(message.stats)
+        if widget.reasoning is not None and (seconds or tokens):  # else what the window measured stays
+            widget.reasoning.set_cost(seconds, tokens)
         self._show_retrieval(widget, message)
         position, count = self.session.versions.get(message.id, (0, 1))
         widget.versions.show_position(position, count, can_switch=not self.state.is_streaming)

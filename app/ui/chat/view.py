@@ -14,6 +14,7 @@ What a message contains is inert: its text is shown in documents that load nothi
 `app.ui.widgets.inert_text`), a finished reply's Markdown keeps no image and no link but a
 web one (`app.ui.widgets.markdown`), and a link opens only when clicked, after the reader
 has seen its address and agreed. A very long message shows its beginning (`long_message`).
+A thinking model's reasoning streams in its own block above the answer (`reasoning_block`).
 """
 
 from __future__ import annotations
@@ -179,11 +180,15 @@ class MessageWidget(QFrame):
     def append_reasoning(self, text: str) -> None:
         """More of the reply's reasoning, streamed into its block above the answer."""
         assert self.stream is not None, "begin_streaming() first"
-        if self.reasoning is None:
-            self._reasoning_block().begin_streaming()
+        block = self.reasoning
+        if block is None:
+            block = self._reasoning_block()
+            block.begin_streaming()
             self.body.hide()  # until the answer starts
-        if self.reasoning is not None and self.reasoning.streaming:
-            self.reasoning.append(text)
+        if block.streaming:
+            block.append(text)
+        else:  # reasoning after the answer began (a server that interleaves them): shown, not lost
+            block.show_text(block.text() + text)
 
     def show_reasoning(self, text: str, seconds: float = 0.0, tokens: int = 0) -> None:
         """The reply's whole reasoning and what it cost (a finished or reopened reply); folded when an

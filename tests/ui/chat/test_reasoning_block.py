@@ -151,3 +151,11 @@ def test_the_reasoning_is_muted_in_both_themes(view: ChatView) -> None:
         apply_theme(app, theme)
         assert colours.muted in block.body.styleSheet()
         assert colours.muted != colours.text
+
+
+def test_reasoning_that_comes_after_the_answer_began_is_shown_not_lost(view: ChatView) -> None:
+    live = stream(view, "First.", "Answer.")
+    view.append_reasoning(" Second thought.")
+    view.flush()
+    assert block_of(live).text() == "First. Second thought."
+    assert live.streamed_text() == "Answer."

@@ -150,3 +150,15 @@ def test_a_reply_that_fails_inside_its_reasoning_keeps_it_as_reasoning(
     assert (reply.text, reply.reasoning, reply.state) == ("", "The user ", MessageState.FAILED)
     assert block_of(window.chat_view.messages()[-1]).expanded
     qtbot.waitUntil(lambda: saved(reply.id) == ("", "The user ", "failed"), timeout=END_MS)
+
+
+def test_the_chat_search_finds_words_of_the_reasoning_only_when_asked(window: MainWindow, qtbot: QtBot) -> None:
+    with qtbot.waitSignal(window.replyFinished, timeout=END_MS):
+        window.send("Hi")
+    chat_id = window.chats.session.chat.id
+    sidebar = window.chats.sidebar
+    qtbot.waitUntil(lambda: sidebar.chat_ids() == [chat_id], timeout=END_MS)
+    sidebar.search.setText("greets me")
+    qtbot.waitUntil(lambda: sidebar.chat_ids() == [], timeout=END_MS)
+    sidebar.search_reasoning.setChecked(True)
+    qtbot.waitUntil(lambda: sidebar.chat_ids() == [chat_id], timeout=END_MS)
