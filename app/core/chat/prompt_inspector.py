@@ -33,6 +33,7 @@ class PromptToken:
     message: int | None  # index into PromptInspection.messages of the message whose text this token carries
     piece: bytes = b""  # the token's own bytes (a byte-level BPE token may hold part of a character)
     joins_next: bool = False  # a character begins in this token and ends in a later one
+    reasoning: bool = False  # part of a past reply's reasoning, where the chat template keeps it
 
     @property
     def partial(self) -> bool:
@@ -55,6 +56,7 @@ class MessageEntry:
     preview: str
     tokens: int  # tokens carrying this message's text (the template's markers around it are not counted)
     inside: bool  # False: the context window left it out, the model does not see it
+    reasoning_tokens: int = 0  # of `tokens`, those carrying the message's reasoning (a template that keeps it)
 
 
 @dataclass
@@ -110,13 +112,15 @@ def inspect_prompt(
     tail = decoder.decode(b"", final=True)
     text = "".join(piece for _id, piece, _special, _raw, _joins in pieces) + tail
 
-    spans = _message_spans(text, messages)
+    spans, reasoning_spans = message_spans(text, messages)
     tokens: list[PromptToken] = []
     position = 0
     for token, piece, special, raw, joins in pieces:
         end = position + len(piece)
         owner = None if special else _owner(position, end, spans)
-        tokens.append(PromptToken(token, piece, position, end, special, owner, raw, joins))
+        thought = None if special or owner is not None else _owner(position, end, reasoning_spans)
+        owner = thought if thought is not None else owner
+        tokens.append(PromptToken(token, piece, position, end, special, owner, raw, joins, thought is not None))
         position = end
     if tail and tokens:
         last = tokens[-1]
@@ -125,10 +129,14 @@ def inspect_prompt(
     outside = [MessageEntry(m.role, _preview(m.content), _count(engine, m.content), False) for m in left_out]
     offset = len(outside)
     counts = [0] * len(messages)
+    reasoning_counts = [0] * len(messages)
     for prompt_token in tokens:
         if prompt_token.message is not None:
             counts[prompt_token.message] += 1
-    inside = [MessageEntry(m.role, _preview(m.content), counts[i], True) for i, m in enumerate(messages)]
+            reasoning_counts[prompt_token.message] += prompt_token.reasoning
+    inside = [
+        MessageEntry(m.role, _preview(m.content), counts[i], True, reasoning_counts[i]) for i, m in enumerate(messages)
+    ]
     tokens = [t if t.message is None else replace(t, message=t.message + offset) for t in tokens]
     return PromptInspection(text, tokens, [*outside, *inside], engine.n_ctx, reserve, notice)
 
@@ -188,19 +196,32 @@ def character_groups(tokens: Sequence[PromptToken]) -> list[range]:
     return groups
 
 
-def _message_spans(text: str, messages: Sequence[ChatMessage]) -> list[tuple[int, int]]:
-    """Where each message's content sits in the rendered text, searched in order ((-1, -1) if a template changed it)."""
-    spans = []
+def message_spans(text: str, messages: Sequence[ChatMessage]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Where each message's content, and its reasoning, sit in the rendered text, searched in order
+    ((-1, -1) where the template changed it or left it out).
+
+    A template that keeps a past reply's reasoning writes it before the reply's answer; one that
+    drops it (Qwen3, DeepSeek-R1) leaves no reasoning to find."""
+    spans: list[tuple[int, int]] = []
+    reasoning_spans: list[tuple[int, int]] = []
     cursor = 0
     for message in messages:
-        content = message.content.strip()
-        found = text.find(content, cursor) if content else -1
-        if found < 0:
-            spans.append((-1, -1))
-            continue
-        spans.append((found, found + len(content)))
-        cursor = found + len(content)
-    return spans
+        reasoning_span = _found(text, message.reasoning, cursor)
+        content_from = reasoning_span[1] if reasoning_span[0] >= 0 else cursor
+        span = _found(text, message.content, content_from)
+        if span[0] < 0 and reasoning_span[0] >= 0:  # the reasoning's text came later, not this message's
+            reasoning_span, span = (-1, -1), _found(text, message.content, cursor)
+        spans.append(span)
+        reasoning_spans.append(reasoning_span)
+        cursor = max(cursor, span[1], reasoning_span[1])
+    return spans, reasoning_spans
+
+
+def _found(text: str, part: str, cursor: int) -> tuple[int, int]:
+    """Where `part` (trimmed) first sits in `text` from `cursor`; (-1, -1) if nowhere or empty."""
+    part = part.strip()
+    found = text.find(part, cursor) if part else -1
+    return (found, found + len(part)) if found >= 0 else (-1, -1)
 
 
 def _owner(start: int, end: int, spans: list[tuple[int, int]]) -> int | None:

@@ -430,8 +430,11 @@ class ChatStore:
 
     # ---- search and export ---------------------------------------------------------
 
-    def search(self, query: str, limit: int = 100) -> list[SearchHit]:
-        """Chats whose title or any message contains `query` (case-insensitive), the most recent first."""
+    def search(self, query: str, limit: int = 100, *, reasoning: bool = False) -> list[SearchHit]:
+        """Chats whose title or any message contains `query` (case-insensitive), the most recent first.
+
+        A message's answer is searched; its reasoning too only when `reasoning` is asked for (a
+        thinking model's reasoning mentions much that its answer does not)."""
         needle = query.strip().casefold()
         if not needle:
             rows = self._db.execute(
@@ -440,12 +443,13 @@ class ChatStore:
                 {"limit": limit},
             ).fetchall()
             return [SearchHit(_chat(row), "", 0, row["last_model"] or "") for row in rows]
+        found, matched = _searched_text("f", reasoning), _searched_text("m", reasoning)
         rows = self._db.execute(
             f"""
-            SELECT chats.*, COUNT(messages.id) AS matches, {_LAST_MODEL},
-                   (SELECT text FROM messages m WHERE m.chat_id = chats.id AND instr(fold(m.text), :q) > 0
-                    ORDER BY m.created LIMIT 1) AS found
-            FROM chats LEFT JOIN messages ON messages.chat_id = chats.id AND instr(fold(messages.text), :q) > 0
+            SELECT chats.*, COUNT(m.id) AS matches, {_LAST_MODEL},
+                   (SELECT {found} FROM messages f WHERE f.chat_id = chats.id AND instr(fold({found}), :q) > 0
+                    ORDER BY f.created LIMIT 1) AS found
+            FROM chats LEFT JOIN messages m ON m.chat_id = chats.id AND instr(fold({matched}), :q) > 0
             GROUP BY chats.id
             HAVING matches > 0 OR instr(fold(chats.title), :q) > 0
             ORDER BY chats.pinned DESC, chats.updated DESC LIMIT :limit
@@ -607,6 +611,11 @@ def _json(text: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _searched_text(table: str, reasoning: bool) -> str:
+    """The SQL for what a search looks in: a message's answer, and its reasoning when asked for."""
+    return f"{table}.text || char(10) || {table}.reasoning" if reasoning else f"{table}.text"
+
+
 def _snippet(text: str, needle: str, width: int = 60) -> str:
     at = text.casefold().find(needle)
     if at < 0:
@@ -655,14 +664,16 @@ def _message_json(message: Message) -> dict[str, Any]:
 class ReplyRecorder:
     """Saves a streaming reply as it grows: at most every `interval` seconds, and on finish.
 
-    `save` is where the text goes: `ChatStore.save_partial` directly, or a signal to the
-    thread that owns the store.
+    A thinking model's reasoning streams before its answer and is recorded apart from it, so a
+    crash, a Stop or a failure in the middle of the reasoning keeps it as reasoning. `save` is
+    where both go, as (message id, answer, reasoning): `ChatStore.save_partial` directly, or a
+    signal to the thread that owns the store.
     """
 
     def __init__(
         self,
         message_id: str,
-        save: Callable[[str, str], None],
+        save: Callable[[str, str, str], None],
         interval: float = PARTIAL_SAVE_INTERVAL_S,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -671,19 +682,30 @@ class ReplyRecorder:
         self._interval = interval
         self._clock = clock
         self._parts: list[str] = []
-        self._saved_length = 0
+        self._reasoning_parts: list[str] = []
+        self._saved_lengths = (0, 0)
         self._last_save = clock()
 
     @property
     def text(self) -> str:
-        if len(self._parts) > 1:
-            self._parts[:] = ["".join(self._parts)]
-        return self._parts[0] if self._parts else ""
+        """The answer so far."""
+        return _joined(self._parts)
+
+    @property
+    def reasoning(self) -> str:
+        """The reasoning so far."""
+        return _joined(self._reasoning_parts)
 
     def append(self, piece: str) -> bool:
-        """Add streamed text; saves when the last save is `interval` old. True if it saved."""
+        """Add streamed answer text; saves when the last save is `interval` old. True if it saved."""
         if piece:
             self._parts.append(piece)
+        return self.save_if_due()
+
+    def append_reasoning(self, piece: str) -> bool:
+        """Add streamed reasoning; saves as `append` does."""
+        if piece:
+            self._reasoning_parts.append(piece)
         return self.save_if_due()
 
     def save_if_due(self) -> bool:
@@ -693,10 +715,17 @@ class ReplyRecorder:
 
     def save(self) -> bool:
         """Save now if anything is new. True if it saved."""
-        text = self.text
+        text, reasoning = self.text, self.reasoning
         self._last_save = self._clock()
-        if len(text) == self._saved_length:
+        if (len(text), len(reasoning)) == self._saved_lengths:
             return False
-        self._save(self.message_id, text)
-        self._saved_length = len(text)
+        self._save(self.message_id, text, reasoning)
+        self._saved_lengths = (len(text), len(reasoning))
         return True
+
+
+def _joined(parts: list[str]) -> str:
+    """The parts as one string, kept joined so the next call does not join them again."""
+    if len(parts) > 1:
+        parts[:] = ["".join(parts)]
+    return parts[0] if parts else ""

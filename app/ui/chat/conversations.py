@@ -42,7 +42,7 @@ from app.ui.llm.retrieval import RetrievalWorker
 from app.ui.llm.worker import LlmWorker
 from app.ui.state_signals import StateSignals
 from app.ui.widgets.core_text import word
-from app.ui.widgets.reply_footer import reply_footer
+from app.ui.widgets.reply_footer import reply_footer, thinking_cost
 
 METER_DELAY_MS = 400  # the meter follows typing after this pause
 METER = "meter"
@@ -323,6 +323,7 @@ class Conversations(QObject):
 
     def _add_widget(self, message: Message) -> MessageWidget:
         widget = self.chat_view.add_message(message.role, message.text, key=message.id)
+        widget.show_reasoning(message.reasoning)  # folded above its answer
         self._decorate(widget, message)
         self.menus.attach(widget)
         if message.role == "assistant":
@@ -341,6 +342,9 @@ class Conversations(QObject):
         if message.state in state_notes:
             notes.append(state_notes[message.state])
         widget.set_footer(" · ".join(notes))
+        seconds, tokens = thinking_cost(message.stats)
+        if widget.reasoning is not None and (seconds or tokens):  # else what the window measured stays
+            widget.reasoning.set_cost(seconds, tokens)
         self._show_retrieval(widget, message)
         position, count = self.session.versions.get(message.id, (0, 1))
         widget.versions.show_position(position, count, can_switch=not self.state.is_streaming)

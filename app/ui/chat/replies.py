@@ -79,6 +79,8 @@ class ChatReplies(QObject):
         self._trace: TokenTrace | None = None
         self.turns.token.connect(session.reply_grew)
         self.turns.token.connect(chat_view.append_tokens)
+        self.turns.reasoning.connect(session.reasoning_grew)
+        self.turns.reasoning.connect(chat_view.append_reasoning)
         self.turns.retrieved.connect(self._on_retrieved)
         self.turns.planned.connect(self._on_planned)
         self.turns.metrics.connect(self._remember_metrics)
@@ -167,7 +169,8 @@ class ChatReplies(QObject):
         token (Stop, a chat switch, closing) leaves nothing in the history, as an empty failed one does."""
         on_show = self.reply_on_show
         self.state.reply_ended()
-        self.chat_view.finish_reply(done.text)
+        reasoning = done.reasoning or self.session.recorded_reasoning()  # a stop's ReplyDone may not carry it
+        self.chat_view.finish_reply(done.text, reasoning=reasoning)
         stats = self._metrics.to_dict() if self._metrics is not None else stats_dict(done.stats)
         trace = self._trace
         if trace is not None and trace.steps:
@@ -184,7 +187,9 @@ class ChatReplies(QObject):
             StopReason.USER: MessageState.STOPPED,
             StopReason.ERROR: MessageState.FAILED,
         }.get(done.stats.stop_reason, MessageState.COMPLETE)
-        self._save(done.text, state, stats, keep=bool(done.text) or state is not MessageState.STOPPED)
+        self._save(
+            done.text, state, stats, reasoning, keep=bool(done.text or reasoning) or state is not MessageState.STOPPED
+        )
         if done.stats.error:
             message.error(
                 fill(self.tr("The reply stopped with an error: {error}"), error=done.stats.error),
@@ -194,16 +199,21 @@ class ChatReplies(QObject):
 
     def _on_failed(self, partial: str, why: str) -> None:
         """The turn could not go on (the window refused it, the engine failed): what was written is kept
-        as a failed reply; an empty one is dropped. The banner says why and offers to write it again."""
+        as a failed reply; an empty one is dropped. The banner says why and offers to write it again.
+
+        A thinking model's reply keeps its parts as they streamed: `partial` holds the reply's text
+        whole, the reasoning in it too."""
         self.state.reply_ended()
-        self.chat_view.finish_reply(partial, self.tr("error"))
-        self._save(partial, MessageState.FAILED, {"error": why}, keep=bool(partial))
+        reasoning = self.session.recorded_reasoning()
+        answer = self.session.recorded_text() if reasoning else partial
+        self.chat_view.finish_reply(answer, self.tr("error"), reasoning=reasoning)
+        self._save(answer, MessageState.FAILED, {"error": why}, reasoning, keep=bool(answer or reasoning))
         message.error(why, NoticeAction(self.tr("Retry"), self.retryRequested.emit))
 
-    def _save(self, text: str, state: MessageState, stats: dict[str, Any], keep: bool) -> None:
+    def _save(self, text: str, state: MessageState, stats: dict[str, Any], reasoning: str, keep: bool) -> None:
         self._plan, self._metrics, self._trace = None, None, None
         reply, self.reply = self.reply, None
-        finished = self.session.finish_reply(text, state, stats)
+        finished = self.session.finish_reply(text, state, stats, reasoning)
         if reply is not None and not keep:
             self.session.drop_empty_reply(reply.id)
             finished = None

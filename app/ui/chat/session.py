@@ -55,6 +55,7 @@ class ChatSession(QObject):
         self.shown_thread: list[Message] = []
         self.versions: dict[str, tuple[int, int]] = {}
         self.query = ""
+        self.query_reasoning = False  # whether the chat search looks in replies' reasoning too
         self._recorder: ReplyRecorder | None = None
         self._replaced: Message | None = None  # the reply that regenerate_point cut off
         self._partial_timer = QTimer(self)
@@ -99,10 +100,11 @@ class ChatSession(QObject):
     # ---- chats ---------------------------------------------------------------------
 
     def refresh_list(self) -> None:
-        self.storage.worker.searchRequested.emit(self.query)
+        self.storage.worker.searchRequested.emit(self.query, self.query_reasoning)
 
-    def search(self, query: str) -> None:
-        self.query = query
+    def search(self, query: str, reasoning: bool = False) -> None:
+        """List the chats that contain `query` in an answer (or the title), and in reasoning when asked."""
+        self.query, self.query_reasoning = query, reasoning
         self.refresh_list()
 
     def new_chat(self) -> None:
@@ -169,10 +171,11 @@ class ChatSession(QObject):
         return tuple(WindowTurn(m.id, m.role, m.text) for m in self.window_messages())
 
     def conversation(self) -> list[ChatMessage]:
-        """The thread as chat messages, led by the system prompt when there is one."""
+        """The thread as chat messages, led by the system prompt when there is one; a reply keeps its
+        reasoning beside its text, for a chat template that renders past reasoning."""
         system = self.effective().system_prompt
         head = [ChatMessage("system", system)] if system else []
-        return head + [ChatMessage(m.role, m.text) for m in self.window_messages()]
+        return head + [ChatMessage(m.role, m.text, m.reasoning) for m in self.window_messages()]
 
     def add_user_message(self, text: str) -> Message:
         return self._append(new_message(self.chat.id, "user", text, self._head_id()))
@@ -230,12 +233,23 @@ class ChatSession(QObject):
         if self._recorder is not None:
             self._recorder.append(text)
 
+    def reasoning_grew(self, text: str) -> None:
+        """More of the reply's reasoning streamed: recorded apart from its answer."""
+        if self._recorder is not None:
+            self._recorder.append_reasoning(text)
+
     def recorded_text(self) -> str:
         """What the reply being written holds so far (also while another chat is on show)."""
         return self._recorder.text if self._recorder is not None else ""
 
-    def finish_reply(self, text: str, state: MessageState, stats: dict[str, Any]) -> Message | None:
-        """Save the reply's final text, state and stats (also when another chat is on show by now).
+    def recorded_reasoning(self) -> str:
+        """The reasoning the reply being written holds so far."""
+        return self._recorder.reasoning if self._recorder is not None else ""
+
+    def finish_reply(
+        self, text: str, state: MessageState, stats: dict[str, Any], reasoning: str = ""
+    ) -> Message | None:
+        """Save the reply's final text, reasoning, state and stats (also when another chat is on show by now).
 
         Returns the finished message when it is in the thread on show, else None.
         """
@@ -243,10 +257,12 @@ class ChatSession(QObject):
         self._partial_timer.stop()
         if recorder is None:
             return None
-        self.storage.worker.finishMessageRequested.emit(recorder.message_id, text, state, dict(stats))
+        self.storage.worker.finishMessageRequested.emit(recorder.message_id, text, state, dict(stats), reasoning)
         for index, message in enumerate(self.shown_thread):
             if message.id == recorder.message_id:
-                self.shown_thread[index] = replace(message, text=text, state=state, stats=dict(stats))
+                self.shown_thread[index] = replace(
+                    message, text=text, state=state, stats=dict(stats), reasoning=reasoning
+                )
                 return self.shown_thread[index]
         return None
 
@@ -300,8 +316,8 @@ class ChatSession(QObject):
         self._pending_notices = []
         self.refresh_list()
 
-    def _on_chats_found(self, query: str, hits: list[SearchHit]) -> None:
-        if query == self.query:
+    def _on_chats_found(self, query: str, reasoning: bool, hits: list[SearchHit]) -> None:
+        if (query, reasoning) == (self.query, self.query_reasoning):
             self.chatsListed.emit(hits)
 
     def _on_chat_loaded(self, chat: Chat, thread: list[Message], versions: dict[str, tuple[int, int]]) -> None:

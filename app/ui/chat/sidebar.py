@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QPoint, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFileDialog,
     QHBoxLayout,
     QLineEdit,
@@ -45,7 +46,7 @@ class ChatSidebar(QWidget):
     deleteRequested = Signal(str)  # chat id
     pinRequested = Signal(str, bool)  # chat id, pinned
     exportRequested = Signal(str, str, str)  # chat id, "markdown" or "json", file path
-    searchChanged = Signal(str)
+    searchChanged = Signal(str, bool)  # the text searched for, whether replies' reasoning is searched too
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -63,6 +64,12 @@ class ChatSidebar(QWidget):
         top.addWidget(self.search, 1)
         top.addWidget(self.new_button)
         layout.addLayout(top)
+        self.search_reasoning = QCheckBox(self.tr("Search reasoning too"), self)
+        self.search_reasoning.setToolTip(
+            self.tr("Also find chats where the text is only in a thinking model's reasoning, not in its answers")
+        )
+        self.search_reasoning.hide()  # offered while there is something to search for
+        layout.addWidget(self.search_reasoning)
         self.list = QListWidget(self)
         self.list.setAccessibleName(self.tr("Chats"))
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -76,8 +83,9 @@ class ChatSidebar(QWidget):
         self._search_timer = QTimer(self)
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(SEARCH_DELAY_MS)
-        self._search_timer.timeout.connect(lambda: self.searchChanged.emit(self.search.text().strip()))
-        self.search.textChanged.connect(lambda _text: self._search_timer.start())
+        self._search_timer.timeout.connect(self._ask_search)
+        self.search.textChanged.connect(self._search_edited)
+        self.search_reasoning.toggled.connect(lambda _checked: self._search_timer.start())
         self.new_button.clicked.connect(self.newChatRequested)
         self.list.itemActivated.connect(self._activated)
         self.list.itemClicked.connect(self._activated)
@@ -86,6 +94,13 @@ class ChatSidebar(QWidget):
         self._current: str | None = None
         self._writing: str | None = None  # the chat whose reply is being written
         self._filling = False
+
+    def _search_edited(self, text: str) -> None:
+        self.search_reasoning.setVisible(bool(text.strip()) or self.search_reasoning.isChecked())
+        self._search_timer.start()
+
+    def _ask_search(self) -> None:
+        self.searchChanged.emit(self.search.text().strip(), self.search_reasoning.isChecked())
 
     # ---- what is shown -------------------------------------------------------------
 

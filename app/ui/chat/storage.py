@@ -23,7 +23,7 @@ from app.ui.threads import WorkerThread
 
 class StorageWorker(QObject):
     openRequested = Signal()
-    searchRequested = Signal(str)  # query ("" lists every chat)
+    searchRequested = Signal(str, bool)  # query ("" lists every chat), whether reasoning is searched too
     loadRequested = Signal(str)  # chat id
     saveChatRequested = Signal(object)  # Chat (new, with its settings)
     renameRequested = Signal(str, str)  # chat id, title
@@ -31,8 +31,8 @@ class StorageWorker(QObject):
     deleteRequested = Signal(str)  # chat id
     chatSettingsRequested = Signal(str, object)  # chat id, settings dict
     saveMessageRequested = Signal(object)  # Message: inserted, becomes the chat's head
-    savePartialRequested = Signal(str, str)  # message id, text so far
-    finishMessageRequested = Signal(str, str, object, object)  # message id, text, MessageState, stats dict
+    savePartialRequested = Signal(str, str, str)  # message id, answer and reasoning so far
+    finishMessageRequested = Signal(str, str, object, object, str)  # message id, text, MessageState, stats, reasoning
     deleteMessageRequested = Signal(str)  # message id (an empty reply that never started)
     switchVersionRequested = Signal(str, int)  # message id, step (-1 previous version, +1 next)
     exportRequested = Signal(str, str, str)  # chat id, "markdown" or "json", file path
@@ -40,7 +40,7 @@ class StorageWorker(QObject):
     closeRequested = Signal()  # after every write sent before it: close the database, end the thread
 
     opened = Signal(object)  # list[str]: notices for the user (e.g. a damaged file set aside)
-    chatsFound = Signal(str, object)  # query, list[SearchHit]
+    chatsFound = Signal(str, bool, object)  # query, whether reasoning was searched, list[SearchHit]
     chatLoaded = Signal(object, object, object)  # Chat, list[Message] (the thread on show), versions dict
     chatsChanged = Signal()  # titles or order may have changed: list again
     exported = Signal(str)  # path
@@ -88,9 +88,9 @@ class StorageWorker(QObject):
             return
         self.opened.emit(list(self._store.notices))
 
-    @Slot(str)
-    def _search(self, query: str) -> None:
-        self._run(lambda store: self.chatsFound.emit(query, store.search(query)))
+    @Slot(str, bool)
+    def _search(self, query: str, reasoning: bool) -> None:
+        self._run(lambda store: self.chatsFound.emit(query, reasoning, store.search(query, reasoning=reasoning)))
 
     @Slot(str)
     def _load(self, chat_id: str) -> None:
@@ -132,13 +132,15 @@ class StorageWorker(QObject):
 
         self._run(save)
 
-    @Slot(str, str)
-    def _save_partial(self, message_id: str, text: str) -> None:
-        self._run(lambda store: store.save_partial(message_id, text))
+    @Slot(str, str, str)
+    def _save_partial(self, message_id: str, text: str, reasoning: str) -> None:
+        self._run(lambda store: store.save_partial(message_id, text, reasoning))
 
-    @Slot(str, str, object, object)
-    def _finish_message(self, message_id: str, text: str, state: MessageState, stats: dict[str, Any]) -> None:
-        self._run(lambda store: store.finish_message(message_id, text, state, stats))
+    @Slot(str, str, object, object, str)
+    def _finish_message(
+        self, message_id: str, text: str, state: MessageState, stats: dict[str, Any], reasoning: str
+    ) -> None:
+        self._run(lambda store: store.finish_message(message_id, text, state, stats, reasoning))
 
     @Slot(str)
     def _delete_message(self, message_id: str) -> None:

@@ -14,6 +14,7 @@ What a message contains is inert: its text is shown in documents that load nothi
 `app.ui.widgets.inert_text`), a finished reply's Markdown keeps no image and no link but a
 web one (`app.ui.widgets.markdown`), and a link opens only when clicked, after the reader
 has seen its address and agreed. A very long message shows its beginning (`long_message`).
+A thinking model's reasoning streams in its own block above the answer (`reasoning_block`).
 """
 
 from __future__ import annotations
@@ -43,9 +44,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.support.formatting import fill
+from app.core.types.replies import ReplyPart
 from app.ui.chat.live_reply import LiveReply
 from app.ui.chat.long_message import LongMessageBar, is_long, preview
 from app.ui.chat.message_actions import ActionBar, InlineEditor, VersionArrows
+from app.ui.chat.reasoning_block import ReasoningBlock
+from app.ui.turn.reply_parts import joined_runs
 from app.ui.widgets.code_blocks import copied_code
 from app.ui.widgets.inert_text import InertTextView
 from app.ui.widgets.links import display_address, web_address
@@ -112,6 +116,7 @@ class MessageWidget(QFrame):
         self.markdown = MarkdownPieces(self.body.document())
         self.stream: LiveReply | None = None
         self.editor: InlineEditor | None = None
+        self.reasoning: ReasoningBlock | None = None  # a thinking model's reasoning, above the answer
 
     # ---- hover actions and editing in place -----------------------------------------------
 
@@ -166,7 +171,43 @@ class MessageWidget(QFrame):
 
     def append_text(self, text: str) -> None:
         assert self.stream is not None, "begin_streaming() first"
+        if self.reasoning is not None and self.reasoning.streaming:  # the answer starts: the reasoning folds
+            self.reasoning.end_streaming()
+            self.reasoning.set_expanded(False)
+            self.body.show()
         self.stream.append(text)
+
+    def append_reasoning(self, text: str) -> None:
+        """More of the reply's reasoning, streamed into its block above the answer."""
+        assert self.stream is not None, "begin_streaming() first"
+        block = self.reasoning
+        if block is None:
+            block = self._reasoning_block()
+            block.begin_streaming()
+            self.body.hide()  # until the answer starts
+        if block.streaming:
+            block.append(text)
+        else:  # reasoning after the answer began (a server that interleaves them): shown, not lost
+            block.show_text(block.text() + text)
+
+    def show_reasoning(self, text: str, seconds: float = 0.0, tokens: int = 0) -> None:
+        """The reply's whole reasoning and what it cost (a finished or reopened reply); folded when an
+        answer follows it, open when the reply ended inside it. Nothing for a reply without reasoning."""
+        if not text and self.reasoning is None:
+            return
+        block = self._reasoning_block()
+        block.show_text(text)
+        block.set_cost(seconds, tokens)
+        has_answer = bool(self.text)
+        block.set_expanded(not has_answer)
+        self.body.setVisible(has_answer)
+
+    def _reasoning_block(self) -> ReasoningBlock:
+        if self.reasoning is None:
+            self.reasoning = ReasoningBlock(self)
+            self.reasoning.linkClicked.connect(self.linkClicked)
+            self._column.insertWidget(self._column.indexOf(self.body), self.reasoning)
+        return self.reasoning
 
     def streamed_text(self) -> str:
         return self.stream.text() if self.stream is not None else ""
@@ -299,7 +340,7 @@ class ChatView(QScrollArea):
         self._messages: list[MessageWidget] = []
         self._live: MessageWidget | None = None
         self.last_rendered: MessageWidget | None = None  # the reply that finished on show, until the view changes
-        self._pending: list[str] = []
+        self._pending: list[tuple[ReplyPart, str]] = []  # streamed text not shown yet, with its part
         self._flushed_at = 0.0  # time.perf_counter() of the last flush that showed text
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)  # started for text that came too soon after a flush
@@ -360,6 +401,11 @@ class ChatView(QScrollArea):
     def is_streaming(self) -> bool:
         return self._live is not None
 
+    @property
+    def live_message(self) -> MessageWidget | None:
+        """The reply streaming now, if any."""
+        return self._live
+
     def begin_reply(self, key: str = "") -> MessageWidget:
         self.finish_streaming_widget_if_any()
         self._live = MessageWidget("assistant", key, self.widget())
@@ -371,11 +417,18 @@ class ChatView(QScrollArea):
         return self._live
 
     def append_tokens(self, text: str) -> None:
-        """Show streamed text now, or with what follows once FLUSH_INTERVAL_MS have passed since
+        """Show streamed answer text now, or with what follows once FLUSH_INTERVAL_MS have passed since
         the last flush: never re-rendered per token."""
+        self._append_part(ReplyPart.ANSWER, text)
+
+    def append_reasoning(self, text: str) -> None:
+        """Show streamed reasoning as `append_tokens` shows the answer, in its block above it."""
+        self._append_part(ReplyPart.REASONING, text)
+
+    def _append_part(self, part: ReplyPart, text: str) -> None:
         if self._live is None:
             return
-        self._pending.append(text)
+        self._pending.append((part, text))
         if self._flush_timer.isActive():
             return
         wait_ms = FLUSH_INTERVAL_MS - (time.perf_counter() - self._flushed_at) * 1000
@@ -388,26 +441,40 @@ class ChatView(QScrollArea):
         self._flush_timer.stop()
         if self._live is None or not self._pending:
             return
-        batch = "".join(self._pending)
+        pending = self._pending[:]
         self._pending.clear()
         self._flushed_at = time.perf_counter()
-        self._live.append_text(batch)
+        for part, text in joined_runs(pending):
+            if part is ReplyPart.REASONING:
+                self._live.append_reasoning(text)
+            else:
+                self._live.append_text(text)
 
     def live_text(self) -> str:
-        """What the streaming reply holds so far, shown or still queued."""
+        """What the streaming reply's answer holds so far, shown or still queued."""
         shown = self._live.streamed_text() if self._live is not None else ""
-        return shown + "".join(self._pending)
+        return shown + "".join(text for part, text in self._pending if part is ReplyPart.ANSWER)
 
-    def finish_reply(self, text: str, footer: str = "") -> MessageWidget | None:
-        """Render the finished reply as Markdown and move it into the history."""
+    def live_reasoning(self) -> str:
+        """What the streaming reply's reasoning holds so far, shown or still queued."""
+        block = self._live.reasoning if self._live is not None else None
+        shown = block.streamed_text() if block is not None else ""
+        return shown + "".join(text for part, text in self._pending if part is ReplyPart.REASONING)
+
+    def finish_reply(self, text: str, footer: str = "", reasoning: str | None = None) -> MessageWidget | None:
+        """Render the finished reply as Markdown and move it into the history; `reasoning`: its whole
+        reasoning (None: what streamed of it)."""
         self._flush_timer.stop()
         live = self._live
         if live is None:
             return None
+        if reasoning is None:
+            reasoning = self.live_reasoning()
         self._pending.clear()
         self._live = None
         self._outer.removeWidget(live)
         live.set_markdown(text)
+        live.show_reasoning(reasoning)
         live.set_footer(footer)
         self._history.append(live)
         self._messages.append(live)

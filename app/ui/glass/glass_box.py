@@ -41,6 +41,7 @@ from app.ui.glass.token_view import attach_token_view, show_tokens
 from app.ui.llm.worker import LlmWorker
 from app.ui.settings.store import SettingsStore
 from app.ui.state_signals import StateSignals
+from app.ui.widgets.reply_footer import thinking_cost
 
 log = logging.getLogger(__name__)
 
@@ -190,7 +191,7 @@ class GlassBox(QObject):
         self._pending_metrics = None
         self._pending_trace = None
 
-    def reply_shown(self, _done: ReplyDone) -> None:
+    def reply_shown(self, done: ReplyDone) -> None:
         """A finished reply is on show: its stats, its token view, and the prompt of the next turn."""
         metrics, trace = self._pending_metrics, self._pending_trace
         self._forget_pending("")
@@ -198,7 +199,7 @@ class GlassBox(QObject):
         if metrics is not None:
             self.stats_panel.add_reply(metrics)
         if trace is not None and message is not None and trace.steps:
-            self._attach_tokens(message, trace)
+            self._attach_tokens(message, trace, done.stats.reasoning_tokens)
         self.refresh_prompt()
 
     def show_saved_tokens(self, message: Any, stats: Mapping[str, Any]) -> None:
@@ -212,11 +213,11 @@ class GlassBox(QObject):
             log.warning("A saved token trace could not be read (%s); the reply shows as text", error)
             return
         if trace.steps:
-            self._attach_tokens(message, trace)
+            self._attach_tokens(message, trace, thinking_cost(stats)[1])
 
-    def _attach_tokens(self, message: Any, trace: TokenTrace) -> None:
+    def _attach_tokens(self, message: Any, trace: TokenTrace, reasoning_tokens: int) -> None:
         """The reply's token view; clicking an alternative there asks to fork the reply (forkRequested)."""
-        view = attach_token_view(message, message.body, trace)
+        view = attach_token_view(message, message.body, trace, reasoning_tokens)
         view.forkRequested.connect(lambda index, token_id: self.forkRequested.emit(message, index, token_id))
         show_tokens(message, message.body, self.token_action.isChecked())
 

@@ -1,4 +1,8 @@
-"""The prompt inspector panel: the exact text the model sees next, its tokens, and the context window."""
+"""The prompt inspector panel: the exact text the model sees next, its tokens, and the context window.
+
+A past reply's reasoning, where the chat template keeps it in the prompt, shows muted and in
+italics, and the context window counts it apart; a template that drops it shows nothing extra.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.chat.prompt_inspector import PromptInspection, PromptToken, character_groups
+from app.core.chat.prompt_inspector import MessageEntry, PromptInspection, PromptToken, character_groups
 from app.core.documents.retrieval import Retrieval, RetrievedChunk
 from app.core.support.formatting import fill
 from app.ui.widgets.theme import Tone, colours, set_tone
@@ -45,11 +49,12 @@ def tokens_html(tokens: list[PromptToken]) -> str:
             characters = "".join(tokens[i].text for i in group)
             chips.append(f'<b style="color:{c.text}">{visible_whitespace(characters)}</b><small> ← </small>')
         background = c.special_background if token.special else backgrounds[index % 2]
-        colour = c.special_text if token.special else c.text
+        colour = c.special_text if token.special else c.muted if token.reasoning else c.text
+        slant = " font-style:italic;" if token.reasoning else ""
         label = token.byte_label if index <= in_group else token.text
         chips.append(
-            f'<a href="token:{index}" style="background-color:{background}; color:{colour}; text-decoration:none">'
-            f"{visible_whitespace(label) or '∅'}</a>"
+            f'<a href="token:{index}" style="background-color:{background}; color:{colour};{slant}'
+            f' text-decoration:none">{visible_whitespace(label) or "∅"}</a>'
         )
         if index == in_group:
             chips.append(" ")
@@ -58,10 +63,14 @@ def tokens_html(tokens: list[PromptToken]) -> str:
 
 def prompt_html(inspection: PromptInspection) -> str:
     parts = []
-    special = colours().special_text
+    c = colours()
     for token in inspection.tokens:
         text = html.escape(token.text)
-        parts.append(f'<b style="color:{special}">{text}</b>' if token.special else text)
+        if token.special:
+            text = f'<b style="color:{c.special_text}">{text}</b>'
+        elif token.reasoning:
+            text = f'<i style="color:{c.muted}">{text}</i>'
+        parts.append(text)
     return f'<div style="white-space: pre-wrap; font-family: monospace;">{"".join(parts)}</div>'
 
 
@@ -165,12 +174,20 @@ class PromptInspectorPanel(QWidget):
         self.messages_view.clear()
         for entry in inspection.messages:
             seen = self.tr("yes") if entry.inside else self.tr("no, outside")
-            item = QTreeWidgetItem([entry.role, f"{entry.tokens:,}", seen, entry.preview])
+            item = QTreeWidgetItem([entry.role, self._token_count(entry), seen, entry.preview])
             item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             if not entry.inside:
                 for column in range(4):
                     item.setForeground(column, colours().qcolor("muted"))
             self.messages_view.addTopLevelItem(item)
+
+    def _token_count(self, entry: MessageEntry) -> str:
+        """A message's tokens, and how many of them carry its reasoning when the prompt keeps it."""
+        if not entry.reasoning_tokens:
+            return f"{entry.tokens:,}"
+        return fill(
+            self.tr("{n} ({reasoning} reasoning)"), n=f"{entry.tokens:,}", reasoning=f"{entry.reasoning_tokens:,}"
+        )
 
     def describe_token(self, index: int) -> str:
         assert self.inspection is not None
@@ -179,7 +196,7 @@ class PromptInspectorPanel(QWidget):
         if token.message is not None:
             entry = self.inspection.messages[token.message]
             owner = fill(self.tr(", from the {role} message “{preview}”"), role=entry.role, preview=entry.preview)
-        kind = self.tr(" (special)") if token.special else ""
+        kind = self.tr(" (special)") if token.special else self.tr(" (reasoning)") if token.reasoning else ""
         text = repr(token.text)
         group = next((g for g in character_groups(self.inspection.tokens) if index in g), None)
         if group is not None:

@@ -3,6 +3,8 @@
 The last reply is broken down into its wait for the model, its prompt processing (tokens
 reused from the cache and evaluated, and why the cache missed when it did), its decoding,
 and its GPU energy per token where the GPU counts energy ("not measured" otherwise, never 0).
+A thinking model's reply splits its tokens and time between thinking and answering; a reply
+that did not think has no such row.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from app.core.support.formatting import fill
 from app.core.types.stats import LlamaCounters, ReplyMetrics, ReplyStats
 from app.ui.widgets.core_text import word
 from app.ui.widgets.plots import BarPlot, LinePlot
-from app.ui.widgets.reply_footer import cache_miss_text, context_note, format_energy
+from app.ui.widgets.reply_footer import answering_s, cache_miss_text, context_note, format_energy
 from app.ui.widgets.theme import Tone, set_tone
 
 HISTORY = 20  # replies shown in the bar plots
@@ -36,6 +38,7 @@ class StatsPanel(QWidget):
         grid = QGridLayout()
         grid.setHorizontalSpacing(12)
         self.values: dict[str, QLabel] = {}
+        self.names: dict[str, QLabel] = {}
         rows = [
             ("queue", self.tr("Wait for the model")),
             ("prompt", self.tr("Prompt")),
@@ -45,6 +48,7 @@ class StatsPanel(QWidget):
             ("decoding", self.tr("Decoding")),
             ("energy", self.tr("GPU energy")),
             ("reply", self.tr("Reply")),
+            ("thinking", self.tr("Thinking")),
             ("drafting", self.tr("Speculative decoding")),
             ("stop", self.tr("Stopped by")),
         ]
@@ -57,6 +61,8 @@ class StatsPanel(QWidget):
             grid.addWidget(name, row, 0, Qt.AlignmentFlag.AlignTop)
             grid.addWidget(value, row, 1)
             self.values[key] = value
+            self.names[key] = name
+        self._show_thinking_row(False)
         grid.addWidget(QLabel(self.tr("Context used"), self), len(rows), 0)
         self.context_bar = QProgressBar(self)
         self.context_bar.setTextVisible(True)
@@ -102,6 +108,7 @@ class StatsPanel(QWidget):
         self.title.setText(self.tr("No reply yet"))
         for value in self.values.values():
             value.setText("–")
+        self._show_thinking_row(False)
         self.context_bar.setValue(0)
         self.context_bar.setFormat("–")
         self.speed_plot.set_points([])
@@ -153,6 +160,20 @@ class StatsPanel(QWidget):
             total=format_energy(metrics.gpu_energy_j),
         )
 
+    def _thinking(self, stats: ReplyStats) -> str:
+        return fill(
+            self.tr("{thinking} tokens in {thinking_s} s of reasoning, then {answer} tokens in {answer_s} s of answer"),
+            thinking=f"{stats.reasoning_tokens:,}",
+            thinking_s=f"{stats.reasoning_s:.2f}",
+            answer=f"{max(0, stats.completion_tokens - stats.reasoning_tokens):,}",
+            answer_s=f"{answering_s(stats):.2f}",
+        )
+
+    def _show_thinking_row(self, shown: bool) -> None:
+        """The row is there for a reply that thought, not for one that did not."""
+        self.names["thinking"].setVisible(shown)
+        self.values["thinking"].setVisible(shown)
+
     def _drafting(self, stats: ReplyStats, llama: LlamaCounters | None) -> str:
         if llama is None:
             return self.tr("not known (a server ran the reply)")
@@ -193,6 +214,8 @@ class StatsPanel(QWidget):
         self.values["reply"].setText(
             fill(self.tr("{n} tokens in {s} s"), n=f"{stats.completion_tokens:,}", s=f"{stats.total_s:.2f}")
         )
+        self.values["thinking"].setText(self._thinking(stats))
+        self._show_thinking_row(bool(stats.reasoning_tokens or stats.reasoning_s))
         self.values["drafting"].setText(self._drafting(stats, llama))
         stop = word(stats.stop_reason.value) + (": " + word(stats.error) if stats.error else "")
         self.values["stop"].setText(stop)

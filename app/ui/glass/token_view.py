@@ -3,7 +3,8 @@
 Tokens the model was unsure of (below even odds) or far from sure of (below 20 %) get a
 coloured background, so the shaky parts of a reply stand out at a glance. The
 probabilities are the model's own distribution before sampling; the sampling settings
-that were in force are shown beside them.
+that were in force are shown beside them. A thinking model's reasoning tokens come first and
+are shown muted and in italics, apart from the answer's.
 """
 
 from __future__ import annotations
@@ -96,14 +97,24 @@ def probability_note(sampling: dict[str, Any]) -> str:
     )
 
 
-def token_reply_html(trace: TokenTrace, text_colour: str | None = None) -> str:
-    """The reply as one link per token (for hover and click), coloured by confidence."""
+def answer_start(trace: TokenTrace, reasoning_tokens: int) -> int:
+    """The index of the trace's first answer token: the reply's reasoning tokens (its stats count them)
+    come first."""
+    return max(0, min(len(trace.steps), reasoning_tokens))
+
+
+def token_reply_html(trace: TokenTrace, text_colour: str | None = None, reasoning_steps: int = 0) -> str:
+    """The reply as one link per token (for hover and click), coloured by confidence; the first
+    `reasoning_steps` tokens (a thinking model's reasoning) muted and in italics."""
     spans = []
     for index, step in enumerate(trace.steps):
         if not step.text:
             continue
         background = confidence_background(step.confidence)
-        style = f"color: {text_colour or colours().text}; text-decoration: none;"
+        if index < reasoning_steps:
+            style = f"color: {colours().muted}; font-style: italic; text-decoration: none;"
+        else:
+            style = f"color: {text_colour or colours().text}; text-decoration: none;"
         if background:
             style += f" background-color: {background};"
         spans.append(f'<a href="token:{index}" style="{style}">{html.escape(step.text)}</a>')
@@ -116,10 +127,11 @@ class TokenReplyView(QWidget):
     tokenActivated = Signal(int)
     forkRequested = Signal(int, int)  # the token's index in the reply, the alternative's token id
 
-    def __init__(self, trace: TokenTrace, parent: QWidget | None = None) -> None:
+    def __init__(self, trace: TokenTrace, parent: QWidget | None = None, reasoning_steps: int = 0) -> None:
         super().__init__(parent)
         self.setObjectName("TokenReplyView")
         self.trace = trace
+        self.reasoning_steps = reasoning_steps  # the first tokens, a thinking model's reasoning
         self.pinned: int | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -129,7 +141,8 @@ class TokenReplyView(QWidget):
         self.text.setWordWrap(True)
         self.text.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
-        self.text.setText(token_reply_html(trace, self.palette().color(QPalette.ColorRole.WindowText).name()))
+        text_colour = self.palette().color(QPalette.ColorRole.WindowText).name()
+        self.text.setText(token_reply_html(trace, text_colour, reasoning_steps))
         self.text.linkHovered.connect(self._hovered)
         self.text.linkActivated.connect(self._activated)
         layout.addWidget(self.text)
@@ -188,6 +201,13 @@ class TokenReplyView(QWidget):
         }
         for key, value in values.items():
             text = text.replace(key, value)
+        if self.reasoning_steps:
+            text += " " + fill(
+                QCoreApplication.translate(
+                    "TokenView", "The first {n} tokens are the reasoning (muted, in italics); the answer follows."
+                ),
+                n=self.reasoning_steps,
+            )
         return text
 
     def _index(self, link: str) -> int | None:
@@ -215,9 +235,10 @@ class TokenReplyView(QWidget):
             self.forkRequested.emit(*parsed)
 
 
-def attach_token_view(message: QWidget, body: QWidget, trace: TokenTrace) -> TokenReplyView:
-    """Put a token view into a chat message, right below its `body`, and show it instead of the body."""
-    view = TokenReplyView(trace, message)
+def attach_token_view(message: QWidget, body: QWidget, trace: TokenTrace, reasoning_tokens: int = 0) -> TokenReplyView:
+    """Put a token view into a chat message, right below its `body`, and show it instead of the body;
+    `reasoning_tokens`: how many of the reply's tokens were reasoning (its stats say)."""
+    view = TokenReplyView(trace, message, answer_start(trace, reasoning_tokens))
     layout = message.layout()
     if not isinstance(layout, QBoxLayout):
         raise TypeError(f"a chat message stacks its parts in a box layout, not {layout!r}")

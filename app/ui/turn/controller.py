@@ -2,7 +2,8 @@
 
 `start` hands a `Turn` (app/core/turn) to the worker, which runs its steps; the turn's
 events reach this controller's signals (queued to the GUI thread, in order), streamed text at
-most once a frame. `stop` sets the running turn's own stop flag, directly from the GUI
+most once a frame, a thinking model's reasoning as `reasoning` and its answer as `token`, in the
+order they were written. `stop` sets the running turn's own stop flag, directly from the GUI
 thread: every step checks it and the token loop reads it between tokens, so a Stop at any
 moment of the turn ends it, and the turn ends with exactly one `finished` or `failed`.
 
@@ -21,17 +22,19 @@ from app.core.documents.retrieval import Retrieval
 from app.core.support.timed_batch import TimedBatch
 from app.core.turn.steps import TurnState, TurnStep
 from app.core.turn.turn import Turn
-from app.core.types.replies import ReplyDone, TokenPiece
+from app.core.types.replies import ReplyDone, ReplyPart, TokenPiece
 from app.core.types.stats import ReplyMetrics
 from app.core.types.token_trace import TokenTrace
 from app.ui.llm.worker import TEXT_BATCH_S, LlmWorker
+from app.ui.turn.reply_parts import joined_runs
 
 
 class TurnController(QObject):
     stepStarted = Signal(str)  # the step now running: "retrieve", "plan", "generate"
     retrieved = Signal(object)  # Retrieval: what was found for the newest message
     planned = Signal(object)  # PlanResult: the turn's context window
-    token = Signal(str)  # streamed text, batched at screen rate
+    token = Signal(str)  # streamed answer text, batched at screen rate
+    reasoning = Signal(str)  # streamed reasoning text (a thinking model's, before its answer), batched likewise
     metrics = Signal(object)  # ReplyMetrics, right before `finished`
     trace = Signal(object)  # TokenTrace, right before `finished`, when token probabilities were asked for
     finished = Signal(object)  # ReplyDone: the turn's end (a stopped turn too, with its partial text)
@@ -78,7 +81,7 @@ class _SignalSink:
 
     def __init__(self, controller: TurnController) -> None:
         self._controller = controller
-        self._text: TimedBatch[str] = TimedBatch(TEXT_BATCH_S, lambda parts: controller.token.emit("".join(parts)))
+        self._text: TimedBatch[TokenPiece] = TimedBatch(TEXT_BATCH_S, self._send)
 
     def step_started(self, name: str) -> None:
         self._controller.stepStarted.emit(name)
@@ -91,7 +94,14 @@ class _SignalSink:
 
     def token(self, piece: TokenPiece) -> None:
         if piece.text:
-            self._text.add(piece.text)
+            self._text.add(piece)
+
+    def _send(self, pieces: list[TokenPiece]) -> None:
+        """One signal per run of pieces of the same part, in order: a batch may hold the reasoning's
+        end and the answer's start."""
+        for part, text in joined_runs((piece.part, piece.text) for piece in pieces):
+            signal = self._controller.reasoning if part is ReplyPart.REASONING else self._controller.token
+            signal.emit(text)
 
     def measured(self, metrics: ReplyMetrics | None, trace: TokenTrace | None) -> None:
         self._text.flush()

@@ -3,10 +3,14 @@
 Built from the reply's `ReplyMetrics`, which the chat history keeps as `to_dict()`, so a
 reply reloaded from the history gets the same line as when it was shown live. The breakdown
 adds, when they were measured: why the prompt cache missed, the wait for the model, and the
-GPU energy per token (left out when not measured, never shown as 0).
+GPU energy per token (left out when not measured, never shown as 0). A thinking model's reply
+splits its tokens and time between thinking and answering.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
@@ -51,10 +55,51 @@ def format_energy(joules: float) -> str:
     )
 
 
+def thinking_cost(stats: Mapping[str, Any]) -> tuple[float, int]:
+    """The seconds and tokens a reply's reasoning took, from the stats the history keeps (0 when none)."""
+    return float(stats.get("reasoning_s") or 0.0), int(stats.get("reasoning_tokens") or 0)
+
+
+def answering_s(stats: ReplyStats) -> float:
+    """The seconds from the answer's first token to the reply's end."""
+    return max(0.0, stats.total_s - stats.time_to_first_token_s - stats.reasoning_s)
+
+
+def thinking_split(stats: ReplyStats) -> list[str]:
+    """The reply's tokens and time split between thinking and answering (a reply that thought; one
+    that ended while it thought has no answering time)."""
+    answer_tokens = max(0, stats.completion_tokens - stats.reasoning_tokens)
+    time = (
+        fill(
+            QCoreApplication.translate("ReplyFooter", "thought {thinking} s, answered in {answer} s"),
+            thinking=f"{stats.reasoning_s:.1f}",
+            answer=f"{answering_s(stats):.1f}",
+        )
+        if answer_tokens
+        else fill(
+            QCoreApplication.translate("ReplyFooter", "thought {thinking} s"), thinking=f"{stats.reasoning_s:.1f}"
+        )
+    )
+    return [
+        fill(
+            QCoreApplication.translate("ReplyFooter", "{n} tokens ({thinking} thinking, {answer} answering)"),
+            n=stats.completion_tokens,
+            thinking=stats.reasoning_tokens,
+            answer=answer_tokens,
+        ),
+        time,
+    ]
+
+
 def format_reply_stats(stats: ReplyStats) -> str:
     """The compact stats part of the line under a reply."""
+    tokens = (
+        thinking_split(stats)
+        if stats.reasoning_tokens
+        else [fill(QCoreApplication.translate("ReplyFooter", "{n} tokens"), n=stats.completion_tokens)]
+    )
     parts = [
-        fill(QCoreApplication.translate("ReplyFooter", "{n} tokens"), n=stats.completion_tokens),
+        *tokens,
         fill(QCoreApplication.translate("ReplyFooter", "{speed} tok/s"), speed=f"{stats.generation_tokens_per_s:.1f}"),
         fill(
             QCoreApplication.translate("ReplyFooter", "first token {ms} ms"),

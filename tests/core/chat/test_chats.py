@@ -302,3 +302,30 @@ def test_reasoning_is_exported_apart_from_the_answer_and_search_finds_only_answe
     [exported_reply] = [m for m in json.loads(store.export_json(chat.id))["messages"] if m["role"] == "assistant"]
     assert (exported_reply["text"], exported_reply["reasoning"]) == ("4.", "Adding two and two gives four.")
     assert store.search("gives four") == []
+
+
+def test_search_finds_reasoning_only_when_asked(store: ChatStore) -> None:
+    chat = store.create_chat()
+    store.add_message(chat.id, "user", "What is 2+2?")
+    store.add_message(chat.id, "assistant", "4.", reasoning="Adding two and TWO gives four.")
+    assert store.search("two gives") == []
+    [hit] = store.search("two gives", reasoning=True)
+    assert (hit.chat.id, hit.matches) == (chat.id, 1)
+    assert "two and TWO gives four" in hit.snippet
+    assert [h.chat.id for h in store.search("2+2", reasoning=True)] == [chat.id], "answers are still searched"
+
+
+def test_a_streaming_replys_reasoning_is_saved_apart_from_its_answer(store: ChatStore) -> None:
+    chat = store.create_chat()
+    reply = store.save_message(new_message(chat.id, "assistant", "", None, state=MessageState.STREAMING))
+    now = [0.0]
+    recorder = ReplyRecorder(reply.id, store.save_partial, interval=0.5, clock=lambda: now[0])
+    assert not recorder.append_reasoning("The user ")
+    now[0] = 0.6
+    assert recorder.append_reasoning("asks.")
+    assert (store.message(reply.id).text, store.message(reply.id).reasoning) == ("", "The user asks.")
+    recorder.append("Four.")
+    assert recorder.save()
+    assert (store.message(reply.id).text, store.message(reply.id).reasoning) == ("Four.", "The user asks.")
+    assert (recorder.text, recorder.reasoning) == ("Four.", "The user asks.")
+    assert not recorder.save(), "nothing new to save"

@@ -32,8 +32,8 @@ WRITER = textwrap.dedent(
     question = store.add_message(chat.id, "user", "Count from one to two hundred, in words.")
     reply = store.save_message(new_message(chat.id, "assistant", "", question.id, state=MessageState.STREAMING))
 
-    def saved(message_id, text):
-        store.save_partial(message_id, text)
+    def saved(message_id, text, reasoning):
+        store.save_partial(message_id, text, reasoning)
         print(json.dumps({"chat": chat.id, "reply": reply.id, "text": text}), flush=True)
 
     recorder = ReplyRecorder(reply.id, saved, interval=0.05)

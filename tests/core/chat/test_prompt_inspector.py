@@ -7,7 +7,13 @@ from dataclasses import replace
 
 from app.core.chat.context_window import EnginePlanner, PlanRequest
 from app.core.chat.context_window import WindowTurn as Msg
-from app.core.chat.prompt_inspector import byte_label, character_groups, inspect_conversation, inspect_prompt
+from app.core.chat.prompt_inspector import (
+    byte_label,
+    character_groups,
+    inspect_conversation,
+    inspect_prompt,
+    message_spans,
+)
 from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY
 from app.core.types.messages import ChatMessage
@@ -143,3 +149,35 @@ def test_byte_labels_show_whole_characters_as_text_and_the_rest_as_bytes() -> No
     assert byte_label("忽".encode()[2:] + "的".encode()) == "<BD>的"
     assert byte_label(b"plain") == "plain"
     assert byte_label(b"") == ""
+
+
+def test_a_past_replys_reasoning_is_found_where_a_template_keeps_it_before_its_answer() -> None:
+    kept = "<u>What is 2+2?</u><a><think>Two and two: 4.</think>4.</a><u>And 3+3?</u>"
+    messages = [
+        ChatMessage("user", "What is 2+2?"),
+        ChatMessage("assistant", "4.", reasoning="Two and two: 4."),
+        ChatMessage("user", "And 3+3?"),
+    ]
+    spans, reasoning = message_spans(kept, messages)
+    assert [kept[a:b] for a, b in spans] == ["What is 2+2?", "4.", "And 3+3?"], "the answer, not the 4. inside"
+    assert reasoning == [(-1, -1), (kept.index("Two"), kept.index("</think>")), (-1, -1)]
+
+
+def test_a_template_that_drops_past_reasoning_leaves_none_to_find() -> None:
+    dropped = "<u>What is 2+2?</u><a>4.</a><u>Two and two: 4. Right?</u>"
+    messages = [
+        ChatMessage("user", "What is 2+2?"),
+        ChatMessage("assistant", "4.", reasoning="Two and two: 4."),
+        ChatMessage("user", "Two and two: 4. Right?"),
+    ]
+    spans, reasoning = message_spans(dropped, messages)
+    assert reasoning == [(-1, -1)] * 3, "a later message quoting the reasoning is not the reasoning"
+    assert [dropped[a:b] for a, b in spans] == ["What is 2+2?", "4.", "Two and two: 4. Right?"]
+
+
+def test_the_starter_models_template_drops_reasoning_so_no_token_is_reasoning(engine: Engine) -> None:
+    thought = [*CONVERSATION[:1], ChatMessage("assistant", "Sure! Let's go.", reasoning="Café first."), CONVERSATION[2]]
+    inspection = inspect_prompt(engine, thought)
+    assert "Café first." not in inspection.text
+    assert not any(t.reasoning for t in inspection.tokens)
+    assert [m.reasoning_tokens for m in inspection.messages] == [0, 0, 0]

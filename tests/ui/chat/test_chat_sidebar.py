@@ -112,11 +112,21 @@ def test_the_current_chat_stays_selected_when_the_list_changes(sidebar: ChatSide
 
 
 def test_typing_in_the_search_asks_once_after_a_pause(sidebar: ChatSidebar, qtbot: QtBot) -> None:
-    asked: list[str] = []
-    sidebar.searchChanged.connect(asked.append)
+    asked: list[tuple[str, bool]] = []
+    sidebar.searchChanged.connect(lambda text, reasoning: asked.append((text, reasoning)))
     with qtbot.waitSignal(sidebar.searchChanged, timeout=2000):
         qtbot.keyClicks(sidebar.search, "nata")
-    assert asked == ["nata"]
+    assert asked == [("nata", False)]
+
+
+def test_the_search_looks_in_reasoning_only_when_asked(sidebar: ChatSidebar, qtbot: QtBot) -> None:
+    assert sidebar.search_reasoning.isHidden(), "nothing to search for yet"
+    with qtbot.waitSignal(sidebar.searchChanged, timeout=2000):
+        qtbot.keyClicks(sidebar.search, "nata")
+    assert not sidebar.search_reasoning.isHidden()
+    with qtbot.waitSignal(sidebar.searchChanged, timeout=2000) as asked:
+        sidebar.search_reasoning.setChecked(True)
+    assert asked.args == ["nata", True]
 
 
 def test_renaming_in_place_asks_for_the_new_title(sidebar: ChatSidebar, qtbot: QtBot) -> None:

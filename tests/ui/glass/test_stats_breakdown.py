@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from pytestqt.qtbot import QtBot
 
 from app.core.types.stats import CacheMiss, ReplyMetrics, ReplyStats
@@ -46,3 +48,16 @@ def test_a_prompt_cache_hit_is_said_too(qtbot: QtBot) -> None:
     hit = ReplyStats(prompt_tokens=60, cached_prompt_tokens=50, cache_miss=CacheMiss.NONE, completion_tokens=3)
     panel = shown(ReplyMetrics(hit, 2048, 63), qtbot)
     assert panel.values["prompt"].text().endswith("; everything earlier was reused")
+
+
+def test_a_thinking_reply_splits_its_tokens_and_time_between_thinking_and_answering(qtbot: QtBot) -> None:
+    thought = replace(STATS, reasoning_tokens=30, reasoning_s=1.5)
+    panel = shown(ReplyMetrics(thought, 2048, 441), qtbot)
+    assert not panel.values["thinking"].isHidden()
+    assert panel.values["thinking"].text() == ("30 tokens in 1.50 s of reasoning, then 11 tokens in 0.50 s of answer")
+
+
+def test_a_reply_that_did_not_think_has_no_thinking_row(qtbot: QtBot) -> None:
+    panel = shown(ReplyMetrics(replace(STATS, reasoning_tokens=3, reasoning_s=0.2), 2048, 441), qtbot)
+    panel.add_reply(ReplyMetrics(STATS, 2048, 441))
+    assert panel.values["thinking"].isHidden() and panel.names["thinking"].isHidden()

@@ -11,12 +11,14 @@ from pytestqt.qtbot import QtBot
 from app.core.chat.context_window import PlanRequest
 from app.core.inference.sampling import GREEDY
 from app.core.turn.steps import GenerateStep, PlanStep, TurnStep
-from app.core.types.replies import ReplyDone
+from app.core.types.replies import ReplyDone, ReplyPart
 from app.core.types.stats import StopReason
 from app.ui.llm.worker import LlmThread, ReplyRequest
 from app.ui.turn.controller import TurnController
+from app.ui.turn.reply_parts import joined_runs
 from tests.core.turn.scripted import Said
 from tests.ui.turn.scripted_worker import ScriptedWorker
+from tests.ui.turn.thinking_engine import ANSWER, REASONING, ThinkingEngine
 
 END_MS = 10_000
 
@@ -104,3 +106,32 @@ def test_closing_the_worker_thread_stops_the_turn_it_runs(qtbot: QtBot) -> None:
     worker.release.set()
     thread.shutdown()
     assert worker.engine.generated == ["Hel"]
+
+
+def test_a_thinking_replys_reasoning_comes_as_its_own_signal_before_the_answer(qtbot: QtBot) -> None:
+    thread = LlmThread(ScriptedWorker(ThinkingEngine()))
+    assert isinstance(thread.worker, ScriptedWorker)
+    try:
+        rig = Rig(thread.worker)
+        order: list[tuple[str, str]] = []
+        rig.controller.reasoning.connect(lambda text: order.append(("reasoning", text)))
+        rig.controller.token.connect(lambda text: order.append(("answer", text)))
+        with qtbot.waitSignal(rig.controller.finished, timeout=END_MS):
+            rig.start()
+    finally:
+        thread.shutdown()
+    assert "".join(text for part, text in order if part == "reasoning") == "".join(REASONING)
+    assert "".join(rig.text) == "".join(ANSWER), "the answer signal carries the answer alone"
+    parts = [part for part, _ in order]
+    assert parts == sorted(parts, key=["reasoning", "answer"].index), "every piece of reasoning before the answer"
+
+
+def test_a_batch_is_split_into_runs_of_one_part_in_order() -> None:
+    pieces = [
+        (ReplyPart.REASONING, "a"),
+        (ReplyPart.REASONING, "b"),
+        (ReplyPart.ANSWER, "c"),
+        (ReplyPart.ANSWER, "d"),
+    ]
+    assert joined_runs(pieces) == [(ReplyPart.REASONING, "ab"), (ReplyPart.ANSWER, "cd")]
+    assert joined_runs([]) == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from app.core.types.stats import CacheMiss, ReplyMetrics, ReplyStats, StopReason
-from app.ui.widgets.reply_footer import reply_footer
+from app.ui.widgets.reply_footer import reply_footer, thinking_cost
 
 STATS = ReplyStats(
     prompt_tokens=40,
@@ -48,3 +48,23 @@ def test_a_hit_no_wait_and_unmeasured_energy_add_nothing_never_a_zero() -> None:
     footer = reply_footer(ReplyMetrics(stats, queue_wait_s=0.001, gpu_energy_j=None))
     assert footer == reply_footer(ReplyMetrics(STATS))
     assert "cache:" not in footer and "waited" not in footer and "J" not in footer
+
+
+def test_a_thinking_replys_footer_splits_tokens_and_time_between_thinking_and_answering() -> None:
+    stats = replace(STATS, completion_tokens=852, reasoning_tokens=840, reasoning_s=12.4, total_s=14.0)
+    footer = reply_footer(ReplyMetrics(stats))
+    assert footer.startswith("852 tokens (840 thinking, 12 answering) · thought 12.4 s, answered in 1.5 s · ")
+    assert reply_footer(ReplyMetrics.from_dict(ReplyMetrics(stats).to_dict())) == footer, "the same reloaded"
+
+
+def test_the_thinking_cost_comes_back_from_the_saved_stats() -> None:
+    saved = ReplyMetrics(replace(STATS, reasoning_tokens=5, reasoning_s=2.5)).to_dict()
+    assert thinking_cost(saved) == (2.5, 5)
+    assert thinking_cost({}) == (0.0, 0), "a reply from before thinking models"
+
+
+def test_a_reply_that_ended_while_it_thought_has_no_answering_time() -> None:
+    stats = replace(STATS, completion_tokens=40, reasoning_tokens=40, reasoning_s=3.0, total_s=3.2)
+    footer = reply_footer(ReplyMetrics(stats))
+    assert footer.startswith("40 tokens (40 thinking, 0 answering) · thought 3.0 s · ")
+    assert "answered" not in footer
