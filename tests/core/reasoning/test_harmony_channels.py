@@ -9,8 +9,7 @@ from app.core.types.replies import ReplyPart
 
 # As gpt-oss writes a reply after the generation prompt `<|start|>assistant` (its control tokens rendered).
 REPLY = (
-    "<|channel|>analysis<|message|>The user asks 2+2. Easy.<|end|>"
-    "<|start|>assistant<|channel|>final<|message|>It is 4."
+    "<|channel|>analysis<|message|>The user asks 2+2. Easy.<|end|><|start|>assistant<|channel|>final<|message|>It is 4."
 )
 
 
