@@ -17,26 +17,12 @@ model (`reasoning_override`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from llama_cpp import llama_chat_format
 
 from app.core.reasoning.splitter import FAMILIES, HARMONY, THINK_BRACKETS, THINK_TAGS, ReasoningMarkers
-
-
-class ThinkingSwitch(StrEnum):
-    """How thinking is turned off (or its effort chosen) for a model."""
-
-    TEMPLATE = "template"  # the template's `enable_thinking` variable (Qwen3, QwQ)
-    EFFORT = "effort"  # the template's `reasoning_effort` (gpt-oss): low, medium or high; never off
-    PREFILL = "prefill"  # an empty block written after the generation prompt, so the reply starts after it
-
-
-EFFORTS = ("low", "medium", "high")
-AUTO = "auto"  # the reasoning override that lets the template say
-NONE = "none"  # the override that says the model does not reason
-OVERRIDES = (AUTO, NONE, *FAMILIES)
+from app.core.reasoning.switch import AUTO, EFFORTS, NONE, ThinkingSwitch
 
 
 @dataclass(frozen=True)
@@ -67,6 +53,12 @@ class ReasoningSupport:
             return ""
         closing = self.markers.close + ("\n\n" if self.markers is THINK_TAGS else "")
         return closing if self.starts_inside else self.markers.open + closing
+
+    def closing(self) -> str:
+        """What the engine writes to close the block at the thinking budget, so that the answer follows."""
+        if self.markers is HARMONY:  # the analysis message ends, and the final one begins
+            return self.markers.close + "<|start|>assistant" + self.markers.answer_open
+        return self.markers.close + ("\n\n" if self.markers is THINK_TAGS else "")
 
 
 _USER = "\x00glassbox-user\x00"
@@ -134,6 +126,6 @@ def _generation_prompt(formatter: llama_chat_format.Jinja2ChatFormatter, **varia
 
 
 def _keeps_past_reasoning(formatter: llama_chat_format.Jinja2ChatFormatter) -> bool:
-    past = {"role": "assistant", "content": "Four.", "reasoning_content": _PAST_REASONING, "thinking": _PAST_REASONING}
+    past = {"role": "assistant", "content": "Four.", "reasoning_content": _PAST_REASONING}
     messages = [{"role": "user", "content": "2+2?"}, past, {"role": "user", "content": _USER}]
     return _PAST_REASONING in _render(formatter, messages, enable_thinking=True)

@@ -78,15 +78,16 @@ class ReasoningSplitter:
                     break
             elif self._may_open:
                 stripped = self._held.lstrip()
-                if any(marker.startswith(stripped) for marker in self._openers):
-                    break  # nothing yet but (part of) an opening marker: wait
-                self._may_open = False
-                if stripped.startswith(self.markers.open):
+                if stripped.startswith(self.markers.open):  # open as soon as the marker is whole
                     self._held = stripped[len(self.markers.open) :]
-                    self._inside = True
+                    self._inside, self._may_open = True, False
                 elif self.markers.answer_open and stripped.startswith(self.markers.answer_open):
                     self._held = stripped[len(self.markers.answer_open) :]  # straight to the answer's channel
-                # else the reply began with its answer
+                    self._may_open = False
+                elif any(marker.startswith(stripped) for marker in self._openers):
+                    break  # nothing yet but (part of) an opening marker: wait
+                else:
+                    self._may_open = False  # the reply began with its answer
             else:
                 self._emit_answer(self._held, chunks)
                 self._held = ""

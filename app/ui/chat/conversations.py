@@ -57,6 +57,7 @@ class _Draft:
     id: str
     role: str
     text: str
+    reasoning: str = ""
 
 
 class Conversations(QObject):

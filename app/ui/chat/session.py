@@ -165,14 +165,14 @@ class ChatSession(QObject):
         return tuple(m for m in self.shown_thread if m.text)
 
     def window_records(self) -> tuple[WindowTurn, ...]:
-        """The thread for the context window as it crosses into the engine process: id, role and text."""
-        return tuple(WindowTurn(m.id, m.role, m.text) for m in self.window_messages())
+        """The thread for the context window as it crosses into the engine process: id, role, text, reasoning."""
+        return tuple(WindowTurn(m.id, m.role, m.text, m.reasoning) for m in self.window_messages())
 
     def conversation(self) -> list[ChatMessage]:
         """The thread as chat messages, led by the system prompt when there is one."""
         system = self.effective().system_prompt
         head = [ChatMessage("system", system)] if system else []
-        return head + [ChatMessage(m.role, m.text) for m in self.window_messages()]
+        return head + [ChatMessage(m.role, m.text, m.reasoning) for m in self.window_messages()]
 
     def add_user_message(self, text: str) -> Message:
         return self._append(new_message(self.chat.id, "user", text, self._head_id()))

@@ -8,15 +8,9 @@ from pathlib import Path
 import pytest
 from llama_cpp import llama_chat_format
 
-from app.core.reasoning.families import (
-    EFFORTS,
-    NONE,
-    ReasoningSupport,
-    ThinkingSwitch,
-    reasoning_support,
-    template_variables,
-)
+from app.core.reasoning.families import ReasoningSupport, reasoning_support, template_variables
 from app.core.reasoning.splitter import HARMONY, THINK_BRACKETS, THINK_TAGS, split_reasoning
+from app.core.reasoning.switch import EFFORTS, NONE, ThinkingSwitch
 
 TEMPLATES = Path(__file__).parent / "templates"
 QWEN3 = "Qwen-Qwen3-0.6B"

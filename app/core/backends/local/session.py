@@ -95,12 +95,17 @@ class EngineSession:
         `prompt_ids`: the tokens the context window planned `messages` as; the conversation is
         tokenized here only without them, and once: the reply and its record start from the same ids."""
         record = record and not grammar
-        prompt = list(prompt_ids) or self.engine.prompt_tokens(messages)
+        if not prompt_ids:
+            with self.engine.thinking(params):
+                prompt_ids = self.engine.prompt_tokens(messages)
+        prompt = list(prompt_ids)
         if record:
             params = choose_seed(params)
         key, conversation = conversation_key(messages), tuple(messages)
         events = self._recorded(
-            lambda observe: self.engine.stream_tokens(prompt, params, stop, observe, grammar, None, key, conversation),
+            lambda observe: self.engine.stream_tokens(
+                prompt, params, stop, observe, grammar, None, key, conversation, chat=True
+            ),
             params,
             token_probabilities,
         )
