@@ -8,14 +8,15 @@ import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from app.core.inference.engine import Engine
-from app.core.inference.sampling import GREEDY, SamplingParams
+from app.core.inference.sampling import GREEDY
 from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
-from app.core.types.replies import ReplyDone, ReplyPart, TokenPiece
+from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart, TokenPiece
 from app.core.types.stats import StopReason
 
 THINK_THEN_ANSWER = 'root ::= "<think>" [a-z ]{1,24} "</think>" [A-Za-z]{1,8}'
@@ -31,12 +32,12 @@ def thinking_engine(starter_model: Path) -> Iterator[Engine]:
     engine.close()
 
 
-def reply(engine: Engine, grammar: str, stop: threading.Event | None = None, **sampling: object) -> list:
-    params: SamplingParams = replace(GREEDY, max_tokens=24, **sampling)  # type: ignore[arg-type]
-    return list(engine.stream_chat(QUESTION, params, stop or threading.Event(), grammar=grammar))
+def reply(engine: Engine, grammar: str, **sampling: Any) -> list[ReplyEvent]:
+    params = replace(GREEDY, max_tokens=24, **sampling)
+    return list(engine.stream_chat(QUESTION, params, threading.Event(), grammar=grammar))
 
 
-def split(events: list) -> tuple[list[TokenPiece], ReplyDone]:
+def split(events: list[ReplyEvent]) -> tuple[list[TokenPiece], ReplyDone]:
     done = events[-1]
     assert isinstance(done, ReplyDone)
     return [e for e in events if isinstance(e, TokenPiece)], done
@@ -67,12 +68,12 @@ def test_a_reply_in_the_think_shape_streams_its_reasoning_then_its_answer(thinki
 def test_stop_inside_the_reasoning_ends_the_reply_with_the_reasoning_kept(thinking_engine: Engine) -> None:
     stop = threading.Event()
     params = replace(GREEDY, max_tokens=24)
-    events = []
+    events: list[ReplyEvent] = []
     for event in thinking_engine.stream_chat(QUESTION, params, stop, grammar=THINK_AT_LENGTH):
         events.append(event)
         if isinstance(event, TokenPiece) and event.part is ReplyPart.REASONING and event.text:
             stop.set()  # the user's Stop, read between tokens
-    pieces, done = split(events)
+    _, done = split(events)
     assert done.stats.stop_reason is StopReason.USER
     assert done.text == "" and done.reasoning != ""
     assert done.stats.reasoning_tokens == done.stats.completion_tokens
