@@ -341,6 +341,8 @@ class SamplingParams:
 
 
 SAMPLING_FIELDS: dict[str, FieldSpec] = field_specs(SamplingParams)
+# The fields about a thinking model's reasoning (no sampler stage reads them): shown only for a model that reasons.
+THINKING_FIELDS = ("thinking", "reasoning_effort", "reasoning_budget")
 
 
 def lenient_sampling(data: Any, base: SamplingParams | None = None) -> tuple[SamplingParams, list[str]]:
