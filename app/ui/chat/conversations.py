@@ -156,6 +156,7 @@ class Conversations(QObject):
         self.replies.retryRequested.connect(self.regenerate)
         self.state_signals.modelLoaded.connect(lambda _report: self.refresh_meter())
         self.state_signals.modelLoaded.connect(self._show_model_defaults)
+        self.state_signals.changed.connect(lambda: self.settings_panel.sampling.show_thinking(self.state.load_report))
         self.state_signals.changed.connect(
             lambda: self.settings_panel.model.set_reload_possible(
                 self.state.can_send
