@@ -23,7 +23,15 @@ from app.core.inference.fork import fork_point, stream_fork
 from app.core.inference.load_timeline import LoadTimeline
 from app.core.inference.logits import SampledLogits
 from app.core.inference.metrics import MetricsRecorder
-from app.core.inference.replay import ReplayReport, choose_seed, hash_in_background, load_facts, record_reply, replay
+from app.core.inference.replay import (
+    ReplayReport,
+    choose_seed,
+    hash_in_background,
+    load_facts,
+    record_reply,
+    recorded_params,
+    replay,
+)
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
 from app.core.memory.beam_fit import beam_admission
@@ -224,7 +232,9 @@ class EngineSession:
         changed: SamplingParams | None,
         stop: threading.Event,
     ) -> ReplayReport:
-        return replay(self.engine, record, self.engine.prompt_tokens(messages), changed, stop)
+        with self.engine.thinking(changed or recorded_params(record)):  # the prompt as the reply had it
+            prompt = self.engine.prompt_tokens(messages)
+        return replay(self.engine, record, prompt, changed, stop)
 
     def close(self) -> None:
         """Free the model now."""
