@@ -4,14 +4,15 @@ is sent back.
 
 Everything is read by rendering the template with Jinja as the engine does, never by guessing
 from a reply's text: the family is the one whose markers the template writes (harmony channels,
-`[THINK]`, `<think>`); the reply starts inside the block when the rendered generation prompt
-ends with the opening marker (DeepSeek-R1's distills, QwQ); the switch is the template variable
-that changes the generation prompt (`enable_thinking` for Qwen3, `reasoning_effort` for gpt-oss),
-else an empty block prefilled after the generation prompt; past reasoning is kept when a
-reasoning given as `reasoning_content` (as llama.cpp passes it) shows up in the next prompt.
+Gemma 4's thought channel, Seed-OSS's `<seed:think>`, `[THINK]`, `<think>`); the reply starts
+inside the block when the rendered generation prompt ends with the opening marker (DeepSeek-R1's
+distills, QwQ); the switch is the template variable that changes the prompt (`enable_thinking`
+for Qwen3 and Gemma 4, `reasoning_effort` for gpt-oss), else an empty block prefilled after the
+generation prompt; past reasoning is kept when a reasoning given as `reasoning_content` (as
+llama.cpp passes it) shows up in the next prompt.
 
 A template that says nothing of reasoning has none, unless the user names the markers for the
-model (`reasoning_override`).
+model (the model settings' `reasoning` override).
 """
 
 from __future__ import annotations
@@ -21,7 +22,15 @@ from typing import Any
 
 from llama_cpp import llama_chat_format
 
-from app.core.reasoning.splitter import FAMILIES, HARMONY, THINK_BRACKETS, THINK_TAGS, ReasoningMarkers
+from app.core.reasoning.splitter import (
+    FAMILIES,
+    GEMMA_THOUGHT,
+    HARMONY,
+    SEED_THINK,
+    THINK_BRACKETS,
+    THINK_TAGS,
+    ReasoningMarkers,
+)
 from app.core.reasoning.switch import AUTO, EFFORTS, NONE, ThinkingSwitch
 
 
@@ -105,6 +114,9 @@ def _family_markers(template: str) -> ReasoningMarkers | None:
     """The family whose markers the template writes."""
     if "<|channel|>" in template and "analysis" in template:
         return HARMONY
+    for markers in (GEMMA_THOUGHT, SEED_THINK):  # before <think>, which a template may name too
+        if markers.open in template:
+            return markers
     if THINK_BRACKETS.open in template:
         return THINK_BRACKETS
     if THINK_TAGS.open in template or THINK_TAGS.close in template:

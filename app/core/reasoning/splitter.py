@@ -34,7 +34,9 @@ class ReasoningMarkers:
 THINK_TAGS = ReasoningMarkers("think", "<think>", "</think>")
 THINK_BRACKETS = ReasoningMarkers("magistral", "[THINK]", "[/THINK]")
 HARMONY = ReasoningMarkers("harmony", "<|channel|>analysis<|message|>", "<|end|>", "<|channel|>final<|message|>")
-FAMILIES = {markers.family: markers for markers in (THINK_TAGS, THINK_BRACKETS, HARMONY)}
+SEED_THINK = ReasoningMarkers("seed", "<seed:think>", "</seed:think>")  # ByteDance Seed-OSS
+GEMMA_THOUGHT = ReasoningMarkers("gemma4", "<|channel>thought", "<channel|>")  # Gemma 4's thought channel
+FAMILIES = {markers.family: markers for markers in (THINK_TAGS, THINK_BRACKETS, HARMONY, SEED_THINK, GEMMA_THOUGHT)}
 
 
 class ReplyChunk(NamedTuple):

@@ -9,7 +9,14 @@ import pytest
 from llama_cpp import llama_chat_format
 
 from app.core.reasoning.families import ReasoningSupport, reasoning_support, template_variables
-from app.core.reasoning.splitter import HARMONY, THINK_BRACKETS, THINK_TAGS, split_reasoning
+from app.core.reasoning.splitter import (
+    GEMMA_THOUGHT,
+    HARMONY,
+    SEED_THINK,
+    THINK_BRACKETS,
+    THINK_TAGS,
+    split_reasoning,
+)
 from app.core.reasoning.switch import EFFORTS, NONE, ThinkingSwitch
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -20,6 +27,8 @@ GPT_OSS = "openai-gpt-oss-120b"
 MINISTRAL_REASONING = "mistralai-Ministral-3-14B-Reasoning-2512"
 PHI = "microsoft-Phi-3.5-mini-instruct"
 BIELIK = "Bielik-11B-v3.0-Instruct"
+GEMMA4 = "google-gemma-4-31B-it"
+SEED_OSS = "ByteDance-Seed-OSS"
 
 
 def template(name: str) -> str:
@@ -46,6 +55,8 @@ def generation_prompt(name: str, **variables: object) -> str:
         (GPT_OSS, HARMONY),
         (MINISTRAL_REASONING, THINK_BRACKETS),
         (BIELIK, THINK_TAGS),
+        (GEMMA4, GEMMA_THOUGHT),
+        (SEED_OSS, SEED_THINK),
     ],
 )
 def test_the_family_is_the_one_whose_markers_the_template_writes(name: str, markers: object) -> None:
@@ -106,3 +117,12 @@ def test_the_users_override_names_the_markers_for_a_template_that_does_not_say()
     found = reasoning_support(template(PHI), "think")
     assert found is not None and found.markers == THINK_TAGS and not found.starts_inside
     assert reasoning_support(template(QWEN3), NONE) is None
+
+
+def test_gemma4_thinks_only_when_its_template_variable_says_so_and_glassbox_says_so_by_default() -> None:
+    found = support(GEMMA4)
+    assert found.switch is ThinkingSwitch.TEMPLATE
+    off = generation_prompt(GEMMA4, **template_variables(found, thinking=False))
+    assert off.endswith("<|channel>thought\n<channel|>")  # an empty thought: the answer comes at once
+    reply = "<|channel>thought\nThe user says hi.<channel|>Hello!"
+    assert split_reasoning(reply, found.markers) == ("\nThe user says hi.", "Hello!")
