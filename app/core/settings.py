@@ -275,8 +275,9 @@ class ModelSettings:
         N_(
             "How the model marks its reasoning apart from its answer. Auto reads it from the model's chat "
             "template; name the markers for a thinking model whose template does not say (think: <think>…"
-            "</think>, magistral: [THINK]…[/THINK], harmony: gpt-oss's channels), or none to show everything "
-            "as the answer. Applies when the model is loaded again."
+            "</think>, magistral: [THINK]…[/THINK], harmony: gpt-oss's channels, seed: <seed:think>, gemma4: "
+            "Gemma 4's thought channel), or none to show everything as the answer. Applies when the model is "
+            "loaded again."
         ),
         REASONING_OVERRIDES,
     )
