@@ -225,6 +225,8 @@ class ContextWindow:
         # The real count decides; if the estimate was off, try the next smaller window.
         for option in options[len(options) - 1 if chosen is None else chosen :]:
             kept = [*messages[: option.pinned], *messages[option.start :]]
+            # An earlier reply's reasoning goes with it and the template decides whether it is sent: the
+            # measured costs leave it out (most templates drop it); where it is sent, the real count says so.
             prompt = (*head, *(ChatMessage(m.role, m.text, m.reasoning) for m in kept))
             ids = self._prompt_ids(prompt) if with_ids else ()
             real = len(ids) if ids else self._counter.count_tokens(prompt)
