@@ -258,7 +258,9 @@ class Conversations(QObject):
             history = (*history, _Draft("draft", "user", draft))
         self._meter_pending = True
         self.worker.planRequested.emit(
-            PlanRequest(METER, used.system_prompt, history, used.sampling.max_tokens, used.window_policy)
+            PlanRequest(
+                METER, used.system_prompt, history, used.sampling.max_tokens, used.window_policy, sampling=used.sampling
+            )
         )
 
     def _show_plan(self, result: PlanResult) -> None:
