@@ -43,9 +43,15 @@ def split(events: list[ReplyEvent]) -> tuple[list[TokenPiece], ReplyDone]:
     return [e for e in events if isinstance(e, TokenPiece)], done
 
 
-def test_the_override_names_the_markers_for_a_template_that_does_not_say(thinking_engine: Engine) -> None:
-    support = thinking_engine.reasoning
-    assert support is not None and support.family == "think" and not support.starts_inside
+def test_the_override_names_the_markers_for_a_template_that_does_not_say(starter_model: Path) -> None:
+    engine = Engine()
+    try:
+        plain = engine.load(LoadConfig(starter_model, n_ctx=256))
+        assert (plain.reasoning_family, plain.thinking_switch, engine.reasoning) == ("", "", None)
+        report = engine.load(LoadConfig(starter_model, n_ctx=256, reasoning="think"))
+    finally:
+        engine.close()
+    assert (report.reasoning_family, report.thinking_switch) == ("think", "prefill")  # what the window is told
 
 
 def test_a_reply_in_the_think_shape_streams_its_reasoning_then_its_answer(thinking_engine: Engine) -> None:
