@@ -103,9 +103,12 @@ def reasoning_support(template: str, override: str = AUTO) -> ReasoningSupport |
             switch = ThinkingSwitch.TEMPLATE
         elif _prompt(formatter, reasoning_effort="low") != _prompt(formatter, reasoning_effort="high"):
             switch = ThinkingSwitch.EFFORT  # gpt-oss says it in the system message
-        keeps = _keeps_past_reasoning(formatter)
     except Exception:  # a template that cannot be rendered here (it needs tools, or raises): its family alone
         return ReasoningSupport(markers)
+    try:
+        keeps = _keeps_past_reasoning(formatter)
+    except Exception:  # it refuses an earlier reply with reasoning: it is sent none
+        keeps = False
     starts_inside = on.rstrip().endswith(markers.open)
     return ReasoningSupport(markers, starts_inside, switch, keeps)
 

@@ -126,3 +126,13 @@ def test_gemma4_thinks_only_when_its_template_variable_says_so_and_glassbox_says
     assert off.endswith("<|channel>thought\n<channel|>")  # an empty thought: the answer comes at once
     reply = "<|channel>thought\nThe user says hi.<channel|>Hello!"
     assert split_reasoning(reply, found.markers) == ("\nThe user says hi.", "Hello!")
+
+
+def test_a_template_that_refuses_past_reasoning_still_says_where_the_reply_starts() -> None:
+    refusing = template(R1_DISTILL).replace(
+        "{%- for message in messages -%}",
+        "{%- for message in messages -%}{%- if message.reasoning_content -%}{{ raise_exception('no') }}{%- endif -%}",
+        1,
+    )
+    found = reasoning_support(refusing)
+    assert found is not None and found.starts_inside and not found.keeps_past_reasoning
