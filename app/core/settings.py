@@ -62,6 +62,8 @@ from app.core.inference.sampling import (
 from app.core.memory.planner import ContextSettings
 from app.core.monitor.alerts import AlertThresholds
 from app.core.paths import app_paths
+from app.core.reasoning.switch import AUTO as REASONING_AUTO
+from app.core.reasoning.switch import OVERRIDES as REASONING_OVERRIDES
 from app.core.support.atomic import atomic_write
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
@@ -263,6 +265,21 @@ class ModelSettings:
             "and loses less quality for the same stretch. Applies when the model is loaded again."
         ),
         tuple(ROPE_SCALING),
+    )
+    reasoning: str = setting(
+        REASONING_AUTO,
+        N_("Reasoning markers"),
+        "choice",
+        0,
+        0,
+        N_(
+            "How the model marks its reasoning apart from its answer. Auto reads it from the model's chat "
+            "template; name the markers for a thinking model whose template does not say (think: <think>…"
+            "</think>, magistral: [THINK]…[/THINK], harmony: gpt-oss's channels, seed: <seed:think>, gemma4: "
+            "Gemma 4's thought channel), or none to show everything as the answer. Applies when the model is "
+            "loaded again."
+        ),
+        REASONING_OVERRIDES,
     )
 
     def load_config(self, path: Path) -> LoadConfig:

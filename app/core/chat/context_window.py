@@ -37,6 +37,7 @@ from enum import Enum
 from typing import Protocol, runtime_checkable
 
 from app.core.inference.engine import Engine
+from app.core.inference.sampling import SamplingParams
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_, text_of
 from app.core.types.messages import ChatMessage
@@ -81,6 +82,9 @@ class WindowMessage(Protocol):
     @property
     def text(self) -> str: ...
 
+    @property
+    def reasoning(self) -> str: ...  # an earlier reply's reasoning: sent where the template renders it
+
 
 @dataclass(frozen=True)
 class WindowTurn:
@@ -91,6 +95,7 @@ class WindowTurn:
     id: Hashable
     role: str
     text: str
+    reasoning: str = ""
 
 
 class WindowError(Exception):
@@ -135,6 +140,7 @@ class _Retrieved:
     id: Hashable
     role: str
     text: str
+    reasoning: str = ""
 
 
 @dataclass(frozen=True)
@@ -219,7 +225,9 @@ class ContextWindow:
         # The real count decides; if the estimate was off, try the next smaller window.
         for option in options[len(options) - 1 if chosen is None else chosen :]:
             kept = [*messages[: option.pinned], *messages[option.start :]]
-            prompt = (*head, *(ChatMessage(m.role, m.text) for m in kept))
+            # An earlier reply's reasoning goes with it and the template decides whether it is sent: the
+            # measured costs leave it out (most templates drop it); where it is sent, the real count says so.
+            prompt = (*head, *(ChatMessage(m.role, m.text, m.reasoning) for m in kept))
             ids = self._prompt_ids(prompt) if with_ids else ()
             real = len(ids) if ids else self._counter.count_tokens(prompt)
             if real <= budget:
@@ -436,6 +444,8 @@ class PlanRequest:
     policy: WindowPolicy = WindowPolicy.ROLLING
     retrieved: str = ""  # excerpts in front of the newest message (ContextWindow.plan)
     with_ids: bool = False  # the plan keeps its prompt's token ids (a turn generates from them)
+    # The reply's sampling: a thinking model's switch and effort change what the template writes. None: defaults.
+    sampling: SamplingParams | None = None
 
 
 @dataclass(frozen=True)
@@ -475,15 +485,16 @@ class EnginePlanner:
         try:
             n_ctx = self._engine.n_ctx
             reserve = reply_reserve(request.reserve, n_ctx)
-            plan = self._window.plan(
-                request.system_prompt,
-                request.messages,
-                n_ctx,
-                reserve,
-                request.policy,
-                request.retrieved,
-                request.with_ids,
-            )
+            with self._engine.thinking(request.sampling):
+                plan = self._window.plan(
+                    request.system_prompt,
+                    request.messages,
+                    n_ctx,
+                    reserve,
+                    request.policy,
+                    request.retrieved,
+                    request.with_ids,
+                )
         except WindowError as error:
             return PlanResult(request, error=text_of(error))
         except Exception as error:  # a chat template can refuse odd input (e.g. roles out of order)

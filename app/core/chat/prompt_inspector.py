@@ -158,7 +158,9 @@ def inspect_conversation(
     inspected and the notice says why.
     """
     system = conversation[0].content if conversation and conversation[0].role == "system" else ""
-    turns = tuple(WindowTurn(i, m.role, m.content) for i, m in enumerate(conversation) if m.role != "system")
+    turns = tuple(
+        WindowTurn(i, m.role, m.content, m.reasoning) for i, m in enumerate(conversation) if m.role != "system"
+    )
     result = (planner or EnginePlanner(engine)).plan(PlanRequest("inspect", system, turns, reserve, policy))
     if result.plan is None:
         # The planner's reserve, for the summary beside its message (which names it too).

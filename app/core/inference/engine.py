@@ -8,7 +8,8 @@ in place), token_texts.py (each token's bytes), drafting.py and exact_batch.py (
 decoding by prompt lookup), stop_strings.py (cutting the reply at a stop string),
 kv_shift.py (reusing the KV cache after the context window dropped turns), load_options.py
 (flash attention, cache types, ...), load_progress.py (progress and cancel during the
-weight load), chat_format.py (the chat template, ChatML as the fallback).
+weight load), chat_format.py (the chat template, ChatML as the fallback), thinking.py (a
+thinking model's reasoning told from its answer, switched off, and closed at its budget).
 
 The engine is not thread-safe by design: one owner (the LLM worker thread, or the
 command line) calls it. The only cross-thread input is the stop `threading.Event`, which
@@ -28,7 +29,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import llama_cpp
 from llama_cpp import llama_chat_format
@@ -45,12 +46,20 @@ from app.core.inference.load_options import llama_options, load_option_problems
 from app.core.inference.load_progress import LoadProgress, TimedModelLoad
 from app.core.inference.logits import LogitsRows, SampledLogits
 from app.core.inference.prompt_cache import CachedPrompt, explain_reuse
-from app.core.inference.prompt_parts import PromptTokenizer, RenderedPrompt, TemplateCutsContent, render_parts
+from app.core.inference.prompt_parts import (
+    PromptPart,
+    PromptTokenizer,
+    RenderedPrompt,
+    TemplateCutsContent,
+    render_parts,
+)
 from app.core.inference.sampler_chain import InvalidGrammar, TokenSampler, token_sampler
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.stop_strings import StopStringFilter
+from app.core.inference.thinking import ReplyThinking, marker_tokens
 from app.core.inference.token_texts import TokenTexts
 from app.core.models.validation import ModelFileError, check_model_file
+from app.core.reasoning.families import ReasoningSupport, reasoning_support, template_variables
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_, text_of
 from app.core.types.errors import EngineError, LoadCancelled, PromptTooLong
@@ -93,6 +102,8 @@ class Engine:
         self._config: LoadConfig | None = None
         self._formatter: llama_chat_format.Jinja2ChatFormatter | None = None
         self._prompt_tokenizer: PromptTokenizer | None = None
+        self._reasoning: ReasoningSupport | None = None  # None: the loaded model does not reason
+        self._template_variables: dict[str, object] = {}  # the thinking switch of the chat rendered now
         self._abort_requested: threading.Event | None = None
         # The cancel event of the load that the next warm_up() finishes.
         self._load_cancel: threading.Event | None = None
@@ -176,7 +187,9 @@ class Engine:
         started = time.perf_counter()
         self._batch = DecodeBatch(llama.ctx, llama.n_batch)
         self._rows = LogitsRows(llama.ctx, llama.n_vocab())
-        self._texts = TokenTexts(llama._model.vocab)
+        template = llama.metadata.get("tokenizer.chat_template", "")
+        self._reasoning = reasoning_support(template, config.reasoning)
+        self._texts = TokenTexts(llama._model.vocab, marker_tokens(llama, self._reasoning))
         self._formatter = chat_formatter(llama)
         self._prompt_tokenizer = PromptTokenizer(llama)
         self._llama = llama
@@ -184,7 +197,10 @@ class Engine:
         self._load_cancel = cancel
         report.n_layers = int(llama.metadata.get(f"{llama.metadata.get('general.architecture', '')}.block_count", 0))
         report.n_ctx_train = llama._model.n_ctx_train()
-        report.chat_template = llama.metadata.get("tokenizer.chat_template", "")
+        report.chat_template = template
+        if self._reasoning is not None:
+            report.reasoning_family = self._reasoning.family
+            report.thinking_switch = self._reasoning.switch.value
         report.stages.append(LoadStage("chat template", time.perf_counter() - started, "", started - report.started_at))
         return report
 
@@ -228,6 +244,7 @@ class Engine:
         self._config = None
         self._formatter = None
         self._prompt_tokenizer = None
+        self._reasoning = None
         self._load_cancel = None
         if batch is not None:
             batch.close()
@@ -297,6 +314,27 @@ class Engine:
 
     # ---- prompts -------------------------------------------------------------------
 
+    @property
+    def reasoning(self) -> ReasoningSupport | None:
+        """What the loaded model's template says about its reasoning (None: it does not reason)."""
+        return self._reasoning
+
+    @contextmanager
+    def thinking(self, params: SamplingParams | None) -> Iterator[None]:
+        """Prompts rendered inside are rendered with `params`' thinking switch and reasoning effort (the
+        template's `enable_thinking` and `reasoning_effort`), as the reply to them will be; None: the defaults."""
+        if params is None or self._reasoning is None:
+            yield
+            return
+        before = self._template_variables
+        self._template_variables = template_variables(
+            self._reasoning, thinking=params.thinking, effort=params.reasoning_effort
+        )
+        try:
+            yield
+        finally:
+            self._template_variables = before
+
     def render_prompt(self, messages: Sequence[ChatMessage]) -> str:
         """The exact text the model sees, after the chat template, ready for the reply."""
         return self._render(messages).text
@@ -318,9 +356,16 @@ class Engine:
         if self._formatter is None:
             raise EngineError(N_("No model is loaded."))
         try:
-            return render_parts(self._formatter, [(m.role, m.content) for m in messages])
+            turns = [(m.role, m.content, m.reasoning) for m in messages]
+            variables = self._template_variables or template_variables(self._reasoning)
+            rendered = render_parts(self._formatter, turns, variables)
         except TemplateCutsContent as error:
             raise EngineError(text_of(error)) from None
+        prefill = self._reasoning.off_prefill() if self._reasoning and variables.get("enable_thinking") is False else ""
+        if not prefill:
+            return rendered
+        # Thinking off where the template has no switch: the reply starts after an empty block.
+        return replace(rendered, parts=(*rendered.parts, PromptPart(prefill, content=False)))
 
     # ---- generation ----------------------------------------------------------------
 
@@ -338,9 +383,10 @@ class Engine:
         `grammar` (GBNF text, e.g. from llama_cpp's json_schema_to_gbnf) constrains every
         sampled token to it; "" samples freely. `speculative` overrides the load's setting for
         this reply (None: the load's). Raises PromptTooLong when the prompt fills the context."""
-        prompt = self.prompt_tokens(messages)
+        with self.thinking(params):
+            prompt = self.prompt_tokens(messages)
         return self.stream_tokens(
-            prompt, params, stop, observer, grammar, speculative, conversation_key(messages), tuple(messages)
+            prompt, params, stop, observer, grammar, speculative, conversation_key(messages), tuple(messages), chat=True
         )
 
     def stream_tokens(
@@ -353,11 +399,18 @@ class Engine:
         speculative: Speculative | None = None,
         conversation: Hashable | None = None,
         messages: tuple[ChatMessage, ...] | None = None,
+        *,
+        chat: bool = False,
     ) -> Iterator[ReplyEvent]:
         """The reply to `prompt`; `conversation` names the chat whose drafting record Auto uses
         (None: this reply judges alone); `messages`, the conversation `prompt` was rendered from,
-        says why the cache missed when it did."""
+        says why the cache missed when it did. `chat`: `prompt` is a chat rendered by the model's template
+        (under `thinking(params)`), so a thinking model's reasoning is told from its answer, switched off
+        and budgeted as `params` say (a raw completion is left as the model writes it)."""
         llama = self.llama
+        thinking = None
+        if chat and self._reasoning is not None:
+            thinking = ReplyThinking.start(self._reasoning, params, self.tokenize)
         stats = ReplyStats(prompt_tokens=len(prompt))
         room = llama.n_ctx() - len(prompt)
         if room <= 0:
@@ -386,7 +439,7 @@ class Engine:
             sampler = token_sampler(params, seed, self._rows, llama.ctx, grammar)
         except InvalidGrammar as error:
             raise EngineError(text_of(error)) from None
-        reply = _Reply(prompt, params, sampler, max_tokens, stop, observer, stats, drafting)
+        reply = _Reply(prompt, params, sampler, max_tokens, stop, observer, stats, drafting, thinking)
         return self._generate(llama, reply)
 
     def _draft_record(self, conversation: Hashable | None) -> DraftRecord:
@@ -409,6 +462,8 @@ class Engine:
         assert self._batch is not None and self._rows is not None and self._texts is not None
         batch, texts, stats, stop, observer = self._batch, self._texts, reply.stats, reply.stop, reply.observer
         drafting, max_tokens, n_ctx = reply.drafting, reply.max_tokens, llama.n_ctx()
+        thinking = reply.thinking
+        forced: list[int] = []  # tokens the engine writes itself (the thinking budget's closing), last first
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         stop_strings = StopStringFilter(reply.params.stop)
         sampler = reply.sampler
@@ -432,7 +487,11 @@ class Engine:
             feed, watch_stop_strings = stop_strings.feed, stop_strings.active
             stopped, keep = stop.is_set, text_parts.append
             while True:
-                token = sample(sampled.index)
+                token = -1
+                if forced and not sampler.accept(token := forced.pop()):
+                    forced, token = [], -1  # the grammar forbids the closing: the model goes on as it samples
+                if token < 0:
+                    token = sample(sampled.index)
                 if not first_token_at:
                     first_token_at = time.perf_counter()
                 piece = piece_of(token)
@@ -444,7 +503,13 @@ class Engine:
                     observer(token, sampled)
                 text = decode_text(piece)
                 visible, hit = feed(text) if watch_stop_strings else (text, False)
-                if visible:
+                if thinking is not None:
+                    if visible:
+                        yield from thinking.pieces(visible, token, completed, keep)
+                    elif text == "" or hit:
+                        yield TokenPiece("", token, thinking.part_now)
+                    forced = forced or thinking.budget_spent(completed)[::-1]
+                elif visible:
                     keep(visible)
                     yield TokenPiece(visible, token)
                 elif text == "" or hit:
@@ -518,12 +583,20 @@ class Engine:
             # dropped: decoding them would end the reply in U+FFFD, in the history and exports too.
             decoder.reset()
             tail = stop_strings.flush()
-            if tail:
+            if tail and thinking is not None:
+                yield from thinking.pieces(tail, -1, completed + 1, text_parts.append)
+            elif tail:
                 text_parts.append(tail)
                 yield TokenPiece(tail, -1)
+        if thinking is not None:
+            yield from thinking.finish(completed, text_parts.append)
         finished = time.perf_counter()
         _fill_timing(stats, started, first_token_at, finished)
-        yield ReplyDone("".join(text_parts), stats)
+        if thinking is None:
+            yield ReplyDone("".join(text_parts), stats)
+            return
+        thinking.fill(stats, completed, first_token_at, finished)
+        yield ReplyDone("".join(text_parts), stats, reasoning=thinking.text)
 
     def _probe(self, prompt: list[int], position: int) -> BatchProbe | None:
         """Whether batches decode like single tokens with this model and these settings, and what they
@@ -606,6 +679,7 @@ class _Reply:
     observer: TokenObserver | None
     stats: ReplyStats
     drafting: Drafting | None
+    thinking: ReplyThinking | None  # a thinking model's chat reply: its parts, switch and budget
 
 
 MAX_DRAFT_RECORDS = 64  # chats whose drafting record is kept

@@ -25,7 +25,7 @@ import logging
 import re
 import uuid
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,22 +68,34 @@ class RenderedPrompt:
 
 
 def render_parts(
-    formatter: llama_chat_format.Jinja2ChatFormatter, messages: Sequence[tuple[str, str]]
+    formatter: llama_chat_format.Jinja2ChatFormatter,
+    messages: Sequence[tuple[str, str] | tuple[str, str, str]],
+    variables: Mapping[str, Any] | None = None,
 ) -> RenderedPrompt:
-    """The prompt for `messages` ((role, content) pairs) in template parts and content parts.
+    """The prompt for `messages` ((role, content) pairs, or (role, content, reasoning) for an earlier reply's
+    reasoning, passed as `reasoning_content` as llama.cpp passes it) in template parts and content parts;
+    `variables` are the template's own (`enable_thinking`, `reasoning_effort`). A past reasoning the template
+    writes is content like any other: plain text, whatever it spells.
 
     Raises TemplateCutsContent when the template cuts a content apart (its sentinel is left broken)."""
-    real = _render(formatter, messages)
+    turns = [(role, content, reasoning[0] if reasoning else "") for role, content, *reasoning in messages]
+    real = _render(formatter, turns, variables)
     nonce = uuid.uuid4().int  # digits: a template that changes the case of content leaves them as they are
-    sentinels = [
-        (role, f"\x00{nonce}:{index}\x00" if content else "") for index, (role, content) in enumerate(messages)
-    ]
-    marked = _render(formatter, sentinels).prompt
+    texts: list[str] = []  # what each sentinel stands for
+
+    def sentinel(text: str) -> str:
+        if not text:
+            return ""
+        texts.append(text)
+        return f"\x00{nonce}:{len(texts) - 1}\x00"
+
+    sentinels = [(role, sentinel(content), sentinel(reasoning)) for role, content, reasoning in turns]
+    marked = _render(formatter, sentinels, variables).prompt
     pieces = re.split(f"\x00{nonce}:(\\d+)\x00", marked)
     templates = pieces[0::2]
     if any("\x00" in template for template in templates):
         raise TemplateCutsContent(CUTS_CONTENT)
-    contents = [messages[int(index)][1] for index in pieces[1::2]]  # as often and in the order the template has them
+    contents = [texts[int(index)] for index in pieces[1::2]]  # as often and in the order the template has them
     found = _read_contents(real.prompt, templates, contents)
     if found is None:
         log.debug("The chat template rewrites message content; each content goes in as it was sent")
@@ -91,10 +103,17 @@ def render_parts(
 
 
 def _render(
-    formatter: llama_chat_format.Jinja2ChatFormatter, messages: Sequence[tuple[str, str]]
+    formatter: llama_chat_format.Jinja2ChatFormatter,
+    messages: Sequence[tuple[str, str, str]],
+    variables: Mapping[str, Any] | None,
 ) -> llama_chat_format.ChatFormatterResponse:
-    chat: list[Any] = [{"role": role, "content": content} for role, content in messages]  # llama_cpp's TypedDicts
-    return formatter(messages=chat)
+    chat: list[Any] = []  # llama_cpp's TypedDicts
+    for role, content, reasoning in messages:
+        message = {"role": role, "content": content}
+        if reasoning:
+            message["reasoning_content"] = reasoning
+        chat.append(message)
+    return formatter(messages=chat, **(variables or {}))
 
 
 def _read_contents(real: str, templates: Sequence[str], contents: Sequence[str]) -> list[str] | None:

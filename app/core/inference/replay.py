@@ -258,16 +258,22 @@ def record_reply(
 
 
 def generate_recorded(
-    engine: Engine, prompt: list[int], params: SamplingParams, stop: threading.Event | None = None
+    engine: Engine,
+    prompt: list[int],
+    params: SamplingParams,
+    stop: threading.Event | None = None,
+    *,
+    chat: bool = False,
 ) -> tuple[ReplyDone, ReplayRecord]:
     """Make a reply and its record in one go (the command line, the bench and the tests use this);
-    the record has the model file's SHA-256, read first if need be."""
+    the record has the model file's SHA-256, read first if need be. `chat`: `prompt` is a rendered chat
+    (a thinking model's budget closes its block as it did in the chat, see Engine.stream_tokens)."""
     if engine.config is not None:
         model_sha256(engine.config.model_path)
     params = choose_seed(params)
     tokens: list[int] = []
     done: ReplyDone | None = None
-    for event in engine.stream_tokens(prompt, params, stop or threading.Event()):
+    for event in engine.stream_tokens(prompt, params, stop or threading.Event(), chat=chat):
         if isinstance(event, TokenPiece) and event.token_id >= 0:
             tokens.append(event.token_id)
         elif isinstance(event, ReplyDone):
@@ -308,7 +314,8 @@ def replay(
     so the report names the changed setting where the reply went another way."""
     params = changed if changed is not None else recorded_params(record)
     _refill_cache_as_recorded(engine, prompt, record.cached_prompt_tokens)
-    _, now = generate_recorded(engine, prompt, replace(params, max_tokens=max(len(record.tokens), 1)), stop)
+    # A recorded reply is a chat's (EngineSession.stream_chat records them).
+    _, now = generate_recorded(engine, prompt, replace(params, max_tokens=max(len(record.tokens), 1)), stop, chat=True)
     found = differences(record, now)
     replayed = now.tokens
     compared = min(len(record.tokens), len(replayed))

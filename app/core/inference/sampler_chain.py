@@ -13,6 +13,8 @@ token's decode on a small model on the CPU, and far more of one on a GPU).
 
 from __future__ import annotations
 
+import ctypes
+import math
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
@@ -37,6 +39,11 @@ class InvalidGrammar(ValueError):
 class TokenSampler(Protocol):
     def sample(self, index: int) -> int:
         """The token picked from the batch's `index`-th output (-1: the last); call in output order."""
+        ...
+
+    def accept(self, token: int) -> bool:
+        """Take `token` in place of a sampled one (a token the engine writes itself, as a thinking budget's
+        closing marker); False, taking nothing, where the grammar forbids it."""
         ...
 
     def close(self) -> None: ...
@@ -67,6 +74,9 @@ class GreedyArgmax:
 
     def sample(self, index: int) -> int:
         return int(self._rows.row(index).argmax())
+
+    def accept(self, token: int) -> bool:
+        return True  # argmax remembers nothing
 
     def close(self) -> None:
         pass
@@ -163,9 +173,11 @@ class SamplerChain:
         )
         self._free = weakref.finalize(self, llama_cpp.llama_sampler_free, self._chain)
         self.stages: list[str] = []
+        self._grammar: llama_cpp.llama_sampler_p | None = None  # owned by the chain
         for name in chain_stages(params, grammar):
             if name == "grammar":
-                self._add(name, _grammar(ctx, grammar))
+                self._grammar = _grammar(ctx, grammar)
+                self._add(name, self._grammar)
             elif name == "greedy":
                 self._add(name, llama_cpp.llama_sampler_init_greedy())
             else:
@@ -179,6 +191,22 @@ class SamplerChain:
         assert self._chain is not None, "the sampler chain was closed"
         return int(llama_cpp.llama_sampler_sample(self._chain, self._ctx, index))
 
+    def accept(self, token: int) -> bool:
+        assert self._chain is not None, "the sampler chain was closed"
+        if self._grammar is not None and not _grammar_allows(self._grammar, token):
+            return False
+        llama_cpp.llama_sampler_accept(self._chain, token)  # the penalties' history and the grammar's state
+        return True
+
     def close(self) -> None:
         self._chain = None
+        self._grammar = None
         self._free()
+
+
+def _grammar_allows(grammar: llama_cpp.llama_sampler_p, token: int) -> bool:
+    """Whether the grammar, in its state now, lets `token` through (it masks a forbidden one to -inf)."""
+    candidate = (llama_cpp.llama_token_data * 1)(llama_cpp.llama_token_data(token, 0.0, 0.0))
+    array = llama_cpp.llama_token_data_array(candidate, 1, -1, False)
+    llama_cpp.llama_sampler_apply(grammar, ctypes.byref(array))
+    return bool(candidate[0].logit > -math.inf)

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field, replace
 from dataclasses import fields as dataclass_fields
 from typing import Any
 
+from app.core.reasoning.switch import EFFORTS
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 
@@ -188,6 +189,7 @@ def _fmt(number: float) -> str:
 
 
 MAX_STOP_STRING_LENGTH = 100
+
 MAX_SEED = 2**31 - 1
 
 
@@ -283,6 +285,39 @@ class SamplingParams:
         16,
         N_("The reply ends as soon as it would contain one of these texts (one per line)."),
     )
+    # A thinking model's reasoning (app/core/reasoning): shown only for a model that reasons, each where
+    # its template allows it (families.py says which).
+    thinking: bool = setting(
+        True,
+        N_("Thinking"),
+        "bool",
+        0,
+        0,
+        N_(
+            "Let a thinking model reason before it answers. Off, it answers at once: through the template's "
+            "own switch where it has one, else by starting the reply after an empty reasoning block."
+        ),
+    )
+    reasoning_effort: str = setting(
+        "medium",
+        N_("Reasoning effort"),
+        "choice",
+        0,
+        0,
+        N_("How long a model with effort levels (gpt-oss) reasons before it answers: low, medium or high."),
+        EFFORTS,
+    )
+    reasoning_budget: int = setting(
+        0,
+        N_("Thinking budget"),
+        "int",
+        0,
+        32768,
+        N_(
+            "The most tokens a thinking model may reason for (0 = no limit): at the limit its reasoning block "
+            "is closed for it and it goes on with the answer."
+        ),
+    )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the stop strings become a list."""
@@ -306,6 +341,8 @@ class SamplingParams:
 
 
 SAMPLING_FIELDS: dict[str, FieldSpec] = field_specs(SamplingParams)
+# The fields about a thinking model's reasoning (no sampler stage reads them): shown only for a model that reasons.
+THINKING_FIELDS = ("thinking", "reasoning_effort", "reasoning_budget")
 
 
 def lenient_sampling(data: Any, base: SamplingParams | None = None) -> tuple[SamplingParams, list[str]]:

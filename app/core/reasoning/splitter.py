@@ -2,7 +2,10 @@
 
 A model family marks its reasoning with a pair of markers (`<think>…</think>` for DeepSeek-R1,
 Qwen3 and QwQ; `[THINK]…[/THINK]` for Magistral). The block is reasoning only at the start of
-a reply: a marker later in the answer is the answer's own text. Some templates open the block
+a reply: a marker later in the answer is the answer's own text. gpt-oss writes channels
+(harmony): `<|channel|>analysis<|message|>…<|end|>` is the reasoning, and the answer follows
+only after `<|start|>assistant<|channel|>final<|message|>`; what stands between the two (the
+next message's header) is neither, and a second analysis message is more reasoning. Some templates open the block
 in the generation prompt themselves, so the reply starts inside it (`starts_inside`). A block
 still open when the reply ends (Stop, the length limit) is reasoning, not answer.
 
@@ -25,10 +28,15 @@ class ReasoningMarkers:
     family: str
     open: str
     close: str
+    answer_open: str = ""  # channel formats: the answer starts after this marker ("": right after `close`)
 
 
 THINK_TAGS = ReasoningMarkers("think", "<think>", "</think>")
 THINK_BRACKETS = ReasoningMarkers("magistral", "[THINK]", "[/THINK]")
+HARMONY = ReasoningMarkers("harmony", "<|channel|>analysis<|message|>", "<|end|>", "<|channel|>final<|message|>")
+SEED_THINK = ReasoningMarkers("seed", "<seed:think>", "</seed:think>")  # ByteDance Seed-OSS
+GEMMA_THOUGHT = ReasoningMarkers("gemma4", "<|channel>thought", "<channel|>")  # Gemma 4's thought channel
+FAMILIES = {markers.family: markers for markers in (THINK_TAGS, THINK_BRACKETS, HARMONY, SEED_THINK, GEMMA_THOUGHT)}
 
 
 class ReplyChunk(NamedTuple):
@@ -44,12 +52,19 @@ class ReasoningSplitter:
         self._inside = starts_inside
         self._may_open = not starts_inside  # only before any answer text
         self._closed = False
+        self._between = False  # a channel format: after the reasoning, before the answer's marker
         self._held = ""  # text that may be the start of the marker looked for
         self._answer_started = False
+        self._openers = tuple(marker for marker in (markers.open, markers.answer_open) if marker)
 
     @property
     def in_reasoning(self) -> bool:
         return self._inside
+
+    @property
+    def reasoned(self) -> bool:
+        """The reply has had a reasoning block (open or closed) so far."""
+        return self._inside or self._closed
 
     def feed(self, text: str) -> list[ReplyChunk]:
         self._held += text
@@ -59,15 +74,22 @@ class ReasoningSplitter:
                 if not self._take_marker(self.markers.close, ReplyPart.REASONING, chunks):
                     break
                 self._inside, self._closed = False, True
+                self._between = bool(self.markers.answer_open)
+            elif self._between:
+                if not self._skip_to_next_channel():
+                    break
             elif self._may_open:
                 stripped = self._held.lstrip()
-                if self.markers.open.startswith(stripped):
-                    break  # nothing yet but (part of) the opening marker: wait
-                if stripped.startswith(self.markers.open):
+                if stripped.startswith(self.markers.open):  # open as soon as the marker is whole
                     self._held = stripped[len(self.markers.open) :]
                     self._inside, self._may_open = True, False
-                    continue
-                self._may_open = False  # the reply began with its answer
+                elif self.markers.answer_open and stripped.startswith(self.markers.answer_open):
+                    self._held = stripped[len(self.markers.answer_open) :]  # straight to the answer's channel
+                    self._may_open = False
+                elif any(marker.startswith(stripped) for marker in self._openers):
+                    break  # nothing yet but (part of) an opening marker: wait
+                else:
+                    self._may_open = False  # the reply began with its answer
             else:
                 self._emit_answer(self._held, chunks)
                 self._held = ""
@@ -80,6 +102,8 @@ class ReasoningSplitter:
         if self._inside:
             if held:
                 chunks.append(ReplyChunk(ReplyPart.REASONING, held))
+        elif self._between:
+            pass  # the start of a header that never reached its answer: markup, neither part
         elif held.strip() or (held and self._answer_started):
             self._emit_answer(held, chunks)
         return chunks
@@ -99,6 +123,20 @@ class ReasoningSplitter:
             chunks.append(ReplyChunk(part, sure))
         self._held = self._held[len(sure) :]
         return False
+
+    def _skip_to_next_channel(self) -> bool:
+        """Drop the header between two channels: True at the next analysis (more reasoning) or at the
+        answer's marker, False when neither is there yet (only what may begin one is kept)."""
+        found = [(at, marker) for marker in self._openers if (at := self._held.find(marker)) >= 0]
+        if not found:
+            keep = max(_partial_marker_length(self._held, marker) for marker in self._openers)
+            self._held = self._held[len(self._held) - keep :]
+            return False
+        at, marker = min(found)
+        self._held = self._held[at + len(marker) :]
+        self._between = False
+        self._inside = marker == self.markers.open
+        return True
 
     def _emit_answer(self, text: str, chunks: list[ReplyChunk]) -> None:
         if not self._answer_started and self._closed:

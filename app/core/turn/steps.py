@@ -17,7 +17,7 @@ from app.core.documents.retrieval import Retrieval
 from app.core.support.stop_flag import StopFlag
 from app.core.support.user_text import N_
 from app.core.turn.events import TurnSink
-from app.core.types.replies import ReplyDone, ReplyEvent
+from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart
 
 Retrieve = Callable[[PlanRequest, StopFlag], Retrieval]  # wakes and returns early when the flag is set
 Plan = Callable[[PlanRequest], PlanResult]
@@ -38,7 +38,8 @@ class TurnState:
 
     request: PlanRequest  # what the context window is planned from (excerpts added by retrieval)
     plan: WindowPlan | None = None
-    partial: str = ""  # the reply's text so far
+    partial: str = ""  # the reply's answer so far
+    reasoning: str = ""  # a thinking model's reasoning so far (never part of `partial`)
     done: ReplyDone | None = None  # set by the step that ends the reply
 
 
@@ -90,8 +91,17 @@ class PlanStep:
         sink.planned(result)
 
 
+THINK = "think"
+
+
 class GenerateStep:
-    """The reply to the planned prompt, streamed; the stop flag goes down to the token loop."""
+    """The reply to the planned prompt, streamed; the stop flag goes down to the token loop.
+
+    A thinking model thinks inside this step: its first piece of reasoning starts the "think" step
+    on the sink, and its first piece of answer after the reasoning starts "generate" again, so the
+    turn reads retrieve → plan → generate → think → generate. The reasoning is kept apart from the
+    answer (`TurnState.reasoning`), so a reply stopped or failed while it thinks keeps it as reasoning.
+    """
 
     name = "generate"
 
@@ -107,7 +117,14 @@ class GenerateStep:
             if isinstance(event, ReplyDone):
                 ended.append(event)
                 return
-            state.partial += event.text
+            if event.part is ReplyPart.REASONING:
+                if event.text and not state.reasoning:
+                    sink.step_started(THINK)
+                state.reasoning += event.text
+            else:
+                if event.text and state.reasoning and not state.partial:
+                    sink.step_started(self.name)  # the thinking is over: the answer is written
+                state.partial += event.text
             sink.token(event)
 
         self._generate(state.plan, stop, on_event)

@@ -21,7 +21,9 @@ class Turn:
     caller's thread and always ends with exactly one `finished` or `failed` on the sink.
 
     A Stop before a step ends the turn there, as a reply stopped with what it has written
-    (nothing, before generation): the sink gets `finished` with stop reason USER.
+    (nothing, before generation; the reasoning as reasoning, inside a thinking model's block): the
+    sink gets `finished` with stop reason USER. `failed` carries the answer so far; the reasoning so
+    far stays in `state.reasoning`.
     """
 
     def __init__(self, steps: Sequence[TurnStep], state: TurnState, sink: TurnSink) -> None:
@@ -52,6 +54,7 @@ class Turn:
         if state.done is not None:
             sink.finished(state.done)
         elif self.stop.is_set():
-            sink.finished(ReplyDone(state.partial, ReplyStats(stop_reason=StopReason.USER)))
+            stopped = ReplyStats(stop_reason=StopReason.USER)
+            sink.finished(ReplyDone(state.partial, stopped, reasoning=state.reasoning.strip()))
         else:
             sink.failed(state.partial, N_("The reply ended without saying how it ended."))

@@ -41,6 +41,7 @@ class LoadConfig:
     rope_freq_base: float = 0.0  # 0: the model's own
     rope_freq_scale: float = 0.0  # 0: the model's own
     rope_scaling: str = "model"  # model, none, linear or yarn (load_options.ROPE_SCALING)
+    reasoning: str = "auto"  # the reasoning markers: auto (as the template says), none, or a family's name
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,8 @@ class LoadReport:
     chat_template: str = ""
     server: str = ""  # the saved server the model runs on; "" for this machine (config.model_path is then a file)
     draft_refused: str = ""  # why the draft model asked for does not draft (the model loaded without it)
+    reasoning_family: str = ""  # the markers a thinking model writes its reasoning in ("": it does not reason)
+    thinking_switch: str = ""  # how thinking is switched (app/core/reasoning/switch.py); "" without reasoning
 
     @property
     def total_seconds(self) -> float:

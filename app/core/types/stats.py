@@ -53,7 +53,9 @@ class ReplyStats:
     # 0.0 when the reply drafted nothing or there was no plain decode to compare with.
     draft_speedup: float = 0.0
     # A thinking model's reasoning: how many of the completion tokens it took, and the seconds from
-    # the first generated token to the first token of the answer (or the end, if none came).
+    # the first generated token to the first token of the answer (or the end, if none came). The
+    # tokens before the answer are the reasoning, its markers among them: `reasoning_tokens` is also
+    # the index of the answer's first token in the reply's token trace.
     reasoning_tokens: int = 0
     reasoning_s: float = 0.0
 

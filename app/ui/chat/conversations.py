@@ -57,6 +57,7 @@ class _Draft:
     id: str
     role: str
     text: str
+    reasoning: str = ""
 
 
 class Conversations(QObject):
@@ -155,6 +156,7 @@ class Conversations(QObject):
         self.replies.retryRequested.connect(self.regenerate)
         self.state_signals.modelLoaded.connect(lambda _report: self.refresh_meter())
         self.state_signals.modelLoaded.connect(self._show_model_defaults)
+        self.state_signals.changed.connect(lambda: self.settings_panel.sampling.show_thinking(self.state.load_report))
         self.state_signals.changed.connect(
             lambda: self.settings_panel.model.set_reload_possible(
                 self.state.can_send
@@ -256,7 +258,9 @@ class Conversations(QObject):
             history = (*history, _Draft("draft", "user", draft))
         self._meter_pending = True
         self.worker.planRequested.emit(
-            PlanRequest(METER, used.system_prompt, history, used.sampling.max_tokens, used.window_policy)
+            PlanRequest(
+                METER, used.system_prompt, history, used.sampling.max_tokens, used.window_policy, sampling=used.sampling
+            )
         )
 
     def _show_plan(self, result: PlanResult) -> None:

@@ -116,7 +116,13 @@ class ChatReplies(QObject):
         self.sidebar.set_writing(self.reply.chat_id)
         self.replyBegun.emit(self.chat_view.begin_reply(key=self.reply.id))
         request = PlanRequest(
-            REPLY, used.system_prompt, history, used.sampling.max_tokens, used.window_policy, with_ids=True
+            REPLY,
+            used.system_prompt,
+            history,
+            used.sampling.max_tokens,
+            used.window_policy,
+            with_ids=True,
+            sampling=used.sampling,  # a thinking model's switch and effort change the prompt
         )
         steps: list[TurnStep] = []
         if self.retrieval is not None and history and history[-1].role == "user":

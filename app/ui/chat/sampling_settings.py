@@ -25,12 +25,15 @@ from PySide6.QtWidgets import (
 from app.core.inference.sampling import (
     PRESETS,
     SAMPLING_FIELDS,
+    THINKING_FIELDS,
     FieldSpec,
     InvalidSetting,
     SamplingParams,
     describe_value,
 )
+from app.core.reasoning.switch import ThinkingSwitch
 from app.core.settings import ChatSettings
+from app.core.types.load import LoadReport
 from app.ui.chat.decoding_mode import DecodingModeBox
 from app.ui.chat.setting_rows import SettingRow, TextBox
 from app.ui.settings.store import SettingsStore
@@ -95,13 +98,38 @@ class SamplingSettings(QWidget):
                 editor.setFixedHeight(54)
                 editor.editingFinished.connect(lambda n=name: self.edited(n))
                 row = SettingRow(spec, editor, group)
+            elif spec.kind == "bool":
+                box = QCheckBox(group)
+                box.clicked.connect(lambda _checked, n=name: self.edited(n))
+                row = SettingRow(spec, box, group)
+            elif spec.kind == "choice":
+                choices = QComboBox(group)
+                labels = {"low": self.tr("Low"), "medium": self.tr("Medium"), "high": self.tr("High")}
+                for value in spec.choices:
+                    choices.addItem(labels.get(value, value), value)
+                choices.activated.connect(lambda _index, n=name: self.edited(n))
+                row = SettingRow(spec, choices, group)
             else:
                 line = QLineEdit(group)
                 line.editingFinished.connect(lambda n=name: self.edited(n))
                 row = SettingRow(spec, line, group)
             self.rows[name] = row
             form.addRow(row.label, row.box)
+        self.show_thinking(None)
         return group
+
+    def show_thinking(self, report: LoadReport | None) -> None:
+        """Show the thinking fields the loaded model has (`report`'s switch): none for a model that does not
+        reason, the on/off switch where it can be switched off, the effort where it has levels."""
+        switch = report.thinking_switch if report is not None else ""
+        shown = {
+            "thinking": switch in (ThinkingSwitch.TEMPLATE, ThinkingSwitch.PREFILL),
+            "reasoning_effort": switch == ThinkingSwitch.EFFORT,
+            "reasoning_budget": bool(switch),
+        }
+        for name in THINKING_FIELDS:
+            self.rows[name].label.setVisible(shown[name])
+            self.rows[name].box.setVisible(shown[name])
 
     def _seed_row(self, spec: FieldSpec, parent: QWidget) -> SettingRow:
         editor = QWidget(parent)
@@ -139,6 +167,10 @@ class SamplingSettings(QWidget):
         elif name == "stop":
             assert isinstance(row.editor, TextBox)
             row.editor.setPlainText("\n".join(value))
+        elif isinstance(row.editor, QCheckBox):
+            row.editor.setChecked(bool(value))
+        elif isinstance(row.editor, QComboBox):
+            row.editor.setCurrentIndex(row.editor.findData(value))
         else:
             assert isinstance(row.editor, QLineEdit)
             row.editor.setText(describe_value(value))
@@ -210,6 +242,10 @@ class SamplingSettings(QWidget):
         if name == "stop":
             assert isinstance(row.editor, QPlainTextEdit)
             return [line for line in row.editor.toPlainText().split("\n") if line]
+        if isinstance(row.editor, QCheckBox):
+            return row.editor.isChecked()
+        if isinstance(row.editor, QComboBox):
+            return row.editor.currentData()
         assert isinstance(row.editor, QLineEdit)
         return row.editor.text()
 

@@ -167,8 +167,8 @@ class ChatSession(QObject):
         return tuple(m for m in self.shown_thread if m.text)
 
     def window_records(self) -> tuple[WindowTurn, ...]:
-        """The thread for the context window as it crosses into the engine process: id, role and text."""
-        return tuple(WindowTurn(m.id, m.role, m.text) for m in self.window_messages())
+        """The thread for the context window as it crosses into the engine process: id, role, text, reasoning."""
+        return tuple(WindowTurn(m.id, m.role, m.text, m.reasoning) for m in self.window_messages())
 
     def conversation(self) -> list[ChatMessage]:
         """The thread as chat messages, led by the system prompt when there is one; a reply keeps its

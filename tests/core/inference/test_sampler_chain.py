@@ -10,7 +10,7 @@ import pytest
 from app.core.inference.engine import Engine
 from app.core.inference.logits import LogitsRows
 from app.core.inference.sampler_chain import GreedyArgmax, SamplerChain, token_sampler
-from app.core.inference.sampling import GREEDY, SAMPLER_ORDER, SamplingParams
+from app.core.inference.sampling import GREEDY, SAMPLER_ORDER, THINKING_FIELDS, SamplingParams
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, TokenPiece
 
@@ -115,10 +115,10 @@ def test_the_chain_runs_its_stages_in_the_documented_order_and_leaves_out_those_
             chain.close()
 
 
-def test_every_sampling_field_but_the_reply_limits_belongs_to_one_stage() -> None:
+def test_every_sampling_field_but_the_reply_limits_and_thinking_belongs_to_one_stage() -> None:
     named = [field for _stage, fields in SAMPLER_ORDER for field in fields]
     assert len(named) == len(set(named))
-    assert set(named) == set(SamplingParams().to_dict()) - {"max_tokens", "stop"}
+    assert set(named) == set(SamplingParams().to_dict()) - {"max_tokens", "stop", *THINKING_FIELDS}
 
 
 def test_after_a_reply_the_cached_tokens_are_the_prompt_and_every_reply_token_but_the_last(engine: Engine) -> None:

@@ -63,3 +63,9 @@ def test_the_splitter_says_when_it_is_inside_the_reasoning() -> None:
     assert splitter.in_reasoning
     splitter.feed("</think>b")
     assert not splitter.in_reasoning
+
+
+def test_the_block_opens_as_soon_as_its_marker_is_whole() -> None:
+    splitter = ReasoningSplitter(THINK_TAGS)
+    assert splitter.feed("<think>") == []
+    assert splitter.in_reasoning  # a budget counts from here, not from the next piece

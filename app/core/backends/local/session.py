@@ -23,7 +23,15 @@ from app.core.inference.fork import fork_point, stream_fork
 from app.core.inference.load_timeline import LoadTimeline
 from app.core.inference.logits import SampledLogits
 from app.core.inference.metrics import MetricsRecorder
-from app.core.inference.replay import ReplayReport, choose_seed, hash_in_background, load_facts, record_reply, replay
+from app.core.inference.replay import (
+    ReplayReport,
+    choose_seed,
+    hash_in_background,
+    load_facts,
+    record_reply,
+    recorded_params,
+    replay,
+)
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
 from app.core.memory.beam_fit import beam_admission
@@ -95,12 +103,17 @@ class EngineSession:
         `prompt_ids`: the tokens the context window planned `messages` as; the conversation is
         tokenized here only without them, and once: the reply and its record start from the same ids."""
         record = record and not grammar
-        prompt = list(prompt_ids) or self.engine.prompt_tokens(messages)
+        if not prompt_ids:
+            with self.engine.thinking(params):
+                prompt_ids = self.engine.prompt_tokens(messages)
+        prompt = list(prompt_ids)
         if record:
             params = choose_seed(params)
         key, conversation = conversation_key(messages), tuple(messages)
         events = self._recorded(
-            lambda observe: self.engine.stream_tokens(prompt, params, stop, observe, grammar, None, key, conversation),
+            lambda observe: self.engine.stream_tokens(
+                prompt, params, stop, observe, grammar, None, key, conversation, chat=True
+            ),
             params,
             token_probabilities,
         )
@@ -219,7 +232,9 @@ class EngineSession:
         changed: SamplingParams | None,
         stop: threading.Event,
     ) -> ReplayReport:
-        return replay(self.engine, record, self.engine.prompt_tokens(messages), changed, stop)
+        with self.engine.thinking(changed or recorded_params(record)):  # the prompt as the reply had it
+            prompt = self.engine.prompt_tokens(messages)
+        return replay(self.engine, record, prompt, changed, stop)
 
     def close(self) -> None:
         """Free the model now."""
