@@ -49,7 +49,7 @@ from app.core.backends.bounded_body import BodyTooLarge, read_json
 from app.core.backends.logprobs import TOP_LOGPROBS, LogprobTrace
 from app.core.backends.reply_parts import REASONING_FIELDS, ReplyParts
 from app.core.backends.sse import EventTooLarge, SSEParser
-from app.core.inference.sampling import SamplingParams
+from app.core.inference.sampling import THINKING_FIELDS, SamplingParams
 from app.core.reasoning.splitter import ReplyChunk
 from app.core.support.formatting import fill, format_bytes
 from app.core.support.user_text import N_
@@ -207,9 +207,16 @@ class RemoteBackend:
         return TokenCount(count, exact=True)
 
     def unsent_params(self, params: SamplingParams) -> tuple[str, ...]:
-        """A field left out only because it is unset (no seed, no stop strings) is not named."""
+        """A field left out only because it is unset (no seed, no stop strings) is not named, nor a
+        thinking switch left as it is: a server's model thinks as its own template says."""
         sent = self._field_names()
-        return tuple(name for name in params.to_dict() if name not in sent)
+        untouched = SamplingParams().to_dict()
+        values = params.to_dict()
+        return tuple(
+            name
+            for name, value in values.items()
+            if name not in sent and not (name in THINKING_FIELDS and value == untouched[name])
+        )
 
     def list_models(self, stop: threading.Event | None = None) -> list[ModelInfo]:
         return [ModelInfo(str(entry["id"]), _context_length(entry)) for entry in self.raw_models(stop)]

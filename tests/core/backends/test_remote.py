@@ -97,6 +97,7 @@ def test_sampling_fields_the_server_does_not_take_are_named(llama_server: LlamaS
     try:
         assert plain.unsent_params(SamplingParams()) == ("top_k", "min_p", "repeat_penalty", "repeat_last_n")
         assert llama.unsent_params(SamplingParams()) == ("repeat_last_n",)
+        assert llama.unsent_params(SamplingParams(thinking=False)) == ("repeat_last_n", "thinking")
         _, done = split(llama.stream_chat(HELLO, GREEDY, threading.Event()))
         assert done.text
     finally:

@@ -120,9 +120,10 @@ def test_an_unknown_server_or_tool_is_said(manager: McpManager) -> None:
 def test_closing_the_manager_ends_the_servers_processes_and_its_thread(everything_stdio: McpServer) -> None:
     import psutil
 
+    others = {child.pid for child in psutil.Process().children(recursive=True)}  # other fixtures' servers
     manager = McpManager([everything_stdio])
     manager.tools("everything")
-    children = psutil.Process().children(recursive=True)
+    children = [child for child in psutil.Process().children(recursive=True) if child.pid not in others]
     assert children
 
     manager.close()
