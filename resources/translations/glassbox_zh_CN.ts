@@ -236,6 +236,14 @@
         <translation>新建对话</translation>
     </message>
     <message>
+        <source>Search reasoning too</source>
+        <translation>同时搜索推理过程</translation>
+    </message>
+    <message>
+        <source>Also find chats where the text is only in a thinking model&apos;s reasoning, not in its answers</source>
+        <translation>也查找仅在思考模型的推理过程（而非回答）中包含此文本的对话</translation>
+    </message>
+    <message>
         <source>Chats</source>
         <translation>对话</translation>
     </message>
@@ -976,6 +984,10 @@ free: {free}</source>
         <translation>请稍后重试</translation>
     </message>
     <message>
+        <source>{base} sent a reply that is not a JSON object.</source>
+        <translation>{base} 返回的响应不是 JSON 对象。</translation>
+    </message>
+    <message>
         <source>{base} redirected the request to {target} ({status}); Glassbox does not follow redirects for the API: if that is the server, use its address as the URL.</source>
         <translation>{base} 将请求重定向到 {target}（{status}）；Glassbox 不会跟随 API 的重定向：如果那就是服务器，请把它的地址用作 URL。</translation>
     </message>
@@ -998,6 +1010,10 @@ free: {free}</source>
     <message>
         <source>{api_base}/models sent more than {limit}, the most Glassbox reads of a model list.</source>
         <translation>{api_base}/models 发送的内容超过 {limit}（Glassbox 读取模型列表的上限）。</translation>
+    </message>
+    <message>
+        <source>{base} sent a reply longer than {limit}, the most Glassbox reads.</source>
+        <translation>{base} 返回的响应超过了 {limit}，即 Glassbox 读取的上限。</translation>
     </message>
     <message>
         <source>{base} sent an event longer than {limit}, the most Glassbox reads; the reply ends there.</source>
@@ -1404,8 +1420,244 @@ free: {free}</source>
         <translation>该模型的聊天模板会把消息内容拆开，因此 Glassbox 无法把内容与模板自身的标记区分开。</translation>
     </message>
     <message>
+        <source>Thinking</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <source>Let a thinking model reason before it answers. Off, it answers at once: through the template&apos;s own switch where it has one, else by starting the reply after an empty reasoning block.</source>
+        <translation>让思考模型在回答前先进行推理。关闭时模型会立即回答：模板自带开关的，通过该开关实现；否则让回复从一个空的推理块之后开始。</translation>
+    </message>
+    <message>
+        <source>Reasoning effort</source>
+        <translation>推理强度</translation>
+    </message>
+    <message>
+        <source>How long a model with effort levels (gpt-oss) reasons before it answers: low, medium or high.</source>
+        <translation>支持推理强度等级的模型（gpt-oss）在回答前推理多久：低、中或高。</translation>
+    </message>
+    <message>
+        <source>Thinking budget</source>
+        <translation>思考预算</translation>
+    </message>
+    <message>
+        <source>The most tokens a thinking model may reason for (0 = no limit): at the limit its reasoning block is closed for it and it goes on with the answer.</source>
+        <translation>思考模型最多可用于推理的 Token 数（0 = 不限）：达到上限时会替它结束推理块，然后继续给出回答。</translation>
+    </message>
+    <message>
+        <source>Reasoning markers</source>
+        <translation>推理标记</translation>
+    </message>
+    <message>
+        <source>How the model marks its reasoning apart from its answer. Auto reads it from the model&apos;s chat template; name the markers for a thinking model whose template does not say (think: &lt;think&gt;…&lt;/think&gt;, magistral: [THINK]…[/THINK], harmony: gpt-oss&apos;s channels, seed: &lt;seed:think&gt;, gemma4: Gemma 4&apos;s thought channel), or none to show everything as the answer. Applies when the model is loaded again.</source>
+        <translation>模型如何把推理与回答区分开。“自动”从模型的对话模板中读取；对于模板未作说明的思考模型，请指定其标记（think：&lt;think&gt;…&lt;/think&gt;，magistral：[THINK]…[/THINK]，harmony：gpt-oss 的通道，seed：&lt;seed:think&gt;，gemma4：Gemma 4 的思考通道），或选择“无”，把全部内容显示为回答。模型重新加载后生效。</translation>
+    </message>
+    <message>
         <source>Model “{name}”: {problem}</source>
         <translation>模型“{name}”：{problem}</translation>
+    </message>
+    <message>
+        <source>A server has an empty name.</source>
+        <translation>有一个服务器的名称为空。</translation>
+    </message>
+    <message>
+        <source>{file} has no “mcpServers” object.</source>
+        <translation>{file} 中没有“mcpServers”对象。</translation>
+    </message>
+    <message>
+        <source>The server “{name}” is not an object.</source>
+        <translation>服务器“{name}”不是对象。</translation>
+    </message>
+    <message>
+        <source>The server “{name}” uses the old SSE transport; Glassbox speaks streamable HTTP.</source>
+        <translation>服务器“{name}”使用旧的 SSE 传输方式；Glassbox 使用的是 streamable HTTP。</translation>
+    </message>
+    <message>
+        <source>The server “{name}” has neither a “command” nor a “url”.</source>
+        <translation>服务器“{name}”既没有“command”，也没有“url”。</translation>
+    </message>
+    <message>
+        <source>The “args” of the server “{name}” are not a list of strings.</source>
+        <translation>服务器“{name}”的“args”不是字符串列表。</translation>
+    </message>
+    <message>
+        <source>The “{key}” of the server “{name}” is not an object of strings.</source>
+        <translation>服务器“{name}”的“{key}”不是值全为字符串的对象。</translation>
+    </message>
+    <message>
+        <source>Two servers have the same name.</source>
+        <translation>有两个服务器同名。</translation>
+    </message>
+    <message>
+        <source>the system keyring has no value for {names} any more; enter it again and save</source>
+        <translation>系统密钥环中已没有 {names} 的值；请重新输入并保存</translation>
+    </message>
+    <message>
+        <source>The server “{name}” needs an http(s) “url”.</source>
+        <translation>服务器“{name}”需要一个 http(s) 的“url”。</translation>
+    </message>
+    <message>
+        <source>{file} does not exist.</source>
+        <translation>{file} 不存在。</translation>
+    </message>
+    <message>
+        <source>Cannot read {file}: {error}</source>
+        <translation>无法读取 {file}：{error}</translation>
+    </message>
+    <message>
+        <source>{file} is not valid JSON (line {line}: {error}).</source>
+        <translation>{file} 不是有效的 JSON（第 {line} 行：{error}）。</translation>
+    </message>
+    <message>
+        <source>{file}: {problem}</source>
+        <translation>{file}：{problem}</translation>
+    </message>
+    <message>
+        <source>No system keyring is available to keep the {key} of “{name}” (Glassbox never writes them to a file). Start a keyring service and save again.</source>
+        <translation>没有可用的系统密钥环来保存“{name}”的 {key}（Glassbox 从不把它们写入文件）。请启动密钥环服务后重新保存。</translation>
+    </message>
+    <message>
+        <source>The system keyring ({backend}) did not keep the {key} of “{name}”; nothing was saved.</source>
+        <translation>系统密钥环（{backend}）没有保存“{name}”的 {key}；未保存任何内容。</translation>
+    </message>
+    <message>
+        <source>The system keyring refused the {key} of “{name}” ({error}).</source>
+        <translation>系统密钥环拒绝了“{name}”的 {key}（{error}）。</translation>
+    </message>
+    <message>
+        <source>its input schema does not describe an object of arguments</source>
+        <translation>它的输入 Schema 描述的不是参数对象</translation>
+    </message>
+    <message>
+        <source>the command {command} was not found</source>
+        <translation>找不到命令 {command}</translation>
+    </message>
+    <message>
+        <source>{kind}: {error}</source>
+        <translation>{kind}：{error}</translation>
+    </message>
+    <message>
+        <source>it did not answer within {seconds} s</source>
+        <translation>它未在 {seconds} 秒内应答</translation>
+    </message>
+    <message>
+        <source>{reason} (its last words: {stderr})</source>
+        <translation>{reason}（最后输出：{stderr}）</translation>
+    </message>
+    <message>
+        <source>it did not answer within {seconds} s; it wrote lines that are not MCP messages ({count})</source>
+        <translation>它未在 {seconds} 秒内应答；它输出了不属于 MCP 消息的行（{count}）</translation>
+    </message>
+    <message>
+        <source>its input schema is not a valid JSON schema: {error}</source>
+        <translation>它的输入 Schema 不是有效的 JSON Schema：{error}</translation>
+    </message>
+    <message>
+        <source>it was stopped</source>
+        <translation>它已被停止</translation>
+    </message>
+    <message>
+        <source>the server ended</source>
+        <translation>服务器已退出</translation>
+    </message>
+    <message>
+        <source>its list of tools was refused: {error}</source>
+        <translation>获取其工具列表的请求被拒绝：{error}</translation>
+    </message>
+    <message>
+        <source>its list of tools is malformed ({where}: {error})</source>
+        <translation>其工具列表格式错误（{where}：{error}）</translation>
+    </message>
+    <message>
+        <source>“{name}” is configured already; it was left as it is.</source>
+        <translation>“{name}”已配置；保持原样未动。</translation>
+    </message>
+    <message>
+        <source>the connection ended</source>
+        <translation>连接已结束</translation>
+    </message>
+    <message>
+        <source>its connection closed</source>
+        <translation>其连接已关闭</translation>
+    </message>
+    <message>
+        <source>No MCP server named “{server}” is configured.</source>
+        <translation>没有配置名为“{server}”的 MCP 服务器。</translation>
+    </message>
+    <message>
+        <source>The MCP servers are closed.</source>
+        <translation>MCP 服务器已关闭。</translation>
+    </message>
+    <message>
+        <source>{server}: {reason}</source>
+        <translation>{server}：{reason}</translation>
+    </message>
+    <message>
+        <source>The MCP servers did not answer in time.</source>
+        <translation>MCP 服务器未及时应答。</translation>
+    </message>
+    <message>
+        <source>{server} stopped: {reason}</source>
+        <translation>{server} 已停止：{reason}</translation>
+    </message>
+    <message>
+        <source>{server} has no tool named “{tool}”.</source>
+        <translation>{server} 没有名为“{tool}”的工具。</translation>
+    </message>
+    <message>
+        <source>The tool {tool} of {server} cannot be called: {problem}</source>
+        <translation>无法调用 {server} 的工具 {tool}：{problem}</translation>
+    </message>
+    <message>
+        <source>{server} did not list its tools within {seconds} s.</source>
+        <translation>{server} 未在 {seconds} 秒内列出其工具。</translation>
+    </message>
+    <message>
+        <source>The call of {tool} on {server} was stopped.</source>
+        <translation>对 {server} 上 {tool} 的调用已停止。</translation>
+    </message>
+    <message>
+        <source>{server} did not finish {tool} within {seconds} s; the call was cancelled.</source>
+        <translation>{server} 未在 {seconds} 秒内完成 {tool}；调用已取消。</translation>
+    </message>
+    <message>
+        <source>{server} refused the call of {tool}: {error}</source>
+        <translation>{server} 拒绝了对 {tool} 的调用：{error}</translation>
+    </message>
+    <message>
+        <source>The call of {tool} on {server} failed: {error}</source>
+        <translation>对 {server} 上 {tool} 的调用失败：{error}</translation>
+    </message>
+    <message>
+        <source>{server} was stopped during the call of {tool}.</source>
+        <translation>{server} 在调用 {tool} 期间被停止。</translation>
+    </message>
+    <message>
+        <source>{server} ended during the call of {tool}: {reason}</source>
+        <translation>{server} 在调用 {tool} 期间退出：{reason}</translation>
+    </message>
+    <message>
+        <source>[a {kind} part, not shown]</source>
+        <translation>[{kind} 类型的内容，未显示]</translation>
+    </message>
+    <message>
+        <source>[a link to {uri}, not followed]</source>
+        <translation>[指向 {uri} 的链接，未访问]</translation>
+    </message>
+    <message>
+        <source>[a binary resource {uri}, not opened]</source>
+        <translation>[二进制资源 {uri}，未打开]</translation>
+    </message>
+    <message>
+        <source>[image: {mime}, {size}]</source>
+        <translation>[图片：{mime}，{size}]</translation>
+    </message>
+    <message>
+        <source>[The result was {size}; Glassbox keeps {cap} of a tool&apos;s result, and cut the rest.]</source>
+        <translation>[结果大小为 {size}；Glassbox 只保留工具结果的 {cap}，其余部分已截去。]</translation>
+    </message>
+    <message>
+        <source>[an image that is not valid base64, left out]</source>
+        <translation>[一张不是有效 base64 的图片，已略去]</translation>
     </message>
     <message>
         <source>The reply cannot be written: its context window was not planned.</source>
@@ -3844,6 +4096,14 @@ free: {free}</source>
         <translation>与兼容 OpenAI 接口的服务器上的模型对话</translation>
     </message>
     <message>
+        <source>MCP servers…</source>
+        <translation>MCP 服务器…</translation>
+    </message>
+    <message>
+        <source>Tools for the model: configure, start and test MCP servers</source>
+        <translation>供模型使用的工具：配置、启动和测试 MCP 服务器</translation>
+    </message>
+    <message>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -3897,6 +4157,195 @@ free: {free}</source>
     <message>
         <source>Copy</source>
         <translation>复制</translation>
+    </message>
+</context>
+<context>
+    <name>McpServersPage</name>
+    <message>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <source>Configured MCP servers</source>
+        <translation>已配置的 MCP 服务器</translation>
+    </message>
+    <message>
+        <source>e.g. time</source>
+        <translation>例如：time</translation>
+    </message>
+    <message>
+        <source>e.g. uvx mcp-server-time --local-timezone UTC</source>
+        <translation>例如：uvx mcp-server-time --local-timezone UTC</translation>
+    </message>
+    <message>
+        <source>or the address of a streamable-HTTP server: https://…/mcp</source>
+        <translation>或 streamable-HTTP 服务器的地址：https://…/mcp</translation>
+    </message>
+    <message>
+        <source>NAME=value, one a line (kept in the system keyring)</source>
+        <translation>NAME=value，每行一个（保存在系统密钥环中）</translation>
+    </message>
+    <message>
+        <source>Name: value, one a line (kept in the system keyring)</source>
+        <translation>Name: value，每行一个（保存在系统密钥环中）</translation>
+    </message>
+    <message>
+        <source>&amp;Name</source>
+        <translation>名称(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Command</source>
+        <translation>命令(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Environment</source>
+        <translation>环境变量(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Address</source>
+        <translation>地址(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Headers</source>
+        <translation>请求头(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>S&amp;tart</source>
+        <translation>启动(&amp;T)</translation>
+    </message>
+    <message>
+        <source>St&amp;op</source>
+        <translation>停止(&amp;O)</translation>
+    </message>
+    <message>
+        <source>T&amp;est</source>
+        <translation>测试(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Start the server and list its tools</source>
+        <translation>启动服务器并列出其工具</translation>
+    </message>
+    <message>
+        <source>&amp;Import from…</source>
+        <translation>导入自(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Another file…</source>
+        <translation>其他文件…</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>The server&apos;s tools</source>
+        <translation>服务器的工具</translation>
+    </message>
+    <message>
+        <source>The tool&apos;s input schema</source>
+        <translation>工具的输入 Schema</translation>
+    </message>
+    <message>
+        <source>The arguments the selected tool takes (its JSON schema)</source>
+        <translation>所选工具接受的参数（其 JSON Schema）</translation>
+    </message>
+    <message>
+        <source>mcp.json was not changed: {error}</source>
+        <translation>mcp.json 未更改：{error}</translation>
+    </message>
+    <message>
+        <source>A server named {name} is configured already.</source>
+        <translation>名为 {name} 的服务器已配置。</translation>
+    </message>
+    <message>
+        <source>Saved {name}.</source>
+        <translation>已保存 {name}。</translation>
+    </message>
+    <message>
+        <source>Removed {name}; its secrets left the keyring.</source>
+        <translation>已移除 {name}；其机密信息已从密钥环中删除。</translation>
+    </message>
+    <message>
+        <source>Nothing was imported: {error}</source>
+        <translation>未导入任何内容：{error}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Imported from {file}: {names}.</source>
+        <translation>已从 {file} 导入：{names}。</translation>
+    </message>
+    <message>
+        <source>Import MCP servers</source>
+        <translation>导入 MCP 服务器</translation>
+    </message>
+    <message>
+        <source>A server has a command or an address, not both.</source>
+        <translation>服务器只能有命令或地址之一，不能两者都有。</translation>
+    </message>
+    <message>
+        <source>The command cannot be read: {error}</source>
+        <translation>无法解析该命令：{error}</translation>
+    </message>
+    <message>
+        <source>Line {number} is not {form}.</source>
+        <translation>第 {number} 行不是 {form} 格式。</translation>
+    </message>
+    <message>
+        <source>Save the server first, then select it.</source>
+        <translation>请先保存服务器，然后再选中它。</translation>
+    </message>
+    <message>
+        <source>{state}: {reason}</source>
+        <translation>{state}：{reason}</translation>
+    </message>
+    <message numerus="yes">
+        <source>{state}, %n tool(s)</source>
+        <translation>
+            <numerusform>{state}，%n 个工具</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>cannot be called: {problem}</source>
+        <translation>无法调用：{problem}</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>{name} — {state}</source>
+        <translation>{name} — {state}</translation>
     </message>
 </context>
 <context>
@@ -4546,12 +4995,20 @@ free: {free}</source>
         <translation>否，已移出</translation>
     </message>
     <message>
+        <source>{n} ({reasoning} reasoning)</source>
+        <translation>{n}（含推理 {reasoning}）</translation>
+    </message>
+    <message>
         <source>, from the {role} message “{preview}”</source>
         <translation>，来自{role}消息“{preview}”</translation>
     </message>
     <message>
         <source> (special)</source>
         <translation>（特殊）</translation>
+    </message>
+    <message>
+        <source> (reasoning)</source>
+        <translation>（推理）</translation>
     </message>
     <message>
         <source>bytes {bytes}, part of “{characters}”, which tokens {first}–{last} make together</source>
@@ -4661,6 +5118,59 @@ free: {free}</source>
     <message>
         <source>Empty: no system prompt (this model&apos;s template brings none of its own)</source>
         <translation>留空：不使用系统提示词（该模型的模板没有自带系统提示词）</translation>
+    </message>
+</context>
+<context>
+    <name>ReasoningBlock</name>
+    <message>
+        <source>Copy reasoning</source>
+        <translation>复制推理过程</translation>
+    </message>
+    <message>
+        <source>Copy the reasoning</source>
+        <translation>复制推理过程</translation>
+    </message>
+    <message>
+        <source>Reasoning</source>
+        <translation>推理过程</translation>
+    </message>
+    <message>
+        <source>Thinking…</source>
+        <translation>正在思考…</translation>
+    </message>
+    <message>
+        <source>Thought for {seconds} s</source>
+        <translation>已思考 {seconds} 秒</translation>
+    </message>
+    <message>
+        <source>1 token</source>
+        <translation>1 个 Token</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tokens</source>
+        <translation>
+            <numerusform>%n 个 Token</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Thought</source>
+        <translation>已思考</translation>
+    </message>
+    <message>
+        <source>Reasoning copied</source>
+        <translation>已复制推理过程</translation>
+    </message>
+    <message>
+        <source>Hide the reasoning</source>
+        <translation>隐藏推理过程</translation>
+    </message>
+    <message>
+        <source>Show the reasoning</source>
+        <translation>显示推理过程</translation>
+    </message>
+    <message>
+        <source>Code copied</source>
+        <translation>已复制代码</translation>
     </message>
 </context>
 <context>
@@ -4824,6 +5334,18 @@ free: {free}</source>
         <translation>{j} J</translation>
     </message>
     <message>
+        <source>thought {thinking} s, answered in {answer} s</source>
+        <translation>思考 {thinking} 秒，回答用时 {answer} 秒</translation>
+    </message>
+    <message>
+        <source>thought {thinking} s</source>
+        <translation>思考 {thinking} 秒</translation>
+    </message>
+    <message>
+        <source>{n} tokens ({thinking} thinking, {answer} answering)</source>
+        <translation>{n} 个 Token（思考 {thinking} 个，回答 {answer} 个）</translation>
+    </message>
+    <message>
         <source>{n} tokens</source>
         <translation>{n} 个 Token</translation>
     </message>
@@ -4904,6 +5426,18 @@ free: {free}</source>
     <message>
         <source>One stop string per line</source>
         <translation>每行一个停止字符串</translation>
+    </message>
+    <message>
+        <source>Low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <source>Medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <source>High</source>
+        <translation>高</translation>
     </message>
     <message>
         <source>Random</source>
@@ -5345,6 +5879,10 @@ Token 计数：{counts}。</translation>
         <translation>回复</translation>
     </message>
     <message>
+        <source>Thinking</source>
+        <translation>思考</translation>
+    </message>
+    <message>
         <source>Speculative decoding</source>
         <translation>推测解码</translation>
     </message>
@@ -5407,6 +5945,10 @@ Token 计数：{counts}。</translation>
     <message>
         <source>{per_token} per token, {total} for the reply (the whole GPU&apos;s counter)</source>
         <translation>每 Token {per_token}，整条回复 {total}（整个 GPU 的计数器）</translation>
+    </message>
+    <message>
+        <source>{thinking} tokens in {thinking_s} s of reasoning, then {answer} tokens in {answer_s} s of answer</source>
+        <translation>推理 {thinking_s} 秒生成 {thinking} 个 Token，随后回答 {answer_s} 秒生成 {answer} 个 Token</translation>
     </message>
     <message>
         <source>not known (a server ran the reply)</source>
@@ -5634,6 +6176,10 @@ Token 计数：{counts}。</translation>
     <message>
         <source>{n} tokens, mean probability {mean}; {unsure} unsure (below {u}), {low} low (below {l}). Point at a word for alternatives, click to pin them.</source>
         <translation>{n} 个 Token，平均概率 {mean}；{unsure} 个不确定（低于 {u}），{low} 个低置信（低于 {l}）。将鼠标指向词语可查看候选，单击可固定显示。</translation>
+    </message>
+    <message>
+        <source>The first {n} tokens are the reasoning (muted, in italics); the answer follows.</source>
+        <translation>前 {n} 个 Token 是推理过程（以淡色斜体显示），其后是回答。</translation>
     </message>
 </context>
 <context>

@@ -101,7 +101,9 @@ def test_every_core_text_has_its_translation() -> None:
 def test_the_chinese_translation_is_chinese_and_uses_the_usual_terms() -> None:
     translations = {source: " ".join(_texts(translation)) for _context, source, translation in _messages(ZH_TS)}
     han = re.compile(r"[\u4e00-\u9fff]")
-    untranslated = [s for s, t in translations.items() if re.search(r"[a-z]{4}", s) and not han.search(t)]
+    words = re.compile(r"[a-z]{4}")
+    placeholders = re.compile(r"\{\w+\}")  # "{server}: {reason}" has no words to translate
+    untranslated = [s for s, t in translations.items() if words.search(placeholders.sub("", s)) and not han.search(t)]
     # names and formats stay as they are in every language
     assert set(untranslated) <= {
         "Glassbox",
@@ -115,8 +117,6 @@ def test_the_chinese_translation_is_chinese_and_uses_the_usual_terms() -> None:
         " (Glassbox {app})",
         "LM Studio",
         "Ollama",
-        "{prompt}; {reason}",
-        "{n}/{count}",
         "Flash attention",  # the technique's name, as Chinese apps write it
     }
     assert translations["GPU layers"] == "GPU 层数"
