@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from app.core.chat.prompt_inspector import inspect_conversation
 from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY
 from app.core.types.load import LoadConfig
@@ -109,3 +110,13 @@ def test_the_next_turns_prompt_has_no_past_reasoning_where_the_template_drops_it
     assert "two and two make four" not in prompt and "Four." in prompt
     without = [*QUESTION, ChatMessage("assistant", "Four."), ChatMessage("user", "And three?")]
     assert thinking_engine.prompt_tokens(later) == thinking_engine.prompt_tokens(without)
+
+
+def test_the_prompt_inspector_shows_the_prompt_with_the_chats_thinking_switch(thinking_engine: Engine) -> None:
+    off = replace(GREEDY, max_tokens=8, thinking=False)
+    inspected = inspect_conversation(thinking_engine, QUESTION, reserve=8, sampling=off)
+    assert inspected.text.endswith("<|im_start|>assistant\n<think></think>\n\n")
+    with thinking_engine.thinking(off):
+        assert [t.token_id for t in inspected.tokens] == thinking_engine.prompt_tokens(QUESTION)
+    on = inspect_conversation(thinking_engine, QUESTION, reserve=8, sampling=replace(off, thinking=True))
+    assert on.text.endswith("<|im_start|>assistant\n")
