@@ -434,9 +434,7 @@ class _BlockCosts:
             return cached
         before = [*head, _PROBE_USER] if role == "assistant" else [*head, _PROBE_USER, _PROBE_ASSISTANT]
         cost = self._counter.count_tokens([*before, ChatMessage(role, text)]) - self._count_cached(before)
-        self._blocks[key] = cost
-        if len(self._blocks) > self._max_entries:
-            self._blocks.popitem(last=False)
+        self._remember(key, cost)
         return cost
 
     def reasoning(self, head: list[ChatMessage], text: str, reasoning: str) -> int:
@@ -448,12 +446,20 @@ class _BlockCosts:
         system = head[0].content if head else ""
         key = ("\0reasoning", system, text, reasoning)
         cached = self._blocks.get(key)
-        if cached is None:
-            around = [*head, _PROBE_USER]
-            with_it = self._counter.count_tokens([*around, ChatMessage("assistant", text, reasoning), _PROBE_USER])
-            without = self._counter.count_tokens([*around, ChatMessage("assistant", text), _PROBE_USER])
-            cached = self._blocks[key] = max(with_it - without, 0)
-        return cached
+        if cached is not None:
+            self._blocks.move_to_end(key)
+            return cached
+        around = [*head, _PROBE_USER]
+        with_it = self._counter.count_tokens([*around, ChatMessage("assistant", text, reasoning), _PROBE_USER])
+        without = self._counter.count_tokens([*around, ChatMessage("assistant", text), _PROBE_USER])
+        cost = max(with_it - without, 0)
+        self._remember(key, cost)
+        return cost
+
+    def _remember(self, key: tuple[str, ...], cost: int) -> None:
+        self._blocks[key] = cost
+        if len(self._blocks) > self._max_entries:
+            self._blocks.popitem(last=False)
 
     def _count_cached(self, messages: list[ChatMessage]) -> int:
         key = ("\0probe", "\0".join(m.role for m in messages), "\0".join(m.content for m in messages))
