@@ -17,6 +17,7 @@ with a 400 that names the field.
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,6 +28,8 @@ from app.core.server.errors import invalid
 TEMPLATE_KWARGS = "chat_template_kwargs"
 BUDGET_FIELDS = ("reasoning_budget_tokens", "thinking_budget_tokens")  # llama-server's, the one it prefers first
 NO_LIMIT = -1  # llama-server's "no budget"
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = _SHORT.maxother = 40
 
 
 def thinking_values(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -39,7 +42,7 @@ def thinking_values(body: Mapping[str, Any]) -> dict[str, Any]:
     enable = kwargs.get("enable_thinking")
     if enable is not None:
         if not isinstance(enable, bool):
-            raise invalid(f"{TEMPLATE_KWARGS}.enable_thinking", f"must be true or false, not {enable!r}.")
+            raise invalid(f"{TEMPLATE_KWARGS}.enable_thinking", f"must be true or false, not {_shown(enable)}.")
         values["thinking"] = enable
     if kwargs.get("reasoning_effort") is not None:
         values["reasoning_effort"] = _effort(f"{TEMPLATE_KWARGS}.reasoning_effort", kwargs["reasoning_effort"])
@@ -55,16 +58,21 @@ def thinking_values(body: Mapping[str, Any]) -> dict[str, Any]:
     return values
 
 
+def _shown(value: Any) -> str:
+    """A value as a refusal quotes it, cut short."""
+    return _SHORT.repr(value)
+
+
 def _effort(name: str, value: Any) -> str:
     if not isinstance(value, str) or value not in EFFORTS:
-        raise invalid(name, f"must be one of {', '.join(EFFORTS)}, not {value!r}.")
+        raise invalid(name, f"must be one of {', '.join(EFFORTS)}, not {_shown(value)}.")
     return value
 
 
 def _budget(name: str, value: Any) -> int:
     most = int(SAMPLING_FIELDS["reasoning_budget"].maximum)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise invalid(name, f"must be a whole number of tokens, not {value!r}.")
+        raise invalid(name, f"must be a whole number of tokens, not {_shown(value)}.")
     if not NO_LIMIT <= value <= most:
         raise invalid(name, f"must be between {NO_LIMIT} (no limit) and {most} tokens (0: no thinking), not {value}.")
     return value

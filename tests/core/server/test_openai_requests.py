@@ -198,3 +198,9 @@ def test_a_wrong_thinking_field_is_refused_with_the_reason(body: dict[str, Any],
         parse_chat({"messages": HI, **body}, LIMITS)
     assert refused.value.status == 400 and refused.value.param == field
     assert reason in refused.value.message
+
+
+def test_a_long_wrong_effort_is_quoted_cut_short() -> None:
+    with pytest.raises(ApiError) as refused:
+        parse_chat({"messages": HI, "reasoning_effort": "x" * 10_000}, LIMITS)
+    assert len(refused.value.message) < 200
