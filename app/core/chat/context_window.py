@@ -129,6 +129,8 @@ class WindowPlan:
     # Of the conversation's tokens, those of earlier replies' reasoning the template sends (0 where it drops
     # it, as Qwen3's and DeepSeek-R1's do): from the measured costs, like `estimated_tokens`.
     reasoning_tokens: int = 0
+    # About how many tokens of the kept replies' reasoning the template leaves out: the room dropping it saves.
+    reasoning_left_out: int = 0
 
     @property
     def used_tokens(self) -> int:
@@ -246,8 +248,18 @@ class ContextWindow:
                     retrieved_tokens=added,
                     prompt_ids=ids,
                     reasoning_tokens=reasoning,
+                    reasoning_left_out=self._reasoning_left_out(head, kept),
                 )
         raise self._no_fit(policy, head, messages, blocks, base, total, n_ctx, reserve)
+
+    def _reasoning_left_out(self, head: list[ChatMessage], kept: Sequence[WindowMessage]) -> int:
+        """The kept replies' reasoning that costs nothing (the template drops it), each counted as a
+        reply's text of its own less the template's markers around it."""
+        dropped = [m.reasoning for m in kept if m.reasoning and not self._costs.reasoning(head, m.text, m.reasoning)]
+        if not dropped:
+            return 0
+        markers = self._costs.block(head, "assistant", "")
+        return sum(max(self._costs.block(head, "assistant", text) - markers, 0) for text in dropped)
 
     def _prompt_ids(self, prompt: Sequence[ChatMessage]) -> tuple[int, ...]:
         counter = self._counter

@@ -3,8 +3,9 @@
 A bar in four parts: the system prompt with the chat template's frame, the conversation
 the model still sees, the room kept for the reply, and what is free. Where the model's template
 sends earlier replies' reasoning back (most thinking models' templates drop it), the conversation's
-share of it is a part of its own. Under the bar one line in words, e.g. "This chat uses 1,234 of
-2,048 tokens; 512 are kept free for the reply · 3 earlier messages are outside the window".
+share of it is a part of its own; where it drops it, the tooltip says about how much room that
+saves. Under the bar one line in words, e.g. "This chat uses 1,234 of 2,048 tokens; 512 are kept
+free for the reply · 3 earlier messages are outside the window".
 """
 
 from __future__ import annotations
@@ -120,6 +121,9 @@ class ContextMeter(QWidget):
         if reasoning:
             part = self.tr("of the conversation, earlier replies' reasoning: {reasoning}")
             lines.append(fill(part, reasoning=number(reasoning)))
+        if plan.reasoning_left_out:
+            saved = self.tr("earlier replies' reasoning the model's template leaves out: about {reasoning}")
+            lines.append(fill(saved, reasoning=number(plan.reasoning_left_out)))
         if plan.notice:
             lines.append(plan.notice)
         self.setToolTip("\n".join(lines))

@@ -79,6 +79,7 @@ def test_templates_that_drop_past_reasoning_get_a_window_that_does_not_count_it(
     plan = ContextWindow(counter).plan("Be brief.", CONVERSATION, 150, 20, WindowPolicy.ROLLING)
     assert plan.kept_ids == (0, 1, 2)  # 200 words of reasoning would not fit: they are not sent
     assert plan.reasoning_tokens == 0
+    assert plan.reasoning_left_out == 200  # the room that saves, in the counter's words
     assert plan.estimated_tokens == plan.prompt_tokens == counter.count_tokens(plan.messages)
 
 
@@ -89,6 +90,7 @@ def test_a_real_template_that_sends_past_reasoning_gets_it_counted_in_the_estima
     without = counter.count_tokens([ChatMessage(m.role, m.content) for m in plan.messages])
     assert plan.kept_ids == (0, 1, 2)
     assert plan.reasoning_tokens == plan.prompt_tokens - without >= 10
+    assert plan.reasoning_left_out == 0
     assert plan.estimated_tokens == plan.prompt_tokens
     too_long = ContextWindow(counter).plan("Be brief.", CONVERSATION, 150, 20, WindowPolicy.ROLLING)
     assert 1 not in too_long.kept_ids and too_long.reasoning_tokens == 0

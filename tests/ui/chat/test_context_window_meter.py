@@ -74,3 +74,9 @@ def test_a_plan_without_past_reasoning_has_no_reasoning_part(meter: ContextMeter
     meter.set_plan(plan(prompt=1234, frame=34, reserve=512, outside=0))
     assert "reasoning" not in dict(meter.bar.parts)
     assert "reasoning" not in meter.label.text()
+
+
+def test_the_tooltip_says_how_much_past_reasoning_the_template_leaves_out(meter: ContextMeter) -> None:
+    meter.set_plan(replace(plan(prompt=1234, frame=34, reserve=512, outside=0), reasoning_left_out=1500))
+    assert "earlier replies' reasoning the model's template leaves out: about 1,500" in meter.toolTip()
+    assert "reasoning" not in dict(meter.bar.parts)
