@@ -126,6 +126,11 @@ class WindowPlan:
     estimated_tokens: int = 0  # from the measured message costs; equals prompt_tokens for additive templates
     retrieved_tokens: int = 0  # what the retrieved excerpts in front of the newest message take (see `plan`)
     prompt_ids: tuple[int, ...] = ()  # the prompt's tokens when asked for (`with_ids`): the reply starts from them
+    # Of the conversation's tokens, those of earlier replies' reasoning the template sends (0 where it drops
+    # it, as Qwen3's and DeepSeek-R1's do): from the measured costs, like `estimated_tokens`.
+    reasoning_tokens: int = 0
+    # About how many tokens of the kept replies' reasoning the template leaves out: the room dropping it saves.
+    reasoning_left_out: int = 0
 
     @property
     def used_tokens(self) -> int:
@@ -205,7 +210,11 @@ class ContextWindow:
         if not messages:
             return WindowPlan(tuple(head), (), (), frame, frame, n_ctx, reserve, policy, estimated_tokens=frame)
 
-        blocks = [self._costs.block(head, m.role, m.text) for m in messages]
+        # A message's cost counts its reasoning where the template sends it (it costs nothing where dropped).
+        thoughts = [self._costs.reasoning(head, m.text, m.reasoning) if m.reasoning else 0 for m in messages]
+        blocks = [
+            self._costs.block(head, m.role, m.text) + thought for m, thought in zip(messages, thoughts, strict=True)
+        ]
         prefix = [0]
         for cost in blocks:
             prefix.append(prefix[-1] + cost)
@@ -225,16 +234,32 @@ class ContextWindow:
         # The real count decides; if the estimate was off, try the next smaller window.
         for option in options[len(options) - 1 if chosen is None else chosen :]:
             kept = [*messages[: option.pinned], *messages[option.start :]]
-            # An earlier reply's reasoning goes with it and the template decides whether it is sent: the
-            # measured costs leave it out (most templates drop it); where it is sent, the real count says so.
+            # An earlier reply's reasoning goes with it and the template decides whether it is sent.
             prompt = (*head, *(ChatMessage(m.role, m.text, m.reasoning) for m in kept))
             ids = self._prompt_ids(prompt) if with_ids else ()
             real = len(ids) if ids else self._counter.count_tokens(prompt)
             if real <= budget:
                 plan = self._result(prompt, kept, messages, option, real, frame, n_ctx, reserve, policy)
                 added = 0 if plain_newest is None else blocks[-1] - self._costs.block(head, "user", plain_newest.text)
-                return replace(plan, estimated_tokens=estimate(option), retrieved_tokens=added, prompt_ids=ids)
+                reasoning = sum(thoughts[: option.pinned]) + sum(thoughts[option.start :])
+                return replace(
+                    plan,
+                    estimated_tokens=estimate(option),
+                    retrieved_tokens=added,
+                    prompt_ids=ids,
+                    reasoning_tokens=reasoning,
+                    reasoning_left_out=self._reasoning_left_out(head, kept),
+                )
         raise self._no_fit(policy, head, messages, blocks, base, total, n_ctx, reserve)
+
+    def _reasoning_left_out(self, head: list[ChatMessage], kept: Sequence[WindowMessage]) -> int:
+        """The kept replies' reasoning that costs nothing (the template drops it), each counted as a
+        reply's text of its own less the template's markers around it."""
+        dropped = [m.reasoning for m in kept if m.reasoning and not self._costs.reasoning(head, m.text, m.reasoning)]
+        if not dropped:
+            return 0
+        markers = self._costs.block(head, "assistant", "")
+        return sum(max(self._costs.block(head, "assistant", text) - markers, 0) for text in dropped)
 
     def _prompt_ids(self, prompt: Sequence[ChatMessage]) -> tuple[int, ...]:
         counter = self._counter
@@ -394,7 +419,7 @@ class _BlockCosts:
     def __init__(self, counter: TokenCounter, max_entries: int = 8192) -> None:
         self._counter = counter
         self._max_entries = max_entries
-        self._blocks: OrderedDict[tuple[str, str, str], int] = OrderedDict()
+        self._blocks: OrderedDict[tuple[str, ...], int] = OrderedDict()
         self._frames: dict[tuple[str, ...], tuple[int, int]] = {}
 
     def frame(self, head: list[ChatMessage]) -> int:
@@ -421,10 +446,32 @@ class _BlockCosts:
             return cached
         before = [*head, _PROBE_USER] if role == "assistant" else [*head, _PROBE_USER, _PROBE_ASSISTANT]
         cost = self._counter.count_tokens([*before, ChatMessage(role, text)]) - self._count_cached(before)
+        self._remember(key, cost)
+        return cost
+
+    def reasoning(self, head: list[ChatMessage], text: str, reasoning: str) -> int:
+        """What an earlier reply's reasoning adds to its message where the template sends it (0 where it drops it).
+
+        Measured where such a reply stands in a real prompt, with a user's message after it: templates that
+        drop past reasoning (Qwen3) keep the reasoning of a reply after the last user message, the one being
+        written."""
+        system = head[0].content if head else ""
+        key = ("\0reasoning", system, text, reasoning)
+        cached = self._blocks.get(key)
+        if cached is not None:
+            self._blocks.move_to_end(key)
+            return cached
+        around = [*head, _PROBE_USER]
+        with_it = self._counter.count_tokens([*around, ChatMessage("assistant", text, reasoning), _PROBE_USER])
+        without = self._counter.count_tokens([*around, ChatMessage("assistant", text), _PROBE_USER])
+        cost = max(with_it - without, 0)
+        self._remember(key, cost)
+        return cost
+
+    def _remember(self, key: tuple[str, ...], cost: int) -> None:
         self._blocks[key] = cost
         if len(self._blocks) > self._max_entries:
             self._blocks.popitem(last=False)
-        return cost
 
     def _count_cached(self, messages: list[ChatMessage]) -> int:
         key = ("\0probe", "\0".join(m.role for m in messages), "\0".join(m.content for m in messages))

@@ -18,6 +18,7 @@ import llama_cpp
 
 from app.core.chat.context_window import EnginePlanner, PlanRequest, WindowPolicy, WindowTurn, reply_reserve
 from app.core.inference.engine import Engine
+from app.core.inference.sampling import SamplingParams
 from app.core.types.messages import ChatMessage
 
 PREVIEW_CHARS = 60
@@ -88,6 +89,8 @@ class InspectRequest:
     conversation: tuple[ChatMessage, ...]
     reserve: int  # max tokens; like a reply's plan, the room kept free is capped at a share of the context
     policy: WindowPolicy = WindowPolicy.ROLLING
+    # The chat's sampling: a thinking model's switch and effort change what the template writes. None: defaults.
+    sampling: SamplingParams | None = None
 
 
 def inspect_prompt(
@@ -147,6 +150,7 @@ def inspect_conversation(
     reserve: int,
     policy: WindowPolicy = WindowPolicy.ROLLING,
     planner: EnginePlanner | None = None,
+    sampling: SamplingParams | None = None,
 ) -> PromptInspection:
     """Plan the context window for the next turn with the chat's own planner, then inspect that prompt.
 
@@ -155,20 +159,24 @@ def inspect_conversation(
     for the reply (max tokens, capped at a share of the context) are exactly what the model
     gets. A leading system message is the system prompt. When the turn cannot be sent (the
     latest message alone is too long, or the policy says stop), the whole conversation is
-    inspected and the notice says why.
+    inspected and the notice says why. `sampling` is the chat's: a thinking model's prompt is planned
+    and rendered with its thinking switch and reasoning effort, as the reply's is.
     """
     system = conversation[0].content if conversation and conversation[0].role == "system" else ""
     turns = tuple(
         WindowTurn(i, m.role, m.content, m.reasoning) for i, m in enumerate(conversation) if m.role != "system"
     )
-    result = (planner or EnginePlanner(engine)).plan(PlanRequest("inspect", system, turns, reserve, policy))
-    if result.plan is None:
-        # The planner's reserve, for the summary beside its message (which names it too).
-        return inspect_prompt(engine, conversation, reserve=reply_reserve(reserve, engine.n_ctx), notice=result.error)
-    plan = result.plan
-    outside_ids = cast("tuple[int, ...]", plan.outside_ids)  # the turns' ids are their indexes (above)
-    left_out = [conversation[i] for i in sorted(set(outside_ids))]
-    return inspect_prompt(engine, plan.messages, left_out, plan.reserve, plan.notice)
+    request = PlanRequest("inspect", system, turns, reserve, policy, sampling=sampling)
+    result = (planner or EnginePlanner(engine)).plan(request)
+    with engine.thinking(sampling):
+        if result.plan is None:
+            # The planner's reserve, for the summary beside its message (which names it too).
+            reserve = reply_reserve(reserve, engine.n_ctx)
+            return inspect_prompt(engine, conversation, reserve=reserve, notice=result.error)
+        plan = result.plan
+        outside_ids = cast("tuple[int, ...]", plan.outside_ids)  # the turns' ids are their indexes (above)
+        left_out = [conversation[i] for i in sorted(set(outside_ids))]
+        return inspect_prompt(engine, plan.messages, left_out, plan.reserve, plan.notice)
 
 
 def byte_label(piece: bytes) -> str:

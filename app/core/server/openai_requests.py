@@ -5,7 +5,8 @@ Unknown fields are ignored, as the API's clients expect (they send `user`, `meta
 refused with a 400 that names it. Sampling bounds are the settings' own (`SAMPLING_FIELDS`),
 so the server accepts what the window accepts. llama-server's extra sampling fields
 (`top_k`, `min_p`, `repeat_penalty`) are honoured too, and its `reasoning_format` (where a
-thinking model's reasoning goes in the reply).
+thinking model's reasoning goes in the reply); a chat's thinking switch, effort and budget are
+read from the fields llama-server's, vLLM's and OpenAI's clients send (thinking_fields.py).
 
 Defaults where the request says nothing: OpenAI's request has no repeat penalty, so it is
 off (1.0); a chat reply may run until the context is full (capped by the server's max_tokens
@@ -23,6 +24,7 @@ from app.core.inference.token_probs import TOP_ALTERNATIVES
 from app.core.server.errors import invalid
 from app.core.server.grammar import response_format_grammar
 from app.core.server.reasoning_format import ReasoningFormat
+from app.core.server.thinking_fields import thinking_values
 from app.core.types.messages import ChatMessage
 
 NUMBER_FIELDS = ("temperature", "top_p", "presence_penalty", "frequency_penalty", "min_p", "repeat_penalty")
@@ -69,7 +71,9 @@ def parse_chat(body: Mapping[str, Any], limits: Limits) -> ChatRequest:
     top = _at_most_recorded("top_logprobs", top_logprobs or 0)
     return ChatRequest(
         messages=_messages(body.get("messages")),
-        params=_sampling(body, limits, limits.max_tokens, ("max_completion_tokens", "max_tokens")),
+        params=replace(
+            _sampling(body, limits, limits.max_tokens, ("max_completion_tokens", "max_tokens")), **thinking_values(body)
+        ),
         model=_model(body),
         stream=_bool(body, "stream"),
         include_usage=_include_usage(body),

@@ -15,7 +15,11 @@ clients that read it (Glassbox's own remote backend among them).
 
 Log probabilities are the model's own distribution (the softmax of its raw logits) before
 the sampling settings reshape it, as the glass box shows them; OpenAI's are after. Only
-the tokens that made it into the reply are listed (not those of a stop string).
+the tokens that made it into the reply are listed (not those of a stop string). A thinking
+model's reasoning tokens are left out: `logprobs.content` lists the answer's tokens, in step
+with `content`, as OpenAI's reasoning models list only the answer's; the reasoning is counted in
+`usage.completion_tokens_details.reasoning_tokens`. (With `reasoning_format: none` the reasoning
+is inside `content` but still has no logprobs.)
 """
 
 from __future__ import annotations
@@ -176,18 +180,31 @@ def chat_logprobs(done: ReplyDone, top: int) -> Iterator[dict[str, Any]]:
 
 
 def reply_steps(done: ReplyDone) -> Iterator[tuple[TokenStep, str]]:
-    """The trace's steps up to the end of the reply's text, each with the part of the text it wrote.
+    """The trace's steps of the answer, up to the end of its text, each with the part of the text it wrote.
 
-    A stop string's tokens are in the trace but not in the text: they are left out. A step in
-    the middle of a character writes "" and its neighbour the whole character."""
+    A thinking model's trace starts with its reasoning's tokens (the block's markers among them),
+    `stats.reasoning_tokens` of them: they are skipped, and of the answer's first step only what
+    follows the block counts (one token may end the block and start the answer). A stop string's
+    tokens are in the trace but not in the text: they are left out. A step in the middle of a
+    character writes "" and its neighbour the whole character."""
     trace = done.trace or TokenTrace()
+    steps = trace.steps[done.stats.reasoning_tokens :]
     written = 0
-    for step in trace.steps:
+    for index, step in enumerate(steps):
         if written >= len(done.text):
             return
-        piece = done.text[written : written + len(step.text)]
+        text = step.text
+        if index == 0 and done.stats.reasoning_tokens:
+            text = text[_answer_start(text, done.text) :]
+        piece = done.text[written : written + len(text)]
         written += len(piece)
         yield step, piece
+
+
+def _answer_start(step_text: str, answer: str) -> int:
+    """Where the answer begins in the text of its first token: after the end of the block and the blank
+    lines after it, which the answer does not keep."""
+    return next(at for at in range(len(step_text) + 1) if answer.startswith(step_text[at:]))
 
 
 def _token_text(step: TokenStep) -> str:

@@ -1,9 +1,11 @@
 """The context meter: how much of the model's context the next turn takes, and what fell out of it.
 
 A bar in four parts: the system prompt with the chat template's frame, the conversation
-the model still sees, the room kept for the reply, and what is free. Under it one line in
-words, e.g. "This chat uses 1,234 of 2,048 tokens; 512 are kept free for the reply · 3 earlier
-messages are outside the window".
+the model still sees, the room kept for the reply, and what is free. Where the model's template
+sends earlier replies' reasoning back (most thinking models' templates drop it), the conversation's
+share of it is a part of its own; where it drops it, the tooltip says about how much room that
+saves. Under the bar one line in words, e.g. "This chat uses 1,234 of 2,048 tokens; 512 are kept
+free for the reply · 3 earlier messages are outside the window".
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from app.ui.widgets.theme import Tone, colours, set_tone
 
 
 def _segment_colour(key: str) -> QColor:
-    """A segment's colour from the theme: frame, conversation, reserve, free or error."""
+    """A segment's colour from the theme: frame, conversation, reasoning, reserve, free or error."""
     return colours().qcolor(f"meter_{key}")
 
 
@@ -77,9 +79,11 @@ class ContextMeter(QWidget):
         self.plan = plan
         n_ctx = max(plan.n_ctx, 1)
         conversation = max(plan.prompt_tokens - plan.frame_tokens, 0)
+        reasoning = min(plan.reasoning_tokens, conversation)
         self.bar.parts = [
             ("frame", plan.frame_tokens / n_ctx),
-            ("conversation", conversation / n_ctx),
+            ("conversation", (conversation - reasoning) / n_ctx),
+            *([("reasoning", reasoning / n_ctx)] if reasoning else []),
             ("reserve", plan.reserve / n_ctx),
         ]
         self.bar.update()
@@ -89,6 +93,9 @@ class ContextMeter(QWidget):
             reserve=number(plan.reserve),
             n_ctx=number(plan.n_ctx),
         )
+        if reasoning:
+            thoughts = self.tr("{reasoning} of them are earlier replies' reasoning")
+            text += " · " + fill(thoughts, reasoning=number(reasoning))
         if ESTIMATE_NOTICE in plan.notice:
             text += " " + self.tr("(estimated)")
         outside = len(plan.outside_ids)
@@ -98,7 +105,7 @@ class ContextMeter(QWidget):
             text += " · " + self.tr("%n earlier messages are outside the window", "", outside)
         self.label.setText(text)
         set_tone(self.label, Tone.NOTE)
-        self.setToolTip(
+        lines = [
             fill(
                 self.tr(
                     "What the model gets on the next turn:\n"
@@ -110,8 +117,16 @@ class ContextMeter(QWidget):
                 reserve=number(plan.reserve),
                 free=number(max(plan.n_ctx - plan.used_tokens, 0)),
             )
-            + (f"\n{plan.notice}" if plan.notice else "")
-        )
+        ]
+        if reasoning:
+            part = self.tr("of the conversation, earlier replies' reasoning: {reasoning}")
+            lines.append(fill(part, reasoning=number(reasoning)))
+        if plan.reasoning_left_out:
+            saved = self.tr("earlier replies' reasoning the model's template leaves out: about {reasoning}")
+            lines.append(fill(saved, reasoning=number(plan.reasoning_left_out)))
+        if plan.notice:
+            lines.append(plan.notice)
+        self.setToolTip("\n".join(lines))
 
     def set_error(self, message: str) -> None:
         """The next turn does not fit (the policy stops, or a message is too long): say why."""

@@ -207,8 +207,9 @@ class ChatReplies(QObject):
         """The turn could not go on (the window refused it, the engine failed): what was written is kept
         as a failed reply; an empty one is dropped. The banner says why and offers to write it again.
 
-        A thinking model's reply keeps its parts as they streamed: `partial` holds the reply's text
-        whole, the reasoning in it too."""
+        A thinking model's reply keeps its parts as they streamed: `partial` is the answer so far (the turn
+        keeps the reasoning apart), and the reasoning is the one recorded as it streamed, saved with the
+        message as its reasoning (a failure inside the block leaves no answer)."""
         self.state.reply_ended()
         reasoning = self.session.recorded_reasoning()
         answer = self.session.recorded_text() if reasoning else partial

@@ -224,13 +224,13 @@ class GlassBox(QObject):
     # ---- prompt inspector ----------------------------------------------------------
 
     def inspect_request(self) -> InspectRequest:
-        """The next turn as the chat would plan it, with the draft when the panel asks for it."""
+        """The next turn as the chat would plan it (its thinking switch too), with the draft when the panel asks."""
         conversation = list(self.chat.conversation())
         draft = self.composer.toPlainText().strip()
         if draft and self.prompt_panel.include_draft.isChecked():
             conversation.append(ChatMessage("user", draft))
         used = self.chat.effective()
-        return InspectRequest(tuple(conversation), used.sampling.max_tokens, used.window_policy)
+        return InspectRequest(tuple(conversation), used.sampling.max_tokens, used.window_policy, used.sampling)
 
     def refresh_prompt(self) -> None:
         """Ask the worker for the prompt of the next turn, when the panel is on screen.

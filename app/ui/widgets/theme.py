@@ -84,6 +84,7 @@ class Colours:
     # context meter segments
     meter_frame: str
     meter_conversation: str
+    meter_reasoning: str  # earlier replies' reasoning the template sends, inside the conversation
     meter_reserve: str
     meter_free: str
     meter_error: str
@@ -195,7 +196,7 @@ class Colours:
             pairs.append(ContrastPair(f"{severity} notice", notice.text, notice.background, text))
         for name in ("fit_gpu", "fit_partial", "fit_ram", "fit_none"):
             pairs.append(ContrastPair(name, getattr(self, name), self.base, text))
-        for name in ("meter_frame", "meter_conversation", "meter_reserve", "meter_error"):
+        for name in ("meter_frame", "meter_conversation", "meter_reasoning", "meter_reserve", "meter_error"):
             pairs.append(ContrastPair(f"{name} against the free part", getattr(self, name), self.meter_free, graphic))
         for name in ("zone_fits", "zone_tight", "zone_wont_fit"):
             pairs.append(ContrastPair(name, getattr(self, name), self.window, graphic))
@@ -250,6 +251,7 @@ LIGHT = Colours(
     info_notice=NoticeColours("#e8f1fd", "#9fc0ee", "#19457a"),
     meter_frame="#6a45b0",
     meter_conversation="#1565c0",
+    meter_reasoning="#00796b",
     meter_reserve="#4d86c6",
     meter_free="#e6e9ec",
     meter_error="#c62828",
@@ -307,6 +309,7 @@ DARK = Colours(
     info_notice=NoticeColours("#18283f", "#3d5f8f", "#a8c8fa"),
     meter_frame="#b39ddb",
     meter_conversation="#64b5f6",
+    meter_reasoning="#4db6ac",
     meter_reserve="#4f88b8",
     meter_free="#2c2e33",
     meter_error="#ef5350",

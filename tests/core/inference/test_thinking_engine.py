@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from app.core.chat.context_window import EnginePlanner, PlanRequest, WindowTurn
+from app.core.chat.prompt_inspector import inspect_conversation
 from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY
 from app.core.types.load import LoadConfig
@@ -109,3 +111,22 @@ def test_the_next_turns_prompt_has_no_past_reasoning_where_the_template_drops_it
     assert "two and two make four" not in prompt and "Four." in prompt
     without = [*QUESTION, ChatMessage("assistant", "Four."), ChatMessage("user", "And three?")]
     assert thinking_engine.prompt_tokens(later) == thinking_engine.prompt_tokens(without)
+
+
+def test_the_prompt_inspector_shows_the_prompt_with_the_chats_thinking_switch(thinking_engine: Engine) -> None:
+    off = replace(GREEDY, max_tokens=8, thinking=False)
+    inspected = inspect_conversation(thinking_engine, QUESTION, reserve=8, sampling=off)
+    assert inspected.text.endswith("<|im_start|>assistant\n<think></think>\n\n")
+    with thinking_engine.thinking(off):
+        assert [t.token_id for t in inspected.tokens] == thinking_engine.prompt_tokens(QUESTION)
+    on = inspect_conversation(thinking_engine, QUESTION, reserve=8, sampling=replace(off, thinking=True))
+    assert on.text.endswith("<|im_start|>assistant\n")
+
+
+def test_the_window_counts_no_past_reasoning_where_the_template_drops_it(thinking_engine: Engine) -> None:
+    earlier = WindowTurn("a1", "assistant", "Four.", "two and two make four " * 20)
+    turns = (WindowTurn("u1", "user", "What is two plus two?"), earlier, WindowTurn("u2", "user", "And three?"))
+    plan = EnginePlanner(thinking_engine).plan(PlanRequest("meter", "", turns, reserve=64)).plan
+    assert plan is not None and plan.kept_ids == ("u1", "a1", "u2")
+    assert plan.reasoning_tokens == 0 and plan.estimated_tokens == plan.prompt_tokens
+    assert plan.reasoning_left_out >= 100  # 100 words' tokens that the prompt does not carry

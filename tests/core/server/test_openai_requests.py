@@ -158,3 +158,49 @@ def test_a_completion_request_reads_its_prompt_and_the_legacy_logprobs() -> None
 )
 def test_a_wrong_completion_field_is_named(body: dict[str, Any], field: str) -> None:
     assert refused_field(parse_completion, body) == field
+
+
+def test_a_chats_thinking_switch_effort_and_budget_are_read_from_other_servers_fields() -> None:
+    default = parse_chat({"messages": HI}, LIMITS).params
+    assert (default.thinking, default.reasoning_budget) == (True, 0)
+    off = parse_chat({"messages": HI, "chat_template_kwargs": {"enable_thinking": False}}, LIMITS).params
+    assert off.thinking is False
+    assert parse_chat({"messages": HI, "reasoning_effort": "high"}, LIMITS).params.reasoning_effort == "high"
+    in_kwargs = parse_chat({"messages": HI, "chat_template_kwargs": {"reasoning_effort": "low"}}, LIMITS).params
+    assert in_kwargs.reasoning_effort == "low"
+    for name in ("thinking_budget_tokens", "reasoning_budget_tokens"):
+        assert parse_chat({"messages": HI, name: 300}, LIMITS).params.reasoning_budget == 300
+    both = {"messages": HI, "reasoning_budget_tokens": 100, "thinking_budget_tokens": 200}
+    assert parse_chat(both, LIMITS).params.reasoning_budget == 100  # llama-server's own name wins
+
+
+def test_a_budget_of_minus_one_is_no_limit_and_zero_is_no_thinking_as_in_llama_server() -> None:
+    unlimited = parse_chat({"messages": HI, "thinking_budget_tokens": -1}, LIMITS).params
+    assert (unlimited.thinking, unlimited.reasoning_budget) == (True, 0)
+    none = parse_chat({"messages": HI, "thinking_budget_tokens": 0}, LIMITS).params
+    assert none.thinking is False
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "reason"),
+    [
+        ({"chat_template_kwargs": ["enable_thinking"]}, "chat_template_kwargs", "must be an object"),
+        ({"chat_template_kwargs": {"enable_thinking": "no"}}, "chat_template_kwargs.enable_thinking", "true or false"),
+        ({"reasoning_effort": "extreme"}, "reasoning_effort", "low, medium, high"),
+        ({"chat_template_kwargs": {"reasoning_effort": 3}}, "chat_template_kwargs.reasoning_effort", "low, medium"),
+        ({"thinking_budget_tokens": -5}, "thinking_budget_tokens", "between -1 (no limit) and 32768"),
+        ({"reasoning_budget_tokens": 10**6}, "reasoning_budget_tokens", "between -1"),
+        ({"thinking_budget_tokens": "many"}, "thinking_budget_tokens", "whole number"),
+    ],
+)
+def test_a_wrong_thinking_field_is_refused_with_the_reason(body: dict[str, Any], field: str, reason: str) -> None:
+    with pytest.raises(ApiError) as refused:
+        parse_chat({"messages": HI, **body}, LIMITS)
+    assert refused.value.status == 400 and refused.value.param == field
+    assert reason in refused.value.message
+
+
+def test_a_long_wrong_effort_is_quoted_cut_short() -> None:
+    with pytest.raises(ApiError) as refused:
+        parse_chat({"messages": HI, "reasoning_effort": "x" * 10_000}, LIMITS)
+    assert len(refused.value.message) < 200

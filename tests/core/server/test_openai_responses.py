@@ -127,3 +127,43 @@ def test_stream_deltas_carry_the_reasoning_in_reasoning_content_as_llama_server_
 def test_a_stream_asked_for_none_or_deepseek_legacy_sends_the_reasoning_inside_the_content() -> None:
     expected = [{"content": "<think>2 +"}, {"content": " 2."}, {"content": "</think>\n\n4"}, {"content": "."}]
     assert deltas(ReasoningFormat.NONE) == deltas(ReasoningFormat.DEEPSEEK_LEGACY) == expected
+
+
+# <think> "2 +" " 2." "</think>" "\n\n" then the answer "4" "." : the trace holds every token the model wrote.
+THINKING_TRACE = TokenTrace(
+    [
+        step(10, "<think>", 0.9),
+        step(11, "2 +", 0.8),
+        step(12, " 2.", 0.7),
+        step(13, "</think>", 0.6),
+        step(14, "\n\n", 0.5),
+        step(15, "4", 0.4),
+        step(16, ".", 0.3),
+    ]
+)
+
+
+def test_logprobs_list_the_answers_tokens_only_in_step_with_the_content() -> None:
+    done = ReplyDone(
+        "4.",
+        ReplyStats(completion_tokens=7, reasoning_tokens=5, stop_reason=StopReason.END_OF_TEXT),
+        trace=THINKING_TRACE,
+        reasoning="2 + 2.",
+    )
+    assert [(step.token_id, piece) for step, piece in reply_steps(done)] == [(15, "4"), (16, ".")]
+    choice = chat_response(IDENTITY, done, 1, ReasoningFormat.AUTO)["choices"][0]
+    assert [entry["token"] for entry in choice["logprobs"]["content"]] == ["4", "."]
+
+
+def test_a_token_that_ends_the_block_and_starts_the_answer_writes_only_the_answers_part() -> None:
+    trace = TokenTrace(
+        [step(10, "<think>", 0.9), step(11, "2 + 2.", 0.8), step(12, "</think>\n\nIt", 0.7), step(13, " is 4", 0.6)]
+    )
+    done = ReplyDone(
+        "It is 4",
+        ReplyStats(completion_tokens=4, reasoning_tokens=2, stop_reason=StopReason.END_OF_TEXT),
+        trace=trace,
+        reasoning="2 + 2.",
+    )
+    assert [(step.token_id, piece) for step, piece in reply_steps(done)] == [(12, "It"), (13, " is 4")]
+    assert [entry["token"] for entry in chat_logprobs(done, 0)] == ["</think>\n\nIt", " is 4"]

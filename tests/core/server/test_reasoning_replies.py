@@ -69,7 +69,9 @@ class ThinkingBackend(LocalBackend):
             reasoning_s=0.25,
             stop_reason=StopReason.END_OF_TEXT,
         )
-        trace = TokenTrace([TokenStep(200 + i, t, 0.5, (Alternative(200 + i, t, 0.5),)) for i, t in enumerate(ANSWER)])
+        # As the engine records it: every token, the reasoning's (its markers too) before the answer's.
+        written = ["<think>", *REASONING, "</think>", *ANSWER]
+        trace = TokenTrace([TokenStep(100 + i, t, 0.5, (Alternative(100 + i, t, 0.5),)) for i, t in enumerate(written)])
         yield ReplyDone(ANSWER_TEXT, stats, trace=trace if token_probabilities else None, reasoning=REASONING_TEXT)
 
 
@@ -157,6 +159,14 @@ def test_a_stream_with_logprobs_sends_the_reasoning_first_and_the_answers_tokens
     reasoning = "".join(extra(choice.delta).get("reasoning_content") or "" for choice in choices)
     tokens = [entry.token for choice in choices if choice.logprobs for entry in choice.logprobs.content or []]
     assert (reasoning, tokens) == (REASONING_TEXT, ANSWER)
+
+
+def test_a_whole_reply_with_logprobs_lists_the_answers_tokens_only(client: openai.OpenAI) -> None:
+    reply = client.chat.completions.create(model="thinker", messages=HI, logprobs=True)  # type: ignore[arg-type]
+    choice = reply.choices[0]
+    assert choice.logprobs is not None and choice.logprobs.content is not None
+    assert [entry.token for entry in choice.logprobs.content] == ANSWER
+    assert "".join(entry.token for entry in choice.logprobs.content) == choice.message.content
 
 
 def test_a_reasoning_format_llama_server_does_not_know_is_refused_with_the_ones_it_does(client: openai.OpenAI) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from pytestqt.qtbot import QtBot
 
@@ -56,3 +58,25 @@ def test_a_turn_that_cannot_be_sent_shows_why_in_red(meter: ContextMeter) -> Non
     assert meter.plan is None
     meter.clear()
     assert "load a model" in meter.label.text()
+
+
+def test_earlier_replies_reasoning_the_template_sends_is_a_part_of_its_own(meter: ContextMeter) -> None:
+    meter.set_plan(replace(plan(prompt=1234, frame=34, reserve=512, outside=0), reasoning_tokens=200))
+    fractions = dict(meter.bar.parts)
+    assert fractions["conversation"] == pytest.approx(1000 / 2048)
+    assert fractions["reasoning"] == pytest.approx(200 / 2048)
+    assert [key for key, _ in meter.bar.parts] == ["frame", "conversation", "reasoning", "reserve"]
+    assert "200 of them are earlier replies' reasoning" in meter.label.text()
+    assert "earlier replies' reasoning: 200" in meter.toolTip()
+
+
+def test_a_plan_without_past_reasoning_has_no_reasoning_part(meter: ContextMeter) -> None:
+    meter.set_plan(plan(prompt=1234, frame=34, reserve=512, outside=0))
+    assert "reasoning" not in dict(meter.bar.parts)
+    assert "reasoning" not in meter.label.text()
+
+
+def test_the_tooltip_says_how_much_past_reasoning_the_template_leaves_out(meter: ContextMeter) -> None:
+    meter.set_plan(replace(plan(prompt=1234, frame=34, reserve=512, outside=0), reasoning_left_out=1500))
+    assert "earlier replies' reasoning the model's template leaves out: about 1,500" in meter.toolTip()
+    assert "reasoning" not in dict(meter.bar.parts)

@@ -192,7 +192,9 @@ class EngineSession:
     def inspect(self, request: InspectRequest) -> PromptInspection:
         if not self.engine.is_loaded:
             raise EngineError(N_("No model is loaded yet: the prompt depends on the model's template and tokenizer."))
-        return inspect_conversation(self.engine, request.conversation, request.reserve, request.policy, self.planner)
+        return inspect_conversation(
+            self.engine, request.conversation, request.reserve, request.policy, self.planner, request.sampling
+        )
 
     def count_tokens(self, text: str) -> int:
         return len(self.engine.tokenize(text, special=False))
