@@ -4,10 +4,12 @@ One serial run spent its minutes on a few heavy things in a row. The lanes split
 
 - unit: every test that loads no model, on every core at once (pytest-xdist);
 - model: the tests that load the real starter model, the main-window tests among them (marker
-  `requires_model`), in one process: llama.cpp decodes with a team of OpenMP threads, one a core,
-  that spin at a barrier for every graph node, so two workers decoding at once on two cores wait on
-  each other's threads (see app/bench/streaming.py: in_own_thread); a trial with two workers on a loaded
-  machine had a prompt evaluation run past the 300 s timeout;
+  `requires_model`), on every core. llama.cpp decodes with a team of OpenMP threads, one a core, that
+  spin at a barrier for every graph node, so two processes decoding at once with a team each wait on
+  each other's threads (see app/bench/streaming.py: in_own_thread; a trial of two such workers on a
+  loaded machine had a prompt evaluation run past the 300 s timeout). Every lane therefore runs with
+  OMP_THREAD_LIMIT=1 (LANE_ENVIRONMENT): a decode is one thread, and the cores go to more processes
+  instead, which also keeps the model lane from starving the lanes beside it;
 - bundle: the PyInstaller bundle built and run as a user would (marker `slow`);
 - static: ruff, the formatter, mypy and the import contracts, once (tests/test_static_checks.py,
   tests/test_architecture.py).
@@ -43,6 +45,8 @@ STATIC_TESTS = ("tests/test_static_checks.py", "tests/test_architecture.py")
 CLOSING_LINE = re.compile(r"^=+ (?P<counts>.+) in [\d.]+s\b.* =+$")
 COUNT = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed)\b")
 CI_STEPS = "GLASSBOX_CI_STEPS"  # the file where .ci/run writes the minutes of its steps before the lanes
+# What every lane's processes run with: one OpenMP thread for each decode (see the model lane above).
+LANE_ENVIRONMENT = {"OMP_THREAD_LIMIT": "1"}
 NO_TESTS_RAN = 5  # pytest's exit status when a lane selected nothing: a lane that tests nothing is a fault
 
 
@@ -70,7 +74,7 @@ def steps(workers: int) -> list[list[Lane]]:
     return [
         [Lane("unit", "not requires_model and not slow", ignored=STATIC_TESTS, workers=workers)],
         [
-            Lane("model", "requires_model and not slow", ignored=STATIC_TESTS),
+            Lane("model", "requires_model and not slow", ignored=STATIC_TESTS, workers=workers),
             Lane("bundle", "slow", ignored=STATIC_TESTS),
             Lane("static", paths=STATIC_TESTS),
         ],
@@ -92,7 +96,13 @@ class LaneRun:
         started = time.monotonic()
         command = [sys.executable, "-m", "pytest", *self.lane.pytest_args()]
         with subprocess.Popen(
-            command, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
+            command,
+            cwd=REPO_ROOT,
+            env={**os.environ, **LANE_ENVIRONMENT},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
         ) as process:
             assert process.stdout is not None
             for line in process.stdout:

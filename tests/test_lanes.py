@@ -15,7 +15,7 @@ import pytest
 from _pytest.mark.expression import Expression
 
 from tests import lanes
-from tests.lanes import Lane
+from tests.lanes import Lane, LaneRun
 from tests.repo import REPO_ROOT
 
 STATIC_FILE = lanes.STATIC_TESTS[0]
@@ -37,11 +37,25 @@ def test_every_test_runs_in_exactly_one_lane(path: str, marks: set[str]) -> None
     assert len([lane for lane in every_lane if runs_test(lane, path, marks)]) == 1
 
 
-def test_the_unit_lane_runs_on_every_worker_and_the_others_in_one_process() -> None:
+def test_the_unit_and_model_lanes_run_on_every_worker_and_the_others_in_one_process() -> None:
     workers = {lane.name: lane.workers for step in lanes.steps(workers=3) for lane in step}
-    assert workers == {"unit": 3, "model": 1, "bundle": 1, "static": 1}
+    assert workers == {"unit": 3, "model": 3, "bundle": 1, "static": 1}
     unit = next(lane for step in lanes.steps(workers=3) for lane in step if lane.name == "unit")
     assert unit.pytest_args()[-2:] == ["-n", "3"]
+
+
+def test_every_lane_decodes_on_one_openmp_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes decoding at once, each with a team of a thread a core, spin at each other's barriers."""
+    (tmp_path / "test_env.py").write_text(
+        "import os\n\n\ndef test_env():\n    assert os.environ['OMP_THREAD_LIMIT'] == '1'\n"
+    )
+    monkeypatch.delenv("OMP_THREAD_LIMIT", raising=False)
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    run = LaneRun(Lane("env", paths=(str(tmp_path / "test_env.py"),)))
+
+    run.run(echo=False)
+
+    assert run.passed, run.text()
 
 
 def test_a_failing_lane_fails_the_run_and_the_log_gives_each_step_and_lanes_closing_line_and_minutes(
