@@ -127,7 +127,7 @@ class CallRecord:
 @dataclass(frozen=True)
 class ToolSettings:
     family: ToolFamily
-    forced: str = ""  # a tool the first reply must call ("" free)
+    forced: tuple[str, ...] = ()  # tools one of which the first reply must call (none: it is free)
     max_rounds: int = DEFAULT_MAX_ROUNDS
     timeout_s: float | None = None  # per call (None: the caller's own)
 
@@ -185,10 +185,8 @@ class ToolRoundsStep:
                 messages += (ChatMessage("tool", record.result, tool_call_id=call.id),)
 
     def _forced_grammar(self) -> str:
-        forced = self._tools.get(self._settings.forced)
-        if forced is None:
-            return ""
-        return tool_call_grammar(self._settings.family, [forced.spec])
+        forced = [self._tools[name].spec for name in self._settings.forced if name in self._tools]
+        return tool_call_grammar(self._settings.family, forced) if forced else ""
 
     def _generate_once(
         self,

@@ -18,7 +18,6 @@ import pytest
 from app.core.backends.local.backend import LocalBackend
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowPlan, WindowPolicy
 from app.core.inference.sampling import SamplingParams
-from app.core.reasoning.tool_formats import ToolFamily
 from app.core.support.stop_flag import StopFlag
 from app.core.tools.manager import McpManager, Timeouts
 from app.core.turn.steps import PlanStep, TurnState
@@ -89,7 +88,7 @@ def run_turn(
 
     recorder, records = Recorder(), []
     tools = offered_tools(manager.tools(server))
-    settings = ToolSettings(ToolFamily(backend.tool_format.family), forced=forced, max_rounds=2)
+    settings = ToolSettings(backend.tool_format.family, forced=(forced,), max_rounds=2)
     rounds = ToolRoundsStep(generate, manager, tools, ToolPermissions(ask=ask), settings, records.append)
     request = PlanRequest("reply", "", (Said("u1", "user", "What time is it in Paris?"),), 48)
     turn = Turn([PlanStep(plan), rounds], TurnState(request), recorder)
