@@ -442,14 +442,17 @@ class _ChatStream(_StreamShape):
         return self._chunks.piece(piece)
 
     def buffered(self, done: ReplyDone) -> str:
-        """The reasoning in one chunk, then the answer's tokens, each with its probabilities."""
+        """The reasoning in one chunk, then the answer's tokens, each with its probabilities (a tool call's
+        tokens are held back as in a live stream: the call comes whole at the end)."""
         if self._top is None:
             return ""
         reasoning = self._chunks.piece(TokenPiece(done.reasoning, -1, ReplyPart.REASONING)) if done.reasoning else ""
-        entries = iter(chat_logprobs(done, self._top))
-        return reasoning + "".join(
-            self._chunks.piece(TokenPiece(piece, -1), [next(entries)]) for _step, piece in reply_steps(done)
-        )
+        chunks = []
+        for (_step, piece), entry in zip(reply_steps(done), chat_logprobs(done, self._top), strict=True):
+            text = self._calls.text(piece) if piece else piece
+            if text or not piece:
+                chunks.append(self._chunks.piece(TokenPiece(text, -1), [entry]))
+        return reasoning + "".join(chunks)
 
     def finish(self, done: ReplyDone) -> str:
         answer = self._calls.finish()

@@ -151,3 +151,16 @@ def test_bad_tool_fields_are_refused_naming_the_field(server: ApiServer, fields:
     assert response.status_code == 400
     assert response.json()["error"]["param"].startswith(param.split(".")[0])
     assert param in response.json()["error"]["message"]
+
+
+def test_with_logprobs_a_streamed_call_is_still_a_call_and_not_text(client: openai.OpenAI) -> None:
+    stream = client.chat.completions.create(
+        model="any", messages=ASK, tools=[TIME_TOOL], tool_choice=NAMED, stream=True, logprobs=True, **GREEDY
+    )
+    chunks = [chunk for chunk in stream if chunk.choices]
+
+    text = "".join(chunk.choices[0].delta.content or "" for chunk in chunks)
+    calls = [call for chunk in chunks for call in chunk.choices[0].delta.tool_calls or []]
+    assert "tool_call" not in text
+    assert [call.function.name for call in calls if call.function] == ["get_current_time"]
+    assert chunks[-1].choices[0].finish_reason == "tool_calls"
