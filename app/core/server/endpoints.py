@@ -59,7 +59,7 @@ from app.core.server.openai_responses import (
 from app.core.server.reasoning_format import ReasoningInContent
 from app.core.server.replies import ReplyCancelled, ReplyRun, ReplyStart
 from app.core.server.request_log import CLIENT_CLOSED, RequestLog, RequestRecord
-from app.core.server.tool_calling import TOOL_CALLS, ReplyToolCalls, forced_call_grammar, read_reply_calls
+from app.core.server.tool_calling import TOOL_CALLS, ReplyToolCalls, call_grammar, read_reply_calls
 from app.core.types.errors import PromptTooLong
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart, TokenPiece
@@ -226,7 +226,7 @@ class _Endpoints:
             chat = parse_chat(await self._body(request), self._core.limits)
             call.model, call.stream, call.messages = model, chat.stream, chat.messages
             family = self._core.backend.tool_format.family
-            grammar = forced_call_grammar(family, chat.tools) or chat.grammar  # a forced call outranks the format
+            grammar = call_grammar(family, chat.tools) if chat.tools.forced or not chat.grammar else chat.grammar
             run, first = await self._start(
                 request,
                 lambda backend, stop: backend.stream_chat(

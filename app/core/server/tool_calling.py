@@ -5,7 +5,8 @@ The tools are offered through the model's own chat template (its tool-call famil
 are written and how the calls are read back, app/core/reasoning/tool_formats.py). `tool_choice`:
 `auto` lets the model answer or call; `none` offers nothing, so the reply is text; `required` and a
 named function make the reply one call, under a grammar built from the tools' schemas (so it parses
-and obeys the schema). `parallel_tool_calls: false` keeps the reply's first call only.
+and obeys the schema); under `auto` that grammar is lazy: it holds once the model starts a call.
+`parallel_tool_calls: false` keeps the reply's first call only.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 
 from app.core.reasoning.tool_calls import ParsedAnswer, ToolCallSplitter
 from app.core.reasoning.tool_formats import ToolFamily
-from app.core.reasoning.tool_grammar import tool_call_grammar
+from app.core.reasoning.tool_grammar import lazy_tool_grammar, tool_call_grammar
 from app.core.server.errors import ApiError, invalid
 from app.core.server.grammar import schema_converter, strict_json_strings
 from app.core.types.tools import EMPTY_PARAMETERS, ToolCall, ToolSpec
@@ -144,13 +145,15 @@ def answered_call_id(message: Mapping[str, Any], where: str) -> str:
     return value
 
 
-def forced_call_grammar(family: ToolFamily, request: ToolRequest) -> str:
-    """The grammar that makes the reply one call of the forced tools ("" when the reply is free)."""
-    forced = request.forced
-    if not forced:
-        return ""
+def call_grammar(family: ToolFamily, request: ToolRequest) -> str:
+    """The grammar that makes the reply one call of the forced tools; where the reply is free, the lazy
+    grammar that holds its calls to their schemas once one starts ("" with no tools offered)."""
     try:
-        return strict_json_strings(tool_call_grammar(family, forced, schema_converter()))
+        if request.forced:
+            return strict_json_strings(tool_call_grammar(family, request.forced, schema_converter()))
+        if request.offered:
+            return strict_json_strings(lazy_tool_grammar(family, request.offered, schema_converter()))
+        return ""
     except ApiError:
         raise
     except (AssertionError, AttributeError, KeyError, TypeError, ValueError, RecursionError) as error:

@@ -5,8 +5,9 @@ After each reply the model wrote, its tool calls are read in its template's fami
 first, unless they said always for that tool; then run on its MCP server with a timeout and the
 turn's stop flag, so a Stop cancels it), then "read" (the result, or why there is none, goes back
 to the model as a tool message). Then the model writes again. A forced tool choice constrains the
-first reply only, under a grammar from the tool's schema; the last round of the step limit offers
-no tools, so the model has to answer.
+first reply only, under a grammar from the tool's schema; the other replies get the lazy grammar that
+holds a call to its schema once the model starts one. The last round of the step limit offers no
+tools, so the model has to answer.
 
 Nothing here stops a turn on a failed tool: a denial, an unknown tool, a timeout or a server that
 died is the result the model reads, and the user sees it on the call's step.
@@ -24,7 +25,7 @@ from typing import Any, Protocol
 
 from app.core.reasoning.tool_calls import parse_tool_calls
 from app.core.reasoning.tool_formats import ToolFamily
-from app.core.reasoning.tool_grammar import tool_call_grammar
+from app.core.reasoning.tool_grammar import lazy_tool_grammar, tool_call_grammar
 from app.core.support.formatting import fill
 from app.core.support.stop_flag import StopFlag
 from app.core.support.user_text import N_
@@ -158,15 +159,15 @@ class ToolRoundsStep:
             raise TurnFailed(N_("The reply cannot be written: its context window was not planned."))
         messages = tuple(state.plan.messages)
         specs = tuple(tool.spec for tool in self._tools.values())
-        grammar = self._forced_grammar()
+        forced = self._forced_grammar()
         for round_number in range(self._settings.max_rounds):
             last = round_number == self._settings.max_rounds - 1
             offered = () if last else specs
             if round_number:
                 sink.step_started(self.name)
                 state.partial, state.reasoning, state.done = "", "", None
+            grammar = (forced if not round_number else "") or (self._lazy_grammar(specs) if offered else "")
             self._generate_once(messages, offered, grammar, state, stop, sink)
-            grammar = ""
             if state.done is None or stop.is_set() or not offered:
                 return
             parsed = parse_tool_calls(state.done.text, self._settings.family)
@@ -187,6 +188,9 @@ class ToolRoundsStep:
     def _forced_grammar(self) -> str:
         forced = [self._tools[name].spec for name in self._settings.forced if name in self._tools]
         return tool_call_grammar(self._settings.family, forced) if forced else ""
+
+    def _lazy_grammar(self, specs: tuple[ToolSpec, ...]) -> str:
+        return lazy_tool_grammar(self._settings.family, specs)
 
     def _generate_once(
         self,

@@ -19,7 +19,7 @@ from app.core.reasoning.tool_formats import (
     template_message,
     tool_format,
 )
-from app.core.reasoning.tool_grammar import tool_call_grammar
+from app.core.reasoning.tool_grammar import lazy_tool_grammar, lazy_triggers, tool_call_grammar
 from app.core.types.messages import ChatMessage
 from app.core.types.tools import ToolCall, ToolSpec
 
@@ -196,3 +196,22 @@ def test_the_call_grammar_is_valid_gbnf_naming_only_the_tools_offered(family: To
 def test_a_call_grammar_needs_a_tool() -> None:
     with pytest.raises(ValueError, match="at least one tool"):
         tool_call_grammar(ToolFamily.HERMES, [])
+
+
+def test_a_lazy_grammar_waits_for_its_familys_marker_and_allows_several_calls() -> None:
+    grammar = lazy_tool_grammar(ToolFamily.HERMES, [TIME_TOOL])
+    triggers, gbnf = lazy_triggers(grammar)
+
+    assert triggers == [r"[\s\S]*?(<tool_call>[\s\S]*)"]
+    LlamaGrammar.from_string(gbnf, verbose=False)
+    assert "root ::= call (" in gbnf
+
+
+@pytest.mark.parametrize("family", [ToolFamily.LLAMA3, ToolFamily.HARMONY])
+def test_a_family_without_a_marker_to_wait_for_gets_no_lazy_grammar(family: ToolFamily) -> None:
+    assert lazy_tool_grammar(family, [TIME_TOOL]) == ""
+
+
+def test_a_grammar_without_triggers_holds_from_the_first_token() -> None:
+    grammar = tool_call_grammar(ToolFamily.HERMES, [TIME_TOOL])
+    assert lazy_triggers(grammar) == ([], grammar)
