@@ -1,4 +1,4 @@
-"""`glassbox chat --prompt TEXT [--server URL|NAME]`: stream one reply to the terminal, no window.
+"""`glassbox chat --prompt TEXT [--server URL|NAME] [--tools SERVER[,SERVER]]`: stream one reply to the terminal.
 
 Without --server the model runs on this machine (llama.cpp in the engine process, as in the
 window); with it, an OpenAI-compatible server generates the reply through the remote backend.
@@ -32,6 +32,7 @@ from app.core.backends.remote import RemoteBackend, RemoteError, RemoteReplyDone
 from app.core.inference.sampling import SAMPLING_FIELDS, SamplingParams
 from app.core.models.validation import ModelFileError
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
+from app.core.support.stop_flag import StopFlag
 from app.core.types.errors import EngineError, LoadCancelled
 from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
@@ -62,6 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--hide-thinking", action="store_true", help="leave a thinking model's reasoning out, print the answer only"
     )
     parser.add_argument("--verbose", action="store_true", help="show llama.cpp's log")
+    add_tool_flags(parser)
     parser.set_defaults(handler=run)
 
 
@@ -69,11 +71,13 @@ def run(args: argparse.Namespace) -> int:
     quiet_logging(args.verbose)
     if not args.prompt.strip():
         return fail("the prompt is empty")
+    if args.tools and args.server:
+        return fail("--tools needs the model on this machine; leave out --server")
     try:
         backend: Backend = _remote_backend(args) if args.server else LocalBackend()
     except CommandError as error:
         return fail(str(error))
-    stop = threading.Event()
+    stop = StopFlag()
     previous = signal.signal(signal.SIGINT, _on_interrupt(stop))
     try:
         if isinstance(backend, LocalBackend):
@@ -85,7 +89,10 @@ def run(args: argparse.Namespace) -> int:
         unsent = backend.unsent_params(params)
         if unsent and args.stats:
             print(f"[not sent to the server: {', '.join(unsent)}]", file=sys.stderr)
-        status = _print_reply(backend.stream_chat(_messages(args), params, stop), args.stats, args.hide_thinking)
+        if args.tools and isinstance(backend, LocalBackend):
+            status = _tool_turn(args, backend, params, stop)
+        else:
+            status = _print_reply(backend.stream_chat(_messages(args), params, stop), args.stats, args.hide_thinking)
         return stopped() if stop.is_set() else status
     except LoadCancelled:
         return stopped()
@@ -117,6 +124,44 @@ def _remote_backend(args: argparse.Namespace) -> RemoteBackend:
         if not api_key:
             raise CommandError(f"the environment variable {args.api_key_env} is not set (it should hold the API key)")
     return RemoteBackend(resolve_server(args.server, api_key))
+
+
+def _tool_turn(args: argparse.Namespace, backend: LocalBackend, params: SamplingParams, stop: StopFlag) -> int:
+    from app.cli.chat_tools import run_tool_turn  # the MCP SDK takes a second to import: only with --tools
+    from app.core.tools.config import McpConfig
+    from app.core.tools.errors import McpError
+    from app.core.tools.manager import McpManager
+
+    try:
+        servers = McpConfig().load()
+    except McpError as error:
+        raise CommandError(str(error)) from None
+    manager = McpManager(servers)
+    try:
+        done, failure = run_tool_turn(args, backend, manager, _messages(args), params, stop)
+    finally:
+        manager.close()
+    if failure:
+        return fail(failure)
+    if done is not None:
+        if args.stats:
+            _print_stats(done)
+        if done.stats.error:
+            return fail(done.stats.error)
+    return 0
+
+
+def add_tool_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tools", metavar="SERVER[,SERVER]", help="offer the tools of these MCP servers (mcp.json)")
+    parser.add_argument(
+        "--tool-choice", choices=("auto", "required", "none"), default="auto", help="with --tools (default: auto)"
+    )
+    parser.add_argument(
+        "--approve",
+        choices=("ask", "always"),
+        default="ask",
+        help="with --tools: ask before each call, or run them all",
+    )
 
 
 def _messages(args: argparse.Namespace) -> list[ChatMessage]:

@@ -60,6 +60,7 @@ from app.core.inference.thinking import ReplyThinking, marker_tokens
 from app.core.inference.token_texts import TokenTexts
 from app.core.models.validation import ModelFileError, check_model_file
 from app.core.reasoning.families import ReasoningSupport, reasoning_support, template_variables
+from app.core.reasoning.tool_formats import FALLBACK, ToolFormat, messages_for_template, template_message, tool_format
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_, text_of
 from app.core.types.errors import EngineError, LoadCancelled, PromptTooLong
@@ -67,6 +68,7 @@ from app.core.types.load import LoadConfig, LoadReport, LoadStage, Speculative
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece, final_reply
 from app.core.types.stats import CacheMiss, ReplyStats, StopReason
+from app.core.types.tools import ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +106,7 @@ class Engine:
         self._prompt_tokenizer: PromptTokenizer | None = None
         self._reasoning: ReasoningSupport | None = None  # None: the loaded model does not reason
         self._template_variables: dict[str, object] = {}  # the thinking switch of the chat rendered now
+        self._tool_format: ToolFormat = FALLBACK  # how the loaded model's template offers tools and writes calls
         self._abort_requested: threading.Event | None = None
         # The cancel event of the load that the next warm_up() finishes.
         self._load_cancel: threading.Event | None = None
@@ -189,6 +192,7 @@ class Engine:
         self._rows = LogitsRows(llama.ctx, llama.n_vocab())
         template = llama.metadata.get("tokenizer.chat_template", "")
         self._reasoning = reasoning_support(template, config.reasoning)
+        self._tool_format = tool_format(template)
         self._texts = TokenTexts(llama._model.vocab, marker_tokens(llama, self._reasoning))
         self._formatter = chat_formatter(llama)
         self._prompt_tokenizer = PromptTokenizer(llama)
@@ -335,16 +339,17 @@ class Engine:
         finally:
             self._template_variables = before
 
-    def render_prompt(self, messages: Sequence[ChatMessage]) -> str:
+    def render_prompt(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> str:
         """The exact text the model sees, after the chat template, ready for the reply."""
-        return self._render(messages).text
+        return self._render(messages, tools).text
 
-    def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
+    def prompt_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> list[int]:
         """The prompt's token ids: messages' content as plain text, only the template's markers as special
-        tokens (prompt_parts.py), so no content can open a turn of its own."""
+        tokens (prompt_parts.py), so no content can open a turn of its own. `tools` are offered to the
+        model as its template offers them (tool_formats.py)."""
         if self._prompt_tokenizer is None:
             raise EngineError(N_("No model is loaded."))
-        return self._prompt_tokenizer.tokenize(self._render(messages))
+        return self._prompt_tokenizer.tokenize(self._render(messages, tools))
 
     def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
         return len(self.prompt_tokens(messages))
@@ -352,13 +357,14 @@ class Engine:
     def tokenize(self, text: str, special: bool = True) -> list[int]:
         return self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=special)
 
-    def _render(self, messages: Sequence[ChatMessage]) -> RenderedPrompt:
+    def _render(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> RenderedPrompt:
         if self._formatter is None:
             raise EngineError(N_("No model is loaded."))
         try:
-            turns = [(m.role, m.content, m.reasoning) for m in messages]
+            written, tool_variables = messages_for_template(messages, tools, self._tool_format)
+            turns = [(m.role, m.content, m.reasoning, template_message(m)) for m in written]
             variables = self._template_variables or template_variables(self._reasoning)
-            rendered = render_parts(self._formatter, turns, variables)
+            rendered = render_parts(self._formatter, turns, {**variables, **tool_variables})
         except TemplateCutsContent as error:
             raise EngineError(text_of(error)) from None
         prefill = self._reasoning.off_prefill() if self._reasoning and variables.get("enable_thinking") is False else ""

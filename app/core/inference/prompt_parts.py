@@ -69,16 +69,18 @@ class RenderedPrompt:
 
 def render_parts(
     formatter: llama_chat_format.Jinja2ChatFormatter,
-    messages: Sequence[tuple[str, str] | tuple[str, str, str]],
+    messages: Sequence[tuple[str, str] | tuple[str, str, str] | tuple[str, str, str, Mapping[str, Any]]],
     variables: Mapping[str, Any] | None = None,
 ) -> RenderedPrompt:
     """The prompt for `messages` ((role, content) pairs, or (role, content, reasoning) for an earlier reply's
     reasoning, passed as `reasoning_content` as llama.cpp passes it) in template parts and content parts;
-    `variables` are the template's own (`enable_thinking`, `reasoning_effort`). A past reasoning the template
-    writes is content like any other: plain text, whatever it spells.
+    `variables` are the template's own (`enable_thinking`, `reasoning_effort`, `tools`). A past reasoning the template
+    writes is content like any other: plain text, whatever it spells. A fourth item holds a message's other fields
+    for the template (an assistant's `tool_calls`, a tool result's `tool_call_id`): the template writes them as its
+    own text, as it writes the tools offered.
 
     Raises TemplateCutsContent when the template cuts a content apart (its sentinel is left broken)."""
-    turns = [(role, content, reasoning[0] if reasoning else "") for role, content, *reasoning in messages]
+    turns = [_turn(message) for message in messages]
     real = _render(formatter, turns, variables)
     nonce = uuid.uuid4().int  # digits: a template that changes the case of content leaves them as they are
     texts: list[str] = []  # what each sentinel stands for
@@ -89,7 +91,7 @@ def render_parts(
         texts.append(text)
         return f"\x00{nonce}:{len(texts) - 1}\x00"
 
-    sentinels = [(role, sentinel(content), sentinel(reasoning)) for role, content, reasoning in turns]
+    sentinels = [(role, sentinel(content), sentinel(reasoning), fields) for role, content, reasoning, fields in turns]
     marked = _render(formatter, sentinels, variables).prompt
     pieces = re.split(f"\x00{nonce}:(\\d+)\x00", marked)
     templates = pieces[0::2]
@@ -102,14 +104,22 @@ def render_parts(
     return RenderedPrompt(_interleave(templates, contents if found is None else found), real.added_special)
 
 
+_Turn = tuple[str, str, str, Mapping[str, Any]]
+
+
+def _turn(message: Sequence[Any]) -> _Turn:
+    role, content, *rest = message
+    return (role, content, rest[0] if rest else "", rest[1] if len(rest) > 1 else {})
+
+
 def _render(
     formatter: llama_chat_format.Jinja2ChatFormatter,
-    messages: Sequence[tuple[str, str, str]],
+    messages: Sequence[_Turn],
     variables: Mapping[str, Any] | None,
 ) -> llama_chat_format.ChatFormatterResponse:
     chat: list[Any] = []  # llama_cpp's TypedDicts
-    for role, content, reasoning in messages:
-        message = {"role": role, "content": content}
+    for role, content, reasoning, fields in messages:
+        message = {**fields, "role": role, "content": content}
         if reasoning:
             message["reasoning_content"] = reasoning
         chat.append(message)

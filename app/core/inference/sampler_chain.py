@@ -23,6 +23,7 @@ import llama_cpp
 
 from app.core.inference.logits import LogitsRows
 from app.core.inference.sampling import SAMPLER_ORDER, SamplingParams
+from app.core.reasoning.tool_grammar import lazy_triggers
 from app.core.support.user_text import N_
 
 if TYPE_CHECKING:
@@ -109,8 +110,17 @@ def _draw(_params: SamplingParams, seed: int, _n_vocab: int) -> llama_cpp.llama_
 
 
 def _grammar(ctx: llama_cpp.llama_context_p, grammar: str) -> llama_cpp.llama_sampler_p:
+    """The grammar's sampler; a lazy one (tool_grammar.py) waits for its trigger before it masks anything."""
     vocab = llama_cpp.llama_model_get_vocab(llama_cpp.llama_get_model(ctx))
-    sampler = llama_cpp.llama_sampler_init_grammar(vocab, grammar.encode("utf-8"), GRAMMAR_ROOT)
+    triggers, gbnf = lazy_triggers(grammar)
+    if triggers:
+        patterns = (ctypes.c_char_p * len(triggers))(*(pattern.encode("utf-8") for pattern in triggers))
+        no_tokens = (llama_cpp.llama_token * 0)()
+        sampler = llama_cpp.llama_sampler_init_grammar_lazy_patterns(
+            vocab, gbnf.encode("utf-8"), GRAMMAR_ROOT, patterns, len(triggers), no_tokens, 0
+        )
+    else:
+        sampler = llama_cpp.llama_sampler_init_grammar(vocab, gbnf.encode("utf-8"), GRAMMAR_ROOT)
     if not sampler:
         raise InvalidGrammar(N_("The grammar could not be parsed (llama.cpp's log says where)."))
     return sampler

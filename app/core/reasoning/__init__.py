@@ -1,1 +1,1 @@
-"""A thinking model's reasoning, told apart from its answer."""
+"""A thinking model's reasoning, told apart from its answer; the tool calls in its answer, in its template's format."""

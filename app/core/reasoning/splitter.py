@@ -117,7 +117,7 @@ class ReasoningSplitter:
                 chunks.append(ReplyChunk(part, self._held[:at]))
             self._held = self._held[at + len(marker) :]
             return True
-        keep = _partial_marker_length(self._held, marker)
+        keep = partial_marker_length(self._held, marker)
         sure = self._held[: len(self._held) - keep]
         if sure:
             chunks.append(ReplyChunk(part, sure))
@@ -129,7 +129,7 @@ class ReasoningSplitter:
         answer's marker, False when neither is there yet (only what may begin one is kept)."""
         found = [(at, marker) for marker in self._openers if (at := self._held.find(marker)) >= 0]
         if not found:
-            keep = max(_partial_marker_length(self._held, marker) for marker in self._openers)
+            keep = max(partial_marker_length(self._held, marker) for marker in self._openers)
             self._held = self._held[len(self._held) - keep :]
             return False
         at, marker = min(found)
@@ -146,7 +146,7 @@ class ReasoningSplitter:
             chunks.append(ReplyChunk(ReplyPart.ANSWER, text))
 
 
-def _partial_marker_length(text: str, marker: str) -> int:
+def partial_marker_length(text: str, marker: str) -> int:
     """The length of the longest end of `text` that is a proper start of `marker`."""
     for length in range(min(len(text), len(marker) - 1), 0, -1):
         if marker.startswith(text[-length:]):

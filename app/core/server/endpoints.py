@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Scope
 
 from app.core.backends.local.backend import LocalBackend
 from app.core.monitor.prometheus import ServerMetrics
+from app.core.reasoning.tool_formats import ToolFamily
 from app.core.server.config import ServerConfig
 from app.core.server.embeddings import ServerEmbeddings, embedding_response, parse_embedding_request
 from app.core.server.engine_keeper import EngineHealth, EngineState
@@ -58,6 +59,7 @@ from app.core.server.openai_responses import (
 from app.core.server.reasoning_format import ReasoningInContent
 from app.core.server.replies import ReplyCancelled, ReplyRun, ReplyStart
 from app.core.server.request_log import CLIENT_CLOSED, RequestLog, RequestRecord
+from app.core.server.tool_calling import TOOL_CALLS, ReplyToolCalls, call_grammar, read_reply_calls
 from app.core.types.errors import PromptTooLong
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart, TokenPiece
@@ -223,10 +225,17 @@ class _Endpoints:
             model = self._model()
             chat = parse_chat(await self._body(request), self._core.limits)
             call.model, call.stream, call.messages = model, chat.stream, chat.messages
+            family = self._core.backend.tool_format.family
+            grammar = call_grammar(family, chat.tools) if chat.tools.forced or not chat.grammar else chat.grammar
             run, first = await self._start(
                 request,
                 lambda backend, stop: backend.stream_chat(
-                    chat.messages, chat.params, stop, token_probabilities=chat.logprobs, grammar=chat.grammar
+                    chat.messages,
+                    chat.params,
+                    stop,
+                    token_probabilities=chat.logprobs,
+                    grammar=grammar,
+                    tools=chat.tools.offered,
                 ),
                 "messages",
             )
@@ -236,12 +245,15 @@ class _Endpoints:
         identity = ReplyIdentity(model, "chatcmpl")
         if chat.stream:
             return StreamingResponse(
-                self._stream(call, run, first, _ChatStream(identity, chat)), media_type="text/event-stream",
+                self._stream(call, run, first, _ChatStream(identity, chat, family)), media_type="text/event-stream",
                 headers=STREAM_HEADERS,
             )  # fmt: skip
-        return await self._whole(
-            call, run, first, lambda done: chat_response(identity, done, _top(chat), chat.reasoning_format)
-        )
+
+        def shape(done: ReplyDone) -> dict[str, Any]:
+            answer = read_reply_calls(done.text, family, chat.tools) if chat.tools.offered else None
+            return chat_response(identity, done, _top(chat), chat.reasoning_format, answer)
+
+        return await self._whole(call, run, first, shape)
 
     async def completions(self, request: Request) -> Response:
         call = _Call(self._core, request.scope, "/v1/completions")
@@ -412,29 +424,39 @@ class _ChatStream(_StreamShape):
     """Chat chunks. With logprobs the tokens go out when the reply is done, each with its
     probabilities: the engine names the tokens once the reply ends (off the token loop)."""
 
-    def __init__(self, identity: ReplyIdentity, chat: ChatRequest) -> None:
+    def __init__(self, identity: ReplyIdentity, chat: ChatRequest, family: ToolFamily) -> None:
         self._chunks = ChatChunks(identity, chat.include_usage, chat.reasoning_format)
         self._top = _top(chat)
+        self._calls = ReplyToolCalls(family, chat.tools)
         self.live = self._top is None
 
     def start(self) -> str:
         return self._chunks.role()
 
     def piece(self, piece: TokenPiece) -> str:
+        if piece.part is ReplyPart.ANSWER and piece.text:
+            text = self._calls.text(piece.text)  # a tool call's text is held back, and read at the end
+            if not text:
+                return ""
+            piece = replace(piece, text=text)
         return self._chunks.piece(piece)
 
     def buffered(self, done: ReplyDone) -> str:
-        """The reasoning in one chunk, then the answer's tokens, each with its probabilities."""
+        """The reasoning in one chunk, then the answer's tokens, each with its probabilities (a tool call's
+        tokens are held back as in a live stream: the call comes whole at the end)."""
         if self._top is None:
             return ""
         reasoning = self._chunks.piece(TokenPiece(done.reasoning, -1, ReplyPart.REASONING)) if done.reasoning else ""
-        entries = iter(chat_logprobs(done, self._top))
-        return reasoning + "".join(
-            self._chunks.piece(TokenPiece(piece, -1), [next(entries)]) for _step, piece in reply_steps(done)
-        )
+        chunks = []
+        for (_step, piece), entry in zip(reply_steps(done), chat_logprobs(done, self._top), strict=True):
+            text = self._calls.text(piece) if piece else piece
+            if text or not piece:
+                chunks.append(self._chunks.piece(TokenPiece(text, -1), [entry]))
+        return reasoning + "".join(chunks)
 
     def finish(self, done: ReplyDone) -> str:
-        return self._chunks.finish(done)
+        answer = self._calls.finish()
+        return self._chunks.tool_calls(answer) + self._chunks.finish(done, TOOL_CALLS if answer.calls else None)
 
 
 class _CompletionStream(_StreamShape):

@@ -135,6 +135,16 @@ def _shown_name(name: str) -> str:
     return shown if len(shown) <= 60 else shown[:59] + "…"
 
 
+def schema_converter() -> SchemaConverter:
+    """llama-cpp-python's schema converter, bounded by this server's limits (SchemaTooLarge past one)."""
+    return _BoundedConverter()
+
+
+def strict_json_strings(grammar: str) -> str:
+    """`grammar` with its JSON strings free of raw control characters, as strict JSON parsers want them."""
+    return grammar.replace(_LOOSE_CHAR, _STRICT_CHAR)
+
+
 def schema_grammar(schema: dict[str, Any]) -> str:
     """GBNF for JSON that validates against `schema`; SchemaTooLarge past a limit, ValueError when the
     converter cannot read it."""
@@ -147,7 +157,7 @@ def schema_grammar(schema: dict[str, Any]) -> str:
     except (AssertionError, AttributeError, KeyError, TypeError, ValueError, RecursionError) as error:
         text = str(error) or type(error).__name__  # the converter asserts, and may quote the whole schema
         raise ValueError(text if len(text) <= _ERROR_TEXT else text[: _ERROR_TEXT - 1] + "…") from error
-    return grammar.replace(_LOOSE_CHAR, _STRICT_CHAR)
+    return strict_json_strings(grammar)
 
 
 def response_format_grammar(value: Any) -> str:

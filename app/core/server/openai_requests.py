@@ -16,7 +16,7 @@ limit); a raw completion stops after 16 tokens, as in OpenAI's legacy API.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.core.inference.sampling import InvalidSetting, SamplingParams
@@ -25,11 +25,12 @@ from app.core.server.errors import invalid
 from app.core.server.grammar import response_format_grammar
 from app.core.server.reasoning_format import ReasoningFormat
 from app.core.server.thinking_fields import thinking_values
+from app.core.server.tool_calling import ToolRequest, answered_call_id, parse_tool_request, past_tool_calls
 from app.core.types.messages import ChatMessage
 
 NUMBER_FIELDS = ("temperature", "top_p", "presence_penalty", "frequency_penalty", "min_p", "repeat_penalty")
 WHOLE_FIELDS = ("top_k",)
-ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant"}
+ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant", "tool": "tool"}
 COMPLETION_DEFAULT_MAX_TOKENS = 16
 RANDOM_SEED = -1  # llama.cpp's way to ask for a new seed
 
@@ -50,6 +51,7 @@ class ChatRequest:
     top_logprobs: int = 0
     grammar: str = ""  # GBNF from response_format; "" = free text
     reasoning_format: ReasoningFormat = ReasoningFormat.AUTO
+    tools: ToolRequest = field(default_factory=ToolRequest)  # tools, tool_choice, parallel_tool_calls (tool_calling.py)
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,7 @@ def parse_chat(body: Mapping[str, Any], limits: Limits) -> ChatRequest:
         top_logprobs=top,
         grammar=response_format_grammar(body.get("response_format")),
         reasoning_format=_reasoning_format(body.get("reasoning_format")),
+        tools=parse_tool_request(body),
     )
 
 
@@ -147,9 +150,11 @@ def _messages(value: Any) -> tuple[ChatMessage, ...]:
             raise invalid(where, "must be an object with a role and a content.")
         role = message.get("role")
         if role not in ROLES:
-            raise invalid(f"{where}.role", f"must be system, developer, user or assistant, not {_shown(role)}.")
+            raise invalid(f"{where}.role", f"must be system, developer, user, assistant or tool, not {_shown(role)}.")
         content = _content(message.get("content"), role, f"{where}.content")
-        messages.append(ChatMessage(ROLES[role], content, _past_reasoning(message, role, where)))
+        calls = past_tool_calls(message, where) if role == "assistant" else ()
+        answered = answered_call_id(message, where) if role == "tool" else ""
+        messages.append(ChatMessage(ROLES[role], content, _past_reasoning(message, role, where), calls, answered))
     return tuple(messages)
 
 

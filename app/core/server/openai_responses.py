@@ -32,7 +32,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.core.reasoning.tool_calls import ParsedAnswer
 from app.core.server.reasoning_format import ReasoningFormat, ReasoningInContent, with_reasoning_inside
+from app.core.server.tool_calling import TOOL_CALLS, call_json
 from app.core.types.replies import ReplyDone, ReplyPart, TokenPiece
 from app.core.types.stats import ReplyStats, StopReason
 from app.core.types.token_trace import Alternative, TokenStep, TokenTrace
@@ -103,17 +105,28 @@ CHAT_CHUNK = "chat.completion.chunk"
 
 
 def chat_response(
-    identity: ReplyIdentity, done: ReplyDone, top_logprobs: int | None, reasoning_format: ReasoningFormat
+    identity: ReplyIdentity,
+    done: ReplyDone,
+    top_logprobs: int | None,
+    reasoning_format: ReasoningFormat,
+    answer: ParsedAnswer | None = None,
 ) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": done.text}
+    """`answer`: the reply's text and tool calls, where tools were offered (None: the text is all answer)."""
+    text = done.text if answer is None else answer.content
+    message: dict[str, Any] = {"role": "assistant", "content": text}
     if reasoning_format.in_content(stream=False):
-        message["content"] = with_reasoning_inside(done.reasoning, done.text)
+        message["content"] = with_reasoning_inside(done.reasoning, text)
     elif done.reasoning:
         message["reasoning_content"] = done.reasoning
+    finish = finish_reason(done.stats)
+    if answer is not None and answer.calls:
+        message["content"] = message["content"] or None
+        message["tool_calls"] = [call_json(call) for call in answer.calls]
+        finish = TOOL_CALLS
     choice: dict[str, Any] = {
         "index": 0,
         "message": message,
-        "finish_reason": finish_reason(done.stats),
+        "finish_reason": finish,
         "logprobs": None,
     }
     if top_logprobs is not None:
@@ -147,9 +160,19 @@ class ChatChunks:
             return self._choice({"reasoning_content": piece.text}, logprobs=logprobs)
         return self._choice({"content": piece.text}, logprobs=logprobs)
 
-    def finish(self, done: ReplyDone) -> str:
-        """The last choice chunk; then the usage chunk when asked, then [DONE]."""
-        last = self._choice({}, finish=finish_reason(done.stats), extra={"timings": timings(done.stats)})
+    def tool_calls(self, answer: ParsedAnswer) -> str:
+        """What the reply's end releases: text held back as a possible call's start, and the calls, each
+        whole in one delta of its index (the client joins a call's deltas by index)."""
+        chunks = self._choice({"content": answer.content}) if answer.content else ""
+        for index, call in enumerate(answer.calls):
+            chunks += self._choice({"tool_calls": [call_json(call, index)]})
+        return chunks
+
+    def finish(self, done: ReplyDone, reason: str | None = None) -> str:
+        """The last choice chunk (its finish reason the reply's, unless `reason` says otherwise); then the
+        usage chunk when asked, then [DONE]."""
+        reason = reason or finish_reason(done.stats)
+        last = self._choice({}, finish=reason, extra={"timings": timings(done.stats)})
         if self._include_usage:
             last += sse({**self._identity.head(CHAT_CHUNK), "choices": [], "usage": usage(done.stats)})
         return last + DONE

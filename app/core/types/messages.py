@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.core.types.tools import ToolCall
+
 
 @dataclass(frozen=True)
 class ChatMessage:
-    role: str  # "system", "user" or "assistant"
+    role: str  # "system", "user", "assistant", or "tool" (a tool's result)
     content: str
     reasoning: str = ""  # an assistant message's reasoning, for templates that render past reasoning
+    tool_calls: tuple[ToolCall, ...] = ()  # an assistant message's calls
+    tool_call_id: str = ""  # a tool message: the call it answers

@@ -80,7 +80,7 @@ def test_developer_messages_are_system_messages_and_text_parts_are_joined() -> N
     ("body", "field"),
     [
         ({"messages": "Hi"}, "messages"),
-        ({"messages": [{"role": "tool", "content": "42"}]}, "messages[0].role"),
+        ({"messages": [{"role": "function", "content": "42"}]}, "messages[0].role"),
         ({"messages": [{"role": "user", "content": [{"type": "image_url"}]}]}, "messages[0].content[0]"),
         ({"messages": [{"role": "user", "content": 5}]}, "messages[0].content"),
         ({"messages": HI, "temperature": True}, "temperature"),

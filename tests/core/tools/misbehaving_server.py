@@ -1,10 +1,11 @@
 """An MCP server over stdio that misbehaves on purpose, for the failures no real server shows on demand.
 
 Written by hand in JSON-RPC (no SDK), so what it sends is exactly what a broken server sends:
-`python misbehaving_server.py` answers the handshake and lists three tools: `die` (the process exits
-mid-call, after a word on stderr), `huge` (a text result of `megabytes` MB) and `broken` (an input
-schema that is not a JSON schema). With `--bad-listing` the tool list itself is of the wrong shape;
-with `--banner` it first prints a line that is not JSON-RPC, as servers that log to stdout do.
+`python misbehaving_server.py` answers the handshake and lists four tools: `die` (the process exits
+mid-call, after a word on stderr), `hang` (never answers), `huge` (a text result of `megabytes` MB)
+and `broken` (an input schema that is not a JSON schema). With `--bad-listing` the tool list itself
+is of the wrong shape; with `--banner` it first prints a line that is not JSON-RPC, as servers that
+log to stdout do.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 
 TOOLS = [
     {"name": "die", "description": "exits mid-call", "inputSchema": {"type": "object", "properties": {}}},
@@ -20,6 +22,7 @@ TOOLS = [
         "description": "a result of several MB <img src='file:///etc/hostname'>",
         "inputSchema": {"type": "object", "properties": {"megabytes": {"type": "integer"}}},
     },
+    {"name": "hang", "description": "never answers", "inputSchema": {"type": "object", "properties": {}}},
     {
         "name": "broken",
         "description": "its schema is wrong",
@@ -59,6 +62,8 @@ def main() -> None:
                 sys.stderr.write("misbehaving: giving up in the middle of a call\n")
                 sys.stderr.flush()
                 os._exit(3)
+            if name == "hang":
+                time.sleep(3600)
             megabytes = message["params"].get("arguments", {}).get("megabytes", 5)
             text = "x" * (megabytes * 1024 * 1024)
             answer(message["id"], {"content": [{"type": "text", "text": text}], "isError": False})

@@ -30,6 +30,7 @@ from app.core.inference.replay import ReplayReport
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import FallbackResult
 from app.core.models.library import installed_models
+from app.core.reasoning.tool_formats import FALLBACK, ToolFormat, tool_format
 from app.core.support.child_messages import Failed, Finished, Job
 from app.core.support.child_process import next_job_id
 from app.core.support.stop_flag import StopFlag
@@ -38,6 +39,7 @@ from app.core.types.messages import ChatMessage
 from app.core.types.replay_record import ReplayRecord
 from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
 from app.core.types.stats import ReplyStats, StopReason
+from app.core.types.tools import ToolSpec
 
 POLL_S = 0.005  # how often a waiting caller looks at a stop flag that cannot wake it (a plain Event)
 WAIT_S = 1.0  # how long it waits at a time otherwise: an event, or its StopFlag, ends the wait
@@ -57,6 +59,7 @@ class LocalBackend:
         self._models_dir = models_dir
         self._config: LoadConfig | None = None
         self.crash: EngineCrashed | None = None  # the engine's death that took the model, until the next load
+        self._tool_format: ToolFormat = FALLBACK
 
     # ---- the model -------------------------------------------------------------------
 
@@ -72,6 +75,11 @@ class LocalBackend:
     @property
     def is_loaded(self) -> bool:
         return self._config is not None
+
+    @property
+    def tool_format(self) -> ToolFormat:
+        """How the loaded model's template offers tools and writes its calls (read as the engine reads it)."""
+        return self._tool_format
 
     def list_models(self) -> list[ModelInfo]:
         if self._models_dir is None:
@@ -96,6 +104,7 @@ class LocalBackend:
             self._doing = IDLE
         assert isinstance(result, FallbackResult)
         self._config = result.config
+        self._tool_format = tool_format(getattr(result.report, "chat_template", ""))
         return result
 
     def unload(self) -> None:
@@ -116,14 +125,18 @@ class LocalBackend:
         grammar: str = "",
         record: bool = False,
         prompt_ids: Sequence[int] = (),
+        tools: Sequence[ToolSpec] = (),
     ) -> Iterator[ReplyEvent]:
         """TokenPiece events, then one ReplyDone with the reply's metrics (and its trace when asked).
 
         `grammar` (GBNF) constrains the reply, e.g. to JSON that follows a schema; `record`: the
         ReplyDone carries the reply's replay record; `prompt_ids`: the tokens `messages` were planned
         as (the context window's plan), generated from without tokenizing again. A prompt that fills
-        the context raises PromptTooLong before any event."""
-        work = wire.Reply(tuple(messages), params, token_probabilities, grammar, record, tuple(prompt_ids))
+        the context raises PromptTooLong before any event. `tools` are offered to the model through its
+        template (`tool_format` says how it writes its calls)."""
+        work = wire.Reply(
+            tuple(messages), params, token_probabilities, grammar, record, tuple(prompt_ids), tuple(tools)
+        )
         return self._stream(work, stop)
 
     def stream_fork(

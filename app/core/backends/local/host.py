@@ -37,7 +37,14 @@ def _load(session: EngineSession, work: wire.Load, job_id: int, flag: threading.
 
 def _reply(session: EngineSession, work: wire.Reply, job_id: int, flag: threading.Event, send: Send) -> Any:
     events = session.stream_chat(
-        work.messages, work.params, flag, work.token_probabilities, work.grammar, work.record, work.prompt_ids
+        work.messages,
+        work.params,
+        flag,
+        work.token_probabilities,
+        work.grammar,
+        work.record,
+        work.prompt_ids,
+        work.tools,
     )
     return _send_reply(job_id, events, send)
 

@@ -45,6 +45,7 @@ from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
 from app.core.types.replay_record import ReplayRecord
 from app.core.types.replies import ReplyDone, ReplyEvent
+from app.core.types.tools import ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,7 @@ class EngineSession:
         grammar: str = "",
         record: bool = False,
         prompt_ids: Sequence[int] = (),
+        tools: Sequence[ToolSpec] = (),
     ) -> Iterator[ReplyEvent]:
         """The engine's reply events; the closing ReplyDone carries the reply's metrics (and trace).
 
@@ -105,7 +107,7 @@ class EngineSession:
         record = record and not grammar
         if not prompt_ids:
             with self.engine.thinking(params):
-                prompt_ids = self.engine.prompt_tokens(messages)
+                prompt_ids = self.engine.prompt_tokens(messages, tools)
         prompt = list(prompt_ids)
         if record:
             params = choose_seed(params)

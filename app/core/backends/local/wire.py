@@ -28,6 +28,7 @@ from app.core.types.errors import EngineError, LoadCancelled, PromptTooLong
 from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
 from app.core.types.replay_record import ReplayRecord
+from app.core.types.tools import ToolSpec
 
 # ---- jobs: window → child -------------------------------------------------------------
 
@@ -45,6 +46,7 @@ class Reply:
     grammar: str = ""  # GBNF the reply must follow (the API server's response_format); "" = free
     record: bool = False  # fix the seed and send the reply's replay record with its ReplyDone
     prompt_ids: tuple[int, ...] = ()  # the planned prompt's tokens: generated from as they are (empty: tokenize)
+    tools: tuple[ToolSpec, ...] = ()  # offered to the model through its template (ignored with prompt_ids)
 
 
 @dataclass(frozen=True)
