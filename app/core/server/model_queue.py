@@ -109,8 +109,9 @@ class ModelQueue:
             if self._closed:
                 raise QueueClosed("The server is stopping.")
             ahead = len(self._waiting) + len(self._running)
-            if bounded and len(self._waiting) >= self._limit and ahead >= self.slots:
-                raise QueueFull(len(self._waiting), self._retry_after(ahead))
+            # Jobs a worker is about to take count as running: full means every slot busy and `limit` waiting.
+            if bounded and ahead >= self.slots + self._limit:
+                raise QueueFull(ahead - self.slots, self._retry_after(ahead))
             self._waiting.append(job)
             self._changed.notify_all()
             return ahead
