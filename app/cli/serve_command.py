@@ -1,8 +1,11 @@
 """`glassbox serve`: the model as a local OpenAI-compatible server, no window.
 
-Loads the model in the engine process, listens (127.0.0.1 unless --host says otherwise,
-which then needs --api-key-file), prints the base URL to paste into other programs and one
-line per request, and stops cleanly on Ctrl+C (or SIGTERM): replies in progress end at their
+Loads the model in the engine process, opens its parallel slots (`--parallel N`: N replies
+written at once in one batch, the context split across them as llama-server splits it; by
+default what the memory plan allows, at most 4; 1 writes one reply at a time), listens
+(127.0.0.1 unless --host says otherwise, which then needs --api-key-file), prints the base
+URL to paste into other programs and one line per request (with its slot and how long it
+waited for one), and stops cleanly on Ctrl+C (or SIGTERM): replies in progress end at their
 next token, the server's threads are joined and the engine process exits. When the engine
 process dies, it is restarted and the model reloaded, with a back-off (`EngineKeeper`); the
 log says so, /health shows it, and requests meanwhile get 503 with Retry-After.
@@ -20,6 +23,12 @@ from pathlib import Path
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model
 from app.cli.flag_checks import bounded
 from app.core.backends.local.backend import LocalBackend
+from app.core.inference.sampling import FieldSpec
+from app.core.inference.slots import MAX_SLOTS
+from app.core.memory.fit import machine_now
+from app.core.memory.planner import MemoryPlanner
+from app.core.memory.slots_fit import default_parallel
+from app.core.models.gguf_info import read_gguf_info
 from app.core.models.validation import ModelFileError
 from app.core.server.config import (
     DEFAULT_HOST,
@@ -39,6 +48,10 @@ from app.core.types.errors import EngineError, LoadCancelled
 from app.core.types.load import LoadConfig
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+PARALLEL_FIELD = FieldSpec(
+    "parallel", "Parallel replies", "int", 1, MAX_SLOTS, "How many replies the model writes at once, in one batch."
+)
+WAIT_SHOWN_S = 0.01  # a request line says how long it waited for a slot from this long
 FLAGS = {
     "host": "--host",
     "port": "--port",
@@ -63,6 +76,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     model = ModelSettings()  # the defaults, as the settings declare them
     parser.add_argument("--n-ctx", type=bounded(MODEL_FIELDS["n_ctx"]), default=model.n_ctx)
     parser.add_argument("--gpu-layers", type=bounded(GPU_LAYERS_FIELD), default=model.n_gpu_layers)
+    parser.add_argument(
+        "--parallel", type=bounded(PARALLEL_FIELD), metavar="N",
+        help="replies written at once, in one batch; the context is split across them (default: what the memory "
+        "plan allows, at most 4; 1: one at a time)",
+    )  # fmt: skip
     parser.add_argument(
         "--parallel-queue", type=bounded(QUEUE_LIMIT_FIELD), default=DEFAULT_QUEUE_LIMIT, metavar="N",
         help="requests that may wait while one is answered; more get 503 with Retry-After",
@@ -102,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"Loading {model.name}…", file=sys.stderr, flush=True)
         load = LoadConfig(model, n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers)
         backend.load(load, cancel=stop)
+        parallel = args.parallel or _default_parallel(load)
+        backend.open_slots(parallel)
         return _serve(config, backend, EngineKeeper(load, on_change=_print_restart), stop)
     except LoadCancelled:
         return 130
@@ -113,14 +133,25 @@ def run(args: argparse.Namespace) -> int:
         backend.close()
 
 
+def _default_parallel(load: LoadConfig) -> int:
+    planner = MemoryPlanner(read_gguf_info(load.model_path))
+    return default_parallel(planner, machine_now(), load.n_gpu_layers, load.n_ctx)
+
+
 def _serve(config: ServerConfig, backend: LocalBackend, keeper: EngineKeeper, stop: threading.Event) -> int:
-    queue = ModelQueue(backend, config.queue_limit, keeper=keeper)
+    queue = ModelQueue(backend, config.queue_limit, keeper=keeper, slots=backend.parallel)
     server = ApiServer(config, queue)
     server.request_log.add_listener(_print_record)
     try:
         server.start()
         where = "" if config.loopback else f" (listening on {config.host}; clients need the API key)"
         print(f"Glassbox serves {Path(backend.model or '').stem} at {server.base_url}{where}", flush=True)
+        if backend.slot_ctx:
+            print(
+                f"{backend.parallel} replies at once, {backend.slot_ctx} tokens of context each.",
+                file=sys.stderr,
+                flush=True,
+            )
         print("Paste that base URL into any OpenAI-compatible program. Ctrl+C stops.", file=sys.stderr, flush=True)
         while not stop.wait(0.5):  # a timeout, so the signal handler runs promptly on every platform
             pass
@@ -158,7 +189,9 @@ def _print_record(record: RequestRecord) -> None:
     when = time.strftime("%H:%M:%S", time.localtime(record.started_at))
     tokens = f" {record.prompt_tokens}+{record.completion_tokens} tokens" if record.prompt_tokens else ""
     cached = f" ({record.cached_tokens} cached)" if record.cached_tokens else ""
+    slot = f" slot {record.slot}" if record.slot is not None else ""
+    waited = f" waited {record.queued_s:.2f} s" if record.queued_s >= WAIT_SHOWN_S else ""
     speed = f" {record.tokens_per_s:.1f} tok/s" if record.tokens_per_s is not None else ""
     error = f" — {record.error}" if record.error else ""
     line = f"{when} {record.client} {record.method} {record.endpoint} {record.status}"
-    print(f"{line}{tokens}{cached}{speed}{error}", flush=True)
+    print(f"{line}{slot}{waited}{tokens}{cached}{speed}{error}", flush=True)

@@ -597,7 +597,7 @@ class Engine:
         if thinking is not None:
             yield from thinking.finish(completed, text_parts.append)
         finished = time.perf_counter()
-        _fill_timing(stats, started, first_token_at, finished)
+        fill_timing(stats, started, first_token_at, finished)
         if thinking is None:
             yield ReplyDone("".join(text_parts), stats)
             return
@@ -704,7 +704,7 @@ def conversation_key(messages: Sequence[ChatMessage]) -> Hashable:
     return hash(tuple(opening))
 
 
-def _fill_timing(stats: ReplyStats, started: float, first_token_at: float, finished: float) -> None:
+def fill_timing(stats: ReplyStats, started: float, first_token_at: float, finished: float) -> None:
     stats.total_s = finished - started
     if not first_token_at:
         return

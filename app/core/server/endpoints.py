@@ -143,6 +143,7 @@ class _Call:
             cached_tokens=stats.cached_prompt_tokens if stats else 0,
             completion_tokens=stats.completion_tokens if stats else 0,
             queued_s=started - run.queued_at,
+            slot=stats.slot if stats is not None and stats.slot >= 0 else None,
             time_to_first_token_s=ttft,
             tokens_per_s=stats.generation_tokens_per_s if stats and stats.completion_tokens > 1 else None,
             finish_reason=finish_reason(stats) if stats else "",
@@ -190,7 +191,9 @@ class _Endpoints:
 
     async def health(self) -> Response:
         """ok (200), or why not (503): no model, or (under `glassbox serve`) the engine restarting."""
-        queue = {"busy": self._core.queue.busy, "waiting": self._core.queue.waiting}
+        model_queue = self._core.queue
+        queue = {"busy": model_queue.busy, "waiting": model_queue.waiting}
+        queue.update(slots=model_queue.slots, slots_busy=model_queue.running, slot_ctx=self._core.backend.slot_ctx)
         keeper = self._core.queue.keeper
         body: dict[str, Any] = {"status": "ok", "model": self._core.model_id(), "queue": queue}
         if keeper is not None:

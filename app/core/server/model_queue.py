@@ -1,15 +1,18 @@
-"""One owner, fair sharing: every job for the model runs on one worker thread, in arrival order.
+"""One owner, fair sharing: the jobs for the model run on its worker threads, in arrival order.
 
-The model (a LocalBackend) is called by that thread only. Jobs wait in a FIFO queue; the
-queue is bounded, and a job beyond the bound is refused at once with an estimate of when to
+The model (a LocalBackend) is called by those threads only: one, or with `slots` N (the
+engine's parallel slots), N workers, each taking the next job as soon as its last one ended,
+so N replies are written at once. Jobs wait in a FIFO queue; the queue is bounded, and a job
+that finds every slot busy and the queue full is refused at once with an estimate of when to
 try again (the API server answers 503 with Retry-After). A waiting job whose `cancelled`
 event is set (its client went away) is skipped, not run; a running one watches the same
 event between tokens. `close()` cancels what waits, lets the running job end and joins the
 thread, so no thread is left running.
 
-With an `EngineKeeper` (a headless server's), the thread also lets the keeper look at the
-engine before and after each job and every `IDLE_CHECK_S` while idle: if the engine died,
-the keeper restarts it and reloads the model there, before the next job runs.
+With an `EngineKeeper` (a headless server's), the workers also let the keeper look at the
+engine whenever no job runs: before a job that runs alone, after the last running job, and
+every `IDLE_CHECK_S` while idle. If the engine died, the keeper restarts it and reloads the
+model there, and no job starts meanwhile.
 """
 
 from __future__ import annotations
@@ -54,21 +57,32 @@ class QueuedJob:
 
 
 class ModelQueue:
-    """The one thread that owns `backend`; `limit` jobs may wait behind the running one."""
+    """The threads that own `backend`: `slots` jobs run at once, `limit` more may wait behind them."""
 
     def __init__(
-        self, backend: LocalBackend, limit: int, name: str = "model-queue", keeper: EngineKeeper | None = None
+        self,
+        backend: LocalBackend,
+        limit: int,
+        name: str = "model-queue",
+        keeper: EngineKeeper | None = None,
+        slots: int = 1,
     ) -> None:
         self.backend = backend  # only jobs (and the keeper) touch it; others may read its `model` and `config`
         self.keeper = keeper
+        self.slots = max(1, slots)
         self._limit = limit
         self._waiting: deque[QueuedJob] = deque()
-        self._running: QueuedJob | None = None
+        self._running: set[int] = set()  # ids of the running jobs' objects
+        self._tending = False
         self._durations: deque[float] = deque(maxlen=RECENT_JOBS)
         self._changed = threading.Condition()
         self._closed = False
-        self._thread = threading.Thread(target=self._work, name=name)
-        self._thread.start()
+        self._threads = [
+            threading.Thread(target=self._work, name=name if self.slots == 1 else f"{name}-{index}")
+            for index in range(self.slots)
+        ]
+        for thread in self._threads:
+            thread.start()
 
     @property
     def waiting(self) -> int:
@@ -78,7 +92,13 @@ class ModelQueue:
     @property
     def busy(self) -> bool:
         with self._changed:
-            return self._running is not None
+            return bool(self._running)
+
+    @property
+    def running(self) -> int:
+        """How many jobs run now (at most `slots`)."""
+        with self._changed:
+            return len(self._running)
 
     def submit(self, job: QueuedJob, bounded: bool = True) -> int:
         """Queue `job`; returns how many jobs are ahead of it. Raises QueueFull or QueueClosed.
@@ -88,9 +108,10 @@ class ModelQueue:
         with self._changed:
             if self._closed:
                 raise QueueClosed("The server is stopping.")
-            ahead = len(self._waiting) + (self._running is not None)
-            if bounded and len(self._waiting) >= self._limit and ahead > 0:
-                raise QueueFull(len(self._waiting), self._retry_after(ahead))
+            ahead = len(self._waiting) + len(self._running)
+            # Jobs a worker is about to take count as running: full means every slot busy and `limit` waiting.
+            if bounded and ahead >= self.slots + self._limit:
+                raise QueueFull(ahead - self.slots, self._retry_after(ahead))
             self._waiting.append(job)
             self._changed.notify_all()
             return ahead
@@ -107,23 +128,28 @@ class ModelQueue:
         for job in dropped:
             job.cancelled.set()
             job.skipped()
-        if self._thread is not threading.current_thread():
-            self._thread.join()
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join()
 
     def _retry_after(self, ahead: int) -> int:
         typical = statistics.mean(self._durations) if self._durations else 1.0
-        return max(1, min(MAX_RETRY_AFTER_S, math.ceil(typical * ahead)))
+        return max(1, min(MAX_RETRY_AFTER_S, math.ceil(typical * ahead / self.slots)))
 
     def _work(self) -> None:
         while True:
             with self._changed:
                 if not self._waiting and not self._closed:
                     self._changed.wait(IDLE_CHECK_S if self.keeper is not None else None)
+                while self._tending and not self._closed:
+                    self._changed.wait()
                 if self._closed and not self._waiting:
                     return
-                job = self._running = self._waiting.popleft() if self._waiting else None
+                job = self._waiting.popleft() if self._waiting else None
+                if job is not None:
+                    self._running.add(id(job))
             if job is not None:
-                self._tend()  # an engine that died while idle is back before the job runs
+                self._tend(job)  # an engine that died while idle is back before the job runs (if it runs alone)
                 self._run(job)
             self._tend()  # after a reply whose engine died, or on an idle look
 
@@ -139,12 +165,22 @@ class ModelQueue:
             log.exception("A job for the model failed")
         finally:
             with self._changed:
-                self._running = None
+                self._running.discard(id(job))
+                self._changed.notify_all()
 
-    def _tend(self) -> None:
+    def _tend(self, starting: QueuedJob | None = None) -> None:
+        """Let the keeper look at the engine when no job but `starting` runs (and none starts meanwhile)."""
         if self.keeper is None:
             return
+        with self._changed:
+            if self._tending or self._running - {id(starting)}:
+                return
+            self._tending = True
         try:
             self.keeper.tend(self.backend)
         except Exception:
             log.exception("Looking after the engine failed")
+        finally:
+            with self._changed:
+                self._tending = False
+                self._changed.notify_all()

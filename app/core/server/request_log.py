@@ -37,6 +37,7 @@ class RequestRecord:
     cached_tokens: int = 0  # of prompt_tokens, reused from the previous request's KV cache
     completion_tokens: int = 0
     queued_s: float = 0.0  # waiting for the model while other requests ran
+    slot: int | None = None  # the engine's parallel slot that wrote the reply (None: no slots, or no reply)
     time_to_first_token_s: float | None = None  # None: no token came
     tokens_per_s: float | None = None  # generation speed; None when fewer than two tokens came
     duration_s: float = 0.0

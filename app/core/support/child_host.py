@@ -10,7 +10,9 @@ another operation.
 
 Two threads in the child: the reader takes every message off the pipe, sets the running
 job's abort flag the moment an `Abort` for it arrives, and queues jobs; the main thread runs
-the jobs in order and sends their events back. The child's stderr goes to a file the parent
+the jobs in order and sends their events back. A job the service runs `alongside` the others
+(a reply in one of the engine's parallel slots) gets a thread of its own instead, so several
+such jobs, and the ordered ones, run at once. The child's stderr goes to a file the parent
 reads when the child dies: native code (an assert in llama.cpp) prints its reason there,
 and nowhere else, right before abort().
 """
@@ -56,6 +58,11 @@ class ChildService(abc.ABC, Generic[SessionT]):
     def open(self) -> SessionT:
         """In the child, before it says Ready: load what it serves. An error here ends the child."""
 
+    def alongside(self, session: SessionT, work: object) -> bool:
+        """Whether a job of `work` runs on a thread of its own, beside the jobs that run in order (replies
+        the session writes in parallel slots); the others run one at a time on the main thread."""
+        return False
+
     @abc.abstractmethod
     def report(self, error: BaseException) -> ErrorReport:
         """`error` as it crosses the pipe."""
@@ -74,35 +81,34 @@ class ChildService(abc.ABC, Generic[SessionT]):
 
 
 class Aborts:
-    """Which job runs now, and the abort flag it watches; an Abort may come before its job starts."""
+    """Which jobs run now, and the abort flag each watches; an Abort may come before its job starts."""
 
     def __init__(self) -> None:
-        self.flag = threading.Event()
         self._lock = threading.Lock()
-        self._running = -1
+        self._running: dict[int, threading.Event] = {}
+        self._started = 0  # the highest job id started so far: ids grow, so an Abort at or below it came late
         self._asked: set[int] = set()
 
     def start(self, job: int) -> threading.Event:
         with self._lock:
-            self._running = job
-            self.flag.clear()
+            flag = self._running[job] = threading.Event()
+            self._started = max(self._started, job)
             if job in self._asked:
                 self._asked.discard(job)
-                self.flag.set()
-        return self.flag
+                flag.set()
+        return flag
 
     def abort(self, job: int) -> None:
         with self._lock:
-            if job == self._running:
-                self.flag.set()
-            else:
+            flag = self._running.get(job)
+            if flag is not None:
+                flag.set()
+            elif job > self._started:  # an Abort for a job that ended is dropped; one for a later job is kept
                 self._asked.add(job)
 
-    def end(self) -> None:
+    def end(self, job: int) -> None:
         with self._lock:
-            # Job ids grow: an Abort for a job that ended is dropped; one for a later job is kept.
-            self._asked = {job for job in self._asked if job > self._running}
-            self._running = -1
+            self._running.pop(job, None)
 
 
 def run_job(service: ChildService[SessionT], session: SessionT, job: Job, aborts: Aborts, send: Send) -> None:
@@ -120,7 +126,7 @@ def run_job(service: ChildService[SessionT], session: SessionT, job: Job, aborts
             log.exception("The %s failed on %s", service.name, kind)
         send(Failed(job.id, report))
     finally:
-        aborts.end()
+        aborts.end(job.id)
 
 
 class _Channel:
@@ -173,11 +179,22 @@ def main(connection: Connection, stderr_path: str, log_level: int, service: Chil
     reader = threading.Thread(target=_read, args=(channel, jobs, aborts), name=f"{service.name}-reader", daemon=True)
     reader.start()
     channel.send(Ready(os.getpid()))
+    beside: list[threading.Thread] = []
     try:
         while (job := jobs.get()) is not None:
-            run_job(service, session, job, aborts, channel.send)
+            if service.alongside(session, job.work):
+                beside = [thread for thread in beside if thread.is_alive()]
+                thread = threading.Thread(
+                    target=run_job, args=(service, session, job, aborts, channel.send), name=f"{service.name}-{job.id}"
+                )
+                thread.start()
+                beside.append(thread)
+            else:
+                run_job(service, session, job, aborts, channel.send)
     finally:
-        session.close()
+        session.close()  # ends the jobs beside (their session's slots close), then frees the model
+        for thread in beside:
+            thread.join()
 
 
 def _read(channel: _Channel, jobs: queue.Queue[Job | None], aborts: Aborts) -> None:

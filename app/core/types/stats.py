@@ -58,6 +58,7 @@ class ReplyStats:
     # the index of the answer's first token in the reply's token trace.
     reasoning_tokens: int = 0
     reasoning_s: float = 0.0
+    slot: int = -1  # the slot of the engine's parallel context that wrote the reply (slots.py); -1: none
 
     @property
     def evaluated_prompt_tokens(self) -> int:

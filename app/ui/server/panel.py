@@ -108,6 +108,7 @@ class ServerPanel(QWidget):
         headers = [
             self.tr("time"), self.tr("client"), self.tr("endpoint"), self.tr("model"), self.tr("prompt"),
             self.tr("cached"), self.tr("completion"), self.tr("first token"), self.tr("tok/s"), self.tr("status"),
+            self.tr("slot"), self.tr("waited"),
         ]  # fmt: skip
         self.table = QTableWidget(0, len(headers), self)
         self.table.setHorizontalHeaderLabels(headers)
@@ -242,6 +243,8 @@ class ServerPanel(QWidget):
             f"{ttft * 1000:.0f} ms" if ttft is not None else "–",
             f"{speed:.1f}" if speed is not None else "–",
             str(record.status),
+            str(record.slot) if record.slot is not None else "–",
+            f"{record.queued_s * 1000:.0f} ms",
         )
         for column, text in enumerate(cells):
             self.table.setItem(row, column, QTableWidgetItem(text))

@@ -154,7 +154,7 @@ def test_a_stop_flag_set_from_another_thread_wakes_the_waiting_caller_which_neve
             setter.start()  # set while the caller waits for the next piece
     setter.join()
     assert done.stats.stop_reason is StopReason.USER and done.stats.completion_tokens < LONG.max_tokens
-    assert {timeout for timeout, _ in waits} == {60.0}  # not the plain Event's POLL_S
+    assert all(timeout > 50.0 for timeout, _ in waits)  # what is left of WAIT_S, never the plain Event's POLL_S
     assert sum(not came for _, came in waits) <= 1  # woken once, by the flag; never for nothing
 
 

@@ -114,3 +114,26 @@ def test_closing_skips_what_waits_and_refuses_more(backend: LocalBackend) -> Non
     assert ran == ["running"] and skipped == ["waiting"]
     with pytest.raises(QueueClosed):
         queue.submit(recording_job(ran, "late"))
+
+
+def test_with_slots_as_many_jobs_run_at_once_and_the_bound_counts_beyond_them(backend: LocalBackend) -> None:
+    slotted = ModelQueue(backend, limit=1, slots=3)
+    ran: list[str] = []
+    release = threading.Event()
+    started = [threading.Event() for _ in range(3)]
+    try:
+        for index, began in enumerate(started):
+            slotted.submit(blocking_job(ran, f"slot {index}", release, began))
+        assert all(began.wait(WAIT_S) for began in started)  # three at once, none waiting for another
+        assert slotted.running == 3
+        waited = threading.Event()
+        slotted.submit(QueuedJob(lambda _backend: (ran.append("waits"), waited.set())))
+        with pytest.raises(QueueFull) as full:
+            slotted.submit(recording_job(ran, "refused"))
+        assert full.value.waiting == 1
+        release.set()
+        assert waited.wait(WAIT_S)
+    finally:
+        release.set()
+        slotted.close()
+    assert sorted(ran) == ["slot 0", "slot 1", "slot 2", "waits"]

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from app.core.backends.base import Capabilities, ModelInfo, TokenCount
 from app.core.backends.local import wire
+from app.core.backends.local.job_events import JobEvents
 from app.core.backends.local.process import EngineCrashed, EngineLink, EngineProcess
 from app.core.backends.local.session import LoadListener
 from app.core.chat.context_window import PlanRequest, PlanResult
@@ -47,7 +48,8 @@ IDLE = "running the model"
 
 
 class LocalBackend:
-    """llama.cpp on this machine. One owner calls it; stop and cancel events may be set from anywhere."""
+    """llama.cpp on this machine. One owner calls it (with parallel slots, the server's workers write their
+    replies through it at once); stop and cancel events may be set from anywhere."""
 
     capabilities = Capabilities(
         token_probabilities=True, tokenization=True, kv_reuse=True, load_timeline=True, gpu_plan=True
@@ -60,6 +62,9 @@ class LocalBackend:
         self._config: LoadConfig | None = None
         self.crash: EngineCrashed | None = None  # the engine's death that took the model, until the next load
         self._tool_format: ToolFormat = FALLBACK
+        self._job_events = JobEvents(self.link)
+        self._parallel = 1  # replies written at once in the engine's slots (open_slots); kept across loads
+        self.slot_ctx = 0  # each slot's context size (0: no slots)
 
     # ---- the model -------------------------------------------------------------------
 
@@ -105,6 +110,25 @@ class LocalBackend:
         assert isinstance(result, FallbackResult)
         self._config = result.config
         self._tool_format = tool_format(getattr(result.report, "chat_template", ""))
+        if self._parallel > 1:
+            self._open_slots()
+        return result
+
+    @property
+    def parallel(self) -> int:
+        return self._parallel
+
+    def open_slots(self, count: int) -> int:
+        """Write replies `count` at once in parallel slots of the engine (app/core/inference/slots.py), now and
+        after every later load; 1: one at a time, as before. Returns each slot's context size (0: no slots).
+        Raises EngineError when the slots' context cannot be made."""
+        self._parallel = max(1, count)
+        return self._open_slots() if self.is_loaded else 0
+
+    def _open_slots(self) -> int:
+        result = self._run(wire.OpenSlots(self._parallel))
+        assert isinstance(result, int)
+        self.slot_ctx = result
         return result
 
     def unload(self) -> None:
@@ -193,6 +217,7 @@ class LocalBackend:
             yield ReplyDone("".join(parts), stats)
         finally:
             self._doing = IDLE
+            self._job_events.close(job.id)
             if not finished:  # the caller stopped reading: the engine must not go on writing
                 self.link.abort(job.id)
 
@@ -249,11 +274,17 @@ class LocalBackend:
     # ---- jobs ------------------------------------------------------------------------
 
     def _submit(self, job: Job) -> None:
-        """Send `job`; EngineCrashed when the engine died since the last one (the model went with it)."""
+        """Send `job` (its events go to a box of its own, until the job's caller closes it); EngineCrashed when
+        the engine died since the last one (the model went with it)."""
+        self._job_events.open(job.id)
         try:
             self.link.submit(job)
         except EngineCrashed as crash:
+            self._job_events.close(job.id)
             self._lost(crash)
+            raise
+        except BaseException:
+            self._job_events.close(job.id)
             raise
 
     def _lost(self, crash: EngineCrashed) -> None:
@@ -274,6 +305,8 @@ class LocalBackend:
         except EngineCrashed as crash:
             self._lost(crash)
             raise
+        finally:
+            self._job_events.close(job.id)
         raise AssertionError("a job's events end with Finished or Failed")
 
     def _events(self, job_id: int, abort: threading.Event | None) -> Iterator[wire.Event]:
@@ -281,16 +314,20 @@ class LocalBackend:
 
         `abort` is forwarded to the engine as soon as it is set: a StopFlag wakes the wait for
         it, a plain Event is looked at every POLL_S."""
-        with abort.waking(self.link.wake) if isinstance(abort, StopFlag) else contextlib.nullcontext():
+
+        def wake() -> None:
+            self._job_events.wake(job_id)
+
+        with abort.waking(wake) if isinstance(abort, StopFlag) else contextlib.nullcontext():
             wait_s = WAIT_S if abort is None or isinstance(abort, StopFlag) else POLL_S
             aborted = False
             while True:
                 if abort is not None and not aborted and abort.is_set():
                     self.link.abort(job_id)
                     aborted = True
-                event = self.link.next_event(wait_s)
-                if event is None or getattr(event, "job", job_id) != job_id:
-                    continue  # nothing yet, or a late event of a job its caller gave up on
+                event = self._job_events.next(job_id, wait_s)
+                if event is None:
+                    continue  # nothing yet
                 if isinstance(event, Failed):
                     raise event.error.to_exception()
                 yield event

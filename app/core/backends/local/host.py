@@ -77,6 +77,7 @@ OPERATIONS: dict[type, Operation[EngineSession]] = {
     wire.BeamSearch: lambda session, work, _id, flag, _send: session.beam_search(work.messages, work.settings, flag),
     wire.Replay: lambda session, work, _id, flag, _send: session.replay(work.record, work.messages, work.changed, flag),
     wire.Unload: _unload,
+    wire.OpenSlots: lambda session, work, _id, _flag, _send: session.open_slots(work.count),
 }
 
 

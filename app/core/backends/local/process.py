@@ -57,6 +57,9 @@ class EngineService(ChildService[EngineSession]):
         LLAMA.setLevel(logging.DEBUG)
         return EngineSession()
 
+    def alongside(self, session: EngineSession, work: object) -> bool:
+        return isinstance(work, wire.Reply | wire.Complete) and session.in_slots
+
     def report(self, error: BaseException) -> ErrorReport:
         return wire.ErrorInfo.of(error)
 

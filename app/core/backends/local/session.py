@@ -11,6 +11,7 @@ the prompt.
 from __future__ import annotations
 
 import logging
+import random
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -32,14 +33,19 @@ from app.core.inference.replay import (
     recorded_params,
     replay,
 )
+from app.core.inference.sampler_chain import InvalidGrammar, token_sampler
 from app.core.inference.sampling import SamplingParams
+from app.core.inference.slot_reply import SlotReply, SlotRequest
+from app.core.inference.slots import ParallelSlots
+from app.core.inference.thinking import ReplyThinking, marker_tokens
 from app.core.inference.token_probs import TokenProbabilityRecorder
+from app.core.inference.token_texts import TokenTexts
 from app.core.memory.beam_fit import beam_admission
 from app.core.memory.fallback import FallbackResult, FallbackStep, load_with_fallback
 from app.core.memory.fit import machine_now
 from app.core.memory.planner import MemoryPlanner
 from app.core.models.gguf_info import read_gguf_info
-from app.core.support.user_text import N_
+from app.core.support.user_text import N_, text_of
 from app.core.types.errors import EngineError
 from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
@@ -48,6 +54,8 @@ from app.core.types.replies import ReplyDone, ReplyEvent
 from app.core.types.tools import ToolSpec
 
 log = logging.getLogger(__name__)
+
+SLOT_READERS_S = 5.0  # how long closing waits for the replies of closed slots to be read out
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,11 @@ class EngineSession:
     def __init__(self, engine: Engine | None = None) -> None:
         self.engine = engine or Engine()
         self.planner = EnginePlanner(self.engine)
+        # Replies in parallel slots (open_slots) run on threads of their own: these keep them apart.
+        self._slots: ParallelSlots | None = None
+        self._rendering = threading.Lock()  # the engine's thinking switch is set while a prompt is rendered
+        self._readers = threading.Condition()
+        self._reading = 0  # slot replies whose events are still being read
 
     @property
     def is_loaded(self) -> bool:
@@ -76,6 +89,7 @@ class EngineSession:
         The file's SHA-256 for the replay records is then found on a thread of its own (at once when
         the library has it on record), so no reply waits for a large file to be read; the rest of
         what a record says about the load is read at once."""
+        self._close_slots()
         result = load_with_fallback(
             LoadTimeline(self.engine, on_stage=listener.stage),
             config,
@@ -106,9 +120,11 @@ class EngineSession:
         tokenized here only without them, and once: the reply and its record start from the same ids."""
         record = record and not grammar
         if not prompt_ids:
-            with self.engine.thinking(params):
+            with self._rendering, self.engine.thinking(params):
                 prompt_ids = self.engine.prompt_tokens(messages, tools)
         prompt = list(prompt_ids)
+        if self._slots is not None:  # the server's replies: no replay record there
+            return self._in_slot(self._slots, prompt, params, stop, token_probabilities, grammar, chat=True)
         if record:
             params = choose_seed(params)
         key, conversation = conversation_key(messages), tuple(messages)
@@ -149,6 +165,8 @@ class EngineSession:
     ) -> Iterator[ReplyEvent]:
         """`prompt` continued as it is (no chat template; special tokens written in it count as such)."""
         tokens = self.engine.llama.tokenize(prompt.encode("utf-8"), add_bos=True, special=True)
+        if self._slots is not None:
+            return self._in_slot(self._slots, tokens, params, stop, token_probabilities, grammar, chat=False)
         return self._recorded(
             lambda observe: self.engine.stream_tokens(tokens, params, stop, observe, grammar),
             params,
@@ -187,6 +205,74 @@ class EngineSession:
                     yield event
 
         return finished()
+
+    # ---- parallel slots ----------------------------------------------------------------
+
+    @property
+    def in_slots(self) -> bool:
+        """Whether replies are written in parallel slots now (each reply's job then runs on a thread of its own)."""
+        return self._slots is not None
+
+    def open_slots(self, count: int) -> int:
+        """Write the next replies in `count` parallel slots (slots.py); 1 closes them. Returns each slot's
+        context size (0 without slots). Raises EngineError when no model is loaded or the context cannot be made."""
+        self._close_slots()
+        if count <= 1:
+            return 0
+        llama = self.engine.llama
+        texts = TokenTexts(llama._model.vocab, marker_tokens(llama, self.engine.reasoning))
+        self._slots = ParallelSlots(llama, count, texts)
+        return self._slots.slot_ctx
+
+    def _in_slot(
+        self,
+        slots: ParallelSlots,
+        prompt: list[int],
+        params: SamplingParams,
+        stop: threading.Event,
+        token_probabilities: bool,
+        grammar: str,
+        *,
+        chat: bool,
+    ) -> Iterator[ReplyEvent]:
+        """The reply written in the next free slot; raises PromptTooLong (the slot's size) or EngineError now."""
+        slots.check_fits(len(prompt))
+        room = slots.slot_ctx - len(prompt)
+        max_tokens = min(params.max_tokens, room) if params.max_tokens > 0 else room
+        seed = params.seed if params.seed is not None else random.randint(0, 2**31 - 1)
+        try:
+            sampler = token_sampler(params, seed, slots.rows, slots.ctx, grammar)
+        except InvalidGrammar as error:
+            raise EngineError(text_of(error)) from None
+        reasoning = self.engine.reasoning
+        thinking = ReplyThinking.start(reasoning, params, self.engine.tokenize) if chat and reasoning else None
+        probabilities = TokenProbabilityRecorder(params) if token_probabilities else None
+        observer = probabilities.observe if probabilities is not None else None
+        reply = slots.submit(SlotRequest(prompt, params, sampler, max_tokens, stop, observer, thinking))
+        with self._readers:
+            self._reading += 1
+        return self._read_slot(reply, probabilities)
+
+    def _read_slot(self, reply: SlotReply, probabilities: TokenProbabilityRecorder | None) -> Iterator[ReplyEvent]:
+        try:
+            for event in reply.events():
+                if isinstance(event, ReplyDone) and probabilities is not None:
+                    event = replace(event, trace=probabilities.trace(self.engine.llama))
+                yield event
+        finally:
+            with self._readers:
+                self._reading -= 1
+                self._readers.notify_all()
+
+    def _close_slots(self) -> None:
+        """End the replies in slots (as stopped), wait until they are read out, and free the slots' context."""
+        slots, self._slots = self._slots, None
+        if slots is None:
+            return
+        slots.close()
+        with self._readers:
+            if not self._readers.wait_for(lambda: self._reading == 0, SLOT_READERS_S):
+                log.warning("Replies in the closed slots were still being read after %.0f s", SLOT_READERS_S)
 
     def plan(self, request: PlanRequest) -> PlanResult:
         return self.planner.plan(request)
@@ -241,5 +327,6 @@ class EngineSession:
         return replay(self.engine, record, prompt, changed, stop)
 
     def close(self) -> None:
-        """Free the model now."""
+        """Free the model now (the slots' replies end first)."""
+        self._close_slots()
         self.engine.close()

@@ -106,8 +106,16 @@ class Fork:
     token_probabilities: bool
 
 
+@dataclass(frozen=True)
+class OpenSlots:
+    """Write the next replies (Reply, Complete) in `count` parallel slots of one context (1: one at a time, in
+    the chat context, as before); the job's result is each slot's context size (0 for one slot)."""
+
+    count: int
+
+
 # Every kind of work a job of the engine carries: one entry each in host.OPERATIONS.
-Work = Load | Reply | Complete | Plan | Inspect | CountTokens | Unload | BeamSearch | Replay | Fork
+Work = Load | Reply | Complete | Plan | Inspect | CountTokens | Unload | BeamSearch | Replay | Fork | OpenSlots
 
 
 # ---- events: child → window -----------------------------------------------------------
