@@ -58,6 +58,10 @@ class ReplyStats:
     # the index of the answer's first token in the reply's token trace.
     reasoning_tokens: int = 0
     reasoning_s: float = 0.0
+    # Images in the prompt: their tokens (of prompt_tokens), and the seconds the projector took to encode
+    # each image evaluated for this reply (a cached image is not encoded again).
+    image_tokens: int = 0
+    image_encode_s: list[float] = field(default_factory=list)
 
     @property
     def evaluated_prompt_tokens(self) -> int:
