@@ -34,6 +34,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from app.core.inference.engine import Engine
@@ -96,6 +97,7 @@ class WindowTurn:
     role: str
     text: str
     reasoning: str = ""
+    images: tuple[Path, ...] = ()  # prepared images the message shows (app/core/chat/images.py)
 
 
 class WindowError(Exception):
@@ -141,6 +143,7 @@ class _Retrieved:
     role: str
     text: str
     reasoning: str = ""
+    images: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -197,7 +200,12 @@ class ContextWindow:
             if not messages or messages[-1].role != "user":
                 raise ValueError("retrieved excerpts go with the newest message, which must be the user's")
             plain_newest = messages[-1]
-            messages = [*messages[:-1], _Retrieved(plain_newest.id, "user", f"{retrieved}\n\n{plain_newest.text}")]
+            messages = [
+                *messages[:-1],
+                _Retrieved(
+                    plain_newest.id, "user", f"{retrieved}\n\n{plain_newest.text}", images=_images(plain_newest)
+                ),
+            ]
         head = [ChatMessage("system", system_prompt)] if system_prompt else []
         frame = self._costs.frame(head)
         budget = n_ctx - reserve
@@ -205,7 +213,7 @@ class ContextWindow:
         if not messages:
             return WindowPlan(tuple(head), (), (), frame, frame, n_ctx, reserve, policy, estimated_tokens=frame)
 
-        blocks = [self._costs.block(head, m.role, m.text) for m in messages]
+        blocks = [self._costs.block(head, m.role, m.text, _images(m)) for m in messages]
         prefix = [0]
         for cost in blocks:
             prefix.append(prefix[-1] + cost)
@@ -227,12 +235,17 @@ class ContextWindow:
             kept = [*messages[: option.pinned], *messages[option.start :]]
             # An earlier reply's reasoning goes with it and the template decides whether it is sent: the
             # measured costs leave it out (most templates drop it); where it is sent, the real count says so.
-            prompt = (*head, *(ChatMessage(m.role, m.text, m.reasoning) for m in kept))
+            # A message's images go and stay with it: an old image leaves the window whole, with its message.
+            prompt = (*head, *(ChatMessage(m.role, m.text, m.reasoning, _images(m)) for m in kept))
             ids = self._prompt_ids(prompt) if with_ids else ()
             real = len(ids) if ids else self._counter.count_tokens(prompt)
             if real <= budget:
                 plan = self._result(prompt, kept, messages, option, real, frame, n_ctx, reserve, policy)
-                added = 0 if plain_newest is None else blocks[-1] - self._costs.block(head, "user", plain_newest.text)
+                added = (
+                    0
+                    if plain_newest is None
+                    else blocks[-1] - self._costs.block(head, "user", plain_newest.text, _images(plain_newest))
+                )
                 return replace(plan, estimated_tokens=estimate(option), retrieved_tokens=added, prompt_ids=ids)
         raise self._no_fit(policy, head, messages, blocks, base, total, n_ctx, reserve)
 
@@ -276,7 +289,7 @@ class ContextWindow:
         # alone fits is decided by its real count (an estimate can be off for templates that are
         # not additive); the other policies already tried it alone.
         newest = messages[-1]
-        alone = self._counter.count_tokens((*head, ChatMessage(newest.role, newest.text)))
+        alone = self._counter.count_tokens((*head, ChatMessage(newest.role, newest.text, images=_images(newest))))
         if policy is not WindowPolicy.STOP_AT_LIMIT or alone > budget:
             return MessageTooLongError(
                 fill(
@@ -306,6 +319,12 @@ class ContextWindow:
                 reserve=reserve,
             )
         )
+
+
+def _images(message: WindowMessage) -> tuple[Path, ...]:
+    """The images a message shows: a WindowTurn's (the chat store's messages keep none yet)."""
+    images: tuple[Path, ...] = getattr(message, "images", ())
+    return images
 
 
 def _check_room(frame: int, n_ctx: int, reserve: int) -> None:
@@ -412,15 +431,18 @@ class _BlockCosts:
             self._frames[key] = (frame, extra)
         return self._frames[key]
 
-    def block(self, head: list[ChatMessage], role: str, text: str) -> int:
+    def block(self, head: list[ChatMessage], role: str, text: str, images: tuple[Path, ...] = ()) -> int:
+        """The tokens a message of `role` with `text` (after its `images`, each its image tokens) adds."""
         system = head[0].content if head else ""
-        key = (system, role, text)
+        key = (system, role, "".join(f"\0image:{path}" for path in images) + text)
         cached = self._blocks.get(key)
         if cached is not None:
             self._blocks.move_to_end(key)
             return cached
         before = [*head, _PROBE_USER] if role == "assistant" else [*head, _PROBE_USER, _PROBE_ASSISTANT]
-        cost = self._counter.count_tokens([*before, ChatMessage(role, text)]) - self._count_cached(before)
+        cost = self._counter.count_tokens([*before, ChatMessage(role, text, images=images)]) - self._count_cached(
+            before
+        )
         self._blocks[key] = cost
         if len(self._blocks) > self._max_entries:
             self._blocks.popitem(last=False)
