@@ -75,6 +75,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--embedding-model", metavar="GGUF", type=Path,
         help="the model /v1/embeddings runs, in a context of its own (default: the served model's file)",
     )  # fmt: skip
+    parser.add_argument(
+        "--mmproj", metavar="FILE", type=Path,
+        help="the model's projector (mmproj-*.gguf): clients may then send images (image_url parts)",
+    )  # fmt: skip
     parser.add_argument("--verbose", action="store_true", help="show llama.cpp's and the server's log")
     parser.set_defaults(handler=run)
 
@@ -100,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     backend = LocalBackend()
     try:
         print(f"Loading {model.name}…", file=sys.stderr, flush=True)
-        load = LoadConfig(model, n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers)
+        load = LoadConfig(model, n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers, mmproj=args.mmproj)
         backend.load(load, cancel=stop)
         return _serve(config, backend, EngineKeeper(load, on_change=_print_restart), stop)
     except LoadCancelled:
