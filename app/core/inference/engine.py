@@ -65,7 +65,7 @@ from app.core.models.validation import ModelFileError, check_model_file
 from app.core.reasoning.families import ReasoningSupport, reasoning_support, template_variables
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_, text_of
-from app.core.types.errors import EngineError, ImagesNeedVision, LoadCancelled, PromptTooLong
+from app.core.types.errors import IMAGES_NEED_VISION, EngineError, ImagesNeedVision, LoadCancelled, PromptTooLong
 from app.core.types.load import LoadConfig, LoadReport, LoadStage, Speculative
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece, final_reply
@@ -401,7 +401,7 @@ class Engine:
         if self._formatter is None:
             raise EngineError(N_("No model is loaded."))
         if self._projector is None and any(m.images for m in messages):
-            raise ImagesNeedVision()
+            raise ImagesNeedVision(IMAGES_NEED_VISION)
         try:
             turns = [(m.role, image_markers(len(m.images)) + m.content, m.reasoning) for m in messages]
             variables = self._template_variables or template_variables(self._reasoning)

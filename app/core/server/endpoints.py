@@ -58,7 +58,7 @@ from app.core.server.openai_responses import (
 from app.core.server.reasoning_format import ReasoningInContent
 from app.core.server.replies import ReplyCancelled, ReplyRun, ReplyStart
 from app.core.server.request_log import CLIENT_CLOSED, RequestLog, RequestRecord
-from app.core.types.errors import PromptTooLong
+from app.core.types.errors import ImagesNeedVision, PromptTooLong
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart, TokenPiece
 from app.core.types.stats import StopReason
@@ -321,6 +321,9 @@ class _Endpoints:
         run.watch(request.receive)
         try:
             return run, await run.next()
+        except ImagesNeedVision as error:
+            self._end(run)
+            raise ApiError(400, str(error), param=prompt_field, code="model_cannot_see_images") from None
         except PromptTooLong as error:
             self._end(run)
             raise ApiError(

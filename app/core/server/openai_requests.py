@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from app.core.inference.sampling import InvalidSetting, SamplingParams
 from app.core.inference.token_probs import TOP_ALTERNATIVES
 from app.core.server.errors import invalid
 from app.core.server.grammar import response_format_grammar
+from app.core.server.image_parts import image_part
 from app.core.server.reasoning_format import ReasoningFormat
 from app.core.types.messages import ChatMessage
 
@@ -144,8 +146,8 @@ def _messages(value: Any) -> tuple[ChatMessage, ...]:
         role = message.get("role")
         if role not in ROLES:
             raise invalid(f"{where}.role", f"must be system, developer, user or assistant, not {_shown(role)}.")
-        content = _content(message.get("content"), role, f"{where}.content")
-        messages.append(ChatMessage(ROLES[role], content, _past_reasoning(message, role, where)))
+        content, images = _content(message.get("content"), role, f"{where}.content")
+        messages.append(ChatMessage(ROLES[role], content, _past_reasoning(message, role, where), images))
     return tuple(messages)
 
 
@@ -160,18 +162,22 @@ def _past_reasoning(message: Mapping[str, Any], role: str, where: str) -> str:
     return value
 
 
-def _content(value: Any, role: str, where: str) -> str:
+def _content(value: Any, role: str, where: str) -> tuple[str, tuple[Path, ...]]:
+    """A message's text, and its images (a user's `image_url` parts; the model reads them before the text)."""
     if isinstance(value, str):
-        return value
+        return value, ()
     if value is None and role == "assistant":  # an assistant turn that only called tools
-        return ""
+        return "", ()
     if isinstance(value, list):
-        texts = []
+        texts, images = [], []
         for index, part in enumerate(value):
+            if isinstance(part, dict) and part.get("type") == "image_url" and role == "user":
+                images.append(image_part(part, f"{where}[{index}]"))
+                continue
             if not isinstance(part, dict) or part.get("type") != "text" or not isinstance(part.get("text"), str):
-                raise invalid(f"{where}[{index}]", "only text parts are supported by this model.")
+                raise invalid(f"{where}[{index}]", "only text parts (and image_url parts of a user) are supported.")
             texts.append(part["text"])
-        return "".join(texts)
+        return "".join(texts), tuple(images)
     raise invalid(where, "must be a text or a list of text parts.")
 
 

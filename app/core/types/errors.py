@@ -31,13 +31,12 @@ class PromptTooLong(EngineError):
         self.n_ctx = n_ctx
 
 
-class ImagesNeedVision(EngineError):
-    """A message shows images and the model cannot read them (it was loaded without a projector)."""
+IMAGES_NEED_VISION = N_(
+    "This model cannot see images: it was loaded without a projector (mmproj) file. "
+    "Pick a vision model with its projector, or send the message without images."
+)
 
-    def __init__(self) -> None:
-        super().__init__(
-            N_(
-                "This model cannot see images: it was loaded without a projector (mmproj) file. "
-                "Pick a vision model with its projector, or send the message without images."
-            )
-        )
+
+class ImagesNeedVision(EngineError):
+    """A message shows images and the model cannot read them (it was loaded without a projector);
+    raised with IMAGES_NEED_VISION."""
