@@ -23,6 +23,8 @@ DATA_URL = "data:"
 def image_part(part: Mapping[str, Any], where: str) -> Path:
     """The prepared image of one `image_url` part; a 400 ApiError naming the part when it is not one."""
     image_url = part.get("image_url")
+    if image_url is None:
+        raise invalid(where, 'an image_url part needs its "image_url": {"url": "data:image/png;base64,…"}.')
     url = image_url.get("url") if isinstance(image_url, dict) else image_url
     if not isinstance(url, str) or not url:
         raise invalid(f"{where}.image_url", 'must be an object with a "url" (a data URL of the image).')
