@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import base64
 import io
+import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +19,16 @@ import pytest
 from PIL import Image
 
 from app.core.backends.local.backend import LocalBackend
+from app.core.backends.remote import RemoteBackend, RemoteConfig
+from app.core.inference.sampling import GREEDY
 from app.core.server.config import ServerConfig
 from app.core.server.model_queue import ModelQueue
 from app.core.server.openai_requests import Limits, parse_chat
 from app.core.server.server import ApiServer
 from app.core.types.load import LoadConfig
-from tests.helpers.vision import PROJECTOR
+from app.core.types.messages import ChatMessage
+from app.core.types.replies import final_reply
+from tests.helpers.vision import PROJECTOR, picture
 
 
 def _data_url(image_format: str = "PNG", colour: tuple[int, int, int] = (220, 40, 40)) -> str:
@@ -93,3 +99,16 @@ def test_image_parts_become_the_message_s_images_before_its_text() -> None:
     (message,) = request.messages
     assert message.content == "Describe."
     assert len(message.images) == 1 and message.images[0].suffix == ".png" and message.images[0].exists()
+
+
+def test_the_remote_backend_sends_a_message_s_images_to_a_server_that_sees(
+    vision_server: ApiServer, tmp_path: Path
+) -> None:
+    backend = RemoteBackend(RemoteConfig(vision_server.base_url))
+    try:
+        message = ChatMessage("user", "What is in it?", images=(picture(tmp_path),))
+        done = final_reply(backend.stream_chat([message], replace(GREEDY, max_tokens=3), threading.Event()))
+    finally:
+        backend.close()
+    assert not done.stats.error
+    assert done.stats.prompt_tokens > PROJECTOR.image_tokens  # the server's count, the image's tokens in it
