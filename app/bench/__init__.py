@@ -63,6 +63,7 @@ SECTIONS: list[str] = [
     "retrieval",
     "server",
     "decoding",
+    "vision",
 ]
 
 
