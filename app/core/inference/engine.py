@@ -63,7 +63,7 @@ from app.core.inference.token_texts import TokenTexts
 from app.core.models.projector_file import check_projector_file
 from app.core.models.validation import ModelFileError, check_model_file
 from app.core.reasoning.families import ReasoningSupport, reasoning_support, template_variables
-from app.core.support.formatting import fill
+from app.core.support.formatting import fill, format_bytes
 from app.core.support.user_text import N_, text_of
 from app.core.types.errors import IMAGES_NEED_VISION, EngineError, ImagesNeedVision, LoadCancelled, PromptTooLong
 from app.core.types.load import LoadConfig, LoadReport, LoadStage, Speculative
@@ -249,7 +249,7 @@ class Engine:
         assert config.mmproj is not None
         started = time.perf_counter()
         model_name = config.model_path.name
-        check_projector_file(config.mmproj, model_name, llama.n_embd())
+        checked = check_projector_file(config.mmproj, model_name, llama.n_embd())
         projector = Projector.open(
             config.mmproj,
             llama,
@@ -258,7 +258,12 @@ class Engine:
             flash_attn=config.flash_attn,
         )
         report.stages.append(
-            LoadStage("load projector", time.perf_counter() - started, config.mmproj.name, started - report.started_at)
+            LoadStage(
+                "load projector",
+                time.perf_counter() - started,
+                f"{config.mmproj.name}: {checked.projector_type} projector, {format_bytes(checked.bytes)}",
+                started - report.started_at,
+            )
         )
         return projector
 

@@ -16,6 +16,7 @@ import pytest
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
 from app.bench.synthetic_projector import SyntheticProjector, write_synthetic_projector
 from app.core.inference.engine import Engine
+from app.core.inference.load_timeline import LoadTimeline
 from app.core.inference.projector import is_image_token
 from app.core.inference.sampling import GREEDY
 from app.core.types.errors import EngineError, ImagesNeedVision
@@ -32,13 +33,16 @@ def _reply(engine: Engine, messages: list[ChatMessage], max_tokens: int = 6) -> 
     return [event for event in events if isinstance(event, TokenPiece)], done
 
 
-def test_the_projector_loads_with_its_model_as_a_stage_of_the_load(starter_model: Path, projector_file: Path) -> None:
+def test_the_projector_loads_with_its_model_as_a_stage_of_the_load_timeline(
+    starter_model: Path, projector_file: Path
+) -> None:
     engine = Engine()
     try:
-        report = engine.load(LoadConfig(starter_model, n_ctx=512, mmproj=projector_file))
+        report = LoadTimeline(engine).load(LoadConfig(starter_model, n_ctx=512, mmproj=projector_file))
         stages = [stage.name for stage in report.stages]
-        assert stages.index("create context") < stages.index("load projector")
-        assert next(s for s in report.stages if s.name == "load projector").detail == projector_file.name
+        assert stages.index("create context") < stages.index("load projector") < stages.index("chat template")
+        detail = next(stage.detail for stage in report.stages if stage.name == "load projector")
+        assert detail == f"{projector_file.name}: mlp projector, 328.8 KiB"
         assert engine.sees_images
     finally:
         engine.close()
