@@ -79,6 +79,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--mmproj", metavar="FILE", type=Path,
         help="the model's projector (mmproj-*.gguf): clients may then send images (image_url parts)",
     )  # fmt: skip
+    parser.add_argument(
+        "--allow-image-urls", action="store_true",
+        help="fetch images that requests name by http(s) address (off: only data URLs are read)",
+    )  # fmt: skip
     parser.add_argument("--verbose", action="store_true", help="show llama.cpp's and the server's log")
     parser.set_defaults(handler=run)
 
@@ -93,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
             cors_origins=tuple(args.cors_origin),
             queue_limit=args.parallel_queue,
             embedding_model=args.embedding_model,
+            fetch_image_urls=args.allow_image_urls,
         ).check()
         model = resolve_model(args.model)
     except ServerConfigError as error:

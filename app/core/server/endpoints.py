@@ -77,7 +77,7 @@ class ServerCore:
         self.log = request_log
         self.metrics = metrics or ServerMetrics()
         self.metrics.follow_queue(lambda: queue.waiting)
-        self.limits = Limits(max_tokens=config.max_tokens_limit)
+        self.limits = Limits(max_tokens=config.max_tokens_limit, fetch_image_urls=config.fetch_image_urls)
         self.embeddings = ServerEmbeddings(config.embedding_model)
         self.stopping = False
         self._runs: set[ReplyRun] = set()

@@ -37,6 +37,7 @@ RANDOM_SEED = -1  # llama.cpp's way to ask for a new seed
 @dataclass(frozen=True)
 class Limits:
     max_tokens: int  # the most a request may ask for
+    fetch_image_urls: bool = False  # image_url parts may name http(s) addresses (image_parts.py)
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def parse_chat(body: Mapping[str, Any], limits: Limits) -> ChatRequest:
         raise invalid("top_logprobs", "needs logprobs set to true.")
     top = _at_most_recorded("top_logprobs", top_logprobs or 0)
     return ChatRequest(
-        messages=_messages(body.get("messages")),
+        messages=_messages(body.get("messages"), limits),
         params=_sampling(body, limits, limits.max_tokens, ("max_completion_tokens", "max_tokens")),
         model=_model(body),
         stream=_bool(body, "stream"),
@@ -135,7 +136,7 @@ def _sampling(body: Mapping[str, Any], limits: Limits, default_max: int, max_nam
     return params
 
 
-def _messages(value: Any) -> tuple[ChatMessage, ...]:
+def _messages(value: Any, limits: Limits) -> tuple[ChatMessage, ...]:
     if not isinstance(value, list) or not value:
         raise invalid("messages", "must be a non-empty list of messages.")
     messages = []
@@ -146,7 +147,7 @@ def _messages(value: Any) -> tuple[ChatMessage, ...]:
         role = message.get("role")
         if role not in ROLES:
             raise invalid(f"{where}.role", f"must be system, developer, user or assistant, not {_shown(role)}.")
-        content, images = _content(message.get("content"), role, f"{where}.content")
+        content, images = _content(message.get("content"), role, f"{where}.content", limits)
         messages.append(ChatMessage(ROLES[role], content, _past_reasoning(message, role, where), images))
     return tuple(messages)
 
@@ -162,7 +163,7 @@ def _past_reasoning(message: Mapping[str, Any], role: str, where: str) -> str:
     return value
 
 
-def _content(value: Any, role: str, where: str) -> tuple[str, tuple[Path, ...]]:
+def _content(value: Any, role: str, where: str, limits: Limits) -> tuple[str, tuple[Path, ...]]:
     """A message's text, and its images (a user's `image_url` parts; the model reads them before the text)."""
     if isinstance(value, str):
         return value, ()
@@ -172,7 +173,7 @@ def _content(value: Any, role: str, where: str) -> tuple[str, tuple[Path, ...]]:
         texts, images = [], []
         for index, part in enumerate(value):
             if isinstance(part, dict) and part.get("type") == "image_url" and role == "user":
-                images.append(image_part(part, f"{where}[{index}]"))
+                images.append(image_part(part, f"{where}[{index}]", limits.fetch_image_urls))
                 continue
             if not isinstance(part, dict) or part.get("type") != "text" or not isinstance(part.get("text"), str):
                 raise invalid(f"{where}[{index}]", "only text parts (and image_url parts of a user) are supported.")

@@ -7,6 +7,7 @@ replies to an image are nonsense; that one streams, with the image's tokens coun
 from __future__ import annotations
 
 import base64
+import http.server
 import io
 import threading
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from app.core.backends.local.backend import LocalBackend
 from app.core.backends.remote import RemoteBackend, RemoteConfig
 from app.core.inference.sampling import GREEDY
 from app.core.server.config import ServerConfig
+from app.core.server.errors import ApiError
 from app.core.server.model_queue import ModelQueue
 from app.core.server.openai_requests import Limits, parse_chat
 from app.core.server.server import ApiServer
@@ -112,3 +114,42 @@ def test_the_remote_backend_sends_a_message_s_images_to_a_server_that_sees(
         backend.close()
     assert not done.stats.error
     assert done.stats.prompt_tokens > PROJECTOR.image_tokens  # the server's count, the image's tokens in it
+
+
+class _Pictures(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        if self.path != "/cat.png":
+            self.send_error(404)
+            return
+        body = io.BytesIO()
+        Image.new("RGB", (30, 20), (90, 90, 90)).save(body, "PNG")
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.send_header("Content-Length", str(len(body.getvalue())))
+        self.end_headers()
+        self.wfile.write(body.getvalue())
+
+    def log_message(self, *_args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def picture_site() -> Iterator[str]:
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pictures)
+    thread = threading.Thread(target=site.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{site.server_address[1]}"
+    site.shutdown()
+    site.server_close()
+    thread.join()
+
+
+def test_an_address_is_fetched_where_the_server_s_user_allowed_it(picture_site: str) -> None:
+    allowed = Limits(max_tokens=64, fetch_image_urls=True)
+    (message,) = parse_chat({"messages": _asking(f"{picture_site}/cat.png")}, allowed).messages
+    with Image.open(message.images[0]) as fetched:
+        assert fetched.size == (30, 20)
+    with pytest.raises(ApiError, match=r"answered HTTP 404"):
+        parse_chat({"messages": _asking(f"{picture_site}/dog.png")}, allowed)
+    with pytest.raises(ApiError, match="does not fetch images from addresses"):
+        parse_chat({"messages": _asking(f"{picture_site}/cat.png")}, Limits(max_tokens=64))
