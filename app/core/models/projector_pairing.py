@@ -8,6 +8,7 @@ model's is.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 PREFIX = "mmproj"
@@ -15,6 +16,17 @@ PREFIX = "mmproj"
 
 def is_projector_name(path: Path) -> bool:
     return path.name.lower().startswith(PREFIX) and path.suffix.lower() == ".gguf"
+
+
+def projectors_beside(models: Iterable[Path]) -> list[Path]:
+    """The projector files in the folders of `models`, each once, in order of their paths."""
+    found: set[Path] = set()
+    for folder in {model.parent for model in models}:
+        try:
+            found.update(path for path in folder.iterdir() if is_projector_name(path) and path.is_file())
+        except OSError:
+            continue
+    return sorted(found)
 
 
 def projector_beside(model: Path) -> Path | None:
