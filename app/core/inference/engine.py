@@ -718,6 +718,9 @@ class Engine:
         """prompt[start:] as (start, end) spans: text in chunks of n_batch, and each image whole."""
         assert self._batch is not None
         capacity = self._batch.capacity
+        if self._projector is None:  # text only: no token to look at
+            yield from ((at, min(at + capacity, len(prompt))) for at in range(start, len(prompt), capacity))
+            return
         while start < len(prompt):
             if is_image_token(prompt[start]):
                 assert self._projector is not None
