@@ -15,6 +15,7 @@ import pytest
 
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
 from app.bench.synthetic_projector import SyntheticProjector, write_synthetic_projector
+from app.core.chat.prompt_inspector import inspect_prompt
 from app.core.inference.engine import Engine
 from app.core.inference.load_timeline import LoadTimeline
 from app.core.inference.projector import is_image_token
@@ -129,3 +130,12 @@ def test_a_projector_that_is_no_gguf_is_refused(starter_model: Path, tmp_path: P
     junk.write_bytes(b"not a gguf at all" * 10)
     with pytest.raises(EngineError, match=r"mmproj\.gguf is not a projector file"):
         Engine().load(LoadConfig(starter_model, n_ctx=256, mmproj=junk))
+
+
+def test_the_prompt_inspector_shows_an_image_as_one_block_of_its_tokens(vision_engine: Engine, tmp_path: Path) -> None:
+    messages = [ChatMessage("user", "Describe it.", images=(picture(tmp_path),))]
+    inspection = inspect_prompt(vision_engine, messages)
+    block = [token for token in inspection.tokens if is_image_token(token.token_id)]
+    assert len(block) == 64 and all(token.special and token.message is None for token in block)
+    assert [token.text for token in block] == ["<__media__>"] + [""] * 63
+    assert inspection.messages[0].tokens > 0  # the message's text is still found and counted
