@@ -122,7 +122,6 @@ class Engine:
         self._draft_records: OrderedDict[Hashable, DraftRecord] = OrderedDict()
         self._draft_model: DraftModel | None = None
         self._projector: Projector | None = None  # reads a message's images; None: the model is text only
-        self._image_encode_s: list[float] = []  # seconds each image of the prompt evaluated now took to encode
 
     # ---- loading -------------------------------------------------------------------
 
@@ -534,8 +533,9 @@ class Engine:
         completed = 0  # reply tokens sampled
         stats.stop_reason = StopReason.LENGTH if max_tokens == reply.params.max_tokens else StopReason.CONTEXT_FULL
         try:
-            stats.cached_prompt_tokens = self._evaluate_prompt(llama, reply.prompt, stats.cached_prompt_tokens, stop)
-            stats.image_encode_s = self._image_encode_s
+            stats.cached_prompt_tokens = self._evaluate_prompt(
+                llama, reply.prompt, stats.cached_prompt_tokens, stop, stats.image_encode_s
+            )
             position = llama.n_tokens
             # Bound once: each lookup of an attribute is time after every decode.
             sample, piece_of, decode_text, decode_one = sampler.sample, texts.piece, decoder.decode, batch.decode_one
@@ -691,9 +691,12 @@ class Engine:
         if confirmed < len(proposal):
             llama_cpp.llama_memory_seq_rm(memory, 0, position, -1)
 
-    def _evaluate_prompt(self, llama: llama_cpp.Llama, prompt: list[int], reuse: int, stop: threading.Event) -> int:
-        """Decode what the KV cache lacks of `prompt`, in chunks of n_batch; `stop` aborts inside a
-        chunk. Returns how many prompt tokens were reused from the cache."""
+    def _evaluate_prompt(
+        self, llama: llama_cpp.Llama, prompt: list[int], reuse: int, stop: threading.Event, encoded: list[float]
+    ) -> int:
+        """Decode what the KV cache lacks of `prompt`, in chunks of n_batch and each image whole (its encoding
+        time appended to `encoded`); `stop` aborts inside a chunk. Returns how many prompt tokens were reused
+        from the cache (never part of an image)."""
         assert self._batch is not None
         memory = llama_cpp.llama_get_memory(llama.ctx)
         reuse = whole_image_start(prompt, reuse, self._projector)
@@ -702,12 +705,11 @@ class Engine:
         if not reuse:
             llama_cpp.llama_memory_seq_rm(memory, -1, 0, -1)  # removing whole sequences never fails
         llama.n_tokens = reuse
-        self._image_encode_s = []
         with self._abortable(llama, stop):
             for start, end in self._runs(prompt, reuse):
                 if is_image_token(prompt[start]):
                     assert self._projector is not None
-                    self._image_encode_s.append(self._projector.decode(llama, prompt[start], start))
+                    encoded.append(self._projector.decode(llama, prompt[start], start))
                 else:
                     self._batch.decode(prompt[start:end], start)
                 llama.input_ids[start:end] = prompt[start:end]
