@@ -17,6 +17,7 @@ pytest_plugins = [
     "tests.helpers.threads",
     "tests.helpers.watchdog",
     "tests.helpers.models",
+    "tests.helpers.vision",
     "tests.helpers.windows",
     "tests.fakes.fake_hub",
     "tests.fakes.memory_keyring",

@@ -64,6 +64,7 @@ SECTIONS: list[str] = [
     "server",
     "decoding",
     "tools",
+    "vision",
 ]
 
 

@@ -1,4 +1,4 @@
-"""`glassbox chat --prompt TEXT [--server URL|NAME] [--tools SERVER[,SERVER]]`: stream one reply to the terminal.
+"""`glassbox chat --prompt TEXT [--image FILE]… [--server URL|NAME]`: stream one reply to the terminal, no window.
 
 Without --server the model runs on this machine (llama.cpp in the engine process, as in the
 window); with it, an OpenAI-compatible server generates the reply through the remote backend.
@@ -9,6 +9,9 @@ The model's text is printed as it comes, except that on a terminal its control c
 made inert (terminal_text.py); piped to a file it is kept exactly. A thinking model's reasoning
 is printed apart from its answer, dimmed on a terminal and marked when piped, or left out with
 --hide-thinking (reply_printer.py).
+
+`--image FILE` (repeatable) shows the model pictures, checked before anything loads; a local
+model reads them with its projector: `--mmproj FILE`, or the `mmproj-*.gguf` beside the model.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import FrameType
 
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model, stopped
@@ -29,7 +33,9 @@ from app.cli.terminal_text import terminal_safe
 from app.core.backends.base import Backend
 from app.core.backends.local.backend import LocalBackend
 from app.core.backends.remote import RemoteBackend, RemoteError, RemoteReplyDone
+from app.core.chat.images import ImageRefused, prepare_image_file
 from app.core.inference.sampling import SAMPLING_FIELDS, SamplingParams
+from app.core.models.projector_pairing import projector_beside
 from app.core.models.validation import ModelFileError
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
 from app.core.support.stop_flag import StopFlag
@@ -52,6 +58,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--api-key-env", metavar="NAME", help="with --server: the environment variable that holds its API key"
     )
     parser.add_argument("--system", default="", help="system prompt")
+    parser.add_argument(
+        "--image", action="append", default=[], metavar="FILE", help="show the model a picture (repeatable)"
+    )
+    parser.add_argument(
+        "--mmproj", metavar="FILE", help="the model's projector, for --image (default: the mmproj-*.gguf beside it)"
+    )
     sampling, model = SamplingParams(), ModelSettings()  # the defaults, as the settings declare them
     parser.add_argument("--max-tokens", type=bounded(SAMPLING_FIELDS["max_tokens"]), default=sampling.max_tokens)
     parser.add_argument("--temperature", type=bounded(SAMPLING_FIELDS["temperature"]), default=sampling.temperature)
@@ -74,14 +86,20 @@ def run(args: argparse.Namespace) -> int:
     if args.tools and args.server:
         return fail("--tools needs the model on this machine; leave out --server")
     try:
+        images = tuple(prepare_image_file(Path(name)).path for name in args.image)
+        projector = None if args.server else _projector(args, images)
         backend: Backend = _remote_backend(args) if args.server else LocalBackend()
+    except ImageRefused as error:
+        return fail(str(error))
     except CommandError as error:
         return fail(str(error))
     stop = StopFlag()
     previous = signal.signal(signal.SIGINT, _on_interrupt(stop))
     try:
         if isinstance(backend, LocalBackend):
-            config = LoadConfig(resolve_model(args.model), n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers)
+            config = LoadConfig(
+                resolve_model(args.model), n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers, mmproj=projector
+            )
             backend.load(config, cancel=stop)
         elif args.model:
             backend.select_model(args.model)
@@ -89,10 +107,11 @@ def run(args: argparse.Namespace) -> int:
         unsent = backend.unsent_params(params)
         if unsent and args.stats:
             print(f"[not sent to the server: {', '.join(unsent)}]", file=sys.stderr)
+        messages = _messages(args, images)
         if args.tools and isinstance(backend, LocalBackend):
-            status = _tool_turn(args, backend, params, stop)
+            status = _tool_turn(args, backend, messages, params, stop)
         else:
-            status = _print_reply(backend.stream_chat(_messages(args), params, stop), args.stats, args.hide_thinking)
+            status = _print_reply(backend.stream_chat(messages, params, stop), args.stats, args.hide_thinking)
         return stopped() if stop.is_set() else status
     except LoadCancelled:
         return stopped()
@@ -126,7 +145,13 @@ def _remote_backend(args: argparse.Namespace) -> RemoteBackend:
     return RemoteBackend(resolve_server(args.server, api_key))
 
 
-def _tool_turn(args: argparse.Namespace, backend: LocalBackend, params: SamplingParams, stop: StopFlag) -> int:
+def _tool_turn(
+    args: argparse.Namespace,
+    backend: LocalBackend,
+    messages: list[ChatMessage],
+    params: SamplingParams,
+    stop: StopFlag,
+) -> int:
     from app.cli.chat_tools import run_tool_turn  # the MCP SDK takes a second to import: only with --tools
     from app.core.tools.config import McpConfig
     from app.core.tools.errors import McpError
@@ -138,7 +163,7 @@ def _tool_turn(args: argparse.Namespace, backend: LocalBackend, params: Sampling
         raise CommandError(str(error)) from None
     manager = McpManager(servers)
     try:
-        done, failure = run_tool_turn(args, backend, manager, _messages(args), params, stop)
+        done, failure = run_tool_turn(args, backend, manager, messages, params, stop)
     finally:
         manager.close()
     if failure:
@@ -164,9 +189,25 @@ def add_tool_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _messages(args: argparse.Namespace) -> list[ChatMessage]:
+def _projector(args: argparse.Namespace, images: tuple[Path, ...]) -> Path | None:
+    """The projector a local model loads with: --mmproj, else the one beside the model when there are images."""
+    if args.mmproj:
+        return Path(args.mmproj)
+    if not images:
+        return None
+    model = resolve_model(args.model)
+    found = projector_beside(model)
+    if found is None:
+        raise CommandError(
+            f"{model.name} cannot see images: no projector (mmproj-*.gguf) lies beside it; "
+            "give the projector made for it with --mmproj FILE, or pick a vision model"
+        )
+    return found
+
+
+def _messages(args: argparse.Namespace, images: tuple[Path, ...]) -> list[ChatMessage]:
     messages = [ChatMessage("system", args.system)] if args.system else []
-    messages.append(ChatMessage("user", args.prompt))
+    messages.append(ChatMessage("user", args.prompt, images=images))
     return messages
 
 
@@ -197,8 +238,11 @@ def _print_reply(events: Iterator[ReplyEvent], stats: bool, hide_thinking: bool)
 def _print_stats(done: ReplyDone) -> None:
     s = done.stats
     thinking = f" ({s.reasoning_tokens} thinking for {s.reasoning_s:.1f} s)" if done.reasoning else ""
+    encodings = ", ".join(f"{seconds * 1000:.0f} ms" for seconds in s.image_encode_s)
+    images = f" ({s.image_tokens} of images, encoded in {encodings})" if encodings else ""
+    images = images or (f" ({s.image_tokens} of images)" if s.image_tokens else "")
     print(
-        f"[{s.prompt_tokens} prompt tokens, {s.completion_tokens} generated{thinking}, "
+        f"[{s.prompt_tokens} prompt tokens{images}, {s.completion_tokens} generated{thinking}, "
         f"first token after {s.time_to_first_token_s * 1000:.0f} ms, "
         f"{s.prompt_eval_tokens_per_s:.1f} prompt tok/s, {s.generation_tokens_per_s:.1f} tok/s, "
         f"stop: {s.stop_reason.value}]",

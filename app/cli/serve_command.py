@@ -93,6 +93,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--embedding-model", metavar="GGUF", type=Path,
         help="the model /v1/embeddings runs, in a context of its own (default: the served model's file)",
     )  # fmt: skip
+    parser.add_argument(
+        "--mmproj", metavar="FILE", type=Path,
+        help="the model's projector (mmproj-*.gguf): clients may then send images (image_url parts)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--allow-image-urls", action="store_true",
+        help="fetch images that requests name by http(s) address (off: only data URLs are read)",
+    )  # fmt: skip
     parser.add_argument("--verbose", action="store_true", help="show llama.cpp's and the server's log")
     parser.set_defaults(handler=run)
 
@@ -107,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
             cors_origins=tuple(args.cors_origin),
             queue_limit=args.parallel_queue,
             embedding_model=args.embedding_model,
+            fetch_image_urls=args.allow_image_urls,
         ).check()
         model = resolve_model(args.model)
     except ServerConfigError as error:
@@ -118,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     backend = LocalBackend()
     try:
         print(f"Loading {model.name}…", file=sys.stderr, flush=True)
-        load = LoadConfig(model, n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers)
+        load = LoadConfig(model, n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers, mmproj=args.mmproj)
         backend.load(load, cancel=stop)
         parallel = args.parallel or _default_parallel(load)
         backend.open_slots(parallel)

@@ -151,6 +151,17 @@ class ModelSettings:
             "is loaded again."
         ),
     )  # a small GGUF of the same vocabulary that drafts instead of prompt lookup; "" none
+    mmproj: str = setting(
+        "",
+        N_("Projector (images)"),
+        "file",
+        0,
+        0,
+        N_(
+            "The projector file (mmproj-*.gguf) made for this model: with it a vision model reads the images "
+            "attached to a message. Each image takes tokens of the context. Applies when the model is loaded again."
+        ),
+    )  # the mmproj GGUF beside a vision model; "" text only
     flash_attn: bool = setting(
         False,
         N_("Flash attention"),
@@ -302,6 +313,7 @@ _AS_LOADED: dict[str, Callable[[Any], Any]] = {
     "n_threads": lambda threads: threads or None,
     "speculative": Speculative,
     "draft_model": lambda path: Path(path) if path else None,
+    "mmproj": lambda path: Path(path) if path else None,
 }
 
 LOAD_FIELDS: dict[str, FieldSpec] = field_specs(ModelSettings)

@@ -143,6 +143,7 @@ def test_model_fields_have_bounds_and_explanations() -> None:
         "n_threads",
         "speculative",
         "draft_model",
+        "mmproj",
         "flash_attn",
         "type_k",
         "type_v",

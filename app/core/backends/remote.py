@@ -46,6 +46,7 @@ import httpx2
 
 from app.core.backends.base import Capabilities, ModelInfo, TokenCount, estimate_tokens
 from app.core.backends.bounded_body import BodyTooLarge, read_json
+from app.core.backends.image_content import message_content
 from app.core.backends.logprobs import TOP_LOGPROBS, LogprobTrace
 from app.core.backends.reply_parts import REASONING_FIELDS, ReplyParts
 from app.core.backends.sse import EventTooLarge, SSEParser
@@ -274,7 +275,7 @@ class RemoteBackend:
         """TokenPiece events, then one RemoteReplyDone. A failure before any text is raised as
         RemoteError; after text it ends the reply (stop reason ERROR, the text so far kept)."""
         body: dict[str, Any] = {
-            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "messages": [{"role": m.role, "content": message_content(m)} for m in messages],
             "stream": True,
             "stream_options": {"include_usage": True},
             **self._request_fields(params),

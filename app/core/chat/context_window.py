@@ -34,6 +34,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from app.core.inference.engine import Engine
@@ -96,6 +97,7 @@ class WindowTurn:
     role: str
     text: str
     reasoning: str = ""
+    images: tuple[Path, ...] = ()  # prepared images the message shows (app/core/chat/images.py)
 
 
 class WindowError(Exception):
@@ -146,6 +148,7 @@ class _Retrieved:
     role: str
     text: str
     reasoning: str = ""
+    images: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -202,7 +205,12 @@ class ContextWindow:
             if not messages or messages[-1].role != "user":
                 raise ValueError("retrieved excerpts go with the newest message, which must be the user's")
             plain_newest = messages[-1]
-            messages = [*messages[:-1], _Retrieved(plain_newest.id, "user", f"{retrieved}\n\n{plain_newest.text}")]
+            messages = [
+                *messages[:-1],
+                _Retrieved(
+                    plain_newest.id, "user", f"{retrieved}\n\n{plain_newest.text}", images=_images(plain_newest)
+                ),
+            ]
         head = [ChatMessage("system", system_prompt)] if system_prompt else []
         frame = self._costs.frame(head)
         budget = n_ctx - reserve
@@ -213,7 +221,8 @@ class ContextWindow:
         # A message's cost counts its reasoning where the template sends it (it costs nothing where dropped).
         thoughts = [self._costs.reasoning(head, m.text, m.reasoning) if m.reasoning else 0 for m in messages]
         blocks = [
-            self._costs.block(head, m.role, m.text) + thought for m, thought in zip(messages, thoughts, strict=True)
+            self._costs.block(head, m.role, m.text, _images(m)) + thought
+            for m, thought in zip(messages, thoughts, strict=True)
         ]
         prefix = [0]
         for cost in blocks:
@@ -235,12 +244,17 @@ class ContextWindow:
         for option in options[len(options) - 1 if chosen is None else chosen :]:
             kept = [*messages[: option.pinned], *messages[option.start :]]
             # An earlier reply's reasoning goes with it and the template decides whether it is sent.
-            prompt = (*head, *(ChatMessage(m.role, m.text, m.reasoning) for m in kept))
+            # A message's images go and stay with it: an old image leaves the window whole, with its message.
+            prompt = (*head, *(ChatMessage(m.role, m.text, m.reasoning, images=_images(m)) for m in kept))
             ids = self._prompt_ids(prompt) if with_ids else ()
             real = len(ids) if ids else self._counter.count_tokens(prompt)
             if real <= budget:
                 plan = self._result(prompt, kept, messages, option, real, frame, n_ctx, reserve, policy)
-                added = 0 if plain_newest is None else blocks[-1] - self._costs.block(head, "user", plain_newest.text)
+                added = (
+                    0
+                    if plain_newest is None
+                    else blocks[-1] - self._costs.block(head, "user", plain_newest.text, _images(plain_newest))
+                )
                 reasoning = sum(thoughts[: option.pinned]) + sum(thoughts[option.start :])
                 return replace(
                     plan,
@@ -301,7 +315,7 @@ class ContextWindow:
         # alone fits is decided by its real count (an estimate can be off for templates that are
         # not additive); the other policies already tried it alone.
         newest = messages[-1]
-        alone = self._counter.count_tokens((*head, ChatMessage(newest.role, newest.text)))
+        alone = self._counter.count_tokens((*head, ChatMessage(newest.role, newest.text, images=_images(newest))))
         if policy is not WindowPolicy.STOP_AT_LIMIT or alone > budget:
             return MessageTooLongError(
                 fill(
@@ -331,6 +345,12 @@ class ContextWindow:
                 reserve=reserve,
             )
         )
+
+
+def _images(message: WindowMessage) -> tuple[Path, ...]:
+    """The images a message shows: a WindowTurn's (the chat store's messages keep none yet)."""
+    images: tuple[Path, ...] = getattr(message, "images", ())
+    return images
 
 
 def _check_room(frame: int, n_ctx: int, reserve: int) -> None:
@@ -437,15 +457,18 @@ class _BlockCosts:
             self._frames[key] = (frame, extra)
         return self._frames[key]
 
-    def block(self, head: list[ChatMessage], role: str, text: str) -> int:
+    def block(self, head: list[ChatMessage], role: str, text: str, images: tuple[Path, ...] = ()) -> int:
+        """The tokens a message of `role` with `text` (after its `images`, each its image tokens) adds."""
         system = head[0].content if head else ""
-        key = (system, role, text)
+        key = (system, role, "".join(f"\0image:{path}" for path in images) + text)
         cached = self._blocks.get(key)
         if cached is not None:
             self._blocks.move_to_end(key)
             return cached
         before = [*head, _PROBE_USER] if role == "assistant" else [*head, _PROBE_USER, _PROBE_ASSISTANT]
-        cost = self._counter.count_tokens([*before, ChatMessage(role, text)]) - self._count_cached(before)
+        cost = self._counter.count_tokens([*before, ChatMessage(role, text, images=images)]) - self._count_cached(
+            before
+        )
         self._remember(key, cost)
         return cost
 

@@ -18,6 +18,8 @@ import llama_cpp
 
 from app.core.chat.context_window import EnginePlanner, PlanRequest, WindowPolicy, WindowTurn, reply_reserve
 from app.core.inference.engine import Engine
+from app.core.inference.projector import is_image_token
+from app.core.inference.prompt_images import SHOWN_MARKER
 from app.core.inference.sampling import SamplingParams
 from app.core.types.messages import ChatMessage
 
@@ -106,7 +108,11 @@ def inspect_prompt(
     vocab = llama._model.vocab
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
     pieces: list[tuple[int, str, bool, bytes, bool]] = []
-    for token in ids:
+    for index, token in enumerate(ids):
+        if is_image_token(token):  # an image's block: its first token shows llama.cpp's media marker
+            shown = SHOWN_MARKER if index == 0 or ids[index - 1] != token else ""
+            pieces.append((token, shown, True, b"", False))
+            continue
         special = bool(llama_cpp.llama_vocab_is_control(vocab, token) or llama_cpp.llama_vocab_is_eog(vocab, token))
         raw = llama.detokenize([token], special=True)
         piece = decoder.decode(raw)

@@ -45,7 +45,9 @@ from app.core.inference.llama_log import install_llama_logging
 from app.core.inference.load_options import llama_options, load_option_problems
 from app.core.inference.load_progress import LoadProgress, TimedModelLoad
 from app.core.inference.logits import LogitsRows, SampledLogits
+from app.core.inference.projector import Projector, is_image_token, whole_image_start
 from app.core.inference.prompt_cache import CachedPrompt, explain_reuse
+from app.core.inference.prompt_images import image_markers, shown, with_images
 from app.core.inference.prompt_parts import (
     PromptPart,
     PromptTokenizer,
@@ -58,12 +60,13 @@ from app.core.inference.sampling import SamplingParams
 from app.core.inference.stop_strings import StopStringFilter
 from app.core.inference.thinking import ReplyThinking, marker_tokens
 from app.core.inference.token_texts import TokenTexts
+from app.core.models.projector_file import check_projector_file
 from app.core.models.validation import ModelFileError, check_model_file
 from app.core.reasoning.families import ReasoningSupport, reasoning_support, template_variables
 from app.core.reasoning.tool_formats import FALLBACK, ToolFormat, messages_for_template, template_message, tool_format
-from app.core.support.formatting import fill
+from app.core.support.formatting import fill, format_bytes
 from app.core.support.user_text import N_, text_of
-from app.core.types.errors import EngineError, LoadCancelled, PromptTooLong
+from app.core.types.errors import IMAGES_NEED_VISION, EngineError, ImagesNeedVision, LoadCancelled, PromptTooLong
 from app.core.types.load import LoadConfig, LoadReport, LoadStage, Speculative
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece, final_reply
@@ -121,6 +124,7 @@ class Engine:
         # Per chat (keyed by its opening messages): what drafting brought there, for Auto.
         self._draft_records: OrderedDict[Hashable, DraftRecord] = OrderedDict()
         self._draft_model: DraftModel | None = None
+        self._projector: Projector | None = None  # reads a message's images; None: the model is text only
 
     # ---- loading -------------------------------------------------------------------
 
@@ -185,6 +189,12 @@ class Engine:
             LoadStage("create context", time.perf_counter() - weights_end, f"n_ctx {config.n_ctx}", context_at)
         )
 
+        if config.mmproj is not None:
+            try:
+                self._projector = self._open_projector(config, llama, report)
+            except EngineError:
+                llama.close()
+                raise
         if config.draft_model is not None and config.speculative is not Speculative.OFF:
             self._draft_model = self._open_draft_model(config, llama, report)
         started = time.perf_counter()
@@ -235,11 +245,44 @@ class Engine:
         log.info("Draft model refused: %s", report.draft_refused)
         return None
 
+    @staticmethod
+    def _open_projector(config: LoadConfig, llama: llama_cpp.Llama, report: LoadReport) -> Projector:
+        """The projector beside the loaded `llama`, with its stage in `report`. Raises EngineError with the
+        reason when it is no image reader for this model."""
+        assert config.mmproj is not None
+        started = time.perf_counter()
+        model_name = config.model_path.name
+        checked = check_projector_file(config.mmproj, model_name, llama.n_embd())
+        projector = Projector.open(
+            config.mmproj,
+            llama,
+            n_threads=config.n_threads or default_threads(),
+            use_gpu=config.n_gpu_layers > 0,
+            flash_attn=config.flash_attn,
+        )
+        report.stages.append(
+            LoadStage(
+                "load projector",
+                time.perf_counter() - started,
+                f"{config.mmproj.name}: {checked.projector_type} projector, {format_bytes(checked.bytes)}",
+                started - report.started_at,
+            )
+        )
+        return projector
+
+    @property
+    def sees_images(self) -> bool:
+        """Whether the loaded model reads images (it was loaded with a projector)."""
+        return self._projector is not None
+
     def close(self) -> None:
         """Free the model and its context now (never left to garbage collection)."""
         draft, self._draft_model = self._draft_model, None
         if draft is not None:
             draft.close()
+        projector, self._projector = self._projector, None
+        if projector is not None:
+            projector.close()
         llama, self._llama = self._llama, None
         batch, self._batch = self._batch, None
         self._rows = self._texts = None
@@ -340,8 +383,9 @@ class Engine:
             self._template_variables = before
 
     def render_prompt(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> str:
-        """The exact text the model sees, after the chat template, ready for the reply."""
-        return self._render(messages, tools).text
+        """The exact text the model sees, after the chat template, ready for the reply (each image as
+        llama.cpp's media marker)."""
+        return shown(self._render(messages, tools).text)
 
     def prompt_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> list[int]:
         """The prompt's token ids: messages' content as plain text, only the template's markers as special
@@ -349,7 +393,12 @@ class Engine:
         model as its template offers them (tool_formats.py)."""
         if self._prompt_tokenizer is None:
             raise EngineError(N_("No model is loaded."))
-        return self._prompt_tokenizer.tokenize(self._render(messages, tools))
+        rendered = self._render(messages, tools)
+        images = [path for message in messages for path in message.images]
+        if not images:
+            return self._prompt_tokenizer.tokenize(rendered)
+        assert self._projector is not None  # _render refused images without one
+        return self._prompt_tokenizer.tokenize(with_images(rendered, [self._projector.image(path) for path in images]))
 
     def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
         return len(self.prompt_tokens(messages))
@@ -360,9 +409,13 @@ class Engine:
     def _render(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> RenderedPrompt:
         if self._formatter is None:
             raise EngineError(N_("No model is loaded."))
+        if self._projector is None and any(m.images for m in messages):
+            raise ImagesNeedVision(IMAGES_NEED_VISION)
         try:
             written, tool_variables = messages_for_template(messages, tools, self._tool_format)
-            turns = [(m.role, m.content, m.reasoning, template_message(m)) for m in written]
+            turns = [
+                (m.role, image_markers(len(m.images)) + m.content, m.reasoning, template_message(m)) for m in written
+            ]
             variables = self._template_variables or template_variables(self._reasoning)
             rendered = render_parts(self._formatter, turns, {**variables, **tool_variables})
         except TemplateCutsContent as error:
@@ -417,7 +470,7 @@ class Engine:
         thinking = None
         if chat and self._reasoning is not None:
             thinking = ReplyThinking.start(self._reasoning, params, self.tokenize)
-        stats = ReplyStats(prompt_tokens=len(prompt))
+        stats = ReplyStats(prompt_tokens=len(prompt), image_tokens=sum(map(is_image_token, prompt)))
         room = llama.n_ctx() - len(prompt)
         if room <= 0:
             raise PromptTooLong(len(prompt), llama.n_ctx())
@@ -435,6 +488,8 @@ class Engine:
         mode = speculative if speculative is not None else self._config.speculative if self._config else Speculative.OFF
         if mode is Speculative.AUTO and self._batch_probe is not None and not self._batch_probe.exact:
             mode = Speculative.OFF  # drafting would change the reply here (exact_batch.py)
+        if stats.image_tokens:
+            mode = Speculative.OFF  # a lookup in the prompt could propose an image's placeholder ids
         drafting = (
             None
             if mode is Speculative.OFF
@@ -486,7 +541,9 @@ class Engine:
         completed = 0  # reply tokens sampled
         stats.stop_reason = StopReason.LENGTH if max_tokens == reply.params.max_tokens else StopReason.CONTEXT_FULL
         try:
-            stats.cached_prompt_tokens = self._evaluate_prompt(llama, reply.prompt, stats.cached_prompt_tokens, stop)
+            stats.cached_prompt_tokens = self._evaluate_prompt(
+                llama, reply.prompt, stats.cached_prompt_tokens, stop, stats.image_encode_s
+            )
             position = llama.n_tokens
             # Bound once: each lookup of an attribute is time after every decode.
             sample, piece_of, decode_text, decode_one = sampler.sample, texts.piece, decoder.decode, batch.decode_one
@@ -642,24 +699,48 @@ class Engine:
         if confirmed < len(proposal):
             llama_cpp.llama_memory_seq_rm(memory, 0, position, -1)
 
-    def _evaluate_prompt(self, llama: llama_cpp.Llama, prompt: list[int], reuse: int, stop: threading.Event) -> int:
-        """Decode what the KV cache lacks of `prompt`, in chunks of n_batch; `stop` aborts inside a
-        chunk. Returns how many prompt tokens were reused from the cache."""
+    def _evaluate_prompt(
+        self, llama: llama_cpp.Llama, prompt: list[int], reuse: int, stop: threading.Event, encoded: list[float]
+    ) -> int:
+        """Decode what the KV cache lacks of `prompt`, in chunks of n_batch and each image whole (its encoding
+        time appended to `encoded`); `stop` aborts inside a chunk. Returns how many prompt tokens were reused
+        from the cache (never part of an image)."""
         assert self._batch is not None
         memory = llama_cpp.llama_get_memory(llama.ctx)
+        reuse = whole_image_start(prompt, reuse, self._projector)
         if reuse and not llama_cpp.llama_memory_seq_rm(memory, -1, reuse, -1):
             reuse = 0  # this model's memory cannot drop a tail: evaluate everything again
         if not reuse:
             llama_cpp.llama_memory_seq_rm(memory, -1, 0, -1)  # removing whole sequences never fails
         llama.n_tokens = reuse
-        capacity = self._batch.capacity
         with self._abortable(llama, stop):
-            for start in range(reuse, len(prompt), capacity):
-                chunk = prompt[start : start + capacity]
-                self._batch.decode(chunk, start)
-                llama.input_ids[start : start + len(chunk)] = chunk
-                llama.n_tokens = start + len(chunk)
+            for start, end in self._runs(prompt, reuse):
+                if is_image_token(prompt[start]):
+                    assert self._projector is not None
+                    encoded.append(self._projector.decode(llama, prompt[start], start))
+                else:
+                    self._batch.decode(prompt[start:end], start)
+                llama.input_ids[start:end] = prompt[start:end]
+                llama.n_tokens = end
         return reuse
+
+    def _runs(self, prompt: list[int], start: int) -> Iterator[tuple[int, int]]:
+        """prompt[start:] as (start, end) spans: text in chunks of n_batch, and each image whole."""
+        assert self._batch is not None
+        capacity = self._batch.capacity
+        if self._projector is None:  # text only: no token to look at
+            yield from ((at, min(at + capacity, len(prompt))) for at in range(start, len(prompt), capacity))
+            return
+        while start < len(prompt):
+            if is_image_token(prompt[start]):
+                assert self._projector is not None
+                end = start + max(1, self._projector.image_length(prompt[start]))
+            else:
+                end = start
+                while end < len(prompt) and end - start < capacity and not is_image_token(prompt[end]):
+                    end += 1
+            yield start, end
+            start = end
 
     def complete_chat(self, messages: Sequence[ChatMessage], params: SamplingParams) -> ReplyDone:
         """The whole reply at once (same path as streaming)."""

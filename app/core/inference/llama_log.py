@@ -124,6 +124,15 @@ def install_llama_logging() -> None:
     _installed = True
 
 
+def install_projector_logging() -> None:
+    """Route libmtmd's log (the projector's) through the same callback as llama.cpp's; idempotent."""
+    import llama_cpp.mtmd_cpp as mtmd  # loads libmtmd: only once a projector is loaded
+
+    install_llama_logging()
+    mtmd.mtmd_log_set(_on_llama_log, ctypes.c_void_p(0))
+    mtmd.mtmd_helper_log_set(_on_llama_log, ctypes.c_void_p(0))
+
+
 def add_line_listener(listener: LineListener) -> None:
     """Also call `listener(level, line)` for each llama.cpp log line (used to read buffer sizes)."""
     _ASSEMBLER.listeners.append(listener)

@@ -12,6 +12,7 @@ timeline:
     GPU offload      layers assigned to devices and their buffers allocated
     load weights     weights memory-mapped or read (llama.cpp's progress callback runs here)
     create context   KV cache and compute buffers
+    load projector   a vision model's projector (mmproj), when it has one: it reads images
     chat template    which template the model brings
     first decode     one token through the model (when the offload fallback warms it up)
 

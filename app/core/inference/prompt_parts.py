@@ -55,6 +55,7 @@ class TemplateCutsContent(Exception):
 class PromptPart:
     text: str
     content: bool  # a message's content (tokenized as plain text); False: the template's own text
+    tokens: tuple[int, ...] = ()  # given token ids (an image's, prompt_images.py) that stand for the text
 
 
 @dataclass(frozen=True)
@@ -181,8 +182,11 @@ class PromptTokenizer:
 
     def tokenize(self, prompt: RenderedPrompt) -> list[int]:
         """The prompt's token ids: control tokens only where the template's own text spells them."""
-        runs: list[int | str] = []  # control token ids, and the plain text between them
+        runs: list[int | str | tuple[int, ...]] = []  # control token ids, the plain text between them, images
         for part in prompt.parts:
+            if part.tokens:
+                runs.append(part.tokens)
+                continue
             for run in [part.text] if part.content else self._split_markers(part.text):
                 if isinstance(run, str) and runs and isinstance(runs[-1], str):
                     runs[-1] += run
@@ -190,8 +194,11 @@ class PromptTokenizer:
                     runs.append(run)
         llama = self._llama
         ids = [] if prompt.added_special else llama.tokenize(b"", add_bos=True, special=False)
-        for run in runs:
-            ids += [run] if isinstance(run, int) else llama.tokenize(run.encode("utf-8"), add_bos=False, special=False)
+        for piece in runs:
+            if isinstance(piece, str):
+                ids += llama.tokenize(piece.encode("utf-8"), add_bos=False, special=False)
+            else:
+                ids += [piece] if isinstance(piece, int) else piece
         return ids
 
     def _split_markers(self, text: str) -> list[int | str]:

@@ -69,6 +69,7 @@ class ServerConfig:
     log_text: bool = False  # keep prompts and replies in the request log (metadata only otherwise)
     log_size: int = DEFAULT_LOG_SIZE  # requests the log keeps, newest last
     embedding_model: Path | None = None  # the GGUF /v1/embeddings runs; None: the served model's own file
+    fetch_image_urls: bool = False  # image_url parts may name http(s) addresses, which the server then fetches
 
     def __repr__(self) -> str:  # the key never reaches a log through a repr
         key = "set" if self.api_key else "none"

@@ -60,7 +60,7 @@ from app.core.server.reasoning_format import ReasoningInContent
 from app.core.server.replies import ReplyCancelled, ReplyRun, ReplyStart
 from app.core.server.request_log import CLIENT_CLOSED, RequestLog, RequestRecord
 from app.core.server.tool_calling import TOOL_CALLS, ReplyToolCalls, call_grammar, read_reply_calls
-from app.core.types.errors import PromptTooLong
+from app.core.types.errors import ImagesNeedVision, PromptTooLong
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart, TokenPiece
 from app.core.types.stats import StopReason
@@ -79,7 +79,7 @@ class ServerCore:
         self.log = request_log
         self.metrics = metrics or ServerMetrics()
         self.metrics.follow_queue(lambda: queue.waiting)
-        self.limits = Limits(max_tokens=config.max_tokens_limit)
+        self.limits = Limits(max_tokens=config.max_tokens_limit, fetch_image_urls=config.fetch_image_urls)
         self.embeddings = ServerEmbeddings(config.embedding_model)
         self.stopping = False
         self._runs: set[ReplyRun] = set()
@@ -336,6 +336,9 @@ class _Endpoints:
         run.watch(request.receive)
         try:
             return run, await run.next()
+        except ImagesNeedVision as error:
+            self._end(run)
+            raise ApiError(400, str(error), param=prompt_field, code="model_cannot_see_images") from None
         except PromptTooLong as error:
             self._end(run)
             raise ApiError(

@@ -17,12 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from app.core.inference.sampling import InvalidSetting, SamplingParams
 from app.core.inference.token_probs import TOP_ALTERNATIVES
 from app.core.server.errors import invalid
 from app.core.server.grammar import response_format_grammar
+from app.core.server.image_parts import image_part
 from app.core.server.reasoning_format import ReasoningFormat
 from app.core.server.thinking_fields import thinking_values
 from app.core.server.tool_calling import ToolRequest, answered_call_id, parse_tool_request, past_tool_calls
@@ -38,6 +40,7 @@ RANDOM_SEED = -1  # llama.cpp's way to ask for a new seed
 @dataclass(frozen=True)
 class Limits:
     max_tokens: int  # the most a request may ask for
+    fetch_image_urls: bool = False  # image_url parts may name http(s) addresses (image_parts.py)
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,7 @@ def parse_chat(body: Mapping[str, Any], limits: Limits) -> ChatRequest:
         raise invalid("top_logprobs", "needs logprobs set to true.")
     top = _at_most_recorded("top_logprobs", top_logprobs or 0)
     return ChatRequest(
-        messages=_messages(body.get("messages")),
+        messages=_messages(body.get("messages"), limits),
         params=replace(
             _sampling(body, limits, limits.max_tokens, ("max_completion_tokens", "max_tokens")), **thinking_values(body)
         ),
@@ -140,7 +143,7 @@ def _sampling(body: Mapping[str, Any], limits: Limits, default_max: int, max_nam
     return params
 
 
-def _messages(value: Any) -> tuple[ChatMessage, ...]:
+def _messages(value: Any, limits: Limits) -> tuple[ChatMessage, ...]:
     if not isinstance(value, list) or not value:
         raise invalid("messages", "must be a non-empty list of messages.")
     messages = []
@@ -151,10 +154,11 @@ def _messages(value: Any) -> tuple[ChatMessage, ...]:
         role = message.get("role")
         if role not in ROLES:
             raise invalid(f"{where}.role", f"must be system, developer, user, assistant or tool, not {_shown(role)}.")
-        content = _content(message.get("content"), role, f"{where}.content")
+        content, images = _content(message.get("content"), role, f"{where}.content", limits)
         calls = past_tool_calls(message, where) if role == "assistant" else ()
         answered = answered_call_id(message, where) if role == "tool" else ""
-        messages.append(ChatMessage(ROLES[role], content, _past_reasoning(message, role, where), calls, answered))
+        reasoning = _past_reasoning(message, role, where)
+        messages.append(ChatMessage(ROLES[role], content, reasoning, calls, answered, images))
     return tuple(messages)
 
 
@@ -169,18 +173,22 @@ def _past_reasoning(message: Mapping[str, Any], role: str, where: str) -> str:
     return value
 
 
-def _content(value: Any, role: str, where: str) -> str:
+def _content(value: Any, role: str, where: str, limits: Limits) -> tuple[str, tuple[Path, ...]]:
+    """A message's text, and its images (a user's `image_url` parts; the model reads them before the text)."""
     if isinstance(value, str):
-        return value
+        return value, ()
     if value is None and role == "assistant":  # an assistant turn that only called tools
-        return ""
+        return "", ()
     if isinstance(value, list):
-        texts = []
+        texts, images = [], []
         for index, part in enumerate(value):
+            if isinstance(part, dict) and part.get("type") == "image_url" and role == "user":
+                images.append(image_part(part, f"{where}[{index}]", limits.fetch_image_urls))
+                continue
             if not isinstance(part, dict) or part.get("type") != "text" or not isinstance(part.get("text"), str):
-                raise invalid(f"{where}[{index}]", "only text parts are supported by this model.")
+                raise invalid(f"{where}[{index}]", "only text parts (and image_url parts of a user) are supported.")
             texts.append(part["text"])
-        return "".join(texts)
+        return "".join(texts), tuple(images)
     raise invalid(where, "must be a text or a list of text parts.")
 
 

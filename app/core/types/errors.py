@@ -29,3 +29,14 @@ class PromptTooLong(EngineError):
         )
         self.prompt_tokens = prompt_tokens
         self.n_ctx = n_ctx
+
+
+IMAGES_NEED_VISION = N_(
+    "This model cannot see images: it was loaded without a projector (mmproj) file. "
+    "Pick a vision model with its projector, or send the message without images."
+)
+
+
+class ImagesNeedVision(EngineError):
+    """A message shows images and the model cannot read them (it was loaded without a projector);
+    raised with IMAGES_NEED_VISION."""

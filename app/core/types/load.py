@@ -31,6 +31,7 @@ class LoadConfig:
     n_batch: int = 512
     speculative: Speculative = Speculative.AUTO  # drafting by prompt lookup (drafting.py)
     draft_model: Path | None = None  # drafting by this small model instead (draft_model.py); unused when Off
+    mmproj: Path | None = None  # the projector that lets the model read images (projector.py); None: text only
     # Load options (load_options.py); the defaults are llama-cpp-python's.
     flash_attn: bool = False  # llama.cpp's fused attention; also makes batches decode like single tokens on the CPU
     type_k: str = "f16"  # KV cache types: f16, q8_0 or q4_0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from app.core.types.tools import ToolCall
 
@@ -14,3 +15,6 @@ class ChatMessage:
     reasoning: str = ""  # an assistant message's reasoning, for templates that render past reasoning
     tool_calls: tuple[ToolCall, ...] = ()  # an assistant message's calls
     tool_call_id: str = ""  # a tool message: the call it answers
+    # Images the message shows, before its text: prepared files (checked and scaled down by
+    # app/core/chat/images.py) that a model with a projector reads; a text-only model refuses them.
+    images: tuple[Path, ...] = ()

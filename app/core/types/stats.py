@@ -59,6 +59,10 @@ class ReplyStats:
     reasoning_tokens: int = 0
     reasoning_s: float = 0.0
     slot: int = -1  # the slot of the engine's parallel context that wrote the reply (slots.py); -1: none
+    # Images in the prompt: their tokens (of prompt_tokens), and the seconds the projector took to encode
+    # each image evaluated for this reply (a cached image is not encoded again).
+    image_tokens: int = 0
+    image_encode_s: list[float] = field(default_factory=list)
 
     @property
     def evaluated_prompt_tokens(self) -> int:

@@ -22,12 +22,15 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.inference.sampling import FieldSpec, InvalidSetting, describe_value
+from app.core.models.projector_pairing import projectors_beside
 from app.core.settings import MODEL_FIELDS
 from app.core.support.formatting import fill
 from app.ui.chat.setting_rows import SettingRow
 from app.ui.settings.store import SettingsStore
 from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, set_tone
+
+PROJECTOR_FIELD = "mmproj"  # a file field whose choices are projectors, not models
 
 
 class ModelSettingsBox(QGroupBox):
@@ -123,7 +126,9 @@ class ModelSettingsBox(QGroupBox):
             editor.setText(describe_value(value))
 
     def set_library(self, models: Sequence[tuple[str, Path]]) -> None:
-        """The models a draft model can be chosen from: (label, path) of each in the library."""
+        """The models a draft model can be chosen from: (label, path) of each in the library; a projector
+        is chosen from the projector files beside them."""
+        projectors = [(path.name, path) for path in projectors_beside(path for _, path in models)]
         for name, spec in MODEL_FIELDS.items():
             if spec.kind != "file":
                 continue
@@ -131,7 +136,7 @@ class ModelSettingsBox(QGroupBox):
             assert isinstance(editor, QComboBox)
             while editor.count() > 1:  # "None" stays
                 editor.removeItem(1)
-            for label, path in models:
+            for label, path in projectors if name == PROJECTOR_FIELD else models:
                 editor.addItem(label, str(path))
             self._put(name, getattr(self.store.settings.model, name))
 

@@ -76,6 +76,7 @@ class EngineSession:
         # Replies in parallel slots (open_slots) run on threads of their own: these keep them apart.
         self._slots: ParallelSlots | None = None
         self._rendering = threading.Lock()  # the engine's thinking switch is set while a prompt is rendered
+        self._own_context = threading.Lock()  # a reply with images, in the engine's context beside the slots
         self._readers = threading.Condition()
         self._reading = 0  # slot replies whose events are still being read
 
@@ -124,7 +125,9 @@ class EngineSession:
                 prompt_ids = self.engine.prompt_tokens(messages, tools)
         prompt = list(prompt_ids)
         if self._slots is not None:  # the server's replies: no replay record there
-            return self._in_slot(self._slots, prompt, params, stop, token_probabilities, grammar, chat=True)
+            if not any(message.images for message in messages):
+                return self._in_slot(self._slots, prompt, params, stop, token_probabilities, grammar, chat=True)
+            record = False  # the slots read no images: the engine's own context does, one reply at a time
         if record:
             params = choose_seed(params)
         key, conversation = conversation_key(messages), tuple(messages)
@@ -135,7 +138,14 @@ class EngineSession:
             params,
             token_probabilities,
         )
+        if self._slots is not None:
+            return self._one_at_a_time(events)
         return self._with_replay_record(events, prompt, params) if record else events
+
+    def _one_at_a_time(self, events: Iterator[ReplyEvent]) -> Iterator[ReplyEvent]:
+        """A reply in the engine's own context while the slots run replies on threads of their own: one at a time."""
+        with self._own_context:
+            yield from events
 
     def _with_replay_record(
         self, events: Iterator[ReplyEvent], prompt: list[int], params: SamplingParams

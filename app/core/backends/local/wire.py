@@ -24,7 +24,7 @@ from app.core.memory.fallback import FallbackStep, OutOfMemoryError
 from app.core.models.validation import ModelFileError
 from app.core.support.child_messages import Failed, Finished, Log, Ready
 from app.core.support.user_text import text_of
-from app.core.types.errors import EngineError, LoadCancelled, PromptTooLong
+from app.core.types.errors import EngineError, ImagesNeedVision, LoadCancelled, PromptTooLong
 from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
 from app.core.types.replay_record import ReplayRecord
@@ -184,6 +184,7 @@ _KINDS: dict[str, type[Exception]] = {
     "cancelled": LoadCancelled,
     "out_of_memory": OutOfMemoryError,
     "engine": EngineError,
+    "images_need_vision": ImagesNeedVision,
     "beam_search": BeamSearchError,
     "beam_does_not_fit": BeamWidthDoesNotFit,
     "unexpected": RuntimeError,
