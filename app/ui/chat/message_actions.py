@@ -1,7 +1,9 @@
 """What a message offers on hover: copy, edit, delete, regenerate; its version arrows; editing in place.
 
 The action bar sits in the message's header line and shows while the pointer is over the
-message or the keyboard focus is inside it, so the conversation stays calm to read. A
+message or the keyboard focus is inside it, so the conversation stays calm to read. Its room
+is kept while it is hidden: showing it moves nothing, so the button under the pointer (a
+version arrow) is still the one that is clicked. Deleting asks first (message_menu.py). A
 message with other versions always shows ◀ n/m ▶ beside it. Editing happens in the
 message itself, with the message box's keys: Enter saves and continues from there, Shift+Enter
 starts a new line, Esc puts the message back as it was.
@@ -28,6 +30,9 @@ class ActionBar(QWidget):
         self._layout = QHBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(2)
+        policy = self.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.setSizePolicy(policy)
         self.buttons: dict[str, QToolButton] = {}
 
     def add(self, name: str, text: str, tip: str, act: Callable[[], None], enabled: bool = True) -> QToolButton:

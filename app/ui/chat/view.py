@@ -102,7 +102,7 @@ class MessageWidget(QFrame):
         self.footer.setWordWrap(True)
         self.footer.hide()
         self.action_bar = ActionBar(self)
-        self.action_bar.hide()
+        self.action_bar.hide()  # its room is kept (ActionBar): showing it on hover moves nothing
         self.versions = VersionArrows(self)
         header_row = QHBoxLayout()
         header_row.setContentsMargins(0, 0, 0, 0)
