@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 from app.core.support.formatting import fill
 from app.ui.chat.composer import Composer
 from app.ui.widgets.icons import STROKES, set_icon
+from app.ui.widgets.theme import Tone, set_tone
 
 
 class ActionBar(QWidget):
@@ -110,6 +111,9 @@ class InlineEditor(Composer):
         self.setAccessibleName(self.tr("Edit message"))
         self.setPlainText(text)
         self.setMaximumHeight(240)
+        # under the editor (its message places it): the keys, also once the placeholder is gone
+        self.hint = QLabel(self.tr("Enter continues from here · Shift+Enter starts a new line · Esc cancels"), parent)
+        set_tone(self.hint, Tone.NOTE)
 
     def event(self, event: QEvent) -> bool:
         key = event.key() if isinstance(event, QKeyEvent) else None

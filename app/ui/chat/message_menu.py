@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QMenu, QMessageBox
 
 from app.core.chat.store import Message
 from app.core.state import AppState
+from app.ui.chat.edit_dialog import ask_edited_text
 from app.ui.chat.session import ChatSession
 from app.ui.chat.view import ChatView, MessageWidget
 
@@ -110,13 +111,8 @@ class MessageMenus(QObject):
         return menu
 
     def _ask_and_edit(self, message: Message) -> None:
-        text, accepted = QInputDialog.getMultiLineText(
-            self.chat_view,
-            self.tr("Edit and continue"),
-            self.tr("Your message (the old version and its replies are kept):"),
-            message.text,
-        )
-        if accepted:
+        text = ask_edited_text(message.text, self.chat_view)
+        if text is not None:
             self.editSubmitted.emit(message.id, text)
 
     def edit_last(self) -> None:
