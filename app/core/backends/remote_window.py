@@ -17,9 +17,9 @@ from app.core.chat.context_window import (
     PlanRequest,
     PlanResult,
     WindowError,
+    refused,
     reply_reserve,
 )
-from app.core.support.user_text import text_of
 from app.core.types.messages import ChatMessage
 
 MESSAGE_OVERHEAD = 4  # role markers and separators a chat template adds around each message
@@ -54,6 +54,6 @@ class RemotePlanner:
         try:
             plan = self._window.plan(request.system_prompt, request.messages, self.n_ctx, reserve, request.policy)
         except WindowError as error:
-            return PlanResult(request, error=text_of(error))
+            return refused(request, error)
         counted = TEMPLATE_NOTICE if self._exact else ESTIMATE_NOTICE
         return PlanResult(request, replace(plan, notice=" ".join(filter(None, (plan.notice, counted)))))

@@ -109,7 +109,12 @@ class ContextFullError(WindowError):
 
 
 class MessageTooLongError(WindowError):
-    """The newest message does not fit even alone with the system prompt."""
+    """The newest message does not fit even alone with the system prompt: it is `tokens` long, with `room` for it."""
+
+    def __init__(self, text: str, tokens: int, room: int) -> None:
+        super().__init__(text)
+        self.tokens = tokens
+        self.room = room
 
 
 @dataclass(frozen=True)
@@ -330,7 +335,9 @@ class ContextWindow:
                     reserve=reserve,
                     n_ctx=n_ctx,
                     room=max(budget - base, 0),
-                )
+                ),
+                tokens=blocks[-1],
+                room=max(budget - base, 0),
             )
         return ContextFullError(
             fill(
@@ -523,6 +530,13 @@ class PlanResult:
     request: PlanRequest
     plan: WindowPlan | None = None
     error: str = ""  # why the turn cannot be sent (plan is None)
+    too_long: tuple[int, int] | None = None  # the newest message's tokens and the room for it, when it cannot fit
+
+
+def refused(request: PlanRequest, error: WindowError) -> PlanResult:
+    """The turn cannot be planned: why, and for a message too long, its tokens and the room for it."""
+    too_long = (error.tokens, error.room) if isinstance(error, MessageTooLongError) else None
+    return PlanResult(request, error=text_of(error), too_long=too_long)
 
 
 MAX_RESERVE_FRACTION = 0.5
@@ -566,7 +580,7 @@ class EnginePlanner:
                     request.with_ids,
                 )
         except WindowError as error:
-            return PlanResult(request, error=text_of(error))
+            return refused(request, error)
         except Exception as error:  # a chat template can refuse odd input (e.g. roles out of order)
             log.exception("The context window could not be planned")
             return PlanResult(request, error=f"The model's chat template could not build the prompt: {error}")

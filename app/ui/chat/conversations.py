@@ -67,6 +67,7 @@ class Conversations(QObject):
     statusMessage = Signal(str, int)  # text, for so many milliseconds
     replyShown = Signal(object, object)  # MessageWidget, Message: a saved reply put on show (its token trace)
     retrievalShown = Signal(object)  # Retrieval: what was retrieved for the reply now being written
+    draftMeasured = Signal(object)  # PlanResult: the next turn planned with the message being typed
 
     def __init__(
         self,
@@ -90,6 +91,7 @@ class Conversations(QObject):
         self._meter_pending = False
         self._meter_again = False  # asked while a plan was on its way: plan once more when it comes
         self.last_plan: WindowPlan | None = None
+        self._draft_result: PlanResult | None = None  # the meter's last plan, with the draft it was planned with
         self._delete_after_reply: str | None = None  # a chat deleted while its reply was written
         self._listed: list[SearchHit] = []  # what the chat list shows, as last found
         self.retrieval = retrieval  # documents and long memory
@@ -199,7 +201,9 @@ class Conversations(QObject):
         if result.request.purpose != METER:
             return
         self._meter_pending = False
+        self._draft_result = result
         self._show_plan(result)
+        self.draftMeasured.emit(result)
         if self._meter_again:
             self._meter_again = False
             self.refresh_meter()
@@ -263,6 +267,19 @@ class Conversations(QObject):
             )
         )
 
+    def measured(self, text: str) -> PlanResult | None:
+        """The meter's plan of the next turn if it was made with `text` as the message being typed, else None."""
+        result = self._draft_result
+        if result is None or not result.request.messages:
+            return None
+        draft = result.request.messages[-1]
+        return result if isinstance(draft, _Draft) and draft.text == text.strip() else None
+
+    def measure_now(self) -> None:
+        """Plan the next turn with the text being typed now, without waiting for a pause in the typing."""
+        self._meter_timer.stop()
+        self.refresh_meter()
+
     def _show_plan(self, result: PlanResult) -> None:
         if result.plan is None:
             self.meter.set_error(result.error)
@@ -321,6 +338,7 @@ class Conversations(QObject):
         self._show_list()
         self._show_title()
         self.last_plan = None
+        self._draft_result = None  # planned with another chat's history
         if self.retrieval is not None:
             self.retrieval.optionsRequested.emit(self.session.chat.id)
         self.refresh_meter()

@@ -1,7 +1,9 @@
 """What a message offers on hover: copy, edit, delete, regenerate; its version arrows; editing in place.
 
 The action bar sits in the message's header line and shows while the pointer is over the
-message or the keyboard focus is inside it, so the conversation stays calm to read. A
+message or the keyboard focus is inside it, so the conversation stays calm to read. Its room
+is kept while it is hidden: showing it moves nothing, so the button under the pointer (a
+version arrow) is still the one that is clicked. Deleting asks first (message_menu.py). A
 message with other versions always shows ◀ n/m ▶ beside it. Editing happens in the
 message itself, with the message box's keys: Enter saves and continues from there, Shift+Enter
 starts a new line, Esc puts the message back as it was.
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 from app.core.support.formatting import fill
 from app.ui.chat.composer import Composer
 from app.ui.widgets.icons import STROKES, set_icon
+from app.ui.widgets.theme import Tone, set_tone
 
 
 class ActionBar(QWidget):
@@ -28,6 +31,9 @@ class ActionBar(QWidget):
         self._layout = QHBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(2)
+        policy = self.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.setSizePolicy(policy)
         self.buttons: dict[str, QToolButton] = {}
 
     def add(self, name: str, text: str, tip: str, act: Callable[[], None], enabled: bool = True) -> QToolButton:
@@ -105,6 +111,9 @@ class InlineEditor(Composer):
         self.setAccessibleName(self.tr("Edit message"))
         self.setPlainText(text)
         self.setMaximumHeight(240)
+        # under the editor (its message places it): the keys, also once the placeholder is gone
+        self.hint = QLabel(self.tr("Enter continues from here · Shift+Enter starts a new line · Esc cancels"), parent)
+        set_tone(self.hint, Tone.NOTE)
 
     def event(self, event: QEvent) -> bool:
         key = event.key() if isinstance(event, QKeyEvent) else None

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QInputDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QMenu, QMessageBox
 
 from app.core.chat.store import Message
 from app.core.state import AppState
+from app.ui.chat.edit_dialog import ask_edited_text
 from app.ui.chat.session import ChatSession
 from app.ui.chat.view import ChatView, MessageWidget
 
@@ -48,24 +49,32 @@ class MessageMenus(QObject):
         editor.cancelled.connect(widget.end_edit)
 
     def delete_message(self, message_id: str) -> None:
-        """Delete a message and the messages after it on this branch (asked first when there are some)."""
+        """Delete a message and the messages after it on this branch, once the user agreed: a delete is
+        never one click, wherever it is asked for (the hover button, the message's menu)."""
         if not self.state.can_send:
             return
         ids = [m.id for m in self.session.shown_thread]
         if message_id not in ids:
             return
         following = len(ids) - ids.index(message_id) - 1
-        if following and not self.confirm_delete_message(following):
-            return
-        self.session.delete_message(message_id)
+        _position, versions = self.session.versions.get(message_id, (0, 1))
+        if self.confirm_delete_message(following, versions):
+            self.session.delete_message(message_id)
 
-    def confirm_delete_message(self, following: int) -> bool:
-        answer = QMessageBox.question(
-            self.chat_view,
-            self.tr("Delete message"),
-            self.tr("Delete this message and the %n message(s) after it?", "", following),
-        )
-        return answer == QMessageBox.StandardButton.Yes
+    def confirm_delete_message(self, following: int, versions: int) -> bool:
+        """Ask before deleting; the question says what goes (the messages after it) and what stays (other versions)."""
+        if following:
+            question = self.tr("Delete this message and the %n message(s) after it?", "", following)
+        else:
+            question = self.tr("Delete this message?")
+        if versions > 1:
+            question += " " + self.tr("Its other versions stay.")
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Delete message"), question, parent=self.chat_view)
+        delete = box.addButton(self.tr("&Delete"), QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # Enter keeps the message
+        box.exec()
+        return box.clickedButton() is delete
 
     def attach(self, widget: MessageWidget) -> None:
         """Give a message widget its context menu."""
@@ -77,7 +86,7 @@ class MessageMenus(QObject):
         menu.exec(widget.mapToGlobal(point))
 
     def menu(self, message_id: str) -> QMenu:
-        """Copy, edit and continue (user messages), regenerate (the last reply), other versions."""
+        """Copy, edit and continue (user messages), regenerate (the last reply), other versions, delete."""
         menu = QMenu(self.chat_view)
         message = next((m for m in self.session.shown_thread if m.id == message_id), None)
         if message is None:
@@ -96,16 +105,14 @@ class MessageMenus(QObject):
             previous.setEnabled(position > 0 and not self.state.is_streaming)
             following = menu.addAction(self.tr("Next version"), lambda: self.session.show_version(message.id, 1))
             following.setEnabled(position < count - 1 and not self.state.is_streaming)
+        menu.addSeparator()
+        delete = menu.addAction(self.tr("Delete…"), lambda: self.delete_message(message.id))
+        delete.setEnabled(idle)
         return menu
 
     def _ask_and_edit(self, message: Message) -> None:
-        text, accepted = QInputDialog.getMultiLineText(
-            self.chat_view,
-            self.tr("Edit and continue"),
-            self.tr("Your message (the old version and its replies are kept):"),
-            message.text,
-        )
-        if accepted:
+        text = ask_edited_text(message.text, self.chat_view)
+        if text is not None:
             self.editSubmitted.emit(message.id, text)
 
     def edit_last(self) -> None:

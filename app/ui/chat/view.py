@@ -102,7 +102,7 @@ class MessageWidget(QFrame):
         self.footer.setWordWrap(True)
         self.footer.hide()
         self.action_bar = ActionBar(self)
-        self.action_bar.hide()
+        self.action_bar.hide()  # its room is kept (ActionBar): showing it on hover moves nothing
         self.versions = VersionArrows(self)
         header_row = QHBoxLayout()
         header_row.setContentsMargins(0, 0, 0, 0)
@@ -139,6 +139,7 @@ class MessageWidget(QFrame):
         self.end_edit()
         self.editor = InlineEditor(self.text, self)
         self._column.insertWidget(self._column.indexOf(self.body), self.editor)
+        self._column.insertWidget(self._column.indexOf(self.editor) + 1, self.editor.hint)
         self.body.hide()
         self.action_bar.hide()
         self.editor.setFocus()
@@ -148,6 +149,8 @@ class MessageWidget(QFrame):
     def end_edit(self) -> None:
         if self.editor is not None:
             self.editor.hide()
+            self.editor.hint.hide()
+            self.editor.hint.deleteLater()
             self.editor.deleteLater()
             self.editor = None
             self.body.show()

@@ -296,6 +296,10 @@ class DocumentsPanel(QWidget):
         """Add files or folders to the selected collection and index them; the job's number."""
         return self._submit(self._selected, tuple(paths))
 
+    def add_to_this_chat(self, paths: Sequence[Path]) -> int:
+        """Add files to the chat's own files ("for this chat only") and index them; the job's number."""
+        return self._submit(OWN, tuple(paths))
+
     def _ask_remove(self) -> None:
         entry = self.entry(self._selected)
         if entry is None or not entry.roots:

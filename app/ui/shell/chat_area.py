@@ -1,4 +1,5 @@
-"""The middle of the main window: notices, the chat (or how to get a model), the context meter's slot, the composer."""
+"""The middle of the main window: the chat (or how to get a model) with notices over its top, the context
+meter's slot, the composer."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from app.core.support.formatting import fill
 from app.ui.chat.composer import Composer
 from app.ui.chat.view import ChatView
 from app.ui.monitor.alert_notice import AlertNotice
+from app.ui.shell.notice_overlay import NoticeOverlay
 from app.ui.widgets.error_banner import ErrorBanner
 from app.ui.widgets.icons import set_icon
 
@@ -21,13 +23,8 @@ class ChatArea(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._layout = layout = QVBoxLayout(self)
+        layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
-        self.error_banner = ErrorBanner(self)
-        layout.addWidget(self.error_banner)
-        self.alert_notice = AlertNotice(self)
-        layout.addWidget(self.alert_notice)
-
         self.pages = QStackedWidget(self)
         self.chat_view = ChatView(self.pages)
         self.empty_state = QLabel(self.pages)
@@ -56,10 +53,15 @@ class ChatArea(QWidget):
         row.addWidget(self.composer, 1)
         row.addLayout(self.buttons)
         layout.addLayout(row)
+        self.notices = NoticeOverlay(self.pages, self)  # over the chat: a notice that appears moves nothing
+        self.error_banner = ErrorBanner(self.notices)
+        self.notices.add(self.error_banner)
+        self.alert_notice = AlertNotice(self.notices)
+        self.notices.add(self.alert_notice)
 
     def show_notice(self, notice: QWidget) -> None:
         """A notice above the error banner."""
-        self._layout.insertWidget(0, notice)
+        self.notices.add(notice, first=True)
 
     def show_library(self, models: list[object]) -> None:
         """The chat when the library has models, else how to get one."""

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSize, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
-from PySide6.QtWidgets import QMainWindow, QMenu
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
 
 from app.core.models.library import installed_models
 from app.core.paths import app_paths
@@ -42,6 +42,7 @@ from app.ui.shell.model_loading import ModelLoader
 from app.ui.shell.model_toolbar import ModelToolbar
 from app.ui.shell.monitor_extras import MonitorExtras
 from app.ui.shell.open_file_action import OpenFileAction
+from app.ui.shell.oversized_message import OversizedMessage
 from app.ui.shell.server_models import ServerModels
 from app.ui.shell.shortcuts import ShellParts, WindowShortcuts
 from app.ui.shell.status_line import StatusLine
@@ -109,6 +110,8 @@ class MainWindow(QMainWindow):
         self.decoding.statusMessage.connect(self.statusBar().showMessage)
         area.buttons.addWidget(self.decoding.compare_button)
         self._build_documents_panel()
+        self.oversized = OversizedMessage(self.chats, self.composer, self._attach_to_chat, self)
+        self.oversized.sendReady.connect(self.send)
         self._build_monitor_panel()
         self.server_panel = ServerPanel(self.worker, parent=self)
         self.server_panel.openAsChat.connect(self.chats.session.open_transcript)
@@ -270,10 +273,21 @@ class MainWindow(QMainWindow):
             return
         if not self.state.can_send:  # a reply streams, a model loads, or the window closes
             return
+        if not self.oversized.allows(text):  # measured first, or too long to send as it is
+            return
         self.composer.clear()
         self.error_banner.hide()
         self.chats.send(text)
         self._start_reply()
+
+    def _attach_to_chat(self, paths: list[Path]) -> None:
+        """Index files among the chat on show's own documents; the Documents panel shows them being read."""
+        self.documents_panel.add_to_this_chat(paths)
+        dock = self.documents_panel.window().findChild(QDockWidget, "DocumentsDock")
+        if dock is not None:
+            dock.show()
+            dock.raise_()
+        message.info(self.tr("The message is attached as a document of this chat: ask about it."))
 
     def _send_after_load(self, text: str) -> None:
         def send_once(_report: object) -> None:

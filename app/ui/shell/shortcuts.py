@@ -126,6 +126,8 @@ class WindowShortcuts(QObject):
         self._fill_menus()
         for action, key in zip(self.panel_actions(), PANEL_KEYS, strict=False):
             action.setShortcut(QKeySequence(key))
+        for dock in window.findChildren(QDockWidget):  # a panel shown (Alt+digit, View) comes to the front of its tabs
+            dock.toggleViewAction().triggered.connect(lambda shown, dock=dock: dock.raise_() if shown else None)
         for menu in self.menus():
             give_access_keys(menu)
             menu.aboutToShow.connect(lambda menu=menu: give_access_keys(menu))  # items added later get one too
@@ -211,6 +213,14 @@ class WindowShortcuts(QObject):
         return [action for _menu, action in menu_actions(self.menus()) if not action.shortcut().isEmpty()]
 
 
+def typed_keys(action: QAction) -> list[str]:
+    """The keys of `action` a keyboard has, as the shortcuts list shows them ("Ctrl+N"). The platform's
+    standard keys also name keys of multimedia keyboards ("New", "Find"): they are left out, as they
+    read like words ("Ctrl+N, New") and most keyboards lack them."""
+    keys = [k for k in action.shortcuts() if not k.isEmpty() and k[0].key().value < Qt.Key.Key_Back.value]  # type: ignore[index]
+    return [k.toString(QKeySequence.SequenceFormat.NativeText) for k in keys]
+
+
 def menu_actions(menus: list[QMenu]) -> list[tuple[str, QAction]]:
     """(menu title, action) of every item in `menus` and their submenus, in order."""
     found: list[tuple[str, QAction]] = []
@@ -232,7 +242,7 @@ class ShortcutsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Keyboard shortcuts"))
         resize_to_fit(self, 560, 520)
-        rows = [(title, a) for title, a in menu_actions(menus) if a.shortcuts()]
+        rows = [(title, a) for title, a in menu_actions(menus) if typed_keys(a)]
         self.table = QTableWidget(len(rows), 3, self)
         self.table.setAccessibleName(self.tr("Keyboard shortcuts"))
         self.table.setHorizontalHeaderLabels([self.tr("Menu"), self.tr("Action"), self.tr("Keys")])
@@ -240,7 +250,7 @@ class ShortcutsDialog(QDialog):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         for row, (title, action) in enumerate(rows):
-            keys = ", ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts())
+            keys = self.tr(" or ").join(typed_keys(action))  # the other keys that do the same
             for column, text in enumerate((title, plain_text(action), keys)):
                 self.table.setItem(row, column, QTableWidgetItem(text))
         header = self.table.horizontalHeader()

@@ -2,13 +2,16 @@
 
 Inside a dock the panel may be taller than the screen (settings, the stats plots): it then
 scrolls. It is never cut off at the side: the dock is at least as wide as the panel needs,
-with room for the scroll bar, while its height can shrink to a few lines.
+with room for the scroll bar, while its height can shrink to a few lines. The wheel scrolls
+it, and changes a combo box or spin box only when that field has the focus (wheel_guard.py).
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QFrame, QScrollArea, QWidget
+
+from app.ui.widgets.wheel_guard import guard_wheel
 
 MIN_HEIGHT = 120  # a dock can shrink to this; the panel scrolls inside
 
@@ -21,6 +24,7 @@ class PanelScroller(QScrollArea):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the panel's own fields take the focus
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setWidget(panel)
+        guard_wheel(panel)
 
     def minimumSizeHint(self) -> QSize:
         panel = self.widget()

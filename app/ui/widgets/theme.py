@@ -24,6 +24,7 @@ from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.core.settings import Theme
+from app.ui.widgets.check_style import OutlinedChecks
 
 SMALL_TEXT = 0.88  # notes and footers, relative to the user's font
 SYNTAX_KINDS = ("keyword", "string", "comment", "number", "name")  # the order of Colours.code_syntax
@@ -384,7 +385,8 @@ def apply_theme(app: QApplication, theme: Theme) -> Colours:
         _following_system = follow
     _chosen = theme
     _active = colours_for(theme)
-    app.setStyle("Fusion")  # the native styles ignore a custom palette in places (Windows' most of all)
+    if not isinstance(app.style(), OutlinedChecks):  # Fusion: the native styles ignore a custom palette in places
+        app.setStyle(OutlinedChecks(lambda: QColor(colours().muted)))  # (Windows' most of all)
     app.setPalette(_active.palette())
     app.setStyleSheet(focus_ring_style(_active))
     notifier().changed.emit()

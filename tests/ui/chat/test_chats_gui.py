@@ -389,7 +389,9 @@ def test_deleting_a_message_asks_when_others_follow_and_takes_them_too(
     reply_to(window, qtbot, "Name a colour.")
     reply_to(window, qtbot, "Name a fruit.")
     asked: list[int] = []
-    monkeypatch.setattr(window.chats.menus, "confirm_delete_message", lambda following: asked.append(following) or True)
+    monkeypatch.setattr(
+        window.chats.menus, "confirm_delete_message", lambda following, _versions: asked.append(following) or True
+    )
     window.chat_view.messages()[2].action_bar.buttons["delete"].click()
     qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=10_000)
     assert asked == [1]

@@ -5,13 +5,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from PySide6.QtGui import QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMenu, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.core.inference.sampling import GREEDY
 from app.ui.shell.main_window import MainWindow
-from app.ui.shell.shortcuts import ShortcutsDialog, give_access_keys, key_sequences, menu_actions, plain_text
+from app.ui.shell.shortcuts import (
+    ShortcutsDialog,
+    give_access_keys,
+    key_sequences,
+    menu_actions,
+    plain_text,
+    typed_keys,
+)
 
 pytestmark = pytest.mark.window(greedy_tokens=8, active=True)
 
@@ -74,7 +82,30 @@ def test_the_menus_show_every_shortcut_and_the_shortcuts_list_is_read_from_them(
     qtbot.addWidget(dialog)
     listed = {(action, keys) for _menu, action, keys in dialog.entries()}
     assert ("Stop the reply", "Esc") in listed
-    assert len(dialog.entries()) == len([a for a in everything if a.shortcuts()])
+    assert len(dialog.entries()) == len([a for a in everything if typed_keys(a)])
+    assert all("New" not in keys.split(" or ") for _menu, _action, keys in dialog.entries())
+
+
+def test_the_shortcuts_list_names_keyboard_keys_only(qtbot: QtBot) -> None:
+    host = QWidget()
+    qtbot.addWidget(host)
+    new = QAction("New chat", host)
+    new.setShortcuts([QKeySequence("Ctrl+N"), QKeySequence(Qt.Key.Key_New)])  # the platform's standard New
+    stop = QAction("Stop", host)
+    stop.setShortcuts([QKeySequence("Esc"), QKeySequence("Ctrl+.")])
+    assert typed_keys(new) == ["Ctrl+N"]
+    assert typed_keys(stop) == ["Esc", "Ctrl+."]
+
+
+def test_a_panel_shown_with_its_key_comes_to_the_front_of_its_tabs(window: MainWindow, qtbot: QtBot) -> None:
+    panels = {a.text().replace("&", ""): a for a in window.shortcuts.panel_actions()}
+    monitor = window.monitor_panel.window().findChild(QDockWidget, "MonitorDock")
+    assert monitor is not None and monitor.isHidden()
+    toggle = monitor.toggleViewAction()
+    assert toggle in panels.values()
+    toggle.trigger()  # what Alt+digit and View → Monitor do
+    assert window.tabifiedDockWidgets(monitor)  # it shares its place with other panels …
+    qtbot.waitUntil(lambda: not monitor.visibleRegion().isEmpty())  # … and is the one in front
 
 
 def test_new_chat_puts_the_focus_in_the_message_box(window: MainWindow, qtbot: QtBot) -> None:

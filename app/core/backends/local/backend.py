@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from app.core.backends.base import Capabilities, ModelInfo, TokenCount
@@ -232,7 +233,7 @@ class LocalBackend:
             return PlanResult(request, error="No model is loaded yet: the window depends on its tokenizer.")
         result = self._run(wire.Plan(request))
         assert isinstance(result, PlanResult)
-        return PlanResult(request, result.plan, result.error)  # the asker's own request object back
+        return replace(result, request=request)  # the asker's own request object back
 
     def inspect(self, request: InspectRequest) -> PromptInspection:
         result = self._run(wire.Inspect(request))
