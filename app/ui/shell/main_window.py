@@ -163,7 +163,8 @@ class MainWindow(QMainWindow):
         notice = self.models.hold_back_unfinished_load()
         if notice is not None:
             area.show_notice(notice)
-        self.models.open_initial(initial_model, opener.open)
+        last_model = Path(memory.last_model) if memory.last_model else None
+        self.models.open_initial(initial_model, opener.open, last_model)
         self.server_models.refresh()
         self._update_controls()
         self.exit = self._plan_exit()
@@ -386,7 +387,9 @@ class MainWindow(QMainWindow):
             event.setAccepted(not self.isVisible())
             return
         session = self.chats.session
-        save_memory(self._memory_file, remember(self, session.chat.id if session.saved else None))
+        save_memory(
+            self._memory_file, remember(self, session.chat.id if session.saved else None, self.loader.on_duty())
+        )
         self.state.closing()
         self.exit.run()
         event.accept()

@@ -135,6 +135,13 @@ class ModelLoader(QObject):
         unloaded, self._unloaded = self._unloaded, None
         return unloaded
 
+    def on_duty(self) -> Path | None:
+        """The local model that answers now, or the one unloaded on purpose that the next message loads again."""
+        report = self.state.load_report
+        if report is not None and not report.server:
+            return Path(report.config.model_path)
+        return self._unloaded
+
     def apply(self, config: LoadConfig) -> None:
         """Save the GPU layers and context length chosen (GPU panel, smaller variants), and reload with them."""
         self.store.set_model({"n_gpu_layers": config.n_gpu_layers, "n_ctx": config.n_ctx})
