@@ -442,6 +442,10 @@ class Settings:
         overrides = {k: v for k, v in self.model_overrides.items() if k != key}
         return replace(self, model_overrides={**overrides, key: own} if own else overrides)
 
+    def without_model(self, key: str) -> Settings:
+        """Forget the model `key`'s own load settings: it loads with the model section's."""
+        return replace(self, model_overrides={k: v for k, v in self.model_overrides.items() if k != key})
+
     def with_monitor(self, values: Mapping[str, Any]) -> Settings:
         """Change monitor settings, each checked (InvalidSetting names the first bad one)."""
         numbers = {k: v for k, v in values.items() if k not in MONITOR_SWITCHES}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
@@ -448,10 +449,12 @@ class Conversations(QObject):
     # ---- settings ------------------------------------------------------------------
 
     def _show_model_defaults(self, report: LoadReport) -> None:
-        """The settings panel learns the loaded model's own system prompt; the load used the saved settings."""
+        """The settings panel learns the loaded model's own system prompt, and shows its own load settings; the
+        load used the saved settings."""
         self.settings_panel.prompt.set_model_default_prompt(
             None if report.server else default_system_prompt(report.chat_template)
         )
+        self.settings_panel.model.set_model(None if report.server else Path(report.config.model_path).name)
         self.settings_panel.model.model_loaded()
 
     def _reload_model(self) -> None:

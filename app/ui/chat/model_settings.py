@@ -1,6 +1,10 @@
 """The model part of the settings panel: context length, threads and the load options, for every chat
 (the same saved values the GPU offload panel shows and plans the memory for; its GPU layers are
-named here too). It follows the settings store's model section only."""
+named here too). It follows the settings store's model section only.
+
+The fields show and change one model's own load settings (the model on duty, by its file's name)
+or the defaults, which every model without its own uses; "Applies to" says which. A value equal to
+the default stops being the model's own, and "Use the defaults" forgets them all."""
 
 from __future__ import annotations
 
@@ -23,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.core.inference.sampling import FieldSpec, InvalidSetting, describe_value
 from app.core.models.projector_pairing import projectors_beside
-from app.core.settings import MODEL_FIELDS
+from app.core.settings import MODEL_FIELDS, ModelSettings
 from app.core.support.formatting import fill
 from app.ui.chat.setting_rows import SettingRow
 from app.ui.settings.store import SettingsStore
@@ -42,6 +46,25 @@ class ModelSettingsBox(QGroupBox):
         self.setTitle(self.tr("Model — every chat"))
         self.rows: dict[str, SettingRow] = {}
         form = QFormLayout(self)
+        self.scope = QComboBox(self)  # whose load settings the fields show: a model's own, or the defaults
+        self.scope.setToolTip(self.tr("Load settings of this model only, or the defaults for every model"))
+        self.scope.activated.connect(lambda _index: self.show_settings())
+        self.own_note = QLabel(self)
+        self.own_note.setWordWrap(True)
+        set_tone(self.own_note, Tone.NOTE)
+        self.defaults_button = QPushButton(self.tr("&Use the defaults"), self)
+        self.defaults_button.setToolTip(self.tr("Forget this model's own load settings: it loads with the defaults"))
+        self.defaults_button.clicked.connect(self.use_defaults)
+        scope_label = QLabel(self.tr("&Applies to"), self)
+        scope_label.setBuddy(self.scope)
+        form.addRow(scope_label, self.scope)
+        own_line = QWidget(self)
+        own_row = QHBoxLayout(own_line)
+        own_row.setContentsMargins(0, 0, 0, 0)
+        own_row.addWidget(self.own_note, 1)
+        own_row.addWidget(self.defaults_button)
+        form.addRow(own_line)
+        self.set_model(None)
         for name, spec in MODEL_FIELDS.items():
             row = SettingRow(spec, self._editor(spec), self)
             self.rows[name] = row
@@ -100,12 +123,49 @@ class ModelSettingsBox(QGroupBox):
             "yarn": self.tr("YaRN"),
         }
 
+    def set_model(self, key: str | None) -> None:
+        """The model on duty (its file's name; None: a server's, or none): its own settings are the ones shown."""
+        self.scope.clear()
+        if key:
+            self.scope.addItem(fill(self.tr("{name} only"), name=key), key)
+        self.scope.addItem(self.tr("Defaults: every model without its own"), "")
+        self.scope.setCurrentIndex(0)
+        if self.rows:
+            self.show_settings()
+
+    def model_key(self) -> str | None:
+        """The model whose own settings the fields change; None: the defaults."""
+        return self.scope.currentData() or None
+
+    def _shown(self) -> ModelSettings:
+        key = self.model_key()
+        return self.store.model_settings(key) if key else self.store.settings.model
+
     def show_settings(self) -> None:
-        """Show the saved model settings, and the GPU layers the GPU offload panel sets."""
-        model = self.store.settings.model
+        """Show the saved settings of the scope (the model's own over the defaults, or the defaults), which
+        of them are the model's own, and the GPU layers the GPU offload panel sets."""
+        model = self._shown()
+        key = self.model_key()
+        own = self.store.settings.model_overrides.get(key, {}) if key else {}
         for name, row in self.rows.items():
             row.show_error("")
             self._put(name, getattr(model, name))
+            font = row.label.font()
+            font.setBold(name in own)
+            row.label.setFont(font)
+        if key is None:
+            self.own_note.setText(self.tr("A model with load settings of its own uses those instead."))
+        elif own:
+            self.own_note.setText(
+                fill(
+                    self.tr("{name} has {count} load settings of its own (in bold); the others are the defaults."),
+                    name=key,
+                    count=len(own),
+                )
+            )
+        else:
+            self.own_note.setText(fill(self.tr("{name} loads with the defaults; a change here is its own."), name=key))
+        self.defaults_button.setVisible(bool(own))
         self.gpu_layers_note.setText(
             fill(
                 self.tr("{n} — set in the GPU offload panel (View → GPU offload), which shows what fits"),
@@ -138,7 +198,7 @@ class ModelSettingsBox(QGroupBox):
                 editor.removeItem(1)
             for label, path in projectors if name == PROJECTOR_FIELD else models:
                 editor.addItem(label, str(path))
-            self._put(name, getattr(self.store.settings.model, name))
+            self._put(name, getattr(self._shown(), name))
 
     def type_text(self, name: str, text: str) -> None:
         """Type `text` into a line field and finish editing (what a user does)."""
@@ -148,17 +208,24 @@ class ModelSettingsBox(QGroupBox):
         self.edited(name)
 
     def edited(self, name: str) -> None:
-        """A field's editing ended: the value is saved for every chat, or refused with the reason."""
+        """A field's editing ended: the value is saved (the model's own, or the default), or refused with the reason."""
         row = self.rows[name]
         try:
-            settings = self.store.settings.with_model({name: self._value(name)})
+            settings = self.store.settings.with_model({name: self._value(name)}, self.model_key())
         except InvalidSetting as error:
-            self._put(name, getattr(self.store.settings.model, name))
+            self._put(name, getattr(self._shown(), name))
             row.show_error(word(error.message) + " " + self.tr("The previous value is kept."))
             return
         row.show_error("")
         if settings != self.store.settings:
             self.store.set_defaults(settings)
+            self.reload_row.show()
+
+    def use_defaults(self) -> None:
+        """Forget the model's own load settings: from its next load on it uses the defaults."""
+        key = self.model_key()
+        if key is not None and key in self.store.settings.model_overrides:
+            self.store.set_defaults(self.store.settings.without_model(key))
             self.reload_row.show()
 
     def _value(self, name: str) -> Any:

@@ -166,7 +166,8 @@ class MainWindow(QMainWindow):
         notice = self.models.hold_back_unfinished_load()
         if notice is not None:
             area.show_notice(notice)
-        self.models.open_initial(initial_model, opener.open)
+        last_model = Path(memory.last_model) if memory.last_model else None
+        self.models.open_initial(initial_model, opener.open, last_model)
         self.server_models.refresh()
         self._update_controls()
         self.exit = self._plan_exit()
@@ -213,6 +214,7 @@ class MainWindow(QMainWindow):
             if not action.shortcut().isEmpty():
                 self.addAction(action)
         self.settings_store.modelChanged.connect(self._show_model_settings)
+        self.state_signals.modelLoaded.connect(lambda _report: self._show_model_settings())
         chats.session.chatOpened.connect(self.speed_label.clear)  # the status bar's speed is the chat on show's
         chats.continueRequested.connect(self.continue_chat)
         chats.replies.ended.connect(self._on_reply_ended)
@@ -337,7 +339,10 @@ class MainWindow(QMainWindow):
         self.eject_action.setEnabled(local_model and not self.state.is_streaming and not self.state.is_loading)
 
     def _show_model_settings(self) -> None:
-        self.gpu_panel.show_settings(self.settings_store.settings.model)
+        """The GPU panel plans with the load settings of the model on duty (its own over the defaults)."""
+        on_duty = self.loader.on_duty()
+        store = self.settings_store
+        self.gpu_panel.show_settings(store.model_settings(on_duty.name) if on_duty else store.settings.model)
 
     def continue_chat(self) -> None:
         """Reply to the conversation as it stands (after regenerate, or an edited message)."""
@@ -400,7 +405,9 @@ class MainWindow(QMainWindow):
             event.setAccepted(not self.isVisible())
             return
         session = self.chats.session
-        save_memory(self._memory_file, remember(self, session.chat.id if session.saved else None))
+        save_memory(
+            self._memory_file, remember(self, session.chat.id if session.saved else None, self.loader.on_duty())
+        )
         self.state.closing()
         self.exit.run()
         event.accept()

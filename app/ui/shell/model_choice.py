@@ -56,14 +56,19 @@ class ModelChoice(QObject):
         self._held_back: Path | None = None
         picker.activated.connect(self._on_chosen)
 
-    def open_initial(self, path: Path | None, open_file: Callable[[Path], None]) -> None:
-        """At start: load the model asked for (`glassbox gui --model`), else the first of the library.
+    def open_initial(self, path: Path | None, open_file: Callable[[Path], None], last: Path | None = None) -> None:
+        """At start: load the model asked for (`glassbox gui --model`), else the one on duty at the last
+        close (`last`), else (none, or its file has gone) the first of the library.
 
-        One the library does not have is opened with `open_file` (as Open file… opens it: checked,
-        added in place, then loaded); until then, and should that fail, no other model is loaded in its stead.
+        One asked for that the library does not have is opened with `open_file` (as Open file… opens it:
+        checked, added in place, then loaded); until then, and should that fail, no other model is loaded
+        in its stead.
         """
-        listed = _library_entry(path) if path is not None else None
-        if path is None or listed is not None:
+        if path is None:
+            self.refresh(select=_library_entry(last) if last is not None else None)
+            return
+        listed = _library_entry(path)
+        if listed is not None:
             self.refresh(select=listed)
             return
         self.refresh(load=False)

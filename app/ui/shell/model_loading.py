@@ -135,12 +135,22 @@ class ModelLoader(QObject):
         unloaded, self._unloaded = self._unloaded, None
         return unloaded
 
+    def on_duty(self) -> Path | None:
+        """The local model that answers now, or the one unloaded on purpose that the next message loads again."""
+        report = self.state.load_report
+        if report is not None and not report.server:
+            return Path(report.config.model_path)
+        return self._unloaded
+
     def apply(self, config: LoadConfig) -> None:
-        """Save the GPU layers and context length chosen (GPU panel, smaller variants), and reload with them."""
-        self.store.set_model({"n_gpu_layers": config.n_gpu_layers, "n_ctx": config.n_ctx})
-        self.load(Path(config.model_path))
+        """Save the GPU layers and context length chosen (GPU panel, smaller variants) as that model's own,
+        and reload with them."""
+        path = Path(config.model_path)
+        self.store.set_model({"n_gpu_layers": config.n_gpu_layers, "n_ctx": config.n_ctx}, path.name)
+        self.load(path)
 
     def _on_fell_back(self, result: FallbackResult) -> None:
-        """Out of GPU memory: the load went on with fewer layers, and that setting now holds (and is saved)."""
-        self.store.set_model({"n_gpu_layers": result.config.n_gpu_layers})
+        """Out of GPU memory: the load went on with fewer layers, and that setting now holds for that model
+        (and is saved)."""
+        self.store.set_model({"n_gpu_layers": result.config.n_gpu_layers}, Path(result.config.model_path).name)
         message.warning(result.message)

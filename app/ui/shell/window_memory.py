@@ -1,4 +1,5 @@
-"""What the window remembers between runs: size, place, maximized, open panels and their sizes, tabs, last chat.
+"""What the window remembers between runs: size, place, maximized, open panels and their sizes, tabs, last chat,
+and the model on duty (the next start loads it again, or the library's first when its file has gone).
 
 Kept in `window.json` beside the settings and written once, when the window closes (Qt's
 own `saveGeometry`/`saveState` bytes, base64 in JSON). A file that cannot be read is set
@@ -32,6 +33,7 @@ class WindowMemory:
     state: bytes = b""
     raised: tuple[str, ...] = ()  # the panel in front of each group of tabbed panels (object names)
     last_chat: str | None = None
+    last_model: str | None = None  # the local model file on duty at the close
 
     def to_json(self) -> str:
         return json.dumps(
@@ -40,6 +42,7 @@ class WindowMemory:
                 "state": base64.b64encode(self.state).decode("ascii"),
                 "raised": list(self.raised),
                 "last_chat": self.last_chat,
+                "last_model": self.last_model,
             },
             indent=2,
         )
@@ -51,11 +54,13 @@ class WindowMemory:
             raise ValueError("not an object")
         raised = data.get("raised") or []
         last_chat = data.get("last_chat")
+        last_model = data.get("last_model")
         return cls(
             geometry=base64.b64decode(str(data.get("geometry") or "")),
             state=base64.b64decode(str(data.get("state") or "")),
             raised=tuple(str(name) for name in raised if isinstance(name, str)),
             last_chat=last_chat if isinstance(last_chat, str) and last_chat else None,
+            last_model=last_model if isinstance(last_model, str) and last_model else None,
         )
 
 
@@ -78,12 +83,13 @@ def save_memory(path: Path, memory: WindowMemory) -> None:
         log.warning("The window's layout could not be saved to %s: %s", path, error)
 
 
-def remember(window: QMainWindow, last_chat: str | None) -> WindowMemory:
+def remember(window: QMainWindow, last_chat: str | None, last_model: Path | None) -> WindowMemory:
     return WindowMemory(
         geometry=bytes(window.saveGeometry().data()),
         state=bytes(window.saveState().data()),
         raised=_raised_panels(window),
         last_chat=last_chat,
+        last_model=str(last_model) if last_model is not None else None,
     )
 
 

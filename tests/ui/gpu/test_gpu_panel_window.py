@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from pathlib import Path
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -69,7 +70,9 @@ def test_apply_reloads_the_model_with_the_new_settings_and_shows_progress(window
         assert not panel.apply_button.isEnabled() and panel.progress.isVisibleTo(panel)  # busy until loaded
     report: LoadReport = loaded.args[0]
     assert (report.config.n_gpu_layers, report.config.n_ctx) == (4, 1024)
-    assert (window.settings_store.settings.model.n_gpu_layers, window.settings_store.settings.model.n_ctx) == (4, 1024)
+    own = window.settings_store.model_settings(Path(report.config.model_path).name)
+    assert (own.n_gpu_layers, own.n_ctx) == (4, 1024), "saved as that model's own load settings"
+    assert window.settings_store.settings.model == ModelSettings(), "the defaults for other models are unchanged"
     assert progress and progress[-1] == 1.0
     qtbot.waitUntil(lambda: panel.apply_button.isEnabled())
     assert not panel.progress.isVisibleTo(panel)
@@ -88,7 +91,7 @@ def test_out_of_gpu_memory_falls_back_and_tells_the_user_which_setting_holds(win
 
     assert loaded.args[0].config.n_gpu_layers == 7  # 31 -> 15 -> 11 -> 7
     assert window.worker.backend.link.engine.attempts[-4:] == [31, 15, 11, 7]
-    assert window.settings_store.settings.model.n_gpu_layers == 7
+    assert window.settings_store.model_settings(Path(loaded.args[0].config.model_path).name).n_gpu_layers == 7
     banner = window.error_banner.message()
     assert "Not enough GPU memory for 31 GPU layers (cudaMalloc failed: out of memory)" in banner
     assert "GPU layers is now set to 7" in banner
@@ -105,8 +108,11 @@ def test_applied_gpu_layers_and_context_are_saved_and_the_next_start_loads_with_
     panel.context_box.setValue(1024)
     with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=30_000):
         panel.apply_button.click()
+    model = window.state.loaded_model
+    assert model is not None
     window.close()
-    assert load_settings(app_paths().settings_file).settings.model == ModelSettings(n_ctx=1024, n_gpu_layers=4)
+    saved = load_settings(app_paths().settings_file).settings
+    assert saved.model_for(model.name) == ModelSettings(n_ctx=1024, n_gpu_layers=4) and saved.model == ModelSettings()
 
     again = open_window(open_main_window, qtbot)
     try:
@@ -133,7 +139,9 @@ def test_a_context_length_typed_in_the_settings_panel_shows_in_the_gpu_panel_and
     panel = window.gpu_panel
     panel.slider.setValue(6)  # tried out, not applied
     window.chats.settings_panel.set_field_text("n_ctx", "1536")
-    assert window.settings_store.settings.model.n_ctx == 1536 and panel.context_box.value() == 1536
+    assert window.state.loaded_model is not None
+    assert window.settings_store.model_settings(window.state.loaded_model.name).n_ctx == 1536
+    assert panel.context_box.value() == 1536
     assert panel.slider.value() == 6
     assert panel.selected_config() is not None and panel.selected_config().n_ctx == 1536
 
@@ -147,5 +155,7 @@ def test_the_layer_count_that_held_after_an_out_of_memory_fallback_is_saved(wind
     with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=60_000):
         window.gpu_panel.apply_button.click()
     assert window.chats.settings_panel.model.gpu_layers_note.text().startswith("7 ")
+    model = window.state.loaded_model
+    assert model is not None
     window.close()
-    assert load_settings(app_paths().settings_file).settings.model.n_gpu_layers == 7
+    assert load_settings(app_paths().settings_file).settings.model_for(model.name).n_gpu_layers == 7

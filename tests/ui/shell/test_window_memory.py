@@ -16,7 +16,7 @@ from app.ui.shell.window_memory import WindowMemory, load_memory
 from tests.helpers.windows import WindowOpener
 
 
-def test_size_panels_the_raised_tab_and_the_last_chat_come_back_after_a_restart(
+def test_size_panels_the_raised_tab_the_last_chat_and_the_model_on_duty_are_remembered_at_close(
     open_main_window: WindowOpener, qtbot: QtBot
 ) -> None:
     window = open_main_window()
@@ -28,8 +28,11 @@ def test_size_panels_the_raised_tab_and_the_last_chat_come_back_after_a_restart(
     monitor = window.findChild(type(window.chats.settings_dock), "MonitorDock")
     assert monitor is not None and monitor.isHidden()
     monitor.show()
+    on_duty = window.state.loaded_model
     window.close()
-    assert load_memory(app_paths().config / WINDOW_FILE).last_chat == chat_id
+    memory = load_memory(app_paths().config / WINDOW_FILE)
+    assert memory.last_chat == chat_id
+    assert on_duty is not None and memory.last_model == str(on_duty)
 
     again = open_main_window()
     try:
@@ -62,5 +65,5 @@ def test_a_damaged_layout_file_is_ignored_and_replaced_at_close(open_main_window
 
 
 def test_the_layout_file_round_trips() -> None:
-    memory = WindowMemory(b"\x01geometry", b"\x00state", ("GlassBoxDock",), "chat-1")
+    memory = WindowMemory(b"\x01geometry", b"\x00state", ("GlassBoxDock",), "chat-1", "/models/a.gguf")
     assert WindowMemory.from_json(memory.to_json()) == memory
