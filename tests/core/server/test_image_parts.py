@@ -153,3 +153,40 @@ def test_an_address_is_fetched_where_the_server_s_user_allowed_it(picture_site: 
         parse_chat({"messages": _asking(f"{picture_site}/dog.png")}, allowed)
     with pytest.raises(ApiError, match="does not fetch images from addresses"):
         parse_chat({"messages": _asking(f"{picture_site}/cat.png")}, Limits(max_tokens=64))
+
+
+def test_an_image_and_a_text_request_at_once_both_finish_beside_parallel_slots(
+    starter_model: Path, projector_file: Path
+) -> None:
+    """The slots read no images: a message with one is written in the engine's own context, one such reply
+    at a time, while the slots go on with the others."""
+    backend = LocalBackend()
+    backend.load(LoadConfig(starter_model, n_ctx=2048, mmproj=projector_file))
+    backend.open_slots(2)
+    queue = ModelQueue(backend, 2, slots=2)
+    answers: dict[str, str] = {}
+
+    def ask(name: str, messages: list[Any], client: openai.OpenAI) -> None:
+        reply = client.chat.completions.create(model="any", messages=messages, max_tokens=6, temperature=0)
+        answers[name] = reply.choices[0].finish_reason or ""
+
+    try:
+        with (
+            ApiServer(ServerConfig(port=0), queue) as running,
+            openai.OpenAI(base_url=running.base_url, api_key="unused", max_retries=0) as client,
+        ):
+            asks = [
+                threading.Thread(target=ask, args=("image", _asking(_data_url()), client)),
+                threading.Thread(target=ask, args=("image again", _asking(_data_url("JPEG")), client)),
+                threading.Thread(target=ask, args=("text", [{"role": "user", "content": "Say hello."}], client)),
+            ]
+            for thread in asks:
+                thread.start()
+            for thread in asks:
+                thread.join()
+    finally:
+        queue.close()
+        backend.close()
+
+    assert sorted(answers) == ["image", "image again", "text"]  # each got its whole reply
+    assert set(answers.values()) <= {"stop", "length"}
