@@ -27,6 +27,7 @@ from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart, TokenPiece
 from app.core.types.stats import ReplyStats, StopReason
 from app.core.types.token_trace import Alternative, TokenStep, TokenTrace
+from app.core.types.tools import ToolSpec
 from tests.helpers.reasoning_streams import ANSWER, ANSWER_TEXT, REASONING, REASONING_TEXT
 
 THINKER = LoadConfig(Path("thinker.gguf"), n_ctx=2048)
@@ -58,6 +59,7 @@ class ThinkingBackend(LocalBackend):
         grammar: str = "",
         record: bool = False,
         prompt_ids: Sequence[int] = (),
+        tools: Sequence[ToolSpec] = (),
     ) -> Iterator[ReplyEvent]:
         self.asked.append(messages)
         yield from (TokenPiece(text, 100 + i, ReplyPart.REASONING) for i, text in enumerate(REASONING))

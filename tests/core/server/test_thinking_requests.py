@@ -23,6 +23,7 @@ from app.core.server.server import ApiServer
 from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyEvent
+from app.core.types.tools import ToolSpec
 
 THINK_AT_LENGTH = 'root ::= "<think>" [a-z ]+ "</think>" [A-Za-z]{1,8}'  # the block may close at any point
 QUESTION = [{"role": "user", "content": "What is two plus two?"}]
@@ -41,9 +42,10 @@ class ForcedThinker(LocalBackend):
         grammar: str = "",
         record: bool = False,
         prompt_ids: Sequence[int] = (),
+        tools: Sequence[ToolSpec] = (),
     ) -> Iterator[ReplyEvent]:
         forced = THINK_AT_LENGTH if params.thinking and not grammar else grammar
-        return super().stream_chat(messages, params, stop, token_probabilities, forced, record, prompt_ids)
+        return super().stream_chat(messages, params, stop, token_probabilities, forced, record, prompt_ids, tools)
 
 
 @pytest.fixture(scope="module")
