@@ -169,6 +169,14 @@ class StatsPanel(QWidget):
             answer_s=f"{answering_s(stats):.2f}",
         )
 
+    def _images(self, stats: ReplyStats) -> str:
+        """The prompt's image tokens, and how long the projector took to encode each image it read."""
+        n = f"{stats.image_tokens:,}"
+        if not stats.image_encode_s:
+            return fill(self.tr("{n} image tokens, all reused from the cache"), n=n)
+        times = ", ".join(fill(self.tr("{ms} ms"), ms=f"{seconds * 1000:,.0f}") for seconds in stats.image_encode_s)
+        return fill(self.tr("{n} image tokens, images encoded in {times}"), n=n, times=times)
+
     def _show_thinking_row(self, shown: bool) -> None:
         """The row is there for a reply that thought, not for one that did not."""
         self.names["thinking"].setVisible(shown)
@@ -204,6 +212,8 @@ class StatsPanel(QWidget):
         )
         if stats.cache_miss is not None:
             prompt = fill(self.tr("{prompt}; {reason}"), prompt=prompt, reason=cache_miss_text(stats.cache_miss))
+        if stats.image_tokens:
+            prompt = fill(self.tr("{prompt}; {images}"), prompt=prompt, images=self._images(stats))
         self.values["queue"].setText(self._queue_wait(metrics))
         self.values["prompt"].setText(prompt)
         self.values["decoding"].setText(self._decoding(metrics))

@@ -61,3 +61,13 @@ def test_a_reply_that_did_not_think_has_no_thinking_row(qtbot: QtBot) -> None:
     panel = shown(ReplyMetrics(replace(STATS, reasoning_tokens=3, reasoning_s=0.2), 2048, 441), qtbot)
     panel.add_reply(ReplyMetrics(STATS, 2048, 441))
     assert panel.values["thinking"].isHidden() and panel.names["thinking"].isHidden()
+
+
+def test_a_prompt_with_images_says_their_tokens_and_each_image_s_encoding_time(qtbot: QtBot) -> None:
+    seen = replace(STATS, cache_miss=None, image_tokens=128, image_encode_s=[0.0123, 0.0456])
+    panel = shown(ReplyMetrics(seen, 2048, 441), qtbot)
+    assert panel.values["prompt"].text() == (
+        "400 tokens (12 reused from the cache, 388 evaluated); 128 image tokens, images encoded in 12 ms, 46 ms"
+    )
+    again = shown(ReplyMetrics(replace(seen, image_encode_s=[]), 2048, 441), qtbot)
+    assert again.values["prompt"].text().endswith("; 128 image tokens, all reused from the cache")
