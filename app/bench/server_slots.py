@@ -112,7 +112,8 @@ def _streamer(openai: Any, base_url: str) -> Ask:
                         first.set()
                 if chunk.usage is not None:
                     tokens = chunk.usage.completion_tokens
-        return tokens, arrivals
+        # llama_cpp.server sends no usage in a stream, and one token a chunk.
+        return tokens or len(arrivals), arrivals
 
     return ask
 
