@@ -11,9 +11,9 @@ evaluates the same new tokens after the chat template's cached start.
 Time to first token is from the call (or the request) to the first text, measured on
 one-token replies to one prompt every path already holds in its KV cache: then each path
 decodes one token, and the difference between them is what the engine process and HTTP
-add, not the noise of evaluating a prompt on a shared machine. Last, 4 clients ask at once,
+add, not the noise of evaluating a prompt on a shared machine. Then 4 clients ask at once,
 against 4 requests from 1 client in turn: one model writes one reply at a time, so the 4 share
-its speed (reported, no target).
+its speed (reported, no target). Last, the same server with 4 parallel slots (server_slots.py).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from app.bench import BenchContext, BenchRow, judged, not_measured, row
+from app.bench.server_slots import AGGREGATE, AGGREGATE_TARGET, parallel_rows
 from app.bench.streaming import N_CTX, PROMPT, in_own_thread, workload
 from app.core.backends.local.backend import LocalBackend
 from app.core.inference.engine import Engine, default_threads
@@ -70,6 +71,7 @@ def run(context: BenchContext) -> list[BenchRow]:
         return [
             not_measured(SECTION, SPEED, reason, "ratio", SPEED_TARGET),
             not_measured(SECTION, EXTRA_TTFT, reason, "ms", TTFT_TARGET),
+            not_measured(SECTION, AGGREGATE, reason, "ratio", AGGREGATE_TARGET),
         ]
     rounds, _messages, params = workload(context)
     config = LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=default_threads())
@@ -126,6 +128,7 @@ def run(context: BenchContext) -> list[BenchRow]:
         row(SECTION, f"throughput, {CLIENTS} requests from 1 client in turn", one, "tok/s"),
         row(SECTION, f"throughput, {CLIENTS} requests from {CLIENTS} clients at once", many, "tok/s"),
         row(SECTION, f"{CLIENTS} clients ÷ 1 (one model writes one reply at a time)", many / one, "ratio"),
+        *parallel_rows(context, openai),
     ]
 
 
