@@ -111,6 +111,11 @@ class Remote:
     def _cut_message(self) -> str:
         return f"{self.base} stopped sending before the reply was complete; try again."
 
+def stages(report, checked):
+    report.stages.append(LoadStage("check file", checked, "GGUF header and tensor table"))
+    report.stages.append(LoadStage("prepare", checked, detail=f"{layers} layers on GPU"))
+    report.stages.append(LoadStage("chat template", checked, N_("GGUF header and tensor table")))
+
 class Step:
     def message(self) -> str:
         """What happened."""
@@ -131,5 +136,7 @@ def test_the_core_scanner_catches_unmarked_text(tmp_path: Path) -> None:
         "f'{base}: the host name was not found; check the URL.'",
         "f'{self.base} stopped sending before the reply was complete; try again.'",
         "'Temperature'",
+        "'GGUF header and tensor table'",
+        "f'{layers} layers on GPU'",
         "f\"Unknown theme {data['theme']!r}; the system's colours are used.\"",
     }

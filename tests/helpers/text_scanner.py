@@ -75,11 +75,13 @@ MESSAGE_BOX_FUNCTIONS = frozenset({"information", "warning", "critical", "questi
 DATA_AFTER = {"addItem": 1, "insertItem": 2}  # the arguments after the text are the item's data, not shown
 TRANSLATING = frozenset({"tr", "translate", "N_"})
 # A setting's label and explanation, shown beside its field: (positions, keywords) of the texts
-CORE_TEXT_ARGUMENTS = {"FieldSpec": ((1, 5), ("label", "explanation"))}
+# A load stage's detail, shown in Load details.
+CORE_TEXT_ARGUMENTS = {"FieldSpec": ((1, 5), ("label", "explanation")), "LoadStage": ((2,), ("detail",))}
 CORE_NOTICE_LISTS = frozenset({"notices", "problems"})  # notices.append(...): shown when the settings are read
 CORE_TEXT_FUNCTIONS = frozenset({"message", "note", "advice", "quality_note"})
 CORE_TEXT_PREFIX = "describe_"
-CORE_TEXT_SUFFIXES = ("_message", "_notice")  # _cut_message(), _over_limit_notice(): words for people
+# _cut_message(), _over_limit_notice(), refusal_reason(): words for people
+CORE_TEXT_SUFFIXES = ("_message", "_notice", "_reason")
 BRIDGE_FUNCTIONS = frozenset({"error", "warning", "info"})  # message.error(...): app/ui/message.py
 # A signal that carries words to the user (failed, notice, loadFailed, statusMessage …): what it emits is shown.
 MESSAGE_SIGNAL_WORDS = ("fail", "notice", "error", "warn", "message", "refus", "problem", "status")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from app import __version__
 from app.core.models.starter import STARTER_DISTRIBUTION, STARTER_FILENAME, STARTER_LICENSE, find_starter_model
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -91,29 +92,29 @@ def main_components(qt_version: str) -> list[Component]:
     """The parts that make Glassbox what it is, with the licences they are distributed under."""
     llama = llama_build_info()
     components = [
-        Component("Glassbox", __version__, APP_LICENSE, "", "this application"),
-        Component("Python", platform.python_version(), "PSF-2.0", "https://www.python.org/", "runtime"),
-        Component("Qt", qt_version, "LGPL-3.0-only", "https://www.qt.io/", "user interface toolkit"),
+        Component("Glassbox", __version__, APP_LICENSE, "", N_("this application")),
+        Component("Python", platform.python_version(), "PSF-2.0", "https://www.python.org/", N_("runtime")),
+        Component("Qt", qt_version, "LGPL-3.0-only", "https://www.qt.io/", N_("user interface toolkit")),
         Component(
             "PySide6 (Qt for Python)",
             package_version("PySide6-Essentials"),
             "LGPL-3.0-only",
             "https://pyside.org/",
-            "Qt bindings",
+            N_("Qt bindings"),
         ),
         Component(
             "llama.cpp",
             f"{llama.llama_cpp} (ggml {llama.ggml}, {llama.ggml_commit})",
             "MIT",
             "https://github.com/ggml-org/llama.cpp",
-            "inference engine",
+            N_("inference engine"),
         ),
         Component(
             "llama-cpp-python",
             llama.llama_cpp_python,
             "MIT",
             "https://github.com/abetlen/llama-cpp-python",
-            "llama.cpp bindings",
+            N_("llama.cpp bindings"),
         ),
     ]
     if find_starter_model() is not None:
@@ -123,7 +124,7 @@ def main_components(qt_version: str) -> list[Component]:
                 f"{STARTER_FILENAME} ({STARTER_DISTRIBUTION} {package_version(STARTER_DISTRIBUTION)})",
                 STARTER_LICENSE,
                 "https://huggingface.co/HuggingFaceTB/SmolLM2-135M-Instruct",
-                "starter model",
+                N_("starter model"),
             )
         )
     return components

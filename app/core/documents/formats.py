@@ -5,6 +5,9 @@ from __future__ import annotations
 from enum import Enum
 from pathlib import Path
 
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
+
 
 class DocumentKind(str, Enum):
     TEXT = "text"
@@ -16,7 +19,7 @@ class DocumentKind(str, Enum):
     DOCX = "docx"
 
 
-SUPPORTED = "plain text, Markdown, reStructuredText, source code, HTML, PDF and DOCX"
+SUPPORTED = N_("plain text, Markdown, reStructuredText, source code, HTML, PDF and DOCX")
 
 _BY_SUFFIX: dict[str, DocumentKind] = {
     **dict.fromkeys((".txt", ".text", ".log", ".csv", ".tsv", ".org", ".adoc", ".asciidoc"), DocumentKind.TEXT),
@@ -46,20 +49,21 @@ _BY_NAME: dict[str, DocumentKind] = {
 }
 # Known formats that are not read, with what to do instead.
 _REFUSED: dict[str, str] = {
-    **dict.fromkeys((".doc", ".rtf", ".odt", ".pages", ".wpd"), "save it as DOCX or PDF to add it"),
-    **dict.fromkeys((".xls", ".xlsx", ".ods", ".numbers"), "spreadsheets are not read; export the sheet as CSV"),
-    **dict.fromkeys((".ppt", ".pptx", ".odp", ".key"), "slides are not read; export them as PDF"),
-    **dict.fromkeys((".epub", ".mobi", ".azw3"), "e-books are not read; convert the book to PDF or HTML"),
+    **dict.fromkeys((".doc", ".rtf", ".odt", ".pages", ".wpd"), N_("save it as DOCX or PDF to add it")),
+    **dict.fromkeys((".xls", ".xlsx", ".ods", ".numbers"), N_("spreadsheets are not read; export the sheet as CSV")),
+    **dict.fromkeys((".ppt", ".pptx", ".odp", ".key"), N_("slides are not read; export them as PDF")),
+    **dict.fromkeys((".epub", ".mobi", ".azw3"), N_("e-books are not read; convert the book to PDF or HTML")),
     **dict.fromkeys(
         (".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".webp", ".svg", ".heic", ".ico"),
-        "images carry no text Glassbox can read",
+        N_("images carry no text Glassbox can read"),
     ),
     **dict.fromkeys(
         (".mp3", ".wav", ".flac", ".ogg", ".m4a", ".mp4", ".mkv", ".mov", ".avi", ".webm"),
-        "audio and video are not read",
+        N_("audio and video are not read"),
     ),
     **dict.fromkeys(
-        (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".zst"), "unpack the archive and add its files"
+        (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".zst"),
+        N_("unpack the archive and add its files"),
     ),
     **dict.fromkeys(
         (
@@ -77,9 +81,9 @@ _REFUSED: dict[str, str] = {
             ".gguf",
             ".safetensors",
         ),
-        "programs and binary files carry no text to read",
+        N_("programs and binary files carry no text to read"),
     ),
-    **dict.fromkeys((".sqlite", ".sqlite3", ".db"), "databases are not read"),
+    **dict.fromkeys((".sqlite", ".sqlite3", ".db"), N_("databases are not read")),
 }
 
 
@@ -94,6 +98,7 @@ def refusal_reason(path: Path) -> str:
     suffix = path.suffix.lower()
     known = _REFUSED.get(suffix)
     if known:
-        return f"{suffix} files are not supported: {known}."
-    what = f"{suffix} files" if suffix else "Files without an extension"
-    return f"{what} are not supported (Glassbox reads {SUPPORTED})."
+        return fill(N_("{suffix} files are not supported: {reason}."), suffix=suffix, reason=known)
+    if not suffix:
+        return fill(N_("Files without an extension are not supported (Glassbox reads {formats})."), formats=SUPPORTED)
+    return fill(N_("{suffix} files are not supported (Glassbox reads {formats})."), suffix=suffix, formats=SUPPORTED)

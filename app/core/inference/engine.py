@@ -161,7 +161,7 @@ class Engine:
         report = LoadReport(config=config, started_at=time.perf_counter())
         path = check_model_file(config.model_path)
         checked = time.perf_counter() - report.started_at
-        report.stages.append(LoadStage("check file", checked, "GGUF header and tensor table"))
+        report.stages.append(LoadStage("check file", checked, N_("GGUF header and tensor table")))
 
         weights = TimedModelLoad(progress, cancel)
         try:
@@ -182,11 +182,21 @@ class Engine:
         weights_start = weights.started_at - report.started_at
         weights_end = weights.started_at + weights.seconds
         report.stages.append(
-            LoadStage("load weights", weights.seconds, f"{config.n_gpu_layers} layers on GPU", weights_start)
+            LoadStage(
+                "load weights",
+                weights.seconds,
+                fill(N_("{layers} layers on GPU"), layers=config.n_gpu_layers),
+                weights_start,
+            )
         )
         context_at = weights_end - report.started_at
         report.stages.append(
-            LoadStage("create context", time.perf_counter() - weights_end, f"n_ctx {config.n_ctx}", context_at)
+            LoadStage(
+                "create context",
+                time.perf_counter() - weights_end,
+                fill(N_("n_ctx {n_ctx}"), n_ctx=config.n_ctx),
+                context_at,
+            )
         )
 
         if config.mmproj is not None:

@@ -280,7 +280,7 @@ def build_stages(report: LoadReport, marks: _Marks, origin: float) -> list[LoadS
     if weights is not None:
         check_end = check.start_s + check.seconds if check is not None else 0.0
         prepare = max(0.0, weights.start_s - check_end)
-        stages.append(LoadStage("prepare", prepare, "llama.cpp backends and model parameters", check_end + shift))
+        stages.append(LoadStage("prepare", prepare, N_("llama.cpp backends and model parameters"), check_end + shift))
         stages.extend(_model_stages(report, weights, marks, shift))
     for name in ("create context", "chat template"):
         stage = by_name.get(name)

@@ -422,8 +422,9 @@ SAMPLER_ORDER: tuple[tuple[str, tuple[str, ...]], ...] = (
 GREEDY = SamplingParams(temperature=0.0, top_k=1, top_p=1.0, min_p=0.0, repeat_penalty=1.0, seed=0)
 
 # Presets set how tokens are chosen; they leave max tokens, seed and stop strings alone.
+# Keyed by their English names (saved and compared as they are); N_ marks them, the UI shows them worded.
 PRESETS: dict[str, dict[str, Any]] = {
-    "Precise": {
+    N_("Precise"): {
         "temperature": 0.2,
         "top_p": 0.9,
         "top_k": 20,
@@ -432,7 +433,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "presence_penalty": 0.0,
         "frequency_penalty": 0.0,
     },
-    "Balanced": {
+    N_("Balanced"): {
         "temperature": 0.7,
         "top_p": 0.95,
         "top_k": 40,
@@ -441,7 +442,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "presence_penalty": 0.0,
         "frequency_penalty": 0.0,
     },
-    "Creative": {
+    N_("Creative"): {
         "temperature": 1.1,
         "top_p": 0.98,
         "top_k": 100,

@@ -8,6 +8,11 @@ Where each app keeps them (read at call time, so tests and portable setups can m
   name the model layer, a blob `blobs/sha256-<hex>` that is a GGUF file without the extension.
 - The Hugging Face cache: `$HF_HUB_CACHE`, else `$HF_HOME/hub`, else `~/.cache/huggingface/hub`,
   as `models--<owner>--<name>/snapshots/<revision>/<file>.gguf` (links to `blobs/<sha256>`).
+- GPT4All: `nomic.ai/GPT4All` in the user's data folder (`$XDG_DATA_HOME` or `~/.local/share`,
+  `~/Library/Application Support`, `%LOCALAPPDATA%`), the `.gguf` files side by side.
+- Jan: `~/jan/models` (before 0.6), then `Jan/data/llamacpp/models` in the user's data folder
+  (`~/.local/share`, `~/Library/Application Support`, `%APPDATA%`), as `<model id>/model.gguf`:
+  such a model is named by its folder.
 
 Only GGUF files are offered (checked by their magic bytes); projector files (`mmproj`) and
 the second and later shards of a split model are not models of their own.
@@ -50,7 +55,7 @@ class ModelLocation:
 
 
 def model_locations(home: Path | None = None, env: Mapping[str, str] | None = None) -> list[ModelLocation]:
-    """The folders where LM Studio, Ollama and the Hugging Face cache keep models on this computer."""
+    """The folders where LM Studio, Ollama, the Hugging Face cache, GPT4All and Jan keep models on this computer."""
     home = home or Path.home()
     env = os.environ if env is None else env
     lmstudio = [home / ".lmstudio" / "models", home / ".cache" / "lm-studio" / "models"]
@@ -65,6 +70,13 @@ def model_locations(home: Path | None = None, env: Mapping[str, str] | None = No
     locations = [ModelLocation(ModelSource.LM_STUDIO, folder) for folder in lmstudio]
     locations += [ModelLocation(ModelSource.OLLAMA, folder) for folder in ollama]
     locations.append(ModelLocation(ModelSource.HF_CACHE, hf_cache))
+    local_data = [Path(env["XDG_DATA_HOME"])] if env.get("XDG_DATA_HOME") else []
+    local_data += [home / ".local" / "share", home / "Library" / "Application Support"]
+    gpt4all = [*local_data, *([Path(env["LOCALAPPDATA"])] if env.get("LOCALAPPDATA") else [])]
+    jan = [*local_data, *([Path(env["APPDATA"])] if env.get("APPDATA") else [])]
+    locations += [ModelLocation(ModelSource.GPT4ALL, folder / "nomic.ai" / "GPT4All") for folder in gpt4all]
+    locations.append(ModelLocation(ModelSource.JAN, home / "jan" / "models"))
+    locations += [ModelLocation(ModelSource.JAN, folder / "Jan" / "data" / "llamacpp" / "models") for folder in jan]
     return locations
 
 
@@ -117,6 +129,19 @@ def _scan_lmstudio(folder: Path) -> Iterator[FoundModel]:
     for path in _gguf_files(folder):
         if _is_gguf(path):
             yield FoundModel(_name(path), path, _model_size(path), ModelSource.LM_STUDIO)
+
+
+def _scan_gpt4all(folder: Path) -> Iterator[FoundModel]:
+    for path in _gguf_files(folder):
+        if _is_gguf(path):
+            yield FoundModel(_name(path), path, _model_size(path), ModelSource.GPT4ALL)
+
+
+def _scan_jan(folder: Path) -> Iterator[FoundModel]:
+    for path in _gguf_files(folder):
+        if _is_gguf(path):
+            name = path.parent.name if path.stem == "model" else _name(path)  # <model id>/model.gguf
+            yield FoundModel(name, path, _model_size(path), ModelSource.JAN)
 
 
 def _scan_hf_cache(folder: Path) -> Iterator[FoundModel]:
@@ -172,4 +197,6 @@ _SCANNERS = {
     ModelSource.LM_STUDIO: _scan_lmstudio,
     ModelSource.OLLAMA: _scan_ollama,
     ModelSource.HF_CACHE: _scan_hf_cache,
+    ModelSource.GPT4ALL: _scan_gpt4all,
+    ModelSource.JAN: _scan_jan,
 }

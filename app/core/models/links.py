@@ -31,6 +31,8 @@ class ModelSource(Enum):
     LM_STUDIO = "lmstudio"
     OLLAMA = "ollama"
     HF_CACHE = "huggingface-cache"
+    GPT4ALL = "gpt4all"
+    JAN = "jan"
     FILE = "file"  # a file the user chose
 
 

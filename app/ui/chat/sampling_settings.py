@@ -184,7 +184,7 @@ class SamplingSettings(QWidget):
         self.preset_box.blockSignals(True)
         self.preset_box.clear()
         for name in names:
-            self.preset_box.addItem(name, name)
+            self.preset_box.addItem(word(name) if name in PRESETS else name, name)
         if chosen is None:
             self.preset_box.addItem(self.tr("Custom"), None)
             self.preset_box.setCurrentIndex(self.preset_box.count() - 1)

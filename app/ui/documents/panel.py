@@ -209,7 +209,9 @@ class DocumentsPanel(QWidget):
         self.remove_button.setEnabled(entry is not None and bool(entry.roots))
         self.file_list.clear()
         if entry is None:
-            self.summary.setText(self.tr("No files yet. Add files or a folder; supported: ") + SUPPORTED + ".")
+            self.summary.setText(
+                fill(self.tr("No files yet. Add files or a folder; supported: {formats}."), formats=word(SUPPORTED))
+            )
             return
         stats = entry.stats
         self.summary.setText(

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.support.formatting import fill
+from app.core.support.user_text import UserText
 from app.core.types.load import LoadConfig, LoadReport, LoadStage, Speculative
 from app.ui.widgets.core_text import word
 from app.ui.widgets.plots import Span, TimelineBar
@@ -249,5 +250,8 @@ class LoadPanel(QWidget):
 
 
 def _worded(detail: str) -> str:
-    """A stage's detail in the reader's language: its parts are core texts joined by " · "."""
+    """A stage's detail in the reader's language: one core text (a template and its fields), or core texts
+    joined by " · "."""
+    if isinstance(detail, UserText):
+        return word(detail)
     return " · ".join(word(part) for part in detail.split(" · "))

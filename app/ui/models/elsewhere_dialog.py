@@ -41,6 +41,8 @@ def source_label(source: ModelSource) -> str:
         ModelSource.LM_STUDIO: translate("ModelSources", "LM Studio"),
         ModelSource.OLLAMA: translate("ModelSources", "Ollama"),
         ModelSource.HF_CACHE: translate("ModelSources", "Hugging Face cache"),
+        ModelSource.GPT4ALL: translate("ModelSources", "GPT4All"),
+        ModelSource.JAN: translate("ModelSources", "Jan"),
         ModelSource.FILE: translate("ModelSources", "chosen file"),
     }[source]
 

@@ -173,7 +173,7 @@ class LibraryPage(QWidget):
                 "{path} is there but cannot be read (its permissions, or a disk that is not mounted). "
                 "Make it readable, or remove the model from the library."
             )
-        elif model.source in (ModelSource.LM_STUDIO, ModelSource.OLLAMA, ModelSource.HF_CACHE):
+        elif model.source not in (None, ModelSource.FILE):  # another app's folder
             text = self.tr(
                 "{path} is no longer there: it was moved or deleted (in {app}, perhaps). "
                 "Put it back, or remove the model from the library."

@@ -153,13 +153,26 @@ class RecommendedModelsDialog(QDialog):
 
     # ---- the table -----------------------------------------------------------------
 
+    def capabilities(self, model: RecommendedModel) -> str:
+        """What the model can do beyond chat: thinking, tools, images; "" for none."""
+        marks = [
+            (model.thinking, self.tr("Thinking")),
+            (model.tools, self.tr("Tools")),
+            (model.vision, self.tr("Vision")),
+        ]
+        return " · ".join(label for has, label in marks if has)
+
     def _add_row(self, item: SizedRecommendation) -> None:
         model, hint = item.model, item.hint
         row = self.table.rowCount()
         self.table.insertRow(row)
         where = fill(self.tr("{parameters} parameters · {file}"), parameters=model.parameters, file=model.filename)
         self.table.setItem(row, MODEL, read_only_item(model.name, f"{where}\n{model.repo_id}"))
-        self.table.setItem(row, GOOD_FOR, read_only_item(word(model.summary), word(model.summary)))
+        good_for = word(model.summary)
+        marks = self.capabilities(model)
+        if marks:
+            good_for = fill(self.tr("{summary}\n{capabilities}"), summary=good_for, capabilities=marks)
+        self.table.setItem(row, GOOD_FOR, read_only_item(good_for, good_for))
         self.table.setItem(row, SIZE, read_only_item(format_bytes(model.size_bytes), model.quant, align_right=True))
         verdict = read_only_item(self.fit_label(hint), self.fit_text(hint))
         verdict.setForeground(colours().qcolor(_FIT_COLOURS[hint.fit]))

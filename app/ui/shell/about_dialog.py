@@ -24,6 +24,7 @@ from app import __version__
 from app.core.diagnostics.versions import Component, main_components, python_packages, system_report
 from app.core.paths import resources_dir
 from app.core.support.formatting import fill
+from app.ui.widgets.core_text import word
 from app.ui.widgets.screen_fit import resize_to_fit
 
 ICON_SIZE = 64
@@ -121,7 +122,7 @@ def _row(component: Component, show_role: bool) -> str:
     cells = [f"<td>{name}</td>", f"<td>{html.escape(component.version)}</td>"]
     cells.append(f"<td nowrap>{html.escape(component.license)}</td>")
     if show_role:
-        cells.append(f"<td>{html.escape(component.role)}</td>")
+        cells.append(f"<td>{html.escape(word(component.role))}</td>")
     return "<tr>" + "".join(cells) + "</tr>"
 
 

@@ -1,7 +1,7 @@
 """View → Language and View → Theme: two menus of choices, saved with the settings.
 
 The theme changes at once; the language when Glassbox starts again (widgets word their
-text as they are built), which a notice says.
+text as they are built), which a notice says, with Restart now.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QApplication, QMenu, QWidget
 
 from app.core.settings import Language, Settings, Theme
 from app.ui import message
+from app.ui.widgets.error_banner import NoticeAction
 from app.ui.widgets.theme import apply_theme
 
 T = TypeVar("T", Language, Theme)
@@ -28,11 +29,13 @@ class AppearanceMenus(QObject):
         self,
         settings: Callable[[], Settings],
         save: Callable[[Settings], None],
+        restart: Callable[[], None],
         parent: QWidget,
     ) -> None:
         super().__init__(parent)
         self._settings = settings
         self._save = save
+        self._restart = restart
         self.language_menu = QMenu(self.tr("&Language"), parent)
         self.theme_menu = QMenu(self.tr("T&heme"), parent)
         # Each language is named in itself, so whoever cannot read the current one still finds theirs.
@@ -69,7 +72,10 @@ class AppearanceMenus(QObject):
         if settings.appearance.language is language:
             return
         self._save(replace(settings, appearance=replace(settings.appearance, language=language)))
-        message.info(self.tr("The language changes when Glassbox starts again."))
+        message.info(
+            self.tr("The language changes when Glassbox starts again."),
+            NoticeAction(self.tr("&Restart now"), self._restart),
+        )
 
     def choose_theme(self, theme: Theme) -> None:
         settings = self._settings()

@@ -43,6 +43,7 @@ from app.ui.shell.model_toolbar import ModelToolbar
 from app.ui.shell.monitor_extras import MonitorExtras
 from app.ui.shell.open_file_action import OpenFileAction
 from app.ui.shell.oversized_message import OversizedMessage
+from app.ui.shell.restart import restart
 from app.ui.shell.server_models import ServerModels
 from app.ui.shell.shortcuts import ShellParts, WindowShortcuts
 from app.ui.shell.status_line import StatusLine
@@ -140,7 +141,7 @@ class MainWindow(QMainWindow):
         self.models.listed.connect(self.chats.settings_panel.model.set_library)
         self.models.listed.connect(self._show_library)
         self.models_action.triggered.connect(self.models.open_models)
-        self.appearance = AppearanceMenus(lambda: store.settings, store.set_defaults, self)
+        self.appearance = AppearanceMenus(lambda: store.settings, store.set_defaults, lambda: restart(self), self)
         self.appearance.add_to(self.view_menu)
         # Open file… beside the model picker and first in Tools; the welcome in an empty chat, the cursor
         self.open_file = OpenFileAction(self.state_signals, self)

@@ -139,6 +139,33 @@ def test_models_of_lm_studio_ollama_and_the_hugging_face_cache_are_found_with_th
     assert by_source[ModelSource.HF_CACHE].sha256 == "e" * 64
 
 
+def test_models_of_gpt4all_and_jan_old_and_new_are_found_a_jan_model_named_by_its_folder(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    gpt4all = home / ".local" / "share" / "nomic.ai" / "GPT4All"
+    gpt4all.mkdir(parents=True)
+    make_gguf(gpt4all / "Llama-3.2-1B-Instruct-Q4_0.gguf")
+    old_jan = home / "jan" / "models" / "qwen2.5-1.5b-instruct"
+    old_jan.mkdir(parents=True)
+    make_gguf(old_jan / "qwen2.5-1.5b-instruct-q4_k_m.gguf", seed=3)
+    new_jan = home / "Library" / "Application Support" / "Jan" / "data" / "llamacpp" / "models" / "gemma-3-1b-it"
+    new_jan.mkdir(parents=True)
+    make_gguf(new_jan / "model.gguf", seed=5)
+
+    found = find_models_elsewhere(model_locations(home=home, env={}))
+    assert {(model.source, model.name) for model in found} == {
+        (ModelSource.GPT4ALL, "Llama-3.2-1B-Instruct-Q4_0"),
+        (ModelSource.JAN, "qwen2.5-1.5b-instruct-q4_k_m"),
+        (ModelSource.JAN, "gemma-3-1b-it"),
+    }
+
+
+def test_windows_data_folders_are_where_gpt4all_and_jan_are_looked_for(tmp_path: Path) -> None:
+    env = {"LOCALAPPDATA": "C:/Users/me/AppData/Local", "APPDATA": "C:/Users/me/AppData/Roaming"}
+    locations = model_locations(home=tmp_path, env=env)
+    assert ModelLocation(ModelSource.GPT4ALL, Path("C:/Users/me/AppData/Local/nomic.ai/GPT4All")) in locations
+    assert ModelLocation(ModelSource.JAN, Path("C:/Users/me/AppData/Roaming/Jan/data/llamacpp/models")) in locations
+
+
 def test_environment_variables_move_the_ollama_and_hugging_face_folders(tmp_path: Path) -> None:
     locations = model_locations(home=tmp_path, env={"OLLAMA_MODELS": "/srv/ollama", "HF_HOME": "/srv/hf"})
     assert ModelLocation(ModelSource.OLLAMA, Path("/srv/ollama")) in locations

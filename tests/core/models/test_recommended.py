@@ -26,7 +26,20 @@ def test_each_recommendation_is_one_gguf_file_of_a_hub_repository_named_with_its
         model_destination(tmp_path, model.repo_id, model.filename)  # a download of it gets a safe place
 
 
-def test_on_a_machine_without_gpu_the_small_ones_run_from_ram_and_the_7b_ones_are_too_large() -> None:
+def test_the_list_is_of_the_families_people_run_now_marked_for_thinking_tools_and_vision() -> None:
+    names = [model.name for model in RECOMMENDED_MODELS]
+    for family in ("Qwen3", "Gemma 3", "gpt-oss", "Llama 3.", "Mistral Small 3.", "Phi-4", "SmolLM3"):
+        assert any(name.startswith(family) for name in names), family
+    assert not any(old in name for name in names for old in ("Qwen2.5", "Gemma 2", "Phi-3"))  # 2024's
+    by_name = {model.name: model for model in RECOMMENDED_MODELS}
+    assert all(m.thinking and m.tools for m in RECOMMENDED_MODELS if m.name.startswith(("Qwen3", "gpt-oss")))
+    assert by_name["Gemma 3 4B it"].vision and not by_name["Gemma 3 1B it"].vision  # the 1B reads text only
+    assert by_name["Mistral Small 3.2 24B Instruct"].vision and by_name["Mistral Small 3.2 24B Instruct"].tools
+    sizes = [model.size_bytes for model in RECOMMENDED_MODELS]
+    assert sizes == sorted(sizes), "smallest first: the first one a new user sees fits the smallest machine"
+
+
+def test_on_a_machine_without_gpu_the_small_ones_run_from_ram_and_the_8b_and_larger_are_too_large() -> None:
     machine = Machine(free_vram=None, free_ram=4 * GIB)  # 3 GiB usable after the reserve
     sized = size_recommended(machine, CONTEXT)
     usable = 4 * GIB - RAM_RESERVE
@@ -35,7 +48,9 @@ def test_on_a_machine_without_gpu_the_small_ones_run_from_ram_and_the_7b_ones_ar
         assert item.hint.fit is expected, item.model.name
     fits = [item.hint.fit for item in sized]
     assert fits == sorted(fits, key=[Fit.RAM, Fit.NO_FIT].index)  # the ones that fit first
-    assert {item.model.parameters for item in sized if not item.fits} == {"7B"}
+    too_large = {item.model.parameters for item in sized if not item.fits}
+    assert {"8B", "12B", "14B", "21B", "24B"} <= too_large
+    assert {"0.6B", "1B", "1.7B"}.isdisjoint(too_large)
 
 
 def test_the_ones_that_fit_come_first_gpu_then_partly_then_too_large_whatever_the_order_of_the_list() -> None:

@@ -19,7 +19,7 @@ from app.core.memory.recommended_fit import size_recommended
 from app.core.models.recommended import RECOMMENDED_MODELS
 from app.core.paths import app_paths
 from app.ui.models.manager import ModelManagerDialog
-from app.ui.models.recommended_dialog import FIT, MODEL, RecommendedModelsDialog
+from app.ui.models.recommended_dialog import FIT, GOOD_FOR, MODEL, RecommendedModelsDialog
 from tests.fakes.fake_hub import FakeHub, gguf_bytes
 from tests.fakes.memory_keyring import MemoryKeyring
 
@@ -102,3 +102,13 @@ def test_offline_the_list_still_shows_and_the_download_fails_with_the_clear_offl
     qtbot.waitUntil(lambda: "unreachable" in models_window.banner.message(), timeout=WAIT_MS)
     assert "Check your internet connection" in models_window.banner.message()
     assert offline.shutdown()
+
+
+def test_each_model_says_beside_what_it_is_good_for_whether_it_thinks_calls_tools_and_reads_images(
+    dialog: RecommendedModelsDialog,
+) -> None:
+    good_for = {item.model.name: text for item, text in zip(dialog.sized, column(dialog, GOOD_FOR), strict=True)}
+    assert good_for["Qwen3 4B"].endswith("\nThinking · Tools")
+    assert good_for["Gemma 3 4B it"].endswith("\nVision")
+    assert good_for["Mistral Small 3.2 24B Instruct"].endswith("\nTools · Vision")
+    assert "\n" not in good_for["Gemma 3 1B it"]  # nothing beyond chat: no empty line of marks
