@@ -274,7 +274,12 @@ class Engine:
             LoadStage(
                 "load projector",
                 time.perf_counter() - started,
-                f"{config.mmproj.name}: {checked.projector_type} projector, {format_bytes(checked.bytes)}",
+                fill(
+                    N_("{file}: {kind} projector, {size}"),
+                    file=config.mmproj.name,
+                    kind=checked.projector_type,
+                    size=format_bytes(checked.bytes),
+                ),
                 started - report.started_at,
             )
         )

@@ -15,6 +15,7 @@ from app.core.tools.config import REFERENCE_PREFIX, McpConfig
 from app.ui.tools.page import KEPT, NAME_ROLE, McpServersPage
 from app.ui.tools.worker import McpThread
 from tests.core.tools.conftest import HERE, VENV_BIN
+from tests.core.tools.misbehaving_server import TOOLS
 from tests.fakes.memory_keyring import MemoryKeyring
 
 WAIT_MS = 30_000
@@ -173,8 +174,8 @@ def test_a_servers_words_are_shown_as_text_and_a_tool_that_cannot_be_called_says
 
     page.test_button.click()
 
-    qtbot.waitUntil(lambda: page.tools.topLevelItemCount() == 3, timeout=WAIT_MS)
-    rows = {page.tools.topLevelItem(row).text(0): page.tools.topLevelItem(row) for row in range(3)}
+    qtbot.waitUntil(lambda: page.tools.topLevelItemCount() == len(TOOLS), timeout=WAIT_MS)
+    rows = {page.tools.topLevelItem(row).text(0): page.tools.topLevelItem(row) for row in range(len(TOOLS))}
     assert "&lt;img src=" in rows["huge"].toolTip(1)
     assert "<img" not in rows["huge"].toolTip(1)
     assert rows["broken"].text(1).startswith("cannot be called: its input schema is not a valid JSON schema")
