@@ -52,7 +52,13 @@ def test_models_lists_the_loaded_model_with_its_context(client: openai.OpenAI, m
 def test_health_says_ok_and_how_busy_the_model_is(server: ApiServer) -> None:
     health = httpx2.get(server.base_url.removesuffix("/v1") + "/health", timeout=10)
     assert health.status_code == 200
-    assert health.json()["status"] == "ok" and health.json()["queue"] == {"busy": False, "waiting": 0}
+    assert health.json()["status"] == "ok" and health.json()["queue"] == {
+        "busy": False,
+        "waiting": 0,
+        "slots": 1,  # one reply at a time: no parallel slots
+        "slots_busy": 0,
+        "slot_ctx": 0,
+    }
 
 
 def test_a_raw_completion_continues_the_prompt_without_the_chat_template(client: openai.OpenAI) -> None:
