@@ -121,6 +121,7 @@ class MainWindow(QMainWindow):
         self._memory_file = app_paths().config / WINDOW_FILE
         memory = load_memory(self._memory_file)
         self.docks.restore(memory, DEFAULT_SIZE)
+        self.reset_layout_action = self.docks.add_reset_action()
         reopen_last_chat(self.chats, memory.last_chat)
 
         self._speed_timer = QTimer(self)
