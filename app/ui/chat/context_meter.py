@@ -1,7 +1,7 @@
 """The context meter: how much of the model's context the next turn takes, and what fell out of it.
 
 A bar in four parts: the system prompt with the chat template's frame, the conversation
-the model still sees, the room kept for the reply, and what is free. Under it one line in
+the model still sees, the room kept for the reply (hatched: kept, not used), and what is free. Under it one line in
 words, e.g. "This chat uses 1,234 of 2,048 tokens; 512 are kept free for the reply · 3 earlier
 messages are outside the window".
 """
@@ -9,7 +9,7 @@ messages are outside the window".
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app.core.backends.remote_window import ESTIMATE_NOTICE
@@ -17,6 +17,8 @@ from app.core.chat.context_window import WindowPlan
 from app.core.support.formatting import fill
 from app.ui.widgets.locale_format import number
 from app.ui.widgets.theme import Tone, colours, set_tone
+
+KEPT_FREE = frozenset({"reserve"})  # segments drawn hatched: room kept, not taken
 
 
 def _segment_colour(key: str) -> QColor:
@@ -43,8 +45,12 @@ class _Bar(QWidget):
         x = rect.left()
         for key, fraction in self.parts:
             width = rect.width() * fraction
-            painter.setBrush(_segment_colour(key))
-            painter.drawRect(QRectF(x, rect.top(), width, rect.height()))
+            segment = QRectF(x, rect.top(), width, rect.height())
+            if key in KEPT_FREE:  # room kept for the reply, not used yet: hatched over the free colour
+                painter.setBrush(QBrush(_segment_colour(key), Qt.BrushStyle.BDiagPattern))
+            else:
+                painter.setBrush(_segment_colour(key))
+            painter.drawRect(segment)
             x += width
         painter.end()
 

@@ -56,3 +56,18 @@ def test_a_turn_that_cannot_be_sent_shows_why_in_red(meter: ContextMeter) -> Non
     assert meter.plan is None
     meter.clear()
     assert "load a model" in meter.label.text()
+
+
+def colours_in(meter: ContextMeter, left: float, right: float) -> set[str]:
+    """The colours the bar paints between two fractions of its width (on its middle line)."""
+    image = meter.bar.grab().toImage()
+    y, width = image.height() // 2, image.width()
+    return {image.pixelColor(x, y).name() for x in range(int(width * left), int(width * right))}
+
+
+def test_the_room_kept_for_the_reply_is_drawn_hatched_not_as_use(meter: ContextMeter) -> None:
+    meter.set_plan(plan(prompt=1024, frame=0, reserve=512, outside=0))  # half used, a quarter kept for the reply
+    used, kept = colours_in(meter, 0.1, 0.4), colours_in(meter, 0.55, 0.7)  # away from the edges
+    assert len(used) == 1  # solid
+    assert len(kept) >= 2  # hatched: the reserve's colour and the free part's between its lines
+    assert used.isdisjoint(kept)
