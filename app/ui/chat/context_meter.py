@@ -79,6 +79,16 @@ class ContextMeter(QWidget):
         self.label.setText(self.tr("Context: load a model to see how much of it the chat takes"))
         self.setToolTip("")
 
+    def set_waiting(self, message: str) -> None:
+        """No plan for the chat on show yet (it is being measured, or the LLM thread writes a reply in another
+        chat): say so rather than keep another chat's or another text's numbers."""
+        self.plan = None
+        self.bar.parts = []
+        self.bar.update()
+        self.label.setText(message)
+        set_tone(self.label, Tone.NOTE)
+        self.setToolTip("")
+
     def set_plan(self, plan: WindowPlan) -> None:
         self.plan = plan
         n_ctx = max(plan.n_ctx, 1)

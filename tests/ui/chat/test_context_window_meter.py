@@ -71,3 +71,10 @@ def test_the_room_kept_for_the_reply_is_drawn_hatched_not_as_use(meter: ContextM
     assert len(used) == 1  # solid
     assert len(kept) >= 2  # hatched: the reserve's colour and the free part's between its lines
     assert used.isdisjoint(kept)
+
+
+def test_while_the_chat_on_show_is_not_measured_yet_the_meter_shows_no_old_numbers(meter: ContextMeter) -> None:
+    meter.set_plan(plan(prompt=40, frame=10, reserve=512, outside=0, n_ctx=4096))
+    meter.set_waiting("Context: measuring the message…")
+    assert meter.plan is None and meter.bar.parts == []
+    assert meter.label.text() == "Context: measuring the message…" and "4,096" not in meter.toolTip()
