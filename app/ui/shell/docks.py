@@ -9,7 +9,7 @@ glass box's first, until it has that room. View → Reset layout puts the first 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QTabBar, QTabWidget, QWidget
 
@@ -80,8 +80,10 @@ class Docks:
 
     def add_reset_action(self) -> QAction:
         """View → Reset layout: the first start's panels and sizes, fitted to this screen."""
-        action = QAction(self.window.tr("Reset layout"), self.window)
-        action.setToolTip(self.window.tr("Show the chat with its settings panel as at the first start"))
+        action = QAction(QCoreApplication.translate("Docks", "Reset layout"), self.window)
+        action.setToolTip(
+            QCoreApplication.translate("Docks", "Show the chat with its settings panel as at the first start")
+        )
         action.triggered.connect(self.reset)
         self.view_menu.addSeparator()
         self.view_menu.addAction(action)
