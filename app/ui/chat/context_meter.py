@@ -1,17 +1,17 @@
 """The context meter: how much of the model's context the next turn takes, and what fell out of it.
 
 A bar in four parts: the system prompt with the chat template's frame, the conversation
-the model still sees, the room kept for the reply, and what is free. Where the model's template
-sends earlier replies' reasoning back (most thinking models' templates drop it), the conversation's
-share of it is a part of its own; where it drops it, the tooltip says about how much room that
-saves. Under the bar one line in words, e.g. "This chat uses 1,234 of 2,048 tokens; 512 are kept
-free for the reply · 3 earlier messages are outside the window".
+the model still sees, the room kept for the reply (hatched: kept, not used), and what is free. Where
+the model's template sends earlier replies' reasoning back (most thinking models' templates drop it),
+the conversation's share of it is a part of its own; where it drops it, the tooltip says about how
+much room that saves. Under the bar one line in words, e.g. "This chat uses 1,234 of 2,048 tokens;
+512 are kept free for the reply · 3 earlier messages are outside the window".
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPaintEvent
+from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app.core.backends.remote_window import ESTIMATE_NOTICE
@@ -19,6 +19,8 @@ from app.core.chat.context_window import WindowPlan
 from app.core.support.formatting import fill
 from app.ui.widgets.locale_format import number
 from app.ui.widgets.theme import Tone, colours, set_tone
+
+KEPT_FREE = frozenset({"reserve"})  # segments drawn hatched: room kept, not taken
 
 
 def _segment_colour(key: str) -> QColor:
@@ -45,8 +47,12 @@ class _Bar(QWidget):
         x = rect.left()
         for key, fraction in self.parts:
             width = rect.width() * fraction
-            painter.setBrush(_segment_colour(key))
-            painter.drawRect(QRectF(x, rect.top(), width, rect.height()))
+            segment = QRectF(x, rect.top(), width, rect.height())
+            if key in KEPT_FREE:  # room kept for the reply, not used yet: hatched over the free colour
+                painter.setBrush(QBrush(_segment_colour(key), Qt.BrushStyle.BDiagPattern))
+            else:
+                painter.setBrush(_segment_colour(key))
+            painter.drawRect(segment)
             x += width
         painter.end()
 
@@ -73,6 +79,16 @@ class ContextMeter(QWidget):
         self.bar.parts = []
         self.bar.update()
         self.label.setText(self.tr("Context: load a model to see how much of it the chat takes"))
+        self.setToolTip("")
+
+    def set_waiting(self, message: str) -> None:
+        """No plan for the chat on show yet (it is being measured, or the LLM thread writes a reply in another
+        chat): say so rather than keep another chat's or another text's numbers."""
+        self.plan = None
+        self.bar.parts = []
+        self.bar.update()
+        self.label.setText(message)
+        set_tone(self.label, Tone.NOTE)
         self.setToolTip("")
 
     def set_plan(self, plan: WindowPlan) -> None:

@@ -46,6 +46,7 @@ from app.ui.widgets.core_text import word
 from app.ui.widgets.reply_footer import reply_footer, thinking_cost
 
 METER_DELAY_MS = 400  # the meter follows typing after this pause
+MEASURED_SLOWLY_CHARS = 8_000  # a draft longer than this shows "measuring" until its plan comes
 METER = "meter"
 
 DockAdder = Callable[[str, str, QWidget, Qt.DockWidgetArea], QDockWidget]  # title, object name, panel, area
@@ -249,6 +250,8 @@ class Conversations(QObject):
             self.meter.clear()
             return
         if not self.state.can_send:  # a reply streams, or the app closes
+            if self.state.is_streaming and not self.replies.reply_on_show:  # in another chat: not this one's numbers
+                self.meter.set_waiting(self.tr("Context: measured when the reply in the other chat ends"))
             return
         if self._meter_pending:  # the text may have changed since that plan was asked for
             self._meter_again = True
@@ -261,6 +264,8 @@ class Conversations(QObject):
             # window is the one a send would get, and the chat's own latest message (a long reply, a
             # message refused as too long) is not blamed for a turn that has not been written.
             history = (*history, _Draft("draft", "user", draft))
+        if len(draft) > MEASURED_SLOWLY_CHARS:  # counting its tokens takes a while: no stale numbers meanwhile
+            self.meter.set_waiting(self.tr("Context: measuring the message…"))
         self._meter_pending = True
         self.worker.planRequested.emit(
             PlanRequest(

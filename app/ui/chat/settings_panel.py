@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QMenu,
@@ -53,6 +53,14 @@ class SettingsPanel(QScrollArea):
         layout.addWidget(self.model)
         layout.addStretch(1)
         self.setWidget(content)
+
+    def minimumSizeHint(self) -> QSize:
+        """As wide as its fields need, with the scroll bar: a dock never cuts its right edge (it scrolls sideways
+        never)."""
+        content = self.widget()
+        inner = content.minimumSizeHint().width() if content is not None else 0
+        width = max(inner + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth(), self.minimumWidth())
+        return QSize(width, super().minimumSizeHint().height())
 
     def _build_buttons(self, parent: QWidget, layout: QVBoxLayout) -> None:
         row = QHBoxLayout()

@@ -6,9 +6,7 @@ signals; the chat session does the work on the storage thread.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from PySide6.QtCore import QPoint, QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -32,6 +30,7 @@ from app.ui.widgets.core_text import word
 from app.ui.widgets.icons import set_icon
 from app.ui.widgets.locale_format import date_time
 from app.ui.widgets.markdown import plain_tooltip
+from app.ui.widgets.save_place import in_documents
 
 SEARCH_DELAY_MS = 250
 CHAT_ID = Qt.ItemDataRole.UserRole
@@ -236,10 +235,7 @@ class ChatSidebar(QWidget):
     def ask_export_path(self, title: str, kind: str) -> str:
         suffix, pattern = (".json", self.tr("JSON (*.json)")) if kind == "json" else (".md", self.tr("Markdown (*.md)"))
         safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip() or "chat"
-        folder = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Export chat"), str(Path(folder) / (safe + suffix)), pattern
-        )
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export chat"), in_documents(safe + suffix), pattern)
         return path
 
     def _item(self, chat_id: str) -> QListWidgetItem | None:

@@ -35,6 +35,7 @@ from app.core.support.formatting import fill, format_bytes
 from app.ui.models.columns import fit_columns
 from app.ui.models.elsewhere_dialog import ElsewhereDialog, source_label
 from app.ui.models.workers import LibraryWorker
+from app.ui.widgets import core_text
 from app.ui.widgets.tables import read_only_item, style_row_table
 from app.ui.widgets.theme import colours
 
@@ -113,6 +114,7 @@ class LibraryPage(QWidget):
         buttons.addWidget(self.import_button)
 
         self.status = QLabel(self.tr("Drop .gguf files here to import them."), self)
+        self._loading: str | None = None  # the model this view asked the main window to load, until it ends
         self.status.setWordWrap(True)
         self.progress = QProgressBar(self)
         self.progress.setRange(0, 1000)
@@ -303,7 +305,25 @@ class LibraryPage(QWidget):
         if model is None or model.missing is not None:
             return
         self.status.setText(fill(self.tr("Loading {name} in the main window…"), name=model.name))
+        self._loading = model.name
         self.loadRequested.emit(model.path)
+
+    def show_load_ended(self, failure: object = None) -> None:
+        """The load asked for here ended: say how, in place of "Loading…" (`failure`: why it failed, if it did)."""
+        name, self._loading = self._loading, None
+        if name is None:
+            return
+        if failure is None:
+            self.status.setText(fill(self.tr("{name} is loaded in the main window."), name=name))
+        else:
+            self.status.setText(
+                fill(self.tr("{name} could not be loaded: {why}"), name=name, why=core_text.word(str(failure)))
+            )
+
+    def show_load_cancelled(self, _why: str) -> None:
+        name, self._loading = self._loading, None
+        if name is not None:
+            self.status.setText(fill(self.tr("Loading {name} was cancelled."), name=name))
 
     def verify_selected(self) -> None:
         model = self.selected_model()

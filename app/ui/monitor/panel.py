@@ -47,6 +47,7 @@ from app.ui.monitor.files import MonitorFiles
 from app.ui.monitor.timeline_plot import Series, TimelinePlot
 from app.ui.state_signals import StateSignals
 from app.ui.widgets import core_text
+from app.ui.widgets.save_place import in_documents
 
 log = logging.getLogger(__name__)
 
@@ -440,7 +441,10 @@ class MonitorPanel(QWidget):
 
     def ask_export_path(self) -> Path | None:
         name, _filter = QFileDialog.getSaveFileName(
-            self, self.tr("Export the monitor timeline"), "glassbox-monitor.csv", self.tr("CSV files (*.csv)")
+            self,
+            self.tr("Export the monitor timeline"),
+            in_documents("glassbox-monitor.csv"),
+            self.tr("CSV files (*.csv)"),
         )
         return Path(name) if name else None
 

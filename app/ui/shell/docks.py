@@ -1,18 +1,28 @@
-"""The window's panels in docks that View toggles: a narrow chat list on the left, two tabbed groups on the right."""
+"""The window's panels in docks that View toggles: a narrow chat list on the left, two tabbed groups on the right.
+
+The conversation comes first. A first start shows the chat, the chat list and the panels
+that set up the chat (Chat settings, GPU offload, tabbed); the glass box's panels are a
+click away in View. The chat keeps at least MIN_CHAT_WIDTH: where the window is too narrow
+for the panels open (a small screen, or a layout saved on a bigger one), panels close, the
+glass box's first, until it has that room. View → Reset layout puts the first start's back.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QTabBar, QTabWidget, QWidget
 
-from app.ui.shell.window_memory import WindowMemory, restore
+from app.ui.shell.window_memory import WindowMemory, fit_to_screen, restore
 from app.ui.widgets.panel_scroller import PanelScroller
 from app.ui.widgets.screen_fit import resize_to_fit
 
 LEFT_DOCK_WIDTH = 240
 RIGHT_DOCK_WIDTH = 460
+MIN_CHAT_WIDTH = 320  # a readable line of the conversation (some 40 characters), beside the panels
 # the right-hand panels that set up the chat and the model (the glass box's panels are tabbed below them)
 SETUP_PANELS = frozenset({"ChatSettingsDock", "GpuOffloadDock", "DocumentsDock", "ServerDock"})
+FIRST_PANELS = frozenset({"ChatsDock", "ChatSettingsDock", "GpuOffloadDock"})  # open at the first start
 
 RIGHT = Qt.DockWidgetArea.RightDockWidgetArea
 LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
@@ -24,6 +34,7 @@ class Docks:
     def __init__(self, window: QMainWindow, view_menu: QMenu) -> None:
         self.window = window
         self.view_menu = view_menu
+        self._first_size = window.size()
 
     def add(self, title: str, name: str, panel: QWidget, area: Qt.DockWidgetArea = RIGHT) -> QDockWidget:
         """Put a panel in a dock that View toggles.
@@ -50,13 +61,81 @@ class Docks:
         return dock
 
     def restore(self, memory: WindowMemory, first_size: QSize) -> None:
-        """The layout of the last run, or the first start's (`first_size` fitted to the screen)."""
+        """The layout of the last run, or the first start's (`first_size` fitted to the screen); either way the
+        chat gets its room on the screen the window opens on."""
+        self._first_size = first_size
+        central = self.window.centralWidget()
+        if central is not None:  # the docks give way to it; give_chat_room closes them when they cannot
+            central.setMinimumWidth(MIN_CHAT_WIDTH)
         remembered = bool(memory.geometry or memory.state)
         if not remembered:
             resize_to_fit(self.window, first_size.width(), first_size.height(), centre=True)
+            self.show_first_panels()
         self.arrange()
         if remembered:
             restore(self.window, memory)
+        self.give_chat_room(self.window.width())
+        fit_to_screen(self.window)  # the panels closed may have been what kept the window wider than the screen
+        QTimer.singleShot(0, self.window, lambda: fit_to_screen(self.window))  # shown: its frame counts too
+
+    def add_reset_action(self) -> QAction:
+        """View → Reset layout: the first start's panels and sizes, fitted to this screen."""
+        action = QAction(QCoreApplication.translate("Docks", "Reset layout"), self.window)
+        action.setToolTip(
+            QCoreApplication.translate("Docks", "Show the chat with its settings panel as at the first start")
+        )
+        action.triggered.connect(self.reset)
+        self.view_menu.addSeparator()
+        self.view_menu.addAction(action)
+        return action
+
+    def reset(self) -> None:
+        window = self.window
+        if window.isMaximized() or window.isFullScreen():
+            window.showNormal()
+        resize_to_fit(window, self._first_size.width(), self._first_size.height(), centre=True)
+        width = window.width()
+        for dock in self.docks():  # back in their places: the chat list left, the panels right
+            area = LEFT if dock.objectName() == "ChatsDock" else RIGHT
+            dock.setFloating(False)
+            if window.dockWidgetArea(dock) != area:
+                window.addDockWidget(area, dock)
+        self.show_first_panels()
+        self.arrange()
+        self.give_chat_room(width)
+        fit_to_screen(window)
+
+    def show_first_panels(self) -> None:
+        """The chat list and the panels that set up the chat, Chat settings in front; the others closed."""
+        for dock in self.docks():
+            dock.setVisible(dock.objectName() in FIRST_PANELS)
+        settings = self.window.findChild(QDockWidget, "ChatSettingsDock")
+        if settings is not None:
+            settings.raise_()
+
+    def give_chat_room(self, width: int) -> list[str]:
+        """Close panels, the glass box's first and the chat list last, until the window fits in `width` with the
+        chat at least MIN_CHAT_WIDTH wide beside the open ones at their narrowest; the object names of those
+        closed."""
+        closed = []
+        for dock in sorted(self.docks(), key=_giving_way_order):
+            if self.narrowest() <= width:
+                break
+            if not dock.isHidden():
+                dock.hide()
+                closed.append(dock.objectName())
+        return closed
+
+    def narrowest(self) -> int:
+        """The window's narrowest width with the docks open now (the chat at MIN_CHAT_WIDTH)."""
+        layout = self.window.layout()
+        if layout is None:
+            return 0
+        layout.invalidate()
+        return layout.minimumSize().width()
+
+    def docks(self) -> list[QDockWidget]:
+        return self.window.findChildren(QDockWidget)
 
     def arrange(self) -> None:
         """A chat that gets most of the width, a narrow chat list, one tabbed column of panels."""
@@ -73,3 +152,11 @@ class Docks:
 
     def _docks_in(self, area: Qt.DockWidgetArea) -> list[QDockWidget]:
         return [d for d in self.window.findChildren(QDockWidget) if self.window.dockWidgetArea(d) == area]
+
+
+def _giving_way_order(dock: QDockWidget) -> int:
+    """Which panels close first when the chat needs room: the glass box's, the set-up ones, Chat settings, and the
+    chat list last."""
+    name = dock.objectName()
+    order = {"ChatsDock": 3, "ChatSettingsDock": 2}
+    return order.get(name, 1 if name in SETUP_PANELS else 0)

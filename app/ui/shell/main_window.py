@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSize, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu
+from PySide6.QtWidgets import QMainWindow, QMenu
 
 from app.core.models.library import installed_models
 from app.core.paths import app_paths
@@ -111,7 +111,7 @@ class MainWindow(QMainWindow):
         self.decoding.statusMessage.connect(self.statusBar().showMessage)
         area.buttons.addWidget(self.decoding.compare_button)
         self._build_documents_panel()
-        self.oversized = OversizedMessage(self.chats, self.composer, self._attach_to_chat, self)
+        self.oversized = OversizedMessage(self.chats, self.composer, self.documents_panel.add_to_this_chat, self)
         self.oversized.sendReady.connect(self.send)
         self._build_monitor_panel()
         self.server_panel = ServerPanel(self.worker, parent=self)
@@ -122,6 +122,7 @@ class MainWindow(QMainWindow):
         self._memory_file = app_paths().config / WINDOW_FILE
         memory = load_memory(self._memory_file)
         self.docks.restore(memory, DEFAULT_SIZE)
+        self.reset_layout_action = self.docks.add_reset_action()
         reopen_last_chat(self.chats, memory.last_chat)
 
         self._speed_timer = QTimer(self)
@@ -282,15 +283,6 @@ class MainWindow(QMainWindow):
         self.error_banner.hide()
         self.chats.send(text)
         self._start_reply()
-
-    def _attach_to_chat(self, paths: list[Path]) -> None:
-        """Index files among the chat on show's own documents; the Documents panel shows them being read."""
-        self.documents_panel.add_to_this_chat(paths)
-        dock = self.documents_panel.window().findChild(QDockWidget, "DocumentsDock")
-        if dock is not None:
-            dock.show()
-            dock.raise_()
-        message.info(self.tr("The message is attached as a document of this chat: ask about it."))
 
     def _send_after_load(self, text: str) -> None:
         def send_once(_report: object) -> None:

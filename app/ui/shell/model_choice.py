@@ -22,7 +22,7 @@ from app.core.support.formatting import format_bytes
 from app.ui.shell.model_loading import ModelLoader
 from app.ui.shell.server_models import ServerModels
 from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
-from app.ui.threads import WorkerThread
+from app.ui.threads import WorkerThread, connect_in_thread_of
 
 if TYPE_CHECKING:
     from app.ui.models.manager import ModelManagerDialog
@@ -131,6 +131,10 @@ class ModelChoice(QObject):
             self.manager.modelInstalled.connect(self._on_library_changed)
             self.manager.modelRemoved.connect(self._on_library_changed)
             self.manager.loadRequested.connect(self.pick_and_load)
+            library, worker = self.manager.library, self.loader.worker  # the end of a load it asked for, said there
+            connect_in_thread_of(worker.loaded, library, lambda _report: library.show_load_ended())
+            connect_in_thread_of(worker.loadFailed, library, library.show_load_ended)
+            connect_in_thread_of(worker.loadCancelled, library, library.show_load_cancelled)
         self.manager.show()
         self.manager.raise_()
         self.manager.activateWindow()

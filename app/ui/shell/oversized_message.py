@@ -22,7 +22,7 @@ from enum import Enum
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QMessageBox, QWidget
 
 from app.core.chat.context_window import PlanResult
 from app.core.paths import app_paths
@@ -35,6 +35,7 @@ from app.ui.widgets.locale_format import number
 
 MEASURE_ABOVE_CHARS = 8_000  # a text longer than this is sent only once the meter has measured it
 CUT_MARGIN = 0.9  # a cut keeps this share of what the measured tokens per character say fits
+DOCUMENTS_DOCK = "DocumentsDock"
 PASTED_FOLDER = "pasted"  # under the data folder: the texts attached as documents
 
 
@@ -135,6 +136,12 @@ class OversizedMessage(QObject):
         self._attach([path])
         self._composer.clear()
         self._composer.setFocus()
+        parent = self.parent_widget()
+        dock = parent.findChild(QDockWidget, DOCUMENTS_DOCK) if parent is not None else None
+        if dock is not None:  # the Documents panel shows the text being read
+            dock.show()
+            dock.raise_()
+        message.info(self.tr("The message is attached as a document of this chat: ask about it."))
         self.attached.emit(path)
         return path
 

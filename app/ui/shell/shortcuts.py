@@ -60,8 +60,9 @@ def give_access_keys(menu: QMenu) -> None:
     for action in actions:
         if action.menu() is not None:
             give_access_keys(action.menu())  # type: ignore[arg-type]
-        if _access_letter(action.text()) is not None:
-            continue
+    needing = [a for a in actions if _access_letter(a.text()) is None]
+    # the items with the fewest letters choose first, so a short word ("Logs") is not left with none of its own
+    for action in sorted(needing, key=lambda a: len({c.upper() for c in a.text()} & set(ACCESS_LETTERS))):
         text = action.text()
         position = next((i for i, c in enumerate(text) if c.upper() in ACCESS_LETTERS and c.upper() not in taken), -1)
         if position >= 0:

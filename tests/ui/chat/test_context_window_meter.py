@@ -80,3 +80,25 @@ def test_the_tooltip_says_how_much_past_reasoning_the_template_leaves_out(meter:
     meter.set_plan(replace(plan(prompt=1234, frame=34, reserve=512, outside=0), reasoning_left_out=1500))
     assert "earlier replies' reasoning the model's template leaves out: about 1,500" in meter.toolTip()
     assert "reasoning" not in dict(meter.bar.parts)
+
+
+def colours_in(meter: ContextMeter, left: float, right: float) -> set[str]:
+    """The colours the bar paints between two fractions of its width (on its middle line)."""
+    image = meter.bar.grab().toImage()
+    y, width = image.height() // 2, image.width()
+    return {image.pixelColor(x, y).name() for x in range(int(width * left), int(width * right))}
+
+
+def test_the_room_kept_for_the_reply_is_drawn_hatched_not_as_use(meter: ContextMeter) -> None:
+    meter.set_plan(plan(prompt=1024, frame=0, reserve=512, outside=0))  # half used, a quarter kept for the reply
+    used, kept = colours_in(meter, 0.1, 0.4), colours_in(meter, 0.55, 0.7)  # away from the edges
+    assert len(used) == 1  # solid
+    assert len(kept) >= 2  # hatched: the reserve's colour and the free part's between its lines
+    assert used.isdisjoint(kept)
+
+
+def test_while_the_chat_on_show_is_not_measured_yet_the_meter_shows_no_old_numbers(meter: ContextMeter) -> None:
+    meter.set_plan(plan(prompt=40, frame=10, reserve=512, outside=0, n_ctx=4096))
+    meter.set_waiting("Context: measuring the message…")
+    assert meter.plan is None and meter.bar.parts == []
+    assert meter.label.text() == "Context: measuring the message…" and "4,096" not in meter.toolTip()

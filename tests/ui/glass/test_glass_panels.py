@@ -381,6 +381,8 @@ def test_the_window_shows_the_load_timeline_metrics_tokens_and_the_prompt(window
     assert "next reply" not in window.statusBar().currentMessage()
 
     qtbot.waitUntil(lambda: not glass._inspecting, timeout=30_000)  # an answer asked before is in
+    glass.stats_dock.show()  # the glass panels are a click away in View (closed at the first start)
+    glass.prompt_dock.show()
     glass.stats_dock.raise_()  # the prompt inspector goes behind the Stats tab of its group
     glass.prompt_panel.inspection = None
     window.composer.setPlainText("And goodbye?")

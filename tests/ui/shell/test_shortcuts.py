@@ -33,14 +33,25 @@ def test_each_menu_item_gets_a_letter_of_its_own(qtbot: QtBot) -> None:
     menu.addSeparator()
     give_access_keys(menu)
     assert [a.text() for a in menu.actions() if a.text()] == [
-        "&Regenerate reply",
-        "R&ename",
+        "R&egenerate reply",  # the longer text chooses after the shorter ones: it has more letters to choose from
+        "&Rename",
         "E&xport…",  # already had one
         "新建对话(&A)",  # no Latin letter: the Chinese way, a letter after the text
         "&Quit",
     ]
     give_access_keys(menu)  # again (a menu about to show): nothing changes
-    assert menu.actions()[1].text() == "R&ename"
+    assert menu.actions()[1].text() == "&Rename"
+
+
+def test_a_short_word_gets_one_of_its_own_letters_not_one_added_after_it(qtbot: QtBot) -> None:
+    host = QWidget()
+    qtbot.addWidget(host)
+    menu = QMenu(host)
+    for text in ("Load details", "Stats", "Prompt inspector", "Token probabilities", "Options", "Graph", "Logs"):
+        menu.addAction(text)
+    give_access_keys(menu)
+    logs = next(a.text() for a in menu.actions() if plain_text(a) == "Logs")
+    assert "(" not in logs and "&" in logs  # "L&ogs" or the like, never "Logs(&A)"
 
 
 def test_a_standard_key_the_platform_lacks_falls_back_to_the_usual_one() -> None:
