@@ -102,6 +102,7 @@ class Engine:
         self._llama: llama_cpp.Llama | None = None
         self._config: LoadConfig | None = None
         self._formatter: llama_chat_format.Jinja2ChatFormatter | None = None
+        self.template_note = ""  # which chat template the prompt is built with, and why (template_choice.py)
         self._prompt_tokenizer: PromptTokenizer | None = None
         self._reasoning: ReasoningSupport | None = None  # None: the loaded model does not reason
         self._template_variables: dict[str, object] = {}  # the thinking switch of the chat rendered now
@@ -203,6 +204,7 @@ class Engine:
         self._reasoning = reasoning_support(template, config.reasoning)
         self._texts = TokenTexts(llama._model.vocab, marker_tokens(llama, self._reasoning))
         self._formatter = chat_formatter(llama, template)
+        self.template_note = choice.note
         self._prompt_tokenizer = PromptTokenizer(llama)
         self._llama = llama
         self._config = config
@@ -257,6 +259,7 @@ class Engine:
         self._batch_probe = None
         self._config = None
         self._formatter = None
+        self.template_note = ""
         self._prompt_tokenizer = None
         self._reasoning = None
         self._load_cancel = None
