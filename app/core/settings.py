@@ -59,6 +59,8 @@ from app.core.inference.sampling import (
     lenient_sampling,
     setting,
 )
+from app.core.inference.template_choice import CHOICES as TEMPLATE_CHOICES
+from app.core.inference.template_choice import MODEL_OWN
 from app.core.memory.planner import ContextSettings
 from app.core.monitor.alerts import AlertThresholds
 from app.core.paths import app_paths
@@ -291,6 +293,20 @@ class ModelSettings:
             "loaded again."
         ),
         REASONING_OVERRIDES,
+    )
+    chat_template: str = setting(
+        MODEL_OWN,
+        N_("Chat template"),
+        "choice",
+        0,
+        0,
+        N_(
+            "How a chat is turned into the text the model reads. The model's own: the template in its file, "
+            "else llama.cpp's built-in one that its tokens point to (Load details says which). Name a family "
+            "for a model whose template is missing or wrong, or Raw completion for a base model: no template, "
+            "the text is continued as it is. Applies when the model is loaded again."
+        ),
+        TEMPLATE_CHOICES,
     )
 
     def load_config(self, path: Path) -> LoadConfig:

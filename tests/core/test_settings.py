@@ -155,6 +155,7 @@ def test_model_fields_have_bounds_and_explanations() -> None:
         "rope_freq_scale",
         "rope_scaling",
         "reasoning",
+        "chat_template",
     }
     assert all(spec.explanation.endswith("Applies when the model is loaded again.") for spec in MODEL_FIELDS.values())
     with pytest.raises(InvalidSetting, match="Context length must be between 256"):

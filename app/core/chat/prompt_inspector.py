@@ -70,6 +70,7 @@ class PromptInspection:
     n_ctx: int = 0
     reserve: int = 0  # tokens kept free for the reply
     notice: str = ""  # what the context window did, or why the turn cannot be sent
+    template: str = ""  # the chat template the prompt is built with, and why (a core text)
 
     @property
     def count(self) -> int:
@@ -147,7 +148,9 @@ def inspect_prompt(
         MessageEntry(m.role, _preview(m.content), counts[i], True, reasoning_counts[i]) for i, m in enumerate(messages)
     ]
     tokens = [t if t.message is None else replace(t, message=t.message + offset) for t in tokens]
-    return PromptInspection(text, tokens, [*outside, *inside], engine.n_ctx, reserve, notice)
+    return PromptInspection(
+        text, tokens, [*outside, *inside], engine.n_ctx, reserve, notice, template=engine.template_note
+    )
 
 
 def inspect_conversation(

@@ -58,6 +58,7 @@ from app.core.inference.prompt_parts import (
 from app.core.inference.sampler_chain import InvalidGrammar, TokenSampler, token_sampler
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.stop_strings import StopStringFilter
+from app.core.inference.template_choice import choose_template
 from app.core.inference.thinking import ReplyThinking, marker_tokens
 from app.core.inference.token_texts import TokenTexts
 from app.core.models.projector_file import check_projector_file
@@ -106,6 +107,7 @@ class Engine:
         self._llama: llama_cpp.Llama | None = None
         self._config: LoadConfig | None = None
         self._formatter: llama_chat_format.Jinja2ChatFormatter | None = None
+        self.template_note = ""  # which chat template the prompt is built with, and why (template_choice.py)
         self._prompt_tokenizer: PromptTokenizer | None = None
         self._reasoning: ReasoningSupport | None = None  # None: the loaded model does not reason
         self._template_variables: dict[str, object] = {}  # the thinking switch of the chat rendered now
@@ -210,11 +212,13 @@ class Engine:
         started = time.perf_counter()
         self._batch = DecodeBatch(llama.ctx, llama.n_batch)
         self._rows = LogitsRows(llama.ctx, llama.n_vocab())
-        template = llama.metadata.get("tokenizer.chat_template", "")
+        choice = choose_template(llama.metadata, config.chat_template, lambda text: _is_special_token(llama, text))
+        template = choice.template
         self._reasoning = reasoning_support(template, config.reasoning)
         self._tool_format = tool_format(template)
         self._texts = TokenTexts(llama._model.vocab, marker_tokens(llama, self._reasoning))
-        self._formatter = chat_formatter(llama)
+        self._formatter = chat_formatter(llama, template)
+        self.template_note = choice.note
         self._prompt_tokenizer = PromptTokenizer(llama)
         self._llama = llama
         self._config = config
@@ -222,6 +226,8 @@ class Engine:
         report.n_layers = int(llama.metadata.get(f"{llama.metadata.get('general.architecture', '')}.block_count", 0))
         report.n_ctx_train = llama._model.n_ctx_train()
         report.chat_template = template
+        report.template_note = choice.note
+        report.template_warning = choice.warning
         if self._reasoning is not None:
             report.reasoning_family = self._reasoning.family
             report.thinking_switch = self._reasoning.switch.value
@@ -305,6 +311,7 @@ class Engine:
         self._batch_probe = None
         self._config = None
         self._formatter = None
+        self.template_note = ""
         self._prompt_tokenizer = None
         self._reasoning = None
         self._load_cancel = None
@@ -810,3 +817,8 @@ def fill_timing(stats: ReplyStats, started: float, first_token_at: float, finish
     generating = finished - first_token_at
     if stats.completion_tokens > 1 and generating > 0:
         stats.generation_tokens_per_s = (stats.completion_tokens - 1) / generating
+
+
+def _is_special_token(llama: llama_cpp.Llama, text: str) -> bool:
+    """Whether the model's vocabulary has `text` as one (special) token."""
+    return len(llama.tokenize(text.encode("utf-8"), add_bos=False, special=True)) == 1

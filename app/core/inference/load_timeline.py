@@ -411,4 +411,9 @@ def _template_detail(report: LoadReport) -> str:
     if not report.chat_template:
         return N_("none in the file: ChatML is used")
     family = detect_template_family(report.chat_template)
-    return fill(N_("{family}, from the model file ({n} characters)"), family=family, n=f"{len(report.chat_template):,}")
+    return fill(
+        N_("{family}, {source} ({n} characters)"),
+        family=family,
+        source=report.template_note or N_("from the model file"),
+        n=f"{len(report.chat_template):,}",
+    )

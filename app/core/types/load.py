@@ -43,6 +43,7 @@ class LoadConfig:
     rope_freq_scale: float = 0.0  # 0: the model's own
     rope_scaling: str = "model"  # model, none, linear or yarn (load_options.ROPE_SCALING)
     reasoning: str = "auto"  # the reasoning markers: auto (as the template says), none, or a family's name
+    chat_template: str = "model"  # the model's own (else one its tokens point to), raw, or a family's name
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,9 @@ class LoadReport:
     started_at: float = 0.0  # time.perf_counter() when the load began (places log lines on the timeline)
     n_layers: int = 0
     n_ctx_train: int = 0
-    chat_template: str = ""
+    chat_template: str = ""  # the template the prompt is built with (template_choice.py)
+    template_note: str = ""  # where it came from, for Load details (a core text)
+    template_warning: str = ""  # said at load: a base model ("" nothing to say)
     server: str = ""  # the saved server the model runs on; "" for this machine (config.model_path is then a file)
     draft_refused: str = ""  # why the draft model asked for does not draft (the model loaded without it)
     reasoning_family: str = ""  # the markers a thinking model writes its reasoning in ("": it does not reason)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.inference.sampling import FieldSpec, InvalidSetting, describe_value
+from app.core.inference.template_choice import FAMILY_NAMES
 from app.core.models.projector_pairing import projectors_beside
 from app.core.settings import MODEL_FIELDS, ModelSettings
 from app.core.support.formatting import fill
@@ -121,6 +122,8 @@ class ModelSettingsBox(QGroupBox):
             "none": self.tr("None"),
             "linear": self.tr("Linear"),
             "yarn": self.tr("YaRN"),
+            "raw": self.tr("Raw completion (no template)"),
+            **FAMILY_NAMES,  # a template family's own name
         }
 
     def set_model(self, key: str | None) -> None:

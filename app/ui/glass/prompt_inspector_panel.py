@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from app.core.chat.prompt_inspector import MessageEntry, PromptInspection, PromptToken, character_groups
 from app.core.documents.retrieval import Retrieval, RetrievedChunk
 from app.core.support.formatting import fill
+from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, colours, set_tone
 
 
@@ -165,6 +166,11 @@ class PromptInspectorPanel(QWidget):
                 special=f"{inspection.special_count:,}",
                 n_ctx=f"{inspection.n_ctx:,}",
                 reserve=f"{inspection.reserve:,}",
+            )
+            + (
+                "\n" + fill(self.tr("Chat template: {how}"), how=word(inspection.template))
+                if inspection.template
+                else ""
             )
         )
         self.notice.setText(inspection.notice)

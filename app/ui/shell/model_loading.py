@@ -93,6 +93,8 @@ class ModelLoader(QObject):
         )
         if report.draft_refused:
             message.warning(report.draft_refused)
+        if report.template_warning:  # a base model: said plainly, as a notice (nothing failed)
+            message.info(report.template_warning)
         self.state.load_finished(report)
 
     def _on_cancelled(self, _message: str) -> None:

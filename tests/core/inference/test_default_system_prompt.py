@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.inference.chat_format import CHATML_TEMPLATE, default_system_prompt
+from app.core.inference.chat_format import default_system_prompt
 from app.core.inference.engine import Engine
+from app.core.inference.template_choice import CHATML as CHATML_TEMPLATE
 
 
 def test_the_starter_models_template_brings_its_own_system_prompt(engine: Engine) -> None:

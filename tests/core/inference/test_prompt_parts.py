@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from llama_cpp import llama_chat_format
 
-from app.core.inference.chat_format import CHATML_TEMPLATE
 from app.core.inference.engine import Engine
 from app.core.inference.prompt_parts import PromptPart, TemplateCutsContent, render_parts
+from app.core.inference.template_choice import CHATML as CHATML_TEMPLATE
 from app.core.types.errors import EngineError
 from app.core.types.messages import ChatMessage
 

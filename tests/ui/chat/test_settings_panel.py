@@ -8,9 +8,10 @@ from PySide6.QtWidgets import QAbstractButton, QCheckBox, QComboBox
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.context_window import WindowPolicy
-from app.core.inference.chat_format import CHATML_TEMPLATE, default_system_prompt
+from app.core.inference.chat_format import default_system_prompt
 from app.core.inference.engine import Engine
 from app.core.inference.sampling import PRESETS, SAMPLING_FIELDS, SamplingParams
+from app.core.inference.template_choice import CHATML as CHATML_TEMPLATE
 from app.core.settings import MODEL_FIELDS, ChatSettings, LoadedSettings, ModelSettings, Settings
 from app.ui.chat.setting_rows import SettingRow
 from app.ui.chat.settings_panel import SettingsPanel

@@ -72,3 +72,10 @@ def test_the_status_line_follows_the_prompt_on_show_its_settings_and_another_cha
     shown = glass.prompt_panel.inspection
     assert shown is not None and shown.count == before.count
     qtbot.waitUntil(lambda: glass.prompt_panel.summary.text().startswith(f"{shown.count} tokens"), timeout=30_000)
+
+
+def test_the_inspector_says_which_chat_template_built_the_prompt(qtbot: QtBot, engine: Engine) -> None:
+    panel = PromptInspectorPanel()
+    qtbot.addWidget(panel)
+    panel.show_inspection(inspect_prompt(engine, [ChatMessage("user", "Hello")]))
+    assert panel.summary.text().endswith("\nChat template: from the model file")
