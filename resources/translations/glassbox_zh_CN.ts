@@ -135,6 +135,10 @@
         <source>The language changes when Glassbox starts again.</source>
         <translation>界面语言将在 Glassbox 重新启动后更改。</translation>
     </message>
+    <message>
+        <source>&amp;Restart now</source>
+        <translation>立即重启(&amp;R)</translation>
+    </message>
 </context>
 <context>
     <name>ChatArea</name>
@@ -468,6 +472,10 @@
         <translation>本对话已用 {used} / {n_ctx} 个 Token；为回复预留 {reserve} 个</translation>
     </message>
     <message>
+        <source>{reasoning} of them are earlier replies&apos; reasoning</source>
+        <translation>其中 {reasoning} 个是之前回复的推理过程</translation>
+    </message>
+    <message>
         <source>(estimated)</source>
         <translation>（估算）</translation>
     </message>
@@ -492,6 +500,14 @@ free: {free}</source>
 对话内容：{conversation}
 为回复预留（最大 Token 数）：{reserve}
 剩余：{free}</translation>
+    </message>
+    <message>
+        <source>of the conversation, earlier replies&apos; reasoning: {reasoning}</source>
+        <translation>对话中之前回复的推理过程：{reasoning}</translation>
+    </message>
+    <message>
+        <source>earlier replies&apos; reasoning the model&apos;s template leaves out: about {reasoning}</source>
+        <translation>模型模板省略的之前回复的推理过程：约 {reasoning}</translation>
     </message>
 </context>
 <context>
@@ -527,6 +543,14 @@ free: {free}</source>
     <message>
         <source>Chat exported to {path}</source>
         <translation>对话已导出到 {path}</translation>
+    </message>
+    <message>
+        <source>Context: measured when the reply in the other chat ends</source>
+        <translation>上下文：将在另一个对话的回复结束后计算</translation>
+    </message>
+    <message>
+        <source>Context: measuring the message…</source>
+        <translation>上下文：正在计算消息…</translation>
     </message>
     <message>
         <source>{title} — Glassbox</source>
@@ -964,6 +988,10 @@ free: {free}</source>
         <translation>尚未加载模型。</translation>
     </message>
     <message>
+        <source>The image {path} cannot be read ({strerror}).</source>
+        <translation>无法读取图片 {path}（{strerror}）。</translation>
+    </message>
+    <message>
         <source>The engine has no operation called {name}.</source>
         <translation>引擎没有名为 {name} 的操作。</translation>
     </message>
@@ -1040,12 +1068,64 @@ free: {free}</source>
         <translation>最新一条消息有 {tokens} 个 Token，但加上系统提示词和聊天模板（{base} 个 Token）并为回复预留 {reserve} 个 Token 后，{n_ctx} 个 Token 的上下文只能容纳 {room} 个。请缩短消息、降低最大 Token 数，或在模型设置中增大上下文长度。</translation>
     </message>
     <message>
+        <source>{name} is not an image Glassbox can read: PNG, JPEG, WebP, GIF and BMP are.</source>
+        <translation>{name} 不是 Glassbox 能读取的图片：支持 PNG、JPEG、WebP、GIF 和 BMP。</translation>
+    </message>
+    <message>
+        <source>The image {name} is {mib} MiB; images of up to {limit} MiB are read.</source>
+        <translation>图片 {name} 大小为 {mib} MiB；只读取不超过 {limit} MiB 的图片。</translation>
+    </message>
+    <message>
+        <source>The image {name} has {width}×{height} pixels, too many to read (at most {limit} megapixels).</source>
+        <translation>图片 {name} 有 {width}×{height} 像素，太多而无法读取（最多 {limit} 百万像素）。</translation>
+    </message>
+    <message>
+        <source>The image {name} is too large to read (at most {limit} megapixels).</source>
+        <translation>图片 {name} 太大，无法读取（最多 {limit} 百万像素）。</translation>
+    </message>
+    <message>
+        <source>The image {name} cannot be read ({strerror}).</source>
+        <translation>无法读取图片 {name}（{strerror}）。</translation>
+    </message>
+    <message>
+        <source>The image {name} is damaged and cannot be read ({error}).</source>
+        <translation>图片 {name} 已损坏，无法读取（{error}）。</translation>
+    </message>
+    <message>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
         <source>The chat history at {path} could not be opened ({error}). Check that the folder is writable and the disk is not full, then restart Glassbox.</source>
         <translation>无法打开位于 {path} 的聊天记录（{error}）。请确认文件夹可写且磁盘未满，然后重新启动 Glassbox。</translation>
+    </message>
+    <message>
+        <source>this application</source>
+        <translation>本应用</translation>
+    </message>
+    <message>
+        <source>runtime</source>
+        <translation>运行时</translation>
+    </message>
+    <message>
+        <source>user interface toolkit</source>
+        <translation>用户界面工具包</translation>
+    </message>
+    <message>
+        <source>Qt bindings</source>
+        <translation>Qt 绑定</translation>
+    </message>
+    <message>
+        <source>inference engine</source>
+        <translation>推理引擎</translation>
+    </message>
+    <message>
+        <source>llama.cpp bindings</source>
+        <translation>llama.cpp 绑定</translation>
+    </message>
+    <message>
+        <source>starter model</source>
+        <translation>入门模型</translation>
     </message>
     <message>
         <source>Embedding failed: {error}</source>
@@ -1078,6 +1158,58 @@ free: {free}</source>
     <message>
         <source>This is a folder, not a file.</source>
         <translation>这是一个文件夹，不是文件。</translation>
+    </message>
+    <message>
+        <source>plain text, Markdown, reStructuredText, source code, HTML, PDF and DOCX</source>
+        <translation>纯文本、Markdown、reStructuredText、源代码、HTML、PDF 和 DOCX</translation>
+    </message>
+    <message>
+        <source>save it as DOCX or PDF to add it</source>
+        <translation>请另存为 DOCX 或 PDF 再添加</translation>
+    </message>
+    <message>
+        <source>spreadsheets are not read; export the sheet as CSV</source>
+        <translation>不读取电子表格；请把表格导出为 CSV</translation>
+    </message>
+    <message>
+        <source>slides are not read; export them as PDF</source>
+        <translation>不读取幻灯片；请导出为 PDF</translation>
+    </message>
+    <message>
+        <source>e-books are not read; convert the book to PDF or HTML</source>
+        <translation>不读取电子书；请把书转换为 PDF 或 HTML</translation>
+    </message>
+    <message>
+        <source>images carry no text Glassbox can read</source>
+        <translation>图片中没有 Glassbox 能读取的文字</translation>
+    </message>
+    <message>
+        <source>audio and video are not read</source>
+        <translation>不读取音频和视频</translation>
+    </message>
+    <message>
+        <source>unpack the archive and add its files</source>
+        <translation>请解压归档并添加其中的文件</translation>
+    </message>
+    <message>
+        <source>programs and binary files carry no text to read</source>
+        <translation>程序和二进制文件中没有可读的文字</translation>
+    </message>
+    <message>
+        <source>databases are not read</source>
+        <translation>不读取数据库</translation>
+    </message>
+    <message>
+        <source>{suffix} files are not supported (Glassbox reads {formats}).</source>
+        <translation>不支持 {suffix} 文件（Glassbox 可读取：{formats}）。</translation>
+    </message>
+    <message>
+        <source>{suffix} files are not supported: {reason}.</source>
+        <translation>不支持 {suffix} 文件：{reason}。</translation>
+    </message>
+    <message>
+        <source>Files without an extension are not supported (Glassbox reads {formats}).</source>
+        <translation>不支持没有扩展名的文件（Glassbox 可读取：{formats}）。</translation>
     </message>
     <message>
         <source>The documents index in {path} could not be read ({reason}); the file was kept as {aside} and a new, empty one was started.</source>
@@ -1308,8 +1440,24 @@ free: {free}</source>
         <translation>无法加载草稿模型 {name}（{error}）。</translation>
     </message>
     <message>
+        <source>GGUF header and tensor table</source>
+        <translation>GGUF 文件头与张量表</translation>
+    </message>
+    <message>
+        <source>{layers} layers on GPU</source>
+        <translation>{layers} 层在 GPU 上</translation>
+    </message>
+    <message>
+        <source>n_ctx {n_ctx}</source>
+        <translation>n_ctx {n_ctx}</translation>
+    </message>
+    <message>
         <source>The draft model cannot be used. {error}</source>
         <translation>无法使用草稿模型。{error}</translation>
+    </message>
+    <message>
+        <source>{file}: {kind} projector, {size}</source>
+        <translation>{file}：{kind} 投影器，{size}</translation>
     </message>
     <message>
         <source>Loading {name} was cancelled.</source>
@@ -1352,10 +1500,6 @@ free: {free}</source>
         <translation>文件中没有：使用 ChatML</translation>
     </message>
     <message>
-        <source>{family}, from the model file ({n} characters)</source>
-        <translation>{family}，来自模型文件（{n} 个字符）</translation>
-    </message>
-    <message>
         <source>changed since verified: hashed again ({size} MiB), matches the record</source>
         <translation>校验后已更改：已重新计算哈希（{size} MiB），与记录一致</translation>
     </message>
@@ -1370,6 +1514,10 @@ free: {free}</source>
     <message>
         <source>cached: verified earlier and unchanged since{digest}</source>
         <translation>已缓存：之前已校验，此后未更改{digest}</translation>
+    </message>
+    <message>
+        <source>llama.cpp backends and model parameters</source>
+        <translation>llama.cpp 后端与模型参数</translation>
     </message>
     <message>
         <source>{version}, {keys} keys, {tensors} tensors</source>
@@ -1404,6 +1552,10 @@ free: {free}</source>
         <translation>输出 {size} MiB</translation>
     </message>
     <message>
+        <source>from the model file</source>
+        <translation>来自模型文件</translation>
+    </message>
+    <message>
         <source>KV cache {size} MiB</source>
         <translation>KV 缓存 {size} MiB</translation>
     </message>
@@ -1416,8 +1568,48 @@ free: {free}</source>
         <translation>已在 {share} 处取消</translation>
     </message>
     <message>
+        <source>An image of the prompt is no longer prepared; send the message again.</source>
+        <translation>提示中的一张图片已不再就绪；请重新发送消息。</translation>
+    </message>
+    <message>
+        <source>The projector could not encode an image.</source>
+        <translation>投影器无法编码图片。</translation>
+    </message>
+    <message>
+        <source>llama.cpp could not decode an image&apos;s embeddings.</source>
+        <translation>llama.cpp 无法解码图片的嵌入向量。</translation>
+    </message>
+    <message>
+        <source>llama.cpp could not load the projector {name} (its log says why).</source>
+        <translation>llama.cpp 无法加载投影器 {name}（原因见其日志）。</translation>
+    </message>
+    <message>
+        <source>The projector {name} does not read images.</source>
+        <translation>投影器 {name} 不能读取图片。</translation>
+    </message>
+    <message>
+        <source>The projector {name} places image tokens in two dimensions (M-RoPE, as Qwen-VL does); Glassbox cannot read images with it yet.</source>
+        <translation>投影器 {name} 以二维方式放置图像词元（M-RoPE，如 Qwen-VL）；Glassbox 暂时无法用它读取图片。</translation>
+    </message>
+    <message>
+        <source>llama.cpp could not read the image {name}.</source>
+        <translation>llama.cpp 无法读取图片 {name}。</translation>
+    </message>
+    <message>
         <source>The model&apos;s chat template cuts message content apart, so Glassbox cannot keep it apart from the template&apos;s own markers.</source>
         <translation>该模型的聊天模板会把消息内容拆开，因此 Glassbox 无法把内容与模板自身的标记区分开。</translation>
+    </message>
+    <message>
+        <source>Precise</source>
+        <translation>精确</translation>
+    </message>
+    <message>
+        <source>Balanced</source>
+        <translation>均衡</translation>
+    </message>
+    <message>
+        <source>Creative</source>
+        <translation>创意</translation>
     </message>
     <message>
         <source>Thinking</source>
@@ -1444,12 +1636,128 @@ free: {free}</source>
         <translation>思考模型最多可用于推理的 Token 数（0 = 不限）：达到上限时会替它结束推理块，然后继续给出回答。</translation>
     </message>
     <message>
+        <source>A context of {n_ctx} tokens cannot be split into {count} slots.</source>
+        <translation>{n_ctx} 个 Token 的上下文无法分成 {count} 个槽位。</translation>
+    </message>
+    <message>
+        <source>llama.cpp could not make a context of {n_ctx} tokens for {count} slots.</source>
+        <translation>llama.cpp 无法为 {count} 个槽位创建 {n_ctx} 个 Token 的上下文。</translation>
+    </message>
+    <message>
+        <source>The slots must be 1 to {most}, not {count}.</source>
+        <translation>槽位数必须在 1 到 {most} 之间，而不是 {count}。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s slots are closed.</source>
+        <translation>模型的槽位已关闭。</translation>
+    </message>
+    <message>
+        <source>The model&apos;s slots failed; see the log.</source>
+        <translation>模型的槽位出错，请查看日志。</translation>
+    </message>
+    <message>
+        <source>none in the file, and the model&apos;s tokens name no chat format: ChatML is used</source>
+        <translation>文件中没有，模型的词元也未指明聊天格式：使用 ChatML</translation>
+    </message>
+    <message>
+        <source>none: raw completion (the text is continued as it is)</source>
+        <translation>无：原始续写（按原样续写文本）</translation>
+    </message>
+    <message>
+        <source>none in the file: llama.cpp&apos;s built-in {family} template, which the model&apos;s tokens point to</source>
+        <translation>文件中没有：使用模型词元所指向的 llama.cpp 内置 {family} 模板</translation>
+    </message>
+    <message>
+        <source>{name} looks like a base model (no chat template, and its name says nothing of chat or instructions): it continues text rather than answers. For a chat, choose an instruct version; to have it continue your text, set its Chat template to Raw completion.</source>
+        <translation>{name} 看起来是基础模型（没有聊天模板，名称中也没有提到聊天或指令）：它会续写文本，而不是回答问题。若要聊天，请选择其指令版本；若要让它续写你的文本，请把它的聊天模板设为“原始续写”。</translation>
+    </message>
+    <message>
+        <source>{family}, chosen in this model&apos;s settings</source>
+        <translation>{family}，在此模型的设置中选定</translation>
+    </message>
+    <message>
+        <source>This model</source>
+        <translation>此模型</translation>
+    </message>
+    <message>
+        <source>The projector file {path} does not exist.</source>
+        <translation>投影器文件 {path} 不存在。</translation>
+    </message>
+    <message>
+        <source>{name} is not a projector (mmproj) file but a model ({architecture}); pick the mmproj file.</source>
+        <translation>{name} 不是投影器（mmproj）文件，而是一个模型（{architecture}）；请选择 mmproj 文件。</translation>
+    </message>
+    <message>
+        <source>The projector {name} does not belong to {model}: it turns an image into embeddings of {projector_size} values, and {model} takes {model_size}. Pick the projector made for this model.</source>
+        <translation>投影器 {name} 不属于 {model}：它把图片转换为 {projector_size} 维的嵌入向量，而 {model} 需要 {model_size} 维。请选择为此模型制作的投影器。</translation>
+    </message>
+    <message>
+        <source>{name} is not a projector file: {reason}</source>
+        <translation>{name} 不是投影器文件：{reason}</translation>
+    </message>
+    <message>
+        <source>Tiny and fast; thinks before it answers, many languages.</source>
+        <translation>极小且快；先思考再回答，支持多种语言。</translation>
+    </message>
+    <message>
+        <source>Small and fast; clear short answers and summaries.</source>
+        <translation>小而快；简短清晰的回答和摘要。</translation>
+    </message>
+    <message>
+        <source>Fully open small model; thinking can be switched on or off, long context.</source>
+        <translation>完全开放的小模型；可开关思考，支持长上下文。</translation>
+    </message>
+    <message>
+        <source>Well-written answers in many languages; reads images.</source>
+        <translation>多种语言的回答都写得好；能读图。</translation>
+    </message>
+    <message>
+        <source>Good all-rounder: writing, coding help, many languages; thinks when asked.</source>
+        <translation>全能之选：写作、编程辅助、多种语言；需要时会先思考。</translation>
+    </message>
+    <message>
+        <source>A full-size model: strong reasoning, coding and many languages.</source>
+        <translation>完整规模的模型：推理和编程能力强，支持多种语言。</translation>
+    </message>
+    <message>
+        <source>A larger model with clear writing; reads images; wants a GPU.</source>
+        <translation>更大的模型，文字清晰，能读图；最好有 GPU。</translation>
+    </message>
+    <message>
+        <source>Strong at maths and reasoning; wants a GPU with 12 GB or more.</source>
+        <translation>擅长数学和推理；最好有 12 GB 以上显存的 GPU。</translation>
+    </message>
+    <message>
+        <source>OpenAI&apos;s open model: reasons at a chosen effort, calls tools; fast for its size (mixture of experts).</source>
+        <translation>OpenAI 的开放模型：按所选力度推理，能调用工具；就其规模而言速度快（混合专家）。</translation>
+    </message>
+    <message>
+        <source>A large all-rounder that reads images and calls tools; needs a big GPU.</source>
+        <translation>大型全能模型，能读图、能调用工具；需要大显存 GPU。</translation>
+    </message>
+    <message>
+        <source>Projector (images)</source>
+        <translation>投影器（图片）</translation>
+    </message>
+    <message>
+        <source>The projector file (mmproj-*.gguf) made for this model: with it a vision model reads the images attached to a message. Each image takes tokens of the context. Applies when the model is loaded again.</source>
+        <translation>为此模型制作的投影器文件（mmproj-*.gguf）：有了它，视觉模型可以读取消息中附带的图片。每张图片都会占用上下文中的词元。重新加载模型后生效。</translation>
+    </message>
+    <message>
         <source>Reasoning markers</source>
         <translation>推理标记</translation>
     </message>
     <message>
         <source>How the model marks its reasoning apart from its answer. Auto reads it from the model&apos;s chat template; name the markers for a thinking model whose template does not say (think: &lt;think&gt;…&lt;/think&gt;, magistral: [THINK]…[/THINK], harmony: gpt-oss&apos;s channels, seed: &lt;seed:think&gt;, gemma4: Gemma 4&apos;s thought channel), or none to show everything as the answer. Applies when the model is loaded again.</source>
         <translation>模型如何把推理与回答区分开。“自动”从模型的对话模板中读取；对于模板未作说明的思考模型，请指定其标记（think：&lt;think&gt;…&lt;/think&gt;，magistral：[THINK]…[/THINK]，harmony：gpt-oss 的通道，seed：&lt;seed:think&gt;，gemma4：Gemma 4 的思考通道），或选择“无”，把全部内容显示为回答。模型重新加载后生效。</translation>
+    </message>
+    <message>
+        <source>Chat template</source>
+        <translation>聊天模板</translation>
+    </message>
+    <message>
+        <source>How a chat is turned into the text the model reads. The model&apos;s own: the template in its file, else llama.cpp&apos;s built-in one that its tokens point to (Load details says which). Name a family for a model whose template is missing or wrong, or Raw completion for a base model: no template, the text is continued as it is. Applies when the model is loaded again.</source>
+        <translation>聊天如何转换为模型读取的文本。模型自带：使用其文件中的模板，否则使用其词元所指向的 llama.cpp 内置模板（“加载详情”会说明是哪一个）。若模型的模板缺失或有误，可指定一个模板系列；对基础模型可选“原始续写”：不用模板，按原样续写文本。重新加载模型后生效。</translation>
     </message>
     <message>
         <source>Model “{name}”: {problem}</source>
@@ -1668,8 +1976,24 @@ free: {free}</source>
         <translation>回复结束了，但没有说明是如何结束的。</translation>
     </message>
     <message>
+        <source>There is no tool named {name}.</source>
+        <translation>没有名为 {name} 的工具。</translation>
+    </message>
+    <message>
+        <source>The user denied this call.</source>
+        <translation>用户拒绝了此次调用。</translation>
+    </message>
+    <message>
+        <source>The call was stopped.</source>
+        <translation>调用已停止。</translation>
+    </message>
+    <message>
         <source>The reply failed unexpectedly ({step}): {error}</source>
         <translation>回复意外失败（{step}）：{error}</translation>
+    </message>
+    <message>
+        <source>This model cannot see images: it was loaded without a projector (mmproj) file. Pick a vision model with its projector, or send the message without images.</source>
+        <translation>此模型看不到图片：加载时没有投影器（mmproj）文件。请选择带有投影器的视觉模型，或不带图片发送消息。</translation>
     </message>
     <message>
         <source>The prompt has {prompt_tokens} tokens but the context holds {n_ctx}; shorten the conversation or raise the context length.</source>
@@ -1778,6 +2102,10 @@ free: {free}</source>
     <message>
         <source>Temperature</source>
         <translation>温度</translation>
+    </message>
+    <message>
+        <source>{family}, {source} ({n} characters)</source>
+        <translation>{family}，{source}（{n} 个字符）</translation>
     </message>
     <message>
         <source>How adventurous the choice of each token is: 0 always picks the most likely one, higher is more varied.</source>
@@ -2216,24 +2544,12 @@ free: {free}</source>
         <translation>{quant}：Glassbox 不认识的量化类型</translation>
     </message>
     <message>
-        <source>Very small and fast; simple questions and short texts, many languages.</source>
-        <translation>非常小巧、快速；适合简单问题和短文本，支持多种语言。</translation>
-    </message>
-    <message>
         <source>Small and fast; everyday questions and summaries in English.</source>
         <translation>小巧、快速；适合英文的日常问答和摘要。</translation>
     </message>
     <message>
         <source>Small and capable; a good first model for a laptop.</source>
         <translation>小巧而能干；笔记本电脑上入门的好选择。</translation>
-    </message>
-    <message>
-        <source>Clear, well-written answers for its size.</source>
-        <translation>就其规模而言，回答清晰、文笔出色。</translation>
-    </message>
-    <message>
-        <source>Good all-rounder: writing, coding help, many languages.</source>
-        <translation>全能型选手：写作、编程辅助，支持多种语言。</translation>
     </message>
     <message>
         <source>Good all-rounder for conversation and summaries.</source>
@@ -2246,10 +2562,6 @@ free: {free}</source>
     <message>
         <source>A full-size model: better answers, needs a GPU or patience.</source>
         <translation>完整规模的模型：回答更好，但需要 GPU 或足够的耐心。</translation>
-    </message>
-    <message>
-        <source>A full-size model: the best answers here; coding and many languages.</source>
-        <translation>完整规模的模型：这里回答质量最好的一个；擅长编程，支持多种语言。</translation>
     </message>
     <message>
         <source>the file does not exist</source>
@@ -2911,6 +3223,17 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>Docks</name>
+    <message>
+        <source>Reset layout</source>
+        <translation>重置布局</translation>
+    </message>
+    <message>
+        <source>Show the chat with its settings panel as at the first start</source>
+        <translation>像首次启动时那样显示对话及其设置面板</translation>
+    </message>
+</context>
+<context>
     <name>DocumentsPanel</name>
     <message>
         <source>Embedding model:</source>
@@ -2981,8 +3304,8 @@ free: {free}</source>
         <translation>只有本对话会从中检索的文件</translation>
     </message>
     <message>
-        <source>No files yet. Add files or a folder; supported: </source>
-        <translation>还没有文件。请添加文件或文件夹；支持的格式：</translation>
+        <source>No files yet. Add files or a folder; supported: {formats}.</source>
+        <translation>还没有文件。请添加文件或文件夹；支持：{formats}。</translation>
     </message>
     <message>
         <source>{files} files: {indexed} indexed, {skipped} skipped, {failed} failed · {chunks} chunks</source>
@@ -3146,6 +3469,29 @@ free: {free}</source>
     <message>
         <source>Cancelled</source>
         <translation>已取消</translation>
+    </message>
+</context>
+<context>
+    <name>EditMessageDialog</name>
+    <message>
+        <source>Edit and continue</source>
+        <translation>编辑并继续</translation>
+    </message>
+    <message>
+        <source>Your message (the old version and its replies are kept):</source>
+        <translation>你的消息（旧版本及其回复会保留）：</translation>
+    </message>
+    <message>
+        <source>Your message</source>
+        <translation>你的消息</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter continues from the new text; Esc cancels.</source>
+        <translation>Ctrl+Enter 从新文本继续；Esc 取消。</translation>
+    </message>
+    <message>
+        <source>&amp;Continue</source>
+        <translation>继续(&amp;C)</translation>
     </message>
 </context>
 <context>
@@ -3540,6 +3886,10 @@ free: {free}</source>
         <source>Edit message</source>
         <translation>编辑消息</translation>
     </message>
+    <message>
+        <source>Enter continues from here · Shift+Enter starts a new line · Esc cancels</source>
+        <translation>Enter 从这里继续 · Shift+Enter 换行 · Esc 取消</translation>
+    </message>
 </context>
 <context>
     <name>LibraryPage</name>
@@ -3730,6 +4080,18 @@ free: {free}</source>
     <message>
         <source>Loading {name} in the main window…</source>
         <translation>正在主窗口中加载 {name}…</translation>
+    </message>
+    <message>
+        <source>{name} is loaded in the main window.</source>
+        <translation>{name} 已在主窗口中加载。</translation>
+    </message>
+    <message>
+        <source>{name} could not be loaded: {why}</source>
+        <translation>{name} 无法加载：{why}</translation>
+    </message>
+    <message>
+        <source>Loading {name} was cancelled.</source>
+        <translation>{name} 的加载已取消。</translation>
     </message>
     <message>
         <source>Verifying {name}…</source>
@@ -4361,6 +4723,18 @@ free: {free}</source>
         </translation>
     </message>
     <message>
+        <source>Delete this message?</source>
+        <translation>删除这条消息？</translation>
+    </message>
+    <message>
+        <source>Its other versions stay.</source>
+        <translation>它的其他版本会保留。</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
         <source>Copy text</source>
         <translation>复制文本</translation>
     </message>
@@ -4381,12 +4755,8 @@ free: {free}</source>
         <translation>下一个版本</translation>
     </message>
     <message>
-        <source>Edit and continue</source>
-        <translation>编辑并继续</translation>
-    </message>
-    <message>
-        <source>Your message (the old version and its replies are kept):</source>
-        <translation>你的消息（旧版本及其回复会保留）：</translation>
+        <source>Delete…</source>
+        <translation>删除…</translation>
     </message>
 </context>
 <context>
@@ -4515,6 +4885,22 @@ free: {free}</source>
         <translation>模型 —— 所有对话</translation>
     </message>
     <message>
+        <source>Load settings of this model only, or the defaults for every model</source>
+        <translation>仅此模型的加载设置，或所有模型的默认值</translation>
+    </message>
+    <message>
+        <source>&amp;Use the defaults</source>
+        <translation>使用默认值(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Forget this model&apos;s own load settings: it loads with the defaults</source>
+        <translation>清除此模型自己的加载设置：它将以默认值加载</translation>
+    </message>
+    <message>
+        <source>&amp;Applies to</source>
+        <translation>适用于(&amp;A)</translation>
+    </message>
+    <message>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
     </message>
@@ -4559,6 +4945,30 @@ free: {free}</source>
         <translation>YaRN</translation>
     </message>
     <message>
+        <source>Raw completion (no template)</source>
+        <translation>原始续写（无模板）</translation>
+    </message>
+    <message>
+        <source>{name} only</source>
+        <translation>仅 {name}</translation>
+    </message>
+    <message>
+        <source>Defaults: every model without its own</source>
+        <translation>默认值：所有没有自己设置的模型</translation>
+    </message>
+    <message>
+        <source>A model with load settings of its own uses those instead.</source>
+        <translation>有自己加载设置的模型会改用它自己的设置。</translation>
+    </message>
+    <message>
+        <source>{name} has {count} load settings of its own (in bold); the others are the defaults.</source>
+        <translation>{name} 有 {count} 项自己的加载设置（粗体显示）；其余为默认值。</translation>
+    </message>
+    <message>
+        <source>{name} loads with the defaults; a change here is its own.</source>
+        <translation>{name} 以默认值加载；在此处的修改将成为它自己的设置。</translation>
+    </message>
+    <message>
         <source>{n} — set in the GPU offload panel (View → GPU offload), which shows what fits</source>
         <translation>{n} —— 在 GPU 卸载面板（视图 → GPU 卸载）中设置，那里会显示能放下多少</translation>
     </message>
@@ -4580,6 +4990,14 @@ free: {free}</source>
     <message>
         <source>Hugging Face cache</source>
         <translation>Hugging Face 缓存</translation>
+    </message>
+    <message>
+        <source>GPT4All</source>
+        <translation>GPT4All</translation>
+    </message>
+    <message>
+        <source>Jan</source>
+        <translation>Jan</translation>
     </message>
     <message>
         <source>chosen file</source>
@@ -4901,6 +5319,45 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>OversizedMessage</name>
+    <message>
+        <source>Measuring the message…</source>
+        <translation>正在计算消息长度…</translation>
+    </message>
+    <message>
+        <source>The message could not be saved as a document: {error}</source>
+        <translation>无法将消息保存为文档：{error}</translation>
+    </message>
+    <message>
+        <source>The message is attached as a document of this chat: ask about it.</source>
+        <translation>消息已作为本对话的文档附上：现在可以就它提问。</translation>
+    </message>
+    <message>
+        <source>Message too long</source>
+        <translation>消息过长</translation>
+    </message>
+    <message>
+        <source>This message is {tokens} tokens; the model&apos;s context has room for {room}.</source>
+        <translation>这条消息有 {tokens} 个词元，而模型的上下文只能容纳 {room} 个。</translation>
+    </message>
+    <message>
+        <source>Attach it as a document of this chat (the replies look up the parts they need), cut it to the beginning that fits, or keep editing.</source>
+        <translation>可以把它作为本对话的文档附上（回复时会检索需要的部分），截取能放下的开头部分，或继续编辑。</translation>
+    </message>
+    <message>
+        <source>&amp;Attach as a document</source>
+        <translation>作为文档附上(&amp;A)</translation>
+    </message>
+    <message>
+        <source>C&amp;ut to fit</source>
+        <translation>截取到能放下(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Keep editing</source>
+        <translation>继续编辑(&amp;K)</translation>
+    </message>
+</context>
+<context>
     <name>PromptInspectorPanel</name>
     <message>
         <source>Load a model to see the prompt</source>
@@ -4985,6 +5442,10 @@ free: {free}</source>
     <message>
         <source>{count} tokens ({special} special) of a {n_ctx}-token context; {reserve} kept free for the reply</source>
         <translation>{count} 个 Token（其中 {special} 个特殊 Token），上下文长度 {n_ctx}；为回复预留 {reserve} 个</translation>
+    </message>
+    <message>
+        <source>Chat template: {how}</source>
+        <translation>聊天模板：{how}</translation>
     </message>
     <message>
         <source>yes</source>
@@ -5216,8 +5677,26 @@ free: {free}</source>
         <translation>本机：GPU 空闲 {vram}，空闲内存 {ram}。</translation>
     </message>
     <message>
+        <source>Thinking</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>Vision</source>
+        <translation>视觉</translation>
+    </message>
+    <message>
         <source>{parameters} parameters · {file}</source>
         <translation>参数量 {parameters} · {file}</translation>
+    </message>
+    <message>
+        <source>{summary}
+{capabilities}</source>
+        <translation>{summary}
+{capabilities}</translation>
     </message>
     <message>
         <source>Download</source>
@@ -5574,6 +6053,14 @@ free: {free}</source>
         <translation>状态</translation>
     </message>
     <message>
+        <source>slot</source>
+        <translation>槽位</translation>
+    </message>
+    <message>
+        <source>waited</source>
+        <translation>等待</translation>
+    </message>
+    <message>
         <source>Requests</source>
         <translation>请求</translation>
     </message>
@@ -5804,6 +6291,10 @@ Token 计数：{counts}。</translation>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
+    <message>
+        <source> or </source>
+        <translation> 或 </translation>
+    </message>
 </context>
 <context>
     <name>SmallerVariants</name>
@@ -5951,6 +6442,14 @@ Token 计数：{counts}。</translation>
         <translation>推理 {thinking_s} 秒生成 {thinking} 个 Token，随后回答 {answer_s} 秒生成 {answer} 个 Token</translation>
     </message>
     <message>
+        <source>{n} image tokens, all reused from the cache</source>
+        <translation>{n} 个图像词元，全部复用自缓存</translation>
+    </message>
+    <message>
+        <source>{n} image tokens, images encoded in {times}</source>
+        <translation>{n} 个图像词元，图片编码耗时 {times}</translation>
+    </message>
+    <message>
         <source>not known (a server ran the reply)</source>
         <translation>未知（回复由服务器生成）</translation>
     </message>
@@ -6013,6 +6512,10 @@ Token 计数：{counts}。</translation>
     <message>
         <source>{prompt}; {reason}</source>
         <translation>{prompt}；{reason}</translation>
+    </message>
+    <message>
+        <source>{prompt}; {images}</source>
+        <translation>{prompt}；{images}</translation>
     </message>
     <message>
         <source>{n} tokens in {s} s</source>
