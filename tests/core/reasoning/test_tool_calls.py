@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from llama_cpp import LlamaGrammar, llama_chat_format
 
-from app.core.inference.chat_format import CHATML_TEMPLATE
+from app.core.inference.template_choice import CHATML as CHATML_TEMPLATE
 from app.core.reasoning.tool_calls import ToolCallSplitter, parse_tool_calls
 from app.core.reasoning.tool_formats import (
     FALLBACK,
