@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -23,6 +23,7 @@ from app.core.chat.store import Message, MessageState
 from app.core.documents.retrieval import Retrieval
 from app.core.inference import decoding_mode, replay, token_probs
 from app.core.inference.decoding_mode import BeamReplyDone
+from app.core.inference.sampling import SamplingParams
 from app.core.state import AppState
 from app.core.support.formatting import fill
 from app.core.support.stop_flag import StopFlag
@@ -41,6 +42,10 @@ from app.ui.llm.worker import LlmWorker
 from app.ui.turn.controller import TurnController
 from app.ui.turn.retrieve import retrieve_with
 from app.ui.widgets.error_banner import NoticeAction
+
+if TYPE_CHECKING:
+    from app.core.tools.manager import McpManager
+    from app.ui.chat.tool_steps import ToolCallSteps
 
 REPLY = "reply"
 
@@ -77,6 +82,8 @@ class ChatReplies(QObject):
         self._plan: WindowPlan | None = None  # the reply's context window
         self._metrics: ReplyMetrics | None = None
         self._trace: TokenTrace | None = None
+        self.mcp_manager: Callable[[], McpManager] | None = None  # the MCP servers' (the window's Tools menu)
+        self.tool_steps: ToolCallSteps | None = None  # made with the first reply that offers tools
         self.turns.token.connect(session.reply_grew)
         self.turns.token.connect(chat_view.append_tokens)
         self.turns.reasoning.connect(session.reasoning_grew)
@@ -136,7 +143,21 @@ class ChatReplies(QObject):
             request = replace(reply_request(plan.messages, sampling, decoding, fork), prompt_ids=plan.prompt_ids)
             worker.stream_reply(request, stop, emit)
 
-        self.turns.start([*steps, PlanStep(worker.plan), GenerateStep(generate)], request)
+        servers = self.session.chat_settings.tool_servers
+        write: TurnStep = GenerateStep(generate)
+        if servers and self.mcp_manager is not None:
+            write = self._tool_rounds(servers, decoding.params(sampling))
+        self.turns.start([*steps, PlanStep(worker.plan), write], request)
+
+    def _tool_rounds(self, servers: tuple[str, ...], params: SamplingParams) -> TurnStep:
+        """The reply written with the servers' tools offered, each call shown and asked in it."""
+        from app.ui.chat.tool_steps import ToolCallSteps  # the MCP SDK: imported once a chat uses tools
+        from app.ui.turn.tool_rounds import WindowToolRounds
+
+        assert self.mcp_manager is not None
+        if self.tool_steps is None:
+            self.tool_steps = ToolCallSteps(self.chat_view, self.turns, self)
+        return WindowToolRounds(self.worker, self.mcp_manager(), servers, params, self.tool_steps.events)
 
     def stop(self) -> None:
         self.turns.stop()
