@@ -35,6 +35,7 @@ from app.ui import message
 from app.ui.chat.decoding_mode import reply_request
 from app.ui.chat.session import ChatSession, stats_dict
 from app.ui.chat.sidebar import ChatSidebar
+from app.ui.chat.tool_call_step import STATS_KEY as TOOL_CALLS_KEY
 from app.ui.chat.view import ChatView
 from app.ui.llm.decoding_replies import ForkSpec
 from app.ui.llm.retrieval import RetrievalWorker
@@ -210,6 +211,7 @@ class ChatReplies(QObject):
             stats[replay.STATS_KEY] = done.replay.to_dict()  # Replay runs it again; exported with the chat
         if isinstance(done, BeamReplyDone):
             stats[decoding_mode.STATS_KEY] = done.beams
+        self._keep_calls(stats)
         state = {
             StopReason.USER: MessageState.STOPPED,
             StopReason.ERROR: MessageState.FAILED,
@@ -235,8 +237,16 @@ class ChatReplies(QObject):
         reasoning = self.session.recorded_reasoning()
         answer = self.session.recorded_text() if reasoning else partial
         self.chat_view.finish_reply(answer, self.tr("error"), reasoning=reasoning)
-        self._save(answer, MessageState.FAILED, {"error": why}, reasoning, keep=bool(answer or reasoning))
+        stats: dict[str, Any] = {"error": why}
+        self._keep_calls(stats)
+        self._save(answer, MessageState.FAILED, stats, reasoning, keep=bool(answer or reasoning))
         message.error(why, NoticeAction(self.tr("Retry"), self.retryRequested.emit))
+
+    def _keep_calls(self, stats: dict[str, Any]) -> None:
+        """The tool calls the reply made, saved with it (a reopened chat shows them)."""
+        calls = self.tool_steps.take_calls() if self.tool_steps is not None else []
+        if calls:
+            stats[TOOL_CALLS_KEY] = [call.to_dict() for call in calls]
 
     def _save(self, text: str, state: MessageState, stats: dict[str, Any], reasoning: str, keep: bool) -> None:
         self._plan, self._metrics, self._trace = None, None, None

@@ -4,11 +4,18 @@ user's Allow once / Always allow this tool / Deny while it waits; then its resul
 Everything shown is plain text (the arguments and the result are what a model and a server wrote:
 nothing in them is loaded, rendered or run). The result's line says its size, or that it is an
 error and why; a click or Space on that line opens the whole text.
+
+A call is kept with its reply (`SavedCall`, in the reply's stats under `STATS_KEY`), so a reopened
+chat shows its steps as they ran. This module does not import the MCP SDK: the chat can show saved
+calls without starting anything.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -23,11 +30,52 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.support.formatting import fill
-from app.core.turn.tool_rounds import Approval, CallRecord, CallRequest
 from app.ui.widgets.theme import Colours, Tone, keep_styled, set_tone
 
 ARGUMENTS_MAX_HEIGHT = 120
 RESULT_MAX_HEIGHT = 240
+STATS_KEY = "tool_calls"  # a reply's calls, in the order they ran
+ONCE, ALWAYS, DENY = "once", "always", "deny"  # the answers (app.core.turn.tool_rounds.Approval's values)
+
+
+@dataclass(frozen=True)
+class SavedCall:
+    """One call as its reply keeps it: what the model asked, and what it read back."""
+
+    server: str
+    tool: str
+    arguments: str  # the JSON text the model wrote
+    result: str = ""
+    is_error: bool = False
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SavedCall | None:
+        """None for an entry that is not a call (the history may come from another version)."""
+        server, tool, arguments, result = (data.get(key) for key in ("server", "tool", "arguments", "result"))
+        if not (isinstance(server, str) and isinstance(tool, str) and isinstance(arguments, str)):
+            return None
+        seconds = data.get("seconds")
+        return cls(
+            server,
+            tool,
+            arguments,
+            result if isinstance(result, str) else "",
+            is_error=data.get("is_error") is True,
+            seconds=float(seconds) if isinstance(seconds, int | float) else 0.0,
+        )
+
+
+def saved_calls(stats: Mapping[str, Any] | None) -> list[SavedCall]:
+    """The calls a saved reply ran, from its stats (none when it ran none)."""
+    entries = stats.get(STATS_KEY) if stats else None
+    if not isinstance(entries, list):
+        return []
+    calls = (SavedCall.from_dict(entry) for entry in entries if isinstance(entry, Mapping))
+    return [call for call in calls if call is not None]
 
 
 def step_style(c: Colours) -> str:
@@ -52,21 +100,19 @@ def plain_view(text: str, max_height: int, parent: QWidget) -> QPlainTextEdit:
 
 
 class ToolCallStep(QFrame):
-    answered = Signal(object)  # Approval: the user's answer to the call
+    answered = Signal(str)  # the user's answer to the call: ONCE, ALWAYS or DENY
 
-    def __init__(self, request: CallRequest, parent: QWidget | None = None) -> None:
+    def __init__(self, server: str, tool: str, arguments: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.call_id = request.call.id
         keep_styled(self, step_style)
         column = self._column = QVBoxLayout(self)
         column.setContentsMargins(8, 2, 0, 2)
         column.setSpacing(2)
-        server = request.server or "?"
-        self.title = QLabel(fill(self.tr("Tool call: {tool} on {server}"), tool=request.call.name, server=server), self)
+        self.title = QLabel(fill(self.tr("Tool call: {tool} on {server}"), tool=tool, server=server or "?"), self)
         self.title.setTextFormat(Qt.TextFormat.PlainText)
         set_tone(self.title, Tone.HEADER)
         column.addWidget(self.title)
-        self.arguments = plain_view(formatted_arguments(request.call.arguments), ARGUMENTS_MAX_HEIGHT, self)
+        self.arguments = plain_view(formatted_arguments(arguments), ARGUMENTS_MAX_HEIGHT, self)
         self.arguments.setAccessibleName(self.tr("Arguments of the tool call"))
         column.addWidget(self.arguments)
         self.status = QLabel(self)
@@ -74,13 +120,13 @@ class ToolCallStep(QFrame):
         set_tone(self.status, Tone.NOTE)
         self.status.hide()
         column.addWidget(self.status)
-        self.buttons: dict[Approval, QPushButton] = {}
+        self.buttons: dict[str, QPushButton] = {}
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         for approval, label in (
-            (Approval.ONCE, self.tr("Allow &once")),
-            (Approval.ALWAYS, self.tr("&Always allow this tool")),
-            (Approval.DENY, self.tr("&Deny")),
+            (ONCE, self.tr("Allow &once")),
+            (ALWAYS, self.tr("&Always allow this tool")),
+            (DENY, self.tr("&Deny")),
         ):
             button = QPushButton(label, self)
             button.clicked.connect(lambda _checked=False, chosen=approval: self.answer(chosen))
@@ -94,21 +140,21 @@ class ToolCallStep(QFrame):
 
     @property
     def asking(self) -> bool:
-        return not self.buttons[Approval.ONCE].isHidden()
+        return not self.buttons[ONCE].isHidden()
 
     def set_asking(self, asking: bool) -> None:
         """Show the three answers (and put the keyboard on the first), or hide them."""
         for button in self.buttons.values():
             button.setVisible(asking)
         if asking:
-            self.buttons[Approval.ONCE].setFocus(Qt.FocusReason.OtherFocusReason)
+            self.buttons[ONCE].setFocus(Qt.FocusReason.OtherFocusReason)
             self._say(self.tr("Run this tool?"))
 
-    def answer(self, approval: Approval) -> None:
+    def answer(self, approval: str) -> None:
         if not self.asking:
             return
         self.set_asking(False)
-        self._say(self.tr("Denied") if approval is Approval.DENY else self.tr("Running…"))
+        self._say(self.tr("Denied") if approval == DENY else self.tr("Running…"))
         self.answered.emit(approval)
 
     def unanswered(self) -> None:
@@ -117,7 +163,7 @@ class ToolCallStep(QFrame):
             self.set_asking(False)
             self._say(self.tr("Not run: the reply was stopped"))
 
-    def show_result(self, record: CallRecord) -> None:
+    def show_result(self, record: SavedCall) -> None:
         """What came back (or why nothing did), folded under a line that says its size."""
         self.set_asking(False)
         self.status.hide()
@@ -139,7 +185,7 @@ class ToolCallStep(QFrame):
         self.result_toggle.setChecked(False)
         self._show_result_text(False)
 
-    def result_summary(self, record: CallRecord) -> str:
+    def result_summary(self, record: SavedCall) -> str:
         if record.is_error:
             first = record.result.strip().splitlines()[0] if record.result.strip() else ""
             return fill(self.tr("Error: {why}"), why=first)
@@ -155,3 +201,13 @@ class ToolCallStep(QFrame):
     def _say(self, text: str) -> None:
         self.status.setText(text)
         self.status.setVisible(bool(text))
+
+
+def saved_steps(stats: Mapping[str, Any] | None, parent: QWidget) -> list[ToolCallStep]:
+    """The steps of a saved reply's calls, each with its result folded under it."""
+    steps = []
+    for call in saved_calls(stats):
+        step = ToolCallStep(call.server, call.tool, call.arguments, parent)
+        step.show_result(call)
+        steps.append(step)
+    return steps

@@ -26,11 +26,10 @@ from app.core.tools.connection import ToolInfo
 from app.core.tools.errors import CallStopped
 from app.core.tools.manager import McpManager
 from app.core.tools.results import PartKind, ResultPart, ToolResult
-from app.core.turn.tool_rounds import Approval
 from app.core.types.load import LoadConfig, LoadReport
 from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
 from app.core.types.stats import ReplyStats, StopReason
-from app.ui.chat.tool_call_step import ToolCallStep
+from app.ui.chat.tool_call_step import ALWAYS, DENY, ONCE, SavedCall, ToolCallStep, saved_calls
 from app.ui.llm.worker import LlmThread, ReplyRequest
 from app.ui.shell.main_window import MainWindow
 from tests.helpers.windows import WindowOpener
@@ -127,7 +126,7 @@ def test_a_call_is_shown_asked_and_run_once_allowed(window: MainWindow, qtbot: Q
         assert json.loads(step.arguments.toPlainText()) == {"zone": "UTC"}
         assert step.arguments.toPlainText() == '{\n  "zone": "UTC"\n}'
         assert clock.calls == []  # nothing runs before the user says so
-        step.buttons[Approval.ONCE].click()
+        step.buttons[ONCE].click()
     assert clock.calls == [("clock", "now", {"zone": "UTC"})]
     reply = window.chats.session.shown_thread[-1]
     assert (reply.text, reply.state) == (ANSWER, MessageState.COMPLETE)
@@ -147,7 +146,7 @@ def test_a_denied_call_does_not_run_and_the_model_reads_why(
     with qtbot.waitSignal(window.replyFinished, timeout=END_MS):
         window.send("What time is it?")
         step = asked_step(window, qtbot)
-        step.buttons[Approval.DENY].click()
+        step.buttons[DENY].click()
     assert clock.calls == []
     assert worker.requests[-1].messages[-1].content == "The user denied this call."
     assert step.result_toggle is not None
@@ -160,7 +159,7 @@ def test_always_allow_runs_the_tool_unasked_for_the_rest_of_the_session(
 ) -> None:
     with qtbot.waitSignal(window.replyFinished, timeout=END_MS):
         window.send("What time is it?")
-        asked_step(window, qtbot).buttons[Approval.ALWAYS].click()
+        asked_step(window, qtbot).buttons[ALWAYS].click()
     with qtbot.waitSignal(window.replyFinished, timeout=END_MS):
         window.send("And now?")
     assert len(clock.calls) == 2
@@ -185,7 +184,7 @@ def test_stop_during_a_call_cancels_it_and_ends_the_turn(window: MainWindow, qtb
     clock.hang = True
     with qtbot.waitSignal(window.replyFinished, timeout=END_MS) as ended:
         window.send("What time is it?")
-        asked_step(window, qtbot).buttons[Approval.ONCE].click()
+        asked_step(window, qtbot).buttons[ONCE].click()
         qtbot.waitUntil(clock.running.is_set, timeout=END_MS)
         window.chats.replies.stop()
     done = ended.args[0] if ended.args else None
@@ -212,3 +211,29 @@ def test_a_server_not_in_mcp_json_fails_the_turn_saying_so(window: MainWindow, q
     with qtbot.waitSignal(window.chats.replies.turns.failed, timeout=END_MS) as failed:
         window.send("What time is it?")
     assert "“gone”" in str(failed.args[1]) and "mcp.json" in str(failed.args[1])
+
+
+def test_the_calls_are_kept_with_the_reply_and_shown_when_the_chat_is_opened_again(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    with qtbot.waitSignal(window.replyFinished, timeout=END_MS):
+        window.send("What time is it?")
+        asked_step(window, qtbot).buttons[ONCE].click()
+    saved = window.chats.session.shown_thread[-1].stats["tool_calls"]
+    assert [(c["server"], c["tool"], json.loads(c["arguments"]), c["is_error"]) for c in saved] == [
+        ("clock", "now", {"zone": "UTC"}, False)
+    ]
+    chat_id = window.chats.session.chat.id
+    window.new_chat()
+    qtbot.waitUntil(lambda: steps(window) == [], timeout=END_MS)  # gone with the chat's messages
+    window.chats.open_chat(chat_id)
+    qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=END_MS)
+    (step,) = steps(window)
+    assert step.title.text() == "Tool call: now on clock" and not step.asking
+    assert step.result is not None and step.result.toPlainText() == '{"datetime": "2026-12-04T12:00:00+00:00"}'
+
+
+def test_a_saved_call_of_another_shape_is_left_out() -> None:
+    stats = {"tool_calls": [{"server": "clock", "tool": "now", "arguments": "{}"}, {"tool": 3}, "call"]}
+    assert saved_calls(stats) == [SavedCall("clock", "now", "{}")]
+    assert saved_calls({"tool_calls": "none"}) == [] and saved_calls(None) == []
