@@ -203,7 +203,7 @@ class ToolCallStep(QFrame):
         self.status.setVisible(bool(text))
 
 
-def saved_steps(stats: Mapping[str, Any] | None, parent: QWidget) -> list[ToolCallStep]:
+def saved_steps(stats: Mapping[str, Any] | None, parent: QWidget | None) -> list[ToolCallStep]:
     """The steps of a saved reply's calls, each with its result folded under it."""
     steps = []
     for call in saved_calls(stats):
