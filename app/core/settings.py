@@ -508,11 +508,14 @@ class ChatSettings:
     window_policy: WindowPolicy | None = None
     sampling: dict[str, Any] = field(default_factory=dict)  # field name -> value
     decoding: DecodingSettings = field(default_factory=DecodingSettings)  # sampling, greedy or beam search
+    tool_servers: tuple[str, ...] = ()  # the MCP servers (mcp.json names) whose tools replies may call
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"sampling": dict(self.sampling)}
         if self.decoding != DecodingSettings():
             data["decoding"] = self.decoding.to_dict()
+        if self.tool_servers:
+            data["tool_servers"] = list(self.tool_servers)
         if self.system_prompt is not None:
             data["system_prompt"] = self.system_prompt
         if self.window_policy is not None:
@@ -532,11 +535,15 @@ class ChatSettings:
             except InvalidSetting as error:
                 log.warning("Chat setting dropped: %s", error.message)
         prompt = data.get("system_prompt")
+        servers = data.get("tool_servers")
         return cls(
             system_prompt=prompt if isinstance(prompt, str) else None,
             window_policy=_policy(data.get("window_policy")),
             sampling=sampling,
             decoding=DecodingSettings.from_dict(data.get("decoding")),
+            tool_servers=tuple(dict.fromkeys(n for n in servers if isinstance(n, str) and n))
+            if isinstance(servers, list)
+            else (),
         )
 
     def with_sampling(self, values: Mapping[str, Any], defaults: SamplingParams) -> ChatSettings:

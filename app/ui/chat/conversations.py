@@ -37,6 +37,7 @@ from app.ui.chat.replies import ChatReplies
 from app.ui.chat.session import ChatSession
 from app.ui.chat.settings_panel import SettingsPanel
 from app.ui.chat.sidebar import ChatSidebar
+from app.ui.chat.tool_call_step import saved_steps
 from app.ui.chat.view import ChatView, MessageWidget
 from app.ui.llm.decoding_replies import ForkSpec
 from app.ui.llm.retrieval import RetrievalWorker
@@ -352,6 +353,8 @@ class Conversations(QObject):
     def _add_widget(self, message: Message) -> MessageWidget:
         widget = self.chat_view.add_message(message.role, message.text, key=message.id)
         widget.show_reasoning(message.reasoning)  # folded above its answer
+        for step in saved_steps(message.stats, widget):  # the tool calls it made, between the two
+            widget.add_step(step)
         self._decorate(widget, message)
         self.menus.attach(widget)
         if message.role == "assistant":

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -23,6 +23,7 @@ from app.core.chat.store import Message, MessageState
 from app.core.documents.retrieval import Retrieval
 from app.core.inference import decoding_mode, replay, token_probs
 from app.core.inference.decoding_mode import BeamReplyDone
+from app.core.inference.sampling import SamplingParams
 from app.core.state import AppState
 from app.core.support.formatting import fill
 from app.core.support.stop_flag import StopFlag
@@ -34,6 +35,7 @@ from app.ui import message
 from app.ui.chat.decoding_mode import reply_request
 from app.ui.chat.session import ChatSession, stats_dict
 from app.ui.chat.sidebar import ChatSidebar
+from app.ui.chat.tool_call_step import STATS_KEY as TOOL_CALLS_KEY
 from app.ui.chat.view import ChatView
 from app.ui.llm.decoding_replies import ForkSpec
 from app.ui.llm.retrieval import RetrievalWorker
@@ -41,6 +43,10 @@ from app.ui.llm.worker import LlmWorker
 from app.ui.turn.controller import TurnController
 from app.ui.turn.retrieve import retrieve_with
 from app.ui.widgets.error_banner import NoticeAction
+
+if TYPE_CHECKING:
+    from app.core.tools.manager import McpManager
+    from app.ui.chat.tool_steps import ToolCallSteps
 
 REPLY = "reply"
 
@@ -77,6 +83,8 @@ class ChatReplies(QObject):
         self._plan: WindowPlan | None = None  # the reply's context window
         self._metrics: ReplyMetrics | None = None
         self._trace: TokenTrace | None = None
+        self.mcp_manager: Callable[[], McpManager] | None = None  # the MCP servers' (the window's Tools menu)
+        self.tool_steps: ToolCallSteps | None = None  # made with the first reply that offers tools
         self.turns.token.connect(session.reply_grew)
         self.turns.token.connect(chat_view.append_tokens)
         self.turns.reasoning.connect(session.reasoning_grew)
@@ -136,7 +144,21 @@ class ChatReplies(QObject):
             request = replace(reply_request(plan.messages, sampling, decoding, fork), prompt_ids=plan.prompt_ids)
             worker.stream_reply(request, stop, emit)
 
-        self.turns.start([*steps, PlanStep(worker.plan), GenerateStep(generate)], request)
+        servers = self.session.chat_settings.tool_servers
+        write: TurnStep = GenerateStep(generate)
+        if servers and self.mcp_manager is not None:
+            write = self._tool_rounds(servers, decoding.params(sampling))
+        self.turns.start([*steps, PlanStep(worker.plan), write], request)
+
+    def _tool_rounds(self, servers: tuple[str, ...], params: SamplingParams) -> TurnStep:
+        """The reply written with the servers' tools offered, each call shown and asked in it."""
+        from app.ui.chat.tool_steps import ToolCallSteps  # the MCP SDK: imported once a chat uses tools
+        from app.ui.turn.tool_rounds import WindowToolRounds
+
+        assert self.mcp_manager is not None
+        if self.tool_steps is None:
+            self.tool_steps = ToolCallSteps(self.chat_view, self.turns, self)
+        return WindowToolRounds(self.worker, self.mcp_manager(), servers, params, self.tool_steps.events)
 
     def stop(self) -> None:
         self.turns.stop()
@@ -189,6 +211,7 @@ class ChatReplies(QObject):
             stats[replay.STATS_KEY] = done.replay.to_dict()  # Replay runs it again; exported with the chat
         if isinstance(done, BeamReplyDone):
             stats[decoding_mode.STATS_KEY] = done.beams
+        self._keep_calls(stats)
         state = {
             StopReason.USER: MessageState.STOPPED,
             StopReason.ERROR: MessageState.FAILED,
@@ -214,8 +237,16 @@ class ChatReplies(QObject):
         reasoning = self.session.recorded_reasoning()
         answer = self.session.recorded_text() if reasoning else partial
         self.chat_view.finish_reply(answer, self.tr("error"), reasoning=reasoning)
-        self._save(answer, MessageState.FAILED, {"error": why}, reasoning, keep=bool(answer or reasoning))
+        stats: dict[str, Any] = {"error": why}
+        self._keep_calls(stats)
+        self._save(answer, MessageState.FAILED, stats, reasoning, keep=bool(answer or reasoning))
         message.error(why, NoticeAction(self.tr("Retry"), self.retryRequested.emit))
+
+    def _keep_calls(self, stats: dict[str, Any]) -> None:
+        """The tool calls the reply made, saved with it (a reopened chat shows them)."""
+        calls = self.tool_steps.take_calls() if self.tool_steps is not None else []
+        if calls:
+            stats[TOOL_CALLS_KEY] = [call.to_dict() for call in calls]
 
     def _save(self, text: str, state: MessageState, stats: dict[str, Any], reasoning: str, keep: bool) -> None:
         self._plan, self._metrics, self._trace = None, None, None

@@ -31,6 +31,7 @@ from app.core.settings import ChatDefaults, ChatSettings
 from app.ui.chat.model_settings import ModelSettingsBox
 from app.ui.chat.prompt_settings import PromptSettings
 from app.ui.chat.sampling_settings import SamplingSettings
+from app.ui.chat.tool_servers import ToolServersButton
 from app.ui.settings.store import SettingsStore
 
 
@@ -47,7 +48,9 @@ class SettingsPanel(QScrollArea):
         self.prompt = PromptSettings(store, content)
         self.sampling = SamplingSettings(store, content)
         self.model = ModelSettingsBox(store, content)
+        self.tools = ToolServersButton(store, content)
         layout.addWidget(self.prompt)
+        layout.addWidget(self.tools)
         layout.addWidget(self.sampling)
         self._build_buttons(content, layout)
         layout.addWidget(self.model)

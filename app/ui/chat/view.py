@@ -251,6 +251,10 @@ class MessageWidget(QFrame):
         self.footer.setText(text)
         self.footer.setVisible(bool(text))
 
+    def add_step(self, widget: QWidget) -> None:
+        """Put a step of the turn (a tool call) above the answer, after the steps before it."""
+        self._column.insertWidget(self._column.indexOf(self.body), widget)
+
     def add_below(self, widget: QWidget) -> None:
         """Put a widget under the footer (the sources of a reply, the "recalled" note)."""
         self._column.addWidget(widget)

@@ -23,6 +23,7 @@ from app.core.types.errors import EngineError
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent
 from app.core.types.token_trace import TokenStep, TokenTrace
+from app.core.types.tools import ToolSpec
 
 
 @dataclass(frozen=True)
@@ -71,9 +72,12 @@ def open_reply(
     beam: BeamSettings | None = None,
     local_only: str = "",
     prompt_ids: Sequence[int] = (),
+    tools: Sequence[ToolSpec] = (),
+    grammar: str = "",
 ) -> Iterator[ReplyEvent]:
     """The reply's events; `local_only` is the message when a server's model is asked for a fork or beams;
-    `prompt_ids`, the planned prompt's tokens, spare the local engine tokenizing `messages` again."""
+    `prompt_ids`, the planned prompt's tokens, spare the local engine tokenizing `messages` again; `tools`
+    and `grammar` go to the local model only (the caller refuses them for a server's)."""
     if isinstance(backend, RemoteBackend):
         if fork is not None or beam is not None:
             raise LocalOnly(local_only)
@@ -87,4 +91,6 @@ def open_reply(
         started = time.perf_counter()
         result = backend.beam_search(messages, beam, stop)  # BeamWidthDoesNotFit before the search runs
         return beam_reply(result, time.perf_counter() - started)
-    return backend.stream_chat(messages, params, stop, token_probabilities, record=True, prompt_ids=prompt_ids)
+    return backend.stream_chat(
+        messages, params, stop, token_probabilities, grammar, record=True, prompt_ids=prompt_ids, tools=tools
+    )

@@ -46,6 +46,7 @@ from app.core.types.load import LoadConfig, LoadReport
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent
 from app.core.types.stats import ReplyMetrics, StopReason
+from app.core.types.tools import ToolSpec
 from app.ui.llm.decoding_replies import ForkSpec, open_reply
 from app.ui.threads import WorkerThread, rearm
 from app.ui.widgets.core_text import word
@@ -63,6 +64,8 @@ class ReplyRequest:
     fork: ForkSpec | None = None  # continue an earlier reply to `messages` with another token at one place
     beam: BeamSettings | None = None  # decode by beam search (the reply is the best hypothesis)
     prompt_ids: tuple[int, ...] = ()  # the planned prompt's tokens (empty: the backend renders `messages` itself)
+    tools: tuple[ToolSpec, ...] = ()  # offered to the model through its template (the local model only)
+    grammar: str = ""  # GBNF the reply follows (a tool call's schema)
 
 
 # Streamed text reaches the GUI thread at most once a frame: a fast model makes a hundred
@@ -258,6 +261,8 @@ class LlmWorker(QObject):
                 request.beam,
                 self.tr("Beam search and forks need the model on this computer: a server's model only samples."),
                 request.prompt_ids,
+                request.tools,
+                request.grammar,
             )
             for event in events:
                 if isinstance(event, ReplyDone):
@@ -275,6 +280,8 @@ class LlmWorker(QObject):
                         times.append(time.perf_counter() - started)
                 emit(event)
 
+        if remote is not None and request.tools:
+            raise TurnFailed(self.tr("Tools need the model on this computer: a server's model is not offered them."))
         try:
             if remote is not None:
                 unsent = remote.unsent_params(request.params)

@@ -32,7 +32,7 @@ from app.core.settings import (
 
 class SettingsStore(QObject):
     samplingChanged = Signal()  # how tokens are chosen: the defaults, this chat's own, its decoding, the presets
-    chatChanged = Signal()  # the system prompt or the window policy (the defaults or this chat's own)
+    chatChanged = Signal()  # the system prompt, the window policy (the defaults or this chat's own), its tools
     planChanged = Signal()  # what the context window's plan reads: system prompt, window policy, max tokens
     modelChanged = Signal()  # how models are loaded: the model section and each model's own load settings
     monitorChanged = Signal()  # alert thresholds, idle unload, smaller variants
@@ -120,7 +120,7 @@ def _sections(settings: Settings, chat: ChatSettings) -> dict[str, object]:
     used = effective(settings, chat)
     return {
         "sampling": (settings.sampling, settings.presets, chat.sampling, chat.decoding),
-        "chat": (settings.chat, chat.system_prompt, chat.window_policy),
+        "chat": (settings.chat, chat.system_prompt, chat.window_policy, chat.tool_servers),
         "plan": (used.system_prompt, used.window_policy, used.sampling.max_tokens),
         "model": (settings.model, settings.model_overrides),
         "monitor": settings.monitor,

@@ -135,6 +135,7 @@ class MainWindow(QMainWindow):
         self.server_models = ServerModels(self.model_picker, lambda: store.settings, store.set_defaults, self)
         self.servers_action.triggered.connect(self.server_models.open_dialog)
         self.mcp_servers = McpServersOpener(self)
+        self.chats.replies.mcp_manager = self.mcp_servers.manager
         self.mcp_action.triggered.connect(self.mcp_servers.open_page)
         self.models = ModelChoice(
             self.model_picker, self.loader, self.server_models, self.state, self.status_label, self

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QWidget
 from app.ui.threads import WorkerThread
 
 if TYPE_CHECKING:
+    from app.core.tools.manager import McpManager
     from app.ui.tools.page import McpServersPage
     from app.ui.tools.worker import McpThread
 
@@ -21,17 +22,25 @@ class McpServersOpener(QObject):
         self.mcp: McpThread | None = None
         self.page: McpServersPage | None = None
 
+    def manager(self) -> McpManager:
+        """The servers' manager (the page's and the chats' tool calls'), its worker started when first asked for."""
+        return self._thread().worker.manager
+
     def open_page(self) -> None:
         from app.ui.tools.page import McpServersPage
+
+        if self.page is None:
+            self.page = McpServersPage(self._thread(), parent=self._window)
+        self.page.show()
+        self.page.raise_()
+        self.page.activateWindow()
+
+    def _thread(self) -> McpThread:
         from app.ui.tools.worker import McpThread
 
         if self.mcp is None:
             self.mcp = McpThread()
-        if self.page is None:
-            self.page = McpServersPage(self.mcp, parent=self._window)
-        self.page.show()
-        self.page.raise_()
-        self.page.activateWindow()
+        return self.mcp
 
     def request_stop(self) -> None:
         if self.mcp is not None:
