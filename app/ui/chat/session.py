@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, replace
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -168,17 +169,17 @@ class ChatSession(QObject):
 
     def window_records(self) -> tuple[WindowTurn, ...]:
         """The thread for the context window as it crosses into the engine process: id, role, text, reasoning."""
-        return tuple(WindowTurn(m.id, m.role, m.text, m.reasoning) for m in self.window_messages())
+        return tuple(WindowTurn(m.id, m.role, m.text, m.reasoning, m.images) for m in self.window_messages())
 
     def conversation(self) -> list[ChatMessage]:
         """The thread as chat messages, led by the system prompt when there is one; a reply keeps its
         reasoning beside its text, for a chat template that renders past reasoning."""
         system = self.effective().system_prompt
         head = [ChatMessage("system", system)] if system else []
-        return head + [ChatMessage(m.role, m.text, m.reasoning) for m in self.window_messages()]
+        return head + [ChatMessage(m.role, m.text, m.reasoning, images=m.images) for m in self.window_messages()]
 
-    def add_user_message(self, text: str) -> Message:
-        return self._append(new_message(self.chat.id, "user", text, self._head_id()))
+    def add_user_message(self, text: str, images: tuple[Path, ...] = ()) -> Message:
+        return self._append(new_message(self.chat.id, "user", text, self._head_id(), images=images))
 
     def edit_message(self, message_id: str, text: str) -> Message:
         """A new version of a user message: the thread continues from it; the old branch is kept."""
