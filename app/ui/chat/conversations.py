@@ -177,9 +177,9 @@ class Conversations(QObject):
 
     # ---- a turn --------------------------------------------------------------------
 
-    def send(self, text: str) -> None:
-        """The user's message: saved, shown; the window then starts the reply."""
-        message = self.session.add_user_message(text)
+    def send(self, text: str, images: tuple[Path, ...] = ()) -> None:
+        """The user's message (and its images): saved, shown; the window then starts the reply."""
+        message = self.session.add_user_message(text, images)
         self._refresh_last_reply_actions()  # the reply before is no longer the last: it cannot be regenerated
         self._add_widget(message)
         self.chat_view.scroll_to_end()

@@ -164,8 +164,9 @@ class ChatSession(QObject):
     # ---- turns ---------------------------------------------------------------------
 
     def window_messages(self) -> tuple[Message, ...]:
-        """The thread as the context window gets it (a reply that produced nothing is left out)."""
-        return tuple(m for m in self.shown_thread if m.text)
+        """The thread as the context window gets it (a reply that produced nothing is left out; a message
+        of images alone is kept)."""
+        return tuple(m for m in self.shown_thread if m.text or m.images)
 
     def window_records(self) -> tuple[WindowTurn, ...]:
         """The thread for the context window as it crosses into the engine process: id, role, text, reasoning."""

@@ -17,6 +17,7 @@ from app.core.state import AppState
 from app.core.support.formatting import fill
 from app.core.types.replies import ReplyDone
 from app.ui import message
+from app.ui.chat.attachments import images_refusal
 from app.ui.chat.conversations import Conversations
 from app.ui.chat.session import ChatSession
 from app.ui.documents.panel import DocumentsPanel
@@ -276,11 +277,16 @@ class MainWindow(QMainWindow):
             return
         if not self.state.can_send:  # a reply streams, a model loads, or the window closes
             return
+        images = self.chat_area.attachments.images
+        if images and (refusal := images_refusal(self.state.load_report)):  # the text and images stay to send again
+            message.error(refusal)
+            return
         if not self.oversized.allows(text):  # measured first, or too long to send as it is
             return
         self.composer.clear()
+        self.chat_area.attachments.clear()
         self.error_banner.hide()
-        self.chats.send(text)
+        self.chats.send(text, images)
         self._start_reply()
 
     def _attach_to_chat(self, paths: list[Path]) -> None:
