@@ -347,6 +347,7 @@ class Conversations(QObject):
     def _add_widget(self, message: Message) -> MessageWidget:
         widget = self.chat_view.add_message(message.role, message.text, key=message.id)
         widget.show_reasoning(message.reasoning)  # folded above its answer
+        widget.show_images(message.images)
         self._decorate(widget, message)
         self.menus.attach(widget)
         if message.role == "assistant":

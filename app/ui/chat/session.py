@@ -183,12 +183,14 @@ class ChatSession(QObject):
         return self._append(new_message(self.chat.id, "user", text, self._head_id(), images=images))
 
     def edit_message(self, message_id: str, text: str) -> Message:
-        """A new version of a user message: the thread continues from it; the old branch is kept."""
+        """A new version of a user message (with the same images): the thread continues from it; the old
+        branch is kept."""
         index = self._index(message_id)
         old = self.shown_thread[index]
         _, count = self.versions.get(old.id, (0, 1))
         self.shown_thread = self.shown_thread[:index]
-        return self._append(new_message(self.chat.id, "user", text, old.parent_id), version=(count, count + 1))
+        edited = new_message(self.chat.id, "user", text, old.parent_id, images=old.images)
+        return self._append(edited, version=(count, count + 1))
 
     def regenerate_point(self) -> Message | None:
         """Cut the thread back to the last user message so its reply can be written again; None if none."""
