@@ -20,6 +20,7 @@ from app.core.chat.images import ImageRefused, prepare_image, prepare_image_file
 from app.core.support.formatting import fill
 from app.core.types.errors import IMAGES_NEED_VISION
 from app.core.types.load import LoadReport
+from app.ui import message
 from app.ui.widgets.core_text import word
 from app.ui.widgets.icons import set_icon
 
@@ -104,6 +105,19 @@ class AttachmentTray(QWidget):
         """The prepared images, in the order they were attached."""
         return tuple(self._images)
 
+    def sendable(self, report: LoadReport | None) -> bool:
+        """Whether the images may go to the model `report` loaded; if not, says why (nothing is taken)."""
+        refusal = images_refusal(report) if self._images else None
+        if refusal:
+            message.error(refusal)  # the banner shows it in the reader's language
+        return refusal is None
+
+    def take(self) -> tuple[Path, ...]:
+        """The images, for the message being sent; the tray is empty again."""
+        images = self.images
+        self.clear()
+        return images
+
     def choose_files(self) -> None:
         names, _ = QFileDialog.getOpenFileNames(
             self,
@@ -150,7 +164,7 @@ class AttachmentTray(QWidget):
         self.changed.emit()
 
     def clear(self) -> None:
-        """The message was sent with the images: the tray is empty again."""
+        """Take every image off."""
         for path in list(self._images):
             self.remove(path)
 

@@ -17,7 +17,6 @@ from app.core.state import AppState
 from app.core.support.formatting import fill
 from app.core.types.replies import ReplyDone
 from app.ui import message
-from app.ui.chat.attachments import images_refusal
 from app.ui.chat.conversations import Conversations
 from app.ui.chat.session import ChatSession
 from app.ui.documents.panel import DocumentsPanel
@@ -277,16 +276,11 @@ class MainWindow(QMainWindow):
             return
         if not self.state.can_send:  # a reply streams, a model loads, or the window closes
             return
-        images = self.chat_area.attachments.images
-        if images and (refusal := images_refusal(self.state.load_report)):  # the text and images stay to send again
-            message.error(refusal)
-            return
-        if not self.oversized.allows(text):  # measured first, or too long to send as it is
-            return
+        if not self.chat_area.attachments.sendable(self.state.load_report) or not self.oversized.allows(text):
+            return  # images the model cannot see, or a message too long (measured first): the text stays
         self.composer.clear()
-        self.chat_area.attachments.clear()
         self.error_banner.hide()
-        self.chats.send(text, images)
+        self.chats.send(text, self.chat_area.attachments.take())
         self._start_reply()
 
     def _attach_to_chat(self, paths: list[Path]) -> None:
