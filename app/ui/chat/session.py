@@ -129,10 +129,17 @@ class ChatSession(QObject):
         if messages and messages[0].role == "system":
             self.store.show_chat(replace(self.store.chat, system_prompt=messages[0].content))
         for message in messages:
-            if message.role in ("user", "assistant") and message.content:
+            if message.role in ("user", "assistant") and (message.content or message.images):
                 model_name = model if message.role == "assistant" else ""
                 self._append(
-                    new_message(self.chat.id, message.role, message.content, self._head_id(), model=model_name)
+                    new_message(
+                        self.chat.id,
+                        message.role,
+                        message.content,
+                        self._head_id(),
+                        model=model_name,
+                        images=message.images,
+                    )
                 )
         self.chatOpened.emit()
 
