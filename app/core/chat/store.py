@@ -495,6 +495,8 @@ class ChatStore:
             if message.model:
                 title += f" ({message.model})"
             lines += [f"## {title}", ""]
+            if message.images:  # the prepared files in the data folder, shown where the export is read
+                lines += [" ".join(f"![image {n}]({image.as_uri()})" for n, image in enumerate(message.images, 1)), ""]
             if message.reasoning:  # folded, as the window shows it once the answer starts
                 lines += ["<details><summary>Reasoning</summary>", "", message.reasoning, "", "</details>", ""]
             lines += [message.text, ""]

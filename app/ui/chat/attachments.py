@@ -106,7 +106,16 @@ class AttachmentTray(QWidget):
         return tuple(self._images)
 
     def sendable(self, report: LoadReport | None) -> bool:
-        """Whether the images may go to the model `report` loaded; if not, says why (nothing is taken)."""
+        """Whether the images may go to the model `report` loaded; if not, says why (nothing is taken).
+
+        An image whose prepared file is gone meanwhile (deleted with the last chat that showed it) is
+        taken off and said, so the user can attach it again before sending."""
+        gone = [path for path in self._images if not path.exists()]
+        for path in gone:
+            self.remove(path)
+        if gone:
+            self._show_refusal([self.tr("An attached image was deleted meanwhile; attach it again.")] * len(gone))
+            return False
         refusal = images_refusal(report) if self._images else None
         if refusal:
             message.error(refusal)  # the banner shows it in the reader's language

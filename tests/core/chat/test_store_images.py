@@ -111,3 +111,10 @@ def test_an_image_name_that_points_outside_the_images_folder_is_not_shown(store:
         "UPDATE messages SET images = ? WHERE id = ?", (json.dumps(["../chats.sqlite3", "ok.png"]), message.id)
     ).connection.commit()
     assert store.message(message.id).images == (store.images / "ok.png",)
+
+
+def test_the_markdown_export_shows_each_image_from_its_file(store: ChatStore) -> None:
+    red = _picture("red")
+    chat = store.create_chat()
+    store.add_message(chat.id, "user", "What colour?", images=(red,))
+    assert f"![image 1]({red.as_uri()})\n\nWhat colour?" in store.export_markdown(chat.id)

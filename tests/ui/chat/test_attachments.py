@@ -147,3 +147,14 @@ def test_a_local_model_without_a_projector_refuses_images_before_anything_runs(t
     assert images_refusal(LoadReport(LoadConfig(model, mmproj=tmp_path / "mmproj.gguf"))) is None
     assert images_refusal(LoadReport(LoadConfig(model), server="My server")) is None, "the server answers"
     assert images_refusal(None) is None, "no model: the window says that first"
+
+
+def test_an_attached_image_deleted_meanwhile_is_taken_off_and_said_before_sending(
+    tray: AttachmentTray, tmp_path: Path
+) -> None:
+    tray.add_files([_image_file(tmp_path, "red.png", "PNG")])
+    [path] = tray.images
+    path.unlink()  # its last chat was deleted while it waited here
+    assert not tray.sendable(None)
+    assert tray.images == ()
+    assert tray.refusal.text() == "An attached image was deleted meanwhile; attach it again."
