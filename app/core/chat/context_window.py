@@ -355,7 +355,7 @@ class ContextWindow:
 
 
 def _images(message: WindowMessage) -> tuple[Path, ...]:
-    """The images a message shows: a WindowTurn's (the chat store's messages keep none yet)."""
+    """The images a message shows (a WindowTurn's or a stored message's)."""
     images: tuple[Path, ...] = getattr(message, "images", ())
     return images
 

@@ -19,6 +19,10 @@ its tables in the same file and owns one trigger on `chats` (`doc_chat_deleted`,
 app/core/documents/index.py): deleting a chat here deletes the chat's own collections there.
 This store never creates, changes or drops that trigger.
 
+A message's images are prepared PNG files in the images folder beside the database
+(app/core/chat/images.py names them by their SHA-256); a message keeps their file names. A file
+is deleted with the last message that shows it (deleting a chat or a message), never before.
+
 One `ChatStore` belongs to one thread (sqlite3 connections do not cross threads).
 """
 
@@ -43,7 +47,7 @@ from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3  # 2: chats.pinned; 3: messages.reasoning
+SCHEMA_VERSION = 4  # 2: chats.pinned; 3: messages.reasoning; 4: messages.images
 DEFAULT_TITLE = N_("New chat")  # stored as it is; the window shows it in the reader's language
 TITLE_LENGTH = 48
 PARTIAL_SAVE_INTERVAL_S = 0.5
@@ -70,7 +74,8 @@ CREATE TABLE IF NOT EXISTS messages (
     stats TEXT NOT NULL DEFAULT '{}',
     created REAL NOT NULL,
     updated REAL NOT NULL,
-    reasoning TEXT NOT NULL DEFAULT ''
+    reasoning TEXT NOT NULL DEFAULT '',
+    images TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX IF NOT EXISTS messages_by_chat ON messages(chat_id, created);
 CREATE INDEX IF NOT EXISTS messages_by_parent ON messages(parent_id);
@@ -110,6 +115,7 @@ class Message:
     created: float = 0.0
     updated: float = 0.0
     reasoning: str = ""  # a thinking model's reasoning before the answer in `text`
+    images: tuple[Path, ...] = ()  # prepared images the message shows (app/core/chat/images.py), in order
 
 
 @dataclass(frozen=True)
@@ -148,6 +154,7 @@ def new_message(
     settings: Mapping[str, Any] | None = None,
     stats: Mapping[str, Any] | None = None,
     reasoning: str = "",
+    images: tuple[Path, ...] = (),
 ) -> Message:
     """A message with a fresh id and timestamps, not yet saved."""
     now = time.time()
@@ -164,6 +171,7 @@ def new_message(
         now,
         now,
         reasoning,
+        tuple(images),
     )
 
 
@@ -178,6 +186,7 @@ class ChatStore:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.images = path.parent / "images"  # where the messages' images are (app/core/chat/images.py)
         self.notices: list[str] = []  # things the user should be told about (e.g. a damaged file set aside)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -295,9 +304,11 @@ class ChatStore:
 
     def delete_chat(self, chat_id: str) -> None:
         with self._write("delete the chat") as db:
+            shown = _image_names(db, chat_id)
             db.execute("UPDATE chats SET head_id = NULL WHERE id = ?", (chat_id,))
             db.execute("DELETE FROM messages WHERE chat_id = ?", (chat_id,))
             db.execute("DELETE FROM chats WHERE id = ?", (chat_id,))
+        self._delete_unused_images(shown)
 
     # ---- messages ------------------------------------------------------------------
 
@@ -356,16 +367,27 @@ class ChatStore:
         with self._write("delete the message") as db:
             db.execute("BEGIN IMMEDIATE")
             message = self.message(message_id)
+            shown = _image_names(db, message.chat_id)  # the message's branches may show some of them
             others = [m for m in self.siblings(message_id) if m.id != message_id]
             head = _newest_descendant(db, others[-1].id) if others else message.parent_id
             db.execute("UPDATE chats SET head_id = ? WHERE id = ?", (head, message.chat_id))
             db.execute("DELETE FROM messages WHERE id = ?", (message_id,))
+        self._delete_unused_images(shown)
+
+    def _delete_unused_images(self, names: set[str]) -> None:
+        """Delete the image files among `names` that no message shows any more."""
+        still_shown = _all_image_names(self._db) if names else set()
+        for name in names - still_shown:
+            try:
+                (self.images / name).unlink(missing_ok=True)
+            except OSError as error:  # kept: a stray file costs only disk space
+                log.warning("Chat history: the unused image %s could not be deleted: %s", name, error)
 
     def message(self, message_id: str) -> Message:
         row = self._db.execute("SELECT * FROM messages WHERE id = ?", (message_id,)).fetchone()
         if row is None:
             raise ChatStoreError(fill(N_("The message {message_id} no longer exists."), message_id=message_id))
-        return _message(row)
+        return _message(row, self.images)
 
     def thread(self, chat_id: str) -> list[Message]:
         """The conversation on show: from the first message to the chat's head."""
@@ -383,7 +405,7 @@ class ChatStore:
             """,
             (head,),
         ).fetchall()
-        return [_message(row) for row in rows]
+        return [_message(row, self.images) for row in rows]
 
     def siblings(self, message_id: str) -> list[Message]:
         """The versions of a message (itself included): edits and regenerated replies, oldest first."""
@@ -392,7 +414,7 @@ class ChatStore:
             "SELECT * FROM messages WHERE chat_id = ? AND parent_id IS ? ORDER BY created, rowid",
             (message.chat_id, message.parent_id),
         ).fetchall()
-        return [_message(row) for row in rows]
+        return [_message(row, self.images) for row in rows]
 
     def versions(self, chat_id: str) -> dict[str, tuple[int, int]]:
         """For every message of the chat: (its position among its versions, how many versions there are)."""
@@ -473,6 +495,8 @@ class ChatStore:
             if message.model:
                 title += f" ({message.model})"
             lines += [f"## {title}", ""]
+            if message.images:  # the prepared files in the data folder, shown where the export is read
+                lines += [" ".join(f"![image {n}]({image.as_uri()})" for n, image in enumerate(message.images, 1)), ""]
             if message.reasoning:  # folded, as the window shows it once the answer starts
                 lines += ["<details><summary>Reasoning</summary>", "", message.reasoning, "", "</details>", ""]
             lines += [message.text, ""]
@@ -499,7 +523,7 @@ class ChatStore:
                 "head_id": chat.head_id,
             },
             "thread": [m.id for m in thread],
-            "messages": [_message_json(_message(row)) for row in rows],
+            "messages": [_message_json(_message(row, self.images)) for row in rows],
         }
         return json.dumps(payload, indent=2, ensure_ascii=False)
 
@@ -530,6 +554,8 @@ def _prepare(db: sqlite3.Connection, path: Path) -> None:
         columns = {row[1] for row in db.execute("PRAGMA table_info(messages)")}
         if "reasoning" not in columns:  # a history from before thinking models: no message has reasoning
             db.execute("ALTER TABLE messages ADD COLUMN reasoning TEXT NOT NULL DEFAULT ''")
+        if "images" not in columns:  # a history from before images: no message shows one
+            db.execute("ALTER TABLE messages ADD COLUMN images TEXT NOT NULL DEFAULT '[]'")
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     db.execute("SELECT COUNT(*) FROM chats").fetchone()
 
@@ -551,7 +577,7 @@ def _store_as_head(db: sqlite3.Connection, message: Message) -> None:
     now = time.time()
     db.execute(
         "INSERT OR REPLACE INTO messages (id, chat_id, parent_id, role, text, state, model, settings, stats,"
-        " created, updated, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " created, updated, reasoning, images) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             message.id,
             message.chat_id,
@@ -565,6 +591,7 @@ def _store_as_head(db: sqlite3.Connection, message: Message) -> None:
             message.created or now,
             now,
             message.reasoning,
+            json.dumps([image.name for image in message.images]),
         ),
     )
     db.execute("UPDATE chats SET head_id = ?, updated = ? WHERE id = ?", (message.id, now, message.chat_id))
@@ -586,7 +613,7 @@ def _chat(row: sqlite3.Row) -> Chat:
     )  # fmt: skip
 
 
-def _message(row: sqlite3.Row) -> Message:
+def _message(row: sqlite3.Row, images: Path) -> Message:
     return Message(
         row["id"],
         row["chat_id"],
@@ -600,7 +627,29 @@ def _message(row: sqlite3.Row) -> Message:
         row["created"],
         row["updated"],
         row["reasoning"],
+        tuple(images / name for name in _names(row["images"])),
     )
+
+
+def _names(text: str) -> list[str]:
+    """The image file names a message's `images` column holds (bare names: nothing outside the folder)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(value, list):
+        return []
+    return [name for name in value if isinstance(name, str) and name and Path(name).name == name]
+
+
+def _image_names(db: sqlite3.Connection, chat_id: str) -> set[str]:
+    rows = db.execute("SELECT images FROM messages WHERE chat_id = ? AND images != '[]'", (chat_id,))
+    return {name for (text,) in rows for name in _names(text)}
+
+
+def _all_image_names(db: sqlite3.Connection) -> set[str]:
+    rows = db.execute("SELECT images FROM messages WHERE images != '[]'")
+    return {name for (text,) in rows for name in _names(text)}
 
 
 def _json(text: str) -> dict[str, Any]:
@@ -656,6 +705,7 @@ def _message_json(message: Message) -> dict[str, Any]:
         "settings": message.settings,
         "stats": message.stats,
         "reasoning": message.reasoning,
+        "images": [image.name for image in message.images],  # files in the data folder's images/, by SHA-256
         "created": message.created,
         "updated": message.updated,
     }

@@ -179,9 +179,9 @@ class Conversations(QObject):
 
     # ---- a turn --------------------------------------------------------------------
 
-    def send(self, text: str) -> None:
-        """The user's message: saved, shown; the window then starts the reply."""
-        message = self.session.add_user_message(text)
+    def send(self, text: str, images: tuple[Path, ...] = ()) -> None:
+        """The user's message (and its images): saved, shown; the window then starts the reply."""
+        message = self.session.add_user_message(text, images)
         self._refresh_last_reply_actions()  # the reply before is no longer the last: it cannot be regenerated
         self._add_widget(message)
         self.chat_view.scroll_to_end()
@@ -353,6 +353,7 @@ class Conversations(QObject):
     def _add_widget(self, message: Message) -> MessageWidget:
         widget = self.chat_view.add_message(message.role, message.text, key=message.id)
         widget.show_reasoning(message.reasoning)  # folded above its answer
+        widget.show_images(message.images)
         for step in saved_steps(message.stats, widget):  # the tool calls it made, between the two
             widget.add_step(step)
         self._decorate(widget, message)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, replace
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -128,10 +129,17 @@ class ChatSession(QObject):
         if messages and messages[0].role == "system":
             self.store.show_chat(replace(self.store.chat, system_prompt=messages[0].content))
         for message in messages:
-            if message.role in ("user", "assistant") and message.content:
+            if message.role in ("user", "assistant") and (message.content or message.images):
                 model_name = model if message.role == "assistant" else ""
                 self._append(
-                    new_message(self.chat.id, message.role, message.content, self._head_id(), model=model_name)
+                    new_message(
+                        self.chat.id,
+                        message.role,
+                        message.content,
+                        self._head_id(),
+                        model=model_name,
+                        images=message.images,
+                    )
                 )
         self.chatOpened.emit()
 
@@ -163,30 +171,33 @@ class ChatSession(QObject):
     # ---- turns ---------------------------------------------------------------------
 
     def window_messages(self) -> tuple[Message, ...]:
-        """The thread as the context window gets it (a reply that produced nothing is left out)."""
-        return tuple(m for m in self.shown_thread if m.text)
+        """The thread as the context window gets it (a reply that produced nothing is left out; a message
+        of images alone is kept)."""
+        return tuple(m for m in self.shown_thread if m.text or m.images)
 
     def window_records(self) -> tuple[WindowTurn, ...]:
         """The thread for the context window as it crosses into the engine process: id, role, text, reasoning."""
-        return tuple(WindowTurn(m.id, m.role, m.text, m.reasoning) for m in self.window_messages())
+        return tuple(WindowTurn(m.id, m.role, m.text, m.reasoning, m.images) for m in self.window_messages())
 
     def conversation(self) -> list[ChatMessage]:
         """The thread as chat messages, led by the system prompt when there is one; a reply keeps its
         reasoning beside its text, for a chat template that renders past reasoning."""
         system = self.effective().system_prompt
         head = [ChatMessage("system", system)] if system else []
-        return head + [ChatMessage(m.role, m.text, m.reasoning) for m in self.window_messages()]
+        return head + [ChatMessage(m.role, m.text, m.reasoning, images=m.images) for m in self.window_messages()]
 
-    def add_user_message(self, text: str) -> Message:
-        return self._append(new_message(self.chat.id, "user", text, self._head_id()))
+    def add_user_message(self, text: str, images: tuple[Path, ...] = ()) -> Message:
+        return self._append(new_message(self.chat.id, "user", text, self._head_id(), images=images))
 
     def edit_message(self, message_id: str, text: str) -> Message:
-        """A new version of a user message: the thread continues from it; the old branch is kept."""
+        """A new version of a user message (with the same images): the thread continues from it; the old
+        branch is kept."""
         index = self._index(message_id)
         old = self.shown_thread[index]
         _, count = self.versions.get(old.id, (0, 1))
         self.shown_thread = self.shown_thread[:index]
-        return self._append(new_message(self.chat.id, "user", text, old.parent_id), version=(count, count + 1))
+        edited = new_message(self.chat.id, "user", text, old.parent_id, images=old.images)
+        return self._append(edited, version=(count, count + 1))
 
     def regenerate_point(self) -> Message | None:
         """Cut the thread back to the last user message so its reply can be written again; None if none."""

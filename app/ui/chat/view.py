@@ -20,6 +20,7 @@ A thinking model's reasoning streams in its own block above the answer (`reasoni
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
@@ -48,6 +49,7 @@ from app.core.types.replies import ReplyPart
 from app.ui.chat.live_reply import LiveReply
 from app.ui.chat.long_message import LongMessageBar, is_long, preview
 from app.ui.chat.message_actions import ActionBar, InlineEditor, VersionArrows
+from app.ui.chat.message_images import MessageImages
 from app.ui.chat.reasoning_block import ReasoningBlock
 from app.ui.turn.reply_parts import joined_runs
 from app.ui.widgets.code_blocks import copied_code
@@ -246,6 +248,12 @@ class MessageWidget(QFrame):
         else:  # a streaming reply that grows
             self.long_bar.set_text(text)
         return preview(text)
+
+    def show_images(self, images: tuple[Path, ...]) -> None:
+        """The message's images as thumbnails above its text (a message of images alone shows no text)."""
+        if images:
+            self._column.insertWidget(self._column.indexOf(self.body), MessageImages(images, self))
+            self.body.setVisible(bool(self.text))
 
     def set_footer(self, text: str) -> None:
         self.footer.setText(text)

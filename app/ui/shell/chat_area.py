@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, 
 
 from app.core.paths import app_paths
 from app.core.support.formatting import fill
+from app.ui.chat.attachments import AttachmentTray
 from app.ui.chat.composer import Composer
 from app.ui.chat.view import ChatView
 from app.ui.monitor.alert_notice import AlertNotice
@@ -39,8 +40,10 @@ class ChatArea(QWidget):
         self.meter_slot = QVBoxLayout()  # the context meter, right above the composer
         self.meter_slot.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self.meter_slot)
+        self.attachments = AttachmentTray(self)  # the images of the next message, above the composer
+        layout.addWidget(self.attachments)
         row = QHBoxLayout()
-        self.composer = Composer(self)
+        self.composer = Composer(self, self.attachments)
         self.send_button = QPushButton(self.tr("Send"), self)
         set_icon(self.send_button, "send")
         self.send_button.clicked.connect(self.composer.submit)
@@ -50,6 +53,7 @@ class ChatArea(QWidget):
         self.buttons = QVBoxLayout()  # the features' buttons go below Send and Stop
         self.buttons.addWidget(self.send_button)
         self.buttons.addWidget(self.stop_button)
+        self.buttons.addWidget(self.attachments.attach_button)
         row.addWidget(self.composer, 1)
         row.addLayout(self.buttons)
         layout.addLayout(row)

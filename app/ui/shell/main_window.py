@@ -278,11 +278,11 @@ class MainWindow(QMainWindow):
             return
         if not self.state.can_send:  # a reply streams, a model loads, or the window closes
             return
-        if not self.oversized.allows(text):  # measured first, or too long to send as it is
-            return
+        if not self.chat_area.attachments.sendable(self.state.load_report) or not self.oversized.allows(text):
+            return  # images the model cannot see, or a message too long (measured first): the text stays
         self.composer.clear()
         self.error_banner.hide()
-        self.chats.send(text)
+        self.chats.send(text, self.chat_area.attachments.take())
         self._start_reply()
 
     def _send_after_load(self, text: str) -> None:

@@ -1,0 +1,197 @@
+"""Images attached to the message being written: a row of thumbnail chips above the composer.
+
+An image comes from the paperclip button, a drop or a paste (the composer hands those on). Each is
+read and prepared at once (app/core/chat/images.py: checked, scaled down, kept as a PNG named by its
+hash), so a damaged or too big picture is refused right away, in one line under the chips, and
+what was attached before, like the text typed, stays. The tray owns the list until the window
+takes it with the message (`images`, then `clear`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, Signal
+from PySide6.QtGui import QImage, QImageWriter, QPixmap
+from PySide6.QtWidgets import QFileDialog, QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+
+from app.core.chat.images import ImageRefused, prepare_image, prepare_image_file
+from app.core.support.formatting import fill
+from app.core.types.errors import IMAGES_NEED_VISION
+from app.core.types.load import LoadReport
+from app.ui import message
+from app.ui.widgets.core_text import word
+from app.ui.widgets.icons import set_icon
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp")
+THUMBNAIL_SIDE = 48  # pixels of a chip's picture
+
+
+def is_image_name(path: Path) -> bool:
+    """Whether a file looks like an image a chat takes (its content is checked when it is attached)."""
+    return path.suffix.lower() in IMAGE_SUFFIXES
+
+
+def thumbnail(path: Path, side: int = THUMBNAIL_SIDE) -> QPixmap:
+    """The picture at `path` fitted into a `side`-pixel square (an empty pixmap when it cannot be read)."""
+    picture = QPixmap(str(path))
+    if picture.isNull():
+        return picture
+    return picture.scaled(side, side, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
+
+
+def images_refusal(report: LoadReport | None) -> str | None:
+    """Why the loaded model cannot take images, said before anything runs; None when it may.
+
+    A local model sees through its projector; a model on a server is asked (the server answers)."""
+    if report is None or report.server or report.config.mmproj is not None:
+        return None
+    return IMAGES_NEED_VISION
+
+
+class ImageChip(QFrame):
+    """One attached image: its thumbnail and a × that takes it off again."""
+
+    removeRequested = Signal(object)  # Path
+
+    def __init__(self, path: Path, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.path = path
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(2)
+        self.picture = QLabel(self)
+        self.picture.setPixmap(thumbnail(path))
+        self.picture.setToolTip(path.name)
+        self.remove_button = QToolButton(self)
+        self.remove_button.setText("×")
+        self.remove_button.setAutoRaise(True)
+        self.remove_button.setToolTip(self.tr("Remove this image"))
+        self.remove_button.setAccessibleName(self.tr("Remove image"))
+        self.remove_button.clicked.connect(lambda: self.removeRequested.emit(self.path))
+        layout.addWidget(self.picture)
+        layout.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignTop)
+
+
+class AttachmentTray(QWidget):
+    """The images attached to the next message, and the last refusal; hidden while it has neither."""
+
+    changed = Signal()  # an image was attached or taken off
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._images: list[Path] = []
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self._chips = QHBoxLayout()
+        self._chips.setContentsMargins(0, 0, 0, 0)
+        self._chips.addStretch(1)
+        layout.addLayout(self._chips)
+        self.refusal = QLabel(self)
+        self.refusal.setWordWrap(True)
+        self.refusal.hide()
+        layout.addWidget(self.refusal)
+        self.attach_button = QToolButton(parent)
+        set_icon(self.attach_button, "attach")
+        self.attach_button.setToolTip(self.tr("Attach images (PNG, JPEG, WebP, GIF, BMP)"))
+        self.attach_button.setAccessibleName(self.tr("Attach images"))
+        self.attach_button.clicked.connect(self.choose_files)
+        self.hide()
+
+    @property
+    def images(self) -> tuple[Path, ...]:
+        """The prepared images, in the order they were attached."""
+        return tuple(self._images)
+
+    def sendable(self, report: LoadReport | None) -> bool:
+        """Whether the images may go to the model `report` loaded; if not, says why (nothing is taken).
+
+        An image whose prepared file is gone meanwhile (deleted with the last chat that showed it) is
+        taken off and said, so the user can attach it again before sending."""
+        gone = [path for path in self._images if not path.exists()]
+        for path in gone:
+            self.remove(path)
+        if gone:
+            self._show_refusal([self.tr("An attached image was deleted meanwhile; attach it again.")] * len(gone))
+            return False
+        refusal = images_refusal(report) if self._images else None
+        if refusal:
+            message.error(refusal)  # the banner shows it in the reader's language
+        return refusal is None
+
+    def take(self) -> tuple[Path, ...]:
+        """The images, for the message being sent; the tray is empty again."""
+        images = self.images
+        self.clear()
+        return images
+
+    def choose_files(self) -> None:
+        names, _ = QFileDialog.getOpenFileNames(
+            self,
+            self.tr("Attach images"),
+            "",
+            fill(self.tr("Images ({patterns})"), patterns=" ".join(f"*{suffix}" for suffix in IMAGE_SUFFIXES)),
+        )
+        self.add_files(Path(name) for name in names)
+
+    def add_files(self, paths: Iterable[Path]) -> None:
+        """Attach image files; the first refused one is said, the others are attached."""
+        refusals = []
+        for path in paths:
+            try:
+                self._add(prepare_image_file(path).path)
+            except ImageRefused as error:
+                refusals.append(word(error))
+        self._show_refusal(refusals)
+
+    def add_picture(self, picture: QImage, name: str) -> None:
+        """Attach a picture held in memory (pasted from the clipboard, or dropped from another program)."""
+        buffer = QBuffer()
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if picture.isNull() or not QImageWriter(buffer, QByteArray(b"PNG")).write(picture):
+            self._show_refusal([fill(self.tr("The pasted image {name} could not be read."), name=name)])
+            return
+        try:
+            self._add(prepare_image(bytes(buffer.data().data()), name).path)
+        except ImageRefused as error:
+            self._show_refusal([word(error)])
+            return
+        self._show_refusal([])
+
+    def remove(self, path: Path) -> None:
+        """Take an image off the message (its prepared file stays: another message may show it)."""
+        if path not in self._images:
+            return
+        index = self._images.index(path)
+        del self._images[index]
+        item = self._chips.takeAt(index)
+        if item is not None and (chip := item.widget()) is not None:
+            chip.deleteLater()
+        self._show_refusal([])
+        self.changed.emit()
+
+    def clear(self) -> None:
+        """Take every image off."""
+        for path in list(self._images):
+            self.remove(path)
+
+    def _add(self, path: Path) -> None:
+        if path in self._images:  # the same picture twice is one image
+            return
+        chip = ImageChip(path, self)
+        chip.removeRequested.connect(self.remove)
+        self._chips.insertWidget(len(self._images), chip)
+        self._images.append(path)
+        self.changed.emit()
+
+    def _show_refusal(self, refusals: list[str]) -> None:
+        """One line: the first refusal (and how many more), or nothing."""
+        if len(refusals) > 1:
+            text = fill(self.tr("{refusal} ({more} more images refused)"), refusal=refusals[0], more=len(refusals) - 1)
+        else:
+            text = refusals[0] if refusals else ""
+        self.refusal.setText(text)
+        self.refusal.setVisible(bool(text))
+        self.setVisible(bool(text or self._images))

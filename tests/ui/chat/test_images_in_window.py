@@ -1,0 +1,75 @@
+"""Images in the window with the starter model: refused before anything runs when the model cannot see;
+with the synthetic projector sent, shown as thumbnails, saved with the chat and shown again when it reopens.
+
+The synthetic projector has random weights: what the model "sees" is noise and its reply is nonsense;
+these tests look only at what the window does with the images, never at what the reply says."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.core.inference.sampling import GREEDY
+from app.core.paths import app_paths
+from app.core.settings import ModelSettings, Settings
+from app.ui.chat.message_images import MessageImages
+from app.ui.shell.main_window import MainWindow
+from tests.helpers.vision import picture
+from tests.helpers.windows import WindowOpener
+
+QUICK = GREEDY.with_values({"max_tokens": 4})
+
+
+def _stored_images() -> list[str]:
+    db = sqlite3.connect(f"file:{app_paths().chats_db}?mode=ro", uri=True)
+    try:
+        return [row[0] for row in db.execute("SELECT images FROM messages WHERE role = 'user'")]
+    finally:
+        db.close()
+
+
+@pytest.mark.expected_log("app.errors", logging.ERROR, r"This model cannot see images")
+def test_a_model_without_a_projector_refuses_images_before_anything_runs_and_keeps_the_message(
+    open_main_window: WindowOpener, qtbot: QtBot, tmp_path: Path
+) -> None:
+    window = open_main_window(settings=Settings(sampling=QUICK, model=ModelSettings(n_ctx=1024)))
+    image = picture(tmp_path)
+    window.chat_area.attachments.add_files([tmp_path / "red.png"])
+    window.composer.setPlainText("What is in this picture?")
+    window.composer.submit()
+    qtbot.waitUntil(lambda: "cannot see images" in window.error_banner.message(), timeout=5_000)
+    assert not window.state.is_streaming
+    assert window.chats.session.shown_thread == [], "nothing was sent"
+    assert window.composer.toPlainText() == "What is in this picture?"
+    assert window.chat_area.attachments.images == (image,)
+
+
+def test_a_message_with_an_image_is_sent_shown_saved_and_shown_again_when_the_chat_reopens(
+    open_main_window: WindowOpener, qtbot: QtBot, tmp_path: Path, projector_file: Path
+) -> None:
+    settings = Settings(sampling=QUICK, model=ModelSettings(n_ctx=1024, mmproj=str(projector_file)))
+    window: MainWindow = open_main_window(settings=settings)
+    assert window.state.load_report is not None and window.state.load_report.config.mmproj == projector_file
+    image = picture(tmp_path)
+    window.chat_area.attachments.add_files([tmp_path / "red.png"])
+    window.composer.setPlainText("Describe it.")
+    with qtbot.waitSignal(window.replyFinished, timeout=120_000):
+        window.composer.submit()
+    assert window.chat_area.attachments.images == () and window.composer.toPlainText() == ""
+    question = window.chat_view.messages()[0]
+    [row] = question.findChildren(MessageImages)
+    assert len(row.buttons) == 1
+    assert window.chats.session.shown_thread[0].images == (image,)
+    qtbot.waitUntil(lambda: _stored_images() == [f'["{image.name}"]'], timeout=10_000)
+
+    chat_id = window.chats.session.chat.id
+    window.new_chat()
+    assert window.chat_view.messages() == []
+    window.chats.open_chat(chat_id)
+    qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=10_000)
+    [row] = window.chat_view.messages()[0].findChildren(MessageImages)
+    assert len(row.buttons) == 1 and row.buttons[0].isEnabled()
