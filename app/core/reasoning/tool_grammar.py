@@ -41,7 +41,11 @@ def lazy_tool_grammar(family: ToolFamily, tools: Sequence[ToolSpec], converter: 
     trigger = _TRIGGERS.get(family)
     if trigger is None or not tools:
         return ""
-    pattern = r"[\s\S]*?(" + re.escape(trigger) + r"[\s\S]*)"  # llama.cpp applies it from the group on
+    # llama.cpp matches the pattern against all the reply's text so far, after each token, and feeds the grammar
+    # from the group to the text's end. It must end with the marker: a token that runs past it ("></" after
+    # "<tool_call") would feed the grammar text it refuses, and llama.cpp aborts the process on that. Such a call
+    # is left free (it parses or stays text); a call whose marker ends with a token is held to its schema.
+    pattern = r"^[\s\S]*?(" + re.escape(trigger) + ")$"  # ^…$: matched whole, not searched
     separator = '"\\n"?' if family is ToolFamily.HERMES else '""'
     return f"{LAZY_TRIGGER}{pattern}\n" + _calls_grammar(family, tools, converter, f"call ( {separator} call )*")
 

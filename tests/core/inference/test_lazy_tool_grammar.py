@@ -54,3 +54,15 @@ def test_a_call_may_not_name_a_tool_that_was_not_offered(engine: Engine) -> None
         assert not all(accept_text(sampler, engine, "delete_everything"))
     finally:
         sampler.close()
+
+
+def test_a_token_that_runs_past_the_opening_marker_leaves_the_call_free_instead_of_aborting(engine: Engine) -> None:
+    """llama.cpp feeds a triggered grammar the text from the marker on, and aborts the process when the
+    grammar refuses it: "<tool_call" then the one token "></" must not trigger it."""
+    sampler = chain(engine)
+    try:
+        tokens = [*engine.tokenize("<tool_call", special=False), *engine.tokenize("></", special=False)]
+        assert all(sampler.accept(token) for token in tokens)
+        assert all(accept_text(sampler, engine, "anything after it, as text"))
+    finally:
+        sampler.close()

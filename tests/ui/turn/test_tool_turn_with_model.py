@@ -5,7 +5,6 @@ saved reply; any call the model makes is asked first and shown as a step with it
 from __future__ import annotations
 
 import json
-import logging
 from dataclasses import replace
 
 import pytest
@@ -21,14 +20,6 @@ END_MS = 120_000
 
 
 @pytest.mark.requires_model
-@pytest.mark.xfail(
-    reason="the lazy tool grammar (app/core/reasoning/tool_grammar.py) aborts llama.cpp with the starter model: "
-    "'Unexpected empty grammar stack after accepting piece: ></'",
-    strict=True,
-)
-@pytest.mark.expected_log("app.core.backends.local.process", logging.ERROR, "llama.cpp crashed")
-@pytest.mark.expected_log("app.errors", logging.ERROR, "llama.cpp crashed")
-@pytest.mark.expected_log("app.errors", logging.ERROR, "no longer loaded")
 def test_a_chat_with_the_time_server_on_ends_its_turn_with_every_call_asked(
     open_main_window: WindowOpener, qtbot: QtBot
 ) -> None:
