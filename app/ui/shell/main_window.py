@@ -129,7 +129,8 @@ class MainWindow(QMainWindow):
         self._speed_timer.setInterval(SPEED_REFRESH_MS)
         self._speed_timer.timeout.connect(self._show_live_speed)
         self.state_signals.changed.connect(self._update_controls)
-        self.state_signals.streamingChanged.connect(self._follow_streaming)
+        timer = self._speed_timer
+        self.state_signals.streamingChanged.connect(lambda on: timer.start() if on else timer.stop())
 
         store = self.settings_store
         self.server_models = ServerModels(self.model_picker, lambda: store.settings, store.set_defaults, self)
@@ -317,12 +318,6 @@ class MainWindow(QMainWindow):
             self.speed_label.setText(fill(self.tr("{speed} tok/s"), speed=f"{done.stats.generation_tokens_per_s:.1f}"))
         self.replyFinished.emit(done)
 
-    def _follow_streaming(self, streaming: bool) -> None:
-        if streaming:
-            self._speed_timer.start()
-        else:
-            self._speed_timer.stop()
-
     def _update_controls(self) -> None:
         self.send_button.setEnabled(self.state.can_send)
         self.composer.set_can_send(self.state.can_send)
@@ -347,8 +342,7 @@ class MainWindow(QMainWindow):
     # ---- GPU offload -------------------------------------------------------------------
 
     def _build_gpu_panel(self) -> None:
-        """The GPU offload panel in a dock (View → GPU offload); it follows the worker's loads.
-        The window's one hardware sampler starts here: the GPU panel, the Monitor and its alerts read its samples."""
+        """The GPU offload panel in a dock; the window's one hardware sampler (for the GPU panel and Monitor) starts."""
         self.hardware_sampling = HardwareSampling(parent=self)
         self.hardware_sampling.start()
         self.gpu_panel = GpuPanel(self.hardware_sampling, self.worker, parent=self)
@@ -365,9 +359,6 @@ class MainWindow(QMainWindow):
         self.monitor_panel.alertCleared.connect(self.alert_notice.clear_alert)
         self.alert_notice.unloadRequested.connect(self.loader.unload)
         self.monitor_panel.idleUnloadRequested.connect(self.loader.unload_when_idle)
-        self.settings_store.monitorChanged.connect(
-            lambda: self.monitor_panel.apply_settings(self.settings_store.settings.monitor)
-        )
         # Its settings dialog (Tools menu), smaller variants of a model that does not fit, the server's metrics
         self.monitor_extras = MonitorExtras(
             self.monitor_panel,

@@ -57,6 +57,7 @@ class MonitorExtras(QObject):
         self.settings_action.triggered.connect(self.open_settings)
         tools_menu.addAction(self.settings_action)
         panel.settingsRequested.connect(self.open_settings)
+        settings.monitorChanged.connect(lambda: panel.apply_settings(settings.settings.monitor))
         self.smaller_variants = SmallerVariants(
             worker, lambda: settings.settings.monitor.switch_to_smaller_variant, parent=self
         )
