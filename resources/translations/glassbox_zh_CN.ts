@@ -141,6 +141,33 @@
     </message>
 </context>
 <context>
+    <name>AttachmentTray</name>
+    <message>
+        <source>Attach images (PNG, JPEG, WebP, GIF, BMP)</source>
+        <translation>附加图片（PNG、JPEG、WebP、GIF、BMP）</translation>
+    </message>
+    <message>
+        <source>Attach images</source>
+        <translation>附加图片</translation>
+    </message>
+    <message>
+        <source>An attached image was deleted meanwhile; attach it again.</source>
+        <translation>一张已附加的图片在此期间被删除；请重新附加。</translation>
+    </message>
+    <message>
+        <source>Images ({patterns})</source>
+        <translation>图片 ({patterns})</translation>
+    </message>
+    <message>
+        <source>The pasted image {name} could not be read.</source>
+        <translation>无法读取粘贴的图片 {name}。</translation>
+    </message>
+    <message>
+        <source>{refusal} ({more} more images refused)</source>
+        <translation>{refusal}（另有 {more} 张图片被拒绝）</translation>
+    </message>
+</context>
+<context>
     <name>ChatArea</name>
     <message>
         <source>Send</source>
@@ -459,6 +486,10 @@
     <message>
         <source>Message</source>
         <translation>消息</translation>
+    </message>
+    <message>
+        <source>pasted image</source>
+        <translation>粘贴的图片</translation>
     </message>
 </context>
 <context>
@@ -3870,6 +3901,17 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>ImageChip</name>
+    <message>
+        <source>Remove this image</source>
+        <translation>移除此图片</translation>
+    </message>
+    <message>
+        <source>Remove image</source>
+        <translation>移除图片</translation>
+    </message>
+</context>
+<context>
     <name>IndexingWorker</name>
     <message>
         <source>Indexing stopped unexpectedly: {error}</source>
@@ -4196,6 +4238,10 @@ free: {free}</source>
     <message>
         <source>Beam search and forks need the model on this computer: a server&apos;s model only samples.</source>
         <translation>束搜索和分叉需要本机上的模型：服务器上的模型只能采样。</translation>
+    </message>
+    <message>
+        <source>Tools need the model on this computer: a server&apos;s model is not offered them.</source>
+        <translation>工具需要本机上的模型：服务器上的模型不会获得这些工具。</translation>
     </message>
     <message>
         <source>This server does not take these sampling settings, so they were not sent: {names}.</source>
@@ -4708,6 +4754,25 @@ free: {free}</source>
     <message>
         <source>{name} — {state}</source>
         <translation>{name} — {state}</translation>
+    </message>
+</context>
+<context>
+    <name>MessageImages</name>
+    <message>
+        <source>Open the image</source>
+        <translation>打开图片</translation>
+    </message>
+    <message>
+        <source>Image missing</source>
+        <translation>图片缺失</translation>
+    </message>
+    <message>
+        <source>The image {name} is no longer in the data folder.</source>
+        <translation>图片 {name} 已不在数据文件夹中。</translation>
+    </message>
+    <message>
+        <source>Image {n}</source>
+        <translation>图片 {n}</translation>
     </message>
 </context>
 <context>
@@ -6683,6 +6748,80 @@ Token 计数：{counts}。</translation>
     <message>
         <source>The first {n} tokens are the reasoning (muted, in italics); the answer follows.</source>
         <translation>前 {n} 个 Token 是推理过程（以淡色斜体显示），其后是回答。</translation>
+    </message>
+</context>
+<context>
+    <name>ToolCallStep</name>
+    <message>
+        <source>Tool call: {tool} on {server}</source>
+        <translation>工具调用：{server} 上的 {tool}</translation>
+    </message>
+    <message>
+        <source>Arguments of the tool call</source>
+        <translation>工具调用的参数</translation>
+    </message>
+    <message>
+        <source>Allow &amp;once</source>
+        <translation>允许一次(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Always allow this tool</source>
+        <translation>始终允许此工具(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation>拒绝(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Run this tool?</source>
+        <translation>运行此工具？</translation>
+    </message>
+    <message>
+        <source>Denied</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>正在运行…</translation>
+    </message>
+    <message>
+        <source>Not run: the reply was stopped</source>
+        <translation>未运行：回复已停止</translation>
+    </message>
+    <message>
+        <source>Result of the tool call</source>
+        <translation>工具调用的结果</translation>
+    </message>
+    <message>
+        <source>Error: {why}</source>
+        <translation>错误：{why}</translation>
+    </message>
+    <message>
+        <source> · {seconds} s</source>
+        <translation> · {seconds} 秒</translation>
+    </message>
+    <message>
+        <source>Result · {size} characters</source>
+        <translation>结果 · {size} 个字符</translation>
+    </message>
+</context>
+<context>
+    <name>ToolServersButton</name>
+    <message>
+        <source>The MCP servers whose tools the model may call in this chat (Tools → MCP servers)</source>
+        <translation>此对话中模型可以调用其工具的 MCP 服务器（工具 → MCP 服务器）</translation>
+    </message>
+    <message>
+        <source>No MCP server is configured (Tools → MCP servers)</source>
+        <translation>尚未配置 MCP 服务器（工具 → MCP 服务器）</translation>
+    </message>
+    <message>
+        <source>Tools: none</source>
+        <translation>工具：无</translation>
+    </message>
+    <message>
+        <source>Tools: {servers}</source>
+        <translation>工具：{servers}</translation>
     </message>
 </context>
 <context>
