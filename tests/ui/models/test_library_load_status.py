@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from pytestqt.qtbot import QtBot
 
+from app.core.models.library import InstalledModel
 from app.ui.models.manager import ModelManagerDialog
 from tests.fakes.memory_keyring import MemoryKeyring
 
@@ -19,7 +19,7 @@ def library_asking_for_a_load(
 ) -> Iterator[ModelManagerDialog]:
     window = ModelManagerDialog()
     qtbot.addWidget(window)
-    model = SimpleNamespace(name="tiny", path=Path("/models/tiny.gguf"), missing=None)
+    model = InstalledModel("tiny", Path("/models/tiny.gguf"), 1024)
     monkeypatch.setattr(window.library, "selected_model", lambda: model)
     with qtbot.waitSignal(window.library.loadRequested):
         window.library.load_selected()
