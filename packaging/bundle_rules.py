@@ -99,7 +99,7 @@ KEPT_QT_TRANSLATIONS = re.compile(r"^qtbase_[\w]+\.qm$")
 
 # Shared libraries that are loaded by name at run time (ctypes, the bootloader), not through a NEEDED entry:
 # they are roots of the dependency walk, like Python extensions and Qt plugins.
-RUNTIME_LOADED_LIBRARIES = re.compile(r"^(libpython[\d.]+\.so|(lib)?(llama|ggml)[\w-]*\.(so|dylib|dll))")
+RUNTIME_LOADED_LIBRARIES = re.compile(r"^(libpython[\d.]+\.so|(lib)?(llama|ggml|mtmd)[\w-]*\.(so|dylib|dll))")
 
 Entry = tuple[str, str, str]  # PyInstaller's (dest_name, src_name, typecode)
 ImportsOf = Callable[[str], Iterable[str]]  # a library file -> the names it links (NEEDED)
@@ -130,10 +130,8 @@ def starter_model_file() -> Path:
 
 
 def llama_binaries() -> list[tuple[str, str]]:
-    """llama.cpp's shared libraries, which PyInstaller cannot find by itself (llama_cpp loads them with ctypes).
-
-    libmtmd (multimodal projectors) is left out: Glassbox chats with text models only.
-    """
+    """llama.cpp's shared libraries, which PyInstaller cannot find by itself (llama_cpp loads them with ctypes);
+    libmtmd among them: a vision model reads images through its projector with it."""
     from PyInstaller.utils.hooks import collect_dynamic_libs
 
     collected = collect_dynamic_libs("llama_cpp")
@@ -157,9 +155,7 @@ def llama_data_files() -> list[tuple[str, str]]:
 
 
 def keep_llama_library(name: str) -> bool:
-    """Everything but the multimodal projector library and link-time files (.lib/.exp/.pdb)."""
-    if "mtmd" in name or "llava" in name:
-        return False
+    """Everything but link-time files (.lib/.exp/.pdb)."""
     return not name.endswith((".lib", ".a", ".exp", ".pdb"))
 
 

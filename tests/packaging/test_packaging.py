@@ -101,17 +101,18 @@ def test_the_spec_bundles_the_installed_starter_model() -> None:
 # ---- what the bundle keeps and drops --------------------------------------------------------
 
 
-def test_llama_libraries_are_kept_except_multimodal_and_link_time_files() -> None:
+def test_llama_libraries_are_kept_with_the_projector_library_but_not_link_time_files() -> None:
     keep = bundle_rules.keep_llama_library
     assert keep("libllama.so") and keep("libggml-cpu.so") and keep("llama.dll") and keep("libggml.dylib")
-    assert not keep("libmtmd.so") and not keep("mtmd.dll") and not keep("llava.lib") and not keep("ggml.exp")
+    assert keep("libmtmd.so") and keep("mtmd.dll")  # images, through a vision model's projector
+    assert not keep("llava.lib") and not keep("ggml.exp")
 
 
 def test_llama_collected_libraries_are_found_in_the_build_environment() -> None:
     names = {Path(src).name for src, dest in bundle_rules.llama_binaries()}
     assert {dest for _src, dest in bundle_rules.llama_binaries()} == {bundle_rules.LLAMA_LIB_DIR}
     assert any("llama" in name for name in names) and any("ggml" in name for name in names)
-    assert not any("mtmd" in name for name in names)
+    assert any("mtmd" in name for name in names)
 
 
 def test_the_name_ctypes_opens_becomes_a_link_to_the_soname_copy() -> None:

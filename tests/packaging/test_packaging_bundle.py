@@ -72,7 +72,7 @@ def test_the_bundle_carries_llama_cpp_and_the_starter_model(bundle: Path) -> Non
 
 def test_the_bundle_leaves_out_what_the_app_does_not_use(bundle: Path) -> None:
     names = [path.relative_to(bundle).as_posix() for path in bundle.rglob("*")]
-    unused = ("libQt6Qml", "libQt6Quick", "libQt6Pdf", "libQt6Network", "libQt6Test", "tkinter", "libtk", "libmtmd")
+    unused = ("libQt6Qml", "libQt6Quick", "libQt6Pdf", "libQt6Network", "libQt6Test", "tkinter", "libtk")
     assert [name for name in names if any(part in name for part in unused)] == []
     assert not (bundle / "_internal" / "PySide6" / "Qt" / "qml").exists()
     assert not [path for path in bundle.rglob("*") if path.is_symlink() and not path.exists()], "dangling links"
