@@ -42,6 +42,8 @@ def _is_part_of_another(widget: QWidget) -> bool:
         if isinstance(parent, (QAbstractSpinBox, QComboBox, QAbstractItemView, QLineEdit)):
             return True
         parent = parent.parentWidget()
+    if isinstance(widget, QTabBar) and widget.count() == 0:  # one Qt keeps for docks that are not tabbed now
+        return True
     return type(widget).__name__ in {"QScrollBar"} or widget.objectName().startswith("qt_")
 
 

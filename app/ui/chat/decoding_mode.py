@@ -46,6 +46,7 @@ class DecodingModeBox(QGroupBox):
         self.setTitle(self.tr("Decoding — this chat"))
         self.settings = DecodingSettings()
         form = QFormLayout(self)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.mode_box = QComboBox(self)
         for mode, name in MODE_LABELS.items():
             self.mode_box.addItem(word(name), mode.value)

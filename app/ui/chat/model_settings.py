@@ -47,7 +47,8 @@ class ModelSettingsBox(QGroupBox):
         self.setTitle(self.tr("Model — every chat"))
         self.rows: dict[str, SettingRow] = {}
         form = QFormLayout(self)
-        self.scope = QComboBox(self)  # whose load settings the fields show: a model's own, or the defaults
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow panel puts fields under labels
+        self.scope = narrow_combo(QComboBox(self))  # whose load settings: a model's own, or the defaults
         self.scope.setToolTip(self.tr("Load settings of this model only, or the defaults for every model"))
         self.scope.activated.connect(lambda _index: self.show_settings())
         self.own_note = QLabel(self)
@@ -98,12 +99,12 @@ class ModelSettingsBox(QGroupBox):
             box.clicked.connect(lambda _checked, n=name: self.edited(n))
             return box
         if spec.kind == "file":
-            files = QComboBox(self)
+            files = narrow_combo(QComboBox(self))
             files.addItem(self.tr("None"), "")
             files.activated.connect(lambda _index, n=name: self.edited(n))
             return files
         if spec.kind == "choice":
-            choices = QComboBox(self)
+            choices = narrow_combo(QComboBox(self))
             labels = self._choice_labels()
             for value in spec.choices:
                 choices.addItem(labels.get(value, value), value)
@@ -247,3 +248,11 @@ class ModelSettingsBox(QGroupBox):
     def model_loaded(self) -> None:
         """A load finished: it used the model settings saved now, so nothing waits for a reload."""
         self.reload_row.hide()
+
+
+def narrow_combo(box: QComboBox) -> QComboBox:
+    """A list as narrow as 16 characters whatever its longest item (a model's file name, a scope's words),
+    so the panel's narrowest width does not grow with the library."""
+    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    box.setMinimumContentsLength(16)
+    return box

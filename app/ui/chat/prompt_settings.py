@@ -60,6 +60,7 @@ class PromptSettings(QGroupBox):
         self.system_prompt.setFixedHeight(90)
         self.system_prompt.editingFinished.connect(self._system_prompt_edited)
         self.system_prompt_note = QLabel(self)
+        self.system_prompt_note.setWordWrap(True)  # beside its button in a narrow panel
         set_tone(self.system_prompt_note, Tone.NOTE)
         self.system_prompt_error = QLabel(self)
         set_tone(self.system_prompt_error, Tone.ERROR)

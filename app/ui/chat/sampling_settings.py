@@ -86,7 +86,9 @@ class SamplingSettings(QWidget):
     def _build_fields(self) -> QGroupBox:
         group = QGroupBox(self.tr("Sampling — this chat"), self)
         form = QFormLayout(group)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.scope_note = QLabel(self.tr("Fields in bold differ from the defaults for new chats."), group)
+        self.scope_note.setWordWrap(True)
         set_tone(self.scope_note, Tone.NOTE)
         form.addRow(self.scope_note)
         for name, spec in SAMPLING_FIELDS.items():

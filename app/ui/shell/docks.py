@@ -58,7 +58,15 @@ class Docks:
             elif others:
                 window.splitDockWidget(others[0], dock, Qt.Orientation.Vertical)
         self.view_menu.addAction(dock.toggleViewAction())
+        dock.visibilityChanged.connect(lambda _visible: QTimer.singleShot(0, window, self._tidy_tab_bars))
         return dock
+
+    def _tidy_tab_bars(self) -> None:
+        """The tab bars Qt makes for tabbed docks (they appear as docks are shown): named for screen readers, and
+        out of the Tab key's way, as a click or Alt+digit (View) brings a panel to the front."""
+        for tabs in self.window.findChildren(QTabBar):
+            tabs.setAccessibleName(QCoreApplication.translate("Docks", "Panels"))
+            tabs.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
     def restore(self, memory: WindowMemory, first_size: QSize) -> None:
         """The layout of the last run, or the first start's (`first_size` fitted to the screen); either way the

@@ -59,7 +59,9 @@ def test_a_reply_without_planned_ids_tokenizes_its_conversation_once_for_the_rep
     session = EngineSession(engine)
     calls: list[int] = []
     prompt_tokens = engine.prompt_tokens
-    monkeypatch.setattr(engine, "prompt_tokens", lambda messages: (calls.append(1), prompt_tokens(messages))[1])
+    monkeypatch.setattr(
+        engine, "prompt_tokens", lambda messages, tools=(): (calls.append(1), prompt_tokens(messages, tools))[1]
+    )
     messages = [ChatMessage(turn.role, turn.text) for turn in CONVERSATION]
     final_reply(session.stream_chat(messages, replace(GREEDY, max_tokens=2), threading.Event(), record=True))
     assert calls == [1]

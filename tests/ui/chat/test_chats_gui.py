@@ -94,11 +94,11 @@ def test_the_panel_shows_the_models_own_system_prompt_and_reload_now_loads_the_m
     assert "You are a helpful AI assistant named SmolLM" in panel.prompt.system_prompt.placeholderText()
     panel.show()
     panel.set_field_text("n_ctx", "2048")
-    assert panel.model.reload_button.isVisible()
+    assert panel.model.reload_button.isVisibleTo(panel)
     with qtbot.waitSignal(window.state_signals.modelLoaded, timeout=60_000) as loaded:
         panel.model.reload_button.click()
     assert loaded.args[0].config.n_ctx == 2048  # loaded again through the window, with the new setting
-    assert not panel.model.reload_button.isVisible()
+    assert not panel.model.reload_button.isVisibleTo(panel)
 
 
 def test_regenerate_writes_a_new_version_and_keeps_the_old_one(window: MainWindow, qtbot: QtBot) -> None:

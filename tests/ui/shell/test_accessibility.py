@@ -26,7 +26,11 @@ from tests.helpers.windows import WindowOpener
 @pytest.fixture
 def window(open_main_window: WindowOpener, qapp: QApplication) -> Iterator[MainWindow]:
     apply_theme(qapp, Theme.LIGHT)  # as the application does before the window opens
-    yield open_main_window(greedy_tokens=8, active=True)
+    window = open_main_window(greedy_tokens=8, active=True)
+    window.docks.show_first_panels()  # the offscreen screen (800 px) is too small for them at the start
+    window.docks.arrange()
+    qapp.processEvents()  # the docks' tab bars come with the layout
+    yield window
     qapp.setStyleSheet("")
 
 
