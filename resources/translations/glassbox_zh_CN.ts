@@ -3256,6 +3256,10 @@ free: {free}</source>
 <context>
     <name>Docks</name>
     <message>
+        <source>Panels</source>
+        <translation>面板</translation>
+    </message>
+    <message>
         <source>Reset layout</source>
         <translation>重置布局</translation>
     </message>
