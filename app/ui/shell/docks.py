@@ -62,9 +62,12 @@ class Docks:
         return dock
 
     def _tidy_tab_bars(self) -> None:
-        """The tab bars Qt makes for tabbed docks (they appear as docks are shown): named for screen readers, and
-        out of the Tab key's way, as a click or Alt+digit (View) brings a panel to the front."""
+        """The tab bars Qt makes for tabbed docks (they appear as docks are shown): whole panel names, scrolled
+        rather than cut short; named for screen readers; out of the Tab key's way, as a click or Alt+digit (View)
+        brings a panel to the front."""
         for tabs in self.window.findChildren(QTabBar):
+            tabs.setElideMode(Qt.TextElideMode.ElideNone)
+            tabs.setUsesScrollButtons(True)
             tabs.setAccessibleName(QCoreApplication.translate("Docks", "Panels"))
             tabs.setFocusPolicy(Qt.FocusPolicy.NoFocus)
 
@@ -149,9 +152,7 @@ class Docks:
         """A chat that gets most of the width, a narrow chat list, one tabbed column of panels."""
         window = self.window
         window.setTabPosition(RIGHT, QTabWidget.TabPosition.North)
-        for tabs in window.findChildren(QTabBar):  # whole panel names, scrolled rather than cut short
-            tabs.setElideMode(Qt.TextElideMode.ElideNone)
-            tabs.setUsesScrollButtons(True)
+        self._tidy_tab_bars()
         left, right = self._docks_in(LEFT), self._docks_in(RIGHT)
         if left and right:  # on a small screen the conversation keeps most of the width
             width = window.width()
