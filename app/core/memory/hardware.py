@@ -59,6 +59,10 @@ class GpuSnapshot:
         return max(0, self.used - (self.this_process or 0))
 
     @property
+    def used_percent(self) -> float:
+        return self.used / self.total * 100 if self.total else 0.0
+
+    @property
     def available_to_app(self) -> int:
         """What a (re)load of this app could use: free now plus what this app holds."""
         return self.free + (self.this_process or 0)

@@ -36,8 +36,9 @@ from pathlib import Path
 from typing import Any
 
 from app.core.inference.sampling import setting
+from app.core.memory.hardware import GpuSnapshot
 from app.core.monitor.clock import SessionClock
-from app.core.monitor.samples import GpuSample, ResourceSample
+from app.core.monitor.samples import ResourceSample
 from app.core.monitor.speed_history import SpeedHistory, counts, run_key
 from app.core.support.formatting import MIB, format_bytes
 from app.core.support.user_text import N_
@@ -293,9 +294,9 @@ class AlertMonitor:
 
     # ---- the alerts one by one -------------------------------------------------------------
 
-    def _vram(self, gpu: GpuSample) -> AlertChange | None:
+    def _vram(self, gpu: GpuSnapshot) -> AlertChange | None:
         limit = self.thresholds.vram_percent
-        percent = gpu.vram_percent
+        percent = gpu.used_percent
         return self._episode(
             AlertKind.VRAM_HIGH,
             f"GPU {gpu.index}",
@@ -303,17 +304,17 @@ class AlertMonitor:
             clear_now=percent < limit - VRAM_HYSTERESIS,
             build=lambda: Alert(
                 AlertKind.VRAM_HIGH,
-                f"GPU {gpu.index} ({gpu.name}) VRAM is {percent:.0f} % full: {format_bytes(gpu.vram_used)} "
-                f"of {format_bytes(gpu.vram_total)}, {_app_share(gpu.vram_app)} other programs "
-                f"{format_bytes(gpu.vram_others)}. A load or a longer context may run out of GPU memory.",
+                f"GPU {gpu.index} ({gpu.name}) VRAM is {percent:.0f} % full: {format_bytes(gpu.used)} "
+                f"of {format_bytes(gpu.total)}, {_app_share(gpu.this_process)} other programs "
+                f"{format_bytes(gpu.other_processes)}. A load or a longer context may run out of GPU memory.",
                 {
                     "gpu": gpu.index,
                     "name": gpu.name,
                     "percent": percent,
-                    "used": gpu.vram_used,
-                    "total": gpu.vram_total,
-                    "app": gpu.vram_app,
-                    "others": gpu.vram_others,
+                    "used": gpu.used,
+                    "total": gpu.total,
+                    "app": gpu.this_process,
+                    "others": gpu.other_processes,
                 },
             ),
         )

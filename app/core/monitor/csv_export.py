@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from app.core.monitor.samples import GpuSample, ResourceSample
+from app.core.memory.hardware import GpuSnapshot
+from app.core.monitor.samples import ResourceSample
 from app.core.monitor.timeline import ReplySpan, SessionTimeline
 from app.core.support.atomic import atomic_write
 from app.core.support.formatting import fill
@@ -106,16 +107,16 @@ def export_csv(timeline: SessionTimeline, path: Path) -> int:
     return len(samples)
 
 
-def _gpu_cells(gpu: GpuSample | None) -> list[str]:
+def _gpu_cells(gpu: GpuSnapshot | None) -> list[str]:
     if gpu is None:
         return [""] * len(GPU_COLUMNS)
     return [
         gpu.name,
         _cell(gpu.utilization_percent),
-        _cell(gpu.vram_total),
-        _cell(gpu.vram_used),
-        _cell(gpu.vram_app),
-        _cell(gpu.vram_others if gpu.vram_app is not None else None),
+        _cell(gpu.total),
+        _cell(gpu.used),
+        _cell(gpu.this_process),
+        _cell(gpu.other_processes if gpu.this_process is not None else None),
         _cell(gpu.temperature_c),
         _cell(gpu.power_w),
         _cell(gpu.energy_j),

@@ -168,12 +168,12 @@ def _gpu_metrics(sample: ResourceSample) -> Iterator[Metric]:
     )
     for gpu in sample.gpus:
         key = [str(gpu.index), gpu.name]
-        total.add_metric(key, gpu.vram_total)
-        if gpu.vram_app is not None:
-            used.add_metric([*key, "app"], gpu.vram_app)
-            used.add_metric([*key, "others"], gpu.vram_others)
+        total.add_metric(key, gpu.total)
+        if gpu.this_process is not None:
+            used.add_metric([*key, "app"], gpu.this_process)
+            used.add_metric([*key, "others"], gpu.other_processes)
         else:
-            used.add_metric([*key, "all"], gpu.vram_used)
+            used.add_metric([*key, "all"], gpu.used)
         if gpu.utilization_percent is not None:
             utilization.add_metric(key, gpu.utilization_percent)
         if gpu.temperature_c is not None:

@@ -23,7 +23,7 @@ import psutil
 from app.core.memory.hardware import HardwareMonitor, HardwareSnapshot, RamSnapshot
 from app.core.memory.process_tree import ProcessTree
 from app.core.monitor.clock import SessionClock
-from app.core.monitor.samples import GpuSample, ResourceSample
+from app.core.monitor.samples import ResourceSample
 
 log = logging.getLogger(__name__)
 
@@ -78,20 +78,6 @@ class ResourceSampler:
             window_pid=pids[0],
             child_pids=pids[1:],
             hardware=hardware,
-            gpus=tuple(
-                GpuSample(
-                    index=gpu.index,
-                    name=gpu.name,
-                    vram_total=gpu.total,
-                    vram_used=gpu.used,
-                    vram_app=gpu.this_process,
-                    utilization_percent=gpu.utilization_percent,
-                    temperature_c=gpu.temperature_c,
-                    power_w=gpu.power_w,
-                    energy_j=gpu.energy_j,
-                )
-                for gpu in reading.gpus
-            ),
         )
 
     def close(self) -> None:

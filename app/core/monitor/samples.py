@@ -2,37 +2,15 @@
 
 Every reading the OS or the driver may not give is `None` ("not measured"), never 0: a GPU
 without a power sensor has no power, not zero watts. One sample serves every view of the
-hardware: the Monitor's plots and alerts read its fields, the GPU offload panel its
-`hardware` snapshot, made from the same reading.
+hardware: the Monitor's plots and alerts and the GPU offload panel read the same `hardware`
+snapshot (its GPUs are `GpuSnapshot`s, the one record of a GPU reading).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.core.memory.hardware import GpuState, HardwareSnapshot
-
-
-@dataclass(frozen=True)
-class GpuSample:
-    index: int
-    name: str
-    vram_total: int
-    vram_used: int
-    vram_app: int | None  # the window's process and the engine process; None: NVML does not list processes
-    utilization_percent: int | None = None
-    temperature_c: int | None = None
-    power_w: float | None = None
-    energy_j: float | None = None  # NVML's total-energy counter; None on GPUs without one
-
-    @property
-    def vram_others(self) -> int:
-        """Used VRAM that is not this app's (other programs, the display, the driver)."""
-        return max(0, self.vram_used - (self.vram_app or 0))
-
-    @property
-    def vram_percent(self) -> float:
-        return self.vram_used / self.vram_total * 100 if self.vram_total else 0.0
+from app.core.memory.hardware import GpuSnapshot, GpuState, HardwareSnapshot
 
 
 @dataclass(frozen=True)
@@ -48,7 +26,10 @@ class ResourceSample:
     window_pid: int
     child_pids: tuple[int, ...]  # the processes counted besides the window's: the engine (and its helpers)
     hardware: HardwareSnapshot  # the same reading as the GPU offload panel shows it (free VRAM, driver, offload)
-    gpus: tuple[GpuSample, ...] = ()
+
+    @property
+    def gpus(self) -> tuple[GpuSnapshot, ...]:
+        return self.hardware.gpus
 
     @property
     def gpu_state(self) -> GpuState:
@@ -68,6 +49,4 @@ class ResourceSample:
     @property
     def vram_app(self) -> int | None:
         """VRAM this app holds on all GPUs; None when a GPU does not list processes."""
-        if not self.gpus or any(gpu.vram_app is None for gpu in self.gpus):
-            return None
-        return sum(gpu.vram_app or 0 for gpu in self.gpus)
+        return self.hardware.vram_used_by_app

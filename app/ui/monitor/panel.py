@@ -31,9 +31,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.memory.hardware import GpuSnapshot
 from app.core.monitor.alerts import AlertChange, AlertMonitor, ModelRun
 from app.core.monitor.idle import IdleUnloadPolicy
-from app.core.monitor.samples import GpuSample, ResourceSample
+from app.core.monitor.samples import ResourceSample
 from app.core.monitor.speed_history import SpeedHistory
 from app.core.monitor.timeline import ReplyOutcome, ReplySpan, SessionTimeline
 from app.core.settings import MonitorSettings
@@ -58,9 +59,9 @@ MIN_SESSION_WINDOW_S = 60.0
 class GpuPlots:
     """The three plots of one GPU."""
 
-    def __init__(self, panel: MonitorPanel, gpu: GpuSample) -> None:
+    def __init__(self, panel: MonitorPanel, gpu: GpuSnapshot) -> None:
         self.vram = TimelinePlot(
-            fill(panel.tr("GPU {index} memory"), index=gpu.index), "GiB", panel, fixed_top=gpu.vram_total / GIB
+            fill(panel.tr("GPU {index} memory"), index=gpu.index), "GiB", panel, fixed_top=gpu.total / GIB
         )
         self.load = TimelinePlot(
             fill(panel.tr("GPU {index} use and temperature"), index=gpu.index), "% · °C", panel, fixed_top=100
@@ -331,7 +332,7 @@ class MonitorPanel(QWidget):
         for index, plots in enumerate(self.gpu_plots):
             plots.vram.set_data(
                 [
-                    Series(self.tr("Glassbox"), _gpu_points(samples, index, lambda g: _gib(g.vram_app))),
+                    Series(self.tr("Glassbox"), _gpu_points(samples, index, lambda g: _gib(g.this_process))),
                     Series(self.tr("Other programs"), _gpu_points(samples, index, _others_gib)),
                 ],
                 spans,
@@ -414,15 +415,15 @@ class MonitorPanel(QWidget):
             parts.append(core_text.word(sample.gpu_reason))
         return "\n".join(parts)
 
-    def _describe_gpu(self, gpu: GpuSample) -> str:
+    def _describe_gpu(self, gpu: GpuSnapshot) -> str:
         text = fill(
             self.tr("GPU {index}: {used} of {total} VRAM"),
             index=gpu.index,
-            used=format_bytes(gpu.vram_used),
-            total=format_bytes(gpu.vram_total),
+            used=format_bytes(gpu.used),
+            total=format_bytes(gpu.total),
         )
-        if gpu.vram_app is not None:
-            text += fill(self.tr(" (Glassbox {app})"), app=format_bytes(gpu.vram_app))
+        if gpu.this_process is not None:
+            text += fill(self.tr(" (Glassbox {app})"), app=format_bytes(gpu.this_process))
         extras = []
         if gpu.utilization_percent is not None:
             extras.append(fill(self.tr("{percent} % use"), percent=gpu.utilization_percent))
@@ -467,8 +468,8 @@ def _gib(value: int | None) -> float | None:
     return None if value is None else value / GIB
 
 
-def _others_gib(gpu: GpuSample) -> float | None:
-    return gpu.vram_others / GIB if gpu.vram_app is not None else None
+def _others_gib(gpu: GpuSnapshot) -> float | None:
+    return gpu.other_processes / GIB if gpu.this_process is not None else None
 
 
 def _points(
@@ -479,7 +480,7 @@ def _points(
 
 
 def _gpu_points(
-    samples: Sequence[ResourceSample], index: int, read: Callable[[GpuSample], float | int | None]
+    samples: Sequence[ResourceSample], index: int, read: Callable[[GpuSnapshot], float | int | None]
 ) -> list[tuple[float, float]]:
     points = []
     for sample in samples:

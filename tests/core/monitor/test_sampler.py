@@ -64,8 +64,8 @@ def test_vram_held_by_the_engine_is_the_apps_and_sensors_come_along() -> None:
 
     assert sample.gpu_state is GpuState.AVAILABLE
     (gpu,) = sample.gpus
-    assert (gpu.vram_app, gpu.vram_others, gpu.vram_used) == (3 * GIB, 1 * GIB, 4 * GIB)
-    assert gpu.vram_percent == pytest.approx(50.0)
+    assert (gpu.this_process, gpu.other_processes, gpu.used) == (3 * GIB, 1 * GIB, 4 * GIB)
+    assert gpu.used_percent == pytest.approx(50.0)
     assert (gpu.temperature_c, gpu.power_w, gpu.energy_j) == (66, 150.0, 5.0)
     assert sample.vram_app == 3 * GIB
 
