@@ -43,8 +43,18 @@ class ToolCallSteps(QObject):
         step.set_asking(True)
 
     def _called(self, record: CallRecord) -> None:
-        call = record.call
-        saved = SavedCall(record.server, call.name, call.arguments, record.result, record.is_error, record.seconds)
+        call, result = record.call, record.tool_result
+        saved = SavedCall(
+            record.server,
+            call.name,
+            call.arguments,
+            record.result,
+            record.is_error,
+            record.seconds,
+            tokens=record.tokens,
+            size_bytes=result.size_bytes if result is not None else 0,
+            cap_bytes=result.cap_bytes if result is not None else 0,
+        )
         self._calls.append(saved)
         step = self.steps.pop(call.id, None) or self._step(CallRequest(record.server, call), keep=False)
         if step is not None:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
+from app.core.types.tools import ToolSpec
 from app.ui.threads import WorkerThread
 
 if TYPE_CHECKING:
+    from app.core.tools.connection import ToolInfo
     from app.core.tools.manager import McpManager
     from app.ui.tools.page import McpServersPage
     from app.ui.tools.worker import McpThread
@@ -25,6 +28,23 @@ class McpServersOpener(QObject):
     def manager(self) -> McpManager:
         """The servers' manager (the page's and the chats' tool calls'), its worker started when first asked for."""
         return self._thread().worker.manager
+
+    def running_tools(self, servers: Sequence[str]) -> tuple[ToolSpec, ...]:
+        """The tools of those of `servers` that run now, as a chat with them on offers them; none is started
+        (a chat's first tool turn starts them, or the page does)."""
+        if self.mcp is None:
+            return ()
+        from app.core.tools.errors import McpError
+        from app.core.turn.tool_rounds import offered_tools
+
+        manager = self.mcp.worker.manager
+        infos: list[ToolInfo] = []
+        for name in servers:
+            try:
+                infos.extend(manager.status(name).tools)
+            except McpError:  # not in mcp.json (any more)
+                continue
+        return tuple(tool.spec for tool in offered_tools(infos))
 
     def open_page(self) -> None:
         from app.ui.tools.page import McpServersPage

@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from app.ui.tools.opener import McpServersOpener
+from tests.core.tools.conftest import python_server
 from tests.fakes.memory_keyring import MemoryKeyring
 
 
@@ -24,3 +25,23 @@ def test_the_page_and_its_worker_start_on_first_use_and_stop_with_the_window(
     [thread] = opener.threads()
     opener.request_stop()
     assert thread.wait(30_000)
+
+
+def test_the_tools_a_chat_offers_are_known_only_from_servers_that_run_and_none_is_started_to_know_them(
+    qtbot: QtBot, memory_keyring: MemoryKeyring
+) -> None:
+    window = QWidget()
+    qtbot.addWidget(window)
+    opener = McpServersOpener(window)
+    assert opener.running_tools(["time"]) == ()
+    assert opener.threads() == []  # asking started nothing
+
+    manager = opener.manager()
+    manager.configure([python_server("time", "mcp-server-time", "--local-timezone", "UTC")])
+    assert opener.running_tools(["time", "gone"]) == ()  # configured, not started; "gone" is not configured
+    manager.start("time")
+    names = [tool.name for tool in opener.running_tools(["time", "gone"])]
+    assert names == ["get_current_time", "convert_time"]
+    assert '"timezone"' in opener.running_tools(["time"])[0].parameters_json
+    opener.request_stop()
+    assert opener.threads()[0].wait(30_000)
