@@ -7,6 +7,9 @@ tokens, as counted on the worker's thread, and in characters) and the cap on wha
 result (said on the line when the result was cut, in its tooltip always), or that it is an error and
 why; a click or Space on that line opens the whole text.
 
+Images in the result show as thumbnails under the result's line (app/ui/chat/tool_images.py: decoded
+as raster images by Qt, nothing else, size capped), also when the chat is opened again.
+
 A call is kept with its reply (`SavedCall`, in the reply's stats under `STATS_KEY`), so a reopened
 chat shows its steps as they ran. This module does not import the MCP SDK: the chat can show saved
 calls without starting anything.
@@ -32,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.support.formatting import fill, format_bytes
+from app.ui.chat.tool_images import MAX_IMAGES, ImageStrip
 from app.ui.widgets.theme import Colours, Tone, keep_styled, set_tone
 
 ARGUMENTS_MAX_HEIGHT = 120
@@ -53,6 +57,7 @@ class SavedCall:
     tokens: int = 0  # the result's tokens with the model that read it (0: not counted)
     size_bytes: int = 0  # the whole result as the server sent it
     cap_bytes: int = 0  # what Glassbox keeps of a result (0: not known)
+    images: tuple[str, ...] = ()  # thumbnails of the result's images, PNG in base64 (tool_images.py)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -79,7 +84,15 @@ class SavedCall:
             tokens=_count(data.get("tokens")),
             size_bytes=_count(data.get("size_bytes")),
             cap_bytes=_count(data.get("cap_bytes")),
+            images=_thumbnails(data.get("images")),
         )
+
+
+def _thumbnails(value: object) -> tuple[str, ...]:
+    """Saved thumbnails (none for what is not a list of texts; each is checked when shown)."""
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(item for item in value if isinstance(item, str))[:MAX_IMAGES]
 
 
 def _count(value: object) -> int:
@@ -154,6 +167,7 @@ class ToolCallStep(QFrame):
         column.addLayout(row)
         self.result_toggle: QToolButton | None = None
         self.result: QPlainTextEdit | None = None
+        self.images: ImageStrip | None = None
         self.set_asking(False)
 
     @property
@@ -197,6 +211,10 @@ class ToolCallStep(QFrame):
             self._column.addWidget(toggle)
             self._column.addWidget(self.result)
         assert self.result is not None
+        if self.images is None and record.images:
+            self.images = ImageStrip(record.images, self)
+            self._column.insertWidget(self._column.indexOf(self.result), self.images)
+            self.images.show()  # shown with the result's line, not folded with its text
         self.result.setPlainText(record.result)
         self.result_toggle.setText(self.result_summary(record))
         self.result_toggle.setAccessibleName(self.result_toggle.text())

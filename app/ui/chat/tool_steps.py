@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject
 
 from app.core.turn.tool_rounds import Approval, CallRecord, CallRequest
 from app.ui.chat.tool_call_step import SavedCall, ToolCallStep
+from app.ui.chat.tool_images import png_thumbnails
 from app.ui.chat.view import ChatView
 from app.ui.turn.controller import TurnController
 from app.ui.turn.tool_rounds import ToolCallEvents
@@ -54,6 +55,7 @@ class ToolCallSteps(QObject):
             tokens=record.tokens,
             size_bytes=result.size_bytes if result is not None else 0,
             cap_bytes=result.cap_bytes if result is not None else 0,
+            images=png_thumbnails(result.images()) if result is not None else (),
         )
         self._calls.append(saved)
         step = self.steps.pop(call.id, None) or self._step(CallRequest(record.server, call), keep=False)
