@@ -160,7 +160,7 @@ class ChatReplies(QObject):
 
         assert self.mcp_manager is not None
         if self.tool_steps is None:
-            self.tool_steps = ToolCallSteps(self.chat_view, self.turns, self)
+            self.tool_steps = ToolCallSteps(self.chat_view, self.turns, self.session.store, self)
         return WindowToolRounds(self.worker, self.mcp_manager(), servers, params, self.tool_steps.events)
 
     def stop(self) -> None:

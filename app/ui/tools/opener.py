@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
 from app.core.types.tools import ToolSpec
+from app.ui.settings.store import SettingsStore
 from app.ui.threads import WorkerThread
 
 if TYPE_CHECKING:
@@ -19,9 +20,10 @@ if TYPE_CHECKING:
 
 
 class McpServersOpener(QObject):
-    def __init__(self, parent: QWidget) -> None:
+    def __init__(self, parent: QWidget, store: SettingsStore | None = None) -> None:
         super().__init__(parent)
         self._window = parent
+        self._store = store  # the page lists the tools always allowed from it
         self.mcp: McpThread | None = None
         self.page: McpServersPage | None = None
 
@@ -50,7 +52,7 @@ class McpServersOpener(QObject):
         from app.ui.tools.page import McpServersPage
 
         if self.page is None:
-            self.page = McpServersPage(self._thread(), parent=self._window)
+            self.page = McpServersPage(self._thread(), parent=self._window, store=self._store)
         self.page.show()
         self.page.raise_()
         self.page.activateWindow()

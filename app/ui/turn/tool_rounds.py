@@ -1,7 +1,8 @@
 """The window's tool rounds: app/core/turn's `ToolRoundsStep` on the LLM worker's thread, asking the user on the GUI's.
 
-`ToolCallEvents` lives as long as the window's chats: it keeps which tools the user allowed always
-(for the session) and carries each call across the threads. A call to approve leaves the worker's
+`ToolCallEvents` lives as long as the window's chats: its permissions hold which tools the user allowed
+always (the settings store's list, app/ui/chat/tool_steps.py keeps them in step) and it carries each call
+across the threads. A call to approve leaves the worker's
 thread as `asked`; the worker waits for `answer` (from the GUI thread), and a Stop ends the wait
 as a denial, so nothing runs. Each call the turn ran (or did not) comes back as `called`.
 
@@ -54,7 +55,7 @@ class ToolCallEvents(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.permissions = ToolPermissions(ask=self._ask)  # "always" holds for this session
+        self.permissions = ToolPermissions(ask=self._ask)  # "always": the settings store's, set by its owner
         self._answers: queue.SimpleQueue[Approval | None] = queue.SimpleQueue()
         self._stop = StopFlag()  # the running turn's (set by `watch` before its first call)
 

@@ -37,7 +37,9 @@ from app.core.types.stats import ReplyStats, StopReason
 from app.core.types.tools import ToolSpec
 from app.ui.chat.tool_call_step import ALWAYS, DENY, ONCE, SavedCall, ToolCallStep, saved_calls
 from app.ui.llm.worker import LlmThread, LlmWorker, ReplyRequest
+from app.ui.settings.store import SettingsStore
 from app.ui.shell.main_window import MainWindow
+from app.ui.tools.always_allowed import AlwaysAllowedTools
 from tests.helpers.windows import WindowOpener
 from tests.ui.turn.scripted_worker import ScriptedWorker
 
@@ -212,6 +214,32 @@ def test_always_allow_runs_the_tool_unasked_for_the_rest_of_the_session(
     assert len(clock.calls) == 2
     last = steps(window)[-1]
     assert not last.asking and last.result_toggle is not None
+
+
+def test_always_allow_is_kept_in_the_settings_file_and_taken_back_on_the_mcp_page(
+    window: MainWindow, qtbot: QtBot, clock: ClockServer
+) -> None:
+    with qtbot.waitSignal(window.replyFinished, timeout=END_MS):
+        window.send("What time is it?")
+        asked_step(window, qtbot).buttons[ALWAYS].click()
+    store = window.settings_store
+    assert store.settings.tools_always_allowed == (("clock", "now"),)
+    path = app_paths().settings_file
+    qtbot.waitUntil(lambda: path.exists() and "tools_always_allowed" in path.read_text(encoding="utf-8"))
+    restarted = SettingsStore.from_file(path)
+    assert restarted.settings.tools_always_allowed == (("clock", "now"),)  # it holds after a restart
+
+    page_list = AlwaysAllowedTools(store)
+    qtbot.addWidget(page_list)
+    assert page_list.list.item(0).text() == "now on clock"
+    page_list.list.setCurrentRow(0)
+    page_list.ask_button.click()
+    assert store.settings.tools_always_allowed == ()
+    assert not page_list.ask_button.isEnabled()
+    with qtbot.waitSignal(window.replyFinished, timeout=END_MS):
+        window.send("And now?")
+        asked_step(window, qtbot).buttons[ONCE].click()  # asked again
+    assert len(clock.calls) == 2
 
 
 def test_stop_while_a_call_waits_for_an_answer_runs_nothing(
