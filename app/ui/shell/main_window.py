@@ -16,7 +16,6 @@ from app.core.paths import app_paths
 from app.core.state import AppState
 from app.core.support.formatting import fill
 from app.core.types.replies import ReplyDone
-from app.core.types.tools import ToolSpec
 from app.ui import message
 from app.ui.chat.conversations import Conversations
 from app.ui.chat.session import ChatSession
@@ -138,7 +137,7 @@ class MainWindow(QMainWindow):
         self.servers_action.triggered.connect(self.server_models.open_dialog)
         self.mcp_servers = McpServersOpener(self, store)
         self.chats.replies.mcp_manager = self.mcp_servers.manager
-        self.chats.offered_tools = self.glass.offered_tools = self._offered_tools
+        self.chats.offered_tools = self.glass.offered_tools = self.mcp_servers.chat_tools
         self.mcp_action.triggered.connect(self.mcp_servers.open_page)
         self.models = ModelChoice(
             self.model_picker, self.loader, self.server_models, self.state, self.status_label, self
@@ -253,10 +252,6 @@ class MainWindow(QMainWindow):
         ):
             plan.add(part)
         return plan
-
-    def _offered_tools(self) -> tuple[ToolSpec, ...]:
-        """The tools the chat on show offers, as far as known without starting a server: its running servers'."""
-        return self.mcp_servers.running_tools(self.settings_store.chat.tool_servers)
 
     def _show_library(self, models: list[object]) -> None:
         self.chat_area.show_library(models)

@@ -31,6 +31,10 @@ class McpServersOpener(QObject):
         """The servers' manager (the page's and the chats' tool calls'), its worker started when first asked for."""
         return self._thread().worker.manager
 
+    def chat_tools(self) -> tuple[ToolSpec, ...]:
+        """The tools the chat on show offers, as far as known without starting a server: its running servers'."""
+        return self.running_tools(self._store.chat.tool_servers) if self._store is not None else ()
+
     def running_tools(self, servers: Sequence[str]) -> tuple[ToolSpec, ...]:
         """The tools of those of `servers` that run now, as a chat with them on offers them; none is started
         (a chat's first tool turn starts them, or the page does)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
@@ -33,8 +35,10 @@ def test_the_tools_a_chat_offers_are_known_only_from_servers_that_run_and_none_i
 ) -> None:
     window = QWidget()
     qtbot.addWidget(window)
-    opener = McpServersOpener(window)
-    assert opener.running_tools(["time"]) == ()
+    store = SettingsStore()
+    store.edit_chat(replace(store.chat, tool_servers=("time",)))
+    opener = McpServersOpener(window, store)
+    assert opener.running_tools(["time"]) == opener.chat_tools() == ()
     assert opener.threads() == []  # asking started nothing
 
     manager = opener.manager()
@@ -44,6 +48,7 @@ def test_the_tools_a_chat_offers_are_known_only_from_servers_that_run_and_none_i
     names = [tool.name for tool in opener.running_tools(["time", "gone"])]
     assert names == ["get_current_time", "convert_time"]
     assert '"timezone"' in opener.running_tools(["time"])[0].parameters_json
+    assert [tool.name for tool in opener.chat_tools()] == names  # the chat on show has the time server on
     opener.request_stop()
     assert opener.threads()[0].wait(30_000)
 
