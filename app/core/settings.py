@@ -409,6 +409,9 @@ class Settings:
     monitor: MonitorSettings = field(default_factory=MonitorSettings)
     # Per-model load settings: model key (its file's name) -> the model fields it sets otherwise than `model`
     model_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # The tools the user said "Always allow this tool" to, as (MCP server, tool) pairs: they run unasked, in every
+    # chat, until the user takes that back on the MCP servers page.
+    tools_always_allowed: tuple[tuple[str, str], ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)  # sections a newer Glassbox wrote; kept as they are
 
     def to_dict(self) -> dict[str, Any]:
@@ -423,7 +426,19 @@ class Settings:
             "appearance": self.appearance.to_dict(),
             "monitor": asdict(self.monitor),
             "model_overrides": {key: dict(values) for key, values in self.model_overrides.items()},
+            "tools_always_allowed": [{"server": s, "tool": t} for s, t in self.tools_always_allowed],
         }
+
+    def with_tool_always_allowed(self, server: str, tool: str) -> Settings:
+        """The tool `tool` of the MCP server `server` runs unasked from now on."""
+        if (server, tool) in self.tools_always_allowed:
+            return self
+        return replace(self, tools_always_allowed=(*self.tools_always_allowed, (server, tool)))
+
+    def without_tool_always_allowed(self, server: str, tool: str) -> Settings:
+        """The tool is asked about again before each call."""
+        kept = tuple(pair for pair in self.tools_always_allowed if pair != (server, tool))
+        return replace(self, tools_always_allowed=kept)
 
     def server(self, name: str) -> SavedServer | None:
         return next((server for server in self.servers if server.name.casefold() == name.casefold()), None)
@@ -746,7 +761,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         notices.extend(fill(N_("Preset “{name}”: {problem}"), name=name, problem=problem) for problem in problems)
         presets[str(name)] = params
     known = {"schema_version", "sampling", "model", "model_overrides", "chat", "presets", "servers"}
-    known |= {"appearance", "monitor"}
+    known |= {"appearance", "monitor", "tools_always_allowed"}
     model = _read_model(data.get("model"), notices)
     return Settings(
         sampling=sampling,
@@ -757,6 +772,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         servers=_read_servers(data.get("servers"), notices),
         appearance=_read_appearance(data.get("appearance"), notices),
         monitor=_read_monitor(data.get("monitor"), notices),
+        tools_always_allowed=_read_tools_always_allowed(data.get("tools_always_allowed")),
         extra={k: v for k, v in data.items() if k not in known},
     )
 
@@ -821,6 +837,16 @@ def _read_model_overrides(data: Any, model: ModelSettings, notices: list[str]) -
         if good:
             overrides[str(key)] = good
     return overrides
+
+
+def _read_tools_always_allowed(data: Any) -> tuple[tuple[str, str], ...]:
+    """The (server, tool) pairs always allowed; an entry of another shape is not one (the tool is asked about)."""
+    pairs: dict[tuple[str, str], None] = {}
+    for entry in data if isinstance(data, list) else ():
+        server, tool = (entry.get(key) if isinstance(entry, Mapping) else None for key in ("server", "tool"))
+        if isinstance(server, str) and isinstance(tool, str) and server and tool:
+            pairs[(server, tool)] = None
+    return tuple(pairs)
 
 
 def _read_monitor(data: Any, notices: list[str]) -> MonitorSettings:

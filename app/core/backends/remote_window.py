@@ -8,6 +8,7 @@ mark an estimate as one.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -21,6 +22,7 @@ from app.core.chat.context_window import (
     reply_reserve,
 )
 from app.core.types.messages import ChatMessage
+from app.core.types.tools import ToolSpec
 
 MESSAGE_OVERHEAD = 4  # role markers and separators a chat template adds around each message
 REPLY_PRIMER = 3  # the assistant header that opens the reply
@@ -30,13 +32,15 @@ TEMPLATE_NOTICE = "Counted with the server's tokenizer; its chat template adds a
 
 
 class RemotePromptCounter:
-    """A TokenCounter for the context window: one count of all the messages' text per call."""
+    """A TokenCounter for the context window: one count of all the messages' text per call (the tools
+    offered counted as the JSON they are sent as; the server's template wraps them in a few more)."""
 
     def __init__(self, backend: RemoteBackend) -> None:
         self._backend = backend
 
-    def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
-        text = "\n".join(message.content for message in messages)
+    def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int:
+        definitions = [json.dumps(tool.as_openai(), ensure_ascii=False) for tool in tools]
+        text = "\n".join([*(message.content for message in messages), *definitions])
         counted = self._backend.count_tokens(text).tokens if text else 0
         return counted + REPLY_PRIMER + MESSAGE_OVERHEAD * len(messages)
 
@@ -52,7 +56,9 @@ class RemotePlanner:
     def plan(self, request: PlanRequest) -> PlanResult:
         reserve = reply_reserve(request.reserve, self.n_ctx)
         try:
-            plan = self._window.plan(request.system_prompt, request.messages, self.n_ctx, reserve, request.policy)
+            plan = self._window.plan(
+                request.system_prompt, request.messages, self.n_ctx, reserve, request.policy, tools=request.tools
+            )
         except WindowError as error:
             return refused(request, error)
         counted = TEMPLATE_NOTICE if self._exact else ESTIMATE_NOTICE

@@ -42,6 +42,7 @@ from app.core.inference.sampling import SamplingParams
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_, text_of
 from app.core.types.messages import ChatMessage
+from app.core.types.tools import ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -59,16 +60,17 @@ class WindowPolicy(str, Enum):
 
 
 class TokenCounter(Protocol):
-    """Counts the tokens of a rendered chat prompt (the Engine, or a fake in tests)."""
+    """Counts the tokens of a rendered chat prompt, with `tools` offered as the template offers them (the
+    Engine, or a fake in tests)."""
 
-    def count_tokens(self, messages: Sequence[ChatMessage]) -> int: ...
+    def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int: ...
 
 
 @runtime_checkable
 class PromptTokenizer(Protocol):
     """A counter that also gives the prompt's token ids (the Engine; a server's counter only counts)."""
 
-    def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]: ...
+    def prompt_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> list[int]: ...
 
 
 class WindowMessage(Protocol):
@@ -94,7 +96,7 @@ class WindowTurn:
     that does not come from the chat store."""
 
     id: Hashable
-    role: str
+    role: str  # "tool": a tool's result, read by the model in the turn that called it
     text: str
     reasoning: str = ""
     images: tuple[Path, ...] = ()  # prepared images the message shows (app/core/chat/images.py)
@@ -125,7 +127,7 @@ class WindowPlan:
     kept_ids: tuple[Hashable, ...]
     outside_ids: tuple[Hashable, ...]  # messages the model no longer sees, oldest first
     prompt_tokens: int  # the real count of the rendered prompt
-    frame_tokens: int  # system prompt plus what the template adds around the messages
+    frame_tokens: int  # system prompt plus what the template adds around the messages (the tools offered among it)
     n_ctx: int
     reserve: int  # kept free for the reply
     policy: WindowPolicy
@@ -138,6 +140,11 @@ class WindowPlan:
     reasoning_tokens: int = 0
     # About how many tokens of the kept replies' reasoning the template leaves out: the room dropping it saves.
     reasoning_left_out: int = 0
+    # Of the frame, what the definitions of the tools offered take (their names, descriptions and schemas as
+    # the template writes them): from the measured costs, like `estimated_tokens`.
+    tool_tokens: int = 0
+    # Of the conversation, what the tools' results take (the "tool" messages the model reads in a tool turn).
+    tool_result_tokens: int = 0
 
     @property
     def used_tokens(self) -> int:
@@ -188,6 +195,7 @@ class ContextWindow:
         policy: WindowPolicy = WindowPolicy.ROLLING,
         retrieved: str = "",
         with_ids: bool = False,
+        tools: Sequence[ToolSpec] = (),
     ) -> WindowPlan:
         """The messages to send so that the prompt plus `reserve` fits `n_ctx`.
 
@@ -204,7 +212,12 @@ class ContextWindow:
         `with_ids`: the plan keeps the token ids of its prompt, from the count that checked it, so the
         reply is generated from them and the conversation is tokenized once per turn (a counter that
         cannot give ids, a server's, leaves them empty).
+
+        `tools`: the tools offered to the model on this turn. Their definitions are part of the prompt the
+        template writes, so they count in the frame (`tool_tokens` says how much) and every count is made
+        with them.
         """
+        tools = tuple(tools)
         plain_newest = None
         if retrieved:
             if not messages or messages[-1].role != "user":
@@ -217,11 +230,14 @@ class ContextWindow:
                 ),
             ]
         head = [ChatMessage("system", system_prompt)] if system_prompt else []
-        frame = self._costs.frame(head)
+        tool_cost = self._costs.tools(head, tools)
+        frame = self._costs.frame(head) + tool_cost
         budget = n_ctx - reserve
-        _check_room(frame, n_ctx, reserve)
+        _check_room(frame, n_ctx, reserve, tool_cost)
         if not messages:
-            return WindowPlan(tuple(head), (), (), frame, frame, n_ctx, reserve, policy, estimated_tokens=frame)
+            return WindowPlan(
+                tuple(head), (), (), frame, frame, n_ctx, reserve, policy, estimated_tokens=frame, tool_tokens=tool_cost
+            )
 
         # A message's cost counts its reasoning where the template sends it (it costs nothing where dropped).
         thoughts = [self._costs.reasoning(head, m.text, m.reasoning) if m.reasoning else 0 for m in messages]
@@ -251,8 +267,8 @@ class ContextWindow:
             # An earlier reply's reasoning goes with it and the template decides whether it is sent.
             # A message's images go and stay with it: an old image leaves the window whole, with its message.
             prompt = (*head, *(ChatMessage(m.role, m.text, m.reasoning, images=_images(m)) for m in kept))
-            ids = self._prompt_ids(prompt) if with_ids else ()
-            real = len(ids) if ids else self._counter.count_tokens(prompt)
+            ids = self._prompt_ids(prompt, tools) if with_ids else ()
+            real = len(ids) if ids else self._counter.count_tokens(prompt, tools)
             if real <= budget:
                 plan = self._result(prompt, kept, messages, option, real, frame, n_ctx, reserve, policy)
                 added = (
@@ -261,6 +277,8 @@ class ContextWindow:
                     else blocks[-1] - self._costs.block(head, "user", plain_newest.text, _images(plain_newest))
                 )
                 reasoning = sum(thoughts[: option.pinned]) + sum(thoughts[option.start :])
+                kept_blocks = [*blocks[: option.pinned], *blocks[option.start :]]
+                results = sum(cost for m, cost in zip(kept, kept_blocks, strict=True) if m.role == "tool")
                 return replace(
                     plan,
                     estimated_tokens=estimate(option),
@@ -268,6 +286,8 @@ class ContextWindow:
                     prompt_ids=ids,
                     reasoning_tokens=reasoning,
                     reasoning_left_out=self._reasoning_left_out(head, kept),
+                    tool_tokens=tool_cost,
+                    tool_result_tokens=results,
                 )
         raise self._no_fit(policy, head, messages, blocks, base, total, n_ctx, reserve)
 
@@ -280,9 +300,9 @@ class ContextWindow:
         markers = self._costs.block(head, "assistant", "")
         return sum(max(self._costs.block(head, "assistant", text) - markers, 0) for text in dropped)
 
-    def _prompt_ids(self, prompt: Sequence[ChatMessage]) -> tuple[int, ...]:
+    def _prompt_ids(self, prompt: Sequence[ChatMessage], tools: tuple[ToolSpec, ...]) -> tuple[int, ...]:
         counter = self._counter
-        return tuple(counter.prompt_tokens(prompt)) if isinstance(counter, PromptTokenizer) else ()
+        return tuple(counter.prompt_tokens(prompt, tools)) if isinstance(counter, PromptTokenizer) else ()
 
     def _result(
         self,
@@ -360,7 +380,7 @@ def _images(message: WindowMessage) -> tuple[Path, ...]:
     return images
 
 
-def _check_room(frame: int, n_ctx: int, reserve: int) -> None:
+def _check_room(frame: int, n_ctx: int, reserve: int, tool_tokens: int = 0) -> None:
     if reserve >= n_ctx:
         raise WindowError(
             fill(
@@ -368,6 +388,21 @@ def _check_room(frame: int, n_ctx: int, reserve: int) -> None:
                     "Max tokens ({reserve}) is not smaller than the context length ({n_ctx}), so no "
                     "room is left for the conversation. Lower max tokens or raise the context length."
                 ),
+                reserve=reserve,
+                n_ctx=n_ctx,
+            )
+        )
+    if frame >= n_ctx - reserve and tool_tokens:
+        raise WindowError(
+            fill(
+                N_(
+                    "The system prompt and the definitions of the tools offered take {frame} tokens (the tools "
+                    "{tools} of them); with {reserve} tokens kept free for the reply a context of {n_ctx} tokens has "
+                    "no room for the conversation. Turn some tool servers off for this chat, lower max tokens, or "
+                    "raise the context length."
+                ),
+                frame=frame,
+                tools=tool_tokens,
                 reserve=reserve,
                 n_ctx=n_ctx,
             )
@@ -455,6 +490,22 @@ class _BlockCosts:
     def extra(self, head: list[ChatMessage]) -> int:
         return self._frame_and_extra(head)[1]
 
+    def tools(self, head: list[ChatMessage], tools: tuple[ToolSpec, ...]) -> int:
+        """What offering `tools` adds to a prompt (0 for none): measured with a user's message, since some
+        templates (Llama 3.x) write the tools into the first one rather than the system prompt."""
+        if not tools:
+            return 0
+        system = head[0].content if head else ""
+        key = ("\0tools", system, *(f"{t.name}\0{t.description}\0{t.parameters_json}" for t in tools))
+        cached = self._blocks.get(key)
+        if cached is not None:
+            self._blocks.move_to_end(key)
+            return cached
+        probe = [*head, _PROBE_USER]
+        cost = max(self._counter.count_tokens(probe, tools) - self._count_cached(probe), 0)
+        self._remember(key, cost)
+        return cost
+
     def _frame_and_extra(self, head: list[ChatMessage]) -> tuple[int, int]:
         key = tuple(m.content for m in head)
         if key not in self._frames:
@@ -523,6 +574,7 @@ class PlanRequest:
     with_ids: bool = False  # the plan keeps its prompt's token ids (a turn generates from them)
     # The reply's sampling: a thinking model's switch and effort change what the template writes. None: defaults.
     sampling: SamplingParams | None = None
+    tools: tuple[ToolSpec, ...] = ()  # the tools offered on the turn: their definitions take room too
 
 
 @dataclass(frozen=True)
@@ -578,6 +630,7 @@ class EnginePlanner:
                     request.policy,
                     request.retrieved,
                     request.with_ids,
+                    request.tools,
                 )
         except WindowError as error:
             return refused(request, error)

@@ -4,7 +4,8 @@ The prompt is the chat rendered through the model's template and tokenized by th
 tokenizer, exactly as the engine does before a reply (`Engine.prompt_tokens`). Each token
 is shown with its id, its text (special tokens such as `<|im_start|>` visible), where it
 starts and ends in the text, and which message it belongs to; messages the context window
-left out are listed too, marked as outside.
+left out are listed too, marked as outside. With tools offered, the tokens of their definitions (as the
+template writes them) are marked as such, and a tool's result is a message of the role "tool".
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from app.core.inference.projector import is_image_token
 from app.core.inference.prompt_images import SHOWN_MARKER
 from app.core.inference.sampling import SamplingParams
 from app.core.types.messages import ChatMessage
+from app.core.types.tools import ToolSpec
 
 PREVIEW_CHARS = 60
 
@@ -37,6 +39,7 @@ class PromptToken:
     piece: bytes = b""  # the token's own bytes (a byte-level BPE token may hold part of a character)
     joins_next: bool = False  # a character begins in this token and ends in a later one
     reasoning: bool = False  # part of a past reply's reasoning, where the chat template keeps it
+    tool: bool = False  # part of the definitions of the tools offered, as the template writes them
 
     @property
     def partial(self) -> bool:
@@ -81,6 +84,16 @@ class PromptInspection:
         return sum(1 for token in self.tokens if token.special)
 
     @property
+    def tool_count(self) -> int:
+        """Tokens of the tools' definitions."""
+        return sum(1 for token in self.tokens if token.tool)
+
+    @property
+    def tool_result_count(self) -> int:
+        """Tokens of the tools' results the prompt holds (its "tool" messages)."""
+        return sum(entry.tokens for entry in self.messages if entry.inside and entry.role == "tool")
+
+    @property
     def fits(self) -> bool:
         return self.count + self.reserve <= self.n_ctx
 
@@ -94,6 +107,7 @@ class InspectRequest:
     policy: WindowPolicy = WindowPolicy.ROLLING
     # The chat's sampling: a thinking model's switch and effort change what the template writes. None: defaults.
     sampling: SamplingParams | None = None
+    tools: tuple[ToolSpec, ...] = ()  # the tools the chat offers the model
 
 
 def inspect_prompt(
@@ -102,9 +116,10 @@ def inspect_prompt(
     left_out: Sequence[ChatMessage] = (),
     reserve: int = 0,
     notice: str = "",
+    tools: Sequence[ToolSpec] = (),
 ) -> PromptInspection:
-    """Inspect the prompt made of `messages`; `left_out` are listed as outside the window."""
-    ids = engine.prompt_tokens(messages)
+    """Inspect the prompt made of `messages` with `tools` offered; `left_out` are listed as outside the window."""
+    ids = engine.prompt_tokens(messages, tools)
     llama = engine.llama
     vocab = llama._model.vocab
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -123,6 +138,7 @@ def inspect_prompt(
     text = "".join(piece for _id, piece, _special, _raw, _joins in pieces) + tail
 
     spans, reasoning_spans = message_spans(text, messages)
+    offer = inserted_span(engine.render_prompt(messages), engine.render_prompt(messages, tools)) if tools else (0, 0)
     tokens: list[PromptToken] = []
     position = 0
     for token, piece, special, raw, joins in pieces:
@@ -130,7 +146,8 @@ def inspect_prompt(
         owner = None if special else _owner(position, end, spans)
         thought = None if special or owner is not None else _owner(position, end, reasoning_spans)
         owner = thought if thought is not None else owner
-        tokens.append(PromptToken(token, piece, position, end, special, owner, raw, joins, thought is not None))
+        tool = owner is None and _owner(position, end, [offer]) is not None
+        tokens.append(PromptToken(token, piece, position, end, special, owner, raw, joins, thought is not None, tool))
         position = end
     if tail and tokens:
         last = tokens[-1]
@@ -160,6 +177,7 @@ def inspect_conversation(
     policy: WindowPolicy = WindowPolicy.ROLLING,
     planner: EnginePlanner | None = None,
     sampling: SamplingParams | None = None,
+    tools: Sequence[ToolSpec] = (),
 ) -> PromptInspection:
     """Plan the context window for the next turn with the chat's own planner, then inspect that prompt.
 
@@ -169,23 +187,24 @@ def inspect_conversation(
     gets. A leading system message is the system prompt. When the turn cannot be sent (the
     latest message alone is too long, or the policy says stop), the whole conversation is
     inspected and the notice says why. `sampling` is the chat's: a thinking model's prompt is planned
-    and rendered with its thinking switch and reasoning effort, as the reply's is.
+    and rendered with its thinking switch and reasoning effort, as the reply's is. `tools` are the tools
+    the chat offers: planned and rendered with them, their definitions' tokens marked.
     """
     system = conversation[0].content if conversation and conversation[0].role == "system" else ""
     turns = tuple(
         WindowTurn(i, m.role, m.content, m.reasoning) for i, m in enumerate(conversation) if m.role != "system"
     )
-    request = PlanRequest("inspect", system, turns, reserve, policy, sampling=sampling)
+    request = PlanRequest("inspect", system, turns, reserve, policy, sampling=sampling, tools=tuple(tools))
     result = (planner or EnginePlanner(engine)).plan(request)
     with engine.thinking(sampling):
         if result.plan is None:
             # The planner's reserve, for the summary beside its message (which names it too).
             reserve = reply_reserve(reserve, engine.n_ctx)
-            return inspect_prompt(engine, conversation, reserve=reserve, notice=result.error)
+            return inspect_prompt(engine, conversation, reserve=reserve, notice=result.error, tools=tools)
         plan = result.plan
         outside_ids = cast("tuple[int, ...]", plan.outside_ids)  # the turns' ids are their indexes (above)
         left_out = [conversation[i] for i in sorted(set(outside_ids))]
-        return inspect_prompt(engine, plan.messages, left_out, plan.reserve, plan.notice)
+        return inspect_prompt(engine, plan.messages, left_out, plan.reserve, plan.notice, tools)
 
 
 def byte_label(piece: bytes) -> str:
@@ -234,6 +253,21 @@ def message_spans(text: str, messages: Sequence[ChatMessage]) -> tuple[list[tupl
         reasoning_spans.append(reasoning_span)
         cursor = max(cursor, span[1], reasoning_span[1])
     return spans, reasoning_spans
+
+
+def inserted_span(without: str, with_tools: str) -> tuple[int, int]:
+    """Where in `with_tools` the text stands that is not in `without` (the rendered prompt without and with
+    the tools offered): the tools' definitions, which templates write in one block (in the system
+    message, or in the first user message as Llama 3.x's do). (0, 0) when the two are the same."""
+    prefix = 0
+    limit = min(len(without), len(with_tools))
+    while prefix < limit and without[prefix] == with_tools[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and without[-1 - suffix] == with_tools[-1 - suffix]:
+        suffix += 1
+    end = len(with_tools) - suffix
+    return (prefix, end) if end > prefix else (0, 0)
 
 
 def _found(text: str, part: str, cursor: int) -> tuple[int, int]:

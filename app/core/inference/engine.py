@@ -422,8 +422,8 @@ class Engine:
         assert self._projector is not None  # _render refused images without one
         return self._prompt_tokenizer.tokenize(with_images(rendered, [self._projector.image(path) for path in images]))
 
-    def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
-        return len(self.prompt_tokens(messages))
+    def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int:
+        return len(self.prompt_tokens(messages, tools))
 
     def tokenize(self, text: str, special: bool = True) -> list[int]:
         return self.llama.tokenize(text.encode("utf-8"), add_bos=False, special=special)

@@ -5,7 +5,9 @@ Qwen3 and QwQ; `[THINK]…[/THINK]` for Magistral). The block is reasoning only 
 a reply: a marker later in the answer is the answer's own text. gpt-oss writes channels
 (harmony): `<|channel|>analysis<|message|>…<|end|>` is the reasoning, and the answer follows
 only after `<|start|>assistant<|channel|>final<|message|>`; what stands between the two (the
-next message's header) is neither, and a second analysis message is more reasoning. Some templates open the block
+next message's header) is neither, and a second analysis message is more reasoning. A header that addresses a
+function (`to=functions.NAME`, in the commentary channel or the role) begins a tool call: from that marker on,
+the text is the answer's, where the tool-call reader (tool_calls.py) finds it. Some templates open the block
 in the generation prompt themselves, so the reply starts inside it (`starts_inside`). A block
 still open when the reply ends (Stop, the length limit) is reasoning, not answer.
 
@@ -29,11 +31,14 @@ class ReasoningMarkers:
     open: str
     close: str
     answer_open: str = ""  # channel formats: the answer starts after this marker ("": right after `close`)
+    call_open: str = ""  # channel formats: a tool call starts at this marker, which is kept as the answer's text
 
 
 THINK_TAGS = ReasoningMarkers("think", "<think>", "</think>")
 THINK_BRACKETS = ReasoningMarkers("magistral", "[THINK]", "[/THINK]")
-HARMONY = ReasoningMarkers("harmony", "<|channel|>analysis<|message|>", "<|end|>", "<|channel|>final<|message|>")
+HARMONY = ReasoningMarkers(
+    "harmony", "<|channel|>analysis<|message|>", "<|end|>", "<|channel|>final<|message|>", "to=functions."
+)
 SEED_THINK = ReasoningMarkers("seed", "<seed:think>", "</seed:think>")  # ByteDance Seed-OSS
 GEMMA_THOUGHT = ReasoningMarkers("gemma4", "<|channel>thought", "<channel|>")  # Gemma 4's thought channel
 FAMILIES = {markers.family: markers for markers in (THINK_TAGS, THINK_BRACKETS, HARMONY, SEED_THINK, GEMMA_THOUGHT)}
@@ -56,6 +61,7 @@ class ReasoningSplitter:
         self._held = ""  # text that may be the start of the marker looked for
         self._answer_started = False
         self._openers = tuple(marker for marker in (markers.open, markers.answer_open) if marker)
+        self._channels = tuple(marker for marker in (*self._openers, markers.call_open) if marker)
 
     @property
     def in_reasoning(self) -> bool:
@@ -125,15 +131,16 @@ class ReasoningSplitter:
         return False
 
     def _skip_to_next_channel(self) -> bool:
-        """Drop the header between two channels: True at the next analysis (more reasoning) or at the
-        answer's marker, False when neither is there yet (only what may begin one is kept)."""
-        found = [(at, marker) for marker in self._openers if (at := self._held.find(marker)) >= 0]
+        """Drop the header between two channels: True at the next analysis (more reasoning), at the
+        answer's marker or at a tool call's (kept: the call is read from it), False when none is there yet
+        (only what may begin one is kept)."""
+        found = [(at, marker) for marker in self._channels if (at := self._held.find(marker)) >= 0]
         if not found:
-            keep = max(partial_marker_length(self._held, marker) for marker in self._openers)
+            keep = max(partial_marker_length(self._held, marker) for marker in self._channels)
             self._held = self._held[len(self._held) - keep :]
             return False
         at, marker = min(found)
-        self._held = self._held[at + len(marker) :]
+        self._held = self._held[at if marker == self.markers.call_open else at + len(marker) :]
         self._between = False
         self._inside = marker == self.markers.open
         return True

@@ -50,6 +50,10 @@ class ToolResult:
     cap_bytes: int
     truncated: bool
 
+    def images(self) -> list[bytes]:
+        """The bytes of the result's images, in order (never opened here)."""
+        return [part.data for part in self.parts if part.kind is PartKind.IMAGE]
+
     def text(self) -> str:
         """The result as text (what a terminal prints, what a model reads): images are named, not shown."""
         lines = []

@@ -11,6 +11,11 @@ tools, so the model has to answer.
 
 Nothing here stops a turn on a failed tool: a denial, an unknown tool, a timeout or a server that
 died is the result the model reads, and the user sees it on the call's step.
+
+What the results take of the context is said as they come: each result's tokens are counted with the
+loaded model's tokenizer (`count`, on the turn's thread), and once a round's results are read the turn's
+window is reported again (`TurnSink.planned`) with the calls and results in it: the round's prompt and
+reply, plus the results (the template's few markers around them aside), `tool_result_tokens` of them.
 """
 
 from __future__ import annotations
@@ -19,10 +24,11 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
+from app.core.chat.context_window import PlanResult
 from app.core.reasoning.tool_calls import parse_tool_calls
 from app.core.reasoning.tool_formats import ToolFamily
 from app.core.reasoning.tool_grammar import lazy_tool_grammar, tool_call_grammar
@@ -35,7 +41,7 @@ from app.core.tools.results import ToolResult
 from app.core.turn.events import TurnSink
 from app.core.turn.steps import GenerateStep, TurnFailed, TurnState
 from app.core.types.messages import ChatMessage
-from app.core.types.replies import ReplyEvent
+from app.core.types.replies import ReplyDone, ReplyEvent
 from app.core.types.tools import ToolCall, ToolSpec
 
 CALL = "call"
@@ -123,6 +129,7 @@ class CallRecord:
     is_error: bool = False
     tool_result: ToolResult | None = None  # the result as the server gave it (None when it did not run)
     seconds: float = 0.0  # the tool's own run time
+    tokens: int = 0  # what `result` takes of the context, in the loaded model's tokens (0: not counted)
 
 
 @dataclass(frozen=True)
@@ -146,8 +153,11 @@ class ToolRoundsStep:
         permissions: ToolPermissions,
         settings: ToolSettings,
         on_call: Callable[[CallRecord], None] = lambda _record: None,
+        count: Callable[[str], int] | None = None,
     ) -> None:
+        """`count`: a text's tokens with the loaded model's tokenizer (None: results are not counted)."""
         self._generate = generate
+        self._count = count
         self._caller = caller
         self._tools = {tool.spec.name: tool for tool in tools}
         self._permissions = permissions
@@ -160,6 +170,7 @@ class ToolRoundsStep:
         messages = tuple(state.plan.messages)
         specs = tuple(tool.spec for tool in self._tools.values())
         forced = self._forced_grammar()
+        results = 0  # the tokens of the results read so far
         for round_number in range(self._settings.max_rounds):
             last = round_number == self._settings.max_rounds - 1
             offered = () if last else specs
@@ -176,14 +187,40 @@ class ToolRoundsStep:
             done, state.done = state.done, None  # the turn is not over: a Stop now ends it as stopped
             state.partial = parsed.content
             messages += (ChatMessage("assistant", parsed.content, done.reasoning, parsed.calls),)
+            read = 0
             for call in parsed.calls:
                 sink.step_started(CALL)
-                record = self._run_call(call, stop)
+                record = self._counted(self._run_call(call, stop))
                 self._on_call(record)
                 if stop.is_set():
                     return
                 sink.step_started(READ)
                 messages += (ChatMessage("tool", record.result, tool_call_id=call.id),)
+                read += record.tokens
+            results += read
+            self._report_window(state, sink, messages, done, read, results)
+
+    def _counted(self, record: CallRecord) -> CallRecord:
+        """The record with its result's tokens, when a tokenizer counts them."""
+        if self._count is None or not record.result:
+            return record
+        return replace(record, tokens=self._count(record.result))
+
+    def _report_window(
+        self,
+        state: TurnState,
+        sink: TurnSink,
+        messages: tuple[ChatMessage, ...],
+        done: ReplyDone,
+        read: int,
+        results: int,
+    ) -> None:
+        """The turn's window with this round's calls and results in it, for the meter."""
+        if state.plan is None or not done.stats.prompt_tokens:
+            return
+        prompt = done.stats.prompt_tokens + done.stats.completion_tokens + read
+        plan = replace(state.plan, messages=messages, prompt_tokens=prompt, prompt_ids=(), tool_result_tokens=results)
+        sink.planned(PlanResult(state.request, plan))
 
     def _forced_grammar(self) -> str:
         forced = [self._tools[name].spec for name in self._settings.forced if name in self._tools]

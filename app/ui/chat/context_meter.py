@@ -4,7 +4,9 @@ A bar in four parts: the system prompt with the chat template's frame, the conve
 the model still sees, the room kept for the reply (hatched: kept, not used), and what is free. Where
 the model's template sends earlier replies' reasoning back (most thinking models' templates drop it),
 the conversation's share of it is a part of its own; where it drops it, the tooltip says about how
-much room that saves. Under the bar one line in words, e.g. "This chat uses 1,234 of 2,048 tokens;
+much room that saves. With tools offered, their definitions are a part of their own beside the frame
+they belong to, and during a tool turn the results the model reads are a part of the conversation's.
+Under the bar one line in words, e.g. "This chat uses 1,234 of 2,048 tokens;
 512 are kept free for the reply · 3 earlier messages are outside the window".
 """
 
@@ -24,7 +26,8 @@ KEPT_FREE = frozenset({"reserve"})  # segments drawn hatched: room kept, not tak
 
 
 def _segment_colour(key: str) -> QColor:
-    """A segment's colour from the theme: frame, conversation, reasoning, reserve, free or error."""
+    """A segment's colour from the theme: frame, tools, conversation, reasoning, tool_results, reserve, free or
+    error."""
     return colours().qcolor(f"meter_{key}")
 
 
@@ -96,10 +99,14 @@ class ContextMeter(QWidget):
         n_ctx = max(plan.n_ctx, 1)
         conversation = max(plan.prompt_tokens - plan.frame_tokens, 0)
         reasoning = min(plan.reasoning_tokens, conversation)
+        results = min(plan.tool_result_tokens, conversation - reasoning)
+        tools = min(plan.tool_tokens, plan.frame_tokens)
         self.bar.parts = [
-            ("frame", plan.frame_tokens / n_ctx),
-            ("conversation", (conversation - reasoning) / n_ctx),
+            ("frame", (plan.frame_tokens - tools) / n_ctx),
+            *([("tools", tools / n_ctx)] if tools else []),
+            ("conversation", (conversation - reasoning - results) / n_ctx),
             *([("reasoning", reasoning / n_ctx)] if reasoning else []),
+            *([("tool_results", results / n_ctx)] if results else []),
             ("reserve", plan.reserve / n_ctx),
         ]
         self.bar.update()
@@ -112,6 +119,10 @@ class ContextMeter(QWidget):
         if reasoning:
             thoughts = self.tr("{reasoning} of them are earlier replies' reasoning")
             text += " · " + fill(thoughts, reasoning=number(reasoning))
+        if tools:
+            text += " · " + fill(self.tr("{tools} for the tools' definitions"), tools=number(tools))
+        if results:
+            text += " · " + fill(self.tr("{results} for the tools' results"), results=number(results))
         if ESTIMATE_NOTICE in plan.notice:
             text += " " + self.tr("(estimated)")
         outside = len(plan.outside_ids)
@@ -134,9 +145,15 @@ class ContextMeter(QWidget):
                 free=number(max(plan.n_ctx - plan.used_tokens, 0)),
             )
         ]
+        if tools:
+            part = self.tr("of the system prompt and chat template, the tools' definitions: {tools}")
+            lines.append(fill(part, tools=number(tools)))
         if reasoning:
             part = self.tr("of the conversation, earlier replies' reasoning: {reasoning}")
             lines.append(fill(part, reasoning=number(reasoning)))
+        if results:
+            part = self.tr("of the conversation, the tools' results: {results}")
+            lines.append(fill(part, results=number(results)))
         if plan.reasoning_left_out:
             saved = self.tr("earlier replies' reasoning the model's template leaves out: about {reasoning}")
             lines.append(fill(saved, reasoning=number(plan.reasoning_left_out)))

@@ -28,6 +28,7 @@ from app.core.inference.sampling import SamplingParams
 from app.core.support.formatting import fill
 from app.core.types.load import LoadReport
 from app.core.types.stats import ReplyMetrics
+from app.core.types.tools import ToolSpec
 from app.ui import message
 from app.ui.chat.citations import RECALLED_MARK, CitationsBar, recalled_badge, recalled_ids, retrieved_sources
 from app.ui.chat.composer import Composer
@@ -99,6 +100,8 @@ class Conversations(QObject):
         self._listed: list[SearchHit] = []  # what the chat list shows, as last found
         self.retrieval = retrieval  # documents and long memory
         self.message_extras: list[Callable[[MessageWidget, Message], None]] = []  # called as a message's actions fill
+        # The tools the chat on show offers, as far as known without starting a server (the window sets it).
+        self.offered_tools: Callable[[], tuple[ToolSpec, ...]] = tuple
 
         self.sidebar = ChatSidebar()
         self.settings_panel = SettingsPanel(session.store)
@@ -270,7 +273,13 @@ class Conversations(QObject):
         self._meter_pending = True
         self.worker.planRequested.emit(
             PlanRequest(
-                METER, used.system_prompt, history, used.sampling.max_tokens, used.window_policy, sampling=used.sampling
+                METER,
+                used.system_prompt,
+                history,
+                used.sampling.max_tokens,
+                used.window_policy,
+                sampling=used.sampling,
+                tools=self.offered_tools(),  # their definitions take room too
             )
         )
 

@@ -47,6 +47,7 @@ from app.ui.widgets.error_banner import NoticeAction
 if TYPE_CHECKING:
     from app.core.tools.manager import McpManager
     from app.ui.chat.tool_steps import ToolCallSteps
+    from app.ui.turn.tool_rounds import WindowToolRounds
 
 REPLY = "reply"
 
@@ -147,17 +148,19 @@ class ChatReplies(QObject):
         servers = self.session.chat_settings.tool_servers
         write: TurnStep = GenerateStep(generate)
         if servers and self.mcp_manager is not None:
-            write = self._tool_rounds(servers, decoding.params(sampling))
+            rounds = self._tool_rounds(servers, decoding.params(sampling))
+            steps.append(rounds.listing)  # the plan counts the tools' definitions
+            write = rounds
         self.turns.start([*steps, PlanStep(worker.plan), write], request)
 
-    def _tool_rounds(self, servers: tuple[str, ...], params: SamplingParams) -> TurnStep:
+    def _tool_rounds(self, servers: tuple[str, ...], params: SamplingParams) -> WindowToolRounds:
         """The reply written with the servers' tools offered, each call shown and asked in it."""
         from app.ui.chat.tool_steps import ToolCallSteps  # the MCP SDK: imported once a chat uses tools
         from app.ui.turn.tool_rounds import WindowToolRounds
 
         assert self.mcp_manager is not None
         if self.tool_steps is None:
-            self.tool_steps = ToolCallSteps(self.chat_view, self.turns, self)
+            self.tool_steps = ToolCallSteps(self.chat_view, self.turns, self.session.store, self)
         return WindowToolRounds(self.worker, self.mcp_manager(), servers, params, self.tool_steps.events)
 
     def stop(self) -> None:
@@ -173,8 +176,9 @@ class ChatReplies(QObject):
             self.last_retrieval = None
         if result.plan is None or self.reply is None:
             return
+        if self._plan is None:  # the turn's plan (a tool turn reports its window again as results come)
+            self._remember_dropped(result.plan)
         self._plan = result.plan
-        self._remember_dropped(result.plan)
         if self.reply_on_show:  # the window marks belong to the chat they were planned for
             self.planShown.emit(result)
 

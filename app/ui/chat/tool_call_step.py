@@ -2,8 +2,13 @@
 user's Allow once / Always allow this tool / Deny while it waits; then its result, folded under it.
 
 Everything shown is plain text (the arguments and the result are what a model and a server wrote:
-nothing in them is loaded, rendered or run). The result's line says its size, or that it is an
-error and why; a click or Space on that line opens the whole text.
+nothing in them is loaded, rendered or run). The result's line says its size (in the loaded model's
+tokens, as counted on the worker's thread, and in characters) and the cap on what Glassbox keeps of a
+result (said on the line when the result was cut, in its tooltip always), or that it is an error and
+why; a click or Space on that line opens the whole text.
+
+Images in the result show as thumbnails under the result's line (app/ui/chat/tool_images.py: decoded
+as raster images by Qt, nothing else, size capped), also when the chat is opened again.
 
 A call is kept with its reply (`SavedCall`, in the reply's stats under `STATS_KEY`), so a reopened
 chat shows its steps as they ran. This module does not import the MCP SDK: the chat can show saved
@@ -29,7 +34,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.support.formatting import fill
+from app.core.support.formatting import fill, format_bytes
+from app.ui.chat.tool_images import MAX_IMAGES, ImageStrip
 from app.ui.widgets.theme import Colours, Tone, keep_styled, set_tone
 
 ARGUMENTS_MAX_HEIGHT = 120
@@ -48,9 +54,18 @@ class SavedCall:
     result: str = ""
     is_error: bool = False
     seconds: float = 0.0
+    tokens: int = 0  # the result's tokens with the model that read it (0: not counted)
+    size_bytes: int = 0  # the whole result as the server sent it
+    cap_bytes: int = 0  # what Glassbox keeps of a result (0: not known)
+    images: tuple[str, ...] = ()  # thumbnails of the result's images, PNG in base64 (tool_images.py)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @property
+    def cut(self) -> bool:
+        """Whether the result was larger than the cap, and cut."""
+        return bool(self.cap_bytes) and self.size_bytes > self.cap_bytes
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SavedCall | None:
@@ -66,7 +81,23 @@ class SavedCall:
             result if isinstance(result, str) else "",
             is_error=data.get("is_error") is True,
             seconds=float(seconds) if isinstance(seconds, int | float) else 0.0,
+            tokens=_count(data.get("tokens")),
+            size_bytes=_count(data.get("size_bytes")),
+            cap_bytes=_count(data.get("cap_bytes")),
+            images=_thumbnails(data.get("images")),
         )
+
+
+def _thumbnails(value: object) -> tuple[str, ...]:
+    """Saved thumbnails (none for what is not a list of texts; each is checked when shown)."""
+    if not isinstance(value, list | tuple):
+        return ()
+    return tuple(item for item in value if isinstance(item, str))[:MAX_IMAGES]
+
+
+def _count(value: object) -> int:
+    """A saved count (0 for what is not one)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def saved_calls(stats: Mapping[str, Any] | None) -> list[SavedCall]:
@@ -136,6 +167,7 @@ class ToolCallStep(QFrame):
         column.addLayout(row)
         self.result_toggle: QToolButton | None = None
         self.result: QPlainTextEdit | None = None
+        self.images: ImageStrip | None = None
         self.set_asking(False)
 
     @property
@@ -179,9 +211,14 @@ class ToolCallStep(QFrame):
             self._column.addWidget(toggle)
             self._column.addWidget(self.result)
         assert self.result is not None
+        if self.images is None and record.images:
+            self.images = ImageStrip(record.images, self)
+            self._column.insertWidget(self._column.indexOf(self.result), self.images)
+            self.images.show()  # shown with the result's line, not folded with its text
         self.result.setPlainText(record.result)
         self.result_toggle.setText(self.result_summary(record))
         self.result_toggle.setAccessibleName(self.result_toggle.text())
+        self.result_toggle.setToolTip(self.cap_note(record))
         self.result_toggle.setChecked(False)
         self._show_result_text(False)
 
@@ -191,7 +228,29 @@ class ToolCallStep(QFrame):
             return fill(self.tr("Error: {why}"), why=first)
         size = len(record.result)
         took = fill(self.tr(" · {seconds} s"), seconds=f"{record.seconds:.2f}") if record.seconds else ""
-        return fill(self.tr("Result · {size} characters"), size=f"{size:,}") + took
+        if record.tokens == 1:
+            tokens = self.tr("1 token · ")
+        elif record.tokens:
+            tokens = fill(self.tr("{tokens} tokens · "), tokens=f"{record.tokens:,}")
+        else:
+            tokens = ""
+        cut = ""
+        if record.cut:
+            whole, cap = format_bytes(record.size_bytes), format_bytes(record.cap_bytes)
+            cut = fill(self.tr(" · cut to {cap} of {whole}"), cap=cap, whole=whole)
+        return fill(self.tr("Result · {tokens}{size} characters"), tokens=tokens, size=f"{size:,}") + cut + took
+
+    def cap_note(self, record: SavedCall) -> str:
+        """What Glassbox keeps of a result, and what the model read ("" when the cap is not known)."""
+        if not record.cap_bytes:
+            return ""
+        note = fill(
+            self.tr("Glassbox keeps up to {cap} of a tool's result; the model reads what is kept."),
+            cap=format_bytes(record.cap_bytes),
+        )
+        if record.tokens:
+            note += "\n" + fill(self.tr("The model read {tokens} tokens of it."), tokens=f"{record.tokens:,}")
+        return note
 
     def _show_result_text(self, shown: bool) -> None:
         if self.result_toggle is not None and self.result is not None:

@@ -32,6 +32,7 @@ from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone
 from app.core.types.stats import ReplyMetrics
 from app.core.types.token_trace import TokenTrace
+from app.core.types.tools import ToolSpec
 from app.ui import message
 from app.ui.glass.load_panel import LoadPanel
 from app.ui.glass.logs_panel import DiagnosticsCopier, LogsPanel
@@ -92,6 +93,8 @@ class GlassBox(QObject):
         self.chat_view = chat_view
         self.composer = composer
         self.chat = chat
+        # The tools the chat on show offers, as far as known without starting a server (the window sets it).
+        self.offered_tools: Callable[[], tuple[ToolSpec, ...]] = tuple
         self._pending_metrics: ReplyMetrics | None = None
         self._pending_trace: TokenTrace | None = None
         self._inspecting = False
@@ -230,7 +233,9 @@ class GlassBox(QObject):
         if draft and self.prompt_panel.include_draft.isChecked():
             conversation.append(ChatMessage("user", draft))
         used = self.chat.effective()
-        return InspectRequest(tuple(conversation), used.sampling.max_tokens, used.window_policy, used.sampling)
+        return InspectRequest(
+            tuple(conversation), used.sampling.max_tokens, used.window_policy, used.sampling, self.offered_tools()
+        )
 
     def refresh_prompt(self) -> None:
         """Ask the worker for the prompt of the next turn, when the panel is on screen.

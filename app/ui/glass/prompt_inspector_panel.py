@@ -1,7 +1,9 @@
 """The prompt inspector panel: the exact text the model sees next, its tokens, and the context window.
 
 A past reply's reasoning, where the chat template keeps it in the prompt, shows muted and in
-italics, and the context window counts it apart; a template that drops it shows nothing extra.
+italics, and the context window counts it apart; a template that drops it shows nothing extra. The
+definitions of the tools the chat offers show in the meter's colour for them, and the summary says what
+they and the tools' results take.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ def tokens_html(tokens: list[PromptToken]) -> str:
             characters = "".join(tokens[i].text for i in group)
             chips.append(f'<b style="color:{c.text}">{visible_whitespace(characters)}</b><small> ← </small>')
         background = c.special_background if token.special else backgrounds[index % 2]
-        colour = c.special_text if token.special else c.muted if token.reasoning else c.text
+        colour = c.special_text if token.special else c.muted if token.reasoning else _text_colour(token)
         slant = " font-style:italic;" if token.reasoning else ""
         label = token.byte_label if index <= in_group else token.text
         chips.append(
@@ -62,6 +64,11 @@ def tokens_html(tokens: list[PromptToken]) -> str:
     return f'<div style="white-space: pre-wrap; font-family: monospace;">{"".join(chips)}</div>'
 
 
+def _text_colour(token: PromptToken) -> str:
+    c = colours()
+    return c.meter_tools if token.tool else c.text
+
+
 def prompt_html(inspection: PromptInspection) -> str:
     parts = []
     c = colours()
@@ -71,6 +78,8 @@ def prompt_html(inspection: PromptInspection) -> str:
             text = f'<b style="color:{c.special_text}">{text}</b>'
         elif token.reasoning:
             text = f'<i style="color:{c.muted}">{text}</i>'
+        elif token.tool:
+            text = f'<span style="color:{c.meter_tools}">{text}</span>'
         parts.append(text)
     return f'<div style="white-space: pre-wrap; font-family: monospace;">{"".join(parts)}</div>'
 
@@ -167,6 +176,7 @@ class PromptInspectorPanel(QWidget):
                 n_ctx=f"{inspection.n_ctx:,}",
                 reserve=f"{inspection.reserve:,}",
             )
+            + self._tools_line(inspection)
             + (
                 "\n" + fill(self.tr("Chat template: {how}"), how=word(inspection.template))
                 if inspection.template
@@ -187,6 +197,16 @@ class PromptInspectorPanel(QWidget):
                     item.setForeground(column, colours().qcolor("muted"))
             self.messages_view.addTopLevelItem(item)
 
+    def _tools_line(self, inspection: PromptInspection) -> str:
+        """What the tools' definitions and results take of the prompt ("" without tools)."""
+        if not (inspection.tool_count or inspection.tool_result_count):
+            return ""
+        return "\n" + fill(
+            self.tr("Tools: {definitions} tokens of definitions, {results} of results"),
+            definitions=f"{inspection.tool_count:,}",
+            results=f"{inspection.tool_result_count:,}",
+        )
+
     def _token_count(self, entry: MessageEntry) -> str:
         """A message's tokens, and how many of them carry its reasoning when the prompt keeps it."""
         if not entry.reasoning_tokens:
@@ -202,7 +222,15 @@ class PromptInspectorPanel(QWidget):
         if token.message is not None:
             entry = self.inspection.messages[token.message]
             owner = fill(self.tr(", from the {role} message “{preview}”"), role=entry.role, preview=entry.preview)
-        kind = self.tr(" (special)") if token.special else self.tr(" (reasoning)") if token.reasoning else ""
+        kind = (
+            self.tr(" (special)")
+            if token.special
+            else self.tr(" (reasoning)")
+            if token.reasoning
+            else self.tr(" (tool definitions)")
+            if token.tool
+            else ""
+        )
         text = repr(token.text)
         group = next((g for g in character_groups(self.inspection.tokens) if index in g), None)
         if group is not None:

@@ -329,6 +329,17 @@ class LlmWorker(QObject):
     def _plan(self, request: PlanRequest) -> None:
         self.windowPlanned.emit(self.plan(request))
 
+    def count_tokens(self, text: str) -> int:
+        """`text`'s tokens with the model on duty (a server's may estimate them), on this thread; 0 when it
+        cannot be counted (the model is gone: the turn reports that itself)."""
+        remote = self.remote
+        try:
+            counted = remote.count_tokens(text) if remote else self._on_model(lambda b: b.count_tokens(text))
+        except (EngineError, RemoteError) as error:
+            log.warning("A tool's result could not be counted: %s", error)
+            return 0
+        return counted.tokens
+
     def plan(self, request: PlanRequest) -> PlanResult:
         """The context window for `request`, with the model on duty (here or on a server), on this thread."""
         try:

@@ -38,6 +38,7 @@ class SettingsStore(QObject):
     monitorChanged = Signal()  # alert thresholds, idle unload, smaller variants
     appearanceChanged = Signal()  # interface language and theme
     serversChanged = Signal()  # the saved remote servers
+    toolsAllowedChanged = Signal()  # the MCP tools the user always allows
     chatEdited = Signal(object)  # ChatSettings: the chat on show's own settings, as the user changed them
     saveRequested = Signal(object)  # Settings: the defaults, to be written to the settings file
 
@@ -112,6 +113,7 @@ class SettingsStore(QObject):
             "monitor": self.monitorChanged,
             "appearance": self.appearanceChanged,
             "servers": self.serversChanged,
+            "tools_always_allowed": self.toolsAllowedChanged,
         }
 
 
@@ -126,4 +128,5 @@ def _sections(settings: Settings, chat: ChatSettings) -> dict[str, object]:
         "monitor": settings.monitor,
         "appearance": settings.appearance,
         "servers": settings.servers,
+        "tools_always_allowed": settings.tools_always_allowed,
     }

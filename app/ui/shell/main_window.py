@@ -135,8 +135,9 @@ class MainWindow(QMainWindow):
         store = self.settings_store
         self.server_models = ServerModels(self.model_picker, lambda: store.settings, store.set_defaults, self)
         self.servers_action.triggered.connect(self.server_models.open_dialog)
-        self.mcp_servers = McpServersOpener(self)
+        self.mcp_servers = McpServersOpener(self, store)
         self.chats.replies.mcp_manager = self.mcp_servers.manager
+        self.chats.offered_tools = self.glass.offered_tools = self.mcp_servers.chat_tools
         self.mcp_action.triggered.connect(self.mcp_servers.open_page)
         self.models = ModelChoice(
             self.model_picker, self.loader, self.server_models, self.state, self.status_label, self

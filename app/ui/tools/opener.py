@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
+from app.core.types.tools import ToolSpec
+from app.ui.settings.store import SettingsStore
 from app.ui.threads import WorkerThread
 
 if TYPE_CHECKING:
+    from app.core.tools.connection import ToolInfo
     from app.core.tools.manager import McpManager
     from app.ui.tools.page import McpServersPage
     from app.ui.tools.worker import McpThread
 
 
 class McpServersOpener(QObject):
-    def __init__(self, parent: QWidget) -> None:
+    def __init__(self, parent: QWidget, store: SettingsStore | None = None) -> None:
         super().__init__(parent)
         self._window = parent
+        self._store = store  # the page lists the tools always allowed from it
         self.mcp: McpThread | None = None
         self.page: McpServersPage | None = None
 
@@ -26,11 +31,32 @@ class McpServersOpener(QObject):
         """The servers' manager (the page's and the chats' tool calls'), its worker started when first asked for."""
         return self._thread().worker.manager
 
+    def chat_tools(self) -> tuple[ToolSpec, ...]:
+        """The tools the chat on show offers, as far as known without starting a server: its running servers'."""
+        return self.running_tools(self._store.chat.tool_servers) if self._store is not None else ()
+
+    def running_tools(self, servers: Sequence[str]) -> tuple[ToolSpec, ...]:
+        """The tools of those of `servers` that run now, as a chat with them on offers them; none is started
+        (a chat's first tool turn starts them, or the page does)."""
+        if self.mcp is None:
+            return ()
+        from app.core.tools.errors import McpError
+        from app.core.turn.tool_rounds import offered_tools
+
+        manager = self.mcp.worker.manager
+        infos: list[ToolInfo] = []
+        for name in servers:
+            try:
+                infos.extend(manager.status(name).tools)
+            except McpError:  # not in mcp.json (any more)
+                continue
+        return tuple(tool.spec for tool in offered_tools(infos))
+
     def open_page(self) -> None:
         from app.ui.tools.page import McpServersPage
 
         if self.page is None:
-            self.page = McpServersPage(self._thread(), parent=self._window)
+            self.page = McpServersPage(self._thread(), parent=self._window, store=self._store)
         self.page.show()
         self.page.raise_()
         self.page.activateWindow()

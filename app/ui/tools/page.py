@@ -4,7 +4,8 @@ mcp.json has one owner, `McpConfig`; this page reads it, changes one server and 
 then hands the new list to the worker. Values of `env` and `headers` live in the keyring: the
 form shows each saved one as `KEPT` and keeps it unless another value is typed. Starting,
 stopping and testing run on the MCP worker; each server's state (stopped, starting, running,
-failed and why) and its tools come back as statuses.
+failed and why) and its tools come back as statuses. Below, the tools the user always allows, each to be
+taken back (always_allowed.py).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ from app.core.tools.config import McpConfig, McpServer, server_from_entry
 from app.core.tools.errors import McpError
 from app.core.tools.import_sources import import_servers, import_sources
 from app.core.tools.manager import ServerState, ServerStatus
+from app.ui.settings.store import SettingsStore
+from app.ui.tools.always_allowed import AlwaysAllowedTools
 from app.ui.tools.worker import McpThread
 from app.ui.widgets.screen_fit import resize_to_fit
 
@@ -47,7 +50,13 @@ NAME_ROLE = Qt.ItemDataRole.UserRole
 
 
 class McpServersPage(QDialog):
-    def __init__(self, mcp: McpThread, config: McpConfig | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        mcp: McpThread,
+        config: McpConfig | None = None,
+        parent: QWidget | None = None,
+        store: SettingsStore | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("MCP servers"))
         resize_to_fit(self, 900, 560)
@@ -140,6 +149,9 @@ class McpServersPage(QDialog):
         right.addWidget(self.tools, 2)
         right.addWidget(self.schema, 1)
         right.addWidget(self.outcome)
+        self.always_allowed = AlwaysAllowedTools(store, self) if store is not None else None
+        if self.always_allowed is not None:
+            right.addWidget(self.always_allowed, 1)
         body = QHBoxLayout()
         body.addWidget(self.list, 1)
         body.addLayout(right, 3)

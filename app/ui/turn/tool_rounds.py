@@ -1,20 +1,24 @@
 """The window's tool rounds: app/core/turn's `ToolRoundsStep` on the LLM worker's thread, asking the user on the GUI's.
 
-`ToolCallEvents` lives as long as the window's chats: it keeps which tools the user allowed always
-(for the session) and carries each call across the threads. A call to approve leaves the worker's
+`ToolCallEvents` lives as long as the window's chats: its permissions hold which tools the user allowed
+always (the settings store's list, app/ui/chat/tool_steps.py keeps them in step) and it carries each call
+across the threads. A call to approve leaves the worker's
 thread as `asked`; the worker waits for `answer` (from the GUI thread), and a Stop ends the wait
 as a denial, so nothing runs. Each call the turn ran (or did not) comes back as `called`.
 
-`WindowToolRounds` is the turn's generate step when the chat has tool servers on: on the worker's
-thread it reads mcp.json, starts the chat's servers and lists their tools (a server that cannot
-start fails the turn, saying why), then runs the rounds. The text the model writes for a call is
-held back from the stream (the call is shown as a step instead); the model reads everything.
+`WindowToolRounds` is the turn's generate step when the chat has tool servers on. Its `listing` step
+runs before the turn is planned, on the worker's thread: it reads mcp.json, starts the chat's servers and
+lists their tools (a server that cannot start fails the turn, saying why), so the plan counts their
+definitions. Then it runs the rounds, each result counted in the model's tokens. The text the model
+writes for a call is held back from the stream (the call is shown as a step instead); the model reads
+everything.
 """
 
 from __future__ import annotations
 
 import queue
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
 
@@ -51,7 +55,7 @@ class ToolCallEvents(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.permissions = ToolPermissions(ask=self._ask)  # "always" holds for this session
+        self.permissions = ToolPermissions(ask=self._ask)  # "always": the settings store's, set by its owner
         self._answers: queue.SimpleQueue[Approval | None] = queue.SimpleQueue()
         self._stop = StopFlag()  # the running turn's (set by `watch` before its first call)
 
@@ -95,14 +99,28 @@ class WindowToolRounds:
         self._params = params
         self._events = events
         self._config = config
+        self._tools: tuple[OfferedTool, ...] | None = None  # listed by `listing`, before the plan
+        self.listing = ListToolsStep(self)
+
+    def list_tools(self) -> tuple[OfferedTool, ...]:
+        """The chat's servers' tools, each server started (once per turn); TurnFailed says why one cannot be used."""
+        if self._tools is None:
+            self._tools = self._offered()
+        return self._tools
 
     def run(self, state: TurnState, stop: StopFlag, sink: TurnSink) -> None:
         self._events.watch(stop)
-        tools = self._offered()
+        tools = self.list_tools()
         family = self._worker.backend.tool_format.family
         settings = ToolSettings(family)
         rounds = ToolRoundsStep(
-            self._generate(family), self._manager, tools, self._events.permissions, settings, self._events.called.emit
+            self._generate(family),
+            self._manager,
+            tools,
+            self._events.permissions,
+            settings,
+            self._events.called.emit,
+            self._worker.count_tokens,
         )
         rounds.run(state, stop, sink)
 
@@ -142,6 +160,20 @@ class WindowToolRounds:
             worker.stream_reply(request, stop, _without_calls(family, on_event))
 
         return generate
+
+
+class ListToolsStep:
+    """Before the plan: the chat's servers started and their tools listed, offered in the turn's request, so
+    the context window counts their definitions."""
+
+    name = "tools"
+
+    def __init__(self, rounds: WindowToolRounds) -> None:
+        self._rounds = rounds
+
+    def run(self, state: TurnState, stop: StopFlag, sink: TurnSink) -> None:
+        specs = tuple(tool.spec for tool in self._rounds.list_tools())
+        state.request = replace(state.request, tools=specs)
 
 
 def _without_calls(family: ToolFamily, on_event: Callable[[ReplyEvent], None]) -> Callable[[ReplyEvent], None]:

@@ -86,6 +86,8 @@ class Colours:
     meter_frame: str
     meter_conversation: str
     meter_reasoning: str  # earlier replies' reasoning the template sends, inside the conversation
+    meter_tools: str  # the definitions of the tools offered (also their tokens' text in the prompt inspector)
+    meter_tool_results: str  # the tools' results the model reads, inside the conversation
     meter_reserve: str
     meter_free: str
     meter_error: str
@@ -174,6 +176,8 @@ class Colours:
             ContrastPair("prompt token a", self.text, self.prompt_token_a, text),
             ContrastPair("prompt token b", self.text, self.prompt_token_b, text),
             ContrastPair("special token", self.special_text, self.special_background, text),
+            ContrastPair("tool definition token a", self.meter_tools, self.prompt_token_a, text),
+            ContrastPair("tool definition token b", self.meter_tools, self.prompt_token_b, text),
             ContrastPair("memory bar outline", self.memory_outline, self.window, graphic),
             ContrastPair("focus ring on the window", self.focus_ring, self.window, graphic),
             ContrastPair("focus ring on a view", self.focus_ring, self.base, graphic),
@@ -197,7 +201,15 @@ class Colours:
             pairs.append(ContrastPair(f"{severity} notice", notice.text, notice.background, text))
         for name in ("fit_gpu", "fit_partial", "fit_ram", "fit_none"):
             pairs.append(ContrastPair(name, getattr(self, name), self.base, text))
-        for name in ("meter_frame", "meter_conversation", "meter_reasoning", "meter_reserve", "meter_error"):
+        for name in (
+            "meter_frame",
+            "meter_conversation",
+            "meter_reasoning",
+            "meter_tools",
+            "meter_tool_results",
+            "meter_reserve",
+            "meter_error",
+        ):
             pairs.append(ContrastPair(f"{name} against the free part", getattr(self, name), self.meter_free, graphic))
         for name in ("zone_fits", "zone_tight", "zone_wont_fit"):
             pairs.append(ContrastPair(name, getattr(self, name), self.window, graphic))
@@ -253,6 +265,8 @@ LIGHT = Colours(
     meter_frame="#6a45b0",
     meter_conversation="#1565c0",
     meter_reasoning="#00796b",
+    meter_tools="#8a4b00",
+    meter_tool_results="#33691e",
     meter_reserve="#4d86c6",
     meter_free="#e6e9ec",
     meter_error="#c62828",
@@ -311,6 +325,8 @@ DARK = Colours(
     meter_frame="#b39ddb",
     meter_conversation="#64b5f6",
     meter_reasoning="#4db6ac",
+    meter_tools="#ffb74d",
+    meter_tool_results="#aed581",
     meter_reserve="#4f88b8",
     meter_free="#2c2e33",
     meter_error="#ef5350",

@@ -12,6 +12,7 @@ from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone
+from app.core.types.tools import ToolSpec
 
 TEXTS = [
     "Hello! Can you tell me about the moon?",
@@ -29,9 +30,9 @@ class CountingEngine:
         self.engine = engine
         self.calls = 0
 
-    def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
+    def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int:
         self.calls += 1
-        return self.engine.count_tokens(messages)
+        return self.engine.count_tokens(messages, tools)
 
 
 def chat(count: int) -> list[Msg]:

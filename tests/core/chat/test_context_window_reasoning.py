@@ -14,6 +14,7 @@ from app.core.chat.context_window import ContextWindow, WindowPolicy
 from app.core.chat.context_window import WindowTurn as Msg
 from app.core.inference.prompt_parts import render_parts
 from app.core.types.messages import ChatMessage
+from app.core.types.tools import ToolSpec
 from tests.fakes.token_counter import FakeTokenCounter
 
 TEMPLATES = Path(__file__).parents[1] / "reasoning" / "templates"
@@ -24,12 +25,12 @@ CONVERSATION = [Msg(0, "user", "Hi"), Msg(1, "assistant", "Hello", LONG_REASONIN
 class SendsPastReasoning(FakeTokenCounter):
     """A template that writes an earlier reply's reasoning before its answer (as Bielik's or Seed-OSS's do)."""
 
-    def render(self, messages: Sequence[ChatMessage]) -> str:
+    def render(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> str:
         shown = [
             ChatMessage(m.role, f"<think>\n{m.reasoning}\n</think>\n{m.content}" if m.reasoning else m.content)
             for m in messages
         ]
-        return super().render(shown)
+        return super().render(shown, tools)
 
 
 def test_past_reasoning_a_template_drops_costs_nothing_and_still_goes_with_its_message() -> None:
@@ -68,7 +69,8 @@ class TemplateWords:
         template = (TEMPLATES / f"{name}.jinja").read_text(encoding="utf-8")
         self._formatter = llama_chat_format.Jinja2ChatFormatter(template=template, eos_token="</s>", bos_token="<s>")
 
-    def count_tokens(self, messages: Sequence[ChatMessage]) -> int:
+    def count_tokens(self, messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> int:
+        assert not tools, "these templates are measured without tools"
         turns = [(m.role, m.content, m.reasoning) for m in messages]
         return len(render_parts(self._formatter, turns, {"enable_thinking": True}).text.split())
 

@@ -102,3 +102,32 @@ def test_while_the_chat_on_show_is_not_measured_yet_the_meter_shows_no_old_numbe
     meter.set_waiting("Context: measuring the message…")
     assert meter.plan is None and meter.bar.parts == []
     assert meter.label.text() == "Context: measuring the message…" and "4,096" not in meter.toolTip()
+
+
+def test_the_tools_definitions_are_a_part_of_their_own_taken_from_the_frame(meter: ContextMeter) -> None:
+    meter.set_plan(replace(plan(prompt=1234, frame=334, reserve=512, outside=0), tool_tokens=300))
+    fractions = dict(meter.bar.parts)
+    assert fractions["frame"] == pytest.approx(34 / 2048)
+    assert fractions["tools"] == pytest.approx(300 / 2048)
+    assert fractions["conversation"] == pytest.approx(900 / 2048)
+    assert [key for key, _ in meter.bar.parts] == ["frame", "tools", "conversation", "reserve"]
+    assert "300 for the tools' definitions" in meter.label.text()
+    assert "the tools' definitions: 300" in meter.toolTip()
+
+
+def test_the_tools_results_are_a_part_of_the_conversation_of_their_own(meter: ContextMeter) -> None:
+    turn = replace(plan(prompt=1234, frame=334, reserve=512, outside=0), tool_tokens=300, tool_result_tokens=700)
+    meter.set_plan(turn)
+    fractions = dict(meter.bar.parts)
+    assert fractions["conversation"] == pytest.approx(200 / 2048)
+    assert fractions["tool_results"] == pytest.approx(700 / 2048)
+    assert [key for key, _ in meter.bar.parts] == ["frame", "tools", "conversation", "tool_results", "reserve"]
+    assert "700 for the tools' results" in meter.label.text()
+    assert "the tools' results: 700" in meter.toolTip()
+    assert sum(fraction for _, fraction in meter.bar.parts) == pytest.approx((1234 + 512) / 2048)
+
+
+def test_a_plan_without_tools_has_no_tool_parts(meter: ContextMeter) -> None:
+    meter.set_plan(plan(prompt=1234, frame=34, reserve=512, outside=0))
+    assert not {"tools", "tool_results"} & set(dict(meter.bar.parts))
+    assert "tool" not in meter.label.text()

@@ -68,3 +68,29 @@ def test_a_saved_reply_gives_back_its_steps_in_order(qtbot: QtBot) -> None:
         qtbot.addWidget(widget)
     assert [w.title.text() for w in steps] == ["Tool call: now on clock", "Tool call: status on git"]
     assert all(w.result is not None and not w.asking for w in steps)
+
+
+def test_a_result_says_its_size_in_the_models_tokens_and_the_cap_in_its_tooltip(qtbot: QtBot) -> None:
+    widget = step(qtbot)
+    widget.show_result(SavedCall("clock", "now", "{}", "noon", tokens=1234, size_bytes=4, cap_bytes=256 * 1024))
+    assert widget.result_toggle is not None
+    assert widget.result_toggle.text() == "Result · 1,234 tokens · 4 characters"
+    assert widget.result_toggle.toolTip() == (
+        "Glassbox keeps up to 256.0 KiB of a tool's result; the model reads what is kept.\n"
+        "The model read 1,234 tokens of it."
+    )
+
+
+def test_a_result_larger_than_the_cap_says_it_was_cut_and_from_what(qtbot: QtBot) -> None:
+    widget = step(qtbot)
+    kept = "x" * 1024
+    widget.show_result(SavedCall("big", "dump", "{}", kept, tokens=1, size_bytes=3 * 1024 * 1024, cap_bytes=1024))
+    assert widget.result_toggle is not None
+    assert widget.result_toggle.text() == "Result · 1 token · 1,024 characters · cut to 1.0 KiB of 3.0 MiB"
+
+
+def test_the_tokens_and_the_cap_are_kept_with_the_saved_call_and_nonsense_is_read_as_none() -> None:
+    call = SavedCall("clock", "now", "{}", "noon", tokens=7, size_bytes=4, cap_bytes=1024)
+    assert SavedCall.from_dict(call.to_dict()) == call
+    odd = {**call.to_dict(), "tokens": "many", "size_bytes": -3, "cap_bytes": True}
+    assert SavedCall.from_dict(odd) == SavedCall("clock", "now", "{}", "noon")

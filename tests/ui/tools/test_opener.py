@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
+from app.ui.settings.store import SettingsStore
 from app.ui.tools.opener import McpServersOpener
+from tests.core.tools.conftest import python_server
 from tests.fakes.memory_keyring import MemoryKeyring
 
 
@@ -24,3 +28,44 @@ def test_the_page_and_its_worker_start_on_first_use_and_stop_with_the_window(
     [thread] = opener.threads()
     opener.request_stop()
     assert thread.wait(30_000)
+
+
+def test_the_tools_a_chat_offers_are_known_only_from_servers_that_run_and_none_is_started_to_know_them(
+    qtbot: QtBot, memory_keyring: MemoryKeyring
+) -> None:
+    window = QWidget()
+    qtbot.addWidget(window)
+    store = SettingsStore()
+    store.edit_chat(replace(store.chat, tool_servers=("time",)))
+    opener = McpServersOpener(window, store)
+    assert opener.running_tools(["time"]) == opener.chat_tools() == ()
+    assert opener.threads() == []  # asking started nothing
+
+    manager = opener.manager()
+    manager.configure([python_server("time", "mcp-server-time", "--local-timezone", "UTC")])
+    assert opener.running_tools(["time", "gone"]) == ()  # configured, not started; "gone" is not configured
+    manager.start("time")
+    names = [tool.name for tool in opener.running_tools(["time", "gone"])]
+    assert names == ["get_current_time", "convert_time"]
+    assert '"timezone"' in opener.running_tools(["time"])[0].parameters_json
+    assert [tool.name for tool in opener.chat_tools()] == names  # the chat on show has the time server on
+    opener.request_stop()
+    assert opener.threads()[0].wait(30_000)
+
+
+def test_the_page_lists_the_tools_always_allowed_to_take_them_back(qtbot: QtBot, memory_keyring: MemoryKeyring) -> None:
+    window = QWidget()
+    qtbot.addWidget(window)
+    store = SettingsStore()
+    store.set_defaults(store.settings.with_tool_always_allowed("time", "get_current_time"))
+    opener = McpServersOpener(window, store)
+    opener.open_page()
+    assert opener.page is not None and opener.page.always_allowed is not None
+    listed = opener.page.always_allowed.list
+    assert [listed.item(row).text() for row in range(listed.count())] == ["get_current_time on time"]
+    listed.setCurrentRow(0)
+    opener.page.always_allowed.ask_button.click()
+    assert store.settings.tools_always_allowed == ()
+    assert listed.item(0).text() == "None: every call is asked about"
+    opener.request_stop()
+    assert opener.threads()[0].wait(30_000)

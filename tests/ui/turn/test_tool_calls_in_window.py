@@ -19,6 +19,7 @@ import pytest
 from PySide6.QtCore import Slot
 from pytestqt.qtbot import QtBot
 
+from app.core.chat.context_window import PlanRequest, PlanResult
 from app.core.chat.store import MessageState
 from app.core.inference.sampling import SamplingParams
 from app.core.paths import app_paths
@@ -36,7 +37,9 @@ from app.core.types.stats import ReplyStats, StopReason
 from app.core.types.tools import ToolSpec
 from app.ui.chat.tool_call_step import ALWAYS, DENY, ONCE, SavedCall, ToolCallStep, saved_calls
 from app.ui.llm.worker import LlmThread, LlmWorker, ReplyRequest
+from app.ui.settings.store import SettingsStore
 from app.ui.shell.main_window import MainWindow
+from app.ui.tools.always_allowed import AlwaysAllowedTools
 from tests.helpers.windows import WindowOpener
 from tests.ui.turn.scripted_worker import ScriptedWorker
 
@@ -47,7 +50,19 @@ NOW = ToolSpec("now", "The time now.", '{"type": "object", "properties": {}}')
 
 
 class ToolModelWorker(ScriptedWorker):
-    """Loads nothing; with tools offered it calls `now` until it has read a result, then answers."""
+    """Loads nothing; with tools offered it calls `now` until it has read a result, then answers. Its
+    tokens are words; each prompt it is given is 40 of them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.planned: list[PlanRequest] = []
+
+    def plan(self, request: PlanRequest) -> PlanResult:
+        self.planned.append(request)
+        return super().plan(request)
+
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
 
     @Slot(object)
     def _load(self, config: LoadConfig) -> None:
@@ -60,7 +75,7 @@ class ToolModelWorker(ScriptedWorker):
         text = CALL if calls else ANSWER
         for index in range(0, len(text), 8):
             emit(TokenPiece(text[index : index + 8], index))
-        emit(ReplyDone(text, ReplyStats(completion_tokens=3, stop_reason=StopReason.END_OF_TEXT)))
+        emit(ReplyDone(text, ReplyStats(prompt_tokens=40, completion_tokens=3, stop_reason=StopReason.END_OF_TEXT)))
 
 
 class ClockServer(McpManager):
@@ -138,10 +153,38 @@ def test_a_call_is_shown_asked_and_run_once_allowed(window: MainWindow, qtbot: Q
     assert (reply.text, reply.state) == (ANSWER, MessageState.COMPLETE)
     assert "<tool_call>" not in window.chat_view.messages()[-1].text
     assert step.result_toggle is not None and step.result is not None
-    assert step.result_toggle.text().startswith("Result · 41 characters")
+    assert step.result_toggle.text().startswith("Result · 2 tokens · 41 characters")
     assert step.result.isHidden()  # folded until asked for
     step.result_toggle.click()
     assert step.result.toPlainText() == '{"datetime": "2026-12-04T12:00:00+00:00"}'
+
+
+def test_the_turn_is_planned_with_the_tools_offered_and_the_meter_shows_the_result_read(
+    window: MainWindow, qtbot: QtBot, clock: ClockServer
+) -> None:
+    worker = window.chats.replies.worker
+    assert isinstance(worker, ToolModelWorker)
+    shown: list[PlanResult] = []
+    window.chats.replies.planShown.connect(shown.append)
+    with qtbot.waitSignal(window.replyFinished, timeout=END_MS):
+        window.send("What time is it?")
+        asked_step(window, qtbot).buttons[ONCE].click()
+    reply_plan = next(request for request in worker.planned if request.purpose == "reply")
+    assert [tool.name for tool in reply_plan.tools] == ["now"]  # listed before the plan, so it counts them
+    assert [result.plan.tool_result_tokens for result in shown if result.plan is not None] == [0, 2]
+    grown = shown[-1].plan
+    assert grown is not None and grown.prompt_tokens == 40 + 3 + 2  # the round's prompt, its call, the result
+    assert window.chats.meter.plan is not None  # the meter shows the next turn's window again
+
+
+def test_the_meter_counts_the_tools_of_the_chats_running_servers(
+    window: MainWindow, qtbot: QtBot, clock: ClockServer
+) -> None:
+    worker = window.chats.replies.worker
+    assert isinstance(worker, ToolModelWorker)
+    window.chats.offered_tools = lambda: (NOW,)
+    window.chats.measure_now()
+    qtbot.waitUntil(lambda: any(r.purpose == "meter" and r.tools == (NOW,) for r in worker.planned), timeout=END_MS)
 
 
 def test_a_denied_call_does_not_run_and_the_model_reads_why(
@@ -171,6 +214,32 @@ def test_always_allow_runs_the_tool_unasked_for_the_rest_of_the_session(
     assert len(clock.calls) == 2
     last = steps(window)[-1]
     assert not last.asking and last.result_toggle is not None
+
+
+def test_always_allow_is_kept_in_the_settings_file_and_taken_back_on_the_mcp_page(
+    window: MainWindow, qtbot: QtBot, clock: ClockServer
+) -> None:
+    with qtbot.waitSignal(window.replyFinished, timeout=END_MS):
+        window.send("What time is it?")
+        asked_step(window, qtbot).buttons[ALWAYS].click()
+    store = window.settings_store
+    assert store.settings.tools_always_allowed == (("clock", "now"),)
+    path = app_paths().settings_file
+    qtbot.waitUntil(lambda: path.exists() and "tools_always_allowed" in path.read_text(encoding="utf-8"))
+    restarted = SettingsStore.from_file(path)
+    assert restarted.settings.tools_always_allowed == (("clock", "now"),)  # it holds after a restart
+
+    page_list = AlwaysAllowedTools(store)
+    qtbot.addWidget(page_list)
+    assert page_list.list.item(0).text() == "now on clock"
+    page_list.list.setCurrentRow(0)
+    page_list.ask_button.click()
+    assert store.settings.tools_always_allowed == ()
+    assert not page_list.ask_button.isEnabled()
+    with qtbot.waitSignal(window.replyFinished, timeout=END_MS):
+        window.send("And now?")
+        asked_step(window, qtbot).buttons[ONCE].click()  # asked again
+    assert len(clock.calls) == 2
 
 
 def test_stop_while_a_call_waits_for_an_answer_runs_nothing(

@@ -47,4 +47,5 @@ def test_a_chat_with_the_time_server_on_ends_its_turn_with_every_call_asked(
     shown = window.chat_view.findChildren(ToolCallStep)
     assert len(shown) == len(calls)
     assert all(step.result_toggle is not None and not step.asking for step in shown)
+    assert all(call["tokens"] > 0 for call in calls if call["result"])  # counted by the model's tokenizer
     assert window.mcp_servers.mcp is not None  # the servers' worker was started for the chat

@@ -291,7 +291,13 @@ class EngineSession:
         if not self.engine.is_loaded:
             raise EngineError(N_("No model is loaded yet: the prompt depends on the model's template and tokenizer."))
         return inspect_conversation(
-            self.engine, request.conversation, request.reserve, request.policy, self.planner, request.sampling
+            self.engine,
+            request.conversation,
+            request.reserve,
+            request.policy,
+            self.planner,
+            request.sampling,
+            request.tools,
         )
 
     def count_tokens(self, text: str) -> int:
