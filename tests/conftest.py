@@ -33,6 +33,17 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
 
 
 @pytest.fixture(autouse=True, scope="session")
+def engines_forked_from_a_forkserver() -> None:
+    """The suite starts hundreds of engine processes in its own processes: forked from one interpreter
+    that imported llama.cpp once instead of spawned fresh (child_process.py). The app's own spawn is
+    what the command-line tests' subprocesses, tests/core/support/test_child_process.py and the
+    bundle use."""
+    from app.core.support.child_process import start_children_by
+
+    start_children_by("forkserver")
+
+
+@pytest.fixture(autouse=True, scope="session")
 def english_locale() -> None:
     """Numbers and dates as the English interface shows them (the application sets this default at start)."""
     from PySide6.QtCore import QLocale

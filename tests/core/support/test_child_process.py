@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from app.core.support.child_messages import Failed, Finished, Job
-from app.core.support.child_process import ChildProcess, next_job_id
+from app.core.support.child_process import START_METHODS, ChildProcess, next_job_id, start_children_by
 from tests.core.support.child_services import (
     ArithmeticCrashed,
     ArithmeticFailed,
@@ -24,11 +24,14 @@ log = logging.getLogger(__name__)
 WAIT_S = 60.0  # a bound on a wait that a working child answers at once
 
 
-@pytest.fixture
-def child() -> Iterator[ChildProcess]:
+@pytest.fixture(params=START_METHODS)
+def child(request: pytest.FixtureRequest) -> Iterator[ChildProcess]:
+    """A child started as the app starts it (spawn), and as the test suite does (forkserver)."""
+    start_children_by(request.param)
     process = ChildProcess(ArithmeticService(), lambda: "doing sums", log)
     yield process
     process.close()
+    start_children_by("forkserver")
 
 
 def answer(child: ChildProcess, work: object) -> Finished | Failed:
@@ -77,3 +80,8 @@ def test_a_child_that_cannot_open_what_it_serves_says_why_and_ends() -> None:
         assert not process.running
     finally:
         process.close()
+
+
+def test_a_start_method_that_does_not_exist_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="teleport"):
+        start_children_by("teleport")
