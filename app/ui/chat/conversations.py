@@ -153,6 +153,8 @@ class Conversations(QObject):
         self.settings_panel.model.reloadRequested.connect(self._reload_model)
         worker.windowPlanned.connect(self._on_meter_planned)
         self.replies.replyBegun.connect(self.menus.attach)
+        undo = self.menus.undo
+        self.state_signals.streamingChanged.connect(lambda on: undo.finish() if on else None)  # the chat moved on
         self.menus.editSubmitted.connect(self.edit_and_continue)
         self.menus.regenerateRequested.connect(self.regenerate)
         self.replies.planShown.connect(self._show_plan)

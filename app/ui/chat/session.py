@@ -278,9 +278,19 @@ class ChatSession(QObject):
         return None
 
     def delete_message(self, message_id: str) -> None:
-        """Delete a message and what follows it; the chat is shown again as the history then has it."""
-        self.storage.worker.deleteMessageRequested.emit(message_id)
+        """Delete a message and what follows it, kept aside for `undo_delete` until `finish_delete`; the chat
+        is shown again as the history then has it."""
+        self.storage.worker.removeMessageRequested.emit(message_id)
         self.storage.worker.loadRequested.emit(self.chat.id)
+
+    def undo_delete(self, message_id: str) -> None:
+        """Put back a message deleted by `delete_message` (and what followed it); the chat on show shows it."""
+        self.storage.worker.restoreMessageRequested.emit(message_id)
+        self.storage.worker.loadRequested.emit(self.chat.id)
+
+    def finish_delete(self, message_id: str) -> None:
+        """A delete that was not undone is final: the images only its messages showed go too."""
+        self.storage.worker.releaseMessageRequested.emit(message_id)
 
     def drop_empty_reply(self, message_id: str) -> None:
         """A reply that never produced text (its prompt could not be built): forget it."""

@@ -383,17 +383,19 @@ def test_every_message_offers_its_actions_and_any_message_of_yours_is_edited_in_
     assert window.chat_view.messages()[0].versions.label.text() == "2/2"
 
 
-def test_deleting_a_message_asks_when_others_follow_and_takes_them_too(
-    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+def test_deleting_a_message_takes_those_after_it_and_undo_over_the_chat_brings_them_back(
+    window: MainWindow, qtbot: QtBot
 ) -> None:
     reply_to(window, qtbot, "Name a colour.")
     reply_to(window, qtbot, "Name a fruit.")
-    asked: list[int] = []
-    monkeypatch.setattr(
-        window.chats.menus, "confirm_delete_message", lambda following, _versions: asked.append(following) or True
-    )
+    undo = window.chats.menus.undo
+    assert undo.parentWidget() is window.chat_area.notices  # floats over the chat: it moves nothing
     window.chat_view.messages()[2].action_bar.buttons["delete"].click()
     qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=10_000)
-    assert asked == [1]
-    assert window.chats.session.shown_thread[0].text == "Name a colour."
+    assert undo.isVisible() and undo.label.text() == "Message and the 1 message(s) after it deleted."
     assert rows("SELECT COUNT(*) FROM messages") == [(2,)]
+    undo.undo_button.click()
+    qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 4, timeout=10_000)
+    assert [m.text for m in window.chats.session.shown_thread][2] == "Name a fruit."
+    assert rows("SELECT COUNT(*) FROM messages") == [(4,)]
+    assert not undo.isVisible()
