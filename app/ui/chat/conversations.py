@@ -93,6 +93,7 @@ class Conversations(QObject):
         self.session = session
         self._meter_pending = False
         self._meter_again = False  # asked while a plan was on its way: plan once more when it comes
+        self._meter_chat = ""  # the chat the plan on its way was asked for
         self.last_plan: WindowPlan | None = None
         self._draft_result: PlanResult | None = None  # the meter's last plan, with the draft it was planned with
         self._delete_after_reply: str | None = None  # a chat deleted while its reply was written
@@ -206,6 +207,10 @@ class Conversations(QObject):
         if result.request.purpose != METER:
             return
         self._meter_pending = False
+        if self._meter_chat != self.session.chat.id:  # asked for another chat, on show no more
+            self._meter_again = False
+            self.refresh_meter()
+            return
         self._draft_result = result
         self._show_plan(result)
         self.draftMeasured.emit(result)
@@ -258,6 +263,8 @@ class Conversations(QObject):
             return
         if self._meter_pending:  # the text may have changed since that plan was asked for
             self._meter_again = True
+            if self._draft_result is None:  # another chat on show: its numbers are not the ones shown
+                self.meter.set_waiting(self.tr("Context: measuring…"))
             return
         used = self.session.effective()
         history: tuple[WindowMessage, ...] = self.session.window_records()
@@ -270,6 +277,7 @@ class Conversations(QObject):
         if len(draft) > MEASURED_SLOWLY_CHARS:  # counting its tokens takes a while: no stale numbers meanwhile
             self.meter.set_waiting(self.tr("Context: measuring the message…"))
         self._meter_pending = True
+        self._meter_chat = self.session.chat.id
         self.worker.planRequested.emit(
             PlanRequest(
                 METER, used.system_prompt, history, used.sampling.max_tokens, used.window_policy, sampling=used.sampling

@@ -249,6 +249,11 @@ class ChatSession(QObject):
         if self._recorder is not None:
             self._recorder.append_reasoning(text)
 
+    def writing_on_show(self) -> bool:
+        """Whether the reply being written (if any) is in the thread on show."""
+        recorder = self._recorder
+        return recorder is not None and any(m.id == recorder.message_id for m in self.shown_thread)
+
     def recorded_text(self) -> str:
         """What the reply being written holds so far (also while another chat is on show)."""
         return self._recorder.text if self._recorder is not None else ""

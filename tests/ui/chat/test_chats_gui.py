@@ -188,6 +188,18 @@ def test_the_meter_turns_red_only_for_a_message_that_will_not_fit_never_for_an_e
     assert meter.label.text().startswith("This chat uses ")
 
 
+def test_the_meter_never_shows_the_chat_before_once_another_is_on_show(window: MainWindow, qtbot: QtBot) -> None:
+    meter, chats = window.chats.meter, window.chats
+    reply_to(window, qtbot, "Name a colour.")
+    window.composer.setPlainText("And a fruit?")
+    chats.measure_now()  # asked for this chat; its answer comes back after the switch below
+    window.new_chat()
+    assert meter.plan is None and meter.label.text() == "Context: measuring…"
+    qtbot.waitUntil(lambda: meter.plan is not None, timeout=20_000)
+    result = chats._draft_result
+    assert result is not None and len(result.request.messages) == 1  # the new chat's turn: the message alone
+
+
 def test_the_reply_is_in_the_history_while_it_streams(window: MainWindow, qtbot: QtBot) -> None:
     window.chats.set_sampling(GREEDY.with_values({"max_tokens": 2000}))  # more than the context: half is kept for it
     window.send("Write a very long story about a lighthouse keeper, at least ten paragraphs.")
