@@ -109,6 +109,8 @@ class _Walker:
         if tag == "mi":
             if text == "&":  # an alignment point of `aligned`
                 return []
+            if text in _SPACED:  # an operator the converter set as an identifier (±, ∓)
+                return [MathRun(self.spaced(text, look, joins), look.place, overline=look.overline)]
             italic = len(text) == 1 and ((text.isascii() and text.isalpha()) or "α" <= text <= "ω")
             italic = italic and element.get("mathvariant") != "normal"
             return [MathRun(text, look.place, italic=italic, overline=look.overline)]
@@ -165,7 +167,7 @@ class _Walker:
         if binomial:  # \binom: the brackets are around it already
             return [*numerator, MathRun(" ", look.place), *denominator]
         return [*_bracketed(numerator, look), MathRun("/", look.place, overline=look.overline),
-                *_bracketed(denominator, look)]  # fmt: skip
+                *_bracketed(denominator, look, product=True)]  # fmt: skip
 
     def table(self, element: ElementTree.Element, look: _Look) -> list[MathRun]:
         runs: list[MathRun] = []
@@ -204,10 +206,12 @@ def _accented(base: list[MathRun], accent: ElementTree.Element) -> list[MathRun]
     return [replace(letters[0], text=letters[0].text + mark)]
 
 
-def _bracketed(runs: list[MathRun], look: _Look) -> list[MathRun]:
-    """A fraction's part, in brackets when it is more than one term (so `a+b/2` cannot be misread)."""
+def _bracketed(runs: list[MathRun], look: _Look, product: bool = False) -> list[MathRun]:
+    """A fraction's part, in brackets when it is more than one term (so `a+b/2` cannot be misread); with
+    `product` (a denominator), also when it is a product: `1/(2a)`, not `1/2a`."""
     text = "".join(run.text for run in runs)
-    simple = len(runs) <= 1 or not any(ch in text for ch in " +−-=,/")
+    factors = sum(1 for run in runs if run.place is look.place)
+    simple = not any(ch in text for ch in " +−-=,/") and not (product and factors > 1)
     if simple:
         return runs
     return [MathRun("(", look.place), *runs, MathRun(")", look.place)]

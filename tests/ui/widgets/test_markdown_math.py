@@ -52,6 +52,7 @@ def test_a_square_is_raised_and_an_index_lowered() -> None:
         (r"\alpha \le \beta", "α ≤ β"),
         (r"\frac{a+b}{2}", "(a + b)/2"),
         (r"\frac{1}{2}", "1/2"),
+        (r"x = \frac{-b \pm c}{2a}", "x = (−b ± c)/(2a)"),  # a product below the line is bracketed too
         (r"\sqrt{\pi}", "√π"),
         (r"\sqrt[3]{8}", "3√8"),
         (r"\int_0^\infty e^{-x} dx", "∫0∞\u2009e−xdx"),
