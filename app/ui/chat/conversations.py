@@ -269,11 +269,11 @@ class Conversations(QObject):
         used = self.session.effective()
         history: tuple[WindowMessage, ...] = self.session.window_records()
         draft = self.composer.toPlainText().strip()
-        if draft or history:
-            # The next turn ends with the user's message, even before a word of it is typed: so the
-            # window is the one a send would get, and the chat's own latest message (a long reply, a
-            # message refused as too long) is not blamed for a turn that has not been written.
-            history = (*history, _Draft("draft", "user", draft))
+        # The next turn ends with the user's message, even before a word of it is typed: so the
+        # window is the one a send would get (in an empty chat too, with the system prompt the
+        # template writes by default), and the chat's own latest message (a long reply, a message
+        # refused as too long) is not blamed for a turn that has not been written.
+        history = (*history, _Draft("draft", "user", draft))
         if len(draft) > MEASURED_SLOWLY_CHARS:  # counting its tokens takes a while: no stale numbers meanwhile
             self.meter.set_waiting(self.tr("Context: measuring the message…"))
         self._meter_pending = True

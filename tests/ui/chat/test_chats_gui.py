@@ -15,6 +15,7 @@ from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.store import new_chat, new_message
+from app.core.inference.chat_format import default_system_prompt
 from app.core.inference.sampling import GREEDY
 from app.core.paths import app_paths
 from app.core.settings import ModelSettings, Settings, load_settings
@@ -186,6 +187,18 @@ def test_the_meter_turns_red_only_for_a_message_that_will_not_fit_never_for_an_e
     window.composer.clear()
     qtbot.waitUntil(lambda: meter.bar.parts != red, timeout=10_000)
     assert meter.label.text().startswith("This chat uses ")
+
+
+def test_in_an_empty_chat_the_meter_counts_the_system_prompt_the_template_writes_by_default(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    meter = window.chats.meter
+    window.new_chat()
+    qtbot.waitUntil(lambda: meter.plan is not None, timeout=20_000)
+    report = window.state.load_report
+    assert report is not None
+    default = default_system_prompt(report.chat_template)  # SmolLM2's: "You are a helpful AI assistant named …"
+    assert default and meter.plan is not None and meter.plan.prompt_tokens > len(default.split())
 
 
 def test_the_meter_never_shows_the_chat_before_once_another_is_on_show(window: MainWindow, qtbot: QtBot) -> None:
