@@ -33,8 +33,8 @@ class MessageMenus(QObject):
         self.session = session
         self.chat_view = chat_view
         self.undo = UndoDelete(chat_view)  # the shell places it over the chat's top
-        self.undo.undone.connect(session.undo_delete)
-        self.undo.finished.connect(session.finish_delete)
+        self.undo.undone.connect(lambda message_id: session.settle_delete(message_id, undo=True))
+        self.undo.finished.connect(lambda message_id: session.settle_delete(message_id, undo=False))
         session.chatOpened.connect(self._on_chat_opened)
 
     def edit_in_place(self, message_id: str) -> None:

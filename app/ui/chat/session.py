@@ -283,19 +283,19 @@ class ChatSession(QObject):
         return None
 
     def delete_message(self, message_id: str) -> None:
-        """Delete a message and what follows it, kept aside for `undo_delete` until `finish_delete`; the chat
-        is shown again as the history then has it."""
+        """Delete a message and what follows it, kept aside until `settle_delete` (Undo); the chat is shown
+        again as the history then has it."""
         self.storage.worker.removeMessageRequested.emit(message_id)
         self.storage.worker.loadRequested.emit(self.chat.id)
 
-    def undo_delete(self, message_id: str) -> None:
-        """Put back a message deleted by `delete_message` (and what followed it); the chat on show shows it."""
-        self.storage.worker.restoreMessageRequested.emit(message_id)
-        self.storage.worker.loadRequested.emit(self.chat.id)
-
-    def finish_delete(self, message_id: str) -> None:
-        """A delete that was not undone is final: the images only its messages showed go too."""
-        self.storage.worker.releaseMessageRequested.emit(message_id)
+    def settle_delete(self, message_id: str, undo: bool) -> None:
+        """The offer to undo a `delete_message` ended: with `undo` the message (and what followed it) comes back
+        and the chat on show shows it; else the delete is final, and the images only its messages showed go."""
+        if undo:
+            self.storage.worker.restoreMessageRequested.emit(message_id)
+            self.storage.worker.loadRequested.emit(self.chat.id)
+        else:
+            self.storage.worker.releaseMessageRequested.emit(message_id)
 
     def drop_empty_reply(self, message_id: str) -> None:
         """A reply that never produced text (its prompt could not be built): forget it."""
