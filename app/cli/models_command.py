@@ -1,6 +1,7 @@
 """`glassbox models ...`: search the Hub, list a repository's variants, download, and manage the library.
 
-Respects HF_ENDPOINT. `download` shows progress in the terminal; Ctrl+C pauses and keeps
+Talks to the Hub mirror set in the settings (the Models window's Hub mirror), else HF_ENDPOINT, else
+huggingface.co. `download` shows progress in the terminal; Ctrl+C pauses and keeps
 the bytes, and running the same command again resumes from them.
 """
 
@@ -20,6 +21,7 @@ from app.core.hub.client import HubClient, HubError, RepoListing, Variant, incom
 from app.core.hub.downloads.errors import NextStep
 from app.core.hub.downloads.job import DownloadJob, DownloadRequest, JobSnapshot, JobState
 from app.core.hub.downloads.manager import DownloadManager
+from app.core.hub.mirror import use_mirror
 from app.core.hub.remote_header import read_variant_headers
 from app.core.hub.token_store import TokenStore, TokenStoreError
 from app.core.memory.fit import ESTIMATE_NOTE, Candidate, assess, machine_now
@@ -31,7 +33,7 @@ from app.core.models.library import LibraryError, delete_model, find_model, libr
 from app.core.models.quant import parse_quant
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
-from app.core.settings import saved_context
+from app.core.settings import load_settings, saved_context
 from app.core.support.formatting import format_bytes
 from app.core.support.text_table import text_table
 
@@ -83,7 +85,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _client() -> HubClient:
+    _use_saved_mirror()
     return HubClient(token=TokenStore().get())
+
+
+def _use_saved_mirror() -> None:
+    """The Hub mirror the settings name (the window's store puts it in effect there; here it is read once)."""
+    use_mirror(load_settings(app_paths().settings_file).settings.hub.endpoint)
 
 
 def run_search(args: argparse.Namespace) -> int:

@@ -10,13 +10,14 @@ Layout of the file (schema 3):
      "presets": {"name": {SamplingParams fields}},                the user's presets
      "servers": [{SavedServer fields}],                            remote servers (their keys: the keyring)
      "appearance": {"language": "system", "theme": "system"},     interface language and colours
-     "monitor": {MonitorSettings fields}}                         alert thresholds, idle unload, degradation
+     "monitor": {MonitorSettings fields},                         alert thresholds, idle unload, degradation
+     "hub": {"endpoint": ""}}                                     a Hugging Face Hub mirror ("" : none)
 
 Each field of a section is declared once, with its bounds (`setting`), and the field tables
 (`LOAD_FIELDS`, `MONITOR_FIELDS`, `SAMPLING_FIELDS`) are derived from those declarations; a
 model's own load settings are checked by the same `LOAD_FIELDS`.
 
-The servers, appearance, monitor and model_overrides sections came after schema 3 without a new version: a
+The servers, appearance, monitor, model_overrides and hub sections came after schema 3 without a new version: a
 file without one reads as its defaults, and an older Glassbox keeps a section as one it does
 not know.
 
@@ -45,6 +46,7 @@ from typing import Any
 
 from app.core.backends.servers import SavedServer, ServerError
 from app.core.chat.context_window import WindowPolicy
+from app.core.hub.mirror import endpoint_problem, normal_endpoint
 from app.core.inference.decoding_mode import DecodingSettings
 from app.core.inference.load_options import CACHE_TYPES, ROPE_SCALING, load_option_problems
 from app.core.inference.sampling import (
@@ -399,6 +401,13 @@ class Appearance:
 
 
 @dataclass(frozen=True)
+class HubSettings:
+    """The Hugging Face Hub to use: a mirror's address, or "" for HF_ENDPOINT or huggingface.co (core/hub/mirror.py)."""
+
+    endpoint: str = ""
+
+
+@dataclass(frozen=True)
 class Settings:
     sampling: SamplingParams = field(default_factory=SamplingParams)
     model: ModelSettings = field(default_factory=ModelSettings)
@@ -407,6 +416,7 @@ class Settings:
     servers: tuple[SavedServer, ...] = ()  # OpenAI-compatible servers, in the order they were added
     appearance: Appearance = field(default_factory=Appearance)
     monitor: MonitorSettings = field(default_factory=MonitorSettings)
+    hub: HubSettings = field(default_factory=HubSettings)
     # Per-model load settings: model key (its file's name) -> the model fields it sets otherwise than `model`
     model_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     # The tools the user said "Always allow this tool" to, as (MCP server, tool) pairs: they run unasked, in every
@@ -425,6 +435,7 @@ class Settings:
             "servers": [server.to_dict() for server in self.servers],
             "appearance": self.appearance.to_dict(),
             "monitor": asdict(self.monitor),
+            "hub": asdict(self.hub),
             "model_overrides": {key: dict(values) for key, values in self.model_overrides.items()},
             "tools_always_allowed": [{"server": s, "tool": t} for s, t in self.tools_always_allowed],
         }
@@ -761,7 +772,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         notices.extend(fill(N_("Preset “{name}”: {problem}"), name=name, problem=problem) for problem in problems)
         presets[str(name)] = params
     known = {"schema_version", "sampling", "model", "model_overrides", "chat", "presets", "servers"}
-    known |= {"appearance", "monitor", "tools_always_allowed"}
+    known |= {"appearance", "monitor", "tools_always_allowed", "hub"}
     model = _read_model(data.get("model"), notices)
     return Settings(
         sampling=sampling,
@@ -773,6 +784,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         appearance=_read_appearance(data.get("appearance"), notices),
         monitor=_read_monitor(data.get("monitor"), notices),
         tools_always_allowed=_read_tools_always_allowed(data.get("tools_always_allowed")),
+        hub=_read_hub(data.get("hub"), notices),
         extra={k: v for k, v in data.items() if k not in known},
     )
 
@@ -788,6 +800,17 @@ def _read_servers(data: Any, notices: list[str]) -> tuple[SavedServer, ...]:
         if all(server.name.casefold() != kept.name.casefold() for kept in servers):
             servers.append(server)
     return tuple(servers)
+
+
+def _read_hub(data: Any, notices: list[str]) -> HubSettings:
+    endpoint = data.get("endpoint", "") if isinstance(data, Mapping) else ""
+    problem = endpoint_problem(endpoint) if isinstance(endpoint, str) else N_("it is not text")
+    if problem is not None:
+        notices.append(
+            fill(N_("The Hub mirror setting was dropped ({problem}); the default Hub is used."), problem=problem)
+        )
+        return HubSettings()
+    return HubSettings(normal_endpoint(endpoint))
 
 
 def _read_appearance(data: Any, notices: list[str]) -> Appearance:

@@ -130,6 +130,16 @@ class Chat:
 
 
 @dataclass(frozen=True)
+class RemovedMessages:
+    """A deleted message and the messages after it on its branches, as they were stored: enough to put
+    them back (Undo) until the delete is final."""
+
+    chat_id: str
+    head_id: str | None  # the chat's head before the delete
+    rows: tuple[dict[str, Any], ...]  # the messages' rows, each parent before its replies
+
+
+@dataclass(frozen=True)
 class SearchHit:
     chat: Chat
     snippet: str  # where the text was found ("" when only the title matched)
@@ -358,7 +368,12 @@ class ChatStore:
         return self.message(message_id)
 
     def delete_message(self, message_id: str) -> None:
-        """Remove a message and everything after it on its branches.
+        """Remove a message and everything after it on its branches, and the images only they showed."""
+        self.release_images(self.remove_message(message_id))
+
+    def remove_message(self, message_id: str) -> RemovedMessages:
+        """Remove a message and everything after it on its branches; returns them, to be put back by
+        `restore_messages` (Undo). Their image files stay until `release_images`.
 
         The chat then shows the newest other version of the message, when it has one, else
         the thread up to the message's parent. What is read and what is written are one
@@ -367,12 +382,39 @@ class ChatStore:
         with self._write("delete the message") as db:
             db.execute("BEGIN IMMEDIATE")
             message = self.message(message_id)
-            shown = _image_names(db, message.chat_id)  # the message's branches may show some of them
+            before = self.chat(message.chat_id).head_id
+            rows = db.execute(
+                """
+                WITH RECURSIVE below(id, depth) AS (
+                    SELECT id, 0 FROM messages WHERE id = ?
+                    UNION ALL
+                    SELECT m.id, below.depth + 1 FROM messages m JOIN below ON m.parent_id = below.id
+                )
+                SELECT messages.* FROM below JOIN messages ON messages.id = below.id
+                ORDER BY below.depth, messages.created, messages.rowid
+                """,
+                (message_id,),
+            ).fetchall()
             others = [m for m in self.siblings(message_id) if m.id != message_id]
             head = _newest_descendant(db, others[-1].id) if others else message.parent_id
             db.execute("UPDATE chats SET head_id = ? WHERE id = ?", (head, message.chat_id))
             db.execute("DELETE FROM messages WHERE id = ?", (message_id,))
-        self._delete_unused_images(shown)
+        return RemovedMessages(message.chat_id, before, tuple(dict(row) for row in rows))
+
+    def restore_messages(self, removed: RemovedMessages) -> None:
+        """Put back what `remove_message` removed, as it was, and show it again (its chat's head as before)."""
+        with self._write("restore the deleted message") as db:
+            db.execute("BEGIN IMMEDIATE")
+            self.chat(removed.chat_id)  # a chat deleted meanwhile: its messages cannot come back
+            for row in removed.rows:
+                columns = ", ".join(row)
+                marks = ", ".join("?" for _ in row)
+                db.execute(f"INSERT OR REPLACE INTO messages ({columns}) VALUES ({marks})", tuple(row.values()))
+            db.execute("UPDATE chats SET head_id = ? WHERE id = ?", (removed.head_id, removed.chat_id))
+
+    def release_images(self, removed: RemovedMessages) -> None:
+        """The removal is final: delete the image files that only the removed messages showed."""
+        self._delete_unused_images({name for row in removed.rows for name in _names(row["images"])})
 
     def _delete_unused_images(self, names: set[str]) -> None:
         """Delete the image files among `names` that no message shows any more."""

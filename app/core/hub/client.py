@@ -34,21 +34,16 @@ from huggingface_hub.errors import (
 )
 from huggingface_hub.utils import build_hf_headers, get_session, hf_raise_for_status
 
+from app.core.hub.mirror import KNOWN_MIRROR, chosen_mirror, hub_endpoint
 from app.core.models.library import SPLIT_PATTERN
 from app.core.models.quant import parse_quant, quality_note, quality_rank
 
 log = logging.getLogger(__name__)
 
-DEFAULT_ENDPOINT = "https://huggingface.co"
 METADATA_TIMEOUT_S = 20.0
 _REPO_ID = re.compile(r"^[A-Za-z0-9][\w.\-]{0,95}/[A-Za-z0-9][\w.\-]{0,95}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 _SEARCH_FIELDS = ["downloads", "likes", "lastModified", "gated", "private"]
-
-
-def hub_endpoint() -> str:
-    """The Hub to talk to: `HF_ENDPOINT` (read now, not at import), else huggingface.co."""
-    return (os.environ.get("HF_ENDPOINT") or DEFAULT_ENDPOINT).rstrip("/")
 
 
 class HubErrorKind(Enum):
@@ -290,10 +285,22 @@ class HubClient:
         return hub_error
 
     def _endpoint_note(self) -> str:
-        """Names HF_ENDPOINT only when the user set it (then it may be the thing to check)."""
-        if not os.environ.get("HF_ENDPOINT"):
-            return ""
-        return fill(N_(" Glassbox is using {endpoint}, set by HF_ENDPOINT."), endpoint=self.endpoint)
+        """Where the address came from when the user chose it (then it may be the thing to check); else, as the
+        Hub could not be reached, that a mirror can stand in for it."""
+        if chosen_mirror():
+            return fill(
+                N_(" Glassbox is using the Hub mirror {endpoint} set in the Models window."), endpoint=self.endpoint
+            )
+        if os.environ.get("HF_ENDPOINT"):
+            return fill(N_(" Glassbox is using {endpoint}, set by HF_ENDPOINT."), endpoint=self.endpoint)
+        return fill(
+            N_(
+                " Where {host} is blocked, set a Hub mirror (for example {mirror}) under Hub mirror in the "
+                "Models window."
+            ),
+            host=self.host,
+            mirror=KNOWN_MIRROR,
+        )
 
     def _translate(self, error: BaseException, repo_id: str | None, filename: str | None, what: str) -> HubError:
         repo = repo_id or N_("the repository")

@@ -12,8 +12,15 @@ It is plain JSON (`to_json`/`from_json`), so it travels with an exported chat.
 refilled as the original found it (the cached part of the prompt evaluated first, then the
 rest), compares token by token, and says "identical" or the first position where it diverged, with the likely
 cause: the settings that differ between the record and now, most likely first (another
-model file, another build, other context settings or thread count), or a reused or
-shifted KV cache when the original reply had reused one and nothing else differs.
+model file, another build, other context settings or thread count), or, when the original
+reply had reused part of its prompt from the KV cache and nothing else differs, how that part
+was computed. Measured on the starter model: a greedy conversation run again exactly as before
+(the same batches) gives the same tokens, every time; but the KV cache a second turn reuses was
+computed as the first prompt in one batch and the first reply token by token, while a replay (or
+Compare, or any fresh read) computes it in one batch. The logits then differ in their last
+digits, and where two tokens are nearly tied, greedy picks the other one: two of five short
+two-turn chats diverged so. The replay cannot rebuild the original's batches (earlier turns may
+have been shifted or dropped since), so the report says exactly that.
 """
 
 from __future__ import annotations
@@ -74,7 +81,9 @@ class ReplayReport:
         if self.identical:
             return fill(N_("Identical: all {count} tokens match."), count=self.compared)
         return fill(
-            N_("Diverged at token {position}: likely {cause}."), position=self.first_divergence, cause=self.likely_cause
+            N_("Diverged at token {position} of the reply: likely {cause}."),
+            position=(self.first_divergence or 0) + 1,  # counted from 1, as a reader counts
+            cause=self.likely_cause,
         )
 
 
@@ -327,7 +336,14 @@ def replay(
     cause = found[0].cause if found else ""
     if not cause:
         cause = (
-            N_("a reused or shifted KV cache")
+            fill(
+                N_(
+                    "the {cached} prompt tokens the reply found in the KV cache: they were computed then in other "
+                    "batches (an earlier reply token by token) than the replay computes them now, and the numbers "
+                    "differ in their last digits, enough to tip a near tie"
+                ),
+                cached=record.cached_prompt_tokens,
+            )
             if record.cached_prompt_tokens
             else N_("a nondeterministic build (another thread count or GPU kernel)")
         )

@@ -267,7 +267,10 @@ class SamplingParams:
         "seed",
         0,
         MAX_SEED,
-        N_("Random: a new seed for every reply. Fixed: the same settings and prompt give the same reply."),
+        N_(
+            "Random: a new seed for every reply. Fixed: the same settings and prompt give the same reply when the "
+            "prompt is computed the same way (part of it reused from the KV cache can tip a near tie)."
+        ),
     )  # None: a new random seed for every reply
     max_tokens: int = setting(
         512,

@@ -15,6 +15,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from app.core.inference.sampling import SAMPLING_FIELDS, FieldSpec, InvalidSetting
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8010
@@ -82,7 +84,9 @@ class ServerConfig:
     def check(self) -> ServerConfig:
         """This config, or ServerConfigError naming the first setting that cannot be used."""
         if not self.host.strip():
-            raise ServerConfigError("host", "The address to listen on is empty; use 127.0.0.1 for this machine only.")
+            raise ServerConfigError(
+                "host", fill(N_("The address to listen on is empty; use 127.0.0.1 for this machine only."))
+            )
         for spec, value in ((PORT_FIELD, self.port), (QUEUE_LIMIT_FIELD, self.queue_limit)):
             try:
                 spec.check(value)
@@ -92,15 +96,20 @@ class ServerConfig:
         for origin in self.cors_origins:
             _check_origin(origin)
         if self.max_body_bytes < MIN_MAX_BODY_BYTES:
-            raise ServerConfigError("max_body_bytes", f"The body limit must be at least {MIN_MAX_BODY_BYTES} bytes.")
+            raise ServerConfigError(
+                "max_body_bytes", fill(N_("The body limit must be at least {bytes} bytes."), bytes=MIN_MAX_BODY_BYTES)
+            )
         if not 1 <= self.max_tokens_limit <= MAX_TOKENS_CEILING:
             raise ServerConfigError(
-                "max_tokens_limit", f"The max_tokens limit must be between 1 and {MAX_TOKENS_CEILING}."
+                "max_tokens_limit",
+                fill(N_("The max_tokens limit must be between 1 and {ceiling}."), ceiling=MAX_TOKENS_CEILING),
             )
         if self.log_size < 1:
-            raise ServerConfigError("log_size", "The request log must keep at least one request.")
+            raise ServerConfigError("log_size", fill(N_("The request log must keep at least one request.")))
         if self.embedding_model is not None and not self.embedding_model.is_file():
-            raise ServerConfigError("embedding_model", f"The embedding model {self.embedding_model} is not a file.")
+            raise ServerConfigError(
+                "embedding_model", fill(N_("The embedding model {path} is not a file."), path=self.embedding_model)
+            )
         return self
 
     def _check_key(self) -> None:
@@ -108,13 +117,21 @@ class ServerConfig:
             if not self.loopback:
                 raise ServerConfigError(
                     "api_key",
-                    f"Listening on {self.host} lets other machines use the model, so it needs an API key. "
-                    "Set one, or listen on 127.0.0.1 to serve this machine only.",
+                    fill(
+                        N_(
+                            "Listening on {host} lets other machines use the model, so it needs an API key. "
+                            "Set one, or listen on 127.0.0.1 to serve this machine only."
+                        ),
+                        host=self.host,
+                    ),
                 )
             return
         if len(self.api_key) < MIN_API_KEY_LENGTH or any(c.isspace() for c in self.api_key):
             raise ServerConfigError(
-                "api_key", f"The API key must be at least {MIN_API_KEY_LENGTH} characters, with no spaces."
+                "api_key",
+                fill(
+                    N_("The API key must be at least {length} characters, with no spaces."), length=MIN_API_KEY_LENGTH
+                ),
             )
 
 
@@ -123,5 +140,10 @@ def _check_origin(origin: str) -> None:
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query:
         raise ServerConfigError(
             "cors_origins",
-            f"“{origin}” is not a web page's origin; write it as scheme://host[:port], e.g. http://localhost:3000.",
+            fill(
+                N_(
+                    "“{origin}” is not a web page's origin; write it as scheme://host[:port], e.g. http://localhost:3000."
+                ),
+                origin=origin,
+            ),
         )

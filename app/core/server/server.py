@@ -29,6 +29,8 @@ from app.core.server.config import ServerConfig
 from app.core.server.endpoints import ServerCore, build_app
 from app.core.server.model_queue import ModelQueue
 from app.core.server.request_log import RequestLog
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +98,9 @@ class ApiServer:
         if not server.started:
             self.stop()
             sock.close()
-            raise ServerStartError(f"The server on {self.base_url} did not start; see the log for why.")
+            raise ServerStartError(
+                fill(N_("The server on {url} did not start; see the log for why."), url=self.base_url)
+            )
         log.info("API server listening on %s", self.base_url)
 
     def stop(self) -> None:
@@ -133,18 +137,26 @@ def _bind(host: str, port: int) -> socket.socket:
         raise ServerStartError(_bind_failure(host, port, error)) from error
     except OverflowError as error:  # a port number out of range
         sock.close()
-        raise ServerStartError(f"{port} is not a port number (0 to 65535).") from error
+        raise ServerStartError(fill(N_("{port} is not a port number (0 to 65535)."), port=port)) from error
     return sock
 
 
 def _bind_failure(host: str, port: int, error: OSError) -> str:
     if error.errno == errno.EADDRINUSE:
-        return f"Port {port} on {host} is already in use (another server?); choose another port."
+        return fill(
+            N_("Port {port} on {host} is already in use (another server?); choose another port."), port=port, host=host
+        )
     if error.errno == errno.EACCES:
-        return f"This user may not listen on port {port} of {host}; choose a port above 1023."
+        return fill(
+            N_("This user may not listen on port {port} of {host}; choose a port above 1023."), port=port, host=host
+        )
     if error.errno == errno.EADDRNOTAVAIL or isinstance(error, socket.gaierror):
-        return f"{host} is not an address of this machine; use 127.0.0.1, or 0.0.0.0 for every network."
-    return f"Cannot listen on {host} port {port}: {error.strerror or error}."
+        return fill(
+            N_("{host} is not an address of this machine; use 127.0.0.1, or 0.0.0.0 for every network."), host=host
+        )
+    return fill(
+        N_("Cannot listen on {host} port {port}: {error}."), host=host, port=port, error=error.strerror or error
+    )
 
 
 def _url_host(host: str) -> str:

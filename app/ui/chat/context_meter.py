@@ -1,19 +1,19 @@
 """The context meter: how much of the model's context the next turn takes, and what fell out of it.
 
-A bar in four parts: the system prompt with the chat template's frame, the conversation
-the model still sees, the room kept for the reply (hatched: kept, not used), and what is free. Where
-the model's template sends earlier replies' reasoning back (most thinking models' templates drop it),
-the conversation's share of it is a part of its own; where it drops it, the tooltip says about how
-much room that saves. With tools offered, their definitions are a part of their own beside the frame
-they belong to, and during a tool turn the results the model reads are a part of the conversation's.
-Under the bar one line in words, e.g. "This chat uses 1,234 of 2,048 tokens;
-512 are kept free for the reply · 3 earlier messages are outside the window".
+A bar in four parts: the system prompt with the chat template's frame, the conversation the model
+still sees, the room kept for the reply (only outlined, the free colour inside: kept, not used), and
+what is free. Where the model's template sends earlier replies' reasoning back (most thinking
+models' templates drop it), the conversation's share of it is a part of its own; where it drops it,
+the tooltip says about how much room that saves. With tools offered, their definitions are a part of
+their own beside the frame they belong to, and during a tool turn the results the model reads are a
+part of the conversation's. Under the bar one line in words, e.g. "This chat uses 1,234 of 2,048
+tokens; 512 are kept free for the reply · 3 earlier messages are outside the window".
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from app.core.backends.remote_window import ESTIMATE_NOTICE
@@ -22,7 +22,7 @@ from app.core.support.formatting import fill
 from app.ui.widgets.locale_format import number
 from app.ui.widgets.theme import Tone, colours, set_tone
 
-KEPT_FREE = frozenset({"reserve"})  # segments drawn hatched: room kept, not taken
+KEPT_FREE = frozenset({"reserve"})  # segments only outlined: room kept, not taken
 
 
 def _segment_colour(key: str) -> QColor:
@@ -51,11 +51,14 @@ class _Bar(QWidget):
         for key, fraction in self.parts:
             width = rect.width() * fraction
             segment = QRectF(x, rect.top(), width, rect.height())
-            if key in KEPT_FREE:  # room kept for the reply, not used yet: hatched over the free colour
-                painter.setBrush(QBrush(_segment_colour(key), Qt.BrushStyle.BDiagPattern))
+            if key in KEPT_FREE:  # room kept for the reply, not used: outlined only, the free colour inside
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.setPen(QPen(_segment_colour(key), 1, Qt.PenStyle.DotLine))
+                painter.drawRect(segment.adjusted(0.5, 0.5, -0.5, -0.5))
+                painter.setPen(Qt.PenStyle.NoPen)
             else:
                 painter.setBrush(_segment_colour(key))
-            painter.drawRect(segment)
+                painter.drawRect(segment)
             x += width
         painter.end()
 

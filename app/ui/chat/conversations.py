@@ -94,6 +94,7 @@ class Conversations(QObject):
         self.session = session
         self._meter_pending = False
         self._meter_again = False  # asked while a plan was on its way: plan once more when it comes
+        self._meter_chat = ""  # the chat the plan on its way was asked for
         self.last_plan: WindowPlan | None = None
         self._draft_result: PlanResult | None = None  # the meter's last plan, with the draft it was planned with
         self._delete_after_reply: str | None = None  # a chat deleted while its reply was written
@@ -156,6 +157,8 @@ class Conversations(QObject):
         self.settings_panel.model.reloadRequested.connect(self._reload_model)
         worker.windowPlanned.connect(self._on_meter_planned)
         self.replies.replyBegun.connect(self.menus.attach)
+        undo = self.menus.undo
+        self.state_signals.streamingChanged.connect(lambda on: undo.finish() if on else None)  # the chat moved on
         self.menus.editSubmitted.connect(self.edit_and_continue)
         self.menus.regenerateRequested.connect(self.regenerate)
         self.replies.planShown.connect(self._show_plan)
@@ -207,6 +210,10 @@ class Conversations(QObject):
         if result.request.purpose != METER:
             return
         self._meter_pending = False
+        if self._meter_chat != self.session.chat.id:  # asked for another chat, on show no more
+            self._meter_again = False
+            self.refresh_meter()
+            return
         self._draft_result = result
         self._show_plan(result)
         self.draftMeasured.emit(result)
@@ -259,18 +266,21 @@ class Conversations(QObject):
             return
         if self._meter_pending:  # the text may have changed since that plan was asked for
             self._meter_again = True
+            if self._draft_result is None:  # another chat on show: its numbers are not the ones shown
+                self.meter.set_waiting(self.tr("Context: measuring…"))
             return
         used = self.session.effective()
         history: tuple[WindowMessage, ...] = self.session.window_records()
         draft = self.composer.toPlainText().strip()
-        if draft or history:
-            # The next turn ends with the user's message, even before a word of it is typed: so the
-            # window is the one a send would get, and the chat's own latest message (a long reply, a
-            # message refused as too long) is not blamed for a turn that has not been written.
-            history = (*history, _Draft("draft", "user", draft))
+        # The next turn ends with the user's message, even before a word of it is typed: so the
+        # window is the one a send would get (in an empty chat too, with the system prompt the
+        # template writes by default), and the chat's own latest message (a long reply, a message
+        # refused as too long) is not blamed for a turn that has not been written.
+        history = (*history, _Draft("draft", "user", draft))
         if len(draft) > MEASURED_SLOWLY_CHARS:  # counting its tokens takes a while: no stale numbers meanwhile
             self.meter.set_waiting(self.tr("Context: measuring the message…"))
         self._meter_pending = True
+        self._meter_chat = self.session.chat.id
         self.worker.planRequested.emit(
             PlanRequest(
                 METER,

@@ -90,7 +90,9 @@ class DecodingModeBox(QGroupBox):
         return {
             DecodingMode.SAMPLING: self.tr("Each token is drawn at random, shaped by the sampling settings below."),
             DecodingMode.GREEDY: self.tr(
-                "Always the most likely token: the same prompt gives the same reply; the sampling settings "
+                "Always the most likely token: the same prompt, computed the same way, gives the same reply. Part "
+                "of a prompt reused from the KV cache (after an earlier reply) is computed in other batches than "
+                "a fresh read, which can tip a near tie: Replay or Compare may then differ. The sampling settings "
                 "below do not apply (only the length limit and stop strings)."
             ),
             DecodingMode.BEAM: self.tr(

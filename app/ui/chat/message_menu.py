@@ -1,5 +1,5 @@
 """What a message's menus and actions start: its context menu, editing it (in place or in a dialog)
-and deleting it with the messages after it.
+and deleting it with the messages after it (with Undo, app/ui/chat/undo_delete.py).
 
 The chat (Conversations) gives each message widget its menu with `attach` and its hover
 buttons call `edit_in_place` and `delete_message`; what only the chat can do it is asked
@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QMenu, QMessageBox
+from PySide6.QtWidgets import QMenu
 
 from app.core.chat.store import Message
 from app.core.state import AppState
 from app.ui.chat.edit_dialog import ask_edited_text
 from app.ui.chat.session import ChatSession
+from app.ui.chat.undo_delete import UndoDelete
 from app.ui.chat.view import ChatView, MessageWidget
 
 
@@ -31,6 +32,10 @@ class MessageMenus(QObject):
         self.state = state
         self.session = session
         self.chat_view = chat_view
+        self.undo = UndoDelete(chat_view)  # the shell places it over the chat's top
+        self.undo.undone.connect(lambda message_id: session.settle_delete(message_id, undo=True))
+        self.undo.finished.connect(lambda message_id: session.settle_delete(message_id, undo=False))
+        session.chatOpened.connect(self._on_chat_opened)
 
     def edit_in_place(self, message_id: str) -> None:
         """Edit a message of yours inside the conversation; Enter continues the chat from the new text."""
@@ -49,8 +54,8 @@ class MessageMenus(QObject):
         editor.cancelled.connect(widget.end_edit)
 
     def delete_message(self, message_id: str) -> None:
-        """Delete a message and the messages after it on this branch, once the user agreed: a delete is
-        never one click, wherever it is asked for (the hover button, the message's menu)."""
+        """Delete a message and the messages after it on this branch, and offer Undo: one click deletes,
+        wherever it is asked for (the hover button, the message's menu), and one click brings it back."""
         if not self.state.can_send:
             return
         ids = [m.id for m in self.session.shown_thread]
@@ -58,23 +63,13 @@ class MessageMenus(QObject):
             return
         following = len(ids) - ids.index(message_id) - 1
         _position, versions = self.session.versions.get(message_id, (0, 1))
-        if self.confirm_delete_message(following, versions):
-            self.session.delete_message(message_id)
+        self.session.delete_message(message_id)
+        self.undo.offer(message_id, self.session.chat.id, following, versions)
 
-    def confirm_delete_message(self, following: int, versions: int) -> bool:
-        """Ask before deleting; the question says what goes (the messages after it) and what stays (other versions)."""
-        if following:
-            question = self.tr("Delete this message and the %n message(s) after it?", "", following)
-        else:
-            question = self.tr("Delete this message?")
-        if versions > 1:
-            question += " " + self.tr("Its other versions stay.")
-        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Delete message"), question, parent=self.chat_view)
-        delete = box.addButton(self.tr("&Delete"), QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # Enter keeps the message
-        box.exec()
-        return box.clickedButton() is delete
+    def _on_chat_opened(self) -> None:
+        """Another chat on show: a delete in the one before is final (Undo would change a chat not shown)."""
+        if self.session.chat.id != self.undo.chat_id:
+            self.undo.finish()
 
     def attach(self, widget: MessageWidget) -> None:
         """Give a message widget its context menu."""
@@ -106,7 +101,7 @@ class MessageMenus(QObject):
             following = menu.addAction(self.tr("Next version"), lambda: self.session.show_version(message.id, 1))
             following.setEnabled(position < count - 1 and not self.state.is_streaming)
         menu.addSeparator()
-        delete = menu.addAction(self.tr("Delete…"), lambda: self.delete_message(message.id))
+        delete = menu.addAction(self.tr("Delete"), lambda: self.delete_message(message.id))
         delete.setEnabled(idle)
         return menu
 

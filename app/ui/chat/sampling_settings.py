@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -37,6 +36,7 @@ from app.core.types.load import LoadReport
 from app.ui.chat.decoding_mode import DecodingModeBox
 from app.ui.chat.setting_rows import SettingRow, TextBox
 from app.ui.settings.store import SettingsStore
+from app.ui.widgets.ask_text import ask_text
 from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, set_tone
 
@@ -285,8 +285,7 @@ class SamplingSettings(QWidget):
             self.store.set_defaults(self.store.settings.without_preset(name))
 
     def ask_preset_name(self) -> str:
-        name, accepted = QInputDialog.getText(self, self.tr("Save preset"), self.tr("Name of the preset:"))
-        return name if accepted else ""
+        return ask_text(self, self.tr("Save preset"), self.tr("Name of the preset:")) or ""
 
     def _ask_and_save_preset(self) -> None:
         name = self.ask_preset_name()

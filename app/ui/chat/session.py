@@ -249,6 +249,11 @@ class ChatSession(QObject):
         if self._recorder is not None:
             self._recorder.append_reasoning(text)
 
+    def writing_on_show(self) -> bool:
+        """Whether the reply being written (if any) is in the thread on show."""
+        recorder = self._recorder
+        return recorder is not None and any(m.id == recorder.message_id for m in self.shown_thread)
+
     def recorded_text(self) -> str:
         """What the reply being written holds so far (also while another chat is on show)."""
         return self._recorder.text if self._recorder is not None else ""
@@ -278,9 +283,19 @@ class ChatSession(QObject):
         return None
 
     def delete_message(self, message_id: str) -> None:
-        """Delete a message and what follows it; the chat is shown again as the history then has it."""
-        self.storage.worker.deleteMessageRequested.emit(message_id)
+        """Delete a message and what follows it, kept aside until `settle_delete` (Undo); the chat is shown
+        again as the history then has it."""
+        self.storage.worker.removeMessageRequested.emit(message_id)
         self.storage.worker.loadRequested.emit(self.chat.id)
+
+    def settle_delete(self, message_id: str, undo: bool) -> None:
+        """The offer to undo a `delete_message` ended: with `undo` the message (and what followed it) comes back
+        and the chat on show shows it; else the delete is final, and the images only its messages showed go."""
+        if undo:
+            self.storage.worker.restoreMessageRequested.emit(message_id)
+            self.storage.worker.loadRequested.emit(self.chat.id)
+        else:
+            self.storage.worker.releaseMessageRequested.emit(message_id)
 
     def drop_empty_reply(self, message_id: str) -> None:
         """A reply that never produced text (its prompt could not be built): forget it."""

@@ -29,8 +29,8 @@ from app.ui.chat.chat_list_items import DETAIL, GROUP, NEEDLE, ChatItemDelegate,
 from app.ui.widgets.core_text import word
 from app.ui.widgets.icons import set_icon
 from app.ui.widgets.locale_format import date_time
-from app.ui.widgets.markdown import plain_tooltip
 from app.ui.widgets.save_place import in_documents
+from app.ui.widgets.tooltips import plain_tooltip
 
 SEARCH_DELAY_MS = 250
 CHAT_ID = Qt.ItemDataRole.UserRole

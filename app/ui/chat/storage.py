@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
-from app.core.chat.store import Chat, ChatStore, ChatStoreError, Message, MessageState
+from app.core.chat.store import Chat, ChatStore, ChatStoreError, Message, MessageState, RemovedMessages
 from app.core.settings import Settings, SettingsError, save_settings
 from app.core.support.atomic import atomic_write
 from app.core.support.formatting import fill
@@ -34,6 +34,9 @@ class StorageWorker(QObject):
     savePartialRequested = Signal(str, str, str)  # message id, answer and reasoning so far
     finishMessageRequested = Signal(str, str, object, object, str)  # message id, text, MessageState, stats, reasoning
     deleteMessageRequested = Signal(str)  # message id (an empty reply that never started)
+    removeMessageRequested = Signal(str)  # message id: deleted, kept aside for Undo until released
+    restoreMessageRequested = Signal(str)  # message id of a removal kept aside: put it back (Undo)
+    releaseMessageRequested = Signal(str)  # message id of a removal kept aside: the delete is final
     switchVersionRequested = Signal(str, int)  # message id, step (-1 previous version, +1 next)
     exportRequested = Signal(str, str, str)  # chat id, "markdown" or "json", file path
     saveSettingsRequested = Signal(object)  # Settings
@@ -51,6 +54,7 @@ class StorageWorker(QObject):
         self._database = database
         self._settings_file = settings_file
         self._store: ChatStore | None = None
+        self._removed: dict[str, RemovedMessages] = {}  # deletes that Undo may still take back, by message id
         self.openRequested.connect(self._open)
         self.searchRequested.connect(self._search)
         self.loadRequested.connect(self._load)
@@ -63,6 +67,9 @@ class StorageWorker(QObject):
         self.savePartialRequested.connect(self._save_partial)
         self.finishMessageRequested.connect(self._finish_message)
         self.deleteMessageRequested.connect(self._delete_message)
+        self.removeMessageRequested.connect(self._remove_message)
+        self.restoreMessageRequested.connect(self._restore_message)
+        self.releaseMessageRequested.connect(self._release_message)
         self.switchVersionRequested.connect(self._switch_version)
         self.exportRequested.connect(self._export)
         self.saveSettingsRequested.connect(self._save_settings)
@@ -146,6 +153,25 @@ class StorageWorker(QObject):
     def _delete_message(self, message_id: str) -> None:
         self._run(lambda store: store.delete_message(message_id))
 
+    @Slot(str)
+    def _remove_message(self, message_id: str) -> None:
+        def remove(store: ChatStore) -> None:
+            self._removed[message_id] = store.remove_message(message_id)
+
+        self._run(remove)
+
+    @Slot(str)
+    def _restore_message(self, message_id: str) -> None:
+        removed = self._removed.pop(message_id, None)
+        if removed is not None:
+            self._run(lambda store: store.restore_messages(removed))
+
+    @Slot(str)
+    def _release_message(self, message_id: str) -> None:
+        removed = self._removed.pop(message_id, None)
+        if removed is not None:
+            self._run(lambda store: store.release_images(removed))
+
     @Slot(str, int)
     def _switch_version(self, message_id: str, step: int) -> None:
         def switch(store: ChatStore) -> None:
@@ -190,6 +216,8 @@ class StorageWorker(QObject):
 
     @Slot()
     def _close(self) -> None:
+        for message_id in list(self._removed):  # the window closes: deletes not undone are final
+            self._release_message(message_id)
         if self._store is not None:
             self._store.close()
             self._store = None

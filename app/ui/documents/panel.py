@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -43,6 +42,7 @@ from app.ui.documents.file_status_list import FileStatusList
 from app.ui.documents.folder_watch import FolderWatch
 from app.ui.documents.workers import OWN, CollectionEntry, DocumentsState, DocumentsThreads, IndexJob
 from app.ui.llm.retrieval import SharedEmbedder
+from app.ui.widgets.ask_text import ask_item, ask_text
 from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, set_tone
 
@@ -252,18 +252,16 @@ class DocumentsPanel(QWidget):
         self.threads.collections.createRequested.emit(name, self.chat_id)
 
     def _ask_new(self) -> None:
-        name, accepted = QInputDialog.getText(self, self.tr("New collection"), self.tr("Name of the collection:"))
-        if accepted and name.strip():
+        name = ask_text(self, self.tr("New collection"), self.tr("Name of the collection:"))
+        if name is not None and name.strip():
             self.create_collection(name)
 
     def _ask_rename(self) -> None:
         entry = self.entry(self._selected)
         if entry is None or self._selected == OWN:
             return
-        name, accepted = QInputDialog.getText(
-            self, self.tr("Rename collection"), self.tr("New name:"), text=entry.collection.name
-        )
-        if accepted and name.strip():
+        name = ask_text(self, self.tr("Rename collection"), self.tr("New name:"), entry.collection.name)
+        if name is not None and name.strip():
             self.threads.collections.renameRequested.emit(self._selected, name, self.chat_id)
 
     def _ask_delete(self) -> None:
@@ -307,10 +305,8 @@ class DocumentsPanel(QWidget):
         if entry is None or not entry.roots:
             return
         choices = [str(root) for root in entry.roots]
-        choice, accepted = QInputDialog.getItem(
-            self, self.tr("Remove from the collection"), self.tr("File or folder to take out:"), choices, 0, False
-        )
-        if accepted and choice:
+        choice = ask_item(self, self.tr("Remove from the collection"), self.tr("File or folder to take out:"), choices)
+        if choice:
             self.remove_root(Path(choice))
 
     def remove_root(self, path: Path) -> None:

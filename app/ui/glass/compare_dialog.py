@@ -63,7 +63,9 @@ class CompareDialog(QDialog):
             self.tr(
                 "The last prompt of this chat, answered by greedy decoding, by beam search and by sampling with "
                 "several seeds. Each reply is scored by the model itself: a higher log-probability (nearer 0) and "
-                "a lower perplexity mean the model finds the reply more likely."
+                "a lower perplexity mean the model finds the reply more likely. Greedy here may differ from the "
+                "chat's greedy reply where two tokens are nearly tied: the chat's prompt was partly reused from "
+                "the KV cache, computed in other batches."
             ),
             self,
         )

@@ -47,6 +47,7 @@ from app.ui.widgets.reply_footer import thinking_cost
 log = logging.getLogger(__name__)
 
 DRAFT_REFRESH_MS = 600  # the prompt inspector follows typing after this pause
+INSPECTED_DRAFT_CHARS = 20_000  # a longer draft is left out: its thousands of token chips would stall the window
 
 DockAdder = Callable[[str, str, QWidget, Qt.DockWidgetArea], QDockWidget]  # title, object name, panel, area
 
@@ -70,6 +71,8 @@ class ChatOnShow(Protocol):
     def conversation(self) -> list[ChatMessage]: ...
 
     def effective(self) -> EffectiveSettings: ...
+
+    def writing_on_show(self) -> bool: ...  # whether the reply being written is in the chat on show
 
 
 class GlassBox(QObject):
@@ -99,6 +102,7 @@ class GlassBox(QObject):
         self._pending_trace: TokenTrace | None = None
         self._inspecting = False
         self._ask_again = False
+        self.draft_left_out = 0  # the length of a draft the last question left out (too long to show), or 0
 
         self.load_panel = LoadPanel()
         self.stats_panel = StatsPanel()
@@ -227,11 +231,14 @@ class GlassBox(QObject):
     # ---- prompt inspector ----------------------------------------------------------
 
     def inspect_request(self) -> InspectRequest:
-        """The next turn as the chat would plan it (its thinking switch too), with the draft when the panel asks."""
+        """The next turn as the chat would plan it (its thinking switch too): the conversation, then the user's
+        message — the draft when the panel includes it, else an empty one, so an empty chat shows what the
+        model gets before a word is typed (the template's frame, a default system prompt it writes).
+        A draft too long to show token by token is left out (`draft_left_out` says how long it is)."""
         conversation = list(self.chat.conversation())
-        draft = self.composer.toPlainText().strip()
-        if draft and self.prompt_panel.include_draft.isChecked():
-            conversation.append(ChatMessage("user", draft))
+        draft = self.composer.toPlainText().strip() if self.prompt_panel.include_draft.isChecked() else ""
+        self.draft_left_out = len(draft) if len(draft) > INSPECTED_DRAFT_CHARS else 0
+        conversation.append(ChatMessage("user", "" if self.draft_left_out else draft))
         used = self.chat.effective()
         return InspectRequest(
             tuple(conversation), used.sampling.max_tokens, used.window_policy, used.sampling, self.offered_tools()
@@ -241,9 +248,16 @@ class GlassBox(QObject):
         """Ask the worker for the prompt of the next turn, when the panel is on screen.
 
         Not while a reply streams (the question would wait behind it, and the reply's end
-        refreshes anyway); one question at a time, and one more if asked meanwhile.
+        refreshes anyway): while it streams in another chat, the panel says so instead of
+        showing a prompt that is not this chat's. One question at a time, and one more if
+        asked meanwhile.
         """
-        if not _on_screen(self.prompt_dock) or not self.state.can_send:
+        if not _on_screen(self.prompt_dock):
+            return
+        if not self.state.can_send:
+            if self.state.is_streaming and not self.chat.writing_on_show():
+                waiting = self.tr("This chat's prompt is read when the reply in the other chat ends")
+                self.prompt_panel.show_waiting(waiting)
             return
         if self._inspecting:
             self._ask_again = True
@@ -267,7 +281,7 @@ class GlassBox(QObject):
             self.refresh_prompt()
             if self._inspecting:  # asked again since: this answer is out of date, the next one is on its way
                 return
-        self.prompt_panel.show_inspection(inspection)
+        self.prompt_panel.show_inspection(inspection, self.draft_left_out)
 
     def _on_inspect_failed(self, message: str) -> None:
         self._inspecting = False

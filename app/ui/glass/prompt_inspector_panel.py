@@ -163,7 +163,17 @@ class PromptInspectorPanel(QWidget):
         self.refresh_button.setEnabled(True)
         self.summary.setText(message)
 
-    def show_inspection(self, inspection: PromptInspection) -> None:
+    def show_waiting(self, message: str) -> None:
+        """No prompt to show for the chat on show yet: say why, and show none of another chat's."""
+        self.inspection = None
+        self.summary.setText(message)
+        self.notice.hide()
+        self.text_view.clear()
+        self.token_view.clear()
+        self.messages_view.clear()
+
+    def show_inspection(self, inspection: PromptInspection, draft_left_out: int = 0) -> None:
+        """The prompt; `draft_left_out`, the length of a message being typed that was too long to show in it."""
         self.inspection = inspection
         self.refresh_button.setEnabled(True)
         self.summary.setText(
@@ -183,8 +193,15 @@ class PromptInspectorPanel(QWidget):
                 else ""
             )
         )
-        self.notice.setText(inspection.notice)
-        self.notice.setVisible(bool(inspection.notice))
+        notes = [inspection.notice] if inspection.notice else []
+        if draft_left_out:
+            left_out = self.tr(
+                "The message being typed ({chars} characters) is too long to show token by token; the prompt is "
+                "shown with an empty message."
+            )
+            notes.append(fill(left_out, chars=f"{draft_left_out:,}"))
+        self.notice.setText("\n".join(notes))
+        self.notice.setVisible(bool(notes))
         self.text_view.setHtml(prompt_html(inspection))
         self.token_view.setHtml(tokens_html(inspection.tokens))
         self.messages_view.clear()

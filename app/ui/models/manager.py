@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.hub.client import TOKEN_KINDS, HubError, RepoListing, hub_endpoint
+from app.core.hub.client import TOKEN_KINDS, HubError, HubErrorKind, RepoListing, hub_endpoint
 from app.core.hub.downloads.job import DownloadRequest
 from app.core.hub.downloads.manager import DownloadManager
 from app.core.hub.token_store import TokenStore
@@ -35,7 +35,9 @@ from app.core.support.formatting import fill
 from app.ui.models.discover import DiscoverPage
 from app.ui.models.downloads_view import DownloadsPage
 from app.ui.models.library_view import LibraryPage
+from app.ui.models.mirror_bar import MirrorBar
 from app.ui.models.workers import ModelWorkers, TokenState
+from app.ui.settings.store import SettingsStore
 from app.ui.widgets.error_banner import ErrorBanner, Notice, NoticeAction
 from app.ui.widgets.screen_fit import resize_to_fit
 
@@ -173,6 +175,7 @@ class ModelManagerDialog(QDialog):
         paths: AppPaths | None = None,
         token_store: TokenStore | None = None,
         manager: DownloadManager | None = None,
+        settings: SettingsStore | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Models"))
@@ -189,6 +192,8 @@ class ModelManagerDialog(QDialog):
 
         self.banner = ErrorBanner(self)
         self.token_bar = TokenBar(self.workers, self)
+        # The Hub mirror is the settings store's: offered when the window is given the store.
+        self.mirror_bar = MirrorBar(settings, self) if settings is not None else None
         self.discover = DiscoverPage(self.workers.hub, self)
         self.downloads = DownloadsPage(self.manager, self)
         self.library = LibraryPage(self.workers.library, self.paths.models, self)
@@ -202,6 +207,8 @@ class ModelManagerDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.banner)
         layout.addWidget(self.token_bar)
+        if self.mirror_bar is not None:
+            layout.addWidget(self.mirror_bar)
         layout.addWidget(self.tabs, 1)
 
         self.workers.hub.failed.connect(self._on_hub_failed)
@@ -250,6 +257,8 @@ class ModelManagerDialog(QDialog):
             retry = NoticeAction(self.tr("Retry"), lambda: self.discover.retry(what))
         if isinstance(error, HubError) and error.kind in TOKEN_KINDS:
             self.token_bar.set_expanded(True)
+        if isinstance(error, HubError) and error.kind is HubErrorKind.OFFLINE and self.mirror_bar is not None:
+            self.mirror_bar.offer()  # the Hub cannot be reached: a mirror may be the way
         self._show_problem(what, message, retry, connection)
 
     def _on_search_finished(self, _results: object) -> None:

@@ -298,13 +298,14 @@ class MonitorPanel(QWidget):
     # ---- drawing ---------------------------------------------------------------------------
 
     def time_window(self) -> tuple[float, float]:
-        """The time window on show, in session seconds."""
+        """The time window on show, in session seconds: it ends now (the latest sample), so the plots read
+        back from the right edge ("now") to "10 min ago"; early in a session its left part is still empty."""
         latest = self.timeline.latest
         now = latest.t if latest is not None else 0.0
         length = WINDOWS_S[max(0, self.window_box.currentIndex())]
         if length is None:
-            return 0.0, max(now, MIN_SESSION_WINDOW_S)
-        return max(0.0, now - length), max(now, length)
+            return min(0.0, now - MIN_SESSION_WINDOW_S), now
+        return now - length, now
 
     @Slot()
     def refresh(self) -> None:

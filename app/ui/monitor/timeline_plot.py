@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPainterPath, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from app.core.monitor.timeline import ReplySpan
+from app.core.support.formatting import fill
 from app.ui.widgets.plots import MARGIN_BOTTOM, MARGIN_TOP, LinePlot, format_number, nice_ceiling
 from app.ui.widgets.theme import colours
 
@@ -30,12 +31,25 @@ class Series:
     points: Sequence[tuple[float, float]]  # (session seconds, value)
 
 
-def clock_text(seconds: float) -> str:
-    """Session time as m:ss, or h:mm:ss past an hour."""
-    whole = max(0, int(seconds))
+def ago_text(seconds: float, exact: bool = False) -> str:
+    """How long before now a moment was: "now", "40 s ago", "10 min ago", "1 h 5 min ago" (with `exact`,
+    the seconds too: "3 min 20 s ago"). The time axis ends now, so it reads back from there, not as a clock."""
+    whole = max(0, round(seconds))
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+    if whole == 0:
+        return _tr("now")
+    if whole < 60:
+        return fill(_tr("{seconds} s ago"), seconds=secs)
+    if hours:
+        return fill(_tr("{hours} h {minutes} min ago"), hours=hours, minutes=minutes)
+    if exact and secs:
+        return fill(_tr("{minutes} min {seconds} s ago"), minutes=minutes, seconds=secs)
+    return fill(_tr("{minutes} min ago"), minutes=minutes + (1 if secs >= 30 and not exact else 0))
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("TimelinePlot", text)
 
 
 def decimate(points: Sequence[tuple[float, float]], buckets: int) -> list[tuple[float, float]]:
@@ -115,8 +129,8 @@ class TimelinePlot(LinePlot):
         low, high = self.x_range()
         painter.setPen(self.palette().color(QPalette.ColorRole.Text))
         labels = QRectF(area.left(), area.bottom() + 2, area.width(), MARGIN_BOTTOM - 2)
-        painter.drawText(labels, Qt.AlignmentFlag.AlignLeft, clock_text(low))
-        painter.drawText(labels, Qt.AlignmentFlag.AlignRight, clock_text(high))
+        painter.drawText(labels, Qt.AlignmentFlag.AlignLeft, ago_text(high - low))  # the window ends now
+        painter.drawText(labels, Qt.AlignmentFlag.AlignRight, ago_text(0))
         painter.save()
         painter.setClipRect(area)
         for span in self.spans:
@@ -171,7 +185,7 @@ class TimelinePlot(LinePlot):
             lines.append(f"{series.label}: {format_number(nearest[1])} {self.unit}")
         if moment is None:
             return ""
-        return "\n".join([clock_text(moment), *lines])
+        return "\n".join([ago_text(self.x_range()[1] - moment, exact=True), *lines])
 
     def event(self, event: QEvent) -> bool:
         if isinstance(event, QHelpEvent) and event.type() == QEvent.Type.ToolTip:

@@ -37,6 +37,7 @@ from app.core.server.server import ApiServer, ServerStartError
 from app.core.support.formatting import fill
 from app.core.types.messages import ChatMessage
 from app.ui.llm.worker import LlmWorker
+from app.ui.widgets.core_text import word
 from app.ui.widgets.locale_format import time_of_day
 from app.ui.widgets.theme import Tone, set_tone
 
@@ -163,7 +164,7 @@ class ServerPanel(QWidget):
         try:
             config.check()
         except ServerConfigError as error:
-            self.status.setText(fill(self.tr("Not started: {error}"), error=str(error)))
+            self.status.setText(fill(self.tr("Not started: {error}"), error=word(error)))
             return
         self._pending = config
         self.start_button.setEnabled(False)
@@ -181,7 +182,7 @@ class ServerPanel(QWidget):
             server.request_log.add_listener(self.recorded.emit)
             server.start()
         except ServerStartError as error:
-            self.status.setText(fill(self.tr("Not started: {error}"), error=str(error)))
+            self.status.setText(fill(self.tr("Not started: {error}"), error=word(error)))
             return
         self.server = server
         self._show_running()

@@ -8,7 +8,8 @@ new context plan, no GPU panel refresh, no monitor).
 
 Writes leave as signals: the defaults through `saveRequested` (the chat session hands them to
 its storage thread, so the GUI never waits for the disk), the chat's own settings through
-`chatEdited` (saved with the chat).
+`chatEdited` (saved with the chat). The Hub mirror it holds is put in effect for the whole
+process (`core.hub.mirror.use_mirror`) when the settings are read and whenever it changes.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal, SignalInstance
 
+from app.core.hub.mirror import use_mirror
 from app.core.settings import (
     ChatSettings,
     EffectiveSettings,
@@ -39,6 +41,7 @@ class SettingsStore(QObject):
     appearanceChanged = Signal()  # interface language and theme
     serversChanged = Signal()  # the saved remote servers
     toolsAllowedChanged = Signal()  # the MCP tools the user always allows
+    hubChanged = Signal()  # the Hugging Face Hub mirror (in effect for every Hub request at once)
     chatEdited = Signal(object)  # ChatSettings: the chat on show's own settings, as the user changed them
     saveRequested = Signal(object)  # Settings: the defaults, to be written to the settings file
 
@@ -47,6 +50,7 @@ class SettingsStore(QObject):
         loaded = loaded or LoadedSettings(Settings())
         self._settings = loaded.settings
         self._chat = ChatSettings()
+        use_mirror(self._settings.hub.endpoint)
         self.notices: tuple[str, ...] = tuple(loaded.notices)  # what reading the file found (a reset, a fallback)
 
     @classmethod
@@ -100,6 +104,8 @@ class SettingsStore(QObject):
         before = _sections(self._settings, self._chat)
         self._settings, self._chat = settings, chat
         after = _sections(settings, chat)
+        if before["hub"] != after["hub"]:
+            use_mirror(settings.hub.endpoint)  # before anyone hears of it: a request made then goes there
         for name, signal in self._section_signals().items():
             if before[name] != after[name]:
                 signal.emit()
@@ -114,6 +120,7 @@ class SettingsStore(QObject):
             "appearance": self.appearanceChanged,
             "servers": self.serversChanged,
             "tools_always_allowed": self.toolsAllowedChanged,
+            "hub": self.hubChanged,
         }
 
 
@@ -129,4 +136,5 @@ def _sections(settings: Settings, chat: ChatSettings) -> dict[str, object]:
         "appearance": settings.appearance,
         "servers": settings.servers,
         "tools_always_allowed": settings.tools_always_allowed,
+        "hub": settings.hub,
     }

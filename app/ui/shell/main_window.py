@@ -215,6 +215,7 @@ class MainWindow(QMainWindow):
         """Place what the features made, and do what they ask of the shell."""
         chats = self.chats
         self.chat_area.meter_slot.addWidget(chats.meter)
+        self.chat_area.show_notice(chats.menus.undo)  # "Message deleted · Undo", over the chat's top
         for action in self.chat_menu.actions():  # their shortcuts work wherever the focus is
             if not action.shortcut().isEmpty():
                 self.addAction(action)

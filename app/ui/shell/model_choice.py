@@ -127,7 +127,7 @@ class ModelChoice(QObject):
             # Imported on first use: huggingface_hub and friends stay out of the startup path.
             from app.ui.models.manager import ModelManagerDialog
 
-            self.manager = ModelManagerDialog(self._window)
+            self.manager = ModelManagerDialog(self._window, settings=self.loader.store)
             self.manager.modelInstalled.connect(self._on_library_changed)
             self.manager.modelRemoved.connect(self._on_library_changed)
             self.manager.loadRequested.connect(self.pick_and_load)

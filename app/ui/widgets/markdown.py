@@ -11,15 +11,15 @@ and hide nothing. What Markdown itself can still refer to is then taken out of t
 - every tooltip is replaced by one the renderer writes, escaped: Qt shows a tooltip that looks
   like HTML as rich text, which would load what a link's title names.
 
-Fenced and indented code get a language line with a Copy link, a background, a monospace font
-and Pygments' colours, and keep their lines (see `code_blocks`). A single newline
+Math (`$…$`, `$$…$$`, `\\(…\\)`, `\\[…\\]`) is shown as formulas of Unicode text and scripts
+(see `markdown_math`). Fenced and indented code get a language line with a Copy link, a
+background, a monospace font and Pygments' colours, and keep their lines (see `code_blocks`). A single newline
 stays a line break, as chat apps show model output (Markdown would join the lines of a poem
 or an address into one).
 """
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 
@@ -36,7 +36,9 @@ from PySide6.QtGui import (
 from app.core.support.formatting import fill
 from app.ui.widgets.code_blocks import style_code_blocks
 from app.ui.widgets.links import display_address, web_address
+from app.ui.widgets.markdown_math import protect_math, show_math
 from app.ui.widgets.theme import colours
+from app.ui.widgets.tooltips import plain_tooltip
 
 MARKDOWN_FEATURES = QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.MarkdownFeature.MarkdownNoHTML
 IMAGE_PROPERTIES = (
@@ -119,7 +121,8 @@ def render_markdown(document: QTextDocument, text: str, first_code: int = 0) -> 
 
     `first_code` is the number of the first code block's Copy link (see `code_blocks`).
     """
-    document.setMarkdown(keep_line_breaks(text), MARKDOWN_FEATURES)
+    protected, formulas = protect_math(text)
+    document.setMarkdown(keep_line_breaks(protected), MARKDOWN_FEATURES)
     cursor = QTextCursor(document)
     cursor.beginEditBlock()
     # From the end, so replacing an image by longer text leaves the positions still to visit where they were.
@@ -128,6 +131,7 @@ def render_markdown(document: QTextDocument, text: str, first_code: int = 0) -> 
             _replace_image(cursor, span)
         elif span.format.isAnchor() or span.format.toolTip():
             _settle_link(cursor, span)
+    show_math(document, formulas)  # after the tooltips are settled: a formula's own tooltip is its TeX
     style_code_blocks(document, first_code)
     cursor.endEditBlock()
 
@@ -183,12 +187,3 @@ def _settle_link(cursor: QTextCursor, span: _Span) -> None:
         settled.setToolTip(plain_tooltip(display_address(address)))
     _select(cursor, span)
     cursor.setCharFormat(settled)
-
-
-def plain_tooltip(text: str) -> str:
-    """A tooltip Qt shows as rich text made of escaped characters, so nothing in `text` becomes a tag.
-
-    Qt reads a tooltip as HTML when it looks like HTML; text that comes from a model or a
-    file must go through here, or an `<img>` in it is loaded when the mouse rests on it.
-    """
-    return f"<p style='white-space:pre-wrap'>{html.escape(text)}</p>"

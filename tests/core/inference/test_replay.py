@@ -141,3 +141,35 @@ def test_the_model_file_is_read_for_the_record_once_per_load_not_at_the_end_of_e
         first.n_ctx,
     )
     assert second.quantization != ""
+
+
+def test_a_greedy_conversation_run_again_as_before_gives_the_same_tokens(engine: Engine) -> None:
+    greedy = replace(GREEDY, max_tokens=24)
+
+    def second_reply() -> tuple[int, ...]:
+        engine.llama.reset()
+        messages = [ChatMessage("user", "What is 2+2?")]
+        _, first = generate_recorded(engine, engine.prompt_tokens(messages), greedy, chat=True)
+        messages += [ChatMessage("assistant", engine.llama.detokenize(list(first.tokens)).decode()),
+                     ChatMessage("user", "And 3+3?")]  # fmt: skip
+        _, second = generate_recorded(engine, engine.prompt_tokens(messages), greedy, chat=True)
+        assert second.cached_prompt_tokens > 0  # the second turn reuses the first from the KV cache
+        return second.tokens
+
+    assert second_reply() == second_reply()  # the same batches: the same tokens
+
+
+def test_a_divergence_after_a_reused_kv_cache_says_how_that_part_was_computed(
+    engine: Engine, prompt: list[int]
+) -> None:
+    greedy = replace(GREEDY, max_tokens=12)
+    engine.llama.reset()
+    generate_recorded(engine, prompt, greedy)
+    _, record = generate_recorded(engine, prompt, greedy)  # all but the prompt's last token found in the cache
+    assert record.cached_prompt_tokens > 0
+    other_way = (*record.tokens[:3], record.tokens[3] + 1, *record.tokens[4:])  # as if a near tie went the other way
+    report = replay(engine, replace(record, tokens=other_way), prompt)
+    assert report.first_divergence == 3 and report.differences == []
+    assert report.summary.startswith("Diverged at token 4 of the reply: likely the ")
+    assert f"{record.cached_prompt_tokens} prompt tokens the reply found in the KV cache" in report.likely_cause
+    assert "computed then in other batches" in report.likely_cause

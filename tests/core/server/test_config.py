@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.core.server.config import ServerConfig, ServerConfigError, is_loopback
+from app.core.support.user_text import UserText, text_of
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost", "LOCALHOST"])
@@ -54,3 +55,20 @@ def test_the_key_never_shows_in_the_configs_repr() -> None:
     config = ServerConfig(host="0.0.0.0", api_key="a-very-secret-key")
     assert "a-very-secret-key" not in repr(config) and "api_key=set" in repr(config)
     assert config.check() is config
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        ServerConfig(host=" "),
+        ServerConfig(host="0.0.0.0"),
+        ServerConfig(api_key="short"),
+        ServerConfig(cors_origins=("localhost:3000",)),
+        ServerConfig(max_body_bytes=1),
+        ServerConfig(max_tokens_limit=0),
+        ServerConfig(log_size=0),
+    ],
+)
+def test_every_refusal_is_a_core_text_the_window_shows_in_the_readers_language(config: ServerConfig) -> None:
+    message = text_of(refused(config))
+    assert isinstance(message, UserText)  # translated by its template, filled with its fields

@@ -19,6 +19,7 @@ from app.core.server.config import ServerConfig
 from app.core.server.model_queue import ModelQueue, QueuedJob
 from app.core.server.request_log import CLIENT_CLOSED, RequestRecord
 from app.core.server.server import ApiServer, ServerStartError
+from app.core.support.user_text import UserText, text_of
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, final_reply
 from app.core.types.stats import StopReason
@@ -201,8 +202,10 @@ def test_a_port_in_use_is_a_clear_start_error(model_queue: ModelQueue) -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        with pytest.raises(ServerStartError, match=f"Port {port} on 127.0.0.1 is already in use"):
+        with pytest.raises(ServerStartError, match=f"Port {port} on 127.0.0.1 is already in use") as caught:
             ApiServer(ServerConfig(port=port), model_queue).start()
+    message = text_of(caught.value)  # the window shows it in the reader's language
+    assert isinstance(message, UserText) and message.template.startswith("Port {port} on {host} is already in use")
 
 
 def test_stopping_the_server_ends_a_reply_in_progress(model_queue: ModelQueue) -> None:

@@ -15,6 +15,7 @@ from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.store import new_chat, new_message
+from app.core.inference.chat_format import default_system_prompt
 from app.core.inference.sampling import GREEDY
 from app.core.paths import app_paths
 from app.core.settings import ModelSettings, Settings, load_settings
@@ -186,6 +187,30 @@ def test_the_meter_turns_red_only_for_a_message_that_will_not_fit_never_for_an_e
     window.composer.clear()
     qtbot.waitUntil(lambda: meter.bar.parts != red, timeout=10_000)
     assert meter.label.text().startswith("This chat uses ")
+
+
+def test_in_an_empty_chat_the_meter_counts_the_system_prompt_the_template_writes_by_default(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    meter = window.chats.meter
+    window.new_chat()
+    qtbot.waitUntil(lambda: meter.plan is not None, timeout=20_000)
+    report = window.state.load_report
+    assert report is not None
+    default = default_system_prompt(report.chat_template)  # SmolLM2's: "You are a helpful AI assistant named …"
+    assert default and meter.plan is not None and meter.plan.prompt_tokens > len(default.split())
+
+
+def test_the_meter_never_shows_the_chat_before_once_another_is_on_show(window: MainWindow, qtbot: QtBot) -> None:
+    meter, chats = window.chats.meter, window.chats
+    reply_to(window, qtbot, "Name a colour.")
+    window.composer.setPlainText("And a fruit?")
+    chats.measure_now()  # asked for this chat; its answer comes back after the switch below
+    window.new_chat()
+    assert meter.plan is None and meter.label.text() == "Context: measuring…"
+    qtbot.waitUntil(lambda: meter.plan is not None, timeout=20_000)
+    result = chats._draft_result
+    assert result is not None and len(result.request.messages) == 1  # the new chat's turn: the message alone
 
 
 def test_the_reply_is_in_the_history_while_it_streams(window: MainWindow, qtbot: QtBot) -> None:
@@ -383,17 +408,19 @@ def test_every_message_offers_its_actions_and_any_message_of_yours_is_edited_in_
     assert window.chat_view.messages()[0].versions.label.text() == "2/2"
 
 
-def test_deleting_a_message_asks_when_others_follow_and_takes_them_too(
-    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+def test_deleting_a_message_takes_those_after_it_and_undo_over_the_chat_brings_them_back(
+    window: MainWindow, qtbot: QtBot
 ) -> None:
     reply_to(window, qtbot, "Name a colour.")
     reply_to(window, qtbot, "Name a fruit.")
-    asked: list[int] = []
-    monkeypatch.setattr(
-        window.chats.menus, "confirm_delete_message", lambda following, _versions: asked.append(following) or True
-    )
+    undo = window.chats.menus.undo
+    assert undo.parentWidget() is window.chat_area.notices  # floats over the chat: it moves nothing
     window.chat_view.messages()[2].action_bar.buttons["delete"].click()
     qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=10_000)
-    assert asked == [1]
-    assert window.chats.session.shown_thread[0].text == "Name a colour."
+    assert undo.isVisible() and undo.label.text() == "Message and the 1 message(s) after it deleted."
     assert rows("SELECT COUNT(*) FROM messages") == [(2,)]
+    undo.undo_button.click()
+    qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 4, timeout=10_000)
+    assert [m.text for m in window.chats.session.shown_thread][2] == "Name a fruit."
+    assert rows("SELECT COUNT(*) FROM messages") == [(4,)]
+    assert not undo.isVisible()

@@ -82,19 +82,19 @@ def test_the_tooltip_says_how_much_past_reasoning_the_template_leaves_out(meter:
     assert "reasoning" not in dict(meter.bar.parts)
 
 
-def colours_in(meter: ContextMeter, left: float, right: float) -> set[str]:
-    """The colours the bar paints between two fractions of its width (on its middle line)."""
+def colours_in(meter: ContextMeter, left: float, right: float, row: float = 0.5) -> set[str]:
+    """The colours the bar paints between two fractions of its width (on its middle line, or another row)."""
     image = meter.bar.grab().toImage()
-    y, width = image.height() // 2, image.width()
+    y, width = min(int(image.height() * row), image.height() - 1), image.width()
     return {image.pixelColor(x, y).name() for x in range(int(width * left), int(width * right))}
 
 
-def test_the_room_kept_for_the_reply_is_drawn_hatched_not_as_use(meter: ContextMeter) -> None:
+def test_the_room_kept_for_the_reply_is_only_outlined_so_it_reads_as_free_not_as_use(meter: ContextMeter) -> None:
     meter.set_plan(plan(prompt=1024, frame=0, reserve=512, outside=0))  # half used, a quarter kept for the reply
-    used, kept = colours_in(meter, 0.1, 0.4), colours_in(meter, 0.55, 0.7)  # away from the edges
-    assert len(used) == 1  # solid
-    assert len(kept) >= 2  # hatched: the reserve's colour and the free part's between its lines
-    assert used.isdisjoint(kept)
+    used, kept, free = colours_in(meter, 0.1, 0.4), colours_in(meter, 0.55, 0.7), colours_in(meter, 0.8, 0.95)
+    assert len(used) == 1 and used.isdisjoint(kept)  # the use is solid, in its own colour
+    assert kept == free  # inside the outline: the free colour
+    assert colours_in(meter, 0.55, 0.7, row=0.0) - free  # its dotted outline along the top
 
 
 def test_while_the_chat_on_show_is_not_measured_yet_the_meter_shows_no_old_numbers(meter: ContextMeter) -> None:

@@ -1,21 +1,25 @@
-"""Nothing is lost by one click: hover buttons never move what is under the pointer, and a delete always asks."""
+"""Nothing is lost by one click: hover buttons never move what is under the pointer, and a delete offers Undo."""
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, QTimer
+from PIL import Image
+from PySide6.QtCore import QPoint, QPointF
 from PySide6.QtGui import QEnterEvent
-from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from app.core.chat.store import Message
+from app.core.chat.images import prepare_image
 from app.core.state import AppState
 from app.core.types.load import LoadConfig, LoadReport
+from app.core.types.messages import ChatMessage
 from app.ui.chat.message_menu import MessageMenus
+from app.ui.chat.undo_delete import UNDO_SECONDS, UndoDelete
 from app.ui.chat.view import MessageWidget
 from app.ui.shell.chat_area import ChatArea
 from tests.ui.window_parts import PartsWindow
@@ -59,78 +63,119 @@ def parts(qtbot: QtBot) -> Iterator[PartsWindow]:
     window.shut_down()
 
 
-def menus_over(parts: PartsWindow, texts: list[str], versions: int = 1) -> MessageMenus:
+def menus_over(parts: PartsWindow, texts: list[str]) -> MessageMenus:
+    """A saved chat of `texts` (user and model in turn) on show, a model on duty and no reply on the way."""
     roles = ["user", "assistant"]
-    parts.session.shown_thread = [
-        Message(id=f"m{i}", chat_id="c", parent_id=None, role=roles[i % 2], text=t) for i, t in enumerate(texts)
-    ]
-    parts.session.versions = {"m1": (1, versions)} if versions > 1 else {}
+    parts.session.open_transcript("Colours", [ChatMessage(roles[i % 2], t) for i, t in enumerate(texts)])
     state = AppState()
     config = LoadConfig(Path("/models/small.gguf"))
     state.load_started(config)
-    state.load_finished(LoadReport(config))  # a model on duty, no reply on the way
+    state.load_finished(LoadReport(config))
     return MessageMenus(state, parts.session, parts.chat_view, parts)
 
 
-def answer_next_question(button: str, questions: list[str]) -> None:
-    """When the next question comes up, note its text and press the button named `button`."""
-
-    def answer() -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
-            QTimer.singleShot(10, answer)
-            return
-        questions.append(box.text())
-        pressed = next(b for b in box.findChildren(QPushButton) if b.text().replace("&", "") == button)
-        pressed.click()
-
-    QTimer.singleShot(0, answer)
+def shown(parts: PartsWindow) -> list[str]:
+    return [m.text for m in parts.session.shown_thread]
 
 
-def test_deleting_the_last_message_asks_first_and_cancel_keeps_it(
-    parts: PartsWindow, monkeypatch: pytest.MonkeyPatch
+def delete(qtbot: QtBot, parts: PartsWindow, menus: MessageMenus, index: int) -> None:
+    """Delete the message at `index` as the hover button does, and wait for the chat shown again."""
+    with qtbot.waitSignal(parts.session.chatOpened):
+        menus.delete_message(parts.session.shown_thread[index].id)
+
+
+def test_one_click_deletes_a_message_with_those_after_it_and_offers_undo_for_ten_seconds(
+    qtbot: QtBot, parts: PartsWindow
 ) -> None:
-    menus = menus_over(parts, ["Name a colour.", "Blue."])
-    deleted: list[str] = []
-    monkeypatch.setattr(parts.session, "delete_message", deleted.append)
-    questions: list[str] = []
-    answer_next_question("Cancel", questions)
-    menus.delete_message("m1")
-    assert questions == ["Delete this message?"]
-    assert deleted == []
-
-
-def test_a_delete_agreed_to_deletes_and_says_that_other_versions_stay(
-    parts: PartsWindow, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    menus = menus_over(parts, ["Name a colour.", "Blue."], versions=2)
-    deleted: list[str] = []
-    monkeypatch.setattr(parts.session, "delete_message", deleted.append)
-    questions: list[str] = []
-    answer_next_question("Delete", questions)
-    menus.delete_message("m1")
-    assert questions == ["Delete this message? Its other versions stay."]
-    assert deleted == ["m1"]
-
-
-def test_the_question_counts_the_messages_that_go_with_it(parts: PartsWindow, monkeypatch: pytest.MonkeyPatch) -> None:
     menus = menus_over(parts, ["Name a colour.", "Blue.", "Name a fruit.", "Pear."])
-    monkeypatch.setattr(parts.session, "delete_message", lambda _id: None)
-    questions: list[str] = []
-    answer_next_question("Cancel", questions)
-    menus.delete_message("m0")
-    assert questions == ["Delete this message and the 3 message(s) after it?"]
+    delete(qtbot, parts, menus, 2)
+    assert shown(parts) == ["Name a colour.", "Blue."]
+    assert not menus.undo.isHidden()
+    assert menus.undo.label.text() == "Message and the 1 message(s) after it deleted."
+    assert menus.undo.timer.isActive() and menus.undo.timer.interval() == UNDO_SECONDS * 1000 == 10_000
 
 
-def test_a_message_menu_offers_delete_and_it_asks_too(parts: PartsWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_undo_brings_the_deleted_messages_back_as_they_were(qtbot: QtBot, parts: PartsWindow) -> None:
+    menus = menus_over(parts, ["Name a colour.", "Blue.", "Name a fruit.", "Pear."])
+    before = [(m.id, m.role, m.text) for m in parts.session.shown_thread]
+    delete(qtbot, parts, menus, 2)
+    with qtbot.waitSignal(parts.session.chatOpened):
+        menus.undo.undo_button.click()
+    assert [(m.id, m.role, m.text) for m in parts.session.shown_thread] == before
+    assert menus.undo.isHidden() and menus.undo.pending is None
+
+
+def test_a_delete_not_undone_within_its_time_is_final_and_undo_then_does_nothing(
+    qtbot: QtBot, parts: PartsWindow
+) -> None:
     menus = menus_over(parts, ["Name a colour.", "Blue."])
-    deleted: list[str] = []
-    monkeypatch.setattr(parts.session, "delete_message", deleted.append)
-    delete = next(a for a in menus.menu("m1").actions() if a.text() == "Delete…")
-    questions: list[str] = []
-    answer_next_question("Cancel", questions)
-    delete.trigger()
-    assert questions and deleted == []
+    delete(qtbot, parts, menus, 1)
+    finished: list[str] = []
+    menus.undo.finished.connect(finished.append)
+    menus.undo.timer.timeout.emit()  # the ten seconds are over
+    assert len(finished) == 1 and menus.undo.isHidden()
+    undone: list[str] = []
+    menus.undo.undone.connect(undone.append)
+    menus.undo.undo()
+    assert undone == []
+    parts.session.open_chat(parts.session.chat.id)
+    qtbot.waitSignal(parts.session.chatOpened).wait()
+    assert shown(parts) == ["Name a colour."]
+
+
+def test_deleting_a_version_says_its_other_versions_stay() -> None:
+    undo = UndoDelete()
+    assert undo.describe(0, versions=2) == "Version deleted; the other versions stay."
+    assert undo.describe(2, versions=3) == "Version and the 2 message(s) after it deleted; the other versions stay."
+    assert undo.describe(0, versions=1) == "Message deleted."
+
+
+def test_a_second_delete_makes_the_first_final_and_offers_undo_for_itself(qtbot: QtBot, parts: PartsWindow) -> None:
+    menus = menus_over(parts, ["Name a colour.", "Blue.", "Name a fruit.", "Pear."])
+    finished: list[str] = []
+    menus.undo.finished.connect(finished.append)
+    pear = parts.session.shown_thread[3].id
+    delete(qtbot, parts, menus, 3)
+    fruit = parts.session.shown_thread[2].id
+    delete(qtbot, parts, menus, 2)
+    assert finished == [pear]
+    assert menus.undo.pending == fruit
+
+
+def test_opening_another_chat_makes_the_delete_final(qtbot: QtBot, parts: PartsWindow) -> None:
+    menus = menus_over(parts, ["Name a colour.", "Blue."])
+    delete(qtbot, parts, menus, 1)
+    finished: list[str] = []
+    menus.undo.finished.connect(finished.append)
+    parts.session.new_chat()
+    assert len(finished) == 1 and menus.undo.isHidden()
+
+
+def test_a_deleted_messages_image_is_kept_for_undo_and_goes_when_the_delete_is_final(
+    qtbot: QtBot, parts: PartsWindow
+) -> None:
+    encoded = io.BytesIO()
+    Image.new("RGB", (8, 6), "red").save(encoded, "PNG")
+    picture = prepare_image(encoded.getvalue(), "red.png").path
+    menus = menus_over(parts, ["Look.", "Red."])
+    parts.session.add_user_message("And this?", (picture,))
+    delete(qtbot, parts, menus, 2)
+    with qtbot.waitSignal(parts.session.chatOpened):
+        menus.undo.undo()
+    assert parts.session.shown_thread[2].images == (picture,)
+    delete(qtbot, parts, menus, 2)
+    assert picture.exists()
+    menus.undo.finish()
+    qtbot.waitUntil(lambda: not picture.exists())
+
+
+def test_the_message_menu_offers_delete_and_it_offers_undo_too(qtbot: QtBot, parts: PartsWindow) -> None:
+    menus = menus_over(parts, ["Name a colour.", "Blue."])
+    action = next(a for a in menus.menu(parts.session.shown_thread[1].id).actions() if a.text() == "Delete")
+    with qtbot.waitSignal(parts.session.chatOpened):
+        action.trigger()
+    assert shown(parts) == ["Name a colour."]
+    assert menus.undo.label.text() == "Message deleted."
 
 
 @pytest.mark.expected_log("app.errors", logging.ERROR, "could not be loaded")

@@ -7,8 +7,10 @@ from PySide6.QtCore import QUrl
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.prompt_inspector import character_groups, inspect_prompt
+from app.core.inference.chat_format import default_system_prompt
 from app.core.inference.engine import Engine
 from app.core.types.messages import ChatMessage
+from app.ui.glass.glass_box import INSPECTED_DRAFT_CHARS
 from app.ui.glass.prompt_inspector_panel import PromptInspectorPanel
 from app.ui.shell.main_window import MainWindow
 
@@ -64,7 +66,7 @@ def test_the_status_line_follows_the_prompt_on_show_its_settings_and_another_cha
     panel.prompt.system_prompt.editingFinished.emit()
     qtbot.waitUntil(lambda: "like a pirate" in (glass.prompt_panel.inspection or before).text, timeout=30_000)
     longer = glass.prompt_panel.inspection
-    assert longer is not None and longer.count > before.count
+    assert longer is not None and longer.count != before.count  # in place of the model's default system prompt
     qtbot.waitUntil(lambda: glass.prompt_panel.summary.text().startswith(f"{longer.count} tokens"), timeout=30_000)
 
     window.new_chat()  # another chat, without that prompt: the summary is that chat's again
@@ -79,3 +81,52 @@ def test_the_inspector_says_which_chat_template_built_the_prompt(qtbot: QtBot, e
     qtbot.addWidget(panel)
     panel.show_inspection(inspect_prompt(engine, [ChatMessage("user", "Hello")]))
     assert panel.summary.text().endswith("\nChat template: from the model file")
+
+
+def show_inspector(window: MainWindow) -> None:
+    window.glass.prompt_dock.show()
+    window.glass.prompt_dock.raise_()
+
+
+def test_an_empty_chat_shows_what_a_first_message_gets_with_the_models_default_system_prompt(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    glass = window.glass
+    show_inspector(window)
+    qtbot.waitUntil(lambda: glass.prompt_panel.inspection is not None, timeout=30_000)
+    inspection = glass.prompt_panel.inspection
+    assert inspection is not None
+    report = window.state.load_report
+    assert report is not None and default_system_prompt(report.chat_template)  # SmolLM2's template has one
+    assert default_system_prompt(report.chat_template) in inspection.text
+    assert [entry.role for entry in inspection.messages] == ["user"]  # the message about to be typed, empty
+
+
+def test_a_message_too_long_to_show_token_by_token_is_left_out_and_said(window: MainWindow, qtbot: QtBot) -> None:
+    glass = window.glass
+    show_inspector(window)
+    qtbot.waitUntil(lambda: glass.prompt_panel.inspection is not None and not glass._inspecting, timeout=30_000)
+    glass.prompt_panel.inspection = None
+    window.composer.setPlainText("word " * (INSPECTED_DRAFT_CHARS // 4))
+    glass.refresh_prompt()
+    qtbot.waitUntil(lambda: glass.prompt_panel.inspection is not None, timeout=30_000)
+    inspection = glass.prompt_panel.inspection
+    assert inspection is not None and inspection.count < 200  # the prompt without the long message
+    assert glass.prompt_panel.notice.isVisible()
+    assert "is too long to show token by token" in glass.prompt_panel.notice.text()
+
+
+def test_while_another_chat_streams_the_inspector_shows_none_of_its_prompt_and_says_why(
+    window: MainWindow, qtbot: QtBot
+) -> None:
+    glass = window.glass
+    show_inspector(window)
+    qtbot.waitUntil(lambda: glass.prompt_panel.inspection is not None and not glass._inspecting, timeout=30_000)
+    window.send("Count to twenty.")
+    qtbot.waitUntil(lambda: window.state.is_streaming, timeout=30_000)
+    with qtbot.waitSignal(window.replyFinished, timeout=60_000):
+        window.new_chat()  # the reply goes on in its own chat
+        assert glass.prompt_panel.inspection is None
+        assert glass.prompt_panel.summary.text() == "This chat's prompt is read when the reply in the other chat ends"
+        assert glass.prompt_panel.token_view.toPlainText() == ""
+    qtbot.waitUntil(lambda: glass.prompt_panel.inspection is not None, timeout=30_000)  # then it is read

@@ -6,11 +6,12 @@ from PySide6.QtCore import QPointF
 from pytestqt.qtbot import QtBot
 
 from app.core.monitor.timeline import ReplyOutcome, ReplySpan
-from app.ui.monitor.timeline_plot import Series, TimelinePlot, clock_text, decimate
+from app.ui.monitor.timeline_plot import Series, TimelinePlot, ago_text, decimate
 
 
-def test_session_time_reads_as_a_clock() -> None:
-    assert [clock_text(s) for s in (0, 65, 3599, 3725)] == ["0:00", "1:05", "59:59", "1:02:05"]
+def test_the_time_axis_reads_back_from_now_not_as_a_clock() -> None:
+    assert [ago_text(s) for s in (0, 40, 600, 3725)] == ["now", "40 s ago", "10 min ago", "1 h 2 min ago"]
+    assert ago_text(200, exact=True) == "3 min 20 s ago"  # a moment under the mouse, to the second
 
 
 def test_a_long_series_is_thinned_to_two_points_a_bucket_keeping_its_spikes() -> None:
@@ -34,7 +35,7 @@ def test_the_window_and_a_span_under_the_mouse(qtbot: QtBot) -> None:
     area = plot.plot_area()
     assert rect.left() == area.left() + area.width() / 2 and rect.width() == area.width() / 4
     assert plot.tooltip_at(rect.center()) == "reply 1"
-    assert plot.tooltip_at(QPointF(area.left() + 1, rect.center().y())) == "0:00\nGlassbox: 10 %"
+    assert plot.tooltip_at(QPointF(area.left() + 1, rect.center().y())) == "1 min ago\nGlassbox: 10 %"
     assert plot.tooltip_at(QPointF(2, 2)) == ""  # outside the plot area
 
 
