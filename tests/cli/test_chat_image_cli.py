@@ -13,8 +13,6 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from app.core.models.projector_pairing import projector_beside
-
 
 def _glassbox(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "GLASSBOX_HOME": str(home)}
@@ -57,13 +55,3 @@ def test_an_image_for_a_model_without_a_projector_is_refused_before_it_loads(
     result = _glassbox("chat", "--image", str(_photo(tmp_path)), "--prompt", "What is it?", home=isolated_home)
     assert result.returncode != 0
     assert "cannot see images" in result.stderr and "--mmproj FILE" in result.stderr
-
-
-def test_the_projector_beside_a_model_is_the_one_named_most_like_it(tmp_path: Path) -> None:
-    for name in ("gemma-3-4b-it-Q4_K_M.gguf", "mmproj-gemma-3-4b-it-f16.gguf", "mmproj-gemma-3-27b-it-f16.gguf"):
-        (tmp_path / name).write_bytes(b"")
-    assert projector_beside(tmp_path / "gemma-3-4b-it-Q4_K_M.gguf") == tmp_path / "mmproj-gemma-3-4b-it-f16.gguf"
-    alone = tmp_path / "alone"
-    alone.mkdir()
-    (alone / "model.gguf").write_bytes(b"")
-    assert projector_beside(alone / "model.gguf") is None

@@ -123,17 +123,20 @@ def link_model(
     known_sha256: str | None = None,
     progress: ProgressCallback | None = None,
     cancel: threading.Event | None = None,
+    projector: Path | None = None,
 ) -> InstalledModel:
     """Add a model to the library where it is, copying nothing (its other shards must lie beside it).
 
     `known_sha256` is the hash the app that keeps the file recorded (Ollama's blob digest,
     the Hugging Face cache's LFS hash): it is recorded so Verify can compare the file with it.
+    `projector` is the vision projector its app keeps apart from it (Ollama's); one beside the
+    model is found without it.
     """
     source = Path(os.path.abspath(Path(source).expanduser()))
     shards = _whole_model(source)
     index = VerifiedIndex(models_dir)
     _refuse_duplicate(source, models_dir, index, known_sha256, progress, cancel)
-    LinkIndex(models_dir).add(source, name or _display_name(source), origin)
+    LinkIndex(models_dir).add(source, name or _display_name(source), origin, projector)
     if known_sha256 and len(shards) == 1:
         index.record(source, known_sha256.lower(), origin.value, {"recorded_by": origin.value})
     return _model_at(source, models_dir)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from app.core.models.library import InstalledModel, installed_models
@@ -19,6 +19,7 @@ from app.core.models.load_guard import end_load, unfinished_load
 from app.core.paths import app_paths
 from app.core.state import AppState
 from app.core.support.formatting import format_bytes
+from app.ui.models.vision_mark import vision_mark, vision_tooltip
 from app.ui.shell.model_loading import ModelLoader
 from app.ui.shell.server_models import ServerModels
 from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
@@ -85,6 +86,7 @@ class ModelChoice(QObject):
         self.picker.clear()
         for model in models:
             self.picker.addItem(self._label(model), str(model.path))
+            self.picker.setItemData(self.picker.count() - 1, vision_tooltip(model), Qt.ItemDataRole.ToolTipRole)
         self.listed.emit([(self._label(model), model.path) for model in models])
         self.server_models.add_rows()
         if not models:
@@ -149,7 +151,8 @@ class ModelChoice(QObject):
 
     def _label(self, model: InstalledModel) -> str:
         suffix = self.tr(" (starter)") if model.is_starter else ""
-        return f"{model.name}{suffix} — {format_bytes(model.size_bytes)}"  # as the Models window shows it
+        # As the Models window shows it; a model that can see is marked.
+        return f"{model.name}{suffix} — {format_bytes(model.size_bytes)}{vision_mark(model)}"
 
     def _on_chosen(self, _index: int) -> None:
         choice = self.server_models.picked()

@@ -7,10 +7,12 @@ these tests look only at what the window does with the images, never at what the
 from __future__ import annotations
 
 import logging
+import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from app.core.inference.sampling import GREEDY
@@ -73,3 +75,22 @@ def test_a_message_with_an_image_is_sent_shown_saved_and_shown_again_when_the_ch
     qtbot.waitUntil(lambda: len(window.chat_view.messages()) == 2, timeout=10_000)
     [row] = window.chat_view.messages()[0].findChildren(MessageImages)
     assert len(row.buttons) == 1 and row.buttons[0].isEnabled()
+
+
+def test_a_vision_model_in_the_library_is_marked_in_the_picker_and_loads_with_the_projector_beside_it(
+    open_main_window: WindowOpener, starter_model: Path, projector_file: Path
+) -> None:
+    folder = app_paths().ensure().models / "synthetic" / "smol-vision-GGUF"
+    folder.mkdir(parents=True)
+    model = folder / "smol-vision.gguf"
+    model.symlink_to(starter_model)  # the starter model, with a projector of its size beside it
+    mmproj = shutil.copyfile(projector_file, folder / "mmproj-smol-vision-f16.gguf")
+    window = open_main_window(settings=Settings(sampling=QUICK, model=ModelSettings(n_ctx=1024)))
+    report = window.state.load_report
+    assert report is not None and report.config.model_path == model
+    assert report.config.mmproj == mmproj, "no projector was chosen: the one beside the model came with it"
+    picker = window.model_picker
+    labels = [picker.itemText(i) for i in range(picker.count())]
+    assert labels[0].startswith("smol-vision — ") and labels[0].endswith(" · 👁 vision")
+    assert "vision" not in labels[-1]  # the starter model cannot see
+    assert picker.itemData(0, Qt.ItemDataRole.ToolTipRole) == f"Reads images: its projector is {mmproj.name}"
