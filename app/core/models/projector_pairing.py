@@ -12,7 +12,7 @@ entries, the projector's small header), never weights.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from app.core.models.gguf_info import GgufInfo, GgufInfoError, read_gguf_info
 from app.core.models.projector_file import ModelShape, projector_problem
@@ -61,8 +61,7 @@ class ProjectorPairing:
         belonging = [path for path in candidates if self._belongs(path, shape)]
         if not belonging:
             return None
-        stem = model.stem.lower()
-        return max(belonging, key=lambda path: _shared_start(_bare(path), stem))
+        return max(belonging, key=lambda path: name_likeness(path, model.stem))
 
     def _belongs(self, projector: Path, model: ModelShape) -> bool:
         if projector not in self._headers:
@@ -81,11 +80,16 @@ def _projectors_in(folder: Path) -> list[Path]:
         return []
 
 
+def name_likeness(projector: PurePath, model_stem: str) -> int:
+    """How much of the model's name the projector's name shares (without "mmproj"), from the start."""
+    return _shared_start(_bare(projector), model_stem.lower())
+
+
 def _shared_start(a: str, b: str) -> int:
     """How many leading characters two names have in common."""
     return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
 
 
-def _bare(projector: Path) -> str:
+def _bare(projector: PurePath) -> str:
     """The projector's name without "mmproj" and its separators: what it shares with the model's name."""
     return projector.stem.lower().replace(MARK, "", 1).strip("-_.")
