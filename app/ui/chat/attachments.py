@@ -9,7 +9,7 @@ takes it with the message (`images`, then `clear`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, Signal
@@ -18,10 +18,11 @@ from PySide6.QtWidgets import QFileDialog, QFrame, QHBoxLayout, QLabel, QToolBut
 
 from app.core.chat.images import ImageRefused, prepare_image, prepare_image_file
 from app.core.support.formatting import fill
-from app.core.types.errors import IMAGES_NEED_VISION
+from app.core.types.errors import images_need_vision
 from app.core.types.load import LoadReport
 from app.ui import message
 from app.ui.widgets.core_text import word
+from app.ui.widgets.error_banner import NoticeAction
 from app.ui.widgets.icons import set_icon
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif", ".bmp")
@@ -41,13 +42,14 @@ def thumbnail(path: Path, side: int = THUMBNAIL_SIDE) -> QPixmap:
     return picture.scaled(side, side, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
 
 
-def images_refusal(report: LoadReport | None) -> str | None:
-    """Why the loaded model cannot take images, said before anything runs; None when it may.
+def images_refusal(report: LoadReport | None, seeing: Sequence[str] = ()) -> str | None:
+    """Why the loaded model cannot take images, with the library's models that can (`seeing`), said before
+    anything runs; None when it may.
 
     A local model sees through its projector; a model on a server is asked (the server answers)."""
     if report is None or report.server or report.config.mmproj is not None:
         return None
-    return IMAGES_NEED_VISION
+    return images_need_vision(seeing)
 
 
 class ImageChip(QFrame):
@@ -79,10 +81,12 @@ class AttachmentTray(QWidget):
     """The images attached to the next message, and the last refusal; hidden while it has neither."""
 
     changed = Signal()  # an image was attached or taken off
+    switchRequested = Signal(object)  # Path of a library model that can see, to load instead of one that cannot
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._images: list[Path] = []
+        self._seeing: list[tuple[str, Path]] = []  # (name, path) of the library's models that can see
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self._chips = QHBoxLayout()
@@ -116,10 +120,26 @@ class AttachmentTray(QWidget):
         if gone:
             self._show_refusal([self.tr("An attached image was deleted meanwhile; attach it again.")] * len(gone))
             return False
-        refusal = images_refusal(report) if self._images else None
+        refusal = images_refusal(report, [name for name, _ in self._seeing]) if self._images else None
         if refusal:
-            message.error(refusal)  # the banner shows it in the reader's language
+            message.error(refusal, self._switch_action(report))  # the banner shows it in the reader's language
         return refusal is None
+
+    def set_seeing_models(self, models: Sequence[tuple[str, Path]]) -> None:
+        """The library's models that can see, (name, path) each: offered when the loaded model cannot."""
+        self._seeing = list(models)
+
+    def _switch_action(self, report: LoadReport | None) -> NoticeAction | None:
+        """A button that loads the first model of the library that can see (the loaded one again, with its
+        projector, when the library has paired one with it since it loaded)."""
+        if not self._seeing:
+            return None
+        name, path = self._seeing[0]
+        if report is not None and Path(report.config.model_path) == path:
+            label = fill(self.tr("Load {name} again with its projector"), name=name)
+        else:
+            label = fill(self.tr("Switch to {name}"), name=name)
+        return NoticeAction(label, lambda: self.switchRequested.emit(path))
 
     def take(self) -> tuple[Path, ...]:
         """The images, for the message being sent; the tray is empty again."""

@@ -143,6 +143,7 @@ class MainWindow(QMainWindow):
         )
         self.models.listed.connect(self.chats.settings_panel.model.set_library)
         self.models.listed.connect(self._show_library)
+        self.models.offer_seeing_models(self.chat_area.attachments)
         self.models_action.triggered.connect(self.models.open_models)
         self.appearance = AppearanceMenus(lambda: store.settings, store.set_defaults, lambda: restart(self), self)
         self.appearance.add_to(self.view_menu)

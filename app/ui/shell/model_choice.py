@@ -19,6 +19,7 @@ from app.core.models.load_guard import end_load, unfinished_load
 from app.core.paths import app_paths
 from app.core.state import AppState
 from app.core.support.formatting import format_bytes
+from app.ui.chat.attachments import AttachmentTray
 from app.ui.models.vision_mark import vision_mark, vision_tooltip
 from app.ui.shell.model_loading import ModelLoader
 from app.ui.shell.server_models import ServerModels
@@ -35,6 +36,7 @@ class ModelChoice(QObject):
     """Fills the picker from the library (and the servers' models), loads what is picked, keeps the Models window."""
 
     listed = Signal(list)  # [(label, path)] of the library's models, each time the picker is filled
+    seeingListed = Signal(list)  # [(name, path)] of the library's models that can see, each time it is filled
 
     def __init__(
         self,
@@ -88,6 +90,7 @@ class ModelChoice(QObject):
             self.picker.addItem(self._label(model), str(model.path))
             self.picker.setItemData(self.picker.count() - 1, vision_tooltip(model), Qt.ItemDataRole.ToolTipRole)
         self.listed.emit([(self._label(model), model.path) for model in models])
+        self.seeingListed.emit([(model.name, model.path) for model in models if model.sees_images])
         self.server_models.add_rows()
         if not models:
             self.status.setText(self.tr("No model installed"))
@@ -115,6 +118,12 @@ class ModelChoice(QObject):
         self.unfinished_notice = UnfinishedLoadNotice(unfinished)
         self.unfinished_notice.retryRequested.connect(self.pick_and_load)
         return self.unfinished_notice
+
+    def offer_seeing_models(self, tray: AttachmentTray) -> None:
+        """When the loaded model cannot see, the attachment tray's refusal names the library's models that can
+        and switches to one."""
+        self.seeingListed.connect(tray.set_seeing_models)
+        tray.switchRequested.connect(self.pick_and_load)
 
     def pick_and_load(self, path: Path) -> None:
         self._held_back = None

@@ -141,9 +141,17 @@ def test_a_box_without_attachments_takes_a_dropped_image_file_as_text(qtbot: QtB
     assert box.toPlainText() == "a.png"
 
 
-def test_a_local_model_without_a_projector_refuses_images_before_anything_runs(tmp_path: Path) -> None:
+def test_a_local_model_without_a_projector_refuses_images_before_anything_runs_and_names_those_that_can_see(
+    tmp_path: Path,
+) -> None:
     model = tmp_path / "model.gguf"
-    assert images_refusal(LoadReport(LoadConfig(model))) == IMAGES_NEED_VISION
+    assert images_refusal(LoadReport(LoadConfig(model))) == (
+        IMAGES_NEED_VISION + " No model in your library can see images yet: download a vision model (Gemma 3, "
+        "Qwen2.5-VL, Mistral Small 3.x …) with its projector."
+    )
+    assert images_refusal(LoadReport(LoadConfig(model)), ["gemma-3-4b-it", "qwen2.5-vl-7b"]) == (
+        IMAGES_NEED_VISION + " These models in your library can see: gemma-3-4b-it, qwen2.5-vl-7b."
+    )
     assert images_refusal(LoadReport(LoadConfig(model, mmproj=tmp_path / "mmproj.gguf"))) is None
     assert images_refusal(LoadReport(LoadConfig(model), server="My server")) is None, "the server answers"
     assert images_refusal(None) is None, "no model: the window says that first"

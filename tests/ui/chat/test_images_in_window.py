@@ -26,6 +26,14 @@ from tests.helpers.windows import WindowOpener
 QUICK = GREEDY.with_values({"max_tokens": 4})
 
 
+def _loaded(window: MainWindow) -> tuple[Path, Path | None] | None:
+    """The model loaded now and its projector (None while a load runs)."""
+    report = window.state.load_report
+    if report is None or window.state.is_loading:
+        return None
+    return Path(report.config.model_path), report.config.mmproj
+
+
 def _stored_images() -> list[str]:
     db = sqlite3.connect(f"file:{app_paths().chats_db}?mode=ro", uri=True)
     try:
@@ -94,3 +102,31 @@ def test_a_vision_model_in_the_library_is_marked_in_the_picker_and_loads_with_th
     assert labels[0].startswith("smol-vision — ") and labels[0].endswith(" · 👁 vision")
     assert "vision" not in labels[-1]  # the starter model cannot see
     assert picker.itemData(0, Qt.ItemDataRole.ToolTipRole) == f"Reads images: its projector is {mmproj.name}"
+
+
+@pytest.mark.expected_log("app.errors", logging.ERROR, r"This model cannot see images")
+def test_a_model_that_cannot_see_names_the_library_s_models_that_can_and_switches_to_one(
+    open_main_window: WindowOpener, qtbot: QtBot, starter_model: Path, projector_file: Path, tmp_path: Path
+) -> None:
+    folder = app_paths().ensure().models / "synthetic" / "smol-vision-GGUF"
+    folder.mkdir(parents=True)
+    vision = folder / "smol-vision.gguf"
+    vision.symlink_to(starter_model)
+    mmproj = shutil.copyfile(projector_file, folder / "mmproj-smol-vision-f16.gguf")
+    window = open_main_window(settings=Settings(sampling=QUICK, model=ModelSettings(n_ctx=1024)))
+    window.models.pick_and_load(starter_model)  # a text model
+    qtbot.waitUntil(lambda: _loaded(window) == (starter_model, None), timeout=60_000)
+    image = picture(tmp_path)
+    window.chat_area.attachments.add_files([tmp_path / "red.png"])
+    window.composer.setPlainText("What is in this picture?")
+    window.composer.submit()
+    qtbot.waitUntil(lambda: "cannot see images" in window.error_banner.message(), timeout=5_000)
+    assert window.error_banner.message().endswith("These models in your library can see: smol-vision.")
+    assert window.chats.session.shown_thread == [], "nothing was sent"
+    [notice] = [n for n in window.error_banner.notices() if "cannot see images" in n.text]
+    assert notice.action is not None and notice.action.label == "Switch to smol-vision"
+
+    notice.action.run()
+    qtbot.waitUntil(lambda: _loaded(window) == (vision, mmproj), timeout=60_000)
+    assert window.composer.toPlainText() == "What is in this picture?"  # the message waits, images and all
+    assert window.chat_area.attachments.images == (image,)
