@@ -48,7 +48,8 @@ def test_a_model_without_a_projector_refuses_images_before_anything_runs_and_kee
 ) -> None:
     window = open_main_window(settings=Settings(sampling=QUICK, model=ModelSettings(n_ctx=1024)))
     image = picture(tmp_path)
-    window.chat_area.attachments.add_files([tmp_path / "red.png"])
+    with qtbot.waitSignal(window.chat_area.attachments.settled, timeout=10_000):  # read off the GUI thread
+        window.chat_area.attachments.add_files([tmp_path / "red.png"])
     window.composer.setPlainText("What is in this picture?")
     window.composer.submit()
     qtbot.waitUntil(lambda: "cannot see images" in window.error_banner.message(), timeout=5_000)
@@ -65,7 +66,8 @@ def test_a_message_with_an_image_is_sent_shown_saved_and_shown_again_when_the_ch
     window: MainWindow = open_main_window(settings=settings)
     assert window.state.load_report is not None and window.state.load_report.config.mmproj == projector_file
     image = picture(tmp_path)
-    window.chat_area.attachments.add_files([tmp_path / "red.png"])
+    with qtbot.waitSignal(window.chat_area.attachments.settled, timeout=10_000):  # read off the GUI thread
+        window.chat_area.attachments.add_files([tmp_path / "red.png"])
     window.composer.setPlainText("Describe it.")
     with qtbot.waitSignal(window.replyFinished, timeout=120_000):
         window.composer.submit()
@@ -117,7 +119,8 @@ def test_a_model_that_cannot_see_names_the_library_s_models_that_can_and_switche
     window.models.pick_and_load(starter_model)  # a text model
     qtbot.waitUntil(lambda: _loaded(window) == (starter_model, None), timeout=60_000)
     image = picture(tmp_path)
-    window.chat_area.attachments.add_files([tmp_path / "red.png"])
+    with qtbot.waitSignal(window.chat_area.attachments.settled, timeout=10_000):  # read off the GUI thread
+        window.chat_area.attachments.add_files([tmp_path / "red.png"])
     window.composer.setPlainText("What is in this picture?")
     window.composer.submit()
     qtbot.waitUntil(lambda: "cannot see images" in window.error_banner.message(), timeout=5_000)
