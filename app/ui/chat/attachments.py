@@ -82,7 +82,7 @@ class ImageChip(QFrame):
 
 
 class AttachmentTray(QWidget):
-    """The images attached to the next message, and the last refusal; hidden while it has neither."""
+    """The images attached to the next message, and the last refusal; hidden while it has neither and reads none."""
 
     changed = Signal()  # an image was attached or taken off
     settled = Signal()  # the images dropped, pasted or chosen were read: each attached or refused

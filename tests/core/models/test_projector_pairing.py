@@ -19,8 +19,8 @@ from gguf import GGUFWriter
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
 from app.bench.synthetic_projector import SyntheticProjector, write_synthetic_projector
 from app.core.models.elsewhere import ModelLocation, find_models_elsewhere
-from app.core.models.importing import link_model
-from app.core.models.library import installed_models, projector_of
+from app.core.models.importing import import_model, link_model
+from app.core.models.library import LibraryError, installed_models, projector_of
 from app.core.models.links import LINKS_FILENAME, ModelSource
 from app.core.models.projector_pairing import projector_beside
 from app.core.paths import app_paths
@@ -177,3 +177,15 @@ def test_an_ollama_projector_that_has_gone_leaves_the_model_a_text_model(models_
     link_model(weights, models_dir, "llava-tiny:latest", ModelSource.OLLAMA, projector=projector_blob)
     projector_blob.unlink()
     assert library(models_dir) == {"llava-tiny:latest": None}
+
+
+def test_a_projector_file_opened_or_imported_as_a_model_is_refused_with_the_reason(
+    models_dir: Path, tmp_path: Path
+) -> None:
+    mmproj = projector(tmp_path / "mmproj-tiny-vision-f16.gguf")
+    why = r"mmproj-tiny-vision-f16\.gguf is a projector \(mmproj\) file, not a model: .* Keep it in the folder"
+    with pytest.raises(LibraryError, match=why):
+        link_model(mmproj, models_dir)  # Open file…
+    with pytest.raises(LibraryError, match=why):
+        import_model(mmproj, models_dir)
+    assert library(models_dir) == {} and not list(models_dir.rglob("*.gguf"))
