@@ -139,11 +139,10 @@ class MainWindow(QMainWindow):
         self.chats.replies.mcp_manager = self.mcp_servers.manager
         self.mcp_action.triggered.connect(self.mcp_servers.open_page)
         self.models = ModelChoice(
-            self.model_picker, self.loader, self.server_models, self.state, self.status_label, self
+            self.model_picker, self.loader, self.server_models, self.state, self.status_label, area.attachments, self
         )
         self.models.listed.connect(self.chats.settings_panel.model.set_library)
         self.models.listed.connect(self._show_library)
-        self.models.offer_seeing_models(self.chat_area.attachments)
         self.models_action.triggered.connect(self.models.open_models)
         self.appearance = AppearanceMenus(lambda: store.settings, store.set_defaults, lambda: restart(self), self)
         self.appearance.add_to(self.view_menu)

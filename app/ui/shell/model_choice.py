@@ -45,8 +45,11 @@ class ModelChoice(QObject):
         server_models: ServerModels,
         state: AppState,
         status: QLabel,
+        attachments: AttachmentTray,
         window: QWidget,
     ) -> None:
+        """`attachments`: when the loaded model cannot see, the tray's refusal names the library's models that can
+        and switches to one."""
         super().__init__(window)
         self.picker = picker
         self.loader = loader
@@ -58,6 +61,8 @@ class ModelChoice(QObject):
         self.unfinished_notice: UnfinishedLoadNotice | None = None
         self._held_back: Path | None = None
         picker.activated.connect(self._on_chosen)
+        self.seeingListed.connect(attachments.set_seeing_models)
+        attachments.switchRequested.connect(self.pick_and_load)
 
     def open_initial(self, path: Path | None, open_file: Callable[[Path], None], last: Path | None = None) -> None:
         """At start: load the model asked for (`glassbox gui --model`), else the one on duty at the last
@@ -118,12 +123,6 @@ class ModelChoice(QObject):
         self.unfinished_notice = UnfinishedLoadNotice(unfinished)
         self.unfinished_notice.retryRequested.connect(self.pick_and_load)
         return self.unfinished_notice
-
-    def offer_seeing_models(self, tray: AttachmentTray) -> None:
-        """When the loaded model cannot see, the attachment tray's refusal names the library's models that can
-        and switches to one."""
-        self.seeingListed.connect(tray.set_seeing_models)
-        tray.switchRequested.connect(self.pick_and_load)
 
     def pick_and_load(self, path: Path) -> None:
         self._held_back = None
