@@ -35,8 +35,9 @@ from app.core.backends.local.backend import LocalBackend
 from app.core.backends.remote import RemoteBackend, RemoteError, RemoteReplyDone
 from app.core.chat.images import ImageRefused, prepare_image_file
 from app.core.inference.sampling import SAMPLING_FIELDS, SamplingParams
-from app.core.models.projector_pairing import projector_beside
+from app.core.models.library import installed_models, projector_of
 from app.core.models.validation import ModelFileError
+from app.core.paths import app_paths
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
 from app.core.support.stop_flag import StopFlag
 from app.core.types.errors import EngineError, LoadCancelled
@@ -190,17 +191,20 @@ def add_tool_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _projector(args: argparse.Namespace, images: tuple[Path, ...]) -> Path | None:
-    """The projector a local model loads with: --mmproj, else the one beside the model when there are images."""
+    """The projector a local model loads with: --mmproj, else the one the library pairs with the model (beside
+    it, or Ollama's) when there are images."""
     if args.mmproj:
         return Path(args.mmproj)
     if not images:
         return None
     model = resolve_model(args.model)
-    found = projector_beside(model)
+    found = projector_of(app_paths().models, model)
     if found is None:
+        seeing = [f"{m.name} ({m.path})" for m in installed_models(app_paths().models) if m.sees_images]
+        offer = f"; these in the library can see (--model PATH): {', '.join(seeing)}" if seeing else ""
         raise CommandError(
-            f"{model.name} cannot see images: no projector (mmproj-*.gguf) lies beside it; "
-            "give the projector made for it with --mmproj FILE, or pick a vision model"
+            f"{model.name} cannot see images: no projector (mmproj-*.gguf) that belongs to it lies beside it; "
+            f"give the projector made for it with --mmproj FILE, or pick a vision model{offer}"
         )
     return found
 

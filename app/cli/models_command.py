@@ -19,11 +19,12 @@ from pathlib import Path
 from app.cli.common import fail, quiet_logging
 from app.core.hub.client import HubClient, HubError, RepoListing, Variant, incomplete_split
 from app.core.hub.downloads.errors import NextStep
-from app.core.hub.downloads.job import DownloadJob, DownloadRequest, JobSnapshot, JobState
+from app.core.hub.downloads.job import DownloadJob, JobSnapshot, JobState
 from app.core.hub.downloads.manager import DownloadManager
 from app.core.hub.mirror import use_mirror
 from app.core.hub.remote_header import read_variant_headers
 from app.core.hub.token_store import TokenStore, TokenStoreError
+from app.core.hub.variant_download import download_requests, projector_for
 from app.core.memory.fit import ESTIMATE_NOTE, Candidate, assess, machine_now
 from app.core.models.gguf_info import GgufInfo
 from app.core.models.gguf_summary import format_parameters
@@ -154,6 +155,12 @@ def run_files(args: argparse.Namespace) -> int:
             f"{listing.repo_id} is gated: accept its licence on the Hub and save a token (`glassbox models token set`)."
         )
     _print_table(("variant", "quant", "size", "fit", "quality"), rows)
+    projector = projector_for(listing, listing.variants[0])
+    if projector is not None:
+        print(
+            f"\nA vision model: a download takes its projector with it ({projector.filename}, "
+            f"{format_bytes(projector.size or 0)}), so it can read images."
+        )
     if any(hint.estimated for hint in assessment.hints.values()):
         print(f"\n(estimate): {ESTIMATE_NOTE}; the file's header could not be read from the Hub.")
     if best:
@@ -177,7 +184,6 @@ def run_download(args: argparse.Namespace) -> int:
         return fail(f"{variant.key} cannot be downloaded: {problem}.")
     store = TokenStore()
     manager = DownloadManager(app_paths(), token_provider=store.get, max_parallel=1)
-    revision = listing.commit or args.revision
     jobs: list[DownloadJob] = []
     interrupted = threading.Event()
 
@@ -188,10 +194,8 @@ def run_download(args: argparse.Namespace) -> int:
 
     previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
-        for file in variant.files:
-            jobs.append(
-                manager.enqueue(DownloadRequest(listing.repo_id, file.filename, revision, file.sha256, file.size))
-            )
+        for request in download_requests(listing, variant, args.revision):  # a vision model's projector too
+            jobs.append(manager.enqueue(request))
             if interrupted.is_set():
                 jobs[-1].pause()
         _show_progress(jobs)

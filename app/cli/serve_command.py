@@ -29,7 +29,9 @@ from app.core.memory.fit import machine_now
 from app.core.memory.planner import MemoryPlanner
 from app.core.memory.slots_fit import default_parallel
 from app.core.models.gguf_info import read_gguf_info
+from app.core.models.library import projector_of
 from app.core.models.validation import ModelFileError
+from app.core.paths import app_paths
 from app.core.server.config import (
     DEFAULT_HOST,
     DEFAULT_PORT,
@@ -95,7 +97,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )  # fmt: skip
     parser.add_argument(
         "--mmproj", metavar="FILE", type=Path,
-        help="the model's projector (mmproj-*.gguf): clients may then send images (image_url parts)",
+        help="the model's projector (mmproj-*.gguf; default: the one beside the model that belongs to it): "
+        "clients may then send images (image_url parts)",
     )  # fmt: skip
     parser.add_argument(
         "--allow-image-urls", action="store_true",
@@ -127,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
     backend = LocalBackend()
     try:
         print(f"Loading {model.name}…", file=sys.stderr, flush=True)
-        load = LoadConfig(model, n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers, mmproj=args.mmproj)
+        projector = args.mmproj or projector_of(app_paths().models, model)  # a vision model's, found beside it
+        load = LoadConfig(model, n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers, mmproj=projector)
         backend.load(load, cancel=stop)
         parallel = args.parallel or _default_parallel(load)
         backend.open_slots(parallel)

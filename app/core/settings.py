@@ -163,9 +163,10 @@ class ModelSettings:
         0,
         N_(
             "The projector file (mmproj-*.gguf) made for this model: with it a vision model reads the images "
-            "attached to a message. Each image takes tokens of the context. Applies when the model is loaded again."
+            "attached to a message. Each image takes tokens of the context. When none is chosen, the projector "
+            "beside the model that belongs to it is used. Applies when the model is loaded again."
         ),
-    )  # the mmproj GGUF beside a vision model; "" text only
+    )  # the mmproj GGUF of a vision model; "": the one beside it that belongs to it, if any
     flash_attn: bool = setting(
         False,
         N_("Flash attention"),

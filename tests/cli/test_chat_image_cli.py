@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from app.core.models.projector_pairing import projector_beside
+from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
+from app.core.paths import app_paths
 
 
 def _glassbox(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
@@ -59,11 +60,13 @@ def test_an_image_for_a_model_without_a_projector_is_refused_before_it_loads(
     assert "cannot see images" in result.stderr and "--mmproj FILE" in result.stderr
 
 
-def test_the_projector_beside_a_model_is_the_one_named_most_like_it(tmp_path: Path) -> None:
-    for name in ("gemma-3-4b-it-Q4_K_M.gguf", "mmproj-gemma-3-4b-it-f16.gguf", "mmproj-gemma-3-27b-it-f16.gguf"):
-        (tmp_path / name).write_bytes(b"")
-    assert projector_beside(tmp_path / "gemma-3-4b-it-Q4_K_M.gguf") == tmp_path / "mmproj-gemma-3-4b-it-f16.gguf"
-    alone = tmp_path / "alone"
-    alone.mkdir()
-    (alone / "model.gguf").write_bytes(b"")
-    assert projector_beside(alone / "model.gguf") is None
+def test_an_image_for_a_text_model_names_the_library_s_models_that_can_see(
+    isolated_home: Path, projector_file: Path, tmp_path: Path
+) -> None:
+    folder = app_paths().ensure().models / "synthetic" / "tiny-vision-GGUF"
+    folder.mkdir(parents=True)
+    model = write_synthetic_model(folder / "tiny-vision.gguf", SyntheticModel(n_layers=1, n_embd=576, n_vocab=300))
+    (folder / "mmproj-tiny-vision-f16.gguf").symlink_to(projector_file)  # made for a model of 576 values
+    result = _glassbox("chat", "--image", str(_photo(tmp_path)), "--prompt", "What is it?", home=isolated_home)
+    assert result.returncode != 0
+    assert f"these in the library can see (--model PATH): tiny-vision ({model})" in result.stderr

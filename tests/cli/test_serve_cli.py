@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import io
 import os
 import queue
 import signal
@@ -14,6 +16,7 @@ import httpx2
 import openai
 import psutil
 import pytest
+from PIL import Image
 
 KEY = "serve-test-key-0123456789"
 START_S = 120.0
@@ -120,3 +123,51 @@ def _is_engine(child: psutil.Process) -> bool:
     """The engine process (multiprocessing's spawned child), not a helper such as its resource tracker."""
     command = " ".join(child.cmdline())
     return "spawn_main" in command and "resource_tracker" not in command
+
+
+@pytest.mark.requires_model  # the child process loads the starter
+def test_serve_reads_images_with_the_projector_beside_a_vision_model_without_being_told(
+    isolated_home: Path, tmp_path: Path, starter_model: Path, projector_file: Path
+) -> None:
+    """The synthetic projector's weights are random: the reply is nonsense; that it comes is the point."""
+    folder = tmp_path / "smol-vision-GGUF"
+    folder.mkdir()
+    (folder / "smol-vision.gguf").symlink_to(starter_model)
+    (folder / "mmproj-smol-vision-f16.gguf").symlink_to(projector_file)
+    key_file = tmp_path / "key"
+    key_file.write_text(KEY + "\n")
+    command = [
+        sys.executable, "-m", "app", "serve", "--model", str(folder / "smol-vision.gguf"), "--port", "0",
+        "--api-key-file", str(key_file), "--n-ctx", "1024",
+    ]  # fmt: skip
+    picture = io.BytesIO()
+    Image.new("RGB", (64, 48), (200, 30, 30)).save(picture, "PNG")
+    data_url = "data:image/png;base64," + base64.b64encode(picture.getvalue()).decode()
+    env = {**os.environ, "GLASSBOX_HOME": str(isolated_home)}
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as process:
+        lines: queue.Queue[str] = queue.Queue()
+        reader = threading.Thread(target=lambda: [lines.put(line) for line in process.stdout or ()], name="serve-out")
+        reader.start()
+        try:
+            base_url = lines.get(timeout=START_S).split(" at ")[1].split()[0]
+            with openai.OpenAI(base_url=base_url, api_key=KEY, max_retries=0) as client:
+                reply = client.chat.completions.create(
+                    model="any",
+                    messages=[
+                        {
+                            "role": "user",
+                            "content": [
+                                {"type": "text", "text": "What is in it?"},
+                                {"type": "image_url", "image_url": {"url": data_url}},
+                            ],
+                        }
+                    ],
+                    max_tokens=4,
+                    temperature=0,
+                )
+            assert reply.usage is not None and reply.usage.prompt_tokens > 64  # the image's 64 tokens and the text
+        finally:
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=60)
+            reader.join()
+    assert process.returncode == 0

@@ -6,13 +6,18 @@ has an image's extension, or a picture too large to decode safely is refused wit
 big picture is scaled down so that its longer side is at most MAX_SIDE pixels (a projector works
 at a few hundred pixels anyway; more only costs memory and time). The result is written as PNG
 into the data folder, named by the SHA-256 of its bytes: the same picture attached twice is one
-file, and the engine recognises it in its cache.
+file, and the engine recognises it in its cache. A file no message shows does not stay: the window
+deletes an attachment it prepared and never sent (discard_unsent), the chat history deletes a file
+with the last message that shows it and, at start, the strays of a run that ended before it could
+(ChatStore.sweep_stray_images: images the command line or the API server prepared, a window that
+closed abruptly).
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import logging
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +33,8 @@ MAX_SIDE = 2048  # pixels on the longer side of an image as a model gets it
 MAX_PIXELS = 64_000_000  # pixels of a picture that is decoded at all (8000 × 8000)
 MAX_FILE_BYTES = 50 * 1024 * 1024
 
+log = logging.getLogger(__name__)
+
 
 class ImageRefused(ValueError):
     """An image that cannot be attached; the message says why, in words for the user."""
@@ -40,6 +47,7 @@ class PreparedImage:
     height: int
     original_width: int
     original_height: int
+    created: bool = False  # the file was written now: no message shows it yet
 
     @property
     def scaled_down(self) -> bool:
@@ -76,10 +84,21 @@ def prepare_image(data: bytes, name: str) -> PreparedImage:
     picture.save(encoded, "PNG")
     png = encoded.getvalue()
     target = images_dir() / f"{hashlib.sha256(png).hexdigest()}.png"
-    if not target.exists():
+    created = not target.exists()
+    if created:
         target.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(target, png)
-    return PreparedImage(target, picture.width, picture.height, *original)
+    return PreparedImage(target, picture.width, picture.height, *original, created=created)
+
+
+def discard_unsent(image: PreparedImage) -> None:
+    """Delete a prepared image that was never sent, when preparing it wrote its file (so no message shows it)."""
+    if not image.created:
+        return
+    try:
+        image.path.unlink(missing_ok=True)
+    except OSError as error:  # kept: a stray file costs only disk space, and the next start sweeps it
+        log.warning("The unsent image %s could not be deleted: %s", image.path.name, error)
 
 
 def _decoded(data: bytes, name: str) -> Image.Image:

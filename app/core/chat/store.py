@@ -21,7 +21,8 @@ This store never creates, changes or drops that trigger.
 
 A message's images are prepared PNG files in the images folder beside the database
 (app/core/chat/images.py names them by their SHA-256); a message keeps their file names. A file
-is deleted with the last message that shows it (deleting a chat or a message), never before.
+is deleted with the last message that shows it (deleting a chat or a message), never before; one
+that no message shows (prepared and never sent) is swept once it is an hour old.
 
 One `ChatStore` belongs to one thread (sqlite3 connections do not cross threads).
 """
@@ -48,6 +49,7 @@ from app.core.support.user_text import N_
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 4  # 2: chats.pinned; 3: messages.reasoning; 4: messages.images
+STRAY_IMAGE_AGE_S = 3600.0  # an image file no message shows is a stray once this old (sweep_stray_images)
 DEFAULT_TITLE = N_("New chat")  # stored as it is; the window shows it in the reader's language
 TITLE_LENGTH = 48
 PARTIAL_SAVE_INTERVAL_S = 0.5
@@ -415,6 +417,28 @@ class ChatStore:
     def release_images(self, removed: RemovedMessages) -> None:
         """The removal is final: delete the image files that only the removed messages showed."""
         self._delete_unused_images({name for row in removed.rows for name in _names(row["images"])})
+
+    def sweep_stray_images(self, older_than_s: float = STRAY_IMAGE_AGE_S) -> list[str]:
+        """Delete the image files no message shows that are older than `older_than_s` seconds (younger ones
+        may belong to a message being written elsewhere: an API request, a command line chat); their names."""
+        try:
+            files = [path for path in self.images.glob("*.png") if path.is_file()]
+        except OSError as error:
+            log.warning("Chat history: the images folder %s cannot be read: %s", self.images, error)
+            return []
+        now = time.time()
+        old = set()
+        for path in files:
+            try:
+                if now - path.stat().st_mtime > older_than_s:
+                    old.add(path.name)
+            except OSError:
+                continue
+        strays = old - _all_image_names(self._db) if old else set()
+        self._delete_unused_images(strays)
+        if strays:
+            log.info("Chat history: deleted %d image files no message shows", len(strays))
+        return sorted(strays)
 
     def _delete_unused_images(self, names: set[str]) -> None:
         """Delete the image files among `names` that no message shows any more."""

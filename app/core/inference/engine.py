@@ -30,6 +30,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import llama_cpp
 from llama_cpp import llama_chat_format
@@ -61,7 +62,8 @@ from app.core.inference.stop_strings import StopStringFilter
 from app.core.inference.template_choice import choose_template
 from app.core.inference.thinking import ReplyThinking, marker_tokens
 from app.core.inference.token_texts import TokenTexts
-from app.core.models.projector_file import check_projector_file
+from app.core.models.gguf_info import GgufInfoError
+from app.core.models.projector_file import ModelShape, ProjectorFile, check_projector_file
 from app.core.models.validation import ModelFileError, check_model_file
 from app.core.reasoning.families import ReasoningSupport, reasoning_support, template_variables
 from app.core.reasoning.tool_formats import FALLBACK, ToolFormat, messages_for_template, template_message, tool_format
@@ -162,6 +164,7 @@ class Engine:
             raise EngineError(" ".join(problems))
         report = LoadReport(config=config, started_at=time.perf_counter())
         path = check_model_file(config.model_path)
+        projector = self._check_projector(config.mmproj, path) if config.mmproj is not None else None
         checked = time.perf_counter() - report.started_at
         report.stages.append(LoadStage("check file", checked, N_("GGUF header and tensor table")))
 
@@ -201,9 +204,9 @@ class Engine:
             )
         )
 
-        if config.mmproj is not None:
+        if projector is not None:
             try:
-                self._projector = self._open_projector(config, llama, report)
+                self._projector = self._open_projector(config, projector, llama, report)
             except EngineError:
                 llama.close()
                 raise
@@ -262,15 +265,22 @@ class Engine:
         return None
 
     @staticmethod
-    def _open_projector(config: LoadConfig, llama: llama_cpp.Llama, report: LoadReport) -> Projector:
-        """The projector beside the loaded `llama`, with its stage in `report`. Raises EngineError with the
-        reason when it is no image reader for this model."""
-        assert config.mmproj is not None
+    def _check_projector(projector: Path, model: Path) -> ProjectorFile:
+        """The projector file if it reads images for `model`; EngineError with the reason, before either loads."""
+        try:
+            shape = ModelShape.of(model)
+        except GgufInfoError as error:
+            raise ModelFileError(model, error.reason) from error
+        return check_projector_file(projector, shape)
+
+    @staticmethod
+    def _open_projector(
+        config: LoadConfig, checked: ProjectorFile, llama: llama_cpp.Llama, report: LoadReport
+    ) -> Projector:
+        """The checked projector beside the loaded `llama`, with its stage in `report`."""
         started = time.perf_counter()
-        model_name = config.model_path.name
-        checked = check_projector_file(config.mmproj, model_name, llama.n_embd())
         projector = Projector.open(
-            config.mmproj,
+            checked.path,
             llama,
             n_threads=config.n_threads or default_threads(),
             use_gpu=config.n_gpu_layers > 0,
@@ -282,7 +292,7 @@ class Engine:
                 time.perf_counter() - started,
                 fill(
                     N_("{file}: {kind} projector, {size}"),
-                    file=config.mmproj.name,
+                    file=checked.path.name,
                     kind=checked.projector_type,
                     size=format_bytes(checked.bytes),
                 ),

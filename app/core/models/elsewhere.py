@@ -5,7 +5,8 @@ Where each app keeps them (read at call time, so tests and portable setups can m
   `<publisher>/<repository>/<file>.gguf`.
 - Ollama: `$OLLAMA_MODELS`, else `~/.ollama/models` (and the Linux service's
   `/usr/share/ollama/.ollama/models`). Its manifests (`manifests/<registry>/<namespace>/<model>/<tag>`)
-  name the model layer, a blob `blobs/sha256-<hex>` that is a GGUF file without the extension.
+  name the model layer, a blob `blobs/sha256-<hex>` that is a GGUF file without the extension, and
+  for a vision model its projector layer, another such blob.
 - The Hugging Face cache: `$HF_HUB_CACHE`, else `$HF_HOME/hub`, else `~/.cache/huggingface/hub`,
   as `models--<owner>--<name>/snapshots/<revision>/<file>.gguf` (links to `blobs/<sha256>`).
 - GPT4All: `nomic.ai/GPT4All` in the user's data folder (`$XDG_DATA_HOME` or `~/.local/share`,
@@ -15,7 +16,8 @@ Where each app keeps them (read at call time, so tests and portable setups can m
   such a model is named by its folder.
 
 Only GGUF files are offered (checked by their magic bytes); projector files (`mmproj`) and
-the second and later shards of a split model are not models of their own.
+the second and later shards of a split model are not models of their own (the library pairs a
+model with the projector beside it, projector_pairing.py).
 """
 
 from __future__ import annotations
@@ -30,11 +32,13 @@ from pathlib import Path
 
 from app.core.models.library import SPLIT_PATTERN, split_shards
 from app.core.models.links import ModelSource
+from app.core.models.projector_pairing import is_projector_name
 
 log = logging.getLogger(__name__)
 
 GGUF_MAGIC = b"GGUF"
 OLLAMA_MODEL_LAYER = "application/vnd.ollama.image.model"
+OLLAMA_PROJECTOR_LAYER = "application/vnd.ollama.image.projector"
 OLLAMA_LIBRARY = ("registry.ollama.ai", "library")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -46,6 +50,7 @@ class FoundModel:
     size_bytes: int  # all its files together
     source: ModelSource
     sha256: str | None = None  # the hash the app recorded for it, when its storage names one
+    projector: Path | None = None  # its vision projector where the app keeps it apart (Ollama's projector layer)
 
 
 @dataclass(frozen=True)
@@ -99,8 +104,7 @@ def find_models_elsewhere(locations: list[ModelLocation] | None = None) -> list[
 def _gguf_files(folder: Path) -> Iterator[Path]:
     """Model files under `folder`: .gguf, not a projector, not a later shard."""
     for path in sorted(folder.rglob("*.gguf")):
-        name = path.name.lower()
-        if "mmproj" in name or not path.is_file():
+        if is_projector_name(path) or not path.is_file():
             continue
         split = SPLIT_PATTERN.match(path.name)
         if split is not None and int(split["index"]) != 1:
@@ -160,27 +164,33 @@ def _scan_ollama(folder: Path) -> Iterator[FoundModel]:
         return
     for manifest in sorted(p for p in manifests.rglob("*") if p.is_file()):
         parts = manifest.relative_to(manifests).parts
-        digest = _ollama_model_digest(manifest)
+        digests = _ollama_layer_digests(manifest)
+        digest = digests.get(OLLAMA_MODEL_LAYER)
         if digest is None or len(parts) < 2:
             continue
         blob = folder / "blobs" / digest.replace(":", "-")
         if not blob.is_file() or not _is_gguf(blob):
             continue
         sha = digest.split(":", 1)[1] if digest.startswith("sha256:") else None
-        yield FoundModel(_ollama_name(parts), blob, blob.stat().st_size, ModelSource.OLLAMA, sha)
+        projector_digest = digests.get(OLLAMA_PROJECTOR_LAYER)
+        projector = folder / "blobs" / projector_digest.replace(":", "-") if projector_digest else None
+        if projector is not None and not _is_gguf(projector):
+            projector = None
+        yield FoundModel(_ollama_name(parts), blob, blob.stat().st_size, ModelSource.OLLAMA, sha, projector)
 
 
-def _ollama_model_digest(manifest: Path) -> str | None:
+def _ollama_layer_digests(manifest: Path) -> dict[str, str]:
+    """{media type: digest} of a manifest's layers (the model's weights, a vision model's projector …)."""
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
     except (OSError, ValueError, UnicodeDecodeError):
-        return None
+        return {}
     layers = data.get("layers") if isinstance(data, dict) else None
+    digests: dict[str, str] = {}
     for layer in layers if isinstance(layers, list) else []:
-        if isinstance(layer, dict) and layer.get("mediaType") == OLLAMA_MODEL_LAYER:
-            digest = layer.get("digest")
-            return digest if isinstance(digest, str) else None
-    return None
+        if isinstance(layer, dict) and isinstance(layer.get("mediaType"), str) and isinstance(layer.get("digest"), str):
+            digests.setdefault(layer["mediaType"], layer["digest"])
+    return digests
 
 
 def _ollama_name(parts: tuple[str, ...]) -> str:

@@ -17,10 +17,10 @@ import mmap
 import re
 import struct
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
@@ -49,6 +49,7 @@ _LAYER_TENSOR = re.compile(r"^blk\.(\d+)\.")
 # `{arch}.attention.sliding_window_pattern`: layer i uses the window when
 # i % pattern < pattern - 1 (llama.cpp `set_swa_pattern`).
 _SWA_PATTERNS = {"gemma2": 2, "gemma3": 6, "cohere2": 4, "llama4": 4}
+_Read = TypeVar("_Read")
 
 
 class GgufInfoError(Exception):
@@ -285,9 +286,48 @@ def read_gguf_info(path: Path | str) -> GgufInfo:
     The exception that stopped the reading, if any, is the error's `__cause__`.
     """
     path = Path(path)
+    return _read_file(path, lambda data: _parse(path, data))
+
+
+def read_model_shape(path: Path | str) -> tuple[str, int]:
+    """A model file's architecture and embedding length, read from the first metadata entries only.
+
+    Cheap where read_gguf_info is not: the converters write the architecture's numbers before the
+    vocabulary, so a big model's tokenizer arrays are never walked. (0 when the file has no
+    embedding length.) Raises GgufInfoError with the reason.
+    """
+    path = Path(path)
+
+    def shape(metadata: Mapping[str, MetaValue]) -> tuple[str, int] | None:
+        architecture = metadata.get("general.architecture")
+        if not isinstance(architecture, str):
+            return None
+        embedding = metadata.get(f"{architecture}.embedding_length")
+        return (architecture, embedding) if isinstance(embedding, int) else None
+
+    def read(data: mmap.mmap) -> tuple[str, int]:
+        if data[:4] != GGUF_MAGIC:
+            raise GgufInfoError(path, N_("not a GGUF file (wrong magic bytes)"))
+        (n_kv,) = struct.unpack_from("<Q", data, 16)
+        pos = GGUF_HEADER_SIZE
+        metadata: dict[str, MetaValue] = {}
+        for _ in range(n_kv):
+            key, pos = _read_string(data, pos, errors="strict")
+            (value_type,) = struct.unpack_from("<I", data, pos)
+            metadata[key], pos = _read_value(data, pos + 4, value_type)
+            found = shape(metadata)
+            if found is not None:
+                return found
+        return str(metadata.get("general.architecture", "")), 0
+
+    return _read_file(path, read)
+
+
+def _read_file(path: Path, read: Callable[[mmap.mmap], _Read]) -> _Read:
+    """`read` over the file's bytes, its failures turned into GgufInfoError with the reason."""
     try:
         with path.open("rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            return _parse(path, data)
+            return read(data)
     except GgufInfoError:
         raise
     except OSError as error:

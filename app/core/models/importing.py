@@ -18,6 +18,7 @@ import shutil
 import threading
 from pathlib import Path
 
+from app.core.models.gguf_info import read_model_shape
 from app.core.models.hashing import (
     HASH_CHUNK,
     Cancelled,
@@ -36,6 +37,7 @@ from app.core.models.library import (
 )
 from app.core.models.links import LinkIndex, ModelSource
 from app.core.models.names import safe_component
+from app.core.models.projector_file import PROJECTOR_ARCHITECTURE
 from app.core.models.validation import check_model_file
 from app.core.support.atomic import atomic_move
 from app.core.support.formatting import fill, format_bytes
@@ -123,17 +125,20 @@ def link_model(
     known_sha256: str | None = None,
     progress: ProgressCallback | None = None,
     cancel: threading.Event | None = None,
+    projector: Path | None = None,
 ) -> InstalledModel:
     """Add a model to the library where it is, copying nothing (its other shards must lie beside it).
 
     `known_sha256` is the hash the app that keeps the file recorded (Ollama's blob digest,
     the Hugging Face cache's LFS hash): it is recorded so Verify can compare the file with it.
+    `projector` is the vision projector its app keeps apart from it (Ollama's); one beside the
+    model is found without it.
     """
     source = Path(os.path.abspath(Path(source).expanduser()))
     shards = _whole_model(source)
     index = VerifiedIndex(models_dir)
     _refuse_duplicate(source, models_dir, index, known_sha256, progress, cancel)
-    LinkIndex(models_dir).add(source, name or _display_name(source), origin)
+    LinkIndex(models_dir).add(source, name or _display_name(source), origin, projector)
     if known_sha256 and len(shards) == 1:
         index.record(source, known_sha256.lower(), origin.value, {"recorded_by": origin.value})
     return _model_at(source, models_dir)
@@ -220,8 +225,19 @@ def _model_at(path: Path, models_dir: Path) -> InstalledModel:
 
 
 def _whole_model(source: Path) -> list[Path]:
-    """The model file's shards, all of them there, after the file itself was checked; LibraryError otherwise."""
+    """The model file's shards, all of them there, after the file itself was checked; LibraryError otherwise
+    (also for a projector file: it is no model of its own)."""
     check_model_file(source)
+    if read_model_shape(source)[0] == PROJECTOR_ARCHITECTURE:
+        raise LibraryError(
+            fill(
+                N_(
+                    "{name} is a projector (mmproj) file, not a model: it lets the model it was made for read "
+                    "images. Keep it in the folder of that model, where Glassbox finds it, and add the model."
+                ),
+                name=source.name,
+            )
+        )
     shards = split_shards(source)
     missing = [shard.name for shard in shards if not shard.is_file()]
     if missing:

@@ -2,7 +2,8 @@
 
 Layout: `models/<owner>/<repository>/<file>.gguf` for downloads, `models/imported/<file>.gguf`
 for imports. A split model (`name-00001-of-00003.gguf` …) is one model whose path is its
-first shard (llama.cpp finds the others beside it). Models used in place (links.py) stay
+first shard (llama.cpp finds the others beside it). A vision model's projector (`mmproj-*.gguf`)
+lies beside it and is listed with it, never as a model (projector_pairing.py). Models used in place (links.py) stay
 where another app keeps them; the library lists them too, as missing when their file has gone.
 
 Beside this module: names.py (safe names for files from a repository), hashing.py (SHA-256
@@ -29,6 +30,7 @@ from app.core.models.hashing import (
     VerifyState,
 )
 from app.core.models.links import LinkedFile, LinkIndex, Missing, ModelSource, missing_reason
+from app.core.models.projector_pairing import ProjectorPairing, is_projector_name
 from app.core.models.starter import find_starter_model
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
@@ -51,6 +53,11 @@ class InstalledModel:
     shards: tuple[Path, ...] = ()  # every file of the model, first shard first; () means just `path`
     source: ModelSource | None = None  # where a model used in place was found; None: in the models folder
     missing: Missing | None = None  # why a model used in place cannot be used now
+    projector: Path | None = None  # the projector (mmproj) that lets it read images; None: a text model
+
+    @property
+    def sees_images(self) -> bool:
+        return self.projector is not None
 
     @property
     def files(self) -> tuple[Path, ...]:
@@ -68,9 +75,10 @@ def installed_models(models_dir: Path, include_missing: bool = False) -> list[In
     A model used in place whose file has gone is listed only with `include_missing` (the
     library shows it as missing; pickers and the backend never offer it).
     """
-    models = _folder_models(models_dir)
+    pairing = ProjectorPairing()
+    models = _folder_models(models_dir, pairing)
     for link in LinkIndex(models_dir).links():
-        model = _linked_model(link)
+        model = _linked_model(link, pairing)
         if model.missing is None or include_missing:
             models.append(model)
     models.sort(key=lambda m: (m.name.lower(), str(m.path)))
@@ -82,15 +90,24 @@ def installed_models(models_dir: Path, include_missing: bool = False) -> list[In
     return models
 
 
-def _folder_models(models_dir: Path) -> list[InstalledModel]:
+def _folder_models(models_dir: Path, pairing: ProjectorPairing) -> list[InstalledModel]:
+    """The models in the models folder, each with the projector beside it that belongs to it (a projector
+    file is no model of its own)."""
     models: list[InstalledModel] = []
     if models_dir.is_dir():
         for path in sorted(models_dir.rglob("*.gguf"), key=lambda p: (p.name.lower(), str(p))):
-            if not path.is_file():
+            if not path.is_file() or is_projector_name(path):
                 continue
             split = SPLIT_PATTERN.match(path.name)
             if split is None:
-                models.append(InstalledModel(name=path.stem, path=path, size_bytes=path.stat().st_size))
+                models.append(
+                    InstalledModel(
+                        name=path.stem,
+                        path=path,
+                        size_bytes=path.stat().st_size,
+                        projector=pairing.projector_for(path),
+                    )
+                )
             elif int(split["index"]) == 1:
                 shards = split_shards(path)
                 models.append(
@@ -99,12 +116,14 @@ def _folder_models(models_dir: Path) -> list[InstalledModel]:
                         path=path,
                         size_bytes=sum(shard.stat().st_size for shard in shards if shard.is_file()),
                         shards=tuple(shards),
+                        projector=pairing.projector_for(path),
                     )
                 )
     return models
 
 
-def _linked_model(link: LinkedFile) -> InstalledModel:
+def _linked_model(link: LinkedFile, pairing: ProjectorPairing) -> InstalledModel:
+    """A model used in place, with the projector its app recorded for it (Ollama), else the one beside it."""
     shards = split_shards(link.path)
     missing = next((reason for shard in shards if (reason := missing_reason(shard)) is not None), None)
     size = 0 if missing else sum(shard.stat().st_size for shard in shards)
@@ -115,7 +134,22 @@ def _linked_model(link: LinkedFile) -> InstalledModel:
         shards=tuple(shards) if len(shards) > 1 else (),
         source=link.source,
         missing=missing,
+        projector=_linked_projector(link, pairing) if missing is None else None,
     )
+
+
+def _linked_projector(link: LinkedFile, pairing: ProjectorPairing) -> Path | None:
+    recorded = link.projector if link.projector is not None and link.projector.is_file() else None
+    return recorded or pairing.projector_for(link.path)
+
+
+def projector_of(models_dir: Path, path: Path) -> Path | None:
+    """The projector the library pairs with the model file `path`: the one its app keeps for it when it is
+    used in place (Ollama's), else the one beside it that belongs to it; None for a text model."""
+    link = LinkIndex(models_dir).find(path)
+    if link is not None:
+        return _linked_projector(link, ProjectorPairing())
+    return ProjectorPairing().projector_for(path)
 
 
 def split_shards(first: Path) -> list[Path]:

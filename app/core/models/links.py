@@ -1,7 +1,8 @@
 """Models used in place: files that stay where another app (or the user) keeps them.
 
 Adding a model in place copies nothing: `models/.glassbox-links.json` records the path of
-its (first) file, the name to show and where it was found. The library lists such a model
+its (first) file, the name to show, where it was found and, for a vision model whose app keeps its
+projector apart from it (Ollama), the projector's file. The library lists such a model
 beside the ones in the models folder; when the file has gone, the model is listed as
 missing with the reason, and removing it from the library forgets the record, never the file.
 """
@@ -49,6 +50,7 @@ class LinkedFile:
     name: str  # the name shown in the library (Ollama's "llama3.2:1b", else the file's stem)
     source: ModelSource
     added_at: str
+    projector: Path | None = None  # the projector its app keeps for it apart from the model (Ollama's layer)
 
 
 def missing_reason(path: Path) -> Missing | None:
@@ -81,8 +83,14 @@ class LinkIndex:
         with self._lock:
             return self._load().get(_key(path))
 
-    def add(self, path: Path, name: str, source: ModelSource) -> LinkedFile:
-        link = LinkedFile(Path(os.path.abspath(path)), name, source, time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+    def add(self, path: Path, name: str, source: ModelSource, projector: Path | None = None) -> LinkedFile:
+        link = LinkedFile(
+            Path(os.path.abspath(path)),
+            name,
+            source,
+            time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            Path(os.path.abspath(projector)) if projector is not None else None,
+        )
         with self._lock:
             links = self._load()
             links[_key(path)] = link
@@ -109,8 +117,15 @@ class LinkIndex:
         links: dict[str, LinkedFile] = {}
         for raw in data.get("links", []) if isinstance(data, dict) else []:
             try:
-                link = LinkedFile(Path(raw["path"]), str(raw["name"]), ModelSource(raw["source"]), str(raw["added_at"]))
-            except (KeyError, TypeError, ValueError):
+                projector = raw.get("projector")
+                link = LinkedFile(
+                    Path(raw["path"]),
+                    str(raw["name"]),
+                    ModelSource(raw["source"]),
+                    str(raw["added_at"]),
+                    Path(projector) if isinstance(projector, str) and projector else None,
+                )
+            except (AttributeError, KeyError, TypeError, ValueError):
                 log.warning("A damaged entry in %s is ignored: %r", self.file, raw)
                 continue
             links[_key(link.path)] = link
@@ -118,11 +133,15 @@ class LinkIndex:
 
     def _save(self, links: dict[str, LinkedFile]) -> None:
         self.models_dir.mkdir(parents=True, exist_ok=True)
-        rows = [
-            {"path": str(link.path), "name": link.name, "source": link.source.value, "added_at": link.added_at}
-            for link in links.values()
-        ]
+        rows = [_row(link) for link in links.values()]
         atomic_write(self.file, json.dumps({"version": 1, "links": rows}, indent=1))
+
+
+def _row(link: LinkedFile) -> dict[str, str]:
+    row = {"path": str(link.path), "name": link.name, "source": link.source.value, "added_at": link.added_at}
+    if link.projector is not None:
+        row["projector"] = str(link.projector)
+    return row
 
 
 def _key(path: Path) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.core.support.user_text import N_, fill
 
 
@@ -35,6 +37,23 @@ IMAGES_NEED_VISION = N_(
     "This model cannot see images: it was loaded without a projector (mmproj) file. "
     "Pick a vision model with its projector, or send the message without images."
 )
+
+
+def images_need_vision(seeing: Sequence[str]) -> str:
+    """IMAGES_NEED_VISION, then the models of the library that can see (`seeing`, their names), or that none can."""
+    if not seeing:
+        return fill(
+            N_(
+                "{refusal} No model in your library can see images yet: download a vision model (Gemma 3, "
+                "Qwen2.5-VL, Mistral Small 3.x …) with its projector."
+            ),
+            refusal=fill(IMAGES_NEED_VISION),
+        )
+    return fill(
+        N_("{refusal} These models in your library can see: {models}."),
+        refusal=fill(IMAGES_NEED_VISION),
+        models=", ".join(seeing),
+    )
 
 
 class ImagesNeedVision(EngineError):

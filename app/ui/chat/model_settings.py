@@ -100,7 +100,7 @@ class ModelSettingsBox(QGroupBox):
             return box
         if spec.kind == "file":
             files = narrow_combo(QComboBox(self))
-            files.addItem(self.tr("None"), "")
+            files.addItem(self.tr("Found beside the model") if name == PROJECTOR_FIELD else self.tr("None"), "")
             files.activated.connect(lambda _index, n=name: self.edited(n))
             return files
         if spec.kind == "choice":
@@ -198,7 +198,7 @@ class ModelSettingsBox(QGroupBox):
                 continue
             editor = self.rows[name].editor
             assert isinstance(editor, QComboBox)
-            while editor.count() > 1:  # "None" stays
+            while editor.count() > 1:  # "None" (the projector: "Found beside the model") stays
                 editor.removeItem(1)
             for label, path in projectors if name == PROJECTOR_FIELD else models:
                 editor.addItem(label, str(path))

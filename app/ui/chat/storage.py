@@ -90,6 +90,7 @@ class StorageWorker(QObject):
         try:
             self._store = ChatStore(self._database)
             self._store.recover_interrupted()
+            self._store.sweep_stray_images()  # attachments never sent, images an earlier run prepared and dropped
         except ChatStoreError as error:
             self.failed.emit(text_of(error))
             return

@@ -243,6 +243,8 @@ class LoadPanel(QWidget):
             "GPU offload": self.tr("Offloading to the GPU"),
             "load weights": self.tr("Loading weights"),
             "create context": self.tr("Creating the context"),
+            "load projector": self.tr("Loading the projector (images)"),
+            "draft model": self.tr("Loading the draft model"),
             "chat template": self.tr("Chat template"),
             "first decode": self.tr("First decode (warm-up)"),
         }

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.hub.client import RepoListing, RepoSummary, Variant, hub_endpoint, incomplete_split
-from app.core.hub.downloads.job import DownloadRequest
+from app.core.hub.variant_download import download_requests, download_size, projector_for
 from app.core.memory.fit import Assessment, Fit, FitHint
 from app.core.support.formatting import fill, format_bytes
 from app.ui.models.columns import fit_columns
@@ -45,7 +45,7 @@ _VARIANT_CAP_PX = 380
 
 
 class DiscoverPage(QWidget):
-    downloadRequested = Signal(object)  # list[DownloadRequest], one per file of the variant
+    downloadRequested = Signal(object)  # list[DownloadRequest], one per file of the variant (and its projector)
     resultsShown = Signal(int)  # number of repositories now in the results table
     listingShown = Signal(object)  # the RepoListing now in the variants table
 
@@ -309,18 +309,31 @@ class DiscoverPage(QWidget):
     def _update_download_button(self) -> None:
         variant = self.selected_variant()
         self.download_button.setEnabled(variant is not None and incomplete_split(variant) is None)
-        if variant is not None:
-            self.download_button.setText(fill(self.tr("Download {size}"), size=format_bytes(variant.size)))
+        if variant is None or self.listing is None:
+            return
+        size = format_bytes(download_size(self.listing, variant))
+        projector = projector_for(self.listing, variant)
+        if projector is None:
+            self.download_button.setText(fill(self.tr("Download {size}"), size=size))
+            self.download_button.setToolTip("")
+            return
+        self.download_button.setText(fill(self.tr("Download with its projector, {size}"), size=size))
+        self.download_button.setToolTip(
+            fill(
+                self.tr(
+                    "A vision model: its projector {file} ({projector_size}) comes with it, so it can read images. "
+                    "Both files are checked against the Hub's SHA-256."
+                ),
+                file=projector.filename.rsplit("/", 1)[-1],
+                projector_size=format_bytes(projector.size or 0),
+            )
+        )
 
     def download_selected(self) -> None:
         variant = self.selected_variant()
         if variant is None or self.listing is None or incomplete_split(variant):
             return
-        requests = [
-            DownloadRequest(self.listing.repo_id, file.filename, self.listing.commit, file.sha256, file.size)
-            for file in variant.files
-        ]
-        self.downloadRequested.emit(requests)
+        self.downloadRequested.emit(download_requests(self.listing, variant))
 
     def _on_failed(self, what: str, _message: str, _error: object) -> None:
         if what == "search":

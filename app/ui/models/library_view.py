@@ -34,6 +34,7 @@ from app.core.models.links import Missing, ModelSource
 from app.core.support.formatting import fill, format_bytes
 from app.ui.models.columns import fit_columns
 from app.ui.models.elsewhere_dialog import ElsewhereDialog, source_label
+from app.ui.models.vision_mark import vision_mark, vision_tooltip
 from app.ui.models.workers import LibraryWorker
 from app.ui.widgets import core_text
 from app.ui.widgets.tables import read_only_item, style_row_table
@@ -216,8 +217,9 @@ class LibraryPage(QWidget):
                 self._location(model),
             ]
         parts = fill(self.tr(" in {n} parts"), n=str(len(model.files))) if len(model.files) > 1 else ""
+        seeing = vision_tooltip(model)
         return [
-            (name, summary.model_name or model.name),
+            (name + vision_mark(model), "\n".join(filter(None, (summary.model_name or model.name, seeing)))),
             (summary.architecture or "?", ""),
             (format_parameters(summary.parameter_count), f"{summary.parameter_count or 0:,}"),
             (summary.quantization or "?", ""),

@@ -164,7 +164,9 @@ class TokenBar(QWidget):
 
 
 class ModelManagerDialog(QDialog):
-    modelInstalled = Signal(object)  # Path of a model that is now in the library (download or import)
+    # Path of a model that is now in the library (download or import), or of the projector that lets the
+    # models beside it read images
+    modelInstalled = Signal(object)
     modelRemoved = Signal(object)  # Path of a model that was deleted
     loadRequested = Signal(object)  # Path of a library model the user asked to load in the main window
 
@@ -307,7 +309,8 @@ class ModelManagerDialog(QDialog):
         self.tabs.setCurrentWidget(self.downloads)
 
     def _on_installed(self, path: Path) -> None:
-        """A file arrived; announce the model once all its parts are here (first shard first)."""
+        """A file arrived; announce the model once all its parts are here (first shard first), or the projector
+        (the model beside it now reads images)."""
         self.library.refresh()
         shards = split_shards(path)
         if all(shard.is_file() for shard in shards):

@@ -216,6 +216,7 @@ class LibraryWorker(QObject):
                 found.sha256,
                 self._reporter(fill(self.tr("Checking {name}"), name=found.name)),
                 self.cancel,
+                found.projector,
             )
         except Cancelled:
             self.failed.emit("link", fill(self.tr("Adding {name} was cancelled; nothing was added."), name=found.name))

@@ -140,7 +140,7 @@ class MainWindow(QMainWindow):
         self.chats.offered_tools = self.glass.offered_tools = self.mcp_servers.chat_tools
         self.mcp_action.triggered.connect(self.mcp_servers.open_page)
         self.models = ModelChoice(
-            self.model_picker, self.loader, self.server_models, self.state, self.status_label, self
+            self.model_picker, self.loader, self.server_models, self.state, self.status_label, area.attachments, self
         )
         self.models.listed.connect(self.chats.settings_panel.model.set_library)
         self.models.listed.connect(self._show_library)
@@ -232,7 +232,7 @@ class MainWindow(QMainWindow):
 
     def _plan_exit(self) -> OrderedExit:
         """Stop order: the reply, a load and its warm-up, the GPU poller, servers, retrieval, indexing, downloads …"""
-        plan = OrderedExit(self, self.status_label, self.load_progress)
+        plan, attachments = OrderedExit(self, self.status_label, self.load_progress), self.chat_area.attachments
         for part in (
             ExitPart(end=self.embedder.close),  # once the LLM thread has ended
             ExitPart(end=self.chats.shutdown),  # the chat storage: the last partial reply is written first
@@ -248,6 +248,7 @@ class MainWindow(QMainWindow):
             ExitPart(stop=self.documents_threads.request_stop, threads=lambda: self.documents_threads.threads),
             ExitPart(stop=self.monitor_extras.request_stop, end=self.monitor_extras.shutdown),
             ExitPart(stop=self.open_file.request_stop, threads=self.open_file.threads),
+            ExitPart(stop=attachments.request_stop, threads=attachments.threads, end=attachments.shutdown),
             ExitPart(stop=self.get_started.request_stop, threads=self.get_started.threads),
             ExitPart(stop=self.models.request_stop, threads=self.models.threads, end=self.models.shutdown),
         ):

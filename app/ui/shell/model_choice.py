@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QLabel, QWidget
 
 from app.core.models.library import InstalledModel, installed_models
@@ -19,6 +19,8 @@ from app.core.models.load_guard import end_load, unfinished_load
 from app.core.paths import app_paths
 from app.core.state import AppState
 from app.core.support.formatting import format_bytes
+from app.ui.chat.attachments import AttachmentTray
+from app.ui.models.vision_mark import vision_mark, vision_tooltip
 from app.ui.shell.model_loading import ModelLoader
 from app.ui.shell.server_models import ServerModels
 from app.ui.shell.unfinished_load_notice import UnfinishedLoadNotice
@@ -34,6 +36,7 @@ class ModelChoice(QObject):
     """Fills the picker from the library (and the servers' models), loads what is picked, keeps the Models window."""
 
     listed = Signal(list)  # [(label, path)] of the library's models, each time the picker is filled
+    seeingListed = Signal(list)  # [(name, path)] of the library's models that can see, each time it is filled
 
     def __init__(
         self,
@@ -42,8 +45,11 @@ class ModelChoice(QObject):
         server_models: ServerModels,
         state: AppState,
         status: QLabel,
+        attachments: AttachmentTray,
         window: QWidget,
     ) -> None:
+        """`attachments`: when the loaded model cannot see, the tray's refusal names the library's models that can
+        and switches to one."""
         super().__init__(window)
         self.picker = picker
         self.loader = loader
@@ -55,6 +61,8 @@ class ModelChoice(QObject):
         self.unfinished_notice: UnfinishedLoadNotice | None = None
         self._held_back: Path | None = None
         picker.activated.connect(self._on_chosen)
+        self.seeingListed.connect(attachments.set_seeing_models)
+        attachments.switchRequested.connect(self.pick_and_load)
 
     def open_initial(self, path: Path | None, open_file: Callable[[Path], None], last: Path | None = None) -> None:
         """At start: load the model asked for (`glassbox gui --model`), else the one on duty at the last
@@ -85,7 +93,9 @@ class ModelChoice(QObject):
         self.picker.clear()
         for model in models:
             self.picker.addItem(self._label(model), str(model.path))
+            self.picker.setItemData(self.picker.count() - 1, vision_tooltip(model), Qt.ItemDataRole.ToolTipRole)
         self.listed.emit([(self._label(model), model.path) for model in models])
+        self.seeingListed.emit([(model.name, model.path) for model in models if model.sees_images])
         self.server_models.add_rows()
         if not models:
             self.status.setText(self.tr("No model installed"))
@@ -149,7 +159,8 @@ class ModelChoice(QObject):
 
     def _label(self, model: InstalledModel) -> str:
         suffix = self.tr(" (starter)") if model.is_starter else ""
-        return f"{model.name}{suffix} — {format_bytes(model.size_bytes)}"  # as the Models window shows it
+        # As the Models window shows it; a model that can see is marked.
+        return f"{model.name}{suffix} — {format_bytes(model.size_bytes)}{vision_mark(model)}"
 
     def _on_chosen(self, _index: int) -> None:
         choice = self.server_models.picked()

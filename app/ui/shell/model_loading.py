@@ -4,6 +4,7 @@ freeing it (Unload, idle too long) and loading it again with other settings (the
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject
@@ -11,6 +12,8 @@ from PySide6.QtWidgets import QLabel, QProgressBar
 
 from app.core.backends.servers import ServerModel
 from app.core.memory.fallback import FallbackResult
+from app.core.models.library import projector_of
+from app.core.paths import app_paths
 from app.core.state import AppState
 from app.core.support.formatting import fill
 from app.core.types.load import LoadConfig, LoadReport
@@ -22,7 +25,8 @@ from app.ui.settings.store import SettingsStore
 class ModelLoader(QObject):
     """Asks the worker for a load (after stopping a reply) and follows it: progress, the result, a lost engine.
 
-    A model file loads with its saved model settings (the store's); `stop_reply` ends a reply
+    A model file loads with its saved model settings (the store's), and with the projector the library
+    pairs with it when no projector was chosen; `stop_reply` ends a reply
     first (the worker loads once it has ended). A model unloaded on purpose is remembered until
     `take_unloaded`: the next message loads it again.
     """
@@ -54,6 +58,8 @@ class ModelLoader(QObject):
     def load(self, path: Path) -> None:
         self._stop_reply()  # the worker loads once the reply has ended
         config = self.store.model_settings(path.name).load_config(path)
+        if config.mmproj is None:  # none chosen: a vision model's projector, found beside it, comes with it
+            config = replace(config, mmproj=projector_of(app_paths().models, path))
         self.status.setText(fill(self.tr("Loading {name}…"), name=path.name))
         self.progress.setValue(0)
         self.progress.show()

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -118,3 +120,16 @@ def test_the_markdown_export_shows_each_image_from_its_file(store: ChatStore) ->
     chat = store.create_chat()
     store.add_message(chat.id, "user", "What colour?", images=(red,))
     assert f"![image 1]({red.as_uri()})\n\nWhat colour?" in store.export_markdown(chat.id)
+
+
+def test_an_image_no_message_shows_is_swept_once_it_is_an_hour_old(store: ChatStore) -> None:
+    shown, stray, fresh = _picture("red"), _picture("blue"), _picture("green")
+    chat = store.create_chat()
+    store.add_message(chat.id, "user", "What is it?", images=(shown,))
+    two_hours_ago = time.time() - 2 * 3600
+    for path in (shown, stray):
+        os.utime(path, (two_hours_ago, two_hours_ago))
+    # The stray was prepared and never sent (a window that closed abruptly, `glassbox chat --image`); the fresh
+    # one may be an API request's, being answered now.
+    assert store.sweep_stray_images() == [stray.name]
+    assert shown.exists() and fresh.exists() and not stray.exists()

@@ -10,8 +10,11 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+import llama_cpp
 import pytest
+from gguf import GGUFWriter
 
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
 from app.bench.synthetic_projector import SyntheticProjector, write_synthetic_projector
@@ -104,16 +107,55 @@ def test_a_text_only_model_refuses_an_image_before_anything_runs(engine: Engine,
     assert engine.llama.n_tokens == cached
 
 
-def test_a_projector_of_another_size_is_refused_with_the_reason(starter_model: Path, tmp_path: Path) -> None:
+@pytest.fixture
+def model_loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The model files llama.cpp is asked to load from now on (each is loaded as usual)."""
+    asked: list[str] = []
+    llama = llama_cpp.Llama
+
+    def noted(model_path: str, *args: Any, **kwargs: Any) -> llama_cpp.Llama:
+        asked.append(model_path)
+        return llama(model_path, *args, **kwargs)
+
+    monkeypatch.setattr(llama_cpp, "Llama", noted)
+    return asked
+
+
+def test_a_projector_of_another_size_is_refused_with_the_reason_before_the_model_loads(
+    starter_model: Path, tmp_path: Path, model_loads: list[str]
+) -> None:
     wrong = write_synthetic_projector(tmp_path / "mmproj-big.gguf", SyntheticProjector(text_embd=1024))
     engine = Engine()
     with pytest.raises(EngineError) as refused:
         engine.load(LoadConfig(starter_model, n_ctx=256, mmproj=wrong))
+    assert model_loads == [], "llama.cpp never saw the model nor the projector"
     assert not engine.is_loaded
     assert str(refused.value) == (
         "The projector mmproj-big.gguf does not belong to SmolLM2-135M-Instruct.Q4_1.gguf: it turns an image into "
         "embeddings of 1024 values, and SmolLM2-135M-Instruct.Q4_1.gguf takes 576. Pick the projector made for "
         "this model."
+    )
+
+
+def test_a_projector_made_for_another_architecture_is_refused_with_the_reason_before_the_model_loads(
+    starter_model: Path, tmp_path: Path, model_loads: list[str]
+) -> None:
+    gemma = tmp_path / "mmproj-gemma-3-4b-it-f16.gguf"
+    writer = GGUFWriter(gemma, "clip")  # Gemma 3's projector, of the starter model's embedding size
+    writer.add_bool("clip.has_vision_encoder", True)
+    writer.add_string("clip.vision.projector_type", "gemma3")
+    writer.add_uint32("clip.vision.projection_dim", 576)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    with pytest.raises(EngineError) as refused:
+        Engine().load(LoadConfig(starter_model, n_ctx=256, mmproj=gemma))
+    assert model_loads == []
+    assert str(refused.value) == (
+        "The projector mmproj-gemma-3-4b-it-f16.gguf does not belong to SmolLM2-135M-Instruct.Q4_1.gguf: it is made "
+        "for gemma3 models (gemma3 projector), and SmolLM2-135M-Instruct.Q4_1.gguf is a llama model. Pick the "
+        "projector made for this model."
     )
 
 

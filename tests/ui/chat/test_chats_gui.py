@@ -3,17 +3,22 @@ edited into branches, searched and deleted; the context window marks what the mo
 
 from __future__ import annotations
 
+import io
 import logging
+import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
+from app.core.chat.images import prepare_image
 from app.core.chat.store import new_chat, new_message
 from app.core.inference.chat_format import default_system_prompt
 from app.core.inference.sampling import GREEDY
@@ -424,3 +429,16 @@ def test_deleting_a_message_takes_those_after_it_and_undo_over_the_chat_brings_t
     assert [m.text for m in window.chats.session.shown_thread][2] == "Name a fruit."
     assert rows("SELECT COUNT(*) FROM messages") == [(4,)]
     assert not undo.isVisible()
+
+
+def test_opening_the_chat_history_sweeps_the_images_an_earlier_run_prepared_and_never_sent() -> None:
+    paths = app_paths().ensure()
+    encoded = io.BytesIO()
+    Image.new("RGB", (8, 6), "red").save(encoded, "PNG")
+    stray = prepare_image(encoded.getvalue(), "red.png").path  # attached, then the window was killed
+    two_hours_ago = time.time() - 2 * 3600
+    os.utime(stray, (two_hours_ago, two_hours_ago))
+    storage = StorageThread(paths.chats_db, paths.settings_file)
+    storage.open()
+    assert storage.shutdown()  # the close waits for the requests sent before it: the open ran
+    assert not stray.exists()

@@ -1,5 +1,6 @@
 """The projector in the settings panel: chosen from the projector files beside the library's models (never a
-model), saved with the load settings, and loaded with the model from then on."""
+model), saved with the load settings, and loaded with the model from then on; none chosen, the library pairs
+the projector beside the model with it (tests/core/models/test_projector_pairing.py)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ def test_a_projector_is_chosen_from_the_projectors_beside_the_models_and_saved(q
     panel.model.set_library([("gemma · 2.5 GB", model), ("smol · 100 MB", text / "smol.gguf")])
     box = panel.model.rows["mmproj"].editor
     assert isinstance(box, QComboBox)
-    assert [box.itemText(i) for i in range(box.count())] == ["None", projector.name]
+    assert [box.itemText(i) for i in range(box.count())] == ["Found beside the model", projector.name]
     box.setCurrentIndex(1)
     with qtbot.waitSignal(panel.store.saveRequested):
         box.activated.emit(1)

@@ -21,6 +21,7 @@ from app.core.inference.engine import Engine
 from app.core.inference.sampling import GREEDY, SamplingParams
 from app.core.inference.token_probs import TokenProbabilityRecorder
 from app.core.support.log_buffer import LogBuffer
+from app.core.support.user_text import N_, fill
 from app.core.types.load import LoadConfig, LoadReport, LoadStage
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone
@@ -81,6 +82,19 @@ def test_the_load_panel_shows_progress_with_a_cancel_button_then_the_timeline(qt
     assert rows[2].text(1) == "300.0 ms" and "KV cache 45.0 MiB" in rows[3].text(2)
     assert [span.name for span in panel.timeline.spans] == [row.text(0) for row in rows]
     assert panel.timeline.total() == pytest.approx(0.392)
+
+
+def test_a_vision_model_s_load_shows_its_projector_as_a_stage_of_its_own(qtbot: QtBot) -> None:
+    panel = LoadPanel()
+    qtbot.addWidget(panel)
+    report = _report()
+    detail = fill(N_("{file}: {kind} projector, {size}"), file="mmproj-f16.gguf", kind="gemma3", size="811.8 MiB")
+    report.stages.append(LoadStage("load projector", 0.120, detail, 0.392))
+    panel.loaded(report)
+    rows = [panel.table.topLevelItem(i) for i in range(panel.table.topLevelItemCount())]
+    assert [row.text(0) for row in rows][-1] == "Loading the projector (images)"
+    assert (rows[-1].text(1), rows[-1].text(2)) == ("120.0 ms", "mmproj-f16.gguf: gemma3 projector, 811.8 MiB")
+    assert panel.timeline.spans[-1].name == "Loading the projector (images)"
 
 
 def test_the_load_panel_names_the_load_options_and_warns_past_the_training_length(qtbot: QtBot) -> None:
