@@ -25,10 +25,7 @@ from app.cli.flag_checks import bounded
 from app.core.backends.local.backend import LocalBackend
 from app.core.inference.sampling import FieldSpec
 from app.core.inference.slots import MAX_SLOTS
-from app.core.memory.fit import machine_now
-from app.core.memory.planner import ContextSettings, MemoryPlanner
-from app.core.memory.slots_fit import default_parallel
-from app.core.models.gguf_info import GgufInfoError
+from app.core.memory.slots_fit import planned_parallel
 from app.core.models.validation import ModelFileError
 from app.core.server.config import (
     DEFAULT_HOST,
@@ -129,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"Loading {model.name}…", file=sys.stderr, flush=True)
         load = LoadConfig(model, n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers, mmproj=args.mmproj)
         backend.load(load, cancel=stop)
-        parallel = args.parallel or _default_parallel(backend.config or load)
+        parallel = args.parallel or planned_parallel(backend.config or load)
         backend.open_slots(parallel)
         return _serve(config, backend, EngineKeeper(load, on_change=_print_restart), stop)
     except LoadCancelled:
@@ -140,16 +137,6 @@ def run(args: argparse.Namespace) -> int:
         for number, handler in previous.items():
             signal.signal(number, handler)
         backend.close()
-
-
-def _default_parallel(load: LoadConfig) -> int:
-    """As many slots as the memory free after the load holds, at most 4 (slots_fit.py)."""
-    try:
-        planner = MemoryPlanner.for_load(load)
-    except GgufInfoError as error:  # the file changed since it loaded: no plan, so no slots
-        print(f"No memory plan for parallel replies ({error.reason}): one reply at a time.", file=sys.stderr)
-        return 1
-    return default_parallel(planner, machine_now(), load.n_gpu_layers, ContextSettings.for_config(load))
 
 
 def _serve(config: ServerConfig, backend: LocalBackend, keeper: EngineKeeper, stop: threading.Event) -> int:

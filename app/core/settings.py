@@ -10,13 +10,14 @@ Layout of the file (schema 3):
      "presets": {"name": {SamplingParams fields}},                the user's presets
      "servers": [{SavedServer fields}],                            remote servers (their keys: the keyring)
      "appearance": {"language": "system", "theme": "system"},     interface language and colours
-     "monitor": {MonitorSettings fields}}                         alert thresholds, idle unload, degradation
+     "monitor": {MonitorSettings fields},                         alert thresholds, idle unload, degradation
+     "serving": {ServingSettings fields}}                         how the window's API server serves the model
 
 Each field of a section is declared once, with its bounds (`setting`), and the field tables
 (`LOAD_FIELDS`, `MONITOR_FIELDS`, `SAMPLING_FIELDS`) are derived from those declarations; a
 model's own load settings are checked by the same `LOAD_FIELDS`.
 
-The servers, appearance, monitor and model_overrides sections came after schema 3 without a new version: a
+The servers, appearance, monitor, serving and model_overrides sections came after schema 3 without a new version: a
 file without one reads as its defaults, and an older Glassbox keeps a section as one it does
 not know.
 
@@ -59,6 +60,7 @@ from app.core.inference.sampling import (
     lenient_sampling,
     setting,
 )
+from app.core.inference.slots import MAX_SLOTS
 from app.core.inference.template_choice import CHOICES as TEMPLATE_CHOICES
 from app.core.inference.template_choice import MODEL_OWN
 from app.core.memory.planner import ContextSettings
@@ -368,6 +370,26 @@ MONITOR_SWITCHES = tuple(item.name for item in dataclass_fields(MonitorSettings)
 
 
 @dataclass(frozen=True)
+class ServingSettings:
+    """How the window's API server (the Server panel) serves the loaded model; read when it starts."""
+
+    parallel: int = setting(
+        0,
+        N_("Parallel replies"),
+        "int",
+        0,
+        MAX_SLOTS,
+        N_(
+            "How many replies the model writes at once, in one batch, while the server runs; the window's chat "
+            "is one of them. 0: what the memory plan allows, at most 4. Applied when the server starts."
+        ),
+    )
+
+
+SERVING_FIELDS: dict[str, FieldSpec] = field_specs(ServingSettings)
+
+
+@dataclass(frozen=True)
 class ChatDefaults:
     system_prompt: str = ""  # empty: the model's own default, if its template has one
     window_policy: WindowPolicy = WindowPolicy.ROLLING
@@ -407,6 +429,7 @@ class Settings:
     servers: tuple[SavedServer, ...] = ()  # OpenAI-compatible servers, in the order they were added
     appearance: Appearance = field(default_factory=Appearance)
     monitor: MonitorSettings = field(default_factory=MonitorSettings)
+    serving: ServingSettings = field(default_factory=ServingSettings)
     # Per-model load settings: model key (its file's name) -> the model fields it sets otherwise than `model`
     model_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)  # sections a newer Glassbox wrote; kept as they are
@@ -422,6 +445,7 @@ class Settings:
             "servers": [server.to_dict() for server in self.servers],
             "appearance": self.appearance.to_dict(),
             "monitor": asdict(self.monitor),
+            "serving": asdict(self.serving),
             "model_overrides": {key: dict(values) for key, values in self.model_overrides.items()},
         }
 
@@ -473,6 +497,10 @@ class Settings:
                 )
         checked = check_values(MONITOR_FIELDS, numbers, "monitor")
         return replace(self, monitor=replace(self.monitor, **checked, **switches))
+
+    def with_serving(self, values: Mapping[str, Any]) -> Settings:
+        """Change how the API server serves, each value checked (InvalidSetting names the first bad one)."""
+        return replace(self, serving=replace(self.serving, **check_values(SERVING_FIELDS, values, "serving")))
 
     def with_preset(self, name: str, params: SamplingParams) -> Settings:
         """Save `params` as a user preset (replacing one of the same name)."""
@@ -746,7 +774,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         notices.extend(fill(N_("Preset “{name}”: {problem}"), name=name, problem=problem) for problem in problems)
         presets[str(name)] = params
     known = {"schema_version", "sampling", "model", "model_overrides", "chat", "presets", "servers"}
-    known |= {"appearance", "monitor"}
+    known |= {"appearance", "monitor", "serving"}
     model = _read_model(data.get("model"), notices)
     return Settings(
         sampling=sampling,
@@ -757,6 +785,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         servers=_read_servers(data.get("servers"), notices),
         appearance=_read_appearance(data.get("appearance"), notices),
         monitor=_read_monitor(data.get("monitor"), notices),
+        serving=_read_serving(data.get("serving"), notices),
         extra={k: v for k, v in data.items() if k not in known},
     )
 
@@ -844,6 +873,15 @@ def _read_monitor(data: Any, notices: list[str]) -> MonitorSettings:
                     default=getattr(defaults, name),
                 )
             )
+    return replace(defaults, **good)
+
+
+def _read_serving(data: Any, notices: list[str]) -> ServingSettings:
+    defaults = ServingSettings()
+    if not isinstance(data, Mapping):
+        return defaults
+    good, problems = check_values_leniently(SERVING_FIELDS, data, defaults, "serving")
+    notices.extend(problems)
     return replace(defaults, **good)
 
 

@@ -41,6 +41,7 @@ from app.core.inference.token_texts import TokenTexts
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 from app.core.types.errors import EngineError, PromptTooLong
+from app.core.types.slot_state import SlotState, SlotWork
 from app.core.types.stats import StopReason
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,16 @@ class _Slot:
     fed: int = 0  # prompt tokens in the cache while the prompt is read
     pending: int = -1  # the sampled token to decode in the next step (-1: still reading the prompt)
     used_at: float = 0.0
+
+    def state(self) -> SlotState:
+        reply = self.reply
+        if reply is None:
+            return SlotState(self.seq, SlotWork.IDLE, cached=len(self.cached))
+        prompt = len(reply.request.prompt)
+        work = SlotWork.READING if self.pending < 0 else SlotWork.WRITING
+        return SlotState(
+            self.seq, work, len(self.cached), prompt, min(self.fed, prompt), reply.completed, reply.request.max_tokens
+        )
 
     def shared_prefix(self, prompt: list[int]) -> int:
         count = 0
@@ -118,6 +129,11 @@ class ParallelSlots:
         """How many slots are writing a reply now."""
         with self._changed:
             return sum(slot.reply is not None for slot in self._slots)
+
+    def states(self) -> tuple[SlotState, ...]:
+        """What each slot is doing now (read from any thread; the numbers of a step in progress may lag it)."""
+        with self._changed:
+            return tuple(slot.state() for slot in self._slots)
 
     def close(self) -> None:
         """End every reply (as stopped) and free the context; waits for the slots' thread."""

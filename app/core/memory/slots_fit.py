@@ -11,10 +11,15 @@ reply at a time, as before.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 
-from app.core.memory.fit import Machine
+from app.core.memory.fit import Machine, machine_now
 from app.core.memory.planner import ContextSettings, MemoryPlanner
+from app.core.models.gguf_info import GgufInfoError
+from app.core.types.load import LoadConfig
+
+log = logging.getLogger(__name__)
 
 MAX_DEFAULT_SLOTS = 4
 MIN_SLOT_CTX = 1024  # tokens each slot holds at least (llama-server's 4096 split in 4)
@@ -48,3 +53,14 @@ def default_parallel(planner: MemoryPlanner, machine: Machine, n_gpu_layers: int
     if memory.ram_bytes > machine.usable_ram:
         return 1
     return count
+
+
+def planned_parallel(loaded: LoadConfig) -> int:
+    """`default_parallel` for the model just loaded with `loaded`, in the memory free now (1 when its
+    headers cannot be read any more: no plan, no slots)."""
+    try:
+        planner = MemoryPlanner.for_load(loaded)
+    except GgufInfoError as error:
+        log.warning("No memory plan for parallel replies (%s): one reply at a time.", error.reason)
+        return 1
+    return default_parallel(planner, machine_now(), loaded.n_gpu_layers, ContextSettings.for_config(loaded))

@@ -38,6 +38,7 @@ class SettingsStore(QObject):
     monitorChanged = Signal()  # alert thresholds, idle unload, smaller variants
     appearanceChanged = Signal()  # interface language and theme
     serversChanged = Signal()  # the saved remote servers
+    servingChanged = Signal()  # how the window's API server serves the model (its parallel replies)
     chatEdited = Signal(object)  # ChatSettings: the chat on show's own settings, as the user changed them
     saveRequested = Signal(object)  # Settings: the defaults, to be written to the settings file
 
@@ -85,6 +86,10 @@ class SettingsStore(QObject):
         """Change monitor settings (checked: InvalidSetting names the first bad value)."""
         self.set_defaults(self._settings.with_monitor(values))
 
+    def set_serving(self, values: Mapping[str, Any]) -> None:
+        """Change how the API server serves (checked: InvalidSetting names the first bad value)."""
+        self.set_defaults(self._settings.with_serving(values))
+
     def edit_chat(self, chat: ChatSettings) -> None:
         """The user changed the chat on show's own settings: kept, announced for saving with the chat."""
         if chat != self._chat:
@@ -112,6 +117,7 @@ class SettingsStore(QObject):
             "monitor": self.monitorChanged,
             "appearance": self.appearanceChanged,
             "servers": self.serversChanged,
+            "serving": self.servingChanged,
         }
 
 
@@ -126,4 +132,5 @@ def _sections(settings: Settings, chat: ChatSettings) -> dict[str, object]:
         "monitor": settings.monitor,
         "appearance": settings.appearance,
         "servers": settings.servers,
+        "serving": settings.serving,
     }

@@ -51,6 +51,7 @@ from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
 from app.core.types.replay_record import ReplayRecord
 from app.core.types.replies import ReplyDone, ReplyEvent
+from app.core.types.slot_state import SlotState
 from app.core.types.tools import ToolSpec
 
 log = logging.getLogger(__name__)
@@ -112,20 +113,24 @@ class EngineSession:
         record: bool = False,
         prompt_ids: Sequence[int] = (),
         tools: Sequence[ToolSpec] = (),
+        window: bool = False,
     ) -> Iterator[ReplyEvent]:
         """The engine's reply events; the closing ReplyDone carries the reply's metrics (and trace).
 
         `record`: the seed is fixed first (choose_seed) and the ReplyDone carries the reply's
         replay record, so it can be run again token for token (a reply under a grammar is not recorded).
         `prompt_ids`: the tokens the context window planned `messages` as; the conversation is
-        tokenized here only without them, and once: the reply and its record start from the same ids."""
+        tokenized here only without them, and once: the reply and its record start from the same ids.
+        With parallel slots open, the reply is written in one of them, unless it has images, or it is the
+        window's (`window`) and its prompt does not fit a slot: then in the engine's own context, one at a time."""
         record = record and not grammar
         if not prompt_ids:
             with self._rendering, self.engine.thinking(params):
                 prompt_ids = self.engine.prompt_tokens(messages, tools)
         prompt = list(prompt_ids)
         if self._slots is not None:  # the server's replies: no replay record there
-            if not any(message.images for message in messages):
+            fits = len(prompt) < self._slots.slot_ctx or not window  # a request too long for a slot gets a 400
+            if fits and not any(message.images for message in messages):
                 return self._in_slot(self._slots, prompt, params, stop, token_probabilities, grammar, chat=True)
             record = False  # the slots read no images: the engine's own context does, one reply at a time
         if record:
@@ -233,6 +238,11 @@ class EngineSession:
         texts = TokenTexts(llama._model.vocab, marker_tokens(llama, self.engine.reasoning))
         self._slots = ParallelSlots(llama, count, texts)
         return self._slots.slot_ctx
+
+    def slot_states(self) -> tuple[SlotState, ...]:
+        """What each parallel slot is doing now (none without slots)."""
+        slots = self._slots
+        return slots.states() if slots is not None else ()
 
     def _in_slot(
         self,
