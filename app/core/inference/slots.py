@@ -82,11 +82,12 @@ class _Slot:
 class ParallelSlots:
     """N slots in a context of their own on a loaded model; close() ends every reply and frees it."""
 
-    def __init__(self, llama: llama_cpp.Llama, count: int, texts: TokenTexts) -> None:
+    def __init__(self, llama: llama_cpp.Llama, count: int, texts: TokenTexts, n_ctx: int = 0) -> None:
+        """`n_ctx`: the slots' context size, split across them (0: the chat context's, as the server's slots)."""
         if not 1 <= count <= MAX_SLOTS:
             raise EngineError(fill(N_("The slots must be 1 to {most}, not {count}."), most=MAX_SLOTS, count=count))
         self.count = count
-        self.n_ctx = llama.n_ctx()
+        self.n_ctx = n_ctx or llama.n_ctx()
         self.slot_ctx = self.n_ctx // count  # as llama-server splits its context
         if self.slot_ctx < 2:
             message = N_("A context of {n_ctx} tokens cannot be split into {count} slots.")
@@ -277,6 +278,16 @@ class ParallelSlots:
         for reply in waiting:
             reply.fail(reason, error)
             reply.finish()
+
+
+def batch_is_cheap(count: int, prompt_tokens: int, max_tokens: int) -> bool:
+    """Whether `count` replies to one prompt cost less decoded together in `count` slots than one after another.
+
+    Together, each slot reads the prompt itself, `count - 1` more times than one after another (where the
+    engine's prompt cache keeps it); each step then decodes a token of every reply for about the cost of
+    one, saving up to `count - 1` decodes a step. A prompt token read in a batch costs less than a decode
+    step, so while the prompt is no longer than the replies the batch wins (a conservative bound)."""
+    return count > 1 and 0 < prompt_tokens <= max_tokens
 
 
 def _best_slot(free: list[_Slot], prompt: list[int]) -> _Slot:

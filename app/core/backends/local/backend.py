@@ -234,6 +234,15 @@ class LocalBackend:
             if not finished:  # the caller stopped reading: the engine must not go on writing
                 self.link.abort(job.id)
 
+    def replies_at_once(
+        self, messages: Sequence[ChatMessage], params: Sequence[SamplingParams], stop: threading.Event | None = None
+    ) -> tuple[ReplyDone, ...]:
+        """One reply to `messages` per sampling setting, each with its token probabilities, in order: decoded
+        together in parallel slots where that is cheap, else one after another (EngineSession.replies_at_once)."""
+        result = self._run(wire.RepliesAtOnce(tuple(messages), tuple(params)), stop)
+        assert isinstance(result, tuple)
+        return result
+
     def count_tokens(self, text: str) -> TokenCount:
         value = self._run(wire.CountTokens(text))
         assert isinstance(value, int)

@@ -79,6 +79,9 @@ OPERATIONS: dict[type, Operation[EngineSession]] = {
     wire.Replay: lambda session, work, _id, flag, _send: session.replay(work.record, work.messages, work.changed, flag),
     wire.Unload: _unload,
     wire.OpenSlots: lambda session, work, _id, _flag, _send: session.open_slots(work.count),
+    wire.RepliesAtOnce: lambda session, work, _id, flag, _send: session.replies_at_once(
+        work.messages, work.params, flag
+    ),
     wire.SlotStates: lambda session, _work, _id, _flag, _send: session.slot_states(),
 }
 

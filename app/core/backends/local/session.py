@@ -36,7 +36,7 @@ from app.core.inference.replay import (
 from app.core.inference.sampler_chain import InvalidGrammar, token_sampler
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.slot_reply import SlotReply, SlotRequest
-from app.core.inference.slots import ParallelSlots
+from app.core.inference.slots import ParallelSlots, batch_is_cheap
 from app.core.inference.thinking import ReplyThinking, marker_tokens
 from app.core.inference.token_probs import TokenProbabilityRecorder
 from app.core.inference.token_texts import TokenTexts
@@ -244,6 +244,37 @@ class EngineSession:
         slots = self._slots
         return slots.states() if slots is not None else ()
 
+    def replies_at_once(
+        self, messages: Sequence[ChatMessage], params: Sequence[SamplingParams], stop: threading.Event
+    ) -> tuple[ReplyDone, ...]:
+        """One reply to `messages` for each of `params`, each with its token probabilities, decoded together (one
+        token of every reply a step) where that is cheap (`batch_is_cheap`): in the server's slots when they are
+        open, else in slots of their own for the while, sized to the replies; else one after another in the
+        engine's own context. Raises PromptTooLong or EngineError before any reply."""
+        with self._rendering, self.engine.thinking(params[0]):
+            prompt = self.engine.prompt_tokens(messages)
+        longest = max(chosen.max_tokens for chosen in params)
+        if not batch_is_cheap(len(params), len(prompt), longest):
+            return tuple(
+                _done_of(self.stream_chat(messages, chosen, stop, True, prompt_ids=prompt, window=True))
+                for chosen in params
+            )
+        if self._slots is not None and len(prompt) + longest < self._slots.slot_ctx:
+            return self._all_in_slots(self._slots, prompt, params, stop)
+        llama = self.engine.llama
+        texts = TokenTexts(llama._model.vocab, marker_tokens(llama, self.engine.reasoning))
+        slots = ParallelSlots(llama, len(params), texts, n_ctx=len(params) * (len(prompt) + longest + 1))
+        try:
+            return self._all_in_slots(slots, prompt, params, stop)
+        finally:
+            slots.close()
+
+    def _all_in_slots(
+        self, slots: ParallelSlots, prompt: list[int], params: Sequence[SamplingParams], stop: threading.Event
+    ) -> tuple[ReplyDone, ...]:
+        streams = [self._in_slot(slots, prompt, chosen, stop, True, "", chat=True) for chosen in params]
+        return tuple(_done_of(stream) for stream in streams)
+
     def _in_slot(
         self,
         slots: ParallelSlots,
@@ -350,3 +381,11 @@ class EngineSession:
         """Free the model now (the slots' replies end first)."""
         self._close_slots()
         self.engine.close()
+
+
+def _done_of(events: Iterator[ReplyEvent]) -> ReplyDone:
+    """The ReplyDone that ends a reply's events (the pieces before it are read and dropped)."""
+    for event in events:
+        if isinstance(event, ReplyDone):
+            return event
+    raise EngineError(N_("The reply ended without its closing event."))

@@ -116,6 +116,15 @@ class OpenSlots:
 
 
 @dataclass(frozen=True)
+class RepliesAtOnce:
+    """One reply to `messages` per sampling setting, with token probabilities, decoded together where that is
+    cheap (the Compare dialog's greedy and sampled replies); the job's result is their ReplyDones, in order."""
+
+    messages: tuple[ChatMessage, ...]
+    params: tuple[SamplingParams, ...]
+
+
+@dataclass(frozen=True)
 class SlotStates:
     """What each parallel slot is doing now; runs beside the replies, so it is answered while they are written."""
 
@@ -133,6 +142,7 @@ Work = (
     | Replay
     | Fork
     | OpenSlots
+    | RepliesAtOnce
     | SlotStates
 )
 
