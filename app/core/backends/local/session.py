@@ -326,14 +326,16 @@ class EngineSession:
                 log.warning("Replies in the closed slots were still being read after %.0f s", SLOT_READERS_S)
 
     def plan(self, request: PlanRequest) -> PlanResult:
-        return self.planner.plan(request)
+        with self._rendering:  # the window plans while the server's replies render their prompts in slots
+            return self.planner.plan(request)
 
     def inspect(self, request: InspectRequest) -> PromptInspection:
         if not self.engine.is_loaded:
             raise EngineError(N_("No model is loaded yet: the prompt depends on the model's template and tokenizer."))
-        return inspect_conversation(
-            self.engine, request.conversation, request.reserve, request.policy, self.planner, request.sampling
-        )
+        with self._rendering:
+            return inspect_conversation(
+                self.engine, request.conversation, request.reserve, request.policy, self.planner, request.sampling
+            )
 
     def count_tokens(self, text: str) -> int:
         return len(self.engine.tokenize(text, special=False))
