@@ -25,10 +25,7 @@ from app.cli.flag_checks import bounded
 from app.core.backends.local.backend import LocalBackend
 from app.core.inference.sampling import FieldSpec
 from app.core.inference.slots import MAX_SLOTS
-from app.core.memory.fit import machine_now
-from app.core.memory.planner import MemoryPlanner
-from app.core.memory.slots_fit import default_parallel
-from app.core.models.gguf_info import read_gguf_info
+from app.core.memory.slots_fit import planned_parallel
 from app.core.models.library import projector_of
 from app.core.models.validation import ModelFileError
 from app.core.paths import app_paths
@@ -133,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         projector = args.mmproj or projector_of(app_paths().models, model)  # a vision model's, found beside it
         load = LoadConfig(model, n_ctx=args.n_ctx, n_gpu_layers=args.gpu_layers, mmproj=projector)
         backend.load(load, cancel=stop)
-        parallel = args.parallel or _default_parallel(load)
+        parallel = args.parallel or planned_parallel(backend.config or load)
         backend.open_slots(parallel)
         return _serve(config, backend, EngineKeeper(load, on_change=_print_restart), stop)
     except LoadCancelled:
@@ -144,11 +141,6 @@ def run(args: argparse.Namespace) -> int:
         for number, handler in previous.items():
             signal.signal(number, handler)
         backend.close()
-
-
-def _default_parallel(load: LoadConfig) -> int:
-    planner = MemoryPlanner(read_gguf_info(load.model_path))
-    return default_parallel(planner, machine_now(), load.n_gpu_layers, load.n_ctx)
 
 
 def _serve(config: ServerConfig, backend: LocalBackend, keeper: EngineKeeper, stop: threading.Event) -> int:

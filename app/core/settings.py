@@ -11,13 +11,14 @@ Layout of the file (schema 3):
      "servers": [{SavedServer fields}],                            remote servers (their keys: the keyring)
      "appearance": {"language": "system", "theme": "system"},     interface language and colours
      "monitor": {MonitorSettings fields},                         alert thresholds, idle unload, degradation
-     "hub": {"endpoint": ""}}                                     a Hugging Face Hub mirror ("" : none)
+     "hub": {"endpoint": ""},                                    a Hugging Face Hub mirror ("" : none)
+     "serving": {ServingSettings fields}}                         how the window's API server serves the model
 
 Each field of a section is declared once, with its bounds (`setting`), and the field tables
 (`LOAD_FIELDS`, `MONITOR_FIELDS`, `SAMPLING_FIELDS`) are derived from those declarations; a
 model's own load settings are checked by the same `LOAD_FIELDS`.
 
-The servers, appearance, monitor, model_overrides and hub sections came after schema 3 without a new version: a
+The servers, appearance, monitor, serving, model_overrides and hub sections came after schema 3 without a new version: a
 file without one reads as its defaults, and an older Glassbox keeps a section as one it does
 not know.
 
@@ -61,6 +62,7 @@ from app.core.inference.sampling import (
     lenient_sampling,
     setting,
 )
+from app.core.inference.slots import MAX_SLOTS
 from app.core.inference.template_choice import CHOICES as TEMPLATE_CHOICES
 from app.core.inference.template_choice import MODEL_OWN
 from app.core.memory.planner import ContextSettings
@@ -371,6 +373,26 @@ MONITOR_SWITCHES = tuple(item.name for item in dataclass_fields(MonitorSettings)
 
 
 @dataclass(frozen=True)
+class ServingSettings:
+    """How the window's API server (the Server panel) serves the loaded model; read when it starts."""
+
+    parallel: int = setting(
+        0,
+        N_("Parallel replies"),
+        "int",
+        0,
+        MAX_SLOTS,
+        N_(
+            "How many replies the model writes at once, in one batch, while the server runs; the window's chat "
+            "is one of them. 0: what the memory plan allows, at most 4. Applied when the server starts."
+        ),
+    )
+
+
+SERVING_FIELDS: dict[str, FieldSpec] = field_specs(ServingSettings)
+
+
+@dataclass(frozen=True)
 class ChatDefaults:
     system_prompt: str = ""  # empty: the model's own default, if its template has one
     window_policy: WindowPolicy = WindowPolicy.ROLLING
@@ -418,6 +440,7 @@ class Settings:
     appearance: Appearance = field(default_factory=Appearance)
     monitor: MonitorSettings = field(default_factory=MonitorSettings)
     hub: HubSettings = field(default_factory=HubSettings)
+    serving: ServingSettings = field(default_factory=ServingSettings)
     # Per-model load settings: model key (its file's name) -> the model fields it sets otherwise than `model`
     model_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
     # The tools the user said "Always allow this tool" to, as (MCP server, tool) pairs: they run unasked, in every
@@ -437,6 +460,7 @@ class Settings:
             "appearance": self.appearance.to_dict(),
             "monitor": asdict(self.monitor),
             "hub": asdict(self.hub),
+            "serving": asdict(self.serving),
             "model_overrides": {key: dict(values) for key, values in self.model_overrides.items()},
             "tools_always_allowed": [{"server": s, "tool": t} for s, t in self.tools_always_allowed],
         }
@@ -500,6 +524,10 @@ class Settings:
                 )
         checked = check_values(MONITOR_FIELDS, numbers, "monitor")
         return replace(self, monitor=replace(self.monitor, **checked, **switches))
+
+    def with_serving(self, values: Mapping[str, Any]) -> Settings:
+        """Change how the API server serves, each value checked (InvalidSetting names the first bad one)."""
+        return replace(self, serving=replace(self.serving, **check_values(SERVING_FIELDS, values, "serving")))
 
     def with_preset(self, name: str, params: SamplingParams) -> Settings:
         """Save `params` as a user preset (replacing one of the same name)."""
@@ -773,7 +801,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         notices.extend(fill(N_("Preset “{name}”: {problem}"), name=name, problem=problem) for problem in problems)
         presets[str(name)] = params
     known = {"schema_version", "sampling", "model", "model_overrides", "chat", "presets", "servers"}
-    known |= {"appearance", "monitor", "tools_always_allowed", "hub"}
+    known |= {"appearance", "monitor", "tools_always_allowed", "hub", "serving"}
     model = _read_model(data.get("model"), notices)
     return Settings(
         sampling=sampling,
@@ -786,6 +814,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         monitor=_read_monitor(data.get("monitor"), notices),
         tools_always_allowed=_read_tools_always_allowed(data.get("tools_always_allowed")),
         hub=_read_hub(data.get("hub"), notices),
+        serving=_read_serving(data.get("serving"), notices),
         extra={k: v for k, v in data.items() if k not in known},
     )
 
@@ -894,6 +923,15 @@ def _read_monitor(data: Any, notices: list[str]) -> MonitorSettings:
                     default=getattr(defaults, name),
                 )
             )
+    return replace(defaults, **good)
+
+
+def _read_serving(data: Any, notices: list[str]) -> ServingSettings:
+    defaults = ServingSettings()
+    if not isinstance(data, Mapping):
+        return defaults
+    good, problems = check_values_leniently(SERVING_FIELDS, data, defaults, "serving")
+    notices.extend(problems)
     return replace(defaults, **good)
 
 

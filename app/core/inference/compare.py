@@ -41,6 +41,10 @@ class DecodingRunner(Protocol):
         self, messages: Sequence[ChatMessage], settings: BeamSettings, stop: threading.Event | None = None
     ) -> BeamResult: ...
 
+    def replies_at_once(
+        self, messages: Sequence[ChatMessage], params: Sequence[SamplingParams], stop: threading.Event
+    ) -> tuple[ReplyDone, ...]: ...
+
 
 @dataclass(frozen=True)
 class StrategyResult:
@@ -81,21 +85,21 @@ def compare_strategies(
     stop: threading.Event,
     on_result: Callable[[StrategyResult], None] = lambda _result: None,
 ) -> list[StrategyResult]:
-    """Greedy, then the beam search, then one sampled reply per seed (with `params` otherwise),
-    all of at most `params.max_tokens` tokens; `on_result` hears each as it is done."""
+    """Greedy, the beam search, then one sampled reply per seed (with `params` otherwise), all of at most
+    `params.max_tokens` tokens; `on_result` hears each as it is done, in that order.
+
+    The greedy and sampled replies are asked for together (`replies_at_once`): the engine decodes them
+    in one batch where that is cheap, so each one's `seconds` is the time they took together."""
     results: list[StrategyResult] = []
-
-    def reply(label: str, chosen: SamplingParams) -> None:
-        started = time.perf_counter()
-        done: ReplyDone | None = None
-        for event in runner.stream_chat(messages, chosen, stop, token_probabilities=True):
-            if isinstance(event, ReplyDone):
-                done = event
-        assert done is not None, "every reply stream ends with a ReplyDone"
-        results.append(_from_reply(label, done, time.perf_counter() - started))
-        on_result(results[-1])
-
-    reply(N_("greedy"), replace(GREEDY, max_tokens=params.max_tokens, stop=params.stop))
+    chosen = [replace(GREEDY, max_tokens=params.max_tokens, stop=params.stop)]
+    chosen += [replace(params, seed=seed) for seed in seeds]
+    started = time.perf_counter()
+    replies = runner.replies_at_once(messages, chosen, stop)
+    together_s = time.perf_counter() - started
+    labels = [N_("greedy")] + [fill(N_("sampled, seed {seed}"), seed=seed) for seed in seeds]
+    written = [_from_reply(label, done, together_s) for label, done in zip(labels, replies, strict=True)]
+    results.append(written[0])
+    on_result(written[0])
     if not stop.is_set():
         started = time.perf_counter()
         found = runner.beam_search(messages, replace(beam, max_new_tokens=params.max_tokens), stop)
@@ -103,8 +107,9 @@ def compare_strategies(
             _from_beams(fill(N_("beam width {width}"), width=beam.width), found, time.perf_counter() - started)
         )
         on_result(results[-1])
-    for seed in seeds:
+    for result in written[1:]:
         if stop.is_set():
             break
-        reply(fill(N_("sampled, seed {seed}"), seed=seed), replace(params, seed=seed))
+        results.append(result)
+        on_result(result)
     return results

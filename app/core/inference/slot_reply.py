@@ -70,6 +70,11 @@ class SlotReply:
             if isinstance(event, ReplyDone):
                 return
 
+    @property
+    def completed(self) -> int:
+        """Tokens written so far."""
+        return self._completed
+
     def start(self, slot: int, cached: int) -> None:
         self.started_at = time.perf_counter()
         self.stats.slot = slot

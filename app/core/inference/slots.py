@@ -41,6 +41,7 @@ from app.core.inference.token_texts import TokenTexts
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 from app.core.types.errors import EngineError, PromptTooLong
+from app.core.types.slot_state import SlotState, SlotWork
 from app.core.types.stats import StopReason
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,16 @@ class _Slot:
     pending: int = -1  # the sampled token to decode in the next step (-1: still reading the prompt)
     used_at: float = 0.0
 
+    def state(self) -> SlotState:
+        reply = self.reply
+        if reply is None:
+            return SlotState(self.seq, SlotWork.IDLE, cached=len(self.cached))
+        prompt = len(reply.request.prompt)
+        work = SlotWork.READING if self.pending < 0 else SlotWork.WRITING
+        return SlotState(
+            self.seq, work, len(self.cached), prompt, min(self.fed, prompt), reply.completed, reply.request.max_tokens
+        )
+
     def shared_prefix(self, prompt: list[int]) -> int:
         count = 0
         for cached, asked in zip(self.cached, prompt, strict=False):
@@ -71,11 +82,12 @@ class _Slot:
 class ParallelSlots:
     """N slots in a context of their own on a loaded model; close() ends every reply and frees it."""
 
-    def __init__(self, llama: llama_cpp.Llama, count: int, texts: TokenTexts) -> None:
+    def __init__(self, llama: llama_cpp.Llama, count: int, texts: TokenTexts, n_ctx: int = 0) -> None:
+        """`n_ctx`: the slots' context size, split across them (0: the chat context's, as the server's slots)."""
         if not 1 <= count <= MAX_SLOTS:
             raise EngineError(fill(N_("The slots must be 1 to {most}, not {count}."), most=MAX_SLOTS, count=count))
         self.count = count
-        self.n_ctx = llama.n_ctx()
+        self.n_ctx = n_ctx or llama.n_ctx()
         self.slot_ctx = self.n_ctx // count  # as llama-server splits its context
         if self.slot_ctx < 2:
             message = N_("A context of {n_ctx} tokens cannot be split into {count} slots.")
@@ -118,6 +130,11 @@ class ParallelSlots:
         """How many slots are writing a reply now."""
         with self._changed:
             return sum(slot.reply is not None for slot in self._slots)
+
+    def states(self) -> tuple[SlotState, ...]:
+        """What each slot is doing now (read from any thread; the numbers of a step in progress may lag it)."""
+        with self._changed:
+            return tuple(slot.state() for slot in self._slots)
 
     def close(self) -> None:
         """End every reply (as stopped) and free the context; waits for the slots' thread."""
@@ -261,6 +278,16 @@ class ParallelSlots:
         for reply in waiting:
             reply.fail(reason, error)
             reply.finish()
+
+
+def batch_is_cheap(count: int, prompt_tokens: int, max_tokens: int) -> bool:
+    """Whether `count` replies to one prompt cost less decoded together in `count` slots than one after another.
+
+    Together, each slot reads the prompt itself, `count - 1` more times than one after another (where the
+    engine's prompt cache keeps it); each step then decodes a token of every reply for about the cost of
+    one, saving up to `count - 1` decodes a step. A prompt token read in a batch costs less than a decode
+    step, so while the prompt is no longer than the replies the batch wins (a conservative bound)."""
+    return count > 1 and 0 < prompt_tokens <= max_tokens
 
 
 def _best_slot(free: list[_Slot], prompt: list[int]) -> _Slot:

@@ -19,6 +19,15 @@ and in `python -m app bench --section memory_plan`):
   is counted. An estimate, not a replay of ggml-alloc.
 - runtime overhead: the CUDA context and libraries, a constant per GPU that
   calibration (measured VRAM after a real load) corrects per model file.
+- parallel slots (`ContextSettings.parallel` > 1, app/core/inference/slots.py): the slots
+  get a context of their own beside the chat context, as the beam search does. Its n_ctx is
+  the load's, shared by the N slots as llama-server shares its context (n_ctx // N each, not
+  N x n_ctx); but the chat context keeps its own n_ctx of cells, so with slots the KV cache
+  is there twice: once for the chat context, once for all the slots together. Its compute
+  buffer is the chat context's again, and its logits buffer holds one row per slot.
+- a vision projector (`MemoryPlanner.projector`, projector_memory.py): its weights and its
+  image encoder's compute buffer, with the layers on the GPU when any are there. An image's
+  tokens are context tokens: their KV is within n_ctx, counted above.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from typing import TYPE_CHECKING
 
 from gguf.constants import GGML_QUANT_SIZES, GGMLQuantizationType
 
+from app.core.memory.projector_memory import ProjectorMemory, projector_memory
 from app.core.models.gguf_info import GgufInfo
 
 if TYPE_CHECKING:
@@ -63,6 +73,7 @@ class ContextSettings:
     type_v: str = "f16"
     swa_full: bool = True
     flash_attn: bool = False
+    parallel: int = 1  # replies written at once in parallel slots: > 1 adds the slots' context
 
     @property
     def kv_cells(self) -> int:
@@ -99,14 +110,21 @@ class MemoryPlan:
     cpu_weights: int = 0
     cpu_kv: int = 0
     cpu_compute: int = 0
+    # The parallel slots' KV cache (n_ctx cells for all the slots together); their context's compute buffer is
+    # counted in gpu_compute / cpu_compute with the chat context's.
+    gpu_slots_kv: int = 0
+    cpu_slots_kv: int = 0
+    gpu_projector: int = 0  # the vision projector's weights and image encoder
+    cpu_projector: int = 0
 
     @property
     def gpu_total(self) -> int:
-        return self.gpu_weights + self.gpu_kv + self.gpu_compute + self.gpu_overhead
+        on_gpu = self.gpu_weights + self.gpu_kv + self.gpu_compute + self.gpu_overhead
+        return on_gpu + self.gpu_slots_kv + self.gpu_projector
 
     @property
     def cpu_total(self) -> int:
-        return self.cpu_weights + self.cpu_kv + self.cpu_compute
+        return self.cpu_weights + self.cpu_kv + self.cpu_compute + self.cpu_slots_kv + self.cpu_projector
 
     @property
     def weights(self) -> int:
@@ -136,10 +154,22 @@ class MemoryPlanner:
     info: GgufInfo
     runtime_overhead: int = DEFAULT_RUNTIME_OVERHEAD
     correction: int = 0
+    projector: ProjectorMemory | None = None  # the vision projector loaded beside the model (its mmproj)
     _layers: list[int] = field(init=False, repr=False)
     _input: int = field(init=False, repr=False)
     _output: int = field(init=False, repr=False)
     _output_on_gpu: int = field(init=False, repr=False)
+
+    @classmethod
+    def for_load(cls, config: LoadConfig) -> MemoryPlanner:
+        """The planner for `config`'s model file and its projector (when it has one); reads their headers.
+        Raises GgufInfoError when a header cannot be read."""
+        from app.core.models.gguf_info import read_gguf_info
+
+        projector = None
+        if config.mmproj is not None:
+            projector = projector_memory(read_gguf_info(config.mmproj), config.flash_attn)
+        return cls(read_gguf_info(config.model_path), projector=projector)
 
     def __post_init__(self) -> None:
         self._layers = self.info.layer_bytes()
@@ -238,14 +268,37 @@ class MemoryPlanner:
             + (0 if output_on_gpu else self._output),
             cpu_kv=sum(size for size, g in zip(kv, on_gpu, strict=True) if not g),
         )
-        if gpu and n > 0:
-            return replace(
+        on_gpu_device = gpu and n > 0
+        if on_gpu_device:
+            plan = replace(
                 plan,
                 gpu_compute=self.compute_bytes(context),
                 gpu_overhead=self.runtime_overhead + self.correction,
                 cpu_compute=self.host_compute_bytes(context) + self.output_buffer_bytes(),
             )
-        return replace(plan, cpu_compute=self.compute_bytes(context) + self.output_buffer_bytes())
+        else:
+            plan = replace(plan, cpu_compute=self.compute_bytes(context) + self.output_buffer_bytes())
+        if context.parallel > 1:
+            plan = self._with_slots(plan, context, on_gpu_device)
+        if self.projector is not None:
+            plan = replace(
+                plan,
+                gpu_projector=self.projector.total if on_gpu_device else 0,
+                cpu_projector=0 if on_gpu_device else self.projector.total,
+            )
+        return plan
+
+    def _with_slots(self, plan: MemoryPlan, context: ContextSettings, on_gpu_device: bool) -> MemoryPlan:
+        """`plan` with the slots' context: the chat context's KV and compute again, one logits row per slot."""
+        outputs = self.output_buffer_bytes() * context.parallel
+        plan = replace(plan, gpu_slots_kv=plan.gpu_kv, cpu_slots_kv=plan.cpu_kv)
+        if on_gpu_device:
+            return replace(
+                plan,
+                gpu_compute=plan.gpu_compute + self.compute_bytes(context),
+                cpu_compute=plan.cpu_compute + self.host_compute_bytes(context) + outputs,
+            )
+        return replace(plan, cpu_compute=plan.cpu_compute + self.compute_bytes(context) + outputs)
 
     def plans(self, context: ContextSettings | int) -> list[MemoryPlan]:
         """One plan for every n_gpu_layers from 0 to all."""

@@ -4,7 +4,9 @@ The model (a LocalBackend) is called by those threads only: one, or with `slots`
 engine's parallel slots), N workers, each taking the next job as soon as its last one ended,
 so N replies are written at once. Jobs wait in a FIFO queue; the queue is bounded, and a job
 that finds every slot busy and the queue full is refused at once with an estimate of when to
-try again (the API server answers 503 with Retry-After). A waiting job whose `cancelled`
+try again (the API server answers 503 with Retry-After). The window's own jobs (`bounded=False`)
+are never refused and wait ahead of the API requests, behind the running ones only: with parallel
+slots, the window's chat takes the first slot that frees. A waiting job whose `cancelled`
 event is set (its client went away) is skipped, not run; a running one watches the same
 event between tokens. `close()` cancels what waits, lets the running job end and joins the
 thread, so no thread is left running.
@@ -72,6 +74,7 @@ class ModelQueue:
         self.slots = max(1, slots)
         self._limit = limit
         self._waiting: deque[QueuedJob] = deque()
+        self._first: deque[QueuedJob] = deque()  # the window's own jobs: they go before `_waiting`
         self._running: set[int] = set()  # ids of the running jobs' objects
         self._tending = False
         self._durations: deque[float] = deque(maxlen=RECENT_JOBS)
@@ -87,7 +90,7 @@ class ModelQueue:
     @property
     def waiting(self) -> int:
         with self._changed:
-            return len(self._waiting)
+            return len(self._first) + len(self._waiting)
 
     @property
     def busy(self) -> bool:
@@ -103,14 +106,20 @@ class ModelQueue:
     def submit(self, job: QueuedJob, bounded: bool = True) -> int:
         """Queue `job`; returns how many jobs are ahead of it. Raises QueueFull or QueueClosed.
 
-        `bounded=False` is for the window's own chat, which waits its turn but is never refused.
+        `bounded=False` is for the window's own jobs (its chat): never refused, and ahead of every waiting
+        API request, behind the window's jobs already waiting.
         """
         with self._changed:
             if self._closed:
                 raise QueueClosed("The server is stopping.")
-            ahead = len(self._waiting) + len(self._running)
+            if not bounded:
+                ahead = len(self._first) + len(self._running)
+                self._first.append(job)
+                self._changed.notify_all()
+                return ahead
+            ahead = len(self._first) + len(self._waiting) + len(self._running)
             # Jobs a worker is about to take count as running: full means every slot busy and `limit` waiting.
-            if bounded and ahead >= self.slots + self._limit:
+            if ahead >= self.slots + self._limit:
                 raise QueueFull(ahead - self.slots, self._retry_after(ahead))
             self._waiting.append(job)
             self._changed.notify_all()
@@ -120,7 +129,8 @@ class ModelQueue:
         """Skip every waiting job, let the running one end (its owner sets its stop), join the thread."""
         with self._changed:
             self._closed = True
-            dropped = list(self._waiting)
+            dropped = [*self._first, *self._waiting]
+            self._first.clear()
             self._waiting.clear()
             self._changed.notify_all()
         if self.keeper is not None:
@@ -139,19 +149,25 @@ class ModelQueue:
     def _work(self) -> None:
         while True:
             with self._changed:
-                if not self._waiting and not self._closed:
+                if not self._first and not self._waiting and not self._closed:
                     self._changed.wait(IDLE_CHECK_S if self.keeper is not None else None)
                 while self._tending and not self._closed:
                     self._changed.wait()
-                if self._closed and not self._waiting:
+                if self._closed and not self._first and not self._waiting:
                     return
-                job = self._waiting.popleft() if self._waiting else None
+                job = self._next_job()
                 if job is not None:
                     self._running.add(id(job))
             if job is not None:
                 self._tend(job)  # an engine that died while idle is back before the job runs (if it runs alone)
                 self._run(job)
             self._tend()  # after a reply whose engine died, or on an idle look
+
+    def _next_job(self) -> QueuedJob | None:
+        """The window's next job, else the next API request's (called with the lock held)."""
+        if self._first:
+            return self._first.popleft()
+        return self._waiting.popleft() if self._waiting else None
 
     def _run(self, job: QueuedJob) -> None:
         try:

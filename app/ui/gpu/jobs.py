@@ -29,6 +29,8 @@ class ModelMemory:
     path: Path
     info: GgufInfo
     correction: int
+    mmproj: Path | None = None  # the projector file read with it
+    projector: GgufInfo | None = None  # that projector's header (None: no projector)
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,7 @@ class GpuJobsWorker(QObject):
     modelFailed = Signal(str)
     loadMeasured = Signal(object)  # MeasuredLoad
 
-    modelRequested = Signal(object)  # Path
+    modelRequested = Signal(object, object)  # the model's Path, its projector's Path or None
     measureRequested = Signal(object, object)  # MeasureRequest, the HardwareSnapshot taken after the load
 
     def __init__(self, calibration: CalibrationStore) -> None:
@@ -65,15 +67,16 @@ class GpuJobsWorker(QObject):
         self.modelRequested.connect(self._read_model)
         self.measureRequested.connect(self._measure)
 
-    @Slot(object)
-    def _read_model(self, path: Path) -> None:
+    @Slot(object, object)
+    def _read_model(self, path: Path, mmproj: Path | None) -> None:
         try:
             info = read_gguf_info(path)
+            projector = read_gguf_info(mmproj) if mmproj is not None else None
         except GgufInfoError as error:
             log.warning("GPU panel cannot plan for %s: %s", path, error)
             self.modelFailed.emit(str(error))
             return
-        self.modelReady.emit(ModelMemory(path, info, self._correction(path)))
+        self.modelReady.emit(ModelMemory(path, info, self._correction(path), mmproj, projector))
 
     @Slot(object, object)
     def _measure(self, request: MeasureRequest, after: HardwareSnapshot) -> None:

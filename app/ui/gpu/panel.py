@@ -39,6 +39,7 @@ from app.core.memory.planner import (
     MemoryPlan,
     MemoryPlanner,
 )
+from app.core.memory.projector_memory import projector_memory
 from app.core.monitor.samples import ResourceSample
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
 from app.core.support.byte_parts import ShownSizes, shown_sizes
@@ -80,6 +81,7 @@ class GpuPanel(QWidget):
         self._measuring: MeasureRequest | None = None  # waits for the first sample taken after the load
         self._load_running = False
         self._saved: ModelSettings | None = None  # the saved settings last shown
+        self._parallel = 1  # the API server's parallel slots on the loaded model (1: none): their KV is planned
         self._build()
 
         self._sampling = sampling
@@ -215,8 +217,9 @@ class GpuPanel(QWidget):
         self.context_box.blockSignals(True)
         self.context_box.setValue(config.n_ctx)
         self.context_box.blockSignals(False)
-        if self._model is None or self._model.path != Path(config.model_path):
-            self._jobs.worker.modelRequested.emit(Path(config.model_path))
+        model = self._model
+        if model is None or model.path != Path(config.model_path) or model.mmproj != config.mmproj:
+            self._jobs.worker.modelRequested.emit(Path(config.model_path), config.mmproj)
         else:
             self._set_slider_value(config.n_gpu_layers)
             self._update_readout()
@@ -247,7 +250,13 @@ class GpuPanel(QWidget):
         return self._planned_config()
 
     def context_settings(self) -> ContextSettings:
-        return ContextSettings.for_config(self._planned_config())
+        return replace(ContextSettings.for_config(self._planned_config()), parallel=self._parallel)
+
+    def set_parallel(self, count: int) -> None:
+        """The API server writes `count` replies at once in parallel slots (1: none): the plan counts their KV."""
+        if count != self._parallel:
+            self._parallel = max(1, count)
+            self._update_readout()
 
     def current_plan(self) -> MemoryPlan | None:
         if self.planner is None:
@@ -290,7 +299,9 @@ class GpuPanel(QWidget):
             return  # an answer for a model that is no longer current
         self._model = model
         gpus = len(self.snapshot.gpus) if self.snapshot is not None and self.snapshot.gpus else 1
-        self.planner = MemoryPlanner(model.info, DEFAULT_RUNTIME_OVERHEAD * gpus, model.correction)
+        flash_attn = self.config.flash_attn
+        projector = projector_memory(model.projector, flash_attn) if model.projector is not None else None
+        self.planner = MemoryPlanner(model.info, DEFAULT_RUNTIME_OVERHEAD * gpus, model.correction, projector)
         info = model.info
         self.model_label.setText(
             fill(
@@ -428,7 +439,7 @@ class GpuPanel(QWidget):
         if config.n_gpu_layers == 0 or not self._gpu_usable():
             self.check_label.clear()
             return
-        context = ContextSettings.for_config(config)
+        context = replace(ContextSettings.for_config(config), parallel=self._parallel)  # slots reopen after a load
         planned = self.planner.plan(config.n_gpu_layers, context).gpu_total
         raw = replace(self.planner, correction=0).plan(config.n_gpu_layers, context).gpu_total
         self._measuring = MeasureRequest(
@@ -495,13 +506,17 @@ class GpuPanel(QWidget):
         gpu = [
             (self.tr("weights"), plan.gpu_weights),
             (self.tr("KV cache"), plan.gpu_kv),
+            (self.tr("parallel slots' KV cache"), plan.gpu_slots_kv),
             (self.tr("compute buffers (estimate)"), plan.gpu_compute),
+            (self.tr("vision projector"), plan.gpu_projector),
             (self.tr("CUDA runtime and calibration"), plan.gpu_overhead),
         ]
         ram = [
             (self.tr("weights (memory-mapped)"), plan.cpu_weights),
             (self.tr("KV cache"), plan.cpu_kv),
+            (self.tr("parallel slots' KV cache"), plan.cpu_slots_kv),
             (self.tr("compute and output buffers"), plan.cpu_compute),
+            (self.tr("vision projector"), plan.cpu_projector),
         ]
         other = self.tr("other")
         return {
@@ -522,6 +537,20 @@ class GpuPanel(QWidget):
         for where, shown in ((self.tr("On GPU"), shown_plan["gpu"]), (self.tr("In RAM"), shown_plan["ram"])):
             lines.append(fill(self.tr("{where}: {total}"), where=where, total=shown.total_text))
             lines += [fill(self.tr("  {name}: {size}"), name=part.name, size=part.text) for part in shown.parts]
+        if plan.gpu_slots_kv or plan.cpu_slots_kv:
+            lines.append(
+                fill(
+                    self.tr(
+                        "The server's {count} parallel slots share one context of {n_ctx} tokens ({each} each), "
+                        "beside the chat's own: its KV cache is there a second time."
+                    ),
+                    count=str(self._parallel),
+                    n_ctx=str(plan.n_ctx),
+                    each=str(plan.n_ctx // self._parallel),
+                )
+            )
+        if plan.gpu_projector or plan.cpu_projector:
+            lines.append(self.tr("An image's tokens take room in the context: their KV is in the KV cache above."))
         return "\n".join(lines)
 
     def _show_hardware(self, snapshot: HardwareSnapshot) -> None:

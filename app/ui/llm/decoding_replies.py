@@ -92,5 +92,13 @@ def open_reply(
         result = backend.beam_search(messages, beam, stop)  # BeamWidthDoesNotFit before the search runs
         return beam_reply(result, time.perf_counter() - started)
     return backend.stream_chat(
-        messages, params, stop, token_probabilities, grammar, record=True, prompt_ids=prompt_ids, tools=tools
+        messages,
+        params,
+        stop,
+        token_probabilities,
+        grammar,
+        record=True,
+        prompt_ids=prompt_ids,
+        tools=tools,
+        window=True,
     )

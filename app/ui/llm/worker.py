@@ -31,6 +31,7 @@ from app.core.chat.prompt_inspector import InspectRequest
 from app.core.inference.beam_search import BeamSettings
 from app.core.inference.sampling import SamplingParams
 from app.core.memory.fallback import OutOfMemoryError
+from app.core.memory.slots_fit import planned_parallel
 from app.core.models.load_guard import begin_load, end_load
 from app.core.models.validation import ModelFileError
 from app.core.monitor.reply_energy import EnergyMeter, ReplyMeasure
@@ -80,8 +81,11 @@ class LlmWorker(QObject):
     planRequested = Signal(object)  # PlanRequest: the context window for the next turn
     unloadRequested = Signal()
     selectServerRequested = Signal(object)  # ServerModel: chat with a model on a saved server from now on
-    shareRequested = Signal()  # the API server wants the model: from now on every job goes through one queue
+    # The API server wants the model, writing this many replies at once (0: what the memory plan allows): from
+    # now on every job goes through one queue, and with parallel slots this window's chat is one of the slots.
+    shareRequested = Signal(int)
     modelShared = Signal(object)  # ModelQueue: API requests and this window's chats take turns through it
+    unshareRequested = Signal()  # the API server stopped: the model is this window's alone again
 
     loadStarted = Signal(object)  # LoadConfig
     loadStage = Signal(str)  # the load stage now running (see load_timeline)
@@ -124,6 +128,7 @@ class LlmWorker(QObject):
         self.unloadRequested.connect(self._unload)
         self.selectServerRequested.connect(self._select_server)
         self.shareRequested.connect(self._share)
+        self.unshareRequested.connect(self._unshare)
         # Once the API server shares the model, the queue's thread owns the backend and runs every job.
         self.model_queue: ModelQueue | None = None
         # While a server's model is on duty: its client and the planner that counts with it.
@@ -158,12 +163,56 @@ class LlmWorker(QObject):
             queue.close()
         self.backend.close()
 
-    @Slot()
-    def _share(self) -> None:
-        """Created here, between this thread's jobs, so the backend never has two owners at once."""
-        if self.model_queue is None:
-            self.model_queue = ModelQueue(self.backend, DEFAULT_QUEUE_LIMIT, name="model")
+    @Slot(int)
+    def _share(self, parallel: int) -> None:
+        """Created here, between this thread's jobs, so the backend never has two owners at once.
+
+        With `parallel` > 1 (or 0, and the memory plan allows it) the engine writes that many replies at once
+        in parallel slots and the queue runs as many jobs at once; this window's replies then go through the
+        slots too, ahead of the API requests waiting (model_queue.py)."""
+        count = self._slots_to_open(parallel)
+        queue = self.model_queue
+        if queue is None or queue.slots != count or self.backend.parallel != count:
+            self.model_queue = None
+            if queue is not None:
+                queue.close()
+            count = self._open_slots(count)
+            self.model_queue = ModelQueue(self.backend, DEFAULT_QUEUE_LIMIT, name="model", slots=count)
         self.modelShared.emit(self.model_queue)
+
+    @Slot()
+    def _unshare(self) -> None:
+        """The server stopped: the queue's threads end and this window's replies leave the slots (so they get
+        their replay records and speculative decoding again)."""
+        queue, self.model_queue = self.model_queue, None
+        if queue is not None:
+            queue.close()
+        self._open_slots(1)
+
+    def _slots_to_open(self, parallel: int) -> int:
+        if parallel > 0:
+            return parallel
+        config = self.backend.config
+        if self.remote is not None or config is None:
+            return 1  # no local model to plan for: one reply at a time
+        return planned_parallel(config)
+
+    def _open_slots(self, count: int) -> int:
+        """Open `count` slots on the loaded model (and after each later load); the count opened (1 when the slots'
+        context cannot be made: the notice says why)."""
+        if count == self.backend.parallel and (count == 1 or self.backend.slot_ctx or not self.backend.is_loaded):
+            return count
+        try:
+            self.backend.open_slots(count)
+        except EngineError as error:  # EngineCrashed included
+            log.warning("The parallel slots could not be opened: %s", error)
+            self.notice.emit(fill(self.tr("The server writes one reply at a time: {error}"), error=text_of(error)))
+            try:
+                self.backend.open_slots(1)
+            except EngineError as closing:
+                log.warning("Closing the parallel slots failed: %s", closing)
+            return 1
+        return count
 
     def _on_model(self, work: Callable[[LocalBackend], T]) -> T:
         """Run `work` with the model: here, or in its turn on the shared queue's thread (waiting for it)."""

@@ -1,9 +1,13 @@
 """The Server panel: start and stop the API server, the address to paste elsewhere, and every request.
 
-The server shares the window's model through the LLM worker's model queue: API requests and
-the window's own chats take turns, first come first served. Requests are recorded by the
-server's threads; the panel hears of each through a queued signal and adds a table row.
-Selecting a row shows what was asked and answered (when keeping text is on).
+The server shares the window's model through the LLM worker's model queue. With parallel
+replies (the spin box, saved in the settings; "Auto": what the memory plan allows, at most 4)
+the engine writes that many replies at once in parallel slots, and the window's own chat is
+one of them: it waits ahead of the API requests, for the first slot that frees, and is never
+refused. The count is applied when the server starts; while it runs, the panel shows what
+each slot is doing. Requests are recorded by the server's threads; the panel hears of each
+through a queued signal and adds a table row. Selecting a row shows what was asked and
+answered (when keeping text is on).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import logging
 import secrets
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,9 +38,13 @@ from app.core.server.config import DEFAULT_PORT, ServerConfig, ServerConfigError
 from app.core.server.model_queue import ModelQueue
 from app.core.server.request_log import RequestRecord
 from app.core.server.server import ApiServer, ServerStartError
+from app.core.settings import SERVING_FIELDS
 from app.core.support.formatting import fill
 from app.core.types.messages import ChatMessage
+from app.core.types.slot_state import SlotState
 from app.ui.llm.worker import LlmWorker
+from app.ui.server.slot_watch import LOOK_MS, SlotWatch, describe
+from app.ui.settings.store import SettingsStore
 from app.ui.widgets.core_text import word
 from app.ui.widgets.locale_format import time_of_day
 from app.ui.widgets.theme import Tone, set_tone
@@ -48,14 +56,21 @@ class ServerPanel(QWidget):
     recorded = Signal(object)  # RequestRecord, emitted on a server thread: queued to this panel
     runningChanged = Signal(bool)
     openAsChat = Signal(str, object, str)  # title, list[ChatMessage] (the request and its reply), model
+    slotsChanged = Signal(int)  # replies the model writes at once for the server now (1: no parallel slots)
 
-    def __init__(self, worker: LlmWorker, parent: QWidget | None = None) -> None:
+    def __init__(self, worker: LlmWorker, store: SettingsStore | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._worker = worker
+        self._store = store or SettingsStore(parent=self)
         self._pending: ServerConfig | None = None  # a start waiting for the worker to share the model
         worker.modelShared.connect(self._on_shared)
         self.server: ApiServer | None = None
+        self._queue: ModelQueue | None = None  # the shared model's queue while the server runs
         self._records: list[RequestRecord] = []
+        self._watch: SlotWatch | None = None  # asks what the slots are doing, while the server runs with slots
+        self._look_timer = QTimer(self)
+        self._look_timer.setInterval(LOOK_MS)
+        self._look_timer.timeout.connect(self._look_at_slots)
 
         self.host = QLineEdit("127.0.0.1", self)
         self.host.setToolTip(self.tr("127.0.0.1: only programs on this machine; 0.0.0.0: every network (needs a key)"))
@@ -88,6 +103,15 @@ class ServerPanel(QWidget):
         form.addRow(key_label, key_row)
         form.addRow(self.tr("Allowed &web origins"), self.cors)
         form.addRow("", self.keep_text)
+        spec = SERVING_FIELDS["parallel"]
+        self.parallel = QSpinBox(self)
+        self.parallel.setRange(int(spec.minimum), int(spec.maximum))
+        self.parallel.setSpecialValueText(self.tr("Auto"))  # 0: what the memory plan allows, at most 4
+        self.parallel.setValue(self._store.settings.serving.parallel)
+        self.parallel.setToolTip(word(spec.explanation))
+        self.parallel.setAccessibleName(self.tr("Parallel replies"))
+        self.parallel.valueChanged.connect(self._on_parallel_changed)
+        form.addRow(self.tr("Parallel &replies"), self.parallel)
 
         self.start_button = QPushButton(self.tr("&Start server"), self)
         self.start_button.clicked.connect(self.toggle)
@@ -105,6 +129,10 @@ class ServerPanel(QWidget):
         self.warning.setWordWrap(True)
         set_tone(self.warning, Tone.WARNING)
         self.warning.hide()
+        self.slots_view = QLabel(self)  # one line per parallel slot: what it is doing now
+        self.slots_view.setAccessibleName(self.tr("Slots"))
+        self.slots_view.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.slots_view.hide()
 
         headers = [
             self.tr("time"), self.tr("client"), self.tr("endpoint"), self.tr("model"), self.tr("prompt"),
@@ -134,6 +162,7 @@ class ServerPanel(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.status)
         layout.addWidget(self.warning)
+        layout.addWidget(self.slots_view)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.details)
         layout.addWidget(self.open_chat_button, 0, Qt.AlignmentFlag.AlignRight)
@@ -169,7 +198,7 @@ class ServerPanel(QWidget):
         self._pending = config
         self.start_button.setEnabled(False)
         self.status.setText(self.tr("Starting…"))
-        self._worker.shareRequested.emit()
+        self._worker.shareRequested.emit(self.parallel.value())
 
     @Slot(object)
     def _on_shared(self, queue: ModelQueue) -> None:
@@ -183,16 +212,52 @@ class ServerPanel(QWidget):
             server.start()
         except ServerStartError as error:
             self.status.setText(fill(self.tr("Not started: {error}"), error=word(error)))
+            self._worker.unshareRequested.emit()
             return
-        self.server = server
+        self.server, self._queue = server, queue
+        if queue.slots > 1:
+            self._watch = SlotWatch()
+            self._watch.looker.seen.connect(self._show_slots)
+            self._look_timer.start()
         self._show_running()
+        self.slotsChanged.emit(queue.slots)
 
     def stop(self) -> None:
-        """Stops every API reply at its next token and joins the server's thread (a few seconds at most)."""
-        server, self.server = self.server, None
+        """Stops every API reply at its next token and joins the server's thread (a few seconds at most); the
+        model's slots close, so the window's chat is back in its own context."""
+        server, self.server, self._queue = self.server, None, None
+        self._look_timer.stop()
+        watch, self._watch = self._watch, None
+        if watch is not None:
+            watch.close()
+        self.slots_view.hide()
         if server is not None:
             server.stop()
+            self._worker.unshareRequested.emit()
+            self.slotsChanged.emit(1)
         self._show_running()
+
+    @Slot(int)
+    def _on_parallel_changed(self, value: int) -> None:
+        self._store.set_serving({"parallel": value})
+        if self.running:
+            self.status.setText(
+                self.tr("Parallel replies: applied when the server starts next (stop it and start it again).")
+            )
+
+    def _look_at_slots(self) -> None:
+        queue, watch = self._queue, self._watch
+        if queue is not None and watch is not None:
+            watch.look(queue.backend)
+
+    @Slot(object)
+    def _show_slots(self, states: tuple[SlotState, ...]) -> None:
+        if self._watch is not None:
+            self._watch.answered()
+        if not self.running or not states:
+            return
+        self.slots_view.setText("\n".join(describe(state) for state in states))
+        self.slots_view.show()
 
     def _show_running(self) -> None:
         running = self.running
@@ -206,11 +271,26 @@ class ServerPanel(QWidget):
                     self.tr("Running. Base URL for other programs: {url}"),
                     url=self.server.base_url,
                 )
+                + "\n"
+                + self._slots_text()
             )
         elif not running:
             self.status.setText(self.tr("Stopped."))
         self._show_exposure()
         self.runningChanged.emit(running)
+
+    def _slots_text(self) -> str:
+        queue = self._queue
+        if queue is None or queue.slots <= 1:
+            return self.tr("The model writes one reply at a time; the window's chat takes its turn first.")
+        return fill(
+            self.tr(
+                "The model writes {count} replies at once, {each} tokens of context each; "
+                "the window's chat is one of them and takes the first free slot."
+            ),
+            count=str(queue.slots),
+            each=str(queue.backend.slot_ctx),
+        )
 
     def _show_exposure(self) -> None:
         host = self.host.text().strip()

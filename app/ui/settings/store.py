@@ -42,6 +42,7 @@ class SettingsStore(QObject):
     serversChanged = Signal()  # the saved remote servers
     toolsAllowedChanged = Signal()  # the MCP tools the user always allows
     hubChanged = Signal()  # the Hugging Face Hub mirror (in effect for every Hub request at once)
+    servingChanged = Signal()  # how the window's API server serves the model (its parallel replies)
     chatEdited = Signal(object)  # ChatSettings: the chat on show's own settings, as the user changed them
     saveRequested = Signal(object)  # Settings: the defaults, to be written to the settings file
 
@@ -90,6 +91,10 @@ class SettingsStore(QObject):
         """Change monitor settings (checked: InvalidSetting names the first bad value)."""
         self.set_defaults(self._settings.with_monitor(values))
 
+    def set_serving(self, values: Mapping[str, Any]) -> None:
+        """Change how the API server serves (checked: InvalidSetting names the first bad value)."""
+        self.set_defaults(self._settings.with_serving(values))
+
     def edit_chat(self, chat: ChatSettings) -> None:
         """The user changed the chat on show's own settings: kept, announced for saving with the chat."""
         if chat != self._chat:
@@ -121,6 +126,7 @@ class SettingsStore(QObject):
             "servers": self.serversChanged,
             "tools_always_allowed": self.toolsAllowedChanged,
             "hub": self.hubChanged,
+            "serving": self.servingChanged,
         }
 
 
@@ -137,4 +143,5 @@ def _sections(settings: Settings, chat: ChatSettings) -> dict[str, object]:
         "servers": settings.servers,
         "tools_always_allowed": settings.tools_always_allowed,
         "hub": settings.hub,
+        "serving": settings.serving,
     }

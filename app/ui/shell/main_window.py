@@ -114,7 +114,8 @@ class MainWindow(QMainWindow):
         self.oversized = OversizedMessage(self.chats, self.composer, self.documents_panel.add_to_this_chat, self)
         self.oversized.sendReady.connect(self.send)
         self._build_monitor_panel()
-        self.server_panel = ServerPanel(self.worker, parent=self)
+        self.server_panel = ServerPanel(self.worker, self.settings_store, parent=self)
+        self.server_panel.slotsChanged.connect(self.gpu_panel.set_parallel)  # the plan counts the slots' KV
         self.server_panel.openAsChat.connect(self.chats.session.open_transcript)
         # Closed at first (View opens them): the conversation gets the space.
         self.docks.add(self.tr("Server"), "ServerDock", self.server_panel).hide()

@@ -20,6 +20,7 @@ from app.core.types.errors import PromptTooLong
 from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, TokenPiece
+from app.core.types.slot_state import SlotState, SlotWork
 from app.core.types.stats import StopReason
 
 pytestmark = pytest.mark.requires_model
@@ -173,3 +174,23 @@ def test_a_long_prompt_is_read_in_chunks_while_another_reply_goes_on(loaded: Eng
         pass
     assert long_done.stats.prompt_tokens == len(long_prompt)
     assert len(during) >= len(long_prompt) // 64 - 2  # about one token a chunk of the long prompt
+
+
+def test_each_slot_says_what_it_is_doing_free_reading_or_writing(loaded: Engine, slots: ParallelSlots) -> None:
+    assert [state.work for state in slots.states()] == [SlotWork.IDLE] * SLOTS
+    release = threading.Event()
+    seen: list[tuple[SlotState, ...]] = []
+
+    def hold(_token: int, _logits: SampledLogits) -> None:
+        if not seen:
+            seen.append(slots.states())  # asked from the slots' own thread, mid-step
+            release.set()
+
+    prompt = prompt_of(loaded, TEXTS[0])
+    tokens, done = tokens_and_done(ask(slots, prompt, replace(GREEDY, max_tokens=6), observer=hold))
+    assert release.is_set()
+    writing = [state for state in seen[0] if state.work is not SlotWork.IDLE]
+    assert len(writing) == 1 and writing[0].slot == done.stats.slot
+    assert writing[0].prompt_tokens == len(prompt) and writing[0].max_tokens == 6
+    after = slots.states()[done.stats.slot]
+    assert after.work is SlotWork.IDLE and after.cached == len(prompt) + len(tokens) - 1  # the last token not decoded

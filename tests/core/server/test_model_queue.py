@@ -137,3 +137,38 @@ def test_with_slots_as_many_jobs_run_at_once_and_the_bound_counts_beyond_them(ba
         release.set()
         slotted.close()
     assert sorted(ran) == ["slot 0", "slot 1", "slot 2", "waits"]
+
+
+def test_the_windows_job_waits_ahead_of_the_api_requests_and_is_never_refused(queue: ModelQueue) -> None:
+    ran: list[str] = []
+    window_done = threading.Event()
+    release, started = threading.Event(), threading.Event()
+    queue.submit(blocking_job(ran, "running", release, started))
+    assert started.wait(WAIT_S)
+    queue.submit(recording_job(ran, "api 1"))
+    queue.submit(recording_job(ran, "api 2"))  # the queue is full for API requests now
+    assert queue.submit(QueuedJob(lambda _backend: (ran.append("window"), window_done.set())), bounded=False) == 1
+    assert queue.submit(recording_job(ran, "window 2"), bounded=False) == 2  # behind the window's first job
+    with pytest.raises(QueueFull):
+        queue.submit(recording_job(ran, "api 3"))
+    last = threading.Event()
+    release.set()
+    assert window_done.wait(WAIT_S)
+    queue.submit(QueuedJob(lambda _backend: last.set()), bounded=False)
+    assert last.wait(WAIT_S)
+    assert ran == ["running", "window", "window 2", "api 1", "api 2"]
+
+
+def test_closing_skips_the_windows_waiting_jobs_too(backend: LocalBackend) -> None:
+    queue = ModelQueue(backend, limit=1)
+    ran: list[str] = []
+    skipped: list[str] = []
+    release, started = threading.Event(), threading.Event()
+    queue.submit(blocking_job(ran, "running", release, started))
+    assert started.wait(WAIT_S)
+    queue.submit(QueuedJob(lambda _backend: ran.append("window"), skipped=lambda: skipped.append("window")), False)
+    closer = threading.Thread(target=queue.close)
+    closer.start()
+    release.set()
+    closer.join()
+    assert ran == ["running"] and skipped == ["window"] and queue.waiting == 0

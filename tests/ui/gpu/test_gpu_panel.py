@@ -13,6 +13,7 @@ import pytest
 from PySide6.QtCore import QObject, Signal
 from pytestqt.qtbot import QtBot
 
+from app.bench.synthetic_projector import SyntheticProjector, write_synthetic_projector
 from app.core.memory.calibration import CalibrationStore
 from app.core.memory.fallback import FallbackResult, FallbackStep
 from app.core.memory.hardware import GpuSnapshot, HardwareMonitor, OffloadSupport
@@ -331,3 +332,49 @@ def test_a_fallback_is_explained_and_the_slider_shows_the_setting_that_holds(
     assert "GPU layers is now set to 15" in panel.notice.text() and panel.notice.isVisibleTo(panel)
     assert not panel.auto_box.isChecked()
     assert panel.slider.value() == 15
+
+
+# ---- the API server's parallel slots and a vision projector ---------------------------
+
+
+def part(panel_text: str, name: str) -> bool:
+    return f"+ {name} " in panel_text or f"= {name} " in panel_text
+
+
+def test_the_servers_slots_add_their_kv_cache_to_the_plan_and_say_they_share_one_context(
+    make_panel: PanelFactory, qtbot: QtBot, starter_model: Path
+) -> None:
+    panel, worker = make_panel(fake_pynvml.one_gpu_with_other_process())
+    load(qtbot, panel, worker, LoadConfig(starter_model, n_ctx=4096))
+    panel.slider.setValue(31)
+    alone = panel.current_plan()
+    assert alone is not None and not part(panel.readout.text(), "parallel slots' KV cache")
+
+    panel.set_parallel(4)
+    served = panel.current_plan()
+    assert served is not None
+    assert served.gpu_slots_kv == alone.gpu_kv > 0
+    assert served.gpu_total > alone.gpu_total + alone.gpu_kv
+    assert part(panel.readout.text(), "parallel slots' KV cache")
+    assert "4 parallel slots share one context of 4096 tokens (1024 each)" in panel.readout.toolTip()
+
+    panel.set_parallel(1)
+    assert panel.current_plan() == alone
+
+
+def test_a_models_projector_is_planned_beside_it_and_its_images_kv_said_to_be_in_the_context(
+    make_panel: PanelFactory, qtbot: QtBot, starter_model: Path, tmp_path: Path
+) -> None:
+    mmproj = write_synthetic_projector(tmp_path / "mmproj-synthetic.gguf", SyntheticProjector())
+    panel, worker = make_panel(fake_pynvml.one_gpu_with_other_process())
+    load(qtbot, panel, worker, LoadConfig(starter_model, n_ctx=2048, mmproj=mmproj))
+    qtbot.waitUntil(lambda: panel.planner is not None and panel.planner.projector is not None)
+    panel.slider.setValue(31)
+    plan = panel.current_plan()
+    assert plan is not None and plan.gpu_projector > 0 and plan.cpu_projector == 0
+    assert part(panel.readout.text(), "vision projector")
+    assert "An image's tokens take room in the context" in panel.readout.toolTip()
+
+    panel.slider.setValue(0)
+    plan = panel.current_plan()
+    assert plan is not None and plan.gpu_projector == 0 and plan.cpu_projector > 0

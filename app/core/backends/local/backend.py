@@ -40,6 +40,7 @@ from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
 from app.core.types.replay_record import ReplayRecord
 from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
+from app.core.types.slot_state import SlotState
 from app.core.types.stats import ReplyStats, StopReason
 from app.core.types.tools import ToolSpec
 
@@ -132,6 +133,15 @@ class LocalBackend:
         self.slot_ctx = result
         return result
 
+    def slot_states(self) -> tuple[SlotState, ...]:
+        """What each parallel slot is doing now (none without slots or a model). Any thread may ask, beside the
+        owner's calls: the engine answers it beside the replies it writes."""
+        if not self.slot_ctx or not self.is_loaded:
+            return ()
+        result = self._run(wire.SlotStates())
+        assert isinstance(result, tuple)
+        return result
+
     def unload(self) -> None:
         self._config = None
         self._run(wire.Unload())
@@ -151,6 +161,7 @@ class LocalBackend:
         record: bool = False,
         prompt_ids: Sequence[int] = (),
         tools: Sequence[ToolSpec] = (),
+        window: bool = False,
     ) -> Iterator[ReplyEvent]:
         """TokenPiece events, then one ReplyDone with the reply's metrics (and its trace when asked).
 
@@ -158,9 +169,10 @@ class LocalBackend:
         ReplyDone carries the reply's replay record; `prompt_ids`: the tokens `messages` were planned
         as (the context window's plan), generated from without tokenizing again. A prompt that fills
         the context raises PromptTooLong before any event. `tools` are offered to the model through its
-        template (`tool_format` says how it writes its calls)."""
+        template (`tool_format` says how it writes its calls). `window`: the window's own chat, which parallel
+        slots never refuse: a prompt too long for a slot is written in the engine's own context instead."""
         work = wire.Reply(
-            tuple(messages), params, token_probabilities, grammar, record, tuple(prompt_ids), tuple(tools)
+            tuple(messages), params, token_probabilities, grammar, record, tuple(prompt_ids), tuple(tools), window
         )
         return self._stream(work, stop)
 
@@ -221,6 +233,15 @@ class LocalBackend:
             self._job_events.close(job.id)
             if not finished:  # the caller stopped reading: the engine must not go on writing
                 self.link.abort(job.id)
+
+    def replies_at_once(
+        self, messages: Sequence[ChatMessage], params: Sequence[SamplingParams], stop: threading.Event | None = None
+    ) -> tuple[ReplyDone, ...]:
+        """One reply to `messages` per sampling setting, each with its token probabilities, in order: decoded
+        together in parallel slots where that is cheap, else one after another (EngineSession.replies_at_once)."""
+        result = self._run(wire.RepliesAtOnce(tuple(messages), tuple(params)), stop)
+        assert isinstance(result, tuple)
+        return result
 
     def count_tokens(self, text: str) -> TokenCount:
         value = self._run(wire.CountTokens(text))

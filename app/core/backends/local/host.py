@@ -45,6 +45,7 @@ def _reply(session: EngineSession, work: wire.Reply, job_id: int, flag: threadin
         work.record,
         work.prompt_ids,
         work.tools,
+        work.window,
     )
     return _send_reply(job_id, events, send)
 
@@ -78,6 +79,10 @@ OPERATIONS: dict[type, Operation[EngineSession]] = {
     wire.Replay: lambda session, work, _id, flag, _send: session.replay(work.record, work.messages, work.changed, flag),
     wire.Unload: _unload,
     wire.OpenSlots: lambda session, work, _id, _flag, _send: session.open_slots(work.count),
+    wire.RepliesAtOnce: lambda session, work, _id, flag, _send: session.replies_at_once(
+        work.messages, work.params, flag
+    ),
+    wire.SlotStates: lambda session, _work, _id, _flag, _send: session.slot_states(),
 }
 
 

@@ -58,7 +58,7 @@ class EngineService(ChildService[EngineSession]):
         return EngineSession()
 
     def alongside(self, session: EngineSession, work: object) -> bool:
-        return isinstance(work, wire.Reply | wire.Complete) and session.in_slots
+        return isinstance(work, wire.SlotStates) or (isinstance(work, wire.Reply | wire.Complete) and session.in_slots)
 
     def report(self, error: BaseException) -> ErrorReport:
         return wire.ErrorInfo.of(error)

@@ -36,7 +36,7 @@ from app.core.inference.replay import (
 from app.core.inference.sampler_chain import InvalidGrammar, token_sampler
 from app.core.inference.sampling import SamplingParams
 from app.core.inference.slot_reply import SlotReply, SlotRequest
-from app.core.inference.slots import ParallelSlots
+from app.core.inference.slots import ParallelSlots, batch_is_cheap
 from app.core.inference.thinking import ReplyThinking, marker_tokens
 from app.core.inference.token_probs import TokenProbabilityRecorder
 from app.core.inference.token_texts import TokenTexts
@@ -51,6 +51,7 @@ from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
 from app.core.types.replay_record import ReplayRecord
 from app.core.types.replies import ReplyDone, ReplyEvent
+from app.core.types.slot_state import SlotState
 from app.core.types.tools import ToolSpec
 
 log = logging.getLogger(__name__)
@@ -112,20 +113,24 @@ class EngineSession:
         record: bool = False,
         prompt_ids: Sequence[int] = (),
         tools: Sequence[ToolSpec] = (),
+        window: bool = False,
     ) -> Iterator[ReplyEvent]:
         """The engine's reply events; the closing ReplyDone carries the reply's metrics (and trace).
 
         `record`: the seed is fixed first (choose_seed) and the ReplyDone carries the reply's
         replay record, so it can be run again token for token (a reply under a grammar is not recorded).
         `prompt_ids`: the tokens the context window planned `messages` as; the conversation is
-        tokenized here only without them, and once: the reply and its record start from the same ids."""
+        tokenized here only without them, and once: the reply and its record start from the same ids.
+        With parallel slots open, the reply is written in one of them, unless it has images, or it is the
+        window's (`window`) and its prompt does not fit a slot: then in the engine's own context, one at a time."""
         record = record and not grammar
         if not prompt_ids:
             with self._rendering, self.engine.thinking(params):
                 prompt_ids = self.engine.prompt_tokens(messages, tools)
         prompt = list(prompt_ids)
         if self._slots is not None:  # the server's replies: no replay record there
-            if not any(message.images for message in messages):
+            fits = len(prompt) < self._slots.slot_ctx or not window  # a request too long for a slot gets a 400
+            if fits and not any(message.images for message in messages):
                 return self._in_slot(self._slots, prompt, params, stop, token_probabilities, grammar, chat=True)
             record = False  # the slots read no images: the engine's own context does, one reply at a time
         if record:
@@ -234,6 +239,42 @@ class EngineSession:
         self._slots = ParallelSlots(llama, count, texts)
         return self._slots.slot_ctx
 
+    def slot_states(self) -> tuple[SlotState, ...]:
+        """What each parallel slot is doing now (none without slots)."""
+        slots = self._slots
+        return slots.states() if slots is not None else ()
+
+    def replies_at_once(
+        self, messages: Sequence[ChatMessage], params: Sequence[SamplingParams], stop: threading.Event
+    ) -> tuple[ReplyDone, ...]:
+        """One reply to `messages` for each of `params`, each with its token probabilities, decoded together (one
+        token of every reply a step) where that is cheap (`batch_is_cheap`): in the server's slots when they are
+        open, else in slots of their own for the while, sized to the replies; else one after another in the
+        engine's own context. Raises PromptTooLong or EngineError before any reply."""
+        with self._rendering, self.engine.thinking(params[0]):
+            prompt = self.engine.prompt_tokens(messages)
+        longest = max(chosen.max_tokens for chosen in params)
+        if not batch_is_cheap(len(params), len(prompt), longest):
+            return tuple(
+                _done_of(self.stream_chat(messages, chosen, stop, True, prompt_ids=prompt, window=True))
+                for chosen in params
+            )
+        if self._slots is not None and len(prompt) + longest < self._slots.slot_ctx:
+            return self._all_in_slots(self._slots, prompt, params, stop)
+        llama = self.engine.llama
+        texts = TokenTexts(llama._model.vocab, marker_tokens(llama, self.engine.reasoning))
+        slots = ParallelSlots(llama, len(params), texts, n_ctx=len(params) * (len(prompt) + longest + 1))
+        try:
+            return self._all_in_slots(slots, prompt, params, stop)
+        finally:
+            slots.close()
+
+    def _all_in_slots(
+        self, slots: ParallelSlots, prompt: list[int], params: Sequence[SamplingParams], stop: threading.Event
+    ) -> tuple[ReplyDone, ...]:
+        streams = [self._in_slot(slots, prompt, chosen, stop, True, "", chat=True) for chosen in params]
+        return tuple(_done_of(stream) for stream in streams)
+
     def _in_slot(
         self,
         slots: ParallelSlots,
@@ -285,20 +326,22 @@ class EngineSession:
                 log.warning("Replies in the closed slots were still being read after %.0f s", SLOT_READERS_S)
 
     def plan(self, request: PlanRequest) -> PlanResult:
-        return self.planner.plan(request)
+        with self._rendering:  # the window plans while the server's replies render their prompts in slots
+            return self.planner.plan(request)
 
     def inspect(self, request: InspectRequest) -> PromptInspection:
         if not self.engine.is_loaded:
             raise EngineError(N_("No model is loaded yet: the prompt depends on the model's template and tokenizer."))
-        return inspect_conversation(
-            self.engine,
-            request.conversation,
-            request.reserve,
-            request.policy,
-            self.planner,
-            request.sampling,
-            request.tools,
-        )
+        with self._rendering:
+            return inspect_conversation(
+                self.engine,
+                request.conversation,
+                request.reserve,
+                request.policy,
+                self.planner,
+                request.sampling,
+                request.tools,
+            )
 
     def count_tokens(self, text: str) -> int:
         return len(self.engine.tokenize(text, special=False))
@@ -346,3 +389,11 @@ class EngineSession:
         """Free the model now (the slots' replies end first)."""
         self._close_slots()
         self.engine.close()
+
+
+def _done_of(events: Iterator[ReplyEvent]) -> ReplyDone:
+    """The ReplyDone that ends a reply's events (the pieces before it are read and dropped)."""
+    for event in events:
+        if isinstance(event, ReplyDone):
+            return event
+    raise EngineError(N_("The reply ended without its closing event."))

@@ -47,6 +47,7 @@ class Reply:
     record: bool = False  # fix the seed and send the reply's replay record with its ReplyDone
     prompt_ids: tuple[int, ...] = ()  # the planned prompt's tokens: generated from as they are (empty: tokenize)
     tools: tuple[ToolSpec, ...] = ()  # offered to the model through its template (ignored with prompt_ids)
+    window: bool = False  # the window's own chat: never refused, so a prompt too long for a slot uses the chat context
 
 
 @dataclass(frozen=True)
@@ -114,8 +115,36 @@ class OpenSlots:
     count: int
 
 
+@dataclass(frozen=True)
+class RepliesAtOnce:
+    """One reply to `messages` per sampling setting, with token probabilities, decoded together where that is
+    cheap (the Compare dialog's greedy and sampled replies); the job's result is their ReplyDones, in order."""
+
+    messages: tuple[ChatMessage, ...]
+    params: tuple[SamplingParams, ...]
+
+
+@dataclass(frozen=True)
+class SlotStates:
+    """What each parallel slot is doing now; runs beside the replies, so it is answered while they are written."""
+
+
 # Every kind of work a job of the engine carries: one entry each in host.OPERATIONS.
-Work = Load | Reply | Complete | Plan | Inspect | CountTokens | Unload | BeamSearch | Replay | Fork | OpenSlots
+Work = (
+    Load
+    | Reply
+    | Complete
+    | Plan
+    | Inspect
+    | CountTokens
+    | Unload
+    | BeamSearch
+    | Replay
+    | Fork
+    | OpenSlots
+    | RepliesAtOnce
+    | SlotStates
+)
 
 
 # ---- events: child → window -----------------------------------------------------------
