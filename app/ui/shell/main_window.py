@@ -365,15 +365,9 @@ class MainWindow(QMainWindow):
         self.monitor_panel.idleUnloadRequested.connect(self.loader.unload_when_idle)
         # Its settings dialog (Tools menu), smaller variants of a model that does not fit, the server's metrics
         self.monitor_extras = MonitorExtras(
-            self.monitor_panel,
-            self.worker,
-            self.state,
-            self.settings_store,
-            self.loader.apply,
-            lambda: self.server_panel.server,
-            self.tools_menu,
-            self,
-        )
+            self.monitor_panel, self.worker, self.state, self.settings_store, self.loader.apply,
+            lambda: self.server_panel.server, self.tools_menu, self,
+        )  # fmt: skip
 
     def _build_documents_panel(self) -> None:
         """The Documents panel in a dock (View → Documents), closed at first; it follows the chat on show."""
