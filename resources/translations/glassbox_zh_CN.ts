@@ -110,6 +110,33 @@
     </message>
 </context>
 <context>
+    <name>AlwaysAllowedTools</name>
+    <message>
+        <source>Tools that run without asking (Always allow this tool):</source>
+        <translation>无需询问即可运行的工具（始终允许此工具）：</translation>
+    </message>
+    <message>
+        <source>Tools always allowed</source>
+        <translation>始终允许的工具</translation>
+    </message>
+    <message>
+        <source>As&amp;k before each call</source>
+        <translation>每次调用前询问(&amp;K)</translation>
+    </message>
+    <message>
+        <source>The selected tool is asked about again before it runs</source>
+        <translation>所选工具在运行前会再次询问</translation>
+    </message>
+    <message>
+        <source>{tool} on {server}</source>
+        <translation>{server} 上的 {tool}</translation>
+    </message>
+    <message>
+        <source>None: every call is asked about</source>
+        <translation>无：每次调用都会询问</translation>
+    </message>
+</context>
+<context>
     <name>AppearanceMenus</name>
     <message>
         <source>&amp;Language</source>
@@ -143,6 +170,10 @@
 <context>
     <name>AttachmentTray</name>
     <message>
+        <source>Reading the image…</source>
+        <translation>正在读取图片…</translation>
+    </message>
+    <message>
         <source>Attach images (PNG, JPEG, WebP, GIF, BMP)</source>
         <translation>附加图片（PNG、JPEG、WebP、GIF、BMP）</translation>
     </message>
@@ -151,16 +182,24 @@
         <translation>附加图片</translation>
     </message>
     <message>
+        <source>The images are still being read; send once they are attached.</source>
+        <translation>图片仍在读取中；请在附加完成后再发送。</translation>
+    </message>
+    <message>
         <source>An attached image was deleted meanwhile; attach it again.</source>
         <translation>一张已附加的图片在此期间被删除；请重新附加。</translation>
     </message>
     <message>
-        <source>Images ({patterns})</source>
-        <translation>图片 ({patterns})</translation>
+        <source>Load {name} again with its projector</source>
+        <translation>连同投影器重新加载 {name}</translation>
     </message>
     <message>
-        <source>The pasted image {name} could not be read.</source>
-        <translation>无法读取粘贴的图片 {name}。</translation>
+        <source>Switch to {name}</source>
+        <translation>切换到 {name}</translation>
+    </message>
+    <message>
+        <source>Images ({patterns})</source>
+        <translation>图片 ({patterns})</translation>
     </message>
     <message>
         <source>{refusal} ({more} more images refused)</source>
@@ -391,8 +430,8 @@
         <translation>比较解码方式</translation>
     </message>
     <message>
-        <source>The last prompt of this chat, answered by greedy decoding, by beam search and by sampling with several seeds. Each reply is scored by the model itself: a higher log-probability (nearer 0) and a lower perplexity mean the model finds the reply more likely.</source>
-        <translation>用贪婪搜索、束搜索以及多个种子的随机采样分别回答本对话的最后一条提示词。每条回复由模型自己打分：对数概率越高（越接近 0）、困惑度越低，表示模型认为该回复越可能。</translation>
+        <source>The last prompt of this chat, answered by greedy decoding, by beam search and by sampling with several seeds. Each reply is scored by the model itself: a higher log-probability (nearer 0) and a lower perplexity mean the model finds the reply more likely. Greedy here may differ from the chat&apos;s greedy reply where two tokens are nearly tied: the chat&apos;s prompt was partly reused from the KV cache, computed in other batches.</source>
+        <translation>用贪心解码、束搜索和多个种子的采样分别回答本聊天的最后一个提示词。每个回复都由模型自己打分：对数概率越高（越接近 0）、困惑度越低，表示模型认为该回复越可能。当两个 Token 几乎并列时，这里的贪心结果可能与聊天中的贪心回复不同：聊天的提示词有一部分从 KV 缓存复用，是按其他批次计算的。</translation>
     </message>
     <message>
         <source>GNMT length penalty: score = log-probability / ((5 + length) / 6) ^ alpha; 0 ranks by the sum</source>
@@ -507,6 +546,14 @@
         <translation>其中 {reasoning} 个是之前回复的推理过程</translation>
     </message>
     <message>
+        <source>{tools} for the tools&apos; definitions</source>
+        <translation>{tools} 个用于工具定义</translation>
+    </message>
+    <message>
+        <source>{results} for the tools&apos; results</source>
+        <translation>{results} 个用于工具结果</translation>
+    </message>
+    <message>
         <source>(estimated)</source>
         <translation>（估算）</translation>
     </message>
@@ -533,8 +580,16 @@ free: {free}</source>
 剩余：{free}</translation>
     </message>
     <message>
+        <source>of the system prompt and chat template, the tools&apos; definitions: {tools}</source>
+        <translation>其中系统提示词和聊天模板里的工具定义：{tools}</translation>
+    </message>
+    <message>
         <source>of the conversation, earlier replies&apos; reasoning: {reasoning}</source>
         <translation>对话中之前回复的推理过程：{reasoning}</translation>
+    </message>
+    <message>
+        <source>of the conversation, the tools&apos; results: {results}</source>
+        <translation>其中对话里的工具结果：{results}</translation>
     </message>
     <message>
         <source>earlier replies&apos; reasoning the model&apos;s template leaves out: about {reasoning}</source>
@@ -578,6 +633,10 @@ free: {free}</source>
     <message>
         <source>Context: measured when the reply in the other chat ends</source>
         <translation>上下文：将在另一个对话的回复结束后计算</translation>
+    </message>
+    <message>
+        <source>Context: measuring…</source>
+        <translation>上下文：正在计算…</translation>
     </message>
     <message>
         <source>Context: measuring the message…</source>
@@ -1275,12 +1334,28 @@ free: {free}</source>
         <translation>该仓库</translation>
     </message>
     <message>
+        <source>The reply ended without its closing event.</source>
+        <translation>回复结束时缺少结束事件。</translation>
+    </message>
+    <message>
+        <source>The system prompt and the definitions of the tools offered take {frame} tokens (the tools {tools} of them); with {reserve} tokens kept free for the reply a context of {n_ctx} tokens has no room for the conversation. Turn some tool servers off for this chat, lower max tokens, or raise the context length.</source>
+        <translation>系统提示词和所提供工具的定义共占用 {frame} 个词元（其中工具占 {tools} 个）；再为回复预留 {reserve} 个词元后，{n_ctx} 个词元的上下文已没有容纳对话的空间。请为此对话关闭部分工具服务器、调低最大词元数，或提高上下文长度。</translation>
+    </message>
+    <message>
+        <source> Where {host} is blocked, set a Hub mirror (for example {mirror}) under Hub mirror in the Models window.</source>
+        <translation> 如果 {host} 无法访问，请在“模型”窗口的“Hub 镜像”中设置一个镜像（例如 {mirror}）。</translation>
+    </message>
+    <message>
         <source>Hugging Face is limiting requests (429). Wait a minute and try again.</source>
         <translation>Hugging Face 正在限制请求（429）。请等待一分钟后重试。</translation>
     </message>
     <message>
         <source>Cannot {what}: the Hub answered with status {status}.</source>
         <translation>无法{what}：Hub 返回了状态码 {status}。</translation>
+    </message>
+    <message>
+        <source> Glassbox is using the Hub mirror {endpoint} set in the Models window.</source>
+        <translation> Glassbox 正在使用在“模型”窗口中设置的 Hub 镜像 {endpoint}。</translation>
     </message>
     <message>
         <source>Offline mode is on (HF_HUB_OFFLINE): unset it to use the Hub.</source>
@@ -1369,6 +1444,14 @@ free: {free}</source>
     <message>
         <source>{file}: the server sends {served} bytes but the Hub lists {expected}; the download was deleted.</source>
         <translation>{file}：服务器发送了 {served} 字节，但 Hub 上列出的是 {expected}；该下载已删除。</translation>
+    </message>
+    <message>
+        <source>{address} is not a web address; a Hub mirror looks like {example}.</source>
+        <translation>{address} 不是网址；Hub 镜像的地址形如 {example}。</translation>
+    </message>
+    <message>
+        <source>{address} has a query or a fragment; give the mirror&apos;s address alone.</source>
+        <translation>{address} 带有查询参数或片段；请只填写镜像地址本身。</translation>
     </message>
     <message>
         <source>The token was not saved: the system keyring ({backend}) took it but keeps nothing, so it is not in the keyring nor anywhere else (Glassbox never writes tokens to a file). Install or start a keyring service (GNOME Keyring, KWallet, macOS Keychain, Windows Credential Manager) and try again, or set the HF_TOKEN environment variable before starting Glassbox.</source>
@@ -1631,6 +1714,14 @@ free: {free}</source>
         <translation>该模型的聊天模板会把消息内容拆开，因此 Glassbox 无法把内容与模板自身的标记区分开。</translation>
     </message>
     <message>
+        <source>Diverged at token {position} of the reply: likely {cause}.</source>
+        <translation>在回复的第 {position} 个 Token 处出现分歧：可能原因是{cause}。</translation>
+    </message>
+    <message>
+        <source>the {cached} prompt tokens the reply found in the KV cache: they were computed then in other batches (an earlier reply token by token) than the replay computes them now, and the numbers differ in their last digits, enough to tip a near tie</source>
+        <translation>回复时从 KV 缓存中复用的 {cached} 个提示词 Token：当时它们按其他批次计算（之前的回复逐个 Token 计算），与本次重放的计算方式不同，数值在最后几位上有差异，足以让两个几乎并列的 Token 换位</translation>
+    </message>
+    <message>
         <source>Precise</source>
         <translation>精确</translation>
     </message>
@@ -1641,6 +1732,10 @@ free: {free}</source>
     <message>
         <source>Creative</source>
         <translation>创意</translation>
+    </message>
+    <message>
+        <source>Random: a new seed for every reply. Fixed: the same settings and prompt give the same reply when the prompt is computed the same way (part of it reused from the KV cache can tip a near tie).</source>
+        <translation>随机：每次回复使用新的种子。固定：相同的设置和提示词，在提示词以相同方式计算时会得到相同的回复（从 KV 缓存复用的部分可能让几乎并列的 Token 换位）。</translation>
     </message>
     <message>
         <source>Thinking</source>
@@ -1711,6 +1806,14 @@ free: {free}</source>
         <translation>此模型</translation>
     </message>
     <message>
+        <source>{name} is a projector (mmproj) file, not a model: it lets the model it was made for read images. Keep it in the folder of that model, where Glassbox finds it, and add the model.</source>
+        <translation>{name} 是投影器（mmproj）文件，而不是模型：它让为之制作的模型能够读取图片。请把它放在该模型所在的文件夹中（Glassbox 会在那里找到它），然后添加模型。</translation>
+    </message>
+    <message>
+        <source>The projector {name} does not belong to {model}: it is made for {architectures} models ({kind} projector), and {model} is a {architecture} model. Pick the projector made for this model.</source>
+        <translation>投影器 {name} 不属于 {model}：它是为 {architectures} 模型制作的（{kind} 投影器），而 {model} 是 {architecture} 模型。请选择为此模型制作的投影器。</translation>
+    </message>
+    <message>
         <source>The projector file {path} does not exist.</source>
         <translation>投影器文件 {path} 不存在。</translation>
     </message>
@@ -1771,10 +1874,6 @@ free: {free}</source>
         <translation>投影器（图片）</translation>
     </message>
     <message>
-        <source>The projector file (mmproj-*.gguf) made for this model: with it a vision model reads the images attached to a message. Each image takes tokens of the context. Applies when the model is loaded again.</source>
-        <translation>为此模型制作的投影器文件（mmproj-*.gguf）：有了它，视觉模型可以读取消息中附带的图片。每张图片都会占用上下文中的词元。重新加载模型后生效。</translation>
-    </message>
-    <message>
         <source>Reasoning markers</source>
         <translation>推理标记</translation>
     </message>
@@ -1789,6 +1888,10 @@ free: {free}</source>
     <message>
         <source>How a chat is turned into the text the model reads. The model&apos;s own: the template in its file, else llama.cpp&apos;s built-in one that its tokens point to (Load details says which). Name a family for a model whose template is missing or wrong, or Raw completion for a base model: no template, the text is continued as it is. Applies when the model is loaded again.</source>
         <translation>聊天如何转换为模型读取的文本。模型自带：使用其文件中的模板，否则使用其词元所指向的 llama.cpp 内置模板（“加载详情”会说明是哪一个）。若模型的模板缺失或有误，可指定一个模板系列；对基础模型可选“原始续写”：不用模板，按原样续写文本。重新加载模型后生效。</translation>
+    </message>
+    <message>
+        <source>The Hub mirror setting was dropped ({problem}); the default Hub is used.</source>
+        <translation>Hub 镜像设置已被丢弃（{problem}）；改用默认的 Hub。</translation>
     </message>
     <message>
         <source>Model “{name}”: {problem}</source>
@@ -2027,6 +2130,14 @@ free: {free}</source>
         <translation>此模型看不到图片：加载时没有投影器（mmproj）文件。请选择带有投影器的视觉模型，或不带图片发送消息。</translation>
     </message>
     <message>
+        <source>{refusal} These models in your library can see: {models}.</source>
+        <translation>{refusal} 你的模型库中这些模型能看图：{models}。</translation>
+    </message>
+    <message>
+        <source>{refusal} No model in your library can see images yet: download a vision model (Gemma 3, Qwen2.5-VL, Mistral Small 3.x …) with its projector.</source>
+        <translation>{refusal} 你的模型库中还没有能看图的模型：请下载一个视觉模型（Gemma 3、Qwen2.5-VL、Mistral Small 3.x …）及其投影器。</translation>
+    </message>
+    <message>
         <source>The prompt has {prompt_tokens} tokens but the context holds {n_ctx}; shorten the conversation or raise the context length.</source>
         <translation>提示词有 {prompt_tokens} 个 Token，但上下文只能容纳 {n_ctx} 个；请缩短对话或增大上下文长度。</translation>
     </message>
@@ -2087,16 +2198,8 @@ free: {free}</source>
         <translation>其他 KV 缓存类型</translation>
     </message>
     <message>
-        <source>Diverged at token {position}: likely {cause}.</source>
-        <translation>在第 {position} 个 Token 处出现分歧：可能原因是{cause}。</translation>
-    </message>
-    <message>
         <source>A reply can only be replayed when its seed is known.</source>
         <translation>只有知道种子的回复才能重放。</translation>
-    </message>
-    <message>
-        <source>a reused or shifted KV cache</source>
-        <translation>复用或平移过的 KV 缓存</translation>
     </message>
     <message>
         <source>a nondeterministic build (another thread count or GPU kernel)</source>
@@ -2201,10 +2304,6 @@ free: {free}</source>
     <message>
         <source>Seed</source>
         <translation>随机种子</translation>
-    </message>
-    <message>
-        <source>Random: a new seed for every reply. Fixed: the same settings and prompt give the same reply.</source>
-        <translation>随机：每次回复使用新的种子。固定：相同的设置和提示词会得到相同的回复。</translation>
     </message>
     <message>
         <source>Max tokens</source>
@@ -2667,12 +2766,84 @@ free: {free}</source>
         <translation>{quant} 版本{source}{verdict}：{text}。</translation>
     </message>
     <message>
+        <source>“{origin}” is not a web page&apos;s origin; write it as scheme://host[:port], e.g. http://localhost:3000.</source>
+        <translation>“{origin}”不是网页的来源；请写成 scheme://host[:port]，例如 http://localhost:3000。</translation>
+    </message>
+    <message>
+        <source>The address to listen on is empty; use 127.0.0.1 for this machine only.</source>
+        <translation>监听地址为空；仅供本机使用请填 127.0.0.1。</translation>
+    </message>
+    <message>
+        <source>The body limit must be at least {bytes} bytes.</source>
+        <translation>请求体上限至少为 {bytes} 字节。</translation>
+    </message>
+    <message>
+        <source>The max_tokens limit must be between 1 and {ceiling}.</source>
+        <translation>max_tokens 上限必须在 1 到 {ceiling} 之间。</translation>
+    </message>
+    <message>
+        <source>The request log must keep at least one request.</source>
+        <translation>请求日志至少要保留一条请求。</translation>
+    </message>
+    <message>
+        <source>The embedding model {path} is not a file.</source>
+        <translation>嵌入模型 {path} 不是文件。</translation>
+    </message>
+    <message>
+        <source>The API key must be at least {length} characters, with no spaces.</source>
+        <translation>API 密钥至少需要 {length} 个字符，且不能包含空格。</translation>
+    </message>
+    <message>
+        <source>Listening on {host} lets other machines use the model, so it needs an API key. Set one, or listen on 127.0.0.1 to serve this machine only.</source>
+        <translation>在 {host} 上监听会让其他机器使用该模型，因此需要 API 密钥。请设置一个，或在 127.0.0.1 上监听以仅服务本机。</translation>
+    </message>
+    <message>
+        <source>Cannot listen on {host} port {port}: {error}.</source>
+        <translation>无法在 {host} 的端口 {port} 上监听：{error}。</translation>
+    </message>
+    <message>
+        <source>Port {port} on {host} is already in use (another server?); choose another port.</source>
+        <translation>{host} 的端口 {port} 已被占用（另一个服务器？）；请选择其他端口。</translation>
+    </message>
+    <message>
+        <source>This user may not listen on port {port} of {host}; choose a port above 1023.</source>
+        <translation>当前用户无权监听 {host} 的端口 {port}；请选择 1023 以上的端口。</translation>
+    </message>
+    <message>
+        <source>{host} is not an address of this machine; use 127.0.0.1, or 0.0.0.0 for every network.</source>
+        <translation>{host} 不是本机的地址；请使用 127.0.0.1，或用 0.0.0.0 监听所有网络。</translation>
+    </message>
+    <message>
+        <source>The server on {url} did not start; see the log for why.</source>
+        <translation>{url} 上的服务器未能启动；原因请查看日志。</translation>
+    </message>
+    <message>
+        <source>{port} is not a port number (0 to 65535).</source>
+        <translation>{port} 不是端口号（0 到 65535）。</translation>
+    </message>
+    <message>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
     </message>
     <message>
         <source>Model layers put on the GPU (0 = CPU only); more is faster while they fit in the GPU&apos;s memory. Applies when the model is loaded again.</source>
         <translation>放到 GPU 上的模型层数（0 = 仅用 CPU）；只要显存放得下，越多越快。重新加载模型后生效。</translation>
+    </message>
+    <message>
+        <source>The projector file (mmproj-*.gguf) made for this model: with it a vision model reads the images attached to a message. Each image takes tokens of the context. When none is chosen, the projector beside the model that belongs to it is used. Applies when the model is loaded again.</source>
+        <translation>为此模型制作的投影器文件（mmproj-*.gguf）：有了它，视觉模型才能读取消息附带的图片。每张图片都会占用上下文中的词元。未选择时，使用模型旁边属于该模型的投影器。重新加载模型后生效。</translation>
+    </message>
+    <message>
+        <source>Parallel replies</source>
+        <translation>并行回复</translation>
+    </message>
+    <message>
+        <source>How many replies the model writes at once, in one batch, while the server runs; the window&apos;s chat is one of them. 0: what the memory plan allows, at most 4. Applied when the server starts.</source>
+        <translation>服务器运行时，模型在同一批次中同时写出的回复数；窗口自己的聊天也是其中之一。0：由内存规划决定，最多 4 个。在服务器启动时生效。</translation>
+    </message>
+    <message>
+        <source>it is not text</source>
+        <translation>它不是文本</translation>
     </message>
     <message>
         <source>The default system prompt was not a text of a usable length; it is empty now.</source>
@@ -3048,8 +3219,8 @@ free: {free}</source>
         <translation>每个 Token 都按下方的采样设置随机抽取。</translation>
     </message>
     <message>
-        <source>Always the most likely token: the same prompt gives the same reply; the sampling settings below do not apply (only the length limit and stop strings).</source>
-        <translation>总是选择概率最高的 Token：相同的提示词会得到相同的回复；下方的采样设置不起作用（只有长度上限和停止词生效）。</translation>
+        <source>Always the most likely token: the same prompt, computed the same way, gives the same reply. Part of a prompt reused from the KV cache (after an earlier reply) is computed in other batches than a fresh read, which can tip a near tie: Replay or Compare may then differ. The sampling settings below do not apply (only the length limit and stop strings).</source>
+        <translation>总是选概率最高的 Token：同样的提示词、以同样方式计算，会得到同样的回复。从 KV 缓存复用的提示词部分（在之前的回复之后）与重新读取时按不同批次计算，可能让几乎并列的 Token 换位：此时“重放”或“比较”的结果可能不同。下方的采样设置不适用（只有长度上限和停止字符串适用）。</translation>
     </message>
     <message>
         <source>Several candidate replies decoded together; the reply is the most likely finished one. It appears when the search is done. A width whose memory does not fit is refused.</source>
@@ -3243,6 +3414,14 @@ free: {free}</source>
     <message>
         <source>Download {size}</source>
         <translation>下载 {size}</translation>
+    </message>
+    <message>
+        <source>Download with its projector, {size}</source>
+        <translation>连同投影器一起下载，{size}</translation>
+    </message>
+    <message>
+        <source>A vision model: its projector {file} ({projector_size}) comes with it, so it can read images. Both files are checked against the Hub&apos;s SHA-256.</source>
+        <translation>视觉模型：其投影器 {file}（{projector_size}）会一并下载，使模型能够读取图片。两个文件都会与 Hub 的 SHA-256 核对。</translation>
     </message>
     <message>
         <source>The search failed; see the message above.</source>
@@ -3712,6 +3891,10 @@ free: {free}</source>
         <source>Token probabilities off: replies show as text</source>
         <translation>Token 概率已关闭：回复以纯文本显示</translation>
     </message>
+    <message>
+        <source>This chat&apos;s prompt is read when the reply in the other chat ends</source>
+        <translation>另一个聊天的回复结束后，才会读取本聊天的提示词</translation>
+    </message>
 </context>
 <context>
     <name>GpuPanel</name>
@@ -3836,8 +4019,16 @@ free: {free}</source>
         <translation>KV 缓存</translation>
     </message>
     <message>
+        <source>parallel slots&apos; KV cache</source>
+        <translation>并行槽位的 KV 缓存</translation>
+    </message>
+    <message>
         <source>compute buffers (estimate)</source>
         <translation>计算缓冲区（估算）</translation>
+    </message>
+    <message>
+        <source>vision projector</source>
+        <translation>视觉投影器</translation>
     </message>
     <message>
         <source>weights (memory-mapped)</source>
@@ -3874,6 +4065,14 @@ free: {free}</source>
     <message>
         <source>CUDA runtime and calibration</source>
         <translation>CUDA 运行时和校准</translation>
+    </message>
+    <message>
+        <source>The server&apos;s {count} parallel slots share one context of {n_ctx} tokens ({each} each), beside the chat&apos;s own: its KV cache is there a second time.</source>
+        <translation>服务器的 {count} 个并行槽位共享一个 {n_ctx} 个 token 的上下文（每个 {each} 个），与聊天自己的上下文并存：其 KV 缓存因此再占用一份。</translation>
+    </message>
+    <message>
+        <source>An image&apos;s tokens take room in the context: their KV is in the KV cache above.</source>
+        <translation>图像的 token 占用上下文空间：它们的 KV 已计入上面的 KV 缓存。</translation>
     </message>
     <message>
         <source>GPU: {names} (driver {driver})</source>
@@ -3913,6 +4112,20 @@ free: {free}</source>
     <message>
         <source>Remove image</source>
         <translation>移除图片</translation>
+    </message>
+</context>
+<context>
+    <name>ImagePreparer</name>
+    <message>
+        <source>The pasted image {name} could not be read.</source>
+        <translation>无法读取粘贴的图片 {name}。</translation>
+    </message>
+</context>
+<context>
+    <name>ImageStrip</name>
+    <message>
+        <source>Image in the tool&apos;s result, {width} × {height} pixels shown</source>
+        <translation>工具结果中的图像，显示为 {width} × {height} 像素</translation>
     </message>
 </context>
 <context>
@@ -4232,6 +4445,10 @@ free: {free}</source>
 <context>
     <name>LlmWorker</name>
     <message>
+        <source>The server writes one reply at a time: {error}</source>
+        <translation>服务器一次只写一个回复：{error}</translation>
+    </message>
+    <message>
         <source>The model is shutting down.</source>
         <translation>模型正在关闭。</translation>
     </message>
@@ -4393,6 +4610,14 @@ free: {free}</source>
     <message>
         <source>Creating the context</source>
         <translation>创建上下文</translation>
+    </message>
+    <message>
+        <source>Loading the projector (images)</source>
+        <translation>加载投影器（图片）</translation>
+    </message>
+    <message>
+        <source>Loading the draft model</source>
+        <translation>加载草稿模型</translation>
     </message>
     <message>
         <source>Chat template</source>
@@ -4782,28 +5007,6 @@ free: {free}</source>
 <context>
     <name>MessageMenus</name>
     <message>
-        <source>Delete message</source>
-        <translation>删除消息</translation>
-    </message>
-    <message numerus="yes">
-        <source>Delete this message and the %n message(s) after it?</source>
-        <translation>
-            <numerusform>删除这条消息及其之后的 %n 条消息？</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Delete this message?</source>
-        <translation>删除这条消息？</translation>
-    </message>
-    <message>
-        <source>Its other versions stay.</source>
-        <translation>它的其他版本会保留。</translation>
-    </message>
-    <message>
-        <source>&amp;Delete</source>
-        <translation>删除(&amp;D)</translation>
-    </message>
-    <message>
         <source>Copy text</source>
         <translation>复制文本</translation>
     </message>
@@ -4824,8 +5027,8 @@ free: {free}</source>
         <translation>下一个版本</translation>
     </message>
     <message>
-        <source>Delete…</source>
-        <translation>删除…</translation>
+        <source>Delete</source>
+        <translation>删除</translation>
     </message>
 </context>
 <context>
@@ -4849,6 +5052,45 @@ free: {free}</source>
     <message>
         <source>Outside the context window: the model no longer sees this message.</source>
         <translation>已移出上下文窗口：模型不再能看到这条消息。</translation>
+    </message>
+</context>
+<context>
+    <name>MirrorBar</name>
+    <message>
+        <source>Hub mirror</source>
+        <translation>Hub 镜像</translation>
+    </message>
+    <message>
+        <source>Where huggingface.co cannot be reached, a mirror stands in for it</source>
+        <translation>无法访问 huggingface.co 时，可由镜像代替</translation>
+    </message>
+    <message>
+        <source>Where huggingface.co is blocked or slow (as in mainland China), a mirror that serves the same API stands in for it, for example {mirror}. Searches, file lists and downloads go there from the next request on. Empty: HF_ENDPOINT if it is set, else huggingface.co.</source>
+        <translation>当 huggingface.co 无法访问或很慢时（例如在中国大陆），可由提供相同 API 的镜像代替，例如 {mirror}。从下一次请求起，搜索、文件列表和下载都会改走镜像。留空：如设置了 HF_ENDPOINT 则用它，否则用 huggingface.co。</translation>
+    </message>
+    <message>
+        <source>Hub mirror address</source>
+        <translation>Hub 镜像地址</translation>
+    </message>
+    <message>
+        <source>Use this mirror</source>
+        <translation>使用此镜像</translation>
+    </message>
+    <message>
+        <source>Use the default</source>
+        <translation>使用默认</translation>
+    </message>
+    <message>
+        <source>Forget the mirror: HF_ENDPOINT if it is set, else huggingface.co</source>
+        <translation>不再使用镜像：如设置了 HF_ENDPOINT 则用它，否则用 huggingface.co</translation>
+    </message>
+    <message>
+        <source>Using the mirror {host}.</source>
+        <translation>正在使用镜像 {host}。</translation>
+    </message>
+    <message>
+        <source>{host} (the default).</source>
+        <translation>{host}（默认）。</translation>
     </message>
 </context>
 <context>
@@ -4988,6 +5230,10 @@ free: {free}</source>
     <message>
         <source>None</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <source>Found beside the model</source>
+        <translation>模型旁边找到的</translation>
     </message>
     <message>
         <source>Off</source>
@@ -5517,12 +5763,20 @@ free: {free}</source>
         <translation>聊天模板：{how}</translation>
     </message>
     <message>
+        <source>The message being typed ({chars} characters) is too long to show token by token; the prompt is shown with an empty message.</source>
+        <translation>正在输入的消息（{chars} 个字符）太长，无法逐个 Token 显示；提示词按空消息显示。</translation>
+    </message>
+    <message>
         <source>yes</source>
         <translation>是</translation>
     </message>
     <message>
         <source>no, outside</source>
         <translation>否，已移出</translation>
+    </message>
+    <message>
+        <source>Tools: {definitions} tokens of definitions, {results} of results</source>
+        <translation>工具：定义 {definitions} 个词元，结果 {results} 个</translation>
     </message>
     <message>
         <source>{n} ({reasoning} reasoning)</source>
@@ -5539,6 +5793,10 @@ free: {free}</source>
     <message>
         <source> (reasoning)</source>
         <translation>（推理）</translation>
+    </message>
+    <message>
+        <source> (tool definitions)</source>
+        <translation>（工具定义）</translation>
     </message>
     <message>
         <source>bytes {bytes}, part of “{characters}”, which tokens {first}–{last} make together</source>
@@ -6070,6 +6328,18 @@ free: {free}</source>
         <translation>允许的网页来源(&amp;W)</translation>
     </message>
     <message>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Parallel replies</source>
+        <translation>并行回复</translation>
+    </message>
+    <message>
+        <source>Parallel &amp;replies</source>
+        <translation>并行回复(&amp;R)</translation>
+    </message>
+    <message>
         <source>&amp;Start server</source>
         <translation>启动服务器(&amp;S)</translation>
     </message>
@@ -6080,6 +6350,10 @@ free: {free}</source>
     <message>
         <source>Stopped. Other programs can use the loaded model once the server runs.</source>
         <translation>已停止。服务器运行后，其他程序即可使用已加载的模型。</translation>
+    </message>
+    <message>
+        <source>Slots</source>
+        <translation>槽位</translation>
     </message>
     <message>
         <source>time</source>
@@ -6158,6 +6432,10 @@ free: {free}</source>
         <translation>正在启动…</translation>
     </message>
     <message>
+        <source>Parallel replies: applied when the server starts next (stop it and start it again).</source>
+        <translation>并行回复：将在服务器下次启动时生效（先停止再启动）。</translation>
+    </message>
+    <message>
         <source>&amp;Stop server</source>
         <translation>停止服务器(&amp;S)</translation>
     </message>
@@ -6168,6 +6446,14 @@ free: {free}</source>
     <message>
         <source>Stopped.</source>
         <translation>已停止。</translation>
+    </message>
+    <message>
+        <source>The model writes one reply at a time; the window&apos;s chat takes its turn first.</source>
+        <translation>模型一次写一个回复；窗口的聊天优先轮到。</translation>
+    </message>
+    <message>
+        <source>The model writes {count} replies at once, {each} tokens of context each; the window&apos;s chat is one of them and takes the first free slot.</source>
+        <translation>模型同时写 {count} 个回复，每个有 {each} 个 token 的上下文；窗口的聊天是其中之一，并占用第一个空出的槽位。</translation>
     </message>
     <message>
         <source>Listening on this address lets other machines use the model: an API key is required, and anyone with the key can use it.</source>
@@ -6363,6 +6649,21 @@ Token 计数：{counts}。</translation>
     <message>
         <source> or </source>
         <translation> 或 </translation>
+    </message>
+</context>
+<context>
+    <name>SlotWatch</name>
+    <message>
+        <source>Slot {slot}: free, {cached} tokens cached</source>
+        <translation>槽位 {slot}：空闲，已缓存 {cached} 个 token</translation>
+    </message>
+    <message>
+        <source>Slot {slot}: reading the prompt, {read} of {prompt} tokens</source>
+        <translation>槽位 {slot}：正在读取提示词，{read} / {prompt} 个 token</translation>
+    </message>
+    <message>
+        <source>Slot {slot}: writing, {written} of at most {limit} tokens (prompt {prompt})</source>
+        <translation>槽位 {slot}：正在写入，{written} / 最多 {limit} 个 token（提示词 {prompt}）</translation>
     </message>
 </context>
 <context>
@@ -6805,8 +7106,28 @@ Token 计数：{counts}。</translation>
         <translation> · {seconds} 秒</translation>
     </message>
     <message>
-        <source>Result · {size} characters</source>
-        <translation>结果 · {size} 个字符</translation>
+        <source>1 token · </source>
+        <translation>1 个词元 · </translation>
+    </message>
+    <message>
+        <source>{tokens} tokens · </source>
+        <translation>{tokens} 个词元 · </translation>
+    </message>
+    <message>
+        <source> · cut to {cap} of {whole}</source>
+        <translation> · 已从 {whole} 截断为 {cap}</translation>
+    </message>
+    <message>
+        <source>Result · {tokens}{size} characters</source>
+        <translation>结果 · {tokens}{size} 个字符</translation>
+    </message>
+    <message>
+        <source>Glassbox keeps up to {cap} of a tool&apos;s result; the model reads what is kept.</source>
+        <translation>Glassbox 最多保留工具结果的 {cap}；模型读取保留下来的部分。</translation>
+    </message>
+    <message>
+        <source>The model read {tokens} tokens of it.</source>
+        <translation>模型读取了其中 {tokens} 个词元。</translation>
     </message>
 </context>
 <context>
@@ -6826,6 +7147,41 @@ Token 计数：{counts}。</translation>
     <message>
         <source>Tools: {servers}</source>
         <translation>工具：{servers}</translation>
+    </message>
+</context>
+<context>
+    <name>UndoDelete</name>
+    <message>
+        <source>U&amp;ndo</source>
+        <translation>撤销(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Bring the deleted messages back (Ctrl+Z)</source>
+        <translation>恢复已删除的消息（Ctrl+Z）</translation>
+    </message>
+    <message>
+        <source>Dismiss (the delete stays)</source>
+        <translation>关闭（删除保留）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Version and the %n message(s) after it deleted; the other versions stay.</source>
+        <translation>
+            <numerusform>已删除此版本及其后的 %n 条消息；其他版本保留。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Version deleted; the other versions stay.</source>
+        <translation>已删除此版本；其他版本保留。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Message and the %n message(s) after it deleted.</source>
+        <translation>
+            <numerusform>已删除此消息及其后的 %n 条消息。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Message deleted.</source>
+        <translation>消息已删除。</translation>
     </message>
 </context>
 <context>
@@ -6864,6 +7220,17 @@ Token 计数：{counts}。</translation>
     <message>
         <source>version {n} of {count}</source>
         <translation>第 {n} 个版本，共 {count} 个</translation>
+    </message>
+</context>
+<context>
+    <name>VisionMark</name>
+    <message>
+        <source> · 👁 vision</source>
+        <translation> · 👁 视觉</translation>
+    </message>
+    <message>
+        <source>Reads images: its projector is {file}</source>
+        <translation>可读取图片：其投影器为 {file}</translation>
     </message>
 </context>
 <context>
