@@ -16,6 +16,7 @@ from app.core.inference.replay import prompt_hash
 from app.core.inference.sampling import GREEDY
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import final_reply
+from app.core.types.tools import ToolSpec
 
 CONVERSATION = (
     WindowTurn("u1", "user", "Name three colours."),
@@ -29,9 +30,9 @@ def test_one_turn_tokenizes_its_conversation_once(engine: Engine, monkeypatch: p
     tokenized: list[tuple[ChatMessage, ...]] = []
     prompt_tokens = engine.prompt_tokens
 
-    def counted(messages: Sequence[ChatMessage]) -> list[int]:
+    def counted(messages: Sequence[ChatMessage], tools: Sequence[ToolSpec] = ()) -> list[int]:
         tokenized.append(tuple(messages))
-        return prompt_tokens(messages)
+        return prompt_tokens(messages, tools)
 
     monkeypatch.setattr(engine, "prompt_tokens", counted)
     plan = session.plan(PlanRequest("reply", "Be brief.", CONVERSATION, 8, with_ids=True)).plan

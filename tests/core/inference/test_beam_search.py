@@ -31,6 +31,9 @@ def prompt_of(engine: Engine, text: str) -> list[int]:
 
 
 def greedy_tokens(engine: Engine, prompt: list[int], n: int) -> list[int]:
+    """From an empty KV cache, as the beam search reads the prompt: a prefix another test left in the
+    cache was computed in other batches, and a near tie may then go the other way."""
+    engine.llama.reset()
     events = engine.stream_tokens(prompt, replace(GREEDY, max_tokens=n), threading.Event())
     return [e.token_id for e in events if isinstance(e, TokenPiece) and e.token_id >= 0]
 
