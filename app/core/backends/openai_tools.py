@@ -40,7 +40,8 @@ def request_message(message: ChatMessage) -> dict[str, Any]:
         return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
     body: dict[str, Any] = {"role": message.role, "content": message_content(message)}
     if message.role == "assistant" and message.tool_calls:
-        body["content"] = message.content or None  # as OpenAI's own client sends a reply that only called
+        # A reply that only called keeps its empty text: llama_cpp.server refuses a null content and its
+        # chatml-function-calling template fails on a missing one; the other servers take "" too.
         body["tool_calls"] = [
             {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
             for call in message.tool_calls

@@ -155,7 +155,7 @@ def test_earlier_calls_and_their_results_go_back_in_openais_shape(canned: Canned
     assert sent(canned)["messages"][1:] == [
         {
             "role": "assistant",
-            "content": None,  # as OpenAI's client sends a reply that only called; its reasoning stays here
+            "content": "",  # a reply that only called; its reasoning stays here
             "tool_calls": [
                 {
                     "id": "call_a",

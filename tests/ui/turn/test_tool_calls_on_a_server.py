@@ -100,7 +100,7 @@ def test_a_servers_model_is_offered_the_tools_and_its_call_is_asked_run_and_answ
     assert sent(canned, 1)["messages"][-2:] == [
         {
             "role": "assistant",
-            "content": None,
+            "content": "",
             "tool_calls": [
                 {"id": "call_now_1", "type": "function", "function": {"name": "now", "arguments": '{"zone": "UTC"}'}}
             ],
