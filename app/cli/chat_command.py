@@ -84,8 +84,6 @@ def run(args: argparse.Namespace) -> int:
     quiet_logging(args.verbose)
     if not args.prompt.strip():
         return fail("the prompt is empty")
-    if args.tools and args.server:
-        return fail("--tools needs the model on this machine; leave out --server")
     try:
         images = tuple(prepare_image_file(Path(name)).path for name in args.image)
         projector = None if args.server else _projector(args, images)
@@ -109,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         if unsent and args.stats:
             print(f"[not sent to the server: {', '.join(unsent)}]", file=sys.stderr)
         messages = _messages(args, images)
-        if args.tools and isinstance(backend, LocalBackend):
+        if args.tools and isinstance(backend, LocalBackend | RemoteBackend):
             status = _tool_turn(args, backend, messages, params, stop)
         else:
             status = _print_reply(backend.stream_chat(messages, params, stop), args.stats, args.hide_thinking)
@@ -148,7 +146,7 @@ def _remote_backend(args: argparse.Namespace) -> RemoteBackend:
 
 def _tool_turn(
     args: argparse.Namespace,
-    backend: LocalBackend,
+    backend: LocalBackend | RemoteBackend,
     messages: list[ChatMessage],
     params: SamplingParams,
     stop: StopFlag,

@@ -6,6 +6,10 @@ yes once, always for this tool, or no), unless `--approve always`. Without a ter
 a call is denied. The result's first line is shown under the call; the model reads all of it and
 answers. `--tool-choice required` makes the first reply call one of the tools (under a grammar
 from their schemas); `none` offers no tools.
+
+With `--server`, the server's model is offered the tools in its request (`tool_choice` for
+`required`) and the server reads its calls; a server that refuses tools is said on stderr, and the
+reply is written without them.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from app.cli.common import CommandError
 from app.cli.reply_printer import ReplyPrinter
 from app.cli.terminal_text import terminal_safe
 from app.core.backends.local.backend import LocalBackend
+from app.core.backends.remote import RemoteBackend, RemoteReplyDone
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowPlan, WindowPolicy
 from app.core.documents.retrieval import Retrieval
 from app.core.inference.sampling import SamplingParams
@@ -35,6 +40,7 @@ from app.core.turn.tool_rounds import (
     CallRecord,
     CallRequest,
     OfferedTool,
+    ToolOffer,
     ToolPermissions,
     ToolRoundsStep,
     ToolSettings,
@@ -45,7 +51,6 @@ from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart, TokenPiece
 from app.core.types.stats import ReplyMetrics
 from app.core.types.token_trace import TokenTrace
-from app.core.types.tools import ToolSpec
 
 ANSWERS = {"y": Approval.ONCE, "yes": Approval.ONCE, "a": Approval.ALWAYS, "always": Approval.ALWAYS}
 
@@ -86,7 +91,7 @@ def ask_on_terminal(request: CallRequest) -> Approval:
 
 def run_tool_turn(
     args: argparse.Namespace,
-    backend: LocalBackend,
+    backend: LocalBackend | RemoteBackend,
     manager: McpManager,
     messages: list[ChatMessage],
     params: SamplingParams,
@@ -97,19 +102,22 @@ def run_tool_turn(
     forced = tuple(tool.spec.name for tool in tools) if args.tool_choice == "required" else ()
     permissions = ToolPermissions(ask=ask_on_terminal if args.approve == "ask" else None)
     printer = ReplyPrinter(sys.stdout, terminal=sys.stdout.isatty(), show_thinking=not args.hide_thinking)
-    sink = _PrintingSink(printer, backend.tool_format.family)
+    family = backend.tool_format.family if isinstance(backend, LocalBackend) else None
+    sink = _PrintingSink(printer, family)
 
     def generate(
-        conversation: tuple[ChatMessage, ...],
-        specs: tuple[ToolSpec, ...],
-        grammar: str,
-        flag: StopFlag,
-        on_event: Callable[[ReplyEvent], None],
+        conversation: tuple[ChatMessage, ...], offer: ToolOffer, flag: StopFlag, on_event: Callable[[ReplyEvent], None]
     ) -> None:
-        for event in backend.stream_chat(conversation, params, flag, grammar=grammar, tools=specs):
+        if isinstance(backend, RemoteBackend):
+            events = backend.stream_chat(conversation, params, flag, tools=offer.tools, forced=offer.forced)
+        else:
+            events = backend.stream_chat(conversation, params, flag, grammar=offer.grammar, tools=offer.tools)
+        for event in events:
+            if isinstance(event, RemoteReplyDone) and event.notice:  # the server refused the tools
+                print(terminal_safe(event.notice), file=sys.stderr)
             on_event(event)
 
-    settings = ToolSettings(backend.tool_format.family, forced=forced)
+    settings = ToolSettings(family, forced=forced)
     rounds = ToolRoundsStep(generate, manager, tools, permissions, settings, sink.called)
     plan = WindowPlan(tuple(messages), (), (), 0, 0, 0, 0, WindowPolicy.ROLLING)
     state = TurnState(PlanRequest("reply", "", (), 0), plan=plan)
@@ -127,7 +135,7 @@ class _PrintingSink:
     """Prints the turn: the answer on stdout (a call's own text held back), each call and its result on stderr."""
 
     printer: ReplyPrinter
-    family: ToolFamily
+    family: ToolFamily | None  # None: a server reads the calls, none is in the text
     done: ReplyDone | None = None
     failure: str = ""
     _splitter: ToolCallSplitter | None = field(default=None, init=False)
@@ -135,7 +143,7 @@ class _PrintingSink:
     def step_started(self, name: str) -> None:
         if name == "generate":
             self._release()
-            self._splitter = ToolCallSplitter(self.family)
+            self._splitter = ToolCallSplitter(self.family) if self.family is not None else None
 
     def retrieved(self, retrieval: Retrieval) -> None:
         pass

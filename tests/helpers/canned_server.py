@@ -36,6 +36,7 @@ class CannedServer:
     def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.reply = Canned()
         self.replies_by_path: dict[str, Canned] = {}  # a path's own reply, where it differs from `reply`
+        self.first_replies: list[Canned] = []  # the replies to the next requests, in order, before `reply`
         self.asked = threading.Event()  # a request has come (and, for a silent reply, is being ignored)
         self.bodies: list[bytes] = []  # the body of each request, in order
         canned = self
@@ -44,6 +45,8 @@ class CannedServer:
             def do_POST(self) -> None:
                 canned.bodies.append(self.rfile.read(int(self.headers.get("Content-Length", 0))))
                 reply = canned.replies_by_path.get(self.path, canned.reply)
+                if canned.first_replies:
+                    reply = canned.first_replies.pop(0)
                 canned.asked.set()
                 if reply.silent:
                     self.rfile.read(1)  # until the client hangs up

@@ -28,10 +28,12 @@ file can be added for a private certificate authority).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import email.utils
 import json
 import logging
 import math
+import re
 import socket
 import ssl
 import threading
@@ -46,8 +48,8 @@ import httpx2
 
 from app.core.backends.base import Capabilities, ModelInfo, TokenCount, estimate_tokens
 from app.core.backends.bounded_body import BodyTooLarge, read_json
-from app.core.backends.image_content import message_content
 from app.core.backends.logprobs import TOP_LOGPROBS, LogprobTrace
+from app.core.backends.openai_tools import ToolCallDeltas, request_message, tool_fields
 from app.core.backends.reply_parts import REASONING_FIELDS, ReplyParts
 from app.core.backends.sse import EventTooLarge, SSEParser
 from app.core.inference.sampling import THINKING_FIELDS, SamplingParams
@@ -57,6 +59,7 @@ from app.core.support.user_text import N_
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart, TokenPiece
 from app.core.types.stats import ReplyStats, StopReason
+from app.core.types.tools import ToolCall, ToolSpec
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +68,8 @@ OPENAI_FIELDS = ("temperature", "top_p", "max_tokens", "seed", "stop", "presence
 # llama-server (and llama_cpp.server) accept these too; other servers may refuse or ignore them.
 LLAMA_SERVER_FIELDS = ("top_k", "min_p", "repeat_penalty")
 STOP_CHECK_S = 0.02  # how often a silent stream looks at its stop flag
-FINISH_REASONS = {"stop": StopReason.END_OF_TEXT, "length": StopReason.LENGTH}
+# A reply that called tools ended its turn as one that answered does: its calls come with the ReplyDone.
+FINISH_REASONS = {"stop": StopReason.END_OF_TEXT, "length": StopReason.LENGTH, "tool_calls": StopReason.END_OF_TEXT}
 MAX_ERROR_BODY = 64 * 1024  # of a refusal's body, read for the server's message (the rest is not)
 MAX_COUNT = 2**53  # a token count or context length above this is not a count a server could mean
 
@@ -79,6 +83,7 @@ class RemoteErrorKind(str, Enum):
     REDIRECTED = "redirected"  # Glassbox does not follow an API redirect: the message names the new address
     BUSY = "busy"
     REJECTED = "rejected"  # any other refusal: a 4xx or 5xx the server explains in its body
+    TOOLS_REFUSED = "tools_refused"  # a refusal of the tools offered, in words that say so: asked again without
     TIMEOUT_BEFORE_FIRST_TOKEN = "timeout_before_first_token"
     STREAM_CUT = "stream_cut"
     MALFORMED_CHUNK = "malformed_chunk"
@@ -271,18 +276,47 @@ class RemoteBackend:
         params: SamplingParams,
         stop: threading.Event,
         token_probabilities: bool = False,
+        tools: Sequence[ToolSpec] = (),
+        forced: Sequence[str] = (),
     ) -> Iterator[ReplyEvent]:
         """TokenPiece events, then one RemoteReplyDone. A failure before any text is raised as
-        RemoteError; after text it ends the reply (stop reason ERROR, the text so far kept)."""
+        RemoteError; after text it ends the reply (stop reason ERROR, the text so far kept).
+
+        With `tools` offered (`forced`: the tools one of which the reply must call), the calls the
+        reply makes come with the RemoteReplyDone, put together from the server's deltas. A server
+        that refuses the tools (llama-server without --jinja, vLLM without a tool parser, a model
+        Ollama says cannot use them) is asked again without them, and the ReplyDone's notice says so."""
         body: dict[str, Any] = {
-            "messages": [{"role": m.role, "content": message_content(m)} for m in messages],
+            "messages": [request_message(m) for m in messages],
             "stream": True,
             "stream_options": {"include_usage": True},
             **self._request_fields(params),
         }
         if token_probabilities:
             body.update(logprobs=True, top_logprobs=TOP_LOGPROBS)
+        if tools:
+            return self._offering_tools(body, tool_fields(tools, forced), stop, token_probabilities, params)
         return self._stream(body, stop, LogprobTrace() if token_probabilities else None, params)
+
+    def _offering_tools(
+        self,
+        body: dict[str, Any],
+        tools: dict[str, Any],
+        stop: threading.Event,
+        token_probabilities: bool,
+        params: SamplingParams,
+    ) -> Iterator[ReplyEvent]:
+        try:
+            yield from self._stream({**body, **tools}, stop, LogprobTrace() if token_probabilities else None, params)
+            return
+        except RemoteError as error:
+            if error.kind is not RemoteErrorKind.TOOLS_REFUSED:
+                raise
+            refusal = error.message
+        for event in self._stream(body, stop, LogprobTrace() if token_probabilities else None, params):
+            if isinstance(event, RemoteReplyDone):
+                event = dataclasses.replace(event, notice=" ".join(filter(None, (refusal, event.notice))))
+            yield event
 
     def _first_model(self, stop: threading.Event) -> str:
         models = self.list_models(stop)
@@ -322,7 +356,7 @@ class RemoteBackend:
                     "POST", "/chat/completions", json=body, extensions={"trace": guard.trace}
                 ) as response,
             ):
-                self._raise_for_status(response)
+                self._raise_for_status(response, offering_tools="tools" in body)
                 if _is_whole_reply(response):  # a server that answers `stream: true` with one JSON reply
                     yield from self._pieces(reply, self._whole_reply(response), stop)
                     raise _Finished
@@ -377,6 +411,7 @@ class RemoteBackend:
             timings=reply.timings,
             notice=notice,
             reasoning=reply.reasoning,
+            tool_calls=reply.tool_calls,
         )
 
     def _pieces(self, reply: _ReplyReader, event: Mapping[str, Any], stop: threading.Event) -> Iterator[TokenPiece]:
@@ -431,7 +466,7 @@ class RemoteBackend:
     def _cut_message(self) -> str:
         return fill(N_("{base} stopped sending before the reply was complete; try again."), base=self._config.api_base)
 
-    def _raise_for_status(self, response: httpx2.Response) -> None:
+    def _raise_for_status(self, response: httpx2.Response, offering_tools: bool = False) -> None:
         status = response.status_code
         base = self._config.api_base
         if 300 <= status < 400:
@@ -457,6 +492,16 @@ class RemoteBackend:
                     N_("{base} refused the API key ({status}); check the key for this server."),
                     base=base,
                     status=status,
+                ),
+            )
+        if offering_tools and status not in (429, 503) and _refuses_tools(detail):
+            raise RemoteError(
+                RemoteErrorKind.TOOLS_REFUSED,
+                fill(
+                    N_("{base} refused the tools ({status}{detail}); this reply was written without them."),
+                    base=base,
+                    status=status,
+                    detail=detail,
                 ),
             )
         if status == 404:
@@ -533,6 +578,7 @@ class _ReplyReader:
         self._max_tokens = max_tokens
         self._logprobs = logprobs
         self._parts = ReplyParts()
+        self._calls = ToolCallDeltas()
         self._texts: dict[ReplyPart, list[str]] = {ReplyPart.REASONING: [], ReplyPart.ANSWER: []}
         self._started = time.perf_counter()
         self._first_at = 0.0
@@ -550,20 +596,27 @@ class _ReplyReader:
     def text_so_far(self) -> str:
         return self.reasoning + self.answer
 
+    @property
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        """The calls of a reply that ended its turn (one cut short or stopped called nothing)."""
+        return self._calls.calls() if self.stats.stop_reason is StopReason.END_OF_TEXT else ()
+
     def take(self, event: Mapping[str, Any]) -> Iterator[TokenPiece]:
         """The pieces of one event; raises _PastLimit at the first text past max_tokens."""
         self.usage.update(_mapping(event.get("usage"), "usage"))
         self.timings.update(_mapping(event.get("timings"), "timings"))
-        for reasoning, text, finish_reason, token_logprobs in _choices(event):
+        for reasoning, text, finish_reason, token_logprobs, calls in _choices(event):
             if self._logprobs is not None:
                 self._logprobs.add(token_logprobs)
-            if reasoning or text:
+            if reasoning or text or calls:
                 if 0 < self._max_tokens <= self.stats.completion_tokens:
                     raise _PastLimit
                 if not self._first_at:
                     self._first_at = time.perf_counter()
                 self.stats.completion_tokens += 1
-                yield from self._pieces(self._parts.feed(reasoning, text))
+                self._calls.feed(calls)
+                if reasoning or text:
+                    yield from self._pieces(self._parts.feed(reasoning, text))
             if finish_reason:
                 self.stats.stop_reason = FINISH_REASONS.get(finish_reason, StopReason.END_OF_TEXT)
 
@@ -694,9 +747,9 @@ def _rate(source: Mapping[str, Any], key: str, where: str) -> float | None:
     return None
 
 
-def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str, str | None, Any]]:
-    """(reasoning, text, finish reason, logprobs content) of each choice in a chunk (its `delta`), or
-    in a whole reply (its `message`). A choice whose text is of the wrong type is malformed (the
+def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str, str | None, Any, Any]]:
+    """(reasoning, text, finish reason, logprobs content, tool calls) of each choice in a chunk (its
+    `delta`), or in a whole reply (its `message`). A choice whose text is of the wrong type is malformed (the
     reply cannot go on without its text); other fields of the wrong type are ignored."""
     choices = event.get("choices") or []
     if not isinstance(choices, list):
@@ -719,7 +772,8 @@ def _choices(event: Mapping[str, Any]) -> Iterator[tuple[str, str, str | None, A
         if not isinstance(reason, str | None):
             _ignored("a choice's finish_reason", reason, "a string")
         logprobs = _mapping(choice.get("logprobs"), "a choice's logprobs")
-        yield _reasoning(delta), text or "", reason if isinstance(reason, str) else None, logprobs.get("content")
+        finish = reason if isinstance(reason, str) else None
+        yield _reasoning(delta), text or "", finish, logprobs.get("content"), delta.get("tool_calls")
 
 
 def _reasoning(delta: Mapping[str, Any]) -> str:
@@ -820,6 +874,15 @@ def _error_detail(response: httpx2.Response) -> str:
     error = data.get("error") if isinstance(data, dict) else None
     message = error.get("message") if isinstance(error, dict) else error
     return f": {str(message)[:200]}" if message else ""
+
+
+def _refuses_tools(detail: str) -> bool:
+    """Does a refusal's message say the tools were the trouble? Only the server's own words tell: a bare
+    400 is as often an overlong prompt, which a reply without tools would hide. llama-server without
+    --jinja says "tools param requires --jinja flag" (a 500), vLLM without a tool parser that `"auto" tool
+    choice requires --enable-auto-tool-choice`, Ollama that a model "does not support tools", OpenRouter
+    that it found "no endpoints … that support tool use" (a 404)."""
+    return re.search(r"tool|jinja", detail, re.IGNORECASE) is not None
 
 
 def _retry_after(value: str | None) -> float | None:

@@ -1,13 +1,16 @@
 """The turn's tool rounds: generate, call, read, generate … until the model answers in text.
 
 After each reply the model wrote, its tool calls are read in its template's family
-(app/core/reasoning/tool_calls.py). Each call is a step of the turn: "call" (asked of the user
-first, unless they said always for that tool; then run on its MCP server with a timeout and the
-turn's stop flag, so a Stop cancels it), then "read" (the result, or why there is none, goes back
-to the model as a tool message). Then the model writes again. A forced tool choice constrains the
-first reply only, under a grammar from the tool's schema; the other replies get the lazy grammar that
-holds a call to its schema once the model starts one. The last round of the step limit offers no
-tools, so the model has to answer.
+(app/core/reasoning/tool_calls.py); a server's model has them read by its server, and they come with
+the reply (`ReplyDone.tool_calls`, with the ids their results go back with). Each call is a step of
+the turn: "call" (asked of the user first, unless they said always for that tool; then run on its
+MCP server with a timeout and the turn's stop flag, so a Stop cancels it), then "read" (the result,
+or why there is none, goes back to the model as a tool message). Then the model writes again. A
+forced tool choice constrains the first reply only, under a grammar from the tool's schema; the
+other replies get the lazy grammar that holds a call to its schema once the model starts one. A
+server's model gets no grammar: the forced choice goes to its server as the request's `tool_choice`.
+The last round of the step limit offers no tools, so the model has to answer. A call whose arguments
+are not a JSON object (a server's model writes them free) does not run: why is what the model reads.
 
 Nothing here stops a turn on a failed tool: a denial, an unknown tool, a timeout or a server that
 died is the result the model reads, and the user sees it on the call's step.
@@ -29,7 +32,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from app.core.chat.context_window import PlanResult
-from app.core.reasoning.tool_calls import parse_tool_calls
+from app.core.reasoning.tool_calls import ParsedAnswer, parse_tool_calls
 from app.core.reasoning.tool_formats import ToolFamily
 from app.core.reasoning.tool_grammar import lazy_tool_grammar, tool_call_grammar
 from app.core.support.formatting import fill
@@ -47,11 +50,20 @@ from app.core.types.tools import ToolCall, ToolSpec
 CALL = "call"
 READ = "read"
 DEFAULT_MAX_ROUNDS = 6  # replies a turn may write; the last one is offered no tools
+ARGUMENTS_SHOWN = 200  # of a call's arguments that are not a JSON object, the characters the model is shown
 
-# The reply to `messages` with `tools` offered ("" grammar: free), its events then one ReplyDone.
-GenerateWithTools = Callable[
-    [tuple[ChatMessage, ...], tuple[ToolSpec, ...], str, StopFlag, Callable[[ReplyEvent], None]], None
-]
+
+@dataclass(frozen=True)
+class ToolOffer:
+    """What one reply is offered: the tools, and how it is held to them."""
+
+    tools: tuple[ToolSpec, ...] = ()
+    grammar: str = ""  # GBNF a local model's reply follows ("": free)
+    forced: tuple[str, ...] = ()  # the tools one of which the reply must call (a server's tool_choice)
+
+
+# The reply to `messages` with a ToolOffer, its events then one ReplyDone.
+GenerateWithTools = Callable[[tuple[ChatMessage, ...], ToolOffer, StopFlag, Callable[[ReplyEvent], None]], None]
 
 
 class ToolCaller(Protocol):
@@ -134,7 +146,7 @@ class CallRecord:
 
 @dataclass(frozen=True)
 class ToolSettings:
-    family: ToolFamily
+    family: ToolFamily | None  # None: a server's model, whose server reads its calls
     forced: tuple[str, ...] = ()  # tools one of which the first reply must call (none: it is free)
     max_rounds: int = DEFAULT_MAX_ROUNDS
     timeout_s: float | None = None  # per call (None: the caller's own)
@@ -169,7 +181,7 @@ class ToolRoundsStep:
             raise TurnFailed(N_("The reply cannot be written: its context window was not planned."))
         messages = tuple(state.plan.messages)
         specs = tuple(tool.spec for tool in self._tools.values())
-        forced = self._forced_grammar()
+        forced = tuple(name for name in self._settings.forced if name in self._tools)
         results = 0  # the tokens of the results read so far
         for round_number in range(self._settings.max_rounds):
             last = round_number == self._settings.max_rounds - 1
@@ -177,11 +189,11 @@ class ToolRoundsStep:
             if round_number:
                 sink.step_started(self.name)
                 state.partial, state.reasoning, state.done = "", "", None
-            grammar = (forced if not round_number else "") or (self._lazy_grammar(specs) if offered else "")
-            self._generate_once(messages, offered, grammar, state, stop, sink)
+            offer = self._offer(offered, forced if not round_number and offered else ())
+            self._generate_once(messages, offer, state, stop, sink)
             if state.done is None or stop.is_set() or not offered:
                 return
-            parsed = parse_tool_calls(state.done.text, self._settings.family)
+            parsed = self._calls(state.done)
             if not parsed.calls:
                 return
             done, state.done = state.done, None  # the turn is not over: a Stop now ends it as stopped
@@ -222,24 +234,32 @@ class ToolRoundsStep:
         plan = replace(state.plan, messages=messages, prompt_tokens=prompt, prompt_ids=(), tool_result_tokens=results)
         sink.planned(PlanResult(state.request, plan))
 
-    def _forced_grammar(self) -> str:
-        forced = [self._tools[name].spec for name in self._settings.forced if name in self._tools]
-        return tool_call_grammar(self._settings.family, forced) if forced else ""
+    def _offer(self, offered: tuple[ToolSpec, ...], forced: tuple[str, ...]) -> ToolOffer:
+        """The reply's offer: a local model's held to it by a grammar (the forced tools' own, or the lazy
+        one), a server's by its `tool_choice`."""
+        family = self._settings.family
+        if family is None or not offered:
+            return ToolOffer(offered, forced=forced)
+        if forced:
+            return ToolOffer(offered, tool_call_grammar(family, [self._tools[name].spec for name in forced]), forced)
+        return ToolOffer(offered, lazy_tool_grammar(family, offered))
 
-    def _lazy_grammar(self, specs: tuple[ToolSpec, ...]) -> str:
-        return lazy_tool_grammar(self._settings.family, specs)
+    def _calls(self, done: ReplyDone) -> ParsedAnswer:
+        """The reply's text and calls: as its server read them, or read here in the model's family."""
+        if self._settings.family is None:
+            return ParsedAnswer(done.text, done.tool_calls)
+        return parse_tool_calls(done.text, self._settings.family)
 
     def _generate_once(
         self,
         messages: tuple[ChatMessage, ...],
-        offered: tuple[ToolSpec, ...],
-        grammar: str,
+        offer: ToolOffer,
         state: TurnState,
         stop: StopFlag,
         sink: TurnSink,
     ) -> None:
         def generate(_plan: object, flag: StopFlag, on_event: Callable[[ReplyEvent], None]) -> None:
-            self._generate(messages, offered, grammar, flag, on_event)
+            self._generate(messages, offer, flag, on_event)
 
         GenerateStep(generate).run(state, stop, sink)
 
@@ -248,6 +268,12 @@ class ToolRoundsStep:
         if tool is None:
             message = fill(N_("There is no tool named {name}."), name=call.name)
             return CallRecord("", call, Approval.DENY, message, is_error=True)
+        if not _is_object(call.arguments):
+            message = fill(
+                N_("The call was not run: its arguments are not a JSON object: {arguments}"),
+                arguments=call.arguments[:ARGUMENTS_SHOWN],
+            )
+            return CallRecord(tool.server, call, Approval.DENY, message, is_error=True)
         approval = self._permissions.decide(CallRequest(tool.server, call))
         if approval is Approval.DENY:
             return CallRecord(tool.server, call, approval, N_("The user denied this call."), is_error=True)
@@ -262,3 +288,10 @@ class ToolRoundsStep:
             return CallRecord(tool.server, call, approval, str(error), is_error=True)
         seconds = time.perf_counter() - started
         return CallRecord(tool.server, call, approval, result.text(), result.is_error, result, seconds)
+
+
+def _is_object(arguments: str) -> bool:
+    try:
+        return isinstance(json.loads(arguments), dict)
+    except (ValueError, RecursionError):
+        return False

@@ -9,6 +9,7 @@ from enum import StrEnum
 from app.core.types.replay_record import ReplayRecord
 from app.core.types.stats import ReplyMetrics, ReplyStats
 from app.core.types.token_trace import TokenTrace
+from app.core.types.tools import ToolCall
 
 
 class ReplyPart(StrEnum):
@@ -34,7 +35,9 @@ class ReplyDone:
     """The end of a reply. A backend that measures more than ReplyStats adds `metrics`, and
     `trace` when token probabilities were asked for, and `replay` when the reply was recorded
     to be run again (app/core/inference/replay.py). `text` is the answer alone; a thinking
-    model's reasoning is `reasoning`, without its markers."""
+    model's reasoning is `reasoning`, without its markers. `tool_calls` are the calls a server
+    read apart from the text (OpenAI's `tool_calls`); a local model's calls are in `text`, in its
+    template's family, and read from there."""
 
     text: str
     stats: ReplyStats
@@ -42,6 +45,7 @@ class ReplyDone:
     trace: TokenTrace | None = None
     replay: ReplayRecord | None = None
     reasoning: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
 
 
 ReplyEvent = TokenPiece | ReplyDone

@@ -74,14 +74,15 @@ def open_reply(
     prompt_ids: Sequence[int] = (),
     tools: Sequence[ToolSpec] = (),
     grammar: str = "",
+    forced: Sequence[str] = (),
 ) -> Iterator[ReplyEvent]:
     """The reply's events; `local_only` is the message when a server's model is asked for a fork or beams;
-    `prompt_ids`, the planned prompt's tokens, spare the local engine tokenizing `messages` again; `tools`
-    and `grammar` go to the local model only (the caller refuses them for a server's)."""
+    `prompt_ids`, the planned prompt's tokens, spare the local engine tokenizing `messages` again. `tools` are
+    offered to either model; a local one is held to them by `grammar`, a server's by `forced` (its tool_choice)."""
     if isinstance(backend, RemoteBackend):
         if fork is not None or beam is not None:
             raise LocalOnly(local_only)
-        return backend.stream_chat(messages, params, stop, token_probabilities)
+        return backend.stream_chat(messages, params, stop, token_probabilities, tools, forced)
     if fork is not None:
         events = backend.stream_fork(
             messages, fork.reply, fork.position, fork.forced, params, stop, token_probabilities

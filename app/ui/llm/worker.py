@@ -65,8 +65,9 @@ class ReplyRequest:
     fork: ForkSpec | None = None  # continue an earlier reply to `messages` with another token at one place
     beam: BeamSettings | None = None  # decode by beam search (the reply is the best hypothesis)
     prompt_ids: tuple[int, ...] = ()  # the planned prompt's tokens (empty: the backend renders `messages` itself)
-    tools: tuple[ToolSpec, ...] = ()  # offered to the model through its template (the local model only)
-    grammar: str = ""  # GBNF the reply follows (a tool call's schema)
+    tools: tuple[ToolSpec, ...] = ()  # offered to the model (through its template, or in a server's request)
+    grammar: str = ""  # GBNF the reply follows (a tool call's schema; the local model only)
+    forced: tuple[str, ...] = ()  # the tools one of which the reply must call (a server's tool_choice)
 
 
 # Streamed text reaches the GUI thread at most once a frame: a fast model makes a hundred
@@ -312,6 +313,7 @@ class LlmWorker(QObject):
                 request.prompt_ids,
                 request.tools,
                 request.grammar,
+                request.forced,
             )
             for event in events:
                 if isinstance(event, ReplyDone):
@@ -329,8 +331,6 @@ class LlmWorker(QObject):
                         times.append(time.perf_counter() - started)
                 emit(event)
 
-        if remote is not None and request.tools:
-            raise TurnFailed(self.tr("Tools need the model on this computer: a server's model is not offered them."))
         try:
             if remote is not None:
                 unsent = remote.unsent_params(request.params)

@@ -11,7 +11,7 @@ runs before the turn is planned, on the worker's thread: it reads mcp.json, star
 lists their tools (a server that cannot start fails the turn, saying why), so the plan counts their
 definitions. Then it runs the rounds, each result counted in the model's tokens. The text the model
 writes for a call is held back from the stream (the call is shown as a step instead); the model reads
-everything.
+everything. A server's model is offered the tools in its request, and its server reads the calls.
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ from app.core.turn.steps import TurnFailed, TurnState
 from app.core.turn.tool_rounds import (
     Approval,
     CallRequest,
+    GenerateWithTools,
     OfferedTool,
+    ToolOffer,
     ToolPermissions,
     ToolRoundsStep,
     ToolSettings,
@@ -45,7 +47,6 @@ from app.core.turn.tool_rounds import (
 )
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart, TokenPiece
-from app.core.types.tools import ToolSpec
 from app.ui.llm.worker import LlmWorker, ReplyRequest
 
 
@@ -111,7 +112,7 @@ class WindowToolRounds:
     def run(self, state: TurnState, stop: StopFlag, sink: TurnSink) -> None:
         self._events.watch(stop)
         tools = self.list_tools()
-        family = self._worker.backend.tool_format.family
+        family = None if self._worker.remote is not None else self._worker.backend.tool_format.family
         settings = ToolSettings(family)
         rounds = ToolRoundsStep(
             self._generate(family),
@@ -144,20 +145,14 @@ class WindowToolRounds:
                 raise TurnFailed(str(error)) from None
         return offered_tools(infos)
 
-    def _generate(
-        self, family: ToolFamily
-    ) -> Callable[[tuple[ChatMessage, ...], tuple[ToolSpec, ...], str, StopFlag, Callable[[ReplyEvent], None]], None]:
+    def _generate(self, family: ToolFamily | None) -> GenerateWithTools:
         worker, params = self._worker, self._params
 
         def generate(
-            messages: tuple[ChatMessage, ...],
-            specs: tuple[ToolSpec, ...],
-            grammar: str,
-            stop: StopFlag,
-            on_event: Callable[[ReplyEvent], None],
+            messages: tuple[ChatMessage, ...], offer: ToolOffer, stop: StopFlag, on_event: Callable[[ReplyEvent], None]
         ) -> None:
-            request = ReplyRequest(messages, params, tools=specs, grammar=grammar)
-            worker.stream_reply(request, stop, _without_calls(family, on_event))
+            request = ReplyRequest(messages, params, tools=offer.tools, grammar=offer.grammar, forced=offer.forced)
+            worker.stream_reply(request, stop, on_event if family is None else _without_calls(family, on_event))
 
         return generate
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 
@@ -14,11 +15,20 @@ from app.core.inference.sampling import SamplingParams
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
 from app.core.types.stats import StopReason
+from app.core.types.tools import ToolSpec
 
 GREEDY = SamplingParams(temperature=0.0, seed=7, max_tokens=24)
 LONG = SamplingParams(temperature=0.0, seed=7, max_tokens=1500)
 HELLO = [ChatMessage("user", "Say hello in one short sentence.")]
 COUNT = [ChatMessage("user", "Count from 1 to 500, one number per line.")]
+ASK_TIME = [ChatMessage("user", "What time is it in Paris?")]
+TIME_SCHEMA = {
+    "type": "object",
+    "properties": {"timezone": {"type": "string", "maxLength": 40}},
+    "required": ["timezone"],
+    "additionalProperties": False,
+}
+TIME_TOOL = ToolSpec("get_current_time", "The current time in a IANA time zone.", json.dumps(TIME_SCHEMA))
 
 
 @pytest.fixture
@@ -89,6 +99,27 @@ def test_the_server_still_answers_after_a_stopped_reply(backend: RemoteBackend) 
         stop.set()
     _, done = split(backend.stream_chat(HELLO, GREEDY, threading.Event()))
     assert done.text
+
+
+def test_a_forced_tool_call_comes_back_structured_and_the_model_reads_its_result(backend: RemoteBackend) -> None:
+    """llama_cpp.server holds a named tool_choice to the tool's schema with a grammar and streams the call
+    with its id and name sent again beside every fragment of the arguments (under `auto` it leaves the
+    tools to the template, and SmolLM2's writes none: the model answers in text)."""
+    stop = threading.Event()
+    _pieces, called = split(backend.stream_chat(ASK_TIME, GREEDY, stop, tools=(TIME_TOOL,), forced=(TIME_TOOL.name,)))
+    [call] = called.tool_calls
+    assert call.name == "get_current_time" and call.id.startswith("call_")
+    assert set(call.parsed_arguments) == {"timezone"}
+
+    result = json.dumps({"timezone": "Europe/Paris", "datetime": "2026-12-04T12:00:00+01:00"})
+    follow_up = [
+        *ASK_TIME,
+        ChatMessage("assistant", "", "", (call,)),
+        ChatMessage("tool", result, tool_call_id=call.id),
+    ]
+    pieces, answered = split(backend.stream_chat(follow_up, GREEDY, stop, tools=(TIME_TOOL,)))
+    assert answered.failure is None and answered.text == "".join(piece.text for piece in pieces) != ""
+    assert answered.tool_calls == ()
 
 
 def test_sampling_fields_the_server_does_not_take_are_named(llama_server: LlamaServer) -> None:

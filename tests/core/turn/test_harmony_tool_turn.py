@@ -18,12 +18,11 @@ from app.core.reasoning.tool_formats import ToolFamily
 from app.core.support.stop_flag import StopFlag
 from app.core.tools.results import PartKind, ResultPart, ToolResult
 from app.core.turn.steps import PlanStep, TurnState
-from app.core.turn.tool_rounds import CallRecord, OfferedTool, ToolPermissions, ToolRoundsStep, ToolSettings
+from app.core.turn.tool_rounds import CallRecord, OfferedTool, ToolOffer, ToolPermissions, ToolRoundsStep, ToolSettings
 from app.core.turn.turn import Turn
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart, TokenPiece
 from app.core.types.stats import ReplyStats, StopReason
-from app.core.types.tools import ToolSpec
 from tests.core.reasoning.test_tool_calls import TIME_TOOL, render, template
 from tests.core.turn.scripted import Recorder, Said
 
@@ -98,12 +97,11 @@ def test_the_turn_runs_the_call_gives_the_result_back_through_the_template_and_e
 
     def generate(
         messages: tuple[ChatMessage, ...],
-        tools: tuple[ToolSpec, ...],
-        grammar: str,
+        offer: ToolOffer,
         stop: StopFlag,
         on_event: Callable[[ReplyEvent], None],
     ) -> None:
-        prompts.append(render(GPT_OSS, messages, tools))
+        prompts.append(render(GPT_OSS, messages, offer.tools))
         reasoning, answer, pieces = split(replies.pop(0), range(6, 400, 6))
         for piece in pieces:
             on_event(piece)

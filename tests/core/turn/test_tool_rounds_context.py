@@ -16,6 +16,7 @@ from app.core.turn.steps import PlanStep, TurnState
 from app.core.turn.tool_rounds import (
     CallRecord,
     OfferedTool,
+    ToolOffer,
     ToolPermissions,
     ToolRoundsStep,
     ToolSettings,
@@ -54,8 +55,7 @@ def replies(*written: tuple[str, int, int]) -> Callable[..., None]:
 
     def generate(
         messages: tuple[ChatMessage, ...],
-        tools: tuple[ToolSpec, ...],
-        grammar: str,
+        offer: ToolOffer,
         stop: StopFlag,
         on_event: Callable[[ReplyEvent], None],
     ) -> None:

@@ -27,6 +27,7 @@ from app.core.turn.tool_rounds import (
     Approval,
     CallRecord,
     CallRequest,
+    ToolOffer,
     ToolPermissions,
     ToolRoundsStep,
     ToolSettings,
@@ -37,7 +38,7 @@ from app.core.types.load import LoadConfig
 from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent
 from app.core.types.stats import StopReason
-from app.core.types.tools import ToolCall, ToolSpec
+from app.core.types.tools import ToolCall
 from tests.core.tools.conftest import misbehaving_server, python_server
 from tests.core.turn.scripted import Recorder, Said
 
@@ -78,12 +79,11 @@ def run_turn(
 ) -> tuple[Recorder, list[CallRecord], Turn]:
     def generate(
         messages: tuple[ChatMessage, ...],
-        tools: tuple[ToolSpec, ...],
-        grammar: str,
+        offer: ToolOffer,
         stop: StopFlag,
         on_event: Callable[[ReplyEvent], None],
     ) -> None:
-        for event in backend.stream_chat(messages, PARAMS, stop, grammar=grammar, tools=tools):
+        for event in backend.stream_chat(messages, PARAMS, stop, grammar=offer.grammar, tools=offer.tools):
             on_event(event)
 
     recorder, records = Recorder(), []

@@ -13,7 +13,7 @@ import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any
 
 import pytest
 from PySide6.QtCore import Slot
@@ -21,22 +21,18 @@ from pytestqt.qtbot import QtBot
 
 from app.core.chat.context_window import PlanRequest, PlanResult
 from app.core.chat.store import MessageState
-from app.core.inference.sampling import SamplingParams
 from app.core.paths import app_paths
-from app.core.support.stop_flag import StopFlag
 from app.core.tools.config import McpServer
 from app.core.tools.connection import ToolInfo
 from app.core.tools.errors import CallStopped
 from app.core.tools.manager import McpManager
 from app.core.tools.results import PartKind, ResultPart, ToolResult
-from app.core.turn.steps import TurnFailed
 from app.core.types.load import LoadConfig, LoadReport
-from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent, TokenPiece
 from app.core.types.stats import ReplyStats, StopReason
 from app.core.types.tools import ToolSpec
 from app.ui.chat.tool_call_step import ALWAYS, DENY, ONCE, SavedCall, ToolCallStep, saved_calls
-from app.ui.llm.worker import LlmThread, LlmWorker, ReplyRequest
+from app.ui.llm.worker import LlmThread, ReplyRequest
 from app.ui.settings.store import SettingsStore
 from app.ui.shell.main_window import MainWindow
 from app.ui.tools.always_allowed import AlwaysAllowedTools
@@ -312,11 +308,3 @@ def test_a_saved_call_of_another_shape_is_left_out() -> None:
     stats = {"tool_calls": [{"server": "clock", "tool": "now", "arguments": "{}"}, {"tool": 3}, "call"]}
     assert saved_calls(stats) == [SavedCall("clock", "now", "{}")]
     assert saved_calls({"tool_calls": "none"}) == [] and saved_calls(None) == []
-
-
-def test_a_servers_model_is_not_offered_tools_and_the_reply_says_so(qtbot: QtBot) -> None:
-    worker = ToolModelWorker()
-    worker.remote = cast(Any, object())  # a model on a server is on duty
-    request = ReplyRequest((ChatMessage("user", "What time is it?"),), SamplingParams(), tools=(NOW,))
-    with pytest.raises(TurnFailed, match="Tools need the model on this computer"):
-        LlmWorker.stream_reply(worker, request, StopFlag(), lambda _event: None)
