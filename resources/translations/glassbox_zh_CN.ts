@@ -1338,6 +1338,10 @@ free: {free}</source>
         <translation>回复结束时缺少结束事件。</translation>
     </message>
     <message>
+        <source>{base} refused the tools ({status}{detail}); this reply was written without them.</source>
+        <translation>{base} 拒绝了所提供的工具（{status}{detail}）；本次回复未使用工具。</translation>
+    </message>
+    <message>
         <source>The system prompt and the definitions of the tools offered take {frame} tokens (the tools {tools} of them); with {reserve} tokens kept free for the reply a context of {n_ctx} tokens has no room for the conversation. Turn some tool servers off for this chat, lower max tokens, or raise the context length.</source>
         <translation>系统提示词和所提供工具的定义共占用 {frame} 个词元（其中工具占 {tools} 个）；再为回复预留 {reserve} 个词元后，{n_ctx} 个词元的上下文已没有容纳对话的空间。请为此对话关闭部分工具服务器、调低最大词元数，或提高上下文长度。</translation>
     </message>
@@ -2112,6 +2116,10 @@ free: {free}</source>
     <message>
         <source>There is no tool named {name}.</source>
         <translation>没有名为 {name} 的工具。</translation>
+    </message>
+    <message>
+        <source>The call was not run: its arguments are not a JSON object: {arguments}</source>
+        <translation>未执行此调用：其参数不是 JSON 对象：{arguments}</translation>
     </message>
     <message>
         <source>The user denied this call.</source>
@@ -4459,10 +4467,6 @@ free: {free}</source>
     <message>
         <source>Beam search and forks need the model on this computer: a server&apos;s model only samples.</source>
         <translation>束搜索和分叉需要本机上的模型：服务器上的模型只能采样。</translation>
-    </message>
-    <message>
-        <source>Tools need the model on this computer: a server&apos;s model is not offered them.</source>
-        <translation>工具需要本机上的模型：服务器上的模型不会获得这些工具。</translation>
     </message>
     <message>
         <source>This server does not take these sampling settings, so they were not sent: {names}.</source>
