@@ -9,7 +9,7 @@ again (`regenerateRequested`).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QPoint, Qt, Signal
+from PySide6.QtCore import QObject, QPoint, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMenu
 
@@ -33,8 +33,8 @@ class MessageMenus(QObject):
         self.session = session
         self.chat_view = chat_view
         self.undo = UndoDelete(chat_view)  # the shell places it over the chat's top
-        self.undo.undone.connect(lambda message_id: session.settle_delete(message_id, undo=True))
-        self.undo.finished.connect(lambda message_id: session.settle_delete(message_id, undo=False))
+        self.undo.undone.connect(self._on_undone)
+        self.undo.finished.connect(self._on_delete_final)
         session.chatOpened.connect(self._on_chat_opened)
 
     def edit_in_place(self, message_id: str) -> None:
@@ -65,6 +65,14 @@ class MessageMenus(QObject):
         _position, versions = self.session.versions.get(message_id, (0, 1))
         self.session.delete_message(message_id)
         self.undo.offer(message_id, self.session.chat.id, following, versions)
+
+    @Slot(str)
+    def _on_undone(self, message_id: str) -> None:
+        self.session.settle_delete(message_id, undo=True)
+
+    @Slot(str)
+    def _on_delete_final(self, message_id: str) -> None:
+        self.session.settle_delete(message_id, undo=False)
 
     def _on_chat_opened(self) -> None:
         """Another chat on show: a delete in the one before is final (Undo would change a chat not shown)."""

@@ -32,7 +32,7 @@ class UndoDelete(QFrame):
         self.pending: str | None = None  # the message whose delete can still be undone
         self.chat_id = ""  # the chat it was deleted from
         layout = QHBoxLayout(self)
-        layout.setContentsMargins(12, 6, 8, 6)
+        layout.setContentsMargins(12, 4, 8, 4)
         self.label = QLabel(self)
         self.label.setWordWrap(True)
         layout.addWidget(self.label, 1)
