@@ -12,11 +12,14 @@ the library pairs them (app/core/models/projector_pairing.py).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from app.core.hub.client import RepoFile, RepoListing, Variant
+from app.core.hub.client import HubError, HubErrorKind, RepoFile, RepoListing, Variant
 from app.core.hub.downloads.job import DownloadRequest
 from app.core.models.projector_pairing import name_likeness
+from app.core.support.formatting import fill
+from app.core.support.user_text import N_
 
 # The projector precisions, most wanted first; any other comes after them.
 _PRECISIONS = ("f16", "bf16", "q8_0", "f32")
@@ -53,6 +56,27 @@ def download_requests(listing: RepoListing, variant: Variant, revision: str | No
         DownloadRequest(listing.repo_id, file.filename, listing.commit or revision, file.sha256, file.size)
         for file in download_files(listing, variant)
     ]
+
+
+@dataclass(frozen=True)
+class FileDownload:
+    """What downloading one file a repository is known to hold (a recommended model's) fetches."""
+
+    requests: list[DownloadRequest]  # the model's, then its projector's: pinned and checked as a variant's are
+    projector: RepoFile | None  # None: the repository publishes no projector, so the model reads text only
+
+
+def file_download(listing: RepoListing, filename: str) -> FileDownload:
+    """The download of the variant holding `filename`, with its projector, from a listing taken now.
+
+    Raises HubError when the repository no longer holds the file: nothing is to be downloaded then."""
+    variant = next((v for v in listing.variants if any(f.filename == filename for f in v.files)), None)
+    if variant is None:
+        missing = fill(
+            N_("{file} is not in {repo} any more, so it cannot be downloaded."), file=filename, repo=listing.repo_id
+        )
+        raise HubError(HubErrorKind.NOT_FOUND, missing)
+    return FileDownload(download_requests(listing, variant), projector_for(listing, variant))
 
 
 def _precision_rank(name: str) -> int:

@@ -8,7 +8,9 @@ per model: Llama 4, split in many files of tens of GB, is not a first model). Ea
 thinks before answering, can call tools, and can read images (with its projector file). The sizes are
 the files' sizes as the Hub lists them, rounded to 10 MB: enough for the memory planner's
 verdict before any request, so the list shows offline too. The download itself asks the Hub
-for the exact size and SHA-256 and verifies the file against them.
+for the exact size and SHA-256 and verifies the file against them; a vision model's lists its
+repository first, to take the projector the repository publishes (not named here: repositories
+rename and add them).
 
 Whether each one fits this machine is the memory package's job (`app.core.memory.recommended_fit`).
 """

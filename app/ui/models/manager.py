@@ -302,11 +302,14 @@ class ModelManagerDialog(QDialog):
                 if notice in self.banner.notices():
                     self.banner.dismiss(notice)
 
-    def start_downloads(self, requests: list[DownloadRequest]) -> None:
+    def start_downloads(self, requests: list[DownloadRequest], note: str = "") -> None:
+        """Queue the downloads and show them; `note`, when given, is a line of news about them for the user."""
         for request in requests:
             self.manager.enqueue(request)
         self.downloads.refresh()
         self.tabs.setCurrentWidget(self.downloads)
+        if note:
+            self._show_problem("download note", note, level=logging.INFO)
 
     def _on_installed(self, path: Path) -> None:
         """A file arrived; announce the model once all its parts are here (first shard first), or the projector

@@ -3,13 +3,16 @@
 The list is the curated one in the core (`app.core.models.recommended`), each model given the
 fit verdict of the memory package (`app.core.memory.recommended_fit`) on this machine's free
 memory. Measuring the machine (NVML, psutil) and planning run on a worker thread, never on the
-GUI thread. Nothing here talks to the Hub: the sizes are in the data, so the list shows offline,
-and a click hands a `DownloadRequest` to the Models window's download queue (`downloadRequested`),
-whose download asks the Hub for the file and says clearly when it cannot be reached.
+GUI thread. Nothing here talks to the Hub before a click: the sizes are in the data, so the list shows
+offline, and a click hands the download requests to the Models window's download queue
+(`downloadRequested`), whose download asks the Hub for the file and says clearly when it cannot be
+reached. A model that reads images first has its repository listed, to take its projector with it
+(`app.ui.models.recommended_download`).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -32,8 +35,10 @@ from app.core.memory.recommended_fit import SizedRecommendation, size_recommende
 from app.core.models.recommended import RecommendedModel
 from app.core.settings import saved_context
 from app.core.support.formatting import fill, format_bytes
+from app.ui.models.recommended_download import RecommendedDownloads
 from app.ui.threads import JobThreads, WorkerThread
 from app.ui.widgets.core_text import word
+from app.ui.widgets.error_banner import ErrorBanner, Notice
 from app.ui.widgets.screen_fit import resize_to_fit
 from app.ui.widgets.tables import read_only_item
 from app.ui.widgets.theme import colours
@@ -61,7 +66,7 @@ class RecommendationPlanner(QObject):
 
 
 class RecommendedModelsDialog(QDialog):
-    downloadRequested = Signal(object)  # DownloadRequest of the model chosen
+    downloadRequested = Signal(object, object)  # list[DownloadRequest] of the model chosen, a note for the user or ""
 
     def __init__(
         self,
@@ -78,6 +83,11 @@ class RecommendedModelsDialog(QDialog):
         self._context = context
         self._jobs = JobThreads()
         self.sized: list[SizedRecommendation] = []
+        self.downloads = RecommendedDownloads(self)
+        self.downloads.ready.connect(self._on_download_ready)
+        self.downloads.failed.connect(self._on_download_failed)
+        self.banner = ErrorBanner(self)
+        self._failures: dict[str, Notice] = {}  # a model's file name -> why its download did not start
 
         intro = QLabel(
             self.tr(
@@ -105,6 +115,7 @@ class RecommendedModelsDialog(QDialog):
         buttons.rejected.connect(self.reject)
 
         layout = QVBoxLayout(self)
+        layout.addWidget(self.banner)
         layout.addWidget(intro)
         layout.addWidget(self.machine_label)
         layout.addWidget(self.table, 1)
@@ -122,14 +133,14 @@ class RecommendedModelsDialog(QDialog):
         self.machine_label.setText(self.tr("Measuring this computer's free memory…"))
         planner.planRequested.emit()
 
-    @property
-    def job_thread(self) -> WorkerThread | None:
-        """The thread of the last request (it ends with its answer)."""
-        return self._jobs.current
+    def threads(self) -> list[WorkerThread]:
+        """The threads of the last plan and of the listings for projectors (each ends with its answer)."""
+        planning = [self._jobs.current] if self._jobs.current is not None else []
+        return planning + self.downloads.threads()
 
     def shutdown(self) -> bool:
-        """Stop the planning thread and wait for it; True once it has ended."""
-        return self._jobs.shutdown()
+        """Stop the planning and the listings and wait for their threads; True once they have ended."""
+        return all([self._jobs.shutdown(), self.downloads.shutdown()])
 
     @Slot(object, object)
     def _on_planned(self, sized: list[SizedRecommendation], machine: Machine) -> None:
@@ -181,8 +192,13 @@ class RecommendedModelsDialog(QDialog):
         button.setAutoDefault(False)
         button.setAccessibleName(fill(self.tr("Download {name}"), name=model.name))
         if item.fits:
-            button.setToolTip(fill(self.tr("Download {file} into the library"), file=model.filename))
-            button.clicked.connect(lambda _checked=False, chosen=model, b=button: self._download(chosen, b))
+            into_library = self.tr("Download {file} and its projector into the library")
+            if not model.vision:
+                into_library = self.tr("Download {file} into the library")
+            button.setToolTip(fill(into_library, file=model.filename))
+            button.clicked.connect(lambda _checked=False, chosen=model: self._download(chosen))
+            if self.downloads.is_asking(model):  # the list was sized again meanwhile
+                self._show_asking(button)
         else:
             button.setEnabled(False)
             button.setToolTip(self.tr("Too large for this computer's free memory"))
@@ -206,10 +222,35 @@ class RecommendedModelsDialog(QDialog):
         text = fill(text, vram=format_bytes(hint.gpu_bytes), ram=format_bytes(hint.ram_bytes))
         return text + " " + self.tr("Estimated from the file size.") if hint.estimated else text
 
-    def _download(self, model: RecommendedModel, button: QPushButton) -> None:
+    def _download(self, model: RecommendedModel) -> None:
+        """A text model's file goes to the queue at once; a vision model's once its projector is known."""
+        earlier = self._failures.pop(model.filename, None)
+        if earlier is not None:
+            self.banner.dismiss(earlier)  # another try: the old reason is stale
+        self.downloads.start(model)
+        button = self.button_for(model.filename)
+        if button is not None and self.downloads.is_asking(model):
+            self._show_asking(button)
+
+    def _show_asking(self, button: QPushButton) -> None:
         button.setEnabled(False)
-        button.setText(self.tr("In Downloads"))
-        self.downloadRequested.emit(DownloadRequest(model.repo_id, model.filename))
+        button.setText(self.tr("Finding its projector…"))
+
+    def _on_download_ready(self, model: RecommendedModel, requests: list[DownloadRequest], note: str) -> None:
+        button = self.button_for(model.filename)
+        if button is not None:
+            button.setEnabled(False)
+            button.setText(self.tr("In Downloads"))
+        self.downloadRequested.emit(requests, note)
+
+    def _on_download_failed(self, model: RecommendedModel, message: str) -> None:
+        """Nothing went to the queue: the button is ready for another try, the reason on show."""
+        button = self.button_for(model.filename)
+        if button is not None:
+            button.setEnabled(True)
+            button.setText(self.tr("Download"))
+        self.banner.show_error(message, logging.ERROR)
+        self._failures[model.filename] = self.banner.notices()[0]
 
     def button_for(self, filename: str) -> QPushButton | None:
         """The Download button of a model's row."""

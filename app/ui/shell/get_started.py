@@ -4,7 +4,8 @@
   load's progress, a failed load; with the starter model, "Get a better model".
 - "Get a better model" opens the recommended models sized for this computer
   (`app.ui.models.recommended_dialog`); a Download goes to the Models window's queue, the
-  one download machinery, and the Models window opens on its Downloads tab.
+  one download machinery, and the Models window opens on its Downloads tab (with the note
+  that a vision model will read text only, when its repository publishes no projector).
 - The cursor is in the message box when the window first shows, and again once a model has
   loaded, unless the user has put it somewhere else meanwhile (the chat list's search, a panel).
 
@@ -95,8 +96,8 @@ class GetStarted(QObject):
         self.recommended.plan()
         return self.recommended
 
-    def _download(self, request: DownloadRequest) -> None:
-        self._models_window().start_downloads([request])
+    def _download(self, requests: list[DownloadRequest], note: str) -> None:
+        self._models_window().start_downloads(requests, note)
 
     # ---- exit --------------------------------------------------------------------
 
@@ -106,5 +107,4 @@ class GetStarted(QObject):
             thread.request_stop()
 
     def threads(self) -> list[WorkerThread]:
-        thread = self.recommended.job_thread if self.recommended else None
-        return [thread] if thread is not None else []
+        return self.recommended.threads() if self.recommended else []

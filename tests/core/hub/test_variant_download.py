@@ -11,11 +11,11 @@ import pytest
 
 from app.bench.synthetic_gguf import SyntheticModel, write_synthetic_model
 from app.bench.synthetic_projector import SyntheticProjector, write_synthetic_projector
-from app.core.hub.client import HubClient, RepoFile, RepoListing, Variant
-from app.core.hub.downloads.job import DownloadJob, JobState
+from app.core.hub.client import HubClient, HubError, HubErrorKind, RepoFile, RepoListing, Variant
+from app.core.hub.downloads.job import DownloadJob, DownloadRequest, JobState
 from app.core.hub.downloads.manager import DownloadManager
 from app.core.hub.downloads.transfer import RetryPolicy
-from app.core.hub.variant_download import download_requests, download_size, projector_for
+from app.core.hub.variant_download import download_requests, download_size, file_download, projector_for
 from app.core.models.hashing import VerifiedIndex, VerifyState
 from app.core.models.library import installed_models
 from app.core.paths import app_paths
@@ -111,3 +111,30 @@ def test_a_damaged_projector_is_caught_by_its_sha256_and_the_model_stays_a_text_
     assert not (folder / PROJECTOR).exists()
     [model] = [m for m in installed_models(app_paths().models) if not m.is_starter]
     assert model.projector is None
+
+
+def test_a_named_file_downloads_with_the_projector_its_variant_would_take_pinned_and_checked() -> None:
+    files = [RepoFile(name, 100, f"{i:064x}") for i, name in enumerate(("gemma-Q4_K_M.gguf", "gemma-Q8_0.gguf"))]
+    projectors = (RepoFile("mmproj-gemma-f32.gguf", 200, "f" * 64), RepoFile("mmproj-gemma-f16.gguf", 100, "e" * 64))
+    variants = tuple(Variant(f.filename, None, (f,)) for f in files)
+    listing = RepoListing("acme/Gemma-GGUF", "c0ffee", False, False, variants, projectors)
+    download = file_download(listing, "gemma-Q8_0.gguf")
+    assert download.projector == projectors[1]
+    assert download.requests == [
+        DownloadRequest("acme/Gemma-GGUF", "gemma-Q8_0.gguf", "c0ffee", f"{1:064x}", 100),
+        DownloadRequest("acme/Gemma-GGUF", "mmproj-gemma-f16.gguf", "c0ffee", "e" * 64, 100),
+    ]
+
+
+def test_a_named_file_of_a_repository_without_a_projector_downloads_alone() -> None:
+    listing, _variant = _listing("smol-Q4_K_M.gguf")
+    download = file_download(listing, "smol-Q4_K_M.gguf")
+    assert download.projector is None and [r.filename for r in download.requests] == ["smol-Q4_K_M.gguf"]
+
+
+def test_a_named_file_the_repository_no_longer_holds_is_refused_with_the_reason() -> None:
+    listing, _variant = _listing("smol-Q4_K_M.gguf", "mmproj-smol-f16.gguf")
+    with pytest.raises(HubError) as refused:
+        file_download(listing, "smol-Q5_K_M.gguf")
+    assert refused.value.kind is HubErrorKind.NOT_FOUND
+    assert refused.value.message == "smol-Q5_K_M.gguf is not in acme/Vision-GGUF any more, so it cannot be downloaded."

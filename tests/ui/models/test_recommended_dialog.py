@@ -71,7 +71,7 @@ def test_a_click_on_download_puts_the_model_into_the_models_window_queue_and_ins
     dialog: RecommendedModelsDialog, models_window: ModelManagerDialog, fake_hub: FakeHub, tmp_path: Path, qtbot: QtBot
 ) -> None:
     fake_hub.add_repo(SMALLEST.repo_id, {SMALLEST.filename: gguf_bytes(tmp_path, "q.gguf")})
-    dialog.downloadRequested.connect(lambda request: models_window.start_downloads([request]))
+    dialog.downloadRequested.connect(models_window.start_downloads)
     button = dialog.button_for(SMALLEST.filename)
     assert button is not None and button.isEnabled()
     with qtbot.waitSignal(models_window.modelInstalled, timeout=WAIT_MS) as installed:
@@ -95,7 +95,7 @@ def test_offline_the_list_still_shows_and_the_download_fails_with_the_clear_offl
     offline.show()
     offline.plan()
     qtbot.waitUntil(lambda: offline.table.rowCount() == len(RECOMMENDED_MODELS), timeout=WAIT_MS)
-    offline.downloadRequested.connect(lambda request: models_window.start_downloads([request]))
+    offline.downloadRequested.connect(models_window.start_downloads)
     qtbot.mouseClick(offline.button_for(SMALLEST.filename), Qt.MouseButton.LeftButton)  # type: ignore[arg-type]
     (job,) = models_window.manager.jobs()
     qtbot.waitUntil(lambda: job.snapshot().state is JobState.FAILED, timeout=WAIT_MS)
