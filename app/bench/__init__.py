@@ -99,13 +99,15 @@ NOISE = "noise"  # the details' key for each section's calibration, extra rounds
 @dataclass
 class BenchContext:
     model_path: Path
-    quick: bool = False  # fewer repetitions (used by the tests of the bench itself)
+    quick: bool = False  # fewer repetitions
     base_rounds: int | None = None  # --rounds: every loop's base rounds, instead of the section's own
     extra_time: ExtraTime = field(default_factory=ExtraTime)
     calibration: Probe | None = None  # None: this section runs without calibration probes
     decode_rates: list[float] = field(default_factory=list)  # the calibration probes' rates, in order
     details: dict[str, Any] = field(default_factory=dict)  # per-section raw data for the JSON file
     clock: Callable[[], float] = time.perf_counter
+    # The bench's own tests: replies as short as still exercise each section's machinery (their numbers mean nothing).
+    smoke: bool = False
 
     def rounds(self, default: int, calibrated: bool = True) -> RoundLoop:
         """A loop of `default` rounds (or --rounds), each after a calibration probe unless

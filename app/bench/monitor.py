@@ -70,7 +70,7 @@ class SamplingThread:
 
 def run(context: BenchContext) -> list[BenchRow]:
     pairs = context.rounds(4 if context.quick else 10)
-    params = replace(GREEDY, max_tokens=64 if context.quick else 256)
+    params = replace(GREEDY, max_tokens=32 if context.smoke else 64 if context.quick else 256)
     messages = [ChatMessage("user", PROMPT)]
     backend = LocalBackend()
     sampler = ResourceSampler(SessionClock())

@@ -99,7 +99,7 @@ def run(context: BenchContext) -> list[BenchRow]:
             for path in order:
                 measured[path].append(paths[path](_prompt(index + 1, path), params))
         first_token = _first_tokens(paths, context, 10 if context.quick else 30)
-        short = replace(params, max_tokens=48 if context.quick else 128)
+        short = replace(params, max_tokens=16 if context.smoke else 48 if context.quick else 128)
         one = _throughput(openai, server.base_url, 1, short)
         many = _throughput(openai, server.base_url, CLIENTS, short)
     finally:

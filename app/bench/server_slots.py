@@ -48,7 +48,7 @@ NAMES = ("Ada", "Bram", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hal", "Ivo", "Jun",
 
 def parallel_rows(context: BenchContext, openai: Any) -> list[BenchRow]:
     """The parallel part's rows; `openai` is the clients' library."""
-    params = replace(GREEDY, max_tokens=48 if context.quick else 128)
+    params = replace(GREEDY, max_tokens=24 if context.smoke else 48 if context.quick else 128)
     backend = LocalBackend()
     backend.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=default_threads()))
     backend.open_slots(SLOTS)

@@ -15,5 +15,5 @@ from app.bench.rounds import ExtraTime
 
 
 def quick_context(model_path: Path) -> BenchContext:
-    """The section's quick base rounds and nothing more."""
-    return BenchContext(model_path=model_path, quick=True, extra_time=ExtraTime(0.0))
+    """The section's quick base rounds of its shortest replies, and nothing more."""
+    return BenchContext(model_path=model_path, quick=True, smoke=True, extra_time=ExtraTime(0.0))
