@@ -1,10 +1,12 @@
 """The `decoding` section: beam search's cost per token against greedy's, and a fork's first token.
 
-- Beam search at width 4 decodes its four beams in one batch per step, so a step should
-  cost about one greedy token, not four: time per output token (per step) of a width-4
-  search ÷ the engine's greedy time per output token (after the first token), same
-  prompt, same length, rounds interleaved so the drift of a shared machine hits both;
-  target <= 2. The width-1 search ÷ greedy is reported too (the beam loop's own overhead).
+- Beam search at width 4 decodes its four beams in one batch per step: its time per step ÷
+  llama.cpp's own decode of a batch of the same shape (four sequences sharing the prompt, one
+  token each, every row's logits; batch_reference.py), same prompt, same length, rounds
+  interleaved so the drift of a shared machine hits both; target <= 1.15: the cost of the beam
+  search's own code (choosing beams, reading logits, copying KV cells), whatever the hardware.
+  Beside it, reported: width 4 ÷ greedy per output token (what a batch of four costs against one
+  token on this machine: the CPU's share, not the code's) and width 1 ÷ greedy (the loop's overhead).
 - A fork reuses the KV cache up to the fork position: time to the first new token after a
   fork ÷ the time to first token of a fresh reply from the same tokens (the prompt, the
   kept reply tokens and the forced one, on an empty cache); target <= 0.2.
@@ -17,6 +19,7 @@ import threading
 from dataclasses import replace
 
 from app.bench import BenchContext, BenchRow, judged, not_measured, row
+from app.bench.batch_reference import batch_step_s
 from app.core.inference.beam_search import BeamSearcher, BeamSettings
 from app.core.inference.engine import Engine
 from app.core.inference.fork import fork_point, stream_fork
@@ -27,7 +30,9 @@ from app.core.types.replies import ReplyDone, TokenPiece, final_reply
 
 SECTION = "decoding"
 N_CTX = 2048
-BEAM_TARGET = "<= 2"
+BEAM_TARGET = "<= 1.15"
+BEAM = "beam width 4 ÷ llama.cpp's 4-sequence batch decode, per step (per round)"
+WIDTH = 4
 FORK_TARGET = "<= 0.2"
 FORK = "fork: first new token ÷ fresh TTFT (per round)"
 PROMPT = (
@@ -70,27 +75,28 @@ def _beam_rows(engine: Engine, prompt: list[int], rounds: int, length: int, cont
     greedy: list[float] = []
     width1: list[float] = []
     width4: list[float] = []
+    batch4: list[float] = []  # llama.cpp's own step of the same shape
     loop = context.rounds(rounds)
-    loop.judge(BEAM_TARGET, lambda: _per_round(width4, greedy))
+    loop.judge(BEAM_TARGET, lambda: _per_round(width4, batch4))
     for _ in loop:
         greedy.append(_greedy_token_s(engine, prompt, length))
-        width4.append(_beam_token_s(searcher, prompt, 4, length))
+        width4.append(_beam_token_s(searcher, prompt, WIDTH, length))
+        batch4.append(
+            batch_step_s(engine.llama, prompt, WIDTH, length - 1)
+        )  # the beam's steps: one per token but the last
         width1.append(_beam_token_s(searcher, prompt, 1, length))
     details = context.details.setdefault(SECTION, {})
-    details.update(greedy_token_s=greedy, beam1_token_s=width1, beam4_token_s=width4, tokens=length)
-    # The ratio of each round, then their median: a round's three runs follow each other closely.
-    ratio1 = statistics.median(_per_round(width1, greedy))
+    details.update(
+        greedy_token_s=greedy, beam1_token_s=width1, beam4_token_s=width4, batch4_step_s=batch4, tokens=length
+    )
+    # The ratio of each round, then their median: a round's runs follow each other closely.
     return [
         row(SECTION, "greedy time per output token", statistics.median(greedy) * 1000, "ms"),
         row(SECTION, "beam width 4: time per output token", statistics.median(width4) * 1000, "ms"),
-        judged(
-            SECTION,
-            "beam width 4 ÷ greedy, per output token (per round)",
-            _per_round(width4, greedy),
-            "ratio",
-            BEAM_TARGET,
-        ),
-        row(SECTION, "beam width 1 ÷ greedy, per output token", ratio1, "ratio"),
+        row(SECTION, "llama.cpp: one decode of 4 sequences, a token each", statistics.median(batch4) * 1000, "ms"),
+        judged(SECTION, BEAM, _per_round(width4, batch4), "ratio", BEAM_TARGET),
+        row(SECTION, "beam width 4 ÷ greedy, per output token", statistics.median(_per_round(width4, greedy)), "ratio"),
+        row(SECTION, "beam width 1 ÷ greedy, per output token", statistics.median(_per_round(width1, greedy)), "ratio"),
     ]
 
 

@@ -219,16 +219,8 @@ class BeamSearcher:
             context.close()
 
     def _context(self, cells: int, width: int) -> LlamaContext:
-        base = self._llama.context_params
-        params = type(base).from_buffer_copy(base)  # the chat context's threads and KV types
-        params.n_ctx = cells
-        params.n_batch = max(self._n_batch, width)
-        params.n_ubatch = min(int(base.n_ubatch), params.n_batch) if base.n_ubatch else params.n_batch
-        params.n_seq_max = width
-        params.kv_unified = True  # the beams share the prompt's cells
-        params.embeddings = False
         try:
-            return LlamaContext(model=self._llama._model, params=params, verbose=False)
+            return beam_context(self._llama, cells, width)
         except ValueError as error:
             raise BeamSearchError(
                 fill(N_("llama.cpp could not make a context of {cells} cells for the beams."), cells=cells)
@@ -336,7 +328,7 @@ class BeamSearcher:
             chunk = prompt[start : start + self._n_batch]
             batch.n_tokens = len(chunk)
             for i, token in enumerate(chunk):
-                _put(batch, i, token, start + i, 0, i == len(chunk) - 1)
+                put_row(batch, i, token, start + i, 0, i == len(chunk) - 1)
             self._decode(context, batch)
         return self._top(context, batch.n_tokens - 1)
 
@@ -345,7 +337,7 @@ class BeamSearcher:
     ) -> list[_Top]:
         batch.n_tokens = len(live)
         for i, beam in enumerate(live):
-            _put(batch, i, beam.tokens[-1], position, beam.seq, True)
+            put_row(batch, i, beam.tokens[-1], position, beam.seq, True)
         self._decode(context, batch)
         return [self._top(context, i) for i in range(len(live))]
 
@@ -369,7 +361,21 @@ class BeamSearcher:
         return top.tolist(), [float(logits[t]) - log_total for t in top]
 
 
-def _put(batch: llama_cpp.llama_batch, i: int, token: int, position: int, seq: int, logits: bool) -> None:
+def beam_context(llama: llama_cpp.Llama, cells: int, width: int) -> LlamaContext:
+    """A context of `cells` for `width` sequences that share the prompt's cells (a unified cache),
+    with the chat context's threads and KV types; ValueError when llama.cpp cannot make it."""
+    base = llama.context_params
+    params = type(base).from_buffer_copy(base)
+    params.n_ctx = cells
+    params.n_batch = max(int(base.n_batch), width)
+    params.n_ubatch = min(int(base.n_ubatch), params.n_batch) if base.n_ubatch else params.n_batch
+    params.n_seq_max = width
+    params.kv_unified = True
+    params.embeddings = False
+    return LlamaContext(model=llama._model, params=params, verbose=False)
+
+
+def put_row(batch: llama_cpp.llama_batch, i: int, token: int, position: int, seq: int, logits: bool) -> None:
     """Row i of the batch: one token of one sequence, with or without its logits."""
     rows: Any = batch  # the binding's stubs type these C arrays loosely (n_seq_id as an array of arrays)
     rows.token[i] = token
