@@ -99,27 +99,31 @@ class ToolServersButton(QPushButton):
 
     def _add_tools(self, server: str) -> None:
         tools = self.server_tools(server)
-        if tools is None:
-            line = self.menu_.addAction(self.tr("Not running: start it to list its tools"))
-            line.setEnabled(False)
-            return
         if not tools:
-            self.menu_.addAction(self.tr("It offers no tools")).setEnabled(False)
+            said = (
+                self.tr("Not running: start it to list its tools") if tools is None else self.tr("It offers no tools")
+            )
+            self.menu_.addAction(said).setEnabled(False)
+            return
         chat = self._store.chat
         for tool in tools:
-            line = QWidget(self.menu_)
-            box = QCheckBox(tool.name, line)
-            box.setProperty("server", server)
-            box.setToolTip(tool.description)
-            box.setChecked(chat.tool_on(server, tool.name))
-            box.toggled.connect(lambda on, name=tool.name: self.set_tool(server, name, on))
-            layout = QHBoxLayout(line)
-            layout.setContentsMargins(TOOL_INDENT, 2, 8, 2)
-            layout.addWidget(box)
-            line.setFocusProxy(box)  # the menu's arrow keys reach the checkbox, Space checks it
-            action = QWidgetAction(self.menu_)
-            action.setDefaultWidget(line)  # the action owns it: cleared with the menu
-            self.menu_.addAction(action)
+            self.menu_.addAction(self._tool_line(server, tool, chat.tool_on(server, tool.name)))
+
+    def _tool_line(self, server: str, tool: ToolSpec, on: bool) -> QWidgetAction:
+        """The tool's checkbox, indented under its server's line."""
+        line = QWidget(self.menu_)
+        box = QCheckBox(tool.name, line)
+        box.setProperty("server", server)
+        box.setToolTip(tool.description)
+        box.setChecked(on)
+        box.toggled.connect(lambda checked: self.set_tool(server, tool.name, checked))
+        layout = QHBoxLayout(line)
+        layout.setContentsMargins(TOOL_INDENT, 2, 8, 2)
+        layout.addWidget(box)
+        line.setFocusProxy(box)  # the menu's arrow keys reach the checkbox, Space checks it
+        action = QWidgetAction(self.menu_)
+        action.setDefaultWidget(line)  # the action owns it: cleared with the menu
+        return action
 
     def _show_choice(self) -> None:
         servers = self._store.chat.tool_servers
