@@ -564,6 +564,9 @@ class ChatSettings:
     sampling: dict[str, Any] = field(default_factory=dict)  # field name -> value
     decoding: DecodingSettings = field(default_factory=DecodingSettings)  # sampling, greedy or beam search
     tool_servers: tuple[str, ...] = ()  # the MCP servers (mcp.json names) whose tools replies may call
+    # (server, tool): tools of those servers switched off in this chat; every other tool of theirs is on,
+    # so a tool a server adds later is on until switched off
+    tools_off: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"sampling": dict(self.sampling)}
@@ -571,6 +574,8 @@ class ChatSettings:
             data["decoding"] = self.decoding.to_dict()
         if self.tool_servers:
             data["tool_servers"] = list(self.tool_servers)
+        if self.tools_off:
+            data["tools_off"] = [{"server": s, "tool": t} for s, t in self.tools_off]
         if self.system_prompt is not None:
             data["system_prompt"] = self.system_prompt
         if self.window_policy is not None:
@@ -599,7 +604,17 @@ class ChatSettings:
             tool_servers=tuple(dict.fromkeys(n for n in servers if isinstance(n, str) and n))
             if isinstance(servers, list)
             else (),
+            tools_off=_read_tool_pairs(data.get("tools_off")),
         )
+
+    def tool_on(self, server: str, tool: str) -> bool:
+        """Whether the model may call `tool` of `server` in this chat, `server` being one of its tool servers."""
+        return (server, tool) not in self.tools_off
+
+    def with_tool(self, server: str, tool: str, on: bool) -> ChatSettings:
+        """The tool switched on or off in this chat."""
+        kept = tuple(pair for pair in self.tools_off if pair != (server, tool))
+        return replace(self, tools_off=kept if on else (*kept, (server, tool)))
 
     def with_sampling(self, values: Mapping[str, Any], defaults: SamplingParams) -> ChatSettings:
         """Set sampling values for this chat (checked); values equal to the default stop being overrides."""
@@ -812,7 +827,7 @@ def _read(data: dict[str, Any], notices: list[str]) -> Settings:
         servers=_read_servers(data.get("servers"), notices),
         appearance=_read_appearance(data.get("appearance"), notices),
         monitor=_read_monitor(data.get("monitor"), notices),
-        tools_always_allowed=_read_tools_always_allowed(data.get("tools_always_allowed")),
+        tools_always_allowed=_read_tool_pairs(data.get("tools_always_allowed")),
         hub=_read_hub(data.get("hub"), notices),
         serving=_read_serving(data.get("serving"), notices),
         extra={k: v for k, v in data.items() if k not in known},
@@ -892,8 +907,9 @@ def _read_model_overrides(data: Any, model: ModelSettings, notices: list[str]) -
     return overrides
 
 
-def _read_tools_always_allowed(data: Any) -> tuple[tuple[str, str], ...]:
-    """The (server, tool) pairs always allowed; an entry of another shape is not one (the tool is asked about)."""
+def _read_tool_pairs(data: Any) -> tuple[tuple[str, str], ...]:
+    """The (server, tool) pairs of a list of {"server", "tool"} objects (the tools always allowed, a chat's tools
+    switched off); an entry of another shape is not one (that tool is asked about, or on)."""
     pairs: dict[tuple[str, str], None] = {}
     for entry in data if isinstance(data, list) else ():
         server, tool = (entry.get(key) if isinstance(entry, Mapping) else None for key in ("server", "tool"))

@@ -215,6 +215,33 @@ def test_chat_settings_read_from_the_database_drop_what_they_cannot_use() -> Non
     assert ChatSettings.from_dict(chat.to_dict()) == chat
 
 
+def test_a_chats_tools_are_on_until_switched_off_and_the_choice_is_saved_with_the_chat() -> None:
+    chat = ChatSettings(tool_servers=("time",))
+    assert chat.tool_on("time", "get_current_time") and chat.tool_on("time", "a_tool_added_later")
+    off = chat.with_tool("time", "convert_time", False)
+    assert off.tools_off == (("time", "convert_time"),) and not off.tool_on("time", "convert_time")
+    assert off.with_tool("time", "convert_time", False) == off  # switched off once
+    assert off.to_dict()["tools_off"] == [{"server": "time", "tool": "convert_time"}]
+    assert ChatSettings.from_dict(off.to_dict()) == off
+    assert off.with_tool("time", "convert_time", True) == chat
+    assert "tools_off" not in chat.to_dict()
+
+
+def test_tools_switched_off_read_from_the_database_keep_only_server_and_tool_pairs() -> None:
+    entries = [
+        {"server": "time", "tool": "convert_time"},
+        {"server": "time", "tool": "convert_time"},
+        {"server": "time"},
+        {"server": "", "tool": "x"},
+        {"server": 3, "tool": "x"},
+        ["git", "git_log"],
+        "time",
+    ]
+    assert ChatSettings.from_dict({"tools_off": entries}).tools_off == (("time", "convert_time"),)
+    assert ChatSettings.from_dict({"tools_off": "convert_time"}).tools_off == ()
+    assert ChatSettings.from_dict({}).tools_off == ()
+
+
 def test_user_presets_need_a_name_that_is_not_a_built_in_one() -> None:
     settings = Settings()
     with pytest.raises(InvalidSetting, match="built-in"):

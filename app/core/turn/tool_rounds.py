@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
@@ -86,11 +86,12 @@ class OfferedTool:
     spec: ToolSpec
 
 
-def offered_tools(infos: Sequence[ToolInfo]) -> tuple[OfferedTool, ...]:
-    """The usable tools of the servers' listings, as the model is offered them (the first of a name wins)."""
+def offered_tools(infos: Sequence[ToolInfo], off: Collection[tuple[str, str]] = ()) -> tuple[OfferedTool, ...]:
+    """The usable tools of the servers' listings, as the model is offered them (the first of a name wins);
+    `off`: the (server, tool) pairs the chat switched off, left out (a call to one reads as to an unknown tool)."""
     offered: dict[str, OfferedTool] = {}
     for info in infos:
-        if info.usable and info.name not in offered:
+        if info.usable and info.name not in offered and (info.server, info.name) not in off:
             spec = ToolSpec(info.name, info.description, json.dumps(info.input_schema))
             offered[info.name] = OfferedTool(info.server, spec)
     return tuple(offered.values())

@@ -24,6 +24,7 @@ from app.core.documents.retrieval import Retrieval
 from app.core.inference import decoding_mode, replay, token_probs
 from app.core.inference.decoding_mode import BeamReplyDone
 from app.core.inference.sampling import SamplingParams
+from app.core.settings import ChatSettings
 from app.core.state import AppState
 from app.core.support.formatting import fill
 from app.core.support.stop_flag import StopFlag
@@ -145,23 +146,25 @@ class ChatReplies(QObject):
             request = replace(reply_request(plan.messages, sampling, decoding, fork), prompt_ids=plan.prompt_ids)
             worker.stream_reply(request, stop, emit)
 
-        servers = self.session.chat_settings.tool_servers
+        chat = self.session.chat_settings
         write: TurnStep = GenerateStep(generate)
-        if servers and self.mcp_manager is not None:
-            rounds = self._tool_rounds(servers, decoding.params(sampling))
+        if chat.tool_servers and self.mcp_manager is not None:
+            rounds = self._tool_rounds(chat, decoding.params(sampling))
             steps.append(rounds.listing)  # the plan counts the tools' definitions
             write = rounds
         self.turns.start([*steps, PlanStep(worker.plan), write], request)
 
-    def _tool_rounds(self, servers: tuple[str, ...], params: SamplingParams) -> WindowToolRounds:
-        """The reply written with the servers' tools offered, each call shown and asked in it."""
+    def _tool_rounds(self, chat: ChatSettings, params: SamplingParams) -> WindowToolRounds:
+        """The reply written with the tools of the chat's servers offered (but those it switched off), each call
+        shown and asked in it."""
         from app.ui.chat.tool_steps import ToolCallSteps  # the MCP SDK: imported once a chat uses tools
         from app.ui.turn.tool_rounds import WindowToolRounds
 
         assert self.mcp_manager is not None
         if self.tool_steps is None:
             self.tool_steps = ToolCallSteps(self.chat_view, self.turns, self.session.store, self)
-        return WindowToolRounds(self.worker, self.mcp_manager(), servers, params, self.tool_steps.events)
+        events = self.tool_steps.events
+        return WindowToolRounds(self.worker, self.mcp_manager(), chat.tool_servers, params, events, chat.tools_off)
 
     def stop(self) -> None:
         self.turns.stop()

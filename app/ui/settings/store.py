@@ -35,7 +35,7 @@ from app.core.settings import (
 class SettingsStore(QObject):
     samplingChanged = Signal()  # how tokens are chosen: the defaults, this chat's own, its decoding, the presets
     chatChanged = Signal()  # the system prompt, the window policy (the defaults or this chat's own), its tools
-    planChanged = Signal()  # what the context window's plan reads: system prompt, window policy, max tokens
+    planChanged = Signal()  # what the context window's plan reads: system prompt, window policy, max tokens, tools
     modelChanged = Signal()  # how models are loaded: the model section and each model's own load settings
     monitorChanged = Signal()  # alert thresholds, idle unload, smaller variants
     appearanceChanged = Signal()  # interface language and theme
@@ -135,8 +135,8 @@ def _sections(settings: Settings, chat: ChatSettings) -> dict[str, object]:
     used = effective(settings, chat)
     return {
         "sampling": (settings.sampling, settings.presets, chat.sampling, chat.decoding),
-        "chat": (settings.chat, chat.system_prompt, chat.window_policy, chat.tool_servers),
-        "plan": (used.system_prompt, used.window_policy, used.sampling.max_tokens),
+        "chat": (settings.chat, chat.system_prompt, chat.window_policy, chat.tool_servers, chat.tools_off),
+        "plan": (used.system_prompt, used.window_policy, used.sampling.max_tokens, chat.tool_servers, chat.tools_off),
         "model": (settings.model, settings.model_overrides),
         "monitor": settings.monitor,
         "appearance": settings.appearance,

@@ -139,6 +139,7 @@ class MainWindow(QMainWindow):
         self.mcp_servers = McpServersOpener(self, store)
         self.chats.replies.mcp_manager = self.mcp_servers.manager
         self.chats.offered_tools = self.glass.offered_tools = self.mcp_servers.chat_tools
+        self.chats.settings_panel.tools.server_tools = self.mcp_servers.server_tools
         self.mcp_action.triggered.connect(self.mcp_servers.open_page)
         self.models = ModelChoice(
             self.model_picker, self.loader, self.server_models, self.state, self.status_label, area.attachments, self

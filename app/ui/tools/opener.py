@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
@@ -32,25 +32,40 @@ class McpServersOpener(QObject):
         return self._thread().worker.manager
 
     def chat_tools(self) -> tuple[ToolSpec, ...]:
-        """The tools the chat on show offers, as far as known without starting a server: its running servers'."""
-        return self.running_tools(self._store.chat.tool_servers) if self._store is not None else ()
-
-    def running_tools(self, servers: Sequence[str]) -> tuple[ToolSpec, ...]:
-        """The tools of those of `servers` that run now, as a chat with them on offers them; none is started
-        (a chat's first tool turn starts them, or the page does)."""
-        if self.mcp is None:
+        """The tools the chat on show offers, as far as known without starting a server: its running servers',
+        but those it switched off."""
+        if self._store is None:
             return ()
-        from app.core.tools.errors import McpError
+        chat = self._store.chat
+        return self.running_tools(chat.tool_servers, chat.tools_off)
+
+    def running_tools(self, servers: Sequence[str], off: Collection[tuple[str, str]] = ()) -> tuple[ToolSpec, ...]:
+        """The tools of those of `servers` that run now, as a chat with them on (and the (server, tool) pairs `off`
+        switched off) offers them; none is started (a chat's first tool turn starts them, or the page does)."""
         from app.core.turn.tool_rounds import offered_tools
 
-        manager = self.mcp.worker.manager
-        infos: list[ToolInfo] = []
-        for name in servers:
-            try:
-                infos.extend(manager.status(name).tools)
-            except McpError:  # not in mcp.json (any more)
-                continue
-        return tuple(tool.spec for tool in offered_tools(infos))
+        infos = [info for name in servers for info in self._listed(name) or ()]
+        return tuple(tool.spec for tool in offered_tools(infos, off))
+
+    def server_tools(self, name: str) -> tuple[ToolSpec, ...] | None:
+        """The tools the server `name` offers a chat, when it runs now (None: it does not, or is not configured)."""
+        from app.core.turn.tool_rounds import offered_tools
+
+        listed = self._listed(name)
+        return None if listed is None else tuple(tool.spec for tool in offered_tools(listed))
+
+    def _listed(self, name: str) -> tuple[ToolInfo, ...] | None:
+        """The running server's listing; None when it does not run (nothing is started to know it)."""
+        if self.mcp is None:
+            return None
+        from app.core.tools.errors import McpError
+        from app.core.tools.manager import ServerState
+
+        try:
+            status = self.mcp.worker.manager.status(name)
+        except McpError:  # not in mcp.json (any more)
+            return None
+        return status.tools if status.state is ServerState.RUNNING else None
 
     def open_page(self) -> None:
         from app.ui.tools.page import McpServersPage

@@ -8,16 +8,17 @@ as a denial, so nothing runs. Each call the turn ran (or did not) comes back as 
 
 `WindowToolRounds` is the turn's generate step when the chat has tool servers on. Its `listing` step
 runs before the turn is planned, on the worker's thread: it reads mcp.json, starts the chat's servers and
-lists their tools (a server that cannot start fails the turn, saying why), so the plan counts their
-definitions. Then it runs the rounds, each result counted in the model's tokens. The text the model
-writes for a call is held back from the stream (the call is shown as a step instead); the model reads
-everything. A server's model is offered the tools in its request, and its server reads the calls.
+lists their tools (a server that cannot start fails the turn, saying why), those the chat switched off
+left out, so the plan counts the definitions of those offered only (a call to one is answered as to a
+tool there is not). Then it runs the rounds, each result counted in the model's tokens. The text the
+model writes for a call is held back from the stream (the call is shown as a step instead); the model
+reads everything. A server's model is offered the tools in its request, and its server reads the calls.
 """
 
 from __future__ import annotations
 
 import queue
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 
 from PySide6.QtCore import QObject, Signal
@@ -92,11 +93,14 @@ class WindowToolRounds:
         servers: Sequence[str],
         params: SamplingParams,
         events: ToolCallEvents,
+        tools_off: Collection[tuple[str, str]] = (),
         config: Callable[[], McpConfig] = McpConfig,
     ) -> None:
+        """`tools_off`: the (server, tool) pairs the chat switched off: not offered, and a call to one is not run."""
         self._worker = worker
         self._manager = manager
         self._servers = tuple(servers)
+        self._off = frozenset(tools_off)
         self._params = params
         self._events = events
         self._config = config
@@ -143,7 +147,7 @@ class WindowToolRounds:
                 infos.extend(self._manager.tools(name))
             except McpError as error:
                 raise TurnFailed(str(error)) from None
-        return offered_tools(infos)
+        return offered_tools(infos, self._off)
 
     def _generate(self, family: ToolFamily | None) -> GenerateWithTools:
         worker, params = self._worker, self._params

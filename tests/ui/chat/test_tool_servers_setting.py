@@ -1,4 +1,5 @@
-"""Per chat: which MCP servers' tools the model may call, chosen in the settings panel and kept with the chat."""
+"""Per chat: which MCP servers' tools the model may call, and which of their tools, chosen in the settings panel
+and kept with the chat."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from pytestqt.qtbot import QtBot
 
 from app.core.settings import ChatSettings
 from app.core.tools.errors import McpConfigError
+from app.core.types.tools import ToolSpec
 from app.ui.chat.tool_servers import ToolServersButton
 from app.ui.settings.store import SettingsStore
 
@@ -77,3 +79,49 @@ def test_the_choice_is_saved_with_the_chat_and_read_back() -> None:
     assert "tool_servers" not in ChatSettings().to_dict()
     assert ChatSettings.from_dict({"tool_servers": "time"}).tool_servers == ()
     assert ChatSettings.from_dict({"tool_servers": ["time", 3, "", "time"]}).tool_servers == ("time",)
+
+
+TIME_TOOLS = (ToolSpec("get_current_time", "The time now.", "{}"), ToolSpec("convert_time", "Another zone's.", "{}"))
+
+
+def test_a_chosen_running_servers_tools_are_listed_under_it_each_on_until_unchecked(qtbot: QtBot) -> None:
+    store = SettingsStore()
+    store.show_chat(ChatSettings(tool_servers=("time",)))
+    widget = button(qtbot, store, ["time", "git"])
+    widget.server_tools = lambda name: TIME_TOOLS if name in ("time", "git") else None
+    widget.fill_menu()
+    assert widget.text() == "Tools: time (2 of 2)"
+    boxes = widget.tool_boxes("time")
+    assert {name: box.isChecked() for name, box in boxes.items()} == {"get_current_time": True, "convert_time": True}
+    assert boxes["convert_time"].toolTip() == "Another zone's."
+    assert widget.tool_boxes("git") == {}  # not chosen: its tools are not offered, so not listed
+
+    boxes["convert_time"].setChecked(False)
+
+    assert store.chat.tools_off == (("time", "convert_time"),)
+    assert widget.text() == "Tools: time (1 of 2)"
+    assert widget.accessibleName() == "Tools: time (1 of 2)"
+
+
+def test_a_chosen_server_not_running_says_its_tools_are_listed_once_it_runs(qtbot: QtBot) -> None:
+    store = SettingsStore()
+    store.show_chat(ChatSettings(tool_servers=("time",), tools_off=(("time", "convert_time"),)))
+    widget = button(qtbot, store, ["time"])  # nothing runs: the window's servers list no tools
+    widget.fill_menu()
+    texts = [a.text() for a in widget.menu_.actions()]
+    assert texts == ["time", "Not running: start it to list its tools"]
+    assert not widget.menu_.actions()[1].isEnabled()
+    assert widget.text() == "Tools: time (1 off)"  # what it knows without the server
+
+
+def test_tools_switched_off_belong_to_the_chat_they_were_switched_off_in(qtbot: QtBot) -> None:
+    store = SettingsStore()
+    store.show_chat(ChatSettings(tool_servers=("time",), tools_off=(("time", "convert_time"),)))
+    widget = button(qtbot, store, ["time"])
+    widget.server_tools = lambda _name: TIME_TOOLS
+    widget.fill_menu()
+    assert not widget.tool_boxes("time")["convert_time"].isChecked()
+    store.show_chat(ChatSettings(tool_servers=("time",)))
+    assert widget.text() == "Tools: time (2 of 2)"
+    widget.fill_menu()
+    assert widget.tool_boxes("time")["convert_time"].isChecked()

@@ -69,3 +69,23 @@ def test_the_page_lists_the_tools_always_allowed_to_take_them_back(qtbot: QtBot,
     assert listed.item(0).text() == "None: every call is asked about"
     opener.request_stop()
     assert opener.threads()[0].wait(30_000)
+
+
+def test_a_running_servers_tools_are_listed_for_the_chats_menu_and_the_meter_counts_only_those_on(
+    qtbot: QtBot, memory_keyring: MemoryKeyring
+) -> None:
+    window = QWidget()
+    qtbot.addWidget(window)
+    store = SettingsStore()
+    store.edit_chat(replace(store.chat, tool_servers=("time",)).with_tool("time", "convert_time", False))
+    opener = McpServersOpener(window, store)
+    assert opener.server_tools("time") is None  # nothing runs, nor is started to know
+    manager = opener.manager()
+    manager.configure([python_server("time", "mcp-server-time", "--local-timezone", "UTC")])
+    assert opener.server_tools("time") is None and opener.server_tools("gone") is None
+    manager.start("time")
+    listed = opener.server_tools("time")
+    assert listed is not None and [tool.name for tool in listed] == ["get_current_time", "convert_time"]
+    assert [tool.name for tool in opener.chat_tools()] == ["get_current_time"]  # switched off in this chat
+    opener.request_stop()
+    assert opener.threads()[0].wait(30_000)
