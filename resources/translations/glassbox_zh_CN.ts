@@ -1462,6 +1462,10 @@ free: {free}</source>
         <translation>令牌未保存：系统密钥环（{backend}）接收了它却不保存任何内容，因此令牌既不在密钥环中，也不在其他任何地方（Glassbox 从不把令牌写入文件）。请安装或启动一个密钥环服务（GNOME Keyring、KWallet、macOS 钥匙串、Windows 凭据管理器）后重试，或在启动 Glassbox 前设置 HF_TOKEN 环境变量。</translation>
     </message>
     <message>
+        <source>{file} is not in {repo} any more, so it cannot be downloaded.</source>
+        <translation>{repo} 中已没有 {file}，因此无法下载。</translation>
+    </message>
+    <message>
         <source>A beam search needs room for at least one new token.</source>
         <translation>束搜索至少需要容纳一个新 Token 的空间。</translation>
     </message>
@@ -5966,6 +5970,17 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>RecommendedDownloads</name>
+    <message>
+        <source>{repo} publishes no projector for {name}, so it will read text only.</source>
+        <translation>{repo} 没有发布 {name} 的投影器（mmproj），因此它只能读取文字。</translation>
+    </message>
+    <message>
+        <source>{name} was not downloaded, as its projector could not be looked up. {reason}</source>
+        <translation>未下载 {name}：无法查到它的投影器。{reason}</translation>
+    </message>
+</context>
+<context>
     <name>RecommendedModelsDialog</name>
     <message>
         <source>Get a better model</source>
@@ -6038,6 +6053,10 @@ free: {free}</source>
         <translation>下载 {name}</translation>
     </message>
     <message>
+        <source>Download {file} and its projector into the library</source>
+        <translation>将 {file} 及其投影器下载到模型库</translation>
+    </message>
+    <message>
         <source>Download {file} into the library</source>
         <translation>将 {file} 下载到模型库</translation>
     </message>
@@ -6080,6 +6099,10 @@ free: {free}</source>
     <message>
         <source>Estimated from the file size.</source>
         <translation>根据文件大小估算。</translation>
+    </message>
+    <message>
+        <source>Finding its projector…</source>
+        <translation>正在查找它的投影器…</translation>
     </message>
     <message>
         <source>In Downloads</source>
@@ -7137,16 +7160,32 @@ Token 计数：{counts}。</translation>
 <context>
     <name>ToolServersButton</name>
     <message>
-        <source>The MCP servers whose tools the model may call in this chat (Tools → MCP servers)</source>
-        <translation>此对话中模型可以调用其工具的 MCP 服务器（工具 → MCP 服务器）</translation>
+        <source>The MCP servers and tools the model may call in this chat (Tools → MCP servers)</source>
+        <translation>此对话中模型可以调用的 MCP 服务器和工具（工具 → MCP 服务器）</translation>
     </message>
     <message>
         <source>No MCP server is configured (Tools → MCP servers)</source>
         <translation>尚未配置 MCP 服务器（工具 → MCP 服务器）</translation>
     </message>
     <message>
+        <source>Not running: start it to list its tools</source>
+        <translation>未运行：启动后即可列出其工具</translation>
+    </message>
+    <message>
+        <source>It offers no tools</source>
+        <translation>它不提供任何工具</translation>
+    </message>
+    <message>
         <source>Tools: none</source>
         <translation>工具：无</translation>
+    </message>
+    <message>
+        <source>{server} ({on} of {total})</source>
+        <translation>{server}（{on}/{total}）</translation>
+    </message>
+    <message>
+        <source>{server} ({off} off)</source>
+        <translation>{server}（{off} 个已关闭）</translation>
     </message>
     <message>
         <source>Tools: {servers}</source>
