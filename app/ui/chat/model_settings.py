@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from app.core.inference.sampling import FieldSpec, InvalidSetting, describe_value
 from app.core.inference.template_choice import FAMILY_NAMES
 from app.core.models.projector_pairing import projectors_beside
-from app.core.settings import MODEL_FIELDS, ModelSettings
+from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
 from app.core.support.formatting import fill
 from app.ui.chat.setting_rows import SettingRow
 from app.ui.settings.store import SettingsStore
@@ -41,7 +41,8 @@ PROJECTOR_FIELD = "mmproj"  # a file field whose choices are projectors, not mod
 class ModelSettingsBox(QGroupBox):
     reloadRequested = Signal()  # load the model again so the model settings apply
 
-    def __init__(self, store: SettingsStore, parent: QWidget | None = None) -> None:
+    def __init__(self, store: SettingsStore, parent: QWidget | None = None, *, gpu_layers_field: bool = False) -> None:
+        """`gpu_layers_field`: GPU layers are typed here too, rather than pointed to in the GPU offload panel."""
         super().__init__(parent)
         self.store = store
         self.setTitle(self.tr("Model — every chat"))
@@ -57,9 +58,9 @@ class ModelSettingsBox(QGroupBox):
         self.defaults_button = QPushButton(self.tr("&Use the defaults"), self)
         self.defaults_button.setToolTip(self.tr("Forget this model's own load settings: it loads with the defaults"))
         self.defaults_button.clicked.connect(self.use_defaults)
-        scope_label = QLabel(self.tr("&Applies to"), self)
-        scope_label.setBuddy(self.scope)
-        form.addRow(scope_label, self.scope)
+        self.scope_label = QLabel(self.tr("&Applies to"), self)
+        self.scope_label.setBuddy(self.scope)
+        form.addRow(self.scope_label, self.scope)
         own_line = QWidget(self)
         own_row = QHBoxLayout(own_line)
         own_row.setContentsMargins(0, 0, 0, 0)
@@ -67,14 +68,17 @@ class ModelSettingsBox(QGroupBox):
         own_row.addWidget(self.defaults_button)
         form.addRow(own_line)
         self.set_model(None)
-        for name, spec in MODEL_FIELDS.items():
+        fields = {GPU_LAYERS_FIELD.name: GPU_LAYERS_FIELD, **MODEL_FIELDS} if gpu_layers_field else MODEL_FIELDS
+        for name, spec in fields.items():
             row = SettingRow(spec, self._editor(spec), self)
             self.rows[name] = row
             form.addRow(row.label, row.box)
-        self.gpu_layers_note = QLabel(self)
-        self.gpu_layers_note.setWordWrap(True)
-        set_tone(self.gpu_layers_note, Tone.NOTE)
-        form.addRow(self.tr("GPU layers"), self.gpu_layers_note)
+        self.gpu_layers_note: QLabel | None = None  # where GPU layers are set, when not here
+        if not gpu_layers_field:
+            self.gpu_layers_note = QLabel(self)
+            self.gpu_layers_note.setWordWrap(True)
+            set_tone(self.gpu_layers_note, Tone.NOTE)
+            form.addRow(self.tr("GPU layers"), self.gpu_layers_note)
         self.reload_note = QLabel(self.tr("These apply when the model is loaded again."), self)
         self.reload_note.setWordWrap(True)
         set_tone(self.reload_note, Tone.WARNING)
@@ -137,6 +141,12 @@ class ModelSettingsBox(QGroupBox):
         if self.rows:
             self.show_settings()
 
+    def pin_model(self, key: str) -> None:
+        """Show and change only the model `key`'s load settings (no choice of scope)."""
+        self.set_model(key)
+        self.scope_label.hide()
+        self.scope.hide()
+
     def model_key(self) -> str | None:
         """The model whose own settings the fields change; None: the defaults."""
         return self.scope.currentData() or None
@@ -170,12 +180,13 @@ class ModelSettingsBox(QGroupBox):
         else:
             self.own_note.setText(fill(self.tr("{name} loads with the defaults; a change here is its own."), name=key))
         self.defaults_button.setVisible(bool(own))
-        self.gpu_layers_note.setText(
-            fill(
-                self.tr("{n} — set in the GPU offload panel (View → GPU offload), which shows what fits"),
-                n=model.n_gpu_layers,
+        if self.gpu_layers_note is not None:
+            self.gpu_layers_note.setText(
+                fill(
+                    self.tr("{n} — set in the GPU offload panel (View → GPU offload), which shows what fits"),
+                    n=model.n_gpu_layers,
+                )
             )
-        )
 
     def _put(self, name: str, value: Any) -> None:
         editor = self.rows[name].editor
@@ -193,8 +204,8 @@ class ModelSettingsBox(QGroupBox):
         """The models a draft model can be chosen from: (label, path) of each in the library; a projector
         is chosen from the projector files beside them."""
         projectors = [(path.name, path) for path in projectors_beside(path for _, path in models)]
-        for name, spec in MODEL_FIELDS.items():
-            if spec.kind != "file":
+        for name, row in self.rows.items():
+            if row.spec.kind != "file":
                 continue
             editor = self.rows[name].editor
             assert isinstance(editor, QComboBox)
