@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -22,20 +22,23 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QVBoxLayout,
     QWidget,
 )
 
 from app.core.inference.sampling import FieldSpec, InvalidSetting, describe_value
-from app.core.inference.template_choice import FAMILY_NAMES
+from app.core.inference.template_choice import BUILT_IN, CUSTOM, FAMILY_NAMES
 from app.core.models.projector_pairing import projectors_beside
 from app.core.settings import GPU_LAYERS_FIELD, MODEL_FIELDS, ModelSettings
 from app.core.support.formatting import fill
 from app.ui.chat.setting_rows import SettingRow
+from app.ui.chat.template_editor import TemplateEditor
 from app.ui.settings.store import SettingsStore
 from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, set_tone
 
 PROJECTOR_FIELD = "mmproj"  # a file field whose choices are projectors, not models
+TEMPLATE_FIELD = "chat_template"  # a choice field whose "Your own" opens the template editor
 
 
 class ModelSettingsBox(QGroupBox):
@@ -73,6 +76,13 @@ class ModelSettingsBox(QGroupBox):
             row = SettingRow(spec, self._editor(spec), self)
             self.rows[name] = row
             form.addRow(row.label, row.box)
+        self.template_editor: TemplateEditor | None = None  # open while a template of one's own is edited
+        self.edit_template_button = QPushButton(self.tr("Edit the template…"), self)
+        self.edit_template_button.setToolTip(self.tr("Write or paste a Jinja chat template of this model's own"))
+        self.edit_template_button.clicked.connect(self.edit_template)
+        template_column = self.rows[TEMPLATE_FIELD].box.layout()
+        assert isinstance(template_column, QVBoxLayout)
+        template_column.insertWidget(1, self.edit_template_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.gpu_layers_note: QLabel | None = None  # where GPU layers are set, when not here
         if not gpu_layers_field:
             self.gpu_layers_note = QLabel(self)
@@ -112,7 +122,10 @@ class ModelSettingsBox(QGroupBox):
             labels = self._choice_labels()
             for value in spec.choices:
                 choices.addItem(labels.get(value, value), value)
-            choices.activated.connect(lambda _index, n=name: self.edited(n))
+            if name == TEMPLATE_FIELD:
+                choices.activated.connect(self._template_chosen)
+            else:
+                choices.activated.connect(lambda _index, n=name: self.edited(n))
             return choices
         line = QLineEdit(self)
         line.editingFinished.connect(lambda n=name: self.edited(n))
@@ -128,6 +141,7 @@ class ModelSettingsBox(QGroupBox):
             "linear": self.tr("Linear"),
             "yarn": self.tr("YaRN"),
             "raw": self.tr("Raw completion (no template)"),
+            CUSTOM: self.tr("Your own (Jinja)…"),
             **FAMILY_NAMES,  # a template family's own name
         }
 
@@ -235,6 +249,42 @@ class ModelSettingsBox(QGroupBox):
         if settings != self.store.settings:
             self.store.set_defaults(settings)
             self.reload_row.show()
+
+    def _template_chosen(self, _index: int) -> None:
+        if self._value(TEMPLATE_FIELD) == CUSTOM:
+            self.edit_template()  # saved once the editor has tried it
+        else:
+            self.edited(TEMPLATE_FIELD)
+
+    def edit_template(self) -> TemplateEditor:
+        """Open the template editor on the template of one's own, else the family chosen's text."""
+        shown = self._shown()
+        text = shown.chat_template_text or BUILT_IN.get(shown.chat_template, "")
+        whose = self.model_key() or self.tr("the defaults")
+        editor = TemplateEditor(whose, text, self._save_template, self)
+        editor.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        editor.finished.connect(lambda _result: self._template_editor_closed(editor))
+        self.template_editor = editor
+        editor.open()
+        return editor
+
+    def _template_editor_closed(self, editor: TemplateEditor) -> None:
+        if self.template_editor is editor:
+            self.template_editor = None
+        self._put(TEMPLATE_FIELD, self._shown().chat_template)  # a cancelled "Your own" shows what is saved
+
+    def _save_template(self, text: str) -> str:
+        """Save `text` as the template of one's own and use it: "" when saved, else why it was refused."""
+        try:
+            settings = self.store.settings.with_model(
+                {TEMPLATE_FIELD: CUSTOM, "chat_template_text": text}, self.model_key()
+            )
+        except InvalidSetting as error:
+            return word(error.message)
+        if settings != self.store.settings:
+            self.store.set_defaults(settings)
+            self.reload_row.show()
+        return ""
 
     def use_defaults(self) -> None:
         """Forget the model's own load settings: from its next load on it uses the defaults."""
