@@ -51,7 +51,8 @@ class ModelSettingsBox(QGroupBox):
         self.setTitle(self.tr("Model — every chat"))
         self.rows: dict[str, SettingRow] = {}
         form = QFormLayout(self)
-        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)  # a narrow panel puts fields under labels
+        # Each field under its name: its explanation takes the whole width (beside a name it was a column of words)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
         self.scope = narrow_combo(QComboBox(self))  # whose load settings: a model's own, or the defaults
         self.scope.setToolTip(self.tr("Load settings of this model only, or the defaults for every model"))
         self.scope.activated.connect(lambda _index: self.show_settings())

@@ -5,6 +5,9 @@ The choice is one of the chat's own settings (`ChatSettings.tool_servers`, kept 
 and saved with the chat). The menu is read from mcp.json each time it opens, names only (no secret is
 read); a server the chat uses that is no longer configured stays listed, checked, so it can be
 unchecked. A file that cannot be read is said in the menu, in one line.
+
+A push button with a menu rather than a tool button: its style leaves room for the menu's arrow beside the
+text (a tool button's arrow is drawn over the text's end).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtWidgets import QMenu, QToolButton, QWidget
+from PySide6.QtWidgets import QMenu, QPushButton, QWidget
 
 from app.core.support.formatting import fill
 from app.core.tools.config import config_file, parse_servers, read_document
@@ -31,14 +34,13 @@ def configured_names() -> list[str]:
     return [server.name for server in servers]
 
 
-class ToolServersButton(QToolButton):
+class ToolServersButton(QPushButton):
     def __init__(
         self, store: SettingsStore, parent: QWidget | None = None, names: ServerNames = configured_names
     ) -> None:
         super().__init__(parent)
         self._store = store
         self._names = names
-        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.setToolTip(self.tr("The MCP servers whose tools the model may call in this chat (Tools → MCP servers)"))
         self.menu_ = QMenu(self)
         self.menu_.aboutToShow.connect(self.fill_menu)

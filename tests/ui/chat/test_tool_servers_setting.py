@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QStyle
 from pytestqt.qtbot import QtBot
 
 from app.core.settings import ChatSettings
@@ -77,3 +78,13 @@ def test_the_choice_is_saved_with_the_chat_and_read_back() -> None:
     assert "tool_servers" not in ChatSettings().to_dict()
     assert ChatSettings.from_dict({"tool_servers": "time"}).tool_servers == ()
     assert ChatSettings.from_dict({"tool_servers": ["time", 3, "", "time"]}).tool_servers == ("time",)
+
+
+def test_the_buttons_text_and_its_menu_arrow_each_have_their_room(qtbot: QtBot) -> None:
+    widget = button(qtbot, SettingsStore(), ["time"])
+    widget.show()
+    style = widget.style()
+    arrow = style.pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator, None, widget)
+    margins = 2 * style.pixelMetric(QStyle.PixelMetric.PM_ButtonMargin, None, widget)
+    text = widget.fontMetrics().horizontalAdvance(widget.text())
+    assert widget.width() >= text + margins + arrow, "the arrow is not drawn over the text's end"
