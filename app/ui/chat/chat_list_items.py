@@ -1,10 +1,10 @@
 """How the chat list draws its entries: date groups, a title, and a muted second line.
 
 The second line is where the search found the text (the found words in bold) or else the
-model the chat last used; one that does not fit the list's width ends in "…", and the entry is as
-tall as its two lines really are (a CJK fallback font is taller than the Latin one). Group headers
-("Pinned", "Today", "Yesterday", "Previous 7 days",
-"Previous 30 days", then month by month) are entries that cannot be selected.
+model the chat last used; one that does not fit the list's width ends in "…", and the entry is
+as tall as its two lines really are (a CJK fallback font is taller than the Latin one). Group
+headers ("Pinned", "Today", "Yesterday", "Previous 7 days", "Previous 30 days", then month by
+month) are entries that cannot be selected.
 """
 
 from __future__ import annotations
