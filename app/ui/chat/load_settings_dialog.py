@@ -19,6 +19,7 @@ from app.ui.chat.model_settings import ModelSettingsBox
 from app.ui.settings.store import SettingsStore
 from app.ui.widgets.screen_fit import resize_to_fit
 from app.ui.widgets.theme import Tone, set_tone
+from app.ui.widgets.wheel_guard import guard_wheel
 
 
 class LoadSettingsDialog(QDialog):
@@ -60,6 +61,7 @@ class LoadSettingsDialog(QDialog):
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.box)
+        guard_wheel(self.box)  # the wheel scrolls the settings; it changes a field only when that has the focus
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtGui import QWheelEvent
+from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from app.core.settings import LOAD_FIELDS, ModelSettings
@@ -108,3 +110,18 @@ def test_a_change_made_elsewhere_shows_at_once(qtbot: QtBot) -> None:
     editor = dialog.box.rows["n_ctx"].editor
     assert isinstance(editor, QLineEdit) and editor.text() == "2048"
     assert dialog.box.rows["n_ctx"].label.font().bold()
+
+
+def test_the_wheel_scrolls_the_dialog_and_changes_no_setting_it_passes_over(qtbot: QtBot) -> None:
+    dialog = open_dialog(qtbot, loaded=False)
+    speculative = dialog.box.rows["speculative"].editor
+    assert isinstance(speculative, QComboBox)
+    before = speculative.currentData()
+    centre = QPointF(speculative.rect().center())
+    wheel = QWheelEvent(
+        centre, QPointF(speculative.mapToGlobal(centre.toPoint())), QPoint(0, 0), QPoint(0, -120),
+        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False,
+    )  # fmt: skip
+    QApplication.sendEvent(speculative, wheel)
+    assert speculative.currentData() == before
+    assert dialog.box.store.settings.model_overrides == {}
