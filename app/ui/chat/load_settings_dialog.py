@@ -32,8 +32,10 @@ class LoadSettingsDialog(QDialog):
         library: Sequence[tuple[str, Path]],
         loaded: bool,
         parent: QWidget | None = None,
+        template_in_use: str = "",
     ) -> None:
-        """`library`: (label, path) of the library's models, for the draft model; `loaded`: `path` is loaded now."""
+        """`library`: (label, path) of the library's models, for the draft model; `loaded`: `path` is loaded now,
+        with the chat template `template_in_use`."""
         super().__init__(parent)
         self.path = path
         self.setWindowTitle(fill(self.tr("Load settings — {name}"), name=path.name))
@@ -54,7 +56,7 @@ class LoadSettingsDialog(QDialog):
         self.box = ModelSettingsBox(store, self, gpu_layers_field=True)
         self.box.setTitle("")
         self.box.setFlat(True)
-        self.box.pin_model(path.name)
+        self.box.pin_model(path.name, template_in_use)
         self.box.set_library(library)
         self.box.reload_button.setVisible(loaded)  # a model not loaded takes the settings at its next load
         self.box.reloadRequested.connect(self._reload)

@@ -78,6 +78,7 @@ class ModelSettingsBox(QGroupBox):
             self.rows[name] = row
             form.addRow(row.label, row.box)
         self.template_editor: TemplateEditor | None = None  # open while a template of one's own is edited
+        self.template_in_use = ""  # the template the model shown was loaded with ("" not loaded): a start to edit
         self.edit_template_button = QPushButton(self.tr("Edit the template…"), self)
         self.edit_template_button.setToolTip(self.tr("Write or paste a Jinja chat template of this model's own"))
         self.edit_template_button.clicked.connect(self.edit_template)
@@ -146,8 +147,10 @@ class ModelSettingsBox(QGroupBox):
             **FAMILY_NAMES,  # a template family's own name
         }
 
-    def set_model(self, key: str | None) -> None:
-        """The model on duty (its file's name; None: a server's, or none): its own settings are the ones shown."""
+    def set_model(self, key: str | None, template_in_use: str = "") -> None:
+        """The model on duty (its file's name; None: a server's, or none): its own settings are the ones shown;
+        `template_in_use`: the chat template it was loaded with."""
+        self.template_in_use = template_in_use
         self.scope.clear()
         if key:
             self.scope.addItem(fill(self.tr("{name} only"), name=key), key)
@@ -156,9 +159,9 @@ class ModelSettingsBox(QGroupBox):
         if self.rows:
             self.show_settings()
 
-    def pin_model(self, key: str) -> None:
+    def pin_model(self, key: str, template_in_use: str = "") -> None:
         """Show and change only the model `key`'s load settings (no choice of scope)."""
-        self.set_model(key)
+        self.set_model(key, template_in_use)
         self.scope_label.hide()
         self.scope.hide()
 
@@ -258,9 +261,12 @@ class ModelSettingsBox(QGroupBox):
             self.edited(TEMPLATE_FIELD)
 
     def edit_template(self) -> TemplateEditor:
-        """Open the template editor on the template of one's own, else the family chosen's text."""
+        """Open the template editor on the template of one's own, else the family chosen's text, else the one the
+        model was loaded with."""
         shown = self._shown()
         text = shown.chat_template_text or BUILT_IN.get(shown.chat_template, "")
+        if not text and self.model_key() is not None:
+            text = self.template_in_use
         whose = self.model_key() or self.tr("the defaults")
         editor = TemplateEditor(whose, text, self._save_template, self)
         editor.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

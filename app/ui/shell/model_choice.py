@@ -177,7 +177,9 @@ class ModelChoice(QObject):
         if self.load_settings_dialog is not None:
             self.load_settings_dialog.close()
         loaded = self.state.loaded_model == path
-        dialog = LoadSettingsDialog(self.loader.store, path, self._library, loaded, parent or self._window)
+        report = self.state.load_report
+        template = report.chat_template if loaded and report is not None else ""
+        dialog = LoadSettingsDialog(self.loader.store, path, self._library, loaded, parent or self._window, template)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.destroyed.connect(lambda: self._forget_dialog(dialog))
         dialog.reloadRequested.connect(self.pick_and_load)

@@ -90,3 +90,12 @@ def test_edit_the_template_opens_the_saved_one_again(qtbot: QtBot) -> None:
     box.store.set_model({"chat_template": CUSTOM, "chat_template_text": OWN}, MODEL.name)
     box.edit_template_button.click()
     assert box.template_editor is not None and box.template_editor.text.toPlainText() == OWN
+
+
+def test_for_the_loaded_model_the_editor_starts_from_the_template_it_was_loaded_with(qtbot: QtBot) -> None:
+    dialog = LoadSettingsDialog(SettingsStore(), MODEL, [], loaded=True, template_in_use=BUILT_IN["gemma"])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.box.edit_template_button.click()
+    assert dialog.box.template_editor is not None
+    assert dialog.box.template_editor.text.toPlainText() == BUILT_IN["gemma"]
