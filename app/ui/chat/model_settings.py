@@ -36,6 +36,7 @@ from app.ui.chat.template_editor import TemplateEditor
 from app.ui.settings.store import SettingsStore
 from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, set_tone
+from app.ui.widgets.wrapping_label import WrappingLabel
 
 PROJECTOR_FIELD = "mmproj"  # a file field whose choices are projectors, not models
 TEMPLATE_FIELD = "chat_template"  # a choice field whose "Your own" opens the template editor
@@ -56,8 +57,7 @@ class ModelSettingsBox(QGroupBox):
         self.scope = narrow_combo(QComboBox(self))  # whose load settings: a model's own, or the defaults
         self.scope.setToolTip(self.tr("Load settings of this model only, or the defaults for every model"))
         self.scope.activated.connect(lambda _index: self.show_settings())
-        self.own_note = QLabel(self)
-        self.own_note.setWordWrap(True)
+        self.own_note = WrappingLabel(parent=self)
         set_tone(self.own_note, Tone.NOTE)
         self.defaults_button = QPushButton(self.tr("&Use the defaults"), self)
         self.defaults_button.setToolTip(self.tr("Forget this model's own load settings: it loads with the defaults"))
@@ -87,12 +87,10 @@ class ModelSettingsBox(QGroupBox):
         template_column.insertWidget(1, self.edit_template_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.gpu_layers_note: QLabel | None = None  # where GPU layers are set, when not here
         if not gpu_layers_field:
-            self.gpu_layers_note = QLabel(self)
-            self.gpu_layers_note.setWordWrap(True)
+            self.gpu_layers_note = WrappingLabel(parent=self)
             set_tone(self.gpu_layers_note, Tone.NOTE)
             form.addRow(self.tr("GPU layers"), self.gpu_layers_note)
-        self.reload_note = QLabel(self.tr("These apply when the model is loaded again."), self)
-        self.reload_note.setWordWrap(True)
+        self.reload_note = WrappingLabel(self.tr("These apply when the model is loaded again."), self)
         set_tone(self.reload_note, Tone.WARNING)
         self.reload_button = QPushButton(self.tr("Reload now"), self)
         self.reload_button.setToolTip(self.tr("Load the model again with these settings"))
