@@ -14,8 +14,10 @@ is the user's again.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
-from PySide6.QtGui import QAction
+from typing import cast
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QTabBar, QTabWidget, QWidget
 
 from app.ui.shell.window_memory import WindowMemory, fit_to_screen, restore
@@ -42,6 +44,7 @@ class Docks:
         self._first_size = window.size()
         self.closed_for_room: list[str] = []  # panels closed to give the chat room, in the order closed
         self._making_room = False  # the docks shown or hidden now are this class's doing, not the user's
+        window.installEventFilter(_Widening(self, window))
 
     def add(self, title: str, name: str, panel: QWidget, area: Qt.DockWidgetArea = RIGHT) -> QDockWidget:
         """Put a panel in a dock that View toggles.
@@ -200,6 +203,22 @@ class Docks:
 
     def _docks_in(self, area: Qt.DockWidgetArea) -> list[QDockWidget]:
         return [d for d in self.window.findChildren(QDockWidget) if self.window.dockWidgetArea(d) == area]
+
+
+class _Widening(QObject):
+    """Hears the window made wider: the panels closed for room are tried again once the resize has settled."""
+
+    def __init__(self, docks: Docks, window: QMainWindow) -> None:
+        super().__init__(window)
+        self._docks = docks
+        self._window = window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._window and event.type() == QEvent.Type.Resize and self._docks.closed_for_room:
+            resized = cast(QResizeEvent, event)
+            if resized.size().width() > resized.oldSize().width() > 0:
+                QTimer.singleShot(0, self._window, lambda: self._docks.window_resized(self._window.width()))
+        return False
 
 
 def _giving_way_order(dock: QDockWidget) -> int:

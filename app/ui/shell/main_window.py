@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QSize, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QResizeEvent
+from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from app.core.models.library import installed_models
@@ -381,12 +381,6 @@ class MainWindow(QMainWindow):
         self.state_signals.changed.connect(lambda: self.documents_panel.set_chat(self.state.chat_id or ""))
         self.documents_panel.set_chat(self.chats.session.chat.id)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        """Made wider: the panels closed to give the chat room come back where they fit (after the resize settles)."""
-        super().resizeEvent(event)
-        if self.docks.closed_for_room and event.size().width() > event.oldSize().width() > 0:
-            QTimer.singleShot(0, self, lambda: self.docks.window_resized(self.width()))
-
     # ---- exit ----------------------------------------------------------------------
 
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -394,13 +388,8 @@ class MainWindow(QMainWindow):
         if self.state.is_closing:
             event.setAccepted(not self.isVisible())
             return
-        session = self.chats.session
-        save_memory(
-            self._memory_file,
-            remember(
-                self, session.chat.id if session.saved else None, self.loader.on_duty(), self.docks.closed_for_room
-            ),
-        )
+        chat, closed = (self.chats.session.chat.id if self.chats.session.saved else None), self.docks.closed_for_room
+        save_memory(self._memory_file, remember(self, chat, self.loader.on_duty(), closed))
         self.state.closing()
         self.exit.run()
         event.accept()
