@@ -63,6 +63,7 @@ from app.core.inference.sampling import (
     setting,
 )
 from app.core.inference.slots import MAX_SLOTS
+from app.core.inference.template_check import MAX_TEMPLATE_CHARS
 from app.core.inference.template_choice import CHOICES as TEMPLATE_CHOICES
 from app.core.inference.template_choice import MODEL_OWN
 from app.core.memory.planner import ContextSettings
@@ -313,6 +314,18 @@ class ModelSettings:
         ),
         TEMPLATE_CHOICES,
     )
+    chat_template_text: str = setting(
+        "",
+        N_("Your own chat template"),
+        "text",
+        0,
+        MAX_TEMPLATE_CHARS,
+        N_(
+            "The Jinja text of a chat template of your own, used when the Chat template is Your own: "
+            "a sample conversation is rendered with it before it is saved, and a template that fails is refused. "
+            "Applies when the model is loaded again."
+        ),
+    )  # used with chat_template "custom"; edited in the template editor the Chat template row opens
 
     def load_config(self, path: Path) -> LoadConfig:
         """How `path` is loaded with these settings: each field as the engine takes it."""
@@ -341,7 +354,11 @@ LOAD_FIELDS: dict[str, FieldSpec] = field_specs(ModelSettings)
 # Typed in the GPU offload panel, whose slider knows the model's layer count, rather than in
 # the settings panel's "Model" fields; checked and saved like them.
 GPU_LAYERS_FIELD = LOAD_FIELDS["n_gpu_layers"]
-MODEL_FIELDS: dict[str, FieldSpec] = {name: spec for name, spec in LOAD_FIELDS.items() if name != GPU_LAYERS_FIELD.name}
+# Edited in the template editor that the Chat template field opens, not as a field of its own.
+TEMPLATE_TEXT_FIELD = LOAD_FIELDS["chat_template_text"]
+MODEL_FIELDS: dict[str, FieldSpec] = {
+    name: spec for name, spec in LOAD_FIELDS.items() if name not in (GPU_LAYERS_FIELD.name, TEMPLATE_TEXT_FIELD.name)
+}
 
 
 @dataclass(frozen=True)
@@ -891,6 +908,9 @@ def _read_model(data: Any, notices: list[str]) -> ModelSettings:
     return replace(defaults, **good)
 
 
+_TEMPLATE_SETTINGS = ("chat_template", TEMPLATE_TEXT_FIELD.name)
+
+
 def _read_model_overrides(data: Any, model: ModelSettings, notices: list[str]) -> dict[str, dict[str, Any]]:
     """Each model's own load settings, checked by the model fields; a bad value follows the model section."""
     overrides: dict[str, dict[str, Any]] = {}
@@ -900,7 +920,10 @@ def _read_model_overrides(data: Any, model: ModelSettings, notices: list[str]) -
         good, problems = check_values_leniently(LOAD_FIELDS, values, model, "model")
         clashes = load_option_problems(replace(model, **good).load_config(Path()))  # options that do not go together
         if clashes:
-            good, problems = {}, [*problems, *clashes]
+            # A template of its own that no longer renders costs the template only; other clashes, all of them.
+            others = {name: value for name, value in good.items() if name not in _TEMPLATE_SETTINGS}
+            left = load_option_problems(replace(model, **others).load_config(Path()))
+            good, problems = (others if not left else {}), [*problems, *clashes]
         notices.extend(fill(N_("Model “{name}”: {problem}"), name=key, problem=problem) for problem in problems)
         if good:
             overrides[str(key)] = good

@@ -20,6 +20,7 @@ from app.core.settings import (
     MODEL_FIELDS,
     MONITOR_FIELDS,
     MONITOR_SWITCHES,
+    TEMPLATE_TEXT_FIELD,
     ChatDefaults,
     ModelSettings,
     MonitorSettings,
@@ -51,7 +52,8 @@ def settings_file() -> Path:
 def test_the_field_tables_are_the_dataclass_fields_in_their_order() -> None:
     assert list(SAMPLING_FIELDS) == [item.name for item in fields(SamplingParams)]
     assert list(LOAD_FIELDS) == [item.name for item in fields(ModelSettings)]
-    assert set(MODEL_FIELDS) == set(LOAD_FIELDS) - {"n_gpu_layers"} and GPU_LAYERS_FIELD.name == "n_gpu_layers"
+    assert set(MODEL_FIELDS) == set(LOAD_FIELDS) - {"n_gpu_layers", "chat_template_text"}
+    assert GPU_LAYERS_FIELD.name == "n_gpu_layers" and TEMPLATE_TEXT_FIELD.name == "chat_template_text"
     assert [*MONITOR_FIELDS, *MONITOR_SWITCHES] == [item.name for item in fields(MonitorSettings)]
     assert all(spec.name == name for name, spec in {**SAMPLING_FIELDS, **LOAD_FIELDS, **MONITOR_FIELDS}.items())
 

@@ -110,6 +110,7 @@ class Engine:
         self._config: LoadConfig | None = None
         self._formatter: llama_chat_format.Jinja2ChatFormatter | None = None
         self.template_note = ""  # which chat template the prompt is built with, and why (template_choice.py)
+        self.chat_template = ""  # that template's text
         self._prompt_tokenizer: PromptTokenizer | None = None
         self._reasoning: ReasoningSupport | None = None  # None: the loaded model does not reason
         self._template_variables: dict[str, object] = {}  # the thinking switch of the chat rendered now
@@ -215,13 +216,19 @@ class Engine:
         started = time.perf_counter()
         self._batch = DecodeBatch(llama.ctx, llama.n_batch)
         self._rows = LogitsRows(llama.ctx, llama.n_vocab())
-        choice = choose_template(llama.metadata, config.chat_template, lambda text: _is_special_token(llama, text))
+        choice = choose_template(
+            llama.metadata,
+            config.chat_template,
+            lambda text: _is_special_token(llama, text),
+            config.chat_template_text,
+        )
         template = choice.template
         self._reasoning = reasoning_support(template, config.reasoning)
         self._tool_format = tool_format(template)
         self._texts = TokenTexts(llama._model.vocab, marker_tokens(llama, self._reasoning))
         self._formatter = chat_formatter(llama, template)
         self.template_note = choice.note
+        self.chat_template = template
         self._prompt_tokenizer = PromptTokenizer(llama)
         self._llama = llama
         self._config = config
@@ -322,6 +329,7 @@ class Engine:
         self._config = None
         self._formatter = None
         self.template_note = ""
+        self.chat_template = ""
         self._prompt_tokenizer = None
         self._reasoning = None
         self._load_cancel = None

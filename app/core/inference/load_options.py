@@ -13,6 +13,7 @@
     RoPE scaling      how the positions are stretched: the model's own way, none, linear
                       (position interpolation) or YaRN (interpolation that keeps the short-range
                       positions sharp; its original context is the model's training length)
+    chat template     a template of the user's own must build a prompt from a sample conversation
 
 Every default is llama-cpp-python's, so a load without options is the load of before.
 """
@@ -23,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import llama_cpp
 
+from app.core.inference.template_check import template_problem
+from app.core.inference.template_choice import CUSTOM
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 
@@ -76,6 +79,10 @@ def load_option_problems(config: LoadConfig) -> list[str]:
         )
     if config.rope_freq_base < 0 or config.rope_freq_scale < 0:
         problems.append(N_("The RoPE frequency base and scale must be 0 (the model's own) or positive."))
+    if config.chat_template == CUSTOM:
+        problem = template_problem(config.chat_template_text)
+        if problem:
+            problems.append(problem)
     return problems
 
 

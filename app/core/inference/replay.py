@@ -228,7 +228,7 @@ def load_facts(engine: Engine) -> dict[str, Any]:
         facts = _LOAD_FACTS[llama] = {
             "model_file": config.model_path.name,
             "quantization": _quantization(config.model_path),
-            "chat_template_sha256": sha256_text(llama.metadata.get("tokenizer.chat_template", "")),
+            "chat_template_sha256": sha256_text(engine.chat_template),  # the one in use, the file's or not
             "llama_cpp_python": llama_cpp.__version__,
             "llama_cpp_build": llama_build(),
             "backend": "local",

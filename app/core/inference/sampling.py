@@ -38,7 +38,8 @@ class FieldSpec:
 
     kind: "float", "int", "seed" (None = random, else a whole number), "strings" (a tuple of
     texts, at most `maximum` of them), "bool" (on or off), "choice" (one of `choices`;
-    minimum and maximum unused for these two) or "file" (a GGUF file's path, "" for none).
+    minimum and maximum unused for these two), "file" (a GGUF file's path, "" for none) or "text"
+    (a text of at most `maximum` characters).
     """
 
     name: str
@@ -79,6 +80,8 @@ class FieldSpec:
             return str(value)
         if self.kind == "file":
             return self._check_file(value)
+        if self.kind == "text":
+            return self._check_text(value)
         if self.kind == "seed" and value is None:
             return None
         number = self._as_number(value)
@@ -123,6 +126,21 @@ class FieldSpec:
         if value and not value.lower().endswith(".gguf"):
             raise InvalidSetting(
                 self.name, fill(N_("{label} must be a GGUF file, not {value}."), label=self.label, value=value)
+            )
+        return value
+
+    def _check_text(self, value: Any) -> str:
+        if not isinstance(value, str) or "\x00" in value:
+            raise InvalidSetting(self.name, fill(N_("{label} must be a text."), label=self.label))
+        if len(value) > self.maximum:
+            raise InvalidSetting(
+                self.name,
+                fill(
+                    N_("{label}: at most {maximum} characters, not {n}."),
+                    label=self.label,
+                    maximum=f"{self.maximum:,.0f}",
+                    n=f"{len(value):,}",
+                ),
             )
         return value
 

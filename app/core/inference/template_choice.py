@@ -7,8 +7,9 @@ templates know them, and the load says which was used. A model without a templat
 not say it was tuned to chat (instruct, chat, it) looks like a base model: it continues text rather
 than answers, and the load says so plainly and points to raw completion.
 
-The per-model setting `chat_template` overrides all this: one of the known families, or `raw` (no
-template: the messages' text is given as it is and the model continues it).
+The per-model setting `chat_template` overrides all this: one of the known families, `raw` (no
+template: the messages' text is given as it is and the model continues it), or `custom`: the Jinja
+text of the setting `chat_template_text`, which template_check.py tried before it was saved.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from app.core.support.user_text import N_
 
 MODEL_OWN = "model"  # the setting's default: the file's template, else one found as said above
 RAW = "raw"  # no template: raw completion
+CUSTOM = "custom"  # the user's own Jinja text (the setting chat_template_text)
 
 CHATML = (
     "{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"
@@ -53,7 +55,7 @@ BUILT_IN: dict[str, str] = {
 }
 FAMILY_NAMES = {"chatml": "ChatML", "llama3": "Llama 3", "gemma": "Gemma", "phi3": "Phi-3", "mistral": "Mistral"}
 RAW_TEMPLATE = "{% for message in messages %}{{ message['content'] }}{% if not loop.last %}\n\n{% endif %}{% endfor %}"
-CHOICES = (MODEL_OWN, RAW, *BUILT_IN)  # the values of the chat_template setting
+CHOICES = (MODEL_OWN, RAW, *BUILT_IN, CUSTOM)  # the values of the chat_template setting
 
 # The family a model's special tokens point to (first match wins), as llama.cpp tells its templates apart.
 _TOKEN_FAMILIES = (
@@ -74,13 +76,15 @@ class TemplateChoice:
 
 
 def choose_template(
-    metadata: Mapping[str, str], setting: str, is_special_token: Callable[[str], bool]
+    metadata: Mapping[str, str], setting: str, is_special_token: Callable[[str], bool], custom_text: str = ""
 ) -> TemplateChoice:
-    """The template for a model with this metadata and `chat_template` setting.
+    """The template for a model with this metadata and `chat_template` setting (`custom_text`: the user's own).
 
     `is_special_token(text)`: whether the model's vocabulary has `text` as one special token.
     """
     own = metadata.get("tokenizer.chat_template") or ""
+    if setting == CUSTOM:
+        return TemplateChoice(custom_text, N_("your own, edited in this model's load settings"))
     if setting == RAW:
         return TemplateChoice(RAW_TEMPLATE, N_("none: raw completion (the text is continued as it is)"))
     if setting in BUILT_IN:

@@ -43,7 +43,8 @@ class LoadConfig:
     rope_freq_scale: float = 0.0  # 0: the model's own
     rope_scaling: str = "model"  # model, none, linear or yarn (load_options.ROPE_SCALING)
     reasoning: str = "auto"  # the reasoning markers: auto (as the template says), none, or a family's name
-    chat_template: str = "model"  # the model's own (else one its tokens point to), raw, or a family's name
+    chat_template: str = "model"  # the model's own (else one its tokens point to), raw, a family's name, or custom
+    chat_template_text: str = ""  # the Jinja text of a custom chat template
 
 
 @dataclass(frozen=True)

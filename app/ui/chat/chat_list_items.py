@@ -1,18 +1,21 @@
 """How the chat list draws its entries: date groups, a title, and a muted second line.
 
 The second line is where the search found the text (the found words in bold) or else the
-model the chat last used. Group headers ("Pinned", "Today", "Yesterday", "Previous 7 days",
-"Previous 30 days", then month by month) are entries that cannot be selected.
+model the chat last used; one that does not fit the list's width ends in "…", and the entry is
+as tall as its two lines really are (a CJK fallback font is taller than the Latin one). Group
+headers ("Pinned", "Today", "Yesterday", "Previous 7 days", "Previous 30 days", then month by
+month) are entries that cannot be selected.
 """
 
 from __future__ import annotations
 
 import html
+import math
 import re
 from datetime import date, datetime, timedelta
 
 from PySide6.QtCore import QCoreApplication, QDate, QLocale, QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt
-from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import QAbstractTextDocumentLayout, QFont, QFontMetricsF, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from app.ui.widgets.theme import SMALL_TEXT, colours
@@ -87,9 +90,8 @@ class ChatItemDelegate(QStyledItemDelegate):
         first = rect.adjusted(PADDING, PADDING // 2, -PADDING, 0)
         painter.drawText(first, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
                          metrics.elidedText(title, Qt.TextElideMode.ElideRight, first.width()))  # fmt: skip
-        document = _detail_document(detail, str(index.data(NEEDLE) or ""), options, selected)
+        document = detail_document(detail, str(index.data(NEEDLE) or ""), options, selected, first.width())
         painter.translate(first.left(), first.top() + metrics.height())
-        document.setTextWidth(first.width())
         context = QAbstractTextDocumentLayout.PaintContext()
         context.clip = QRectF(0, 0, first.width(), document.size().height())
         document.documentLayout().draw(painter, context)
@@ -100,18 +102,24 @@ class ChatItemDelegate(QStyledItemDelegate):
         metrics = option.fontMetrics
         if index.data(GROUP):
             return QSize(base.width(), int(metrics.height() * 1.6))
-        if index.data(DETAIL):
-            return QSize(base.width(), metrics.height() * 2 + PADDING * 2)
+        detail = index.data(DETAIL)
+        if detail:
+            second = detail_document(str(detail), "", option, False, float(base.width() or 1000))
+            return QSize(base.width(), PADDING // 2 + metrics.height() + math.ceil(second.size().height()) + PADDING)
         return base
 
 
-def _detail_document(detail: str, needle: str, options: QStyleOptionViewItem, selected: bool) -> QTextDocument:
+def detail_document(
+    detail: str, needle: str, options: QStyleOptionViewItem, selected: bool, width: float
+) -> QTextDocument:
+    """The second line in the small font, cut to `width` with "…" where it is longer."""
     document = QTextDocument()
     document.setDocumentMargin(0)
-    font = options.font
+    font = QFont(options.font)
     font.setPointSizeF(max(1.0, font.pointSizeF() * SMALL_TEXT))
     document.setDefaultFont(font)
     colour = options.palette.color(QPalette.ColorRole.HighlightedText) if selected else colours().qcolor("muted")
-    one_line = " ".join(detail.split())
+    one_line = QFontMetricsF(font).elidedText(" ".join(detail.split()), Qt.TextElideMode.ElideRight, width)
     document.setHtml(f"<span style='color:{colour.name()}; white-space:nowrap'>{detail_html(one_line, needle)}</span>")
+    document.setTextWidth(width)
     return document

@@ -482,7 +482,8 @@ class Conversations(QObject):
         self.settings_panel.prompt.set_model_default_prompt(
             None if report.server else default_system_prompt(report.chat_template)
         )
-        self.settings_panel.model.set_model(None if report.server else Path(report.config.model_path).name)
+        model = self.settings_panel.model
+        model.set_model(None if report.server else Path(report.config.model_path).name, report.chat_template)
         self.settings_panel.model.model_loaded()
 
     def _reload_model(self) -> None:

@@ -23,6 +23,7 @@ from app.ui.llm.decoding_replies import ForkSpec
 from app.ui.llm.worker import ReplyRequest
 from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, set_tone
+from app.ui.widgets.wrapping_label import WrappingLabel
 
 
 def reply_request(
@@ -52,8 +53,7 @@ class DecodingModeBox(QGroupBox):
             self.mode_box.addItem(word(name), mode.value)
         self.mode_box.setAccessibleName(self.tr("Decoding mode"))
         self.mode_box.activated.connect(self._changed)
-        self.explanation = QLabel(self)
-        self.explanation.setWordWrap(True)
+        self.explanation = WrappingLabel(parent=self)
         set_tone(self.explanation, Tone.NOTE)
         self.width_box = QSpinBox(self)
         self.width_box.setRange(MIN_CHAT_WIDTH, MAX_WIDTH)

@@ -27,6 +27,7 @@ from app.ui.chat.setting_rows import TextBox, set_bold
 from app.ui.settings.store import SettingsStore
 from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, set_tone
+from app.ui.widgets.wrapping_label import WrappingLabel
 
 
 class PromptSettings(QGroupBox):
@@ -59,8 +60,7 @@ class PromptSettings(QGroupBox):
         self.system_prompt.setAccessibleName(self.tr("System prompt"))
         self.system_prompt.setFixedHeight(90)
         self.system_prompt.editingFinished.connect(self._system_prompt_edited)
-        self.system_prompt_note = QLabel(self)
-        self.system_prompt_note.setWordWrap(True)  # beside its button in a narrow panel
+        self.system_prompt_note = WrappingLabel(parent=self)
         set_tone(self.system_prompt_note, Tone.NOTE)
         self.system_prompt_error = QLabel(self)
         set_tone(self.system_prompt_error, Tone.ERROR)
@@ -89,8 +89,7 @@ class PromptSettings(QGroupBox):
         self.policy_box.setMinimumContentsLength(16)
         for policy, label in self._policy_labels().items():
             self.policy_box.addItem(label, policy.value)
-        self.policy_explanation = QLabel(self)
-        self.policy_explanation.setWordWrap(True)
+        self.policy_explanation = WrappingLabel(parent=self)
         set_tone(self.policy_explanation, Tone.NOTE)
         self.policy_box.activated.connect(self._policy_edited)
         box = QWidget(self)

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QMessageBox,
     QPlainTextEdit,
@@ -39,6 +38,7 @@ from app.ui.settings.store import SettingsStore
 from app.ui.widgets.ask_text import ask_text
 from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, set_tone
+from app.ui.widgets.wrapping_label import WrappingLabel
 
 
 class SamplingSettings(QWidget):
@@ -87,8 +87,7 @@ class SamplingSettings(QWidget):
         group = QGroupBox(self.tr("Sampling — this chat"), self)
         form = QFormLayout(group)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
-        self.scope_note = QLabel(self.tr("Fields in bold differ from the defaults for new chats."), group)
-        self.scope_note.setWordWrap(True)
+        self.scope_note = WrappingLabel(self.tr("Fields in bold differ from the defaults for new chats."), group)
         set_tone(self.scope_note, Tone.NOTE)
         form.addRow(self.scope_note)
         for name, spec in SAMPLING_FIELDS.items():

@@ -11,6 +11,7 @@ from app.core.inference.sampling import FieldSpec
 from app.core.support.formatting import fill
 from app.ui.widgets.core_text import word
 from app.ui.widgets.theme import Tone, set_tone
+from app.ui.widgets.wrapping_label import WrappingLabel
 
 
 class TextBox(QPlainTextEdit):
@@ -39,11 +40,9 @@ class SettingRow:
         # the label sits apart from the editor's own box, so a screen reader is told the name directly
         editor.setAccessibleName(self.label.text())
         editor.setAccessibleDescription(word(spec.explanation))
-        self.explanation = QLabel(word(spec.explanation), parent)
-        self.explanation.setWordWrap(True)
+        self.explanation = WrappingLabel(word(spec.explanation), parent)
         set_tone(self.explanation, Tone.NOTE)
-        self.error = QLabel(parent)
-        self.error.setWordWrap(True)
+        self.error = WrappingLabel("", parent)
         set_tone(self.error, Tone.ERROR)
         self.error.hide()
         self.box = QWidget(parent)

@@ -50,7 +50,7 @@ class SettingsPanel(QScrollArea):
         self.model = ModelSettingsBox(store, content)
         self.tools = ToolServersButton(store, content)
         layout.addWidget(self.prompt)
-        layout.addWidget(self.tools)
+        layout.addWidget(self.tools, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.sampling)
         self._build_buttons(content, layout)
         layout.addWidget(self.model)

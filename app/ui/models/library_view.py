@@ -1,4 +1,5 @@
-"""The Library tab: installed models with their metadata and hash status; load, verify, delete, reveal, import.
+"""The Library tab: installed models with their metadata and hash status; load, edit the load settings, verify,
+delete, reveal, import.
 
 Import by the button's file dialog or by dropping .gguf files on the page; a file the library
 already has (the same SHA-256) is not copied again. "Find on this computer…" offers the models
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QDesktopServices, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QAction, QDesktopServices, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -48,6 +49,7 @@ class LibraryPage(QWidget):
     modelAdded = Signal(object)  # Path of an imported model (copied in or added in place)
     modelRemoved = Signal(object)  # Path of a deleted model
     loadRequested = Signal(object)  # Path of the model to load in the main window
+    loadSettingsRequested = Signal(object)  # Path of the model whose own load settings the user wants to edit
     problem = Signal(str, object)  # (what failed, message (str)): a failure to show (mismatch, refused delete...)
     succeeded = Signal(str)  # what just worked ("import", "verify", "library"...): its old failures are stale
     notice = Signal(object)  # (str) news that is not a failure (the file was already in the library)
@@ -92,6 +94,16 @@ class LibraryPage(QWidget):
         self.load_button.setToolTip(self.tr("Load the selected model in the main window"))
         self.load_button.clicked.connect(self.load_selected)
 
+        self.settings_button = QPushButton(self.tr("Load settings…"), self)
+        self.settings_button.setToolTip(
+            self.tr("This model's own load settings: context length, GPU layers, KV cache, chat template…")
+        )
+        self.settings_button.clicked.connect(self.edit_selected_settings)
+        self.settings_action = QAction(self.tr("Edit load settings…"), self.table)
+        self.settings_action.triggered.connect(self.edit_selected_settings)
+        self.table.addAction(self.settings_action)  # the table's context menu
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+
         self.verify_button = QPushButton(self.tr("Verify"), self)
         self.verify_button.setToolTip(self.tr("Hash the file again and compare with its recorded SHA-256"))
         self.verify_button.clicked.connect(self.verify_selected)
@@ -108,7 +120,13 @@ class LibraryPage(QWidget):
         )
         self.find_button.clicked.connect(self.open_elsewhere)
         buttons = QHBoxLayout()
-        for button in (self.load_button, self.verify_button, self.delete_button, self.reveal_button):
+        for button in (
+            self.load_button,
+            self.settings_button,
+            self.verify_button,
+            self.delete_button,
+            self.reveal_button,
+        ):
             buttons.addWidget(button)
         buttons.addStretch(1)
         buttons.addWidget(self.find_button)
@@ -287,6 +305,8 @@ class LibraryPage(QWidget):
             if model is not None and model.missing is not None
             else self.tr("Load the selected model in the main window")
         )
+        self.settings_button.setEnabled(usable)
+        self.settings_action.setEnabled(usable)
         self.verify_button.setEnabled(usable and not busy)
         self.delete_button.setEnabled(model is not None and not model.is_starter and not busy)
         in_place = model is not None and model.in_place
@@ -309,6 +329,11 @@ class LibraryPage(QWidget):
         self.status.setText(fill(self.tr("Loading {name} in the main window…"), name=model.name))
         self._loading = model.name
         self.loadRequested.emit(model.path)
+
+    def edit_selected_settings(self) -> None:
+        model = self.selected_model()
+        if model is not None and model.missing is None:
+            self.loadSettingsRequested.emit(model.path)
 
     def show_load_ended(self, failure: object = None) -> None:
         """The load asked for here ended: say how, in place of "Loading…" (`failure`: why it failed, if it did)."""

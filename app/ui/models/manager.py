@@ -199,6 +199,8 @@ class ModelManagerDialog(QDialog):
         self.discover = DiscoverPage(self.workers.hub, self)
         self.downloads = DownloadsPage(self.manager, self)
         self.library = LibraryPage(self.workers.library, self.paths.models, self)
+        self.library.settings_button.setVisible(settings is not None)  # load settings are the store's
+        self.library.settings_action.setVisible(settings is not None)
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self.discover, self.tr("Discover"))
         self.tabs.addTab(self.downloads, self.tr("Downloads"))

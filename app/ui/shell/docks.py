@@ -5,12 +5,19 @@ that set up the chat (Chat settings, GPU offload, tabbed); the glass box's panel
 click away in View. The chat keeps at least MIN_CHAT_WIDTH: where the window is too narrow
 for the panels open (a small screen, or a layout saved on a bigger one), panels close, the
 glass box's first, until it has that room. View → Reset layout puts the first start's back.
+
+Panels the window closed so (not the user) come back, the last closed first, as soon as the window is
+made wide enough to hold them beside the chat's room, at this run or the next (the window's memory
+keeps them): they were open because the user wanted them. A panel the user opens or closes meanwhile
+is the user's again.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
-from PySide6.QtGui import QAction
+from typing import cast
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QResizeEvent
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QTabBar, QTabWidget, QWidget
 
 from app.ui.shell.window_memory import WindowMemory, fit_to_screen, restore
@@ -35,6 +42,9 @@ class Docks:
         self.window = window
         self.view_menu = view_menu
         self._first_size = window.size()
+        self.closed_for_room: list[str] = []  # panels closed to give the chat room, in the order closed
+        self._making_room = False  # the docks shown or hidden now are this class's doing, not the user's
+        window.installEventFilter(_Widening(self, window))
 
     def add(self, title: str, name: str, panel: QWidget, area: Qt.DockWidgetArea = RIGHT) -> QDockWidget:
         """Put a panel in a dock that View toggles.
@@ -58,6 +68,7 @@ class Docks:
             elif others:
                 window.splitDockWidget(others[0], dock, Qt.Orientation.Vertical)
         self.view_menu.addAction(dock.toggleViewAction())
+        dock.toggleViewAction().toggled.connect(lambda _on: self._user_toggled(name))
         dock.visibilityChanged.connect(lambda _visible: QTimer.singleShot(0, window, self._tidy_tab_bars))
         return dock
 
@@ -85,7 +96,10 @@ class Docks:
         self.arrange()
         if remembered:
             restore(self.window, memory)
+        hidden = {dock.objectName() for dock in self.docks() if dock.isHidden()}
+        self.closed_for_room = [name for name in memory.closed_for_room if name in hidden]
         self.give_chat_room(self.window.width())
+        self.window_resized(self.window.width())  # those closed for room last time, where they fit now
         fit_to_screen(self.window)  # the panels closed may have been what kept the window wider than the screen
         QTimer.singleShot(0, self.window, lambda: fit_to_screen(self.window))  # shown: its frame counts too
 
@@ -111,6 +125,7 @@ class Docks:
             dock.setFloating(False)
             if window.dockWidgetArea(dock) != area:
                 window.addDockWidget(area, dock)
+        self.closed_for_room.clear()
         self.show_first_panels()
         self.arrange()
         self.give_chat_room(width)
@@ -129,13 +144,40 @@ class Docks:
         chat at least MIN_CHAT_WIDTH wide beside the open ones at their narrowest; the object names of those
         closed."""
         closed = []
+        self._making_room = True
         for dock in sorted(self.docks(), key=_giving_way_order):
             if self.narrowest() <= width:
                 break
             if not dock.isHidden():
                 dock.hide()
                 closed.append(dock.objectName())
+        self._making_room = False
+        self.closed_for_room.extend(closed)
         return closed
+
+    def window_resized(self, width: int) -> list[str]:
+        """The window is `width` wide now: the panels closed for room come back, the last closed first, each that
+        fits beside the chat's room and the panels open; the object names of those opened."""
+        opened = []
+        docks = {dock.objectName(): dock for dock in self.docks()}
+        self._making_room = True
+        for name in reversed(list(self.closed_for_room)):
+            dock = docks.get(name)
+            if dock is None:
+                continue
+            dock.show()
+            if self.narrowest() > width:
+                dock.hide()
+                continue
+            self.closed_for_room.remove(name)
+            opened.append(name)
+        self._making_room = False
+        return opened
+
+    def _user_toggled(self, name: str) -> None:
+        """A panel opened or closed by the user (View, its close button, a shortcut) is the user's again."""
+        if not self._making_room and name in self.closed_for_room:
+            self.closed_for_room.remove(name)
 
     def narrowest(self) -> int:
         """The window's narrowest width with the docks open now (the chat at MIN_CHAT_WIDTH)."""
@@ -161,6 +203,22 @@ class Docks:
 
     def _docks_in(self, area: Qt.DockWidgetArea) -> list[QDockWidget]:
         return [d for d in self.window.findChildren(QDockWidget) if self.window.dockWidgetArea(d) == area]
+
+
+class _Widening(QObject):
+    """Hears the window made wider: the panels closed for room are tried again once the resize has settled."""
+
+    def __init__(self, docks: Docks, window: QMainWindow) -> None:
+        super().__init__(window)
+        self._docks = docks
+        self._window = window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._window and event.type() == QEvent.Type.Resize and self._docks.closed_for_room:
+            resized = cast(QResizeEvent, event)
+            if resized.size().width() > resized.oldSize().width() > 0:
+                QTimer.singleShot(0, self._window, lambda: self._docks.window_resized(self._window.width()))
+        return False
 
 
 def _giving_way_order(dock: QDockWidget) -> int:

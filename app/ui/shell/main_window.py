@@ -147,11 +147,12 @@ class MainWindow(QMainWindow):
         self.models.listed.connect(self.chats.settings_panel.model.set_library)
         self.models.listed.connect(self._show_library)
         self.models_action.triggered.connect(self.models.open_models)
+        self.models.attach_load_settings(self.toolbar.load_settings)
         self.appearance = AppearanceMenus(lambda: store.settings, store.set_defaults, lambda: restart(self), self)
         self.appearance.add_to(self.view_menu)
         # Open file… beside the model picker and first in Tools; the welcome in an empty chat, the cursor
         self.open_file = OpenFileAction(self.state_signals, self)
-        self.open_file.place(self.toolbar, self.model_picker, self.tools_menu)
+        self.open_file.place(self.toolbar, self.toolbar.widgetForAction(self.toolbar.load_settings), self.tools_menu)
         opener = self.open_file.opener
         opener.busy.connect(self.status_label.setText)
         opener.opened.connect(self.models.refresh)  # list the library again and load the file opened
@@ -388,10 +389,8 @@ class MainWindow(QMainWindow):
         if self.state.is_closing:
             event.setAccepted(not self.isVisible())
             return
-        session = self.chats.session
-        save_memory(
-            self._memory_file, remember(self, session.chat.id if session.saved else None, self.loader.on_duty())
-        )
+        chat, closed = (self.chats.session.chat.id if self.chats.session.saved else None), self.docks.closed_for_room
+        save_memory(self._memory_file, remember(self, chat, self.loader.on_duty(), closed))
         self.state.closing()
         self.exit.run()
         event.accept()

@@ -2,6 +2,9 @@
 
 At start the model whose last load did not finish (it may have taken Glassbox down) is held
 back: a notice offers it, and nothing loads it until the user asks.
+
+A library model's own load settings open from the picker (its context menu, the button beside it) and
+from the Models window's Library, in one dialog (app/ui/chat/load_settings_dialog.py).
 """
 
 from __future__ import annotations
@@ -11,8 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QLabel, QWidget
+from PySide6.QtCore import QObject, QPoint, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QComboBox, QLabel, QMenu, QWidget
 
 from app.core.models.library import InstalledModel, installed_models
 from app.core.models.load_guard import end_load, unfinished_load
@@ -20,6 +24,7 @@ from app.core.paths import app_paths
 from app.core.state import AppState
 from app.core.support.formatting import format_bytes
 from app.ui.chat.attachments import AttachmentTray
+from app.ui.chat.load_settings_dialog import LoadSettingsDialog
 from app.ui.models.vision_mark import vision_mark, vision_tooltip
 from app.ui.shell.model_loading import ModelLoader
 from app.ui.shell.server_models import ServerModels
@@ -60,7 +65,13 @@ class ModelChoice(QObject):
         self.manager: ModelManagerDialog | None = None
         self.unfinished_notice: UnfinishedLoadNotice | None = None
         self._held_back: Path | None = None
+        self._library: list[tuple[str, Path]] = []  # (label, path) of the library's models, as last listed
+        self.load_settings_dialog: LoadSettingsDialog | None = None  # the one open last
+        self.load_settings_action: QAction | None = None
         picker.activated.connect(self._on_chosen)
+        picker.currentIndexChanged.connect(lambda _index: self._update_load_settings())
+        picker.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        picker.customContextMenuRequested.connect(self._show_picker_menu)
         self.seeingListed.connect(attachments.set_seeing_models)
         attachments.switchRequested.connect(self.pick_and_load)
 
@@ -94,7 +105,8 @@ class ModelChoice(QObject):
         for model in models:
             self.picker.addItem(self._label(model), str(model.path))
             self.picker.setItemData(self.picker.count() - 1, vision_tooltip(model), Qt.ItemDataRole.ToolTipRole)
-        self.listed.emit([(self._label(model), model.path) for model in models])
+        self._library = [(self._label(model), model.path) for model in models]
+        self.listed.emit(list(self._library))
         self.seeingListed.emit([(model.name, model.path) for model in models if model.sees_images])
         self.server_models.add_rows()
         if not models:
@@ -141,6 +153,7 @@ class ModelChoice(QObject):
             self.manager.modelInstalled.connect(self._on_library_changed)
             self.manager.modelRemoved.connect(self._on_library_changed)
             self.manager.loadRequested.connect(self.pick_and_load)
+            self.manager.library.loadSettingsRequested.connect(self._edit_from_library)
             library, worker = self.manager.library, self.loader.worker  # the end of a load it asked for, said there
             connect_in_thread_of(worker.loaded, library, lambda _report: library.show_load_ended())
             connect_in_thread_of(worker.loadFailed, library, library.show_load_ended)
@@ -149,6 +162,56 @@ class ModelChoice(QObject):
         self.manager.raise_()
         self.manager.activateWindow()
         return self.manager
+
+    def attach_load_settings(self, action: QAction) -> None:
+        """`action` opens the load settings of the model picked; it is on while a library model is picked."""
+        self.load_settings_action = action
+        action.triggered.connect(lambda: self.edit_load_settings())
+        self._update_load_settings()
+
+    def edit_load_settings(self, path: Path | None = None, parent: QWidget | None = None) -> LoadSettingsDialog | None:
+        """Open the load settings of the library model `path` (None: the one picked); None when there is none."""
+        path = path or self.picked_path()
+        if path is None:
+            return None
+        if self.load_settings_dialog is not None:
+            self.load_settings_dialog.close()
+        loaded = self.state.loaded_model == path
+        report = self.state.load_report
+        template = report.chat_template if loaded and report is not None else ""
+        dialog = LoadSettingsDialog(self.loader.store, path, self._library, loaded, parent or self._window, template)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.destroyed.connect(lambda: self._forget_dialog(dialog))
+        dialog.reloadRequested.connect(self.pick_and_load)
+        self.load_settings_dialog = dialog
+        dialog.show()
+        dialog.raise_()
+        dialog.activateWindow()
+        return dialog
+
+    def _forget_dialog(self, dialog: LoadSettingsDialog) -> None:
+        if self.load_settings_dialog is dialog:
+            self.load_settings_dialog = None
+
+    def _edit_from_library(self, path: Path) -> None:
+        self.edit_load_settings(path, self.manager)
+
+    def picker_menu(self) -> QMenu:
+        """The picker's context menu: the picked model's load settings (a server's model has none here)."""
+        menu = QMenu(self.picker)
+        edit = menu.addAction(self.tr("Edit load settings…"))
+        edit.setEnabled(self.picked_path() is not None)
+        edit.triggered.connect(lambda: self.edit_load_settings())
+        return menu
+
+    def _show_picker_menu(self, at: QPoint) -> None:
+        menu = self.picker_menu()
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.picker.mapToGlobal(at))
+
+    def _update_load_settings(self) -> None:
+        if self.load_settings_action is not None:
+            self.load_settings_action.setEnabled(self.picked_path() is not None)
 
     def picked_path(self) -> Path | None:
         data = self.picker.currentData()

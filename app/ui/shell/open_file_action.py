@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QComboBox, QMainWindow, QMenu, QToolBar
+from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar, QWidget
 
 from app.core.paths import app_paths
 from app.ui.models.open_file import ModelFileOpener
@@ -33,10 +33,10 @@ class OpenFileAction(QObject):
         state_signals.changed.connect(self._update)
         self._update()
 
-    def place(self, toolbar: QToolBar, picker: QComboBox, menu: QMenu) -> None:
-        """Beside the model picker, and first in `menu`."""
+    def place(self, toolbar: QToolBar, beside: QWidget, menu: QMenu) -> None:
+        """After `beside` (the model picker's controls) in the toolbar, and first in `menu`."""
         actions = toolbar.actions()
-        at = next((i for i, a in enumerate(actions) if toolbar.widgetForAction(a) is picker), len(actions) - 1)
+        at = next((i for i, a in enumerate(actions) if toolbar.widgetForAction(a) is beside), len(actions) - 1)
         if at + 1 < len(actions):
             toolbar.insertAction(actions[at + 1], self.action)
         else:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,7 @@ class WindowMemory:
     raised: tuple[str, ...] = ()  # the panel in front of each group of tabbed panels (object names)
     last_chat: str | None = None
     last_model: str | None = None  # the local model file on duty at the close
+    closed_for_room: tuple[str, ...] = ()  # panels the window closed (not the user) to give the chat room
 
     def to_json(self) -> str:
         return json.dumps(
@@ -43,6 +45,7 @@ class WindowMemory:
                 "raised": list(self.raised),
                 "last_chat": self.last_chat,
                 "last_model": self.last_model,
+                "closed_for_room": list(self.closed_for_room),
             },
             indent=2,
         )
@@ -53,6 +56,7 @@ class WindowMemory:
         if not isinstance(data, dict):
             raise ValueError("not an object")
         raised = data.get("raised") or []
+        closed = data.get("closed_for_room") or []
         last_chat = data.get("last_chat")
         last_model = data.get("last_model")
         return cls(
@@ -61,6 +65,7 @@ class WindowMemory:
             raised=tuple(str(name) for name in raised if isinstance(name, str)),
             last_chat=last_chat if isinstance(last_chat, str) and last_chat else None,
             last_model=last_model if isinstance(last_model, str) and last_model else None,
+            closed_for_room=tuple(str(name) for name in closed if isinstance(name, str)),
         )
 
 
@@ -83,13 +88,16 @@ def save_memory(path: Path, memory: WindowMemory) -> None:
         log.warning("The window's layout could not be saved to %s: %s", path, error)
 
 
-def remember(window: QMainWindow, last_chat: str | None, last_model: Path | None) -> WindowMemory:
+def remember(
+    window: QMainWindow, last_chat: str | None, last_model: Path | None, closed_for_room: Sequence[str] = ()
+) -> WindowMemory:
     return WindowMemory(
         geometry=bytes(window.saveGeometry().data()),
         state=bytes(window.saveState().data()),
         raised=_raised_panels(window),
         last_chat=last_chat,
         last_model=str(last_model) if last_model is not None else None,
+        closed_for_room=tuple(closed_for_room),
     )
 
 

@@ -27,6 +27,8 @@ STROKES: dict[str, str] = {
     "eject": '<path d="M12 5l7 8H5z"/><path d="M5 18h14"/>',
     "attach": '<path d="M20 11.5l-8.2 8.2a5 5 0 0 1-7-7l8.7-8.7a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4'
     'l7.9-7.9"/>',
+    "load-settings": '<path d="M4 6h10M18 6h2M4 12h4M12 12h8M4 18h12"/><circle cx="16" cy="6" r="2"/>'
+    '<circle cx="10" cy="12" r="2"/><circle cx="18" cy="18" r="2"/>',
     "open": '<path d="M3 6a1 1 0 0 1 1-1h5l2 2h9a1 1 0 0 1 1 1v10a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1z"/>',
 }
 SIZES = (16, 24, 32, 48)

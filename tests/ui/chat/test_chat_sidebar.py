@@ -7,11 +7,11 @@ from datetime import date, datetime, timedelta
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QListWidgetItem
+from PySide6.QtWidgets import QListWidgetItem, QStyleOptionViewItem
 from pytestqt.qtbot import QtBot
 
 from app.core.chat.store import Chat, SearchHit, new_chat
-from app.ui.chat.chat_list_items import DETAIL, GROUP, date_group, detail_html
+from app.ui.chat.chat_list_items import DETAIL, GROUP, date_group, detail_document, detail_html
 from app.ui.chat.sidebar import CHAT_ID, ChatSidebar
 
 NOVEMBER_2023 = 1_700_000_000.0
@@ -185,3 +185,23 @@ def test_the_chat_whose_reply_is_written_is_marked_and_that_is_no_rename(sidebar
     assert chat_items(sidebar)[0].font().italic()
     sidebar.set_writing(None)
     assert not chat_items(sidebar)[0].font().italic() and chat_items(sidebar)[0].icon().isNull()
+
+
+def test_a_second_line_longer_than_the_list_ends_in_an_ellipsis_and_the_entry_holds_both_lines(
+    qtbot: QtBot,
+) -> None:
+    widget = ChatSidebar()
+    qtbot.addWidget(widget)
+    widget.resize(170, 400)
+    widget.show()
+    model = "SmolLM2-135M-Instruct.Q4_1 · 简体中文的模型名字"
+    widget.set_chats([hit("a", "Lisbon trip", model=model)])
+    [item] = chat_items(widget)
+    index = widget.list.indexFromItem(item)
+    option = QStyleOptionViewItem()
+    option.initFrom(widget.list)
+    delegate = widget.list.itemDelegate()
+    second = detail_document(str(item.data(DETAIL)), "", option, False, 120.0)
+    assert second.toPlainText().endswith("…") and len(second.toPlainText()) < len(model)
+    height = delegate.sizeHint(option, index).height()
+    assert height >= option.fontMetrics.height() + second.size().height(), "the second line is not cut at its foot"

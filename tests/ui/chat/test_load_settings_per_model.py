@@ -86,3 +86,14 @@ def test_a_models_own_settings_read_from_the_file_are_shown_when_it_is_on_duty(q
     panel.model.set_model(BIG)
     assert panel.model.rows["n_ctx"].editor.text() == "16384"
     assert panel.model.rows["type_k"].label.font().bold()
+
+
+def test_each_load_setting_stands_under_its_name_so_its_explanation_has_the_panels_width(
+    panel: SettingsPanel, qtbot: QtBot
+) -> None:
+    panel.resize(340, 700)
+    panel.show()
+    qtbot.waitExposed(panel)
+    for name in ("n_ctx", "n_threads", "chat_template"):
+        row = panel.model.rows[name]
+        assert row.box.x() <= row.label.x() and row.box.y() > row.label.y(), name

@@ -3,6 +3,7 @@ and kept with the chat."""
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QStyle
 from pytestqt.qtbot import QtBot
 
 from app.core.settings import ChatSettings
@@ -125,3 +126,13 @@ def test_tools_switched_off_belong_to_the_chat_they_were_switched_off_in(qtbot: 
     assert widget.text() == "Tools: time (2 of 2)"
     widget.fill_menu()
     assert widget.tool_boxes("time")["convert_time"].isChecked()
+
+
+def test_the_buttons_text_and_its_menu_arrow_each_have_their_room(qtbot: QtBot) -> None:
+    widget = button(qtbot, SettingsStore(), ["time"])
+    widget.show()
+    style = widget.style()
+    arrow = style.pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator, None, widget)
+    margins = 2 * style.pixelMetric(QStyle.PixelMetric.PM_ButtonMargin, None, widget)
+    text = widget.fontMetrics().horizontalAdvance(widget.text())
+    assert widget.width() >= text + margins + arrow, "the arrow is not drawn over the text's end"

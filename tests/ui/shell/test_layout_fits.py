@@ -9,6 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from app.ui.shell.docks import FIRST_PANELS, MIN_CHAT_WIDTH
 from app.ui.shell.main_window import MainWindow
+from app.ui.shell.window_memory import WindowMemory
 from tests.helpers.windows import WindowOpener
 
 
@@ -68,3 +69,32 @@ def test_reset_layout_brings_back_the_first_start(open_main_window: WindowOpener
         assert chat_width(window) >= MIN_CHAT_WIDTH
     finally:
         window.close()
+
+
+def test_panels_closed_to_give_the_chat_room_come_back_when_the_window_is_made_wider(
+    open_main_window: WindowOpener, qtbot: QtBot
+) -> None:
+    window = open_main_window()
+    try:
+        for dock in window.findChildren(QDockWidget):
+            dock.show()  # every panel open, as on a big screen
+        closed = window.docks.give_chat_room(800)  # the window opened on a small screen
+        assert closed and window.docks.closed_for_room == closed
+        kept_closed = window.glass.prompt_dock
+        if kept_closed.objectName() in closed:  # the user opens one, then closes it: that one is the user's now
+            kept_closed.toggleViewAction().trigger()
+            kept_closed.toggleViewAction().trigger()
+            assert kept_closed.objectName() not in window.docks.closed_for_room
+        window.resize(4000, window.height())  # the user makes the window wider
+        qtbot.waitUntil(lambda: window.docks.closed_for_room == [], timeout=5_000)
+        assert open_panels(window) >= set(closed) - {kept_closed.objectName()}
+        assert kept_closed.isHidden()
+        assert chat_width(window) >= MIN_CHAT_WIDTH
+    finally:
+        window.close()
+
+
+def test_the_window_remembers_which_panels_it_closed_for_room_so_a_bigger_screen_opens_them_again() -> None:
+    memory = WindowMemory(closed_for_room=("MonitorDock", "ChatsDock"))
+    assert WindowMemory.from_json(memory.to_json()).closed_for_room == ("MonitorDock", "ChatsDock")
+    assert WindowMemory.from_json('{"closed_for_room": [3, "LogsDock"]}').closed_for_room == ("LogsDock",)
