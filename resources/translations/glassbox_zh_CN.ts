@@ -1770,6 +1770,14 @@ free: {free}</source>
         <translation>思考模型最多可用于推理的 Token 数（0 = 不限）：达到上限时会替它结束推理块，然后继续给出回答。</translation>
     </message>
     <message>
+        <source>{label} must be a text.</source>
+        <translation>{label} 必须是文本。</translation>
+    </message>
+    <message>
+        <source>{label}: at most {maximum} characters, not {n}.</source>
+        <translation>{label}：最多 {maximum} 个字符，而不是 {n} 个。</translation>
+    </message>
+    <message>
         <source>A context of {n_ctx} tokens cannot be split into {count} slots.</source>
         <translation>{n_ctx} 个 Token 的上下文无法分成 {count} 个槽位。</translation>
     </message>
@@ -1790,8 +1798,28 @@ free: {free}</source>
         <translation>模型的槽位出错，请查看日志。</translation>
     </message>
     <message>
+        <source>The template cannot be rendered, line {line}: {error}</source>
+        <translation>模板无法渲染，第 {line} 行：{error}</translation>
+    </message>
+    <message>
+        <source>The template is empty.</source>
+        <translation>模板为空。</translation>
+    </message>
+    <message>
+        <source>The template leaves the messages out: the sample conversation&apos;s last message is not in its prompt.</source>
+        <translation>模板漏掉了消息：示例对话的最后一条消息不在它生成的提示词中。</translation>
+    </message>
+    <message>
+        <source>The template cannot be rendered: {error}</source>
+        <translation>模板无法渲染：{error}</translation>
+    </message>
+    <message>
         <source>none in the file, and the model&apos;s tokens name no chat format: ChatML is used</source>
         <translation>文件中没有，模型的词元也未指明聊天格式：使用 ChatML</translation>
+    </message>
+    <message>
+        <source>your own, edited in this model&apos;s load settings</source>
+        <translation>自定义，在此模型的加载设置中编辑</translation>
     </message>
     <message>
         <source>none: raw completion (the text is continued as it is)</source>
@@ -1896,6 +1924,14 @@ free: {free}</source>
     <message>
         <source>How a chat is turned into the text the model reads. The model&apos;s own: the template in its file, else llama.cpp&apos;s built-in one that its tokens point to (Load details says which). Name a family for a model whose template is missing or wrong, or Raw completion for a base model: no template, the text is continued as it is. Applies when the model is loaded again.</source>
         <translation>聊天如何转换为模型读取的文本。模型自带：使用其文件中的模板，否则使用其词元所指向的 llama.cpp 内置模板（“加载详情”会说明是哪一个）。若模型的模板缺失或有误，可指定一个模板系列；对基础模型可选“原始续写”：不用模板，按原样续写文本。重新加载模型后生效。</translation>
+    </message>
+    <message>
+        <source>Your own chat template</source>
+        <translation>自定义聊天模板</translation>
+    </message>
+    <message>
+        <source>The Jinja text of a chat template of your own, used when the Chat template is Your own: a sample conversation is rendered with it before it is saved, and a template that fails is refused. Applies when the model is loaded again.</source>
+        <translation>自定义聊天模板的 Jinja 文本，在“聊天模板”选为“自定义”时使用：保存前先用它渲染一段示例对话，渲染失败的模板会被拒绝。重新加载模型后生效。</translation>
     </message>
     <message>
         <source>The Hub mirror setting was dropped ({problem}); the default Hub is used.</source>
@@ -4209,6 +4245,18 @@ free: {free}</source>
         <translation>在主窗口中加载所选模型</translation>
     </message>
     <message>
+        <source>Load settings…</source>
+        <translation>加载设置…</translation>
+    </message>
+    <message>
+        <source>This model&apos;s own load settings: context length, GPU layers, KV cache, chat template…</source>
+        <translation>此模型自己的加载设置：上下文长度、GPU 层数、KV 缓存、聊天模板…</translation>
+    </message>
+    <message>
+        <source>Edit load settings…</source>
+        <translation>编辑加载设置…</translation>
+    </message>
+    <message>
         <source>Verify</source>
         <translation>校验</translation>
     </message>
@@ -4637,6 +4685,21 @@ free: {free}</source>
     </message>
 </context>
 <context>
+    <name>LoadSettingsDialog</name>
+    <message>
+        <source>Load settings — {name}</source>
+        <translation>加载设置 — {name}</translation>
+    </message>
+    <message>
+        <source>{name} is loaded now: a change applies when it is loaded again (Reload now). Settings in bold are its own; the others are the defaults every model uses.</source>
+        <translation>{name} 当前已加载：更改在重新加载后生效（立即重新加载）。粗体的设置是它自己的；其余是所有模型共用的默认设置。</translation>
+    </message>
+    <message>
+        <source>A change applies at the next load of {name}. Settings in bold are its own; the others are the defaults every model uses.</source>
+        <translation>更改在下次加载 {name} 时生效。粗体的设置是它自己的；其余是所有模型共用的默认设置。</translation>
+    </message>
+</context>
+<context>
     <name>LogsPanel</name>
     <message>
         <source>Debug and above</source>
@@ -4766,7 +4829,7 @@ free: {free}</source>
     </message>
     <message>
         <source>{speed} tok/s</source>
-        <translation>{speed} tokens/s</translation>
+        <translation>{speed} Token/秒</translation>
     </message>
     <message>
         <source>GPU offload</source>
@@ -5112,6 +5175,10 @@ free: {free}</source>
         <translation>未加载模型</translation>
     </message>
     <message>
+        <source>Edit load settings…</source>
+        <translation>编辑加载设置…</translation>
+    </message>
+    <message>
         <source> (starter)</source>
         <translation>（入门模型）</translation>
     </message>
@@ -5220,6 +5287,14 @@ free: {free}</source>
         <translation>适用于(&amp;A)</translation>
     </message>
     <message>
+        <source>Edit the template…</source>
+        <translation>编辑模板…</translation>
+    </message>
+    <message>
+        <source>Write or paste a Jinja chat template of this model&apos;s own</source>
+        <translation>为此模型编写或粘贴自定义的 Jinja 聊天模板</translation>
+    </message>
+    <message>
         <source>GPU layers</source>
         <translation>GPU 层数</translation>
     </message>
@@ -5272,6 +5347,10 @@ free: {free}</source>
         <translation>原始续写（无模板）</translation>
     </message>
     <message>
+        <source>Your own (Jinja)…</source>
+        <translation>自定义（Jinja）…</translation>
+    </message>
+    <message>
         <source>{name} only</source>
         <translation>仅 {name}</translation>
     </message>
@@ -5298,6 +5377,10 @@ free: {free}</source>
     <message>
         <source>The previous value is kept.</source>
         <translation>保留原来的值。</translation>
+    </message>
+    <message>
+        <source>the defaults</source>
+        <translation>默认设置</translation>
     </message>
 </context>
 <context>
@@ -5340,6 +5423,14 @@ free: {free}</source>
     <message>
         <source>The model that answers; choosing one loads it</source>
         <translation>负责回答的模型；选中即加载</translation>
+    </message>
+    <message>
+        <source>Load settings…</source>
+        <translation>加载设置…</translation>
+    </message>
+    <message>
+        <source>The chosen model&apos;s own load settings: context length, GPU layers, KV cache, chat template…</source>
+        <translation>所选模型自己的加载设置：上下文长度、GPU 层数、KV 缓存、聊天模板…</translation>
     </message>
     <message>
         <source>Models…</source>
@@ -5485,7 +5576,7 @@ free: {free}</source>
     </message>
     <message>
         <source>{speed} tokens/s</source>
-        <translation>{speed} tokens/s</translation>
+        <translation>{speed} Token/秒</translation>
     </message>
     <message>
         <source>first token after {ttft} s ({cached} of {prompt} prompt tokens cached)</source>
@@ -6184,7 +6275,7 @@ free: {free}</source>
     </message>
     <message>
         <source>{speed} tok/s</source>
-        <translation>{speed} tok/s</translation>
+        <translation>{speed} Token/秒</translation>
     </message>
     <message>
         <source>first token {ms} ms</source>
@@ -6416,7 +6507,7 @@ free: {free}</source>
     </message>
     <message>
         <source>tok/s</source>
-        <translation>tok/s</translation>
+        <translation>Token/秒</translation>
     </message>
     <message>
         <source>status</source>
@@ -6784,7 +6875,7 @@ Token 计数：{counts}。</translation>
     </message>
     <message>
         <source>tok/s</source>
-        <translation>tokens/s</translation>
+        <translation>Token/秒</translation>
     </message>
     <message>
         <source>The speed of the last reply, token by token, appears here</source>
@@ -6939,6 +7030,49 @@ Token 计数：{counts}。</translation>
     <message>
         <source>The chat could not be written to {path} ({error}). Choose a folder you can write to.</source>
         <translation>无法把对话写入 {path}（{error}）。请选择一个可写入的文件夹。</translation>
+    </message>
+</context>
+<context>
+    <name>TemplateEditor</name>
+    <message>
+        <source>Chat template — {name}</source>
+        <translation>聊天模板 — {name}</translation>
+    </message>
+    <message>
+        <source>A Jinja chat template, as in a model&apos;s tokenizer.chat_template: it gets messages (each with role and content), add_generation_prompt, bos_token and eos_token. It is tried on a sample conversation before it is saved.</source>
+        <translation>Jinja 聊天模板，与模型的 tokenizer.chat_template 相同：它接收 messages（每条带 role 和 content）、add_generation_prompt、bos_token 和 eos_token。保存前会先用一段示例对话试一试。</translation>
+    </message>
+    <message>
+        <source>Choose a family to start from…</source>
+        <translation>选择一个模板家族作为起点…</translation>
+    </message>
+    <message>
+        <source>&amp;Start from</source>
+        <translation>起点(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Chat template</source>
+        <translation>聊天模板</translation>
+    </message>
+    <message>
+        <source>&amp;Try it</source>
+        <translation>试一试(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Render the sample conversation with this template</source>
+        <translation>用此模板渲染示例对话</translation>
+    </message>
+    <message>
+        <source>The sample conversation&apos;s prompt</source>
+        <translation>示例对话的提示词</translation>
+    </message>
+    <message>
+        <source>The prompt the sample conversation builds shows here.</source>
+        <translation>示例对话生成的提示词显示在这里。</translation>
+    </message>
+    <message>
+        <source>The sample conversation builds this prompt:</source>
+        <translation>示例对话生成了如下提示词：</translation>
     </message>
 </context>
 <context>
