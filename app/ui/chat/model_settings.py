@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -268,13 +268,14 @@ class ModelSettingsBox(QGroupBox):
         whose = self.model_key() or self.tr("the defaults")
         editor = TemplateEditor(whose, text, self._save_template, self)
         editor.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        editor.finished.connect(lambda _result: self._template_editor_closed(editor))
+        editor.finished.connect(self._template_editor_closed)
         self.template_editor = editor
         editor.open()
         return editor
 
-    def _template_editor_closed(self, editor: TemplateEditor) -> None:
-        if self.template_editor is editor:
+    @Slot(int)
+    def _template_editor_closed(self, _result: int) -> None:
+        if self.template_editor is self.sender():  # not a newer editor opened since
             self.template_editor = None
         self._put(TEMPLATE_FIELD, self._shown().chat_template)  # a cancelled "Your own" shows what is saved
 
