@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 
 from app.bench.threads import SECTION, run, thread_counts
@@ -22,7 +23,10 @@ def test_the_section_measures_every_count_and_evaluates_the_default(starter_mode
     *sweep, verdict = rows
     assert len(sweep) == len(thread_counts(default_threads()))
     assert all(r.measured and r.value > 0 and r.unit == "tok/s" for r in sweep)
-    assert verdict.target == ">= 0.97" and verdict.verdict is not None and 0 < verdict.value <= 1
+    assert verdict.target == ">= 0.97" and verdict.verdict is not None and verdict.value > 0
     assert all(len(values) == len(verdict.rounds) for values in context.details[SECTION]["rounds"].values())
     details = context.details[SECTION]
     assert details["default"] == default_threads() and details["best"] in details["rounds"]
+    # The best count is the fastest by median; a single round's ratio (and so their median) may pass 1.
+    medians = {count: statistics.median(speeds) for count, speeds in details["rounds"].items()}
+    assert medians[details["best"]] == max(medians.values())
