@@ -92,7 +92,7 @@
     </message>
     <message>
         <source>This reply ran at {speed} tokens/s, under half of this model&apos;s usual {usual}. {cause}</source>
-        <translation>本次回复速度为 {speed} tokens/s，不到该模型平时 {usual} 的一半。{cause}</translation>
+        <translation>本次回复速度为 {speed} Token/秒，不到该模型平时 {usual} 的一半。{cause}</translation>
     </message>
     <message>
         <source>The first token took {ttft} s, far above the usual {usual} s for {tokens} new prompt tokens. Another program may be using the GPU or the CPU.</source>
@@ -6895,19 +6895,19 @@ Token 计数：{counts}。</translation>
     </message>
     <message>
         <source>{speed} tok/s (measured here; the server&apos;s own counters are not shown)</source>
-        <translation>{speed} tokens/s（在本机测量；未显示服务器自己的计数）</translation>
+        <translation>{speed} Token/秒（在本机测量；未显示服务器自己的计数）</translation>
     </message>
     <message>
         <source>{speed} tok/s; llama.cpp: {n} tokens in {ms} ms</source>
-        <translation>{speed} tokens/s；llama.cpp：{ms} 毫秒内 {n} 个 Token</translation>
+        <translation>{speed} Token/秒；llama.cpp：{ms} 毫秒内 {n} 个 Token</translation>
     </message>
     <message>
         <source>{speed} tok/s, measured here as the chunks arrived</source>
-        <translation>{speed} tokens/s，在本机按数据块到达时测量</translation>
+        <translation>{speed} Token/秒，在本机按数据块到达时测量</translation>
     </message>
     <message>
         <source>{speed} tok/s; llama.cpp decode alone: {decode} tok/s ({n} tokens in {ms} ms)</source>
-        <translation>{speed} tokens/s；仅 llama.cpp 解码：{decode} tokens/s（{ms} 毫秒内 {n} 个 Token）</translation>
+        <translation>{speed} Token/秒；仅 llama.cpp 解码：{decode} Token/秒（{ms} 毫秒内 {n} 个 Token）</translation>
     </message>
     <message>
         <source>not measured</source>
