@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,19 +33,14 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
 
 
 @pytest.fixture(autouse=True, scope="session")
-def engines_forked_from_a_forkserver() -> Iterator[None]:
+def engines_forked_from_a_forkserver() -> None:
     """The suite starts hundreds of engine processes in its own processes: forked from one interpreter
     that imported llama.cpp once instead of spawned fresh (child_process.py). The app's own spawn is
     what the command-line tests' subprocesses, tests/core/support/test_child_process.py and the
     bundle use."""
-    from multiprocessing import forkserver
-
     from app.core.support.child_process import start_children_by
 
     start_children_by("forkserver")
-    yield
-    # Waited for, so that its children's CPU time (it reaps them) counts in ours, as the lanes' table reads it.
-    forkserver._forkserver._stop()
 
 
 @pytest.fixture(autouse=True, scope="session")

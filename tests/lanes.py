@@ -20,7 +20,9 @@ the other. Each lane prints pytest's own output and closing line (the first, lon
 it runs, the others when they end); the closing table says how many minutes of wall time and of CPU
 time the steps .ci/run timed before the lanes (installing: GLASSBOX_CI_STEPS), each step of lanes and
 each lane took, and what the lanes found together. CPU time is what the work cost whatever else ran on
-the machine; wall time depends on that. The exit status is non-zero when any lane fails.
+the machine, except the engine processes the suite forks from a forkserver (tests/conftest.py): the
+forkserver reaps them and is never waited for, so their CPU time is not counted; wall time depends on
+all of it. The exit status is non-zero when any lane fails.
 
 `python -m tests.lanes unit model` runs only the lanes named.
 """
