@@ -5,9 +5,7 @@ channel. The model's raw text goes through the reasoning splitter as the engine'
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 
@@ -16,7 +14,6 @@ from app.core.reasoning.splitter import HARMONY, ReasoningSplitter
 from app.core.reasoning.tool_calls import ToolCallSplitter, parse_tool_calls
 from app.core.reasoning.tool_formats import ToolFamily
 from app.core.support.stop_flag import StopFlag
-from app.core.tools.results import PartKind, ResultPart, ToolResult
 from app.core.turn.steps import PlanStep, TurnState
 from app.core.turn.tool_rounds import CallRecord, OfferedTool, ToolOffer, ToolPermissions, ToolRoundsStep, ToolSettings
 from app.core.turn.turn import Turn
@@ -25,6 +22,7 @@ from app.core.types.replies import ReplyDone, ReplyEvent, ReplyPart, TokenPiece
 from app.core.types.stats import ReplyStats, StopReason
 from tests.core.reasoning.test_tool_calls import TIME_TOOL, render, template
 from tests.core.turn.scripted import Recorder, Said
+from tests.helpers.tools import AnsweringTool
 
 GPT_OSS = template("openai-gpt-oss-120b")
 # What gpt-oss writes after `<|start|>assistant` (its control tokens rendered), ending at <|call|>, its stop token.
@@ -74,23 +72,6 @@ def test_a_reply_without_a_call_still_answers_in_the_final_channel() -> None:
     assert parse_tool_calls(answer, ToolFamily.HARMONY).calls == ()
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, str, dict[str, Any]]] = []
-
-    def call(
-        self,
-        name: str,
-        tool: str,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        timeout_s: float | None = None,
-        stop: threading.Event | None = None,
-    ) -> ToolResult:
-        self.calls.append((name, tool, dict(arguments or {})))
-        return ToolResult((ResultPart(PartKind.TEXT, text=RESULT),), False, len(RESULT), 4096, False)
-
-
 def test_the_turn_runs_the_call_gives_the_result_back_through_the_template_and_ends_with_the_answer() -> None:
     prompts: list[str] = []
     replies = [CHANNEL_CALL, ANSWER]
@@ -111,7 +92,7 @@ def test_the_turn_runs_the_call_gives_the_result_back_through_the_template_and_e
         messages = tuple(ChatMessage(m.role, m.text) for m in request.messages)
         return PlanResult(request, WindowPlan(messages, ("u1",), (), 0, 0, 8192, 256, WindowPolicy.ROLLING))
 
-    clock, records, recorder = Clock(), list[CallRecord](), Recorder()
+    clock, records, recorder = AnsweringTool(RESULT), list[CallRecord](), Recorder()
     rounds = ToolRoundsStep(
         generate,
         clock,

@@ -9,13 +9,10 @@ model reads why.
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowPlan, WindowPolicy
 from app.core.support.stop_flag import StopFlag
-from app.core.tools.results import PartKind, ResultPart, ToolResult
 from app.core.turn.steps import PlanStep, TurnState
 from app.core.turn.tool_rounds import (
     Approval,
@@ -33,28 +30,12 @@ from app.core.types.replies import ReplyDone, ReplyEvent
 from app.core.types.stats import ReplyStats, StopReason
 from app.core.types.tools import ToolCall, ToolSpec
 from tests.core.turn.scripted import Recorder, Said
+from tests.helpers.tools import AnsweringTool
 
 SCHEMA = {"type": "object", "properties": {"zone": {"type": "string"}}}
 CLOCK = OfferedTool("time", ToolSpec("clock", "The time", json.dumps(SCHEMA)))
 RESULT = "12:00"
 ENDED = ReplyStats(stop_reason=StopReason.END_OF_TEXT)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, str, dict[str, Any]]] = []
-
-    def call(
-        self,
-        name: str,
-        tool: str,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        timeout_s: float | None = None,
-        stop: threading.Event | None = None,
-    ) -> ToolResult:
-        self.calls.append((name, tool, dict(arguments or {})))
-        return ToolResult((ResultPart(PartKind.TEXT, text=RESULT),), False, len(RESULT), 1024, False)
 
 
 def plan(request: PlanRequest) -> PlanResult:
@@ -66,7 +47,7 @@ class Run:
     """One turn with the scripted replies; what each reply was offered and given, the calls, the asks."""
 
     def __init__(self, *replies: ReplyDone, forced: tuple[str, ...] = ()) -> None:
-        self.clock, self.recorder = Clock(), Recorder()
+        self.clock, self.recorder = AnsweringTool(RESULT, cap_bytes=1024), Recorder()
         self.offers: list[ToolOffer] = []
         self.conversations: list[tuple[ChatMessage, ...]] = []
         self.records: list[CallRecord] = []

@@ -4,14 +4,11 @@ turn's window reported again once a round's results are read (scripted model, a 
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowPlan, WindowPolicy
 from app.core.reasoning.tool_formats import ToolFamily
 from app.core.support.stop_flag import StopFlag
-from app.core.tools.results import PartKind, ResultPart, ToolResult
 from app.core.turn.steps import PlanStep, TurnState
 from app.core.turn.tool_rounds import (
     CallRecord,
@@ -27,26 +24,11 @@ from app.core.types.replies import ReplyDone, ReplyEvent
 from app.core.types.stats import ReplyStats, StopReason
 from app.core.types.tools import ToolSpec
 from tests.core.turn.scripted import Recorder, Said
+from tests.helpers.tools import AnsweringTool
 
 CLOCK = OfferedTool("time", ToolSpec("clock", "The time", json.dumps({"type": "object", "properties": {}})))
 CALL_TEXT = '<tool_call>\n{"name": "clock", "arguments": {}}\n</tool_call>'
 RESULT = "It is twelve o'clock noon in Paris on a sunny Tuesday"
-
-
-class Clock:
-    """A tool that answers at once (the MCP servers' own tests run real ones)."""
-
-    def call(
-        self,
-        name: str,
-        tool: str,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        timeout_s: float | None = None,
-        stop: threading.Event | None = None,
-    ) -> ToolResult:
-        part = ResultPart(PartKind.TEXT, text=RESULT)
-        return ToolResult((part,), False, part.size, 1024, False)
 
 
 def replies(*written: tuple[str, int, int]) -> Callable[..., None]:
@@ -80,7 +62,7 @@ def run(count: Callable[[str], int] | None) -> tuple[Recorder, list[CallRecord]]
     recorder, records = Recorder(), []
     rounds = ToolRoundsStep(
         replies((CALL_TEXT, 90, 12), ("Noon.", 130, 3)),
-        Clock(),
+        AnsweringTool(RESULT, cap_bytes=1024),
         (CLOCK,),
         ToolPermissions(),  # every call runs
         ToolSettings(ToolFamily.HERMES),

@@ -3,15 +3,12 @@ reads that there is no such tool, as for any tool it was not offered (scripted m
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from app.core.chat.context_window import PlanRequest, PlanResult, WindowPlan, WindowPolicy
 from app.core.reasoning.tool_formats import ToolFamily
 from app.core.support.stop_flag import StopFlag
 from app.core.tools.connection import ToolInfo
-from app.core.tools.results import PartKind, ResultPart, ToolResult
 from app.core.turn.steps import PlanStep, TurnState
 from app.core.turn.tool_rounds import (
     Approval,
@@ -28,6 +25,7 @@ from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent
 from app.core.types.stats import ReplyStats, StopReason
 from tests.core.turn.scripted import Recorder, Said
+from tests.helpers.tools import AnsweringTool
 
 OBJECT = {"type": "object", "properties": {}}
 TIME_TOOLS = (
@@ -57,26 +55,6 @@ def test_switching_off_a_tool_of_another_server_changes_nothing() -> None:
     assert names(TIME_TOOLS, {("git", "convert_time")}) == names(TIME_TOOLS, set())
 
 
-class RecordingClock:
-    """A tool that answers at once and keeps each call it ran."""
-
-    def __init__(self) -> None:
-        self.ran: list[str] = []
-
-    def call(
-        self,
-        name: str,
-        tool: str,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        timeout_s: float | None = None,
-        stop: threading.Event | None = None,
-    ) -> ToolResult:
-        self.ran.append(tool)
-        part = ResultPart(PartKind.TEXT, text="noon")
-        return ToolResult((part,), False, part.size, 1024, False)
-
-
 def test_a_call_to_a_tool_switched_off_does_not_run_and_the_model_reads_it_is_not_there() -> None:
     offers: list[ToolOffer] = []
     read: list[ChatMessage] = []
@@ -97,7 +75,7 @@ def test_a_call_to_a_tool_switched_off_does_not_run_and_the_model_reads_it_is_no
     def never_asked(request: CallRequest) -> Approval:
         raise AssertionError(f"{request.call.name} was asked about")
 
-    clock, records = RecordingClock(), list[CallRecord]()
+    clock, records = AnsweringTool("noon"), list[CallRecord]()
     tools = offered_tools(TIME_TOOLS, {("time", "convert_time")})
     settings = ToolSettings(ToolFamily.HERMES)
     rounds = ToolRoundsStep(generate, clock, tools, ToolPermissions(ask=never_asked), settings, records.append)
@@ -106,7 +84,7 @@ def test_a_call_to_a_tool_switched_off_does_not_run_and_the_model_reads_it_is_no
     Turn([PlanStep(plan), rounds], TurnState(request), recorder).run()
 
     assert [spec.name for spec in offers[0].tools] == ["get_current_time"]
-    assert clock.ran == []
+    assert clock.calls == []
     [record] = records
     assert (record.call.name, record.approval, record.is_error) == ("convert_time", Approval.DENY, True)
     assert [m.content for m in read] == ["There is no tool named convert_time."]
