@@ -6,6 +6,7 @@ every stage from the projector's load to the image's tokens in the KV cache runs
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 from PIL import Image
 
 from app.bench.synthetic_projector import SyntheticProjector, write_synthetic_projector
-from app.core.chat.images import prepare_image_file
+from app.core.chat.images import prepare_image, prepare_image_file
 from app.core.inference.engine import Engine
 from app.core.types.load import LoadConfig
 
@@ -32,6 +33,13 @@ def vision_engine(starter_model: Path, projector_file: Path) -> Iterator[Engine]
     engine.load(LoadConfig(starter_model, n_ctx=1024, mmproj=projector_file))
     yield engine
     engine.close()
+
+
+def prepared_picture(colour: str = "red") -> Path:
+    """A tiny PNG prepared in the data folder, as an attachment is, without a file of its own first."""
+    encoded = io.BytesIO()
+    Image.new("RGB", (8, 6), colour).save(encoded, "PNG")
+    return prepare_image(encoded.getvalue(), f"{colour}.png").path
 
 
 def picture(folder: Path, name: str = "red.png", colour: tuple[int, int, int] = (200, 30, 30)) -> Path:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,12 +19,6 @@ from app.core.chat.store import (
     title_from_text,
 )
 from app.core.paths import app_paths
-
-
-@pytest.fixture
-def store() -> Iterator[ChatStore]:
-    with ChatStore(app_paths().chats_db) as opened:
-        yield opened
 
 
 def test_the_database_uses_wal_in_the_data_folder(store: ChatStore) -> None:

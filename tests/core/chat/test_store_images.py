@@ -2,32 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from PIL import Image
-
-from app.core.chat.images import images_dir, prepare_image
+from app.core.chat.images import images_dir
 from app.core.chat.store import ChatStore
-from app.core.paths import app_paths
-
-
-@pytest.fixture
-def store() -> Iterator[ChatStore]:
-    with ChatStore(app_paths().chats_db) as opened:
-        yield opened
-
-
-def _picture(colour: str) -> Path:
-    encoded = io.BytesIO()
-    Image.new("RGB", (8, 6), colour).save(encoded, "PNG")
-    return prepare_image(encoded.getvalue(), f"{colour}.png").path
+from tests.helpers.vision import prepared_picture
 
 
 def test_the_store_looks_for_images_where_they_are_prepared(store: ChatStore) -> None:
@@ -35,7 +18,7 @@ def test_the_store_looks_for_images_where_they_are_prepared(store: ChatStore) ->
 
 
 def test_a_messages_images_are_kept_in_order_and_come_back_after_reopening(store: ChatStore) -> None:
-    red, blue = _picture("red"), _picture("blue")
+    red, blue = prepared_picture("red"), prepared_picture("blue")
     chat = store.create_chat()
     store.add_message(chat.id, "user", "What differs?", images=(red, blue))
     store.add_message(chat.id, "assistant", "The colour.")
@@ -46,7 +29,7 @@ def test_a_messages_images_are_kept_in_order_and_come_back_after_reopening(store
 
 
 def test_deleting_the_last_chat_that_shows_an_image_deletes_its_file(store: ChatStore) -> None:
-    shared, own = _picture("red"), _picture("green")
+    shared, own = prepared_picture("red"), prepared_picture("green")
     first, second = store.create_chat(), store.create_chat()
     store.add_message(first.id, "user", "Look", images=(shared, own))
     store.add_message(second.id, "user", "Look again", images=(shared,))
@@ -58,7 +41,7 @@ def test_deleting_the_last_chat_that_shows_an_image_deletes_its_file(store: Chat
 
 
 def test_deleting_a_message_deletes_the_images_only_its_branch_showed(store: ChatStore) -> None:
-    kept, dropped = _picture("red"), _picture("blue")
+    kept, dropped = prepared_picture("red"), prepared_picture("blue")
     chat = store.create_chat()
     store.add_message(chat.id, "user", "First", images=(kept,))
     store.add_message(chat.id, "assistant", "Seen.")
@@ -69,7 +52,7 @@ def test_deleting_a_message_deletes_the_images_only_its_branch_showed(store: Cha
 
 
 def test_the_json_export_names_each_messages_image_files(store: ChatStore) -> None:
-    red = _picture("red")
+    red = prepared_picture("red")
     chat = store.create_chat()
     store.add_message(chat.id, "user", "What colour?", images=(red,))
     store.add_message(chat.id, "assistant", "Red.")
@@ -116,14 +99,14 @@ def test_an_image_name_that_points_outside_the_images_folder_is_not_shown(store:
 
 
 def test_the_markdown_export_shows_each_image_from_its_file(store: ChatStore) -> None:
-    red = _picture("red")
+    red = prepared_picture("red")
     chat = store.create_chat()
     store.add_message(chat.id, "user", "What colour?", images=(red,))
     assert f"![image 1]({red.as_uri()})\n\nWhat colour?" in store.export_markdown(chat.id)
 
 
 def test_an_image_no_message_shows_is_swept_once_it_is_an_hour_old(store: ChatStore) -> None:
-    shown, stray, fresh = _picture("red"), _picture("blue"), _picture("green")
+    shown, stray, fresh = prepared_picture("red"), prepared_picture("blue"), prepared_picture("green")
     chat = store.create_chat()
     store.add_message(chat.id, "user", "What is it?", images=(shown,))
     two_hours_ago = time.time() - 2 * 3600

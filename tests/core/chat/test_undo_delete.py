@@ -2,28 +2,10 @@
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
-from PIL import Image
 
-from app.core.chat.images import prepare_image
 from app.core.chat.store import ChatStore, ChatStoreError, new_message
-from app.core.paths import app_paths
-
-
-@pytest.fixture
-def store() -> Iterator[ChatStore]:
-    with ChatStore(app_paths().chats_db) as opened:
-        yield opened
-
-
-def _picture(colour: str) -> Path:
-    encoded = io.BytesIO()
-    Image.new("RGB", (8, 6), colour).save(encoded, "PNG")
-    return prepare_image(encoded.getvalue(), f"{colour}.png").path
+from tests.helpers.vision import prepared_picture
 
 
 def test_a_removed_message_and_its_replies_come_back_as_they_were_with_their_chat_on_show(store: ChatStore) -> None:
@@ -54,7 +36,7 @@ def test_an_undone_version_delete_brings_the_version_back_in_its_place(store: Ch
 
 
 def test_a_removed_messages_images_stay_until_the_removal_is_final(store: ChatStore) -> None:
-    picture = _picture("red")
+    picture = prepared_picture("red")
     chat = store.create_chat()
     shown = store.add_message(chat.id, "user", "Look", images=(picture,))
     removed = store.remove_message(shown.id)

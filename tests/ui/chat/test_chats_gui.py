@@ -3,7 +3,6 @@ edited into branches, searched and deleted; the context window marks what the mo
 
 from __future__ import annotations
 
-import io
 import logging
 import os
 import sqlite3
@@ -13,12 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
-from app.core.chat.images import prepare_image
 from app.core.chat.store import new_chat, new_message
 from app.core.inference.chat_format import default_system_prompt
 from app.core.inference.sampling import GREEDY
@@ -28,6 +25,7 @@ from app.core.types.replies import ReplyDone
 from app.core.types.stats import ReplyStats, StopReason
 from app.ui.chat.storage import StorageThread
 from app.ui.shell.main_window import MainWindow
+from tests.helpers.vision import prepared_picture
 from tests.helpers.windows import WindowOpener
 
 N_CTX = 1024
@@ -433,9 +431,7 @@ def test_deleting_a_message_takes_those_after_it_and_undo_over_the_chat_brings_t
 
 def test_opening_the_chat_history_sweeps_the_images_an_earlier_run_prepared_and_never_sent() -> None:
     paths = app_paths().ensure()
-    encoded = io.BytesIO()
-    Image.new("RGB", (8, 6), "red").save(encoded, "PNG")
-    stray = prepare_image(encoded.getvalue(), "red.png").path  # attached, then the window was killed
+    stray = prepared_picture()  # attached, then the window was killed
     two_hours_ago = time.time() - 2 * 3600
     os.utime(stray, (two_hours_ago, two_hours_ago))
     storage = StorageThread(paths.chats_db, paths.settings_file)

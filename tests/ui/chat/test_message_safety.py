@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import io
 import logging
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PIL import Image
 from PySide6.QtCore import QPoint, QPointF
 from PySide6.QtGui import QEnterEvent
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from app.core.chat.images import prepare_image
 from app.core.state import AppState
 from app.core.types.load import LoadConfig, LoadReport
 from app.core.types.messages import ChatMessage
@@ -22,6 +19,7 @@ from app.ui.chat.message_menu import MessageMenus
 from app.ui.chat.undo_delete import UNDO_SECONDS, UndoDelete
 from app.ui.chat.view import MessageWidget
 from app.ui.shell.chat_area import ChatArea
+from tests.helpers.vision import prepared_picture
 from tests.ui.window_parts import PartsWindow
 
 
@@ -154,9 +152,7 @@ def test_opening_another_chat_makes_the_delete_final(qtbot: QtBot, parts: PartsW
 def test_a_deleted_messages_image_is_kept_for_undo_and_goes_when_the_delete_is_final(
     qtbot: QtBot, parts: PartsWindow
 ) -> None:
-    encoded = io.BytesIO()
-    Image.new("RGB", (8, 6), "red").save(encoded, "PNG")
-    picture = prepare_image(encoded.getvalue(), "red.png").path
+    picture = prepared_picture()
     menus = menus_over(parts, ["Look.", "Red."])
     parts.session.add_user_message("And this?", (picture,))
     delete(qtbot, parts, menus, 2)
