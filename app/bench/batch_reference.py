@@ -15,7 +15,14 @@ import time
 
 import llama_cpp
 
-from app.core.inference.beam_search import beam_context, beam_context_cells, put_row
+from app.core.inference.beam_search import (
+    BeamSearchError,
+    beam_context,
+    beam_context_cells,
+    decode_beams,
+    decode_shared_prompt,
+    put_row,
+)
 
 
 def batch_step_s(llama: llama_cpp.Llama, prompt: list[int], width: int, steps: int) -> float:
@@ -23,15 +30,9 @@ def batch_step_s(llama: llama_cpp.Llama, prompt: list[int], width: int, steps: i
     (decoded once in sequence 0 and shared with the others); nan when llama.cpp's decode fails."""
     context = beam_context(llama, beam_context_cells(len(prompt), width, steps + 1), width)
     n_batch = max(int(llama.context_params.n_batch), width)
-    batch = llama_cpp.llama_batch_init(max(n_batch, width), 0, 1)
+    batch = llama_cpp.llama_batch_init(n_batch, 0, 1)
     try:
-        for start in range(0, len(prompt), n_batch):
-            chunk = prompt[start : start + n_batch]
-            batch.n_tokens = len(chunk)
-            for i, token in enumerate(chunk):
-                put_row(batch, i, token, start + i, 0, i == len(chunk) - 1)
-            if llama_cpp.llama_decode(context.ctx, batch) != 0:
-                return float("nan")
+        decode_shared_prompt(context, batch, prompt, n_batch)
         for seq in range(1, width):
             llama_cpp.llama_memory_seq_cp(context.memory, 0, seq, -1, -1)
         token = prompt[-1]
@@ -40,10 +41,11 @@ def batch_step_s(llama: llama_cpp.Llama, prompt: list[int], width: int, steps: i
             batch.n_tokens = width
             for seq in range(width):
                 put_row(batch, seq, token, len(prompt) + step, seq, True)
-            if llama_cpp.llama_decode(context.ctx, batch) != 0:
-                return float("nan")
+            decode_beams(context, batch)
             llama_cpp.llama_get_logits_ith(context.ctx, width - 1)  # waits for the decode, as reading a row does
         return (time.perf_counter() - started) / steps if steps else float("nan")
+    except BeamSearchError:
+        return float("nan")
     finally:
         llama_cpp.llama_batch_free(batch)
         context.close()

@@ -324,12 +324,7 @@ class BeamSearcher:
         return beams
 
     def _decode_prompt(self, context: LlamaContext, batch: llama_cpp.llama_batch, prompt: list[int]) -> _Top:
-        for start in range(0, len(prompt), self._n_batch):
-            chunk = prompt[start : start + self._n_batch]
-            batch.n_tokens = len(chunk)
-            for i, token in enumerate(chunk):
-                put_row(batch, i, token, start + i, 0, i == len(chunk) - 1)
-            self._decode(context, batch)
+        decode_shared_prompt(context, batch, prompt, self._n_batch)
         return self._top(context, batch.n_tokens - 1)
 
     def _decode_step(
@@ -338,14 +333,8 @@ class BeamSearcher:
         batch.n_tokens = len(live)
         for i, beam in enumerate(live):
             put_row(batch, i, beam.tokens[-1], position, beam.seq, True)
-        self._decode(context, batch)
+        decode_beams(context, batch)
         return [self._top(context, i) for i in range(len(live))]
-
-    @staticmethod
-    def _decode(context: LlamaContext, batch: llama_cpp.llama_batch) -> None:
-        code = llama_cpp.llama_decode(context.ctx, batch)
-        if code != 0:
-            raise BeamSearchError(fill(N_("llama.cpp's decode failed for the beams (code {code})."), code=code))
 
     def _top(self, context: LlamaContext, row: int) -> _Top:
         """The 2 x width most likely next tokens of batch row `row`, best first, with their
@@ -373,6 +362,23 @@ def beam_context(llama: llama_cpp.Llama, cells: int, width: int) -> LlamaContext
     params.kv_unified = True
     params.embeddings = False
     return LlamaContext(model=llama._model, params=params, verbose=False)
+
+
+def decode_beams(context: LlamaContext, batch: llama_cpp.llama_batch) -> None:
+    """One `llama_decode` of the batch; BeamSearchError when llama.cpp fails it."""
+    code = llama_cpp.llama_decode(context.ctx, batch)
+    if code != 0:
+        raise BeamSearchError(fill(N_("llama.cpp's decode failed for the beams (code {code})."), code=code))
+
+
+def decode_shared_prompt(context: LlamaContext, batch: llama_cpp.llama_batch, prompt: list[int], n_batch: int) -> None:
+    """The prompt in sequence 0, `n_batch` tokens a decode, with the logits of its last token only."""
+    for start in range(0, len(prompt), n_batch):
+        chunk = prompt[start : start + n_batch]
+        batch.n_tokens = len(chunk)
+        for i, token in enumerate(chunk):
+            put_row(batch, i, token, start + i, 0, i == len(chunk) - 1)
+        decode_beams(context, batch)
 
 
 def put_row(batch: llama_cpp.llama_batch, i: int, token: int, position: int, seq: int, logits: bool) -> None:
