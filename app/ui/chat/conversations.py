@@ -14,14 +14,14 @@ when `emit` returns).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMenu, QWidget
 
-from app.core.chat.context_window import PlanRequest, PlanResult, WindowMessage, WindowPlan
+from app.core.chat.context_window import PlanRequest, PlanResult, WindowMessage, WindowPlan, WindowTurn
 from app.core.chat.store import Message, MessageState, SearchHit
 from app.core.inference.chat_format import default_system_prompt
 from app.core.inference.sampling import SamplingParams
@@ -50,18 +50,9 @@ from app.ui.widgets.reply_footer import reply_footer, thinking_cost
 METER_DELAY_MS = 400  # the meter follows typing after this pause
 MEASURED_SLOWLY_CHARS = 8_000  # a draft longer than this shows "measuring" until its plan comes
 METER = "meter"
+DRAFT = "draft"  # the id of the message being typed, planned as the next turn's last one (never saved)
 
 DockAdder = Callable[[str, str, QWidget, Qt.DockWidgetArea], QDockWidget]  # title, object name, panel, area
-
-
-@dataclass(frozen=True)
-class _Draft:
-    """The message being typed, planned as the next turn's last message (never saved)."""
-
-    id: str
-    role: str
-    text: str
-    reasoning: str = ""
 
 
 class Conversations(QObject):
@@ -276,7 +267,7 @@ class Conversations(QObject):
         # window is the one a send would get (in an empty chat too, with the system prompt the
         # template writes by default), and the chat's own latest message (a long reply, a message
         # refused as too long) is not blamed for a turn that has not been written.
-        history = (*history, _Draft("draft", "user", draft))
+        history = (*history, WindowTurn(DRAFT, "user", draft))
         if len(draft) > MEASURED_SLOWLY_CHARS:  # counting its tokens takes a while: no stale numbers meanwhile
             self.meter.set_waiting(self.tr("Context: measuring the message…"))
         self._meter_pending = True
@@ -299,7 +290,7 @@ class Conversations(QObject):
         if result is None or not result.request.messages:
             return None
         draft = result.request.messages[-1]
-        return result if isinstance(draft, _Draft) and draft.text == text.strip() else None
+        return result if draft.id == DRAFT and draft.text == text.strip() else None
 
     def measure_now(self) -> None:
         """Plan the next turn with the text being typed now, without waiting for a pause in the typing."""

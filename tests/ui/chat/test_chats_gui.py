@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import logging
 import os
+import pickle
+import pickletools
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -21,6 +23,8 @@ from app.core.inference.chat_format import default_system_prompt
 from app.core.inference.sampling import GREEDY
 from app.core.paths import app_paths
 from app.core.settings import ModelSettings, Settings, load_settings
+from app.core.support.child_messages import Job
+from app.core.support.child_process import ChildProcess
 from app.core.types.replies import ReplyDone
 from app.core.types.stats import ReplyStats, StopReason
 from app.ui.chat.storage import StorageThread
@@ -202,6 +206,42 @@ def test_in_an_empty_chat_the_meter_counts_the_system_prompt_the_template_writes
     assert report is not None
     default = default_system_prompt(report.chat_template)  # SmolLM2's: "You are a helpful AI assistant named …"
     assert default and meter.plan is not None and meter.plan.prompt_tokens > len(default.split())
+
+
+def modules_named(pickled: bytes) -> set[str]:
+    """The modules whose classes or functions a pickle names: what unpickling it imports."""
+    named: set[str] = set()
+    strings: list[str] = []
+    for opcode, argument, _position in pickletools.genops(pickled):
+        if opcode.name == "GLOBAL":  # protocol 0-3: "module name"
+            named.add(str(argument).split(" ")[0])
+        elif opcode.name == "STACK_GLOBAL" and len(strings) >= 2:  # protocol 4+: module, then name
+            named.add(strings[-2])
+        elif isinstance(argument, str):
+            strings.append(argument)
+    return named
+
+
+def test_what_the_window_sends_the_engine_names_no_module_of_the_window(
+    window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine process unpickles every job it gets: a class of the window's in one made it import
+    Qt and the window's modules (half a second, and a second copy of Qt in its memory)."""
+    sent: list[bytes] = []
+    submit = ChildProcess.submit
+
+    def recorded(link: ChildProcess, job: Job) -> None:
+        sent.append(pickle.dumps(job))
+        submit(link, job)
+
+    monkeypatch.setattr(ChildProcess, "submit", recorded)
+    window.composer.setPlainText("And a fruit?")
+    window.chats.measure_now()  # the meter's plan, with the message being typed
+    qtbot.waitUntil(lambda: window.chats.measured("And a fruit?") is not None, timeout=20_000)
+    reply_to(window, qtbot, "Name a colour.")  # a turn's plan and reply
+    named = set().union(*map(modules_named, sent))
+    assert len(sent) >= 3 and "app.core.chat.context_window" in named
+    assert not {name for name in named if name.startswith(("app.ui", "PySide6", "shiboken6"))}
 
 
 def test_the_meter_never_shows_the_chat_before_once_another_is_on_show(window: MainWindow, qtbot: QtBot) -> None:
