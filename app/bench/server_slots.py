@@ -19,7 +19,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +39,20 @@ SLOT_CTX = 2560  # room for the 2,000-token prompt and its chat template in one 
 N_CTX = SLOTS * SLOT_CTX
 AGGREGATE = f"streamed tok/s: {SLOTS} clients at once ÷ 1 client ({SLOTS} slots)"
 AGGREGATE_TARGET = ">= 1.3"
-LONG_PROMPT_TOKENS = 2000
 RUNNING_BEFORE_S = 0.5  # the running stream's tokens before the long prompt is sent
-RUNNING_TOKENS = 400  # the running stream's length: it outlasts the long prompt's reading
+
+
+@dataclass(frozen=True)
+class Lengths:
+    """How long the parallel part's prompts and streams are: the bench's, or the shortest that still exercise
+    every path (`BenchContext.smoke`, for the section's tests)."""
+
+    long_prompt_tokens: int = 2000
+    running_tokens: int = 400  # the running stream's length: it outlasts the long prompt's reading
+    beside_tokens: int = 200  # the streams a newcomer's first token is timed beside
+
+
+SMOKE_LENGTHS = Lengths(long_prompt_tokens=300, running_tokens=96, beside_tokens=32)
 STORY = "Tell a long story about a lighthouse keeper named {name} and the storm that came in the night."
 NAMES = ("Ada", "Bram", "Cleo", "Dov", "Eli", "Fay", "Gus", "Hal", "Ivo", "Jun", "Kai", "Lea")
 
@@ -56,13 +67,14 @@ def parallel_rows(context: BenchContext, openai: Any) -> list[BenchRow]:
     server = ApiServer(ServerConfig(port=0), queue)
     server.start()
     rounds = 1 if context.quick else 3
+    lengths = SMOKE_LENGTHS if context.smoke else Lengths()
     try:
         ask = _streamer(openai, server.base_url)
         ask(_story(0), params, None)  # warm up
         ratios = [_aggregate_ratio(ask, params, index) for index in range(rounds)]
-        gap_s = _longest_gap(ask, params)
-        ttft_s = _first_token_beside(ask, params, SLOTS - 1)
-        alone_ttft_s = _first_token_beside(ask, params, 0)
+        gap_s = _longest_gap(ask, params, lengths)
+        ttft_s = _first_token_beside(ask, params, SLOTS - 1, lengths.beside_tokens)
+        alone_ttft_s = _first_token_beside(ask, params, 0, lengths.beside_tokens)
     finally:
         server.stop()
         queue.close()
@@ -77,7 +89,7 @@ def parallel_rows(context: BenchContext, openai: Any) -> list[BenchRow]:
     }
     rows = [
         judged(SECTION, AGGREGATE, ratios, "ratio", AGGREGATE_TARGET),
-        _gap_row(gap_s),
+        _gap_row(gap_s, lengths.long_prompt_tokens),
         row(SECTION, f"time to first token beside {SLOTS - 1} streaming clients", ttft_s * 1000, "ms"),
         row(SECTION, "time to first token of the same request alone", alone_ttft_s * 1000, "ms"),
     ]
@@ -89,8 +101,8 @@ def parallel_rows(context: BenchContext, openai: Any) -> list[BenchRow]:
     return rows
 
 
-def _gap_row(gap_s: float | None) -> BenchRow:
-    name = f"longest gap in a stream while a {LONG_PROMPT_TOKENS}-token prompt is read"
+def _gap_row(gap_s: float | None, long_prompt_tokens: int) -> BenchRow:
+    name = f"longest gap in a stream while a {long_prompt_tokens}-token prompt is read"
     if gap_s is None:
         return not_measured(SECTION, name, "the running stream ended before the long prompt was answered", "ms")
     return row(SECTION, name, gap_s * 1000, "ms")
@@ -155,18 +167,18 @@ def _aggregate_ratio(ask: Ask, params: SamplingParams, index: int) -> float:
     return (sum(tokens for tokens, _ in together) / together_s) / (alone[0] / alone_s)
 
 
-def _longest_gap(ask: Ask, params: SamplingParams) -> float | None:
+def _longest_gap(ask: Ask, params: SamplingParams, lengths: Lengths) -> float | None:
     """The longest time between two chunks of a running stream while another client's long prompt is read;
     None when the running stream ended before the long prompt was answered (nothing to measure then).
 
     The running stream is a long story: a request that ends sooner (a short count the model closes
     after a few words) leaves the long prompt to be read alone, and the time that takes is no gap."""
-    long_prompt = "Summarise this: " + "the tide comes in and the tide goes out. " * (LONG_PROMPT_TOKENS // 10)
+    long_prompt = "Summarise this: " + "the tide comes in and the tide goes out. " * (lengths.long_prompt_tokens // 10)
     streaming = threading.Event()
     window: list[float] = []
 
     def running() -> tuple[int, list[float]]:
-        return ask(_story(400), replace(params, max_tokens=RUNNING_TOKENS), streaming)
+        return ask(_story(400), replace(params, max_tokens=lengths.running_tokens), streaming)
 
     def long() -> None:
         streaming.wait()
@@ -186,8 +198,8 @@ def _longest_gap(ask: Ask, params: SamplingParams) -> float | None:
     return max(b - a for a, b in itertools.pairwise(before + inside + after))
 
 
-def _first_token_beside(ask: Ask, params: SamplingParams, others: int) -> float:
-    """Seconds to the first chunk of a short request sent once `others` clients stream."""
+def _first_token_beside(ask: Ask, params: SamplingParams, others: int, streamed_tokens: int) -> float:
+    """Seconds to the first chunk of a short request sent once `others` clients stream `streamed_tokens` each."""
     streaming = [threading.Event() for _ in range(others)]
 
     def newcomer() -> float:
@@ -197,7 +209,8 @@ def _first_token_beside(ask: Ask, params: SamplingParams, others: int) -> float:
         _tokens, arrivals = ask("Say hello.", replace(params, max_tokens=4), None)
         return arrivals[0] - sent if arrivals else float("nan")
 
-    streams = [lambda i=i: ask(_story(300 + i), replace(params, max_tokens=200), streaming[i]) for i in range(others)]
+    streamed = replace(params, max_tokens=streamed_tokens)
+    streams = [lambda i=i: ask(_story(300 + i), streamed, streaming[i]) for i in range(others)]
     results, _wall = _at_once([*streams, newcomer])
     return float(results[-1])
 

@@ -119,3 +119,5 @@ def test_the_server_section_compares_http_with_the_in_process_engine(starter_mod
     assert details["throughput"]["1"] > 0 and details["throughput"]["4"] > 0
     aggregate = rows[server_slots.AGGREGATE]  # the same server with parallel slots, 4 clients ÷ 1
     assert aggregate.value > 0 and aggregate.verdict is not None
+    [gap] = [r for r in rows.values() if r.metric.startswith("longest gap in a stream")]
+    assert gap.measured and gap.value > 0, "the running stream outlasts even the shortest long prompt"
