@@ -53,7 +53,7 @@ STORY_TARGET = ">= 0.97"
 
 def run(context: BenchContext) -> list[BenchRow]:
     loop = context.rounds(3 if context.quick else 7)
-    params = replace(GREEDY, max_tokens=64 if context.smoke else 128 if context.quick else 256)
+    params = replace(GREEDY, max_tokens=32 if context.smoke else 128 if context.quick else 256)
     threads = default_threads()
     engine, without_fa = Engine(), Engine()
     engine.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads, flash_attn=True))
