@@ -42,15 +42,17 @@ PROMPT = (
     "into rivers or soaks into the ground, where it refills aquifers and slowly flows back to the sea. "
     "Please explain, in a few sentences, which step of this cycle moves the most water each year and why."
 )
+# The smoke run's (BenchContext.smoke): each round reads its prompt afresh, and reading is most of a short run.
+SMOKE_PROMPT = "My notes: water evaporates, condenses into clouds and falls as rain. Which step moves the most water?"
 
 
 def run(context: BenchContext) -> list[BenchRow]:
     engine = Engine()
     engine.load(LoadConfig(context.model_path, n_ctx=N_CTX))
     try:
-        prompt = engine.prompt_tokens([ChatMessage("user", PROMPT)])
+        prompt = engine.prompt_tokens([ChatMessage("user", SMOKE_PROMPT if context.smoke else PROMPT)])
         rounds = 3 if context.quick else 5
-        length = 16 if context.quick else 48
+        length = 8 if context.smoke else 16 if context.quick else 48
         rows = _beam_rows(engine, prompt, rounds, length, context)
         rows.extend(_fork_rows(engine, prompt, rounds, length, context))
         return rows
