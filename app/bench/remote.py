@@ -40,7 +40,7 @@ def run(context: BenchContext) -> list[BenchRow]:
     if missing:
         return _not_measured(missing)
     loop = context.rounds(3 if context.quick else 7)
-    params = replace(GREEDY, max_tokens=64 if context.quick else 200)
+    params = replace(GREEDY, max_tokens=24 if context.smoke else 64 if context.quick else 200)
     with tempfile.TemporaryDirectory(prefix="glassbox-bench-") as logs:
         try:
             server = start_llama_server(context.model_path, Path(logs))
