@@ -24,11 +24,21 @@ pytest_plugins = [
 ]
 
 
+@pytest.fixture(scope="session")
+def shared_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache folder for the session's tests: what is kept there can be found again, and is (the batch
+    probe of each way the starter loads is found once, not at each of hundreds of loads)."""
+    return tmp_path_factory.mktemp("glassbox-cache")
+
+
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own GLASSBOX_HOME, so nothing touches the user's real files."""
+def isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, shared_cache: Path
+) -> Path:
+    """Every test gets its own GLASSBOX_HOME, so nothing touches the user's real files; the cache is shared."""
     home = tmp_path_factory.mktemp("glassbox-home")
     monkeypatch.setenv("GLASSBOX_HOME", str(home))
+    monkeypatch.setenv("GLASSBOX_CACHE", str(shared_cache))
     return home
 
 

@@ -1,13 +1,15 @@
 """Where Glassbox keeps its files: platformdirs locations, overridable for tests and portable installs.
 
 Set `GLASSBOX_HOME` to put every folder under one directory (tests and the packaged
-smoke test do this so they never touch the user's real data).
+smoke test do this so they never touch the user's real data). `GLASSBOX_CACHE` moves the
+cache folder alone (what can be found again, such as remembered batch probes): the test
+suite shares one across its tests, each with a home of its own.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import platformdirs
@@ -49,17 +51,20 @@ class AppPaths:
 
 
 def app_paths() -> AppPaths:
-    """The folders for this process, honouring `GLASSBOX_HOME`."""
+    """The folders for this process, honouring `GLASSBOX_HOME` and `GLASSBOX_CACHE`."""
     home = os.environ.get("GLASSBOX_HOME")
     if home:
         root = Path(home)
-        return AppPaths(config=root / "config", data=root / "data", cache=root / "cache", logs=root / "logs")
-    return AppPaths(
-        config=Path(platformdirs.user_config_dir(APP_NAME, APP_AUTHOR)),
-        data=Path(platformdirs.user_data_dir(APP_NAME, APP_AUTHOR)),
-        cache=Path(platformdirs.user_cache_dir(APP_NAME, APP_AUTHOR)),
-        logs=Path(platformdirs.user_log_dir(APP_NAME, APP_AUTHOR)),
-    )
+        paths = AppPaths(config=root / "config", data=root / "data", cache=root / "cache", logs=root / "logs")
+    else:
+        paths = AppPaths(
+            config=Path(platformdirs.user_config_dir(APP_NAME, APP_AUTHOR)),
+            data=Path(platformdirs.user_data_dir(APP_NAME, APP_AUTHOR)),
+            cache=Path(platformdirs.user_cache_dir(APP_NAME, APP_AUTHOR)),
+            logs=Path(platformdirs.user_log_dir(APP_NAME, APP_AUTHOR)),
+        )
+    cache = os.environ.get("GLASSBOX_CACHE")
+    return replace(paths, cache=Path(cache)) if cache else paths
 
 
 def resources_dir() -> Path:

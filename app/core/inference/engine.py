@@ -46,6 +46,7 @@ from app.core.inference.llama_log import install_llama_logging
 from app.core.inference.load_options import llama_options, load_option_problems
 from app.core.inference.load_progress import LoadProgress, TimedModelLoad
 from app.core.inference.logits import LogitsRows, SampledLogits
+from app.core.inference.probe_memory import probe_key, remember_probe, remembered_probe
 from app.core.inference.projector import Projector, is_image_token, whole_image_start
 from app.core.inference.prompt_cache import CachedPrompt, explain_reuse
 from app.core.inference.prompt_images import image_markers, shown, with_images
@@ -375,6 +376,8 @@ class Engine:
 
     def _probe_batches(self, llama: llama_cpp.Llama, cancel: threading.Event | None) -> None:
         assert self._batch is not None and self._rows is not None
+        if self._remembered_probe():
+            return
         probe = self.tokenize(PROBE_TEXT, special=False)[:PROBE_LENGTH]
         memory = llama_cpp.llama_get_memory(llama.ctx)
         llama_cpp.llama_memory_seq_rm(memory, -1, 0, -1)  # the warm-up token is still cached
@@ -706,7 +709,7 @@ class Engine:
         cost (asked once per load, at the warm-up or here); None when there is no room to find out now.
 
         Auto drafts only where they match, so that its replies are those of plain decoding."""
-        if self._batch_probe is None:
+        if self._batch_probe is None and not self._remembered_probe():
             assert self._batch is not None and self._rows is not None
             probe = prompt[-PROBE_LENGTH:]
             if len(probe) < 2 or position + len(probe) > self.llama.n_ctx():
@@ -715,9 +718,29 @@ class Engine:
             self._found(probe_batches(self._batch, self._rows, memory, position, probe))
         return self._batch_probe
 
-    def _found(self, probe: BatchProbe) -> None:
+    def _remembered_probe(self) -> bool:
+        """Take the probe an earlier load of this model with these settings found (probe_memory.py), if any."""
+        key = self._probe_key()
+        found = remembered_probe(key) if key else None
+        if found is not None:
+            self._found(found, remembered=True)
+        return found is not None
+
+    def _probe_key(self) -> str:
+        """What this load's probe is remembered under ("" when the file cannot be read now)."""
+        config = self._config
+        if config is None:
+            return ""
+        try:
+            return probe_key(config, config.n_threads or default_threads())
+        except OSError:
+            return ""
+
+    def _found(self, probe: BatchProbe, remembered: bool = False) -> None:
         self._batch_probe = probe
-        log.debug("Batch probe: exact %s, cost %s", probe.exact, probe.cost)
+        log.debug("Batch probe%s: exact %s, cost %s", " (remembered)" if remembered else "", probe.exact, probe.cost)
+        if not remembered and (key := self._probe_key()):
+            remember_probe(key, probe)
         if not probe.exact:
             log.info(
                 "Batches of tokens decode slightly differently from single tokens with these settings "

@@ -25,11 +25,9 @@ have been shifted or dropped since), so the report says exactly that.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import logging
 import random
-import re
 import threading
 import weakref
 from collections.abc import Sequence
@@ -41,6 +39,7 @@ import llama_cpp
 from gguf.constants import GGMLQuantizationType
 
 from app.core.inference.engine import Engine
+from app.core.inference.llama_build import llama_build
 from app.core.inference.sampler_chain import chain_stages
 from app.core.inference.sampling import SAMPLER_ORDER, SamplingParams
 from app.core.models.gguf_info import GgufInfoError, read_gguf_info
@@ -171,19 +170,6 @@ def engine_sampler_chain(params: SamplingParams, seed: int, grammar: str = "") -
             values[key] = value
         steps.append(SamplerStep(name, values))
     return tuple(steps)
-
-
-@functools.cache
-def llama_build() -> str:
-    """The ggml library version llama-cpp-python ships (from its file name, where the platform
-    puts it there) and the build's system info line (backends and CPU features compiled in)."""
-    system = llama_cpp.llama_print_system_info().decode("utf-8", "replace").strip()
-    versions = sorted(
-        match.group(1)
-        for path in (Path(llama_cpp.__file__).parent / "lib").glob("libggml-base*")
-        if (match := re.search(r"(\d+\.\d+\.\d+)", path.name))
-    )
-    return f"ggml {versions[-1]}; {system}" if versions else system
 
 
 def _kv_type(value: int) -> str:

@@ -246,10 +246,14 @@ def test_auto_does_not_draft_where_batches_decode_differently_from_single_tokens
     assert done.stats.drafted_tokens == 0
 
 
-def test_auto_drafts_where_batches_decode_exactly(exact_engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_auto_drafts_where_batches_decode_exactly(
+    exact_engine: Engine, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     # Whether batches match single tokens is measured for real; what they cost is timing, which a
     # loaded machine can make look as dear as decoding one token at a time (Auto then rightly drafts
-    # nothing), so the costs are those of a quiet machine.
+    # nothing), so the costs are those of a quiet machine, and no probe another test remembered is used.
+    monkeypatch.setenv("GLASSBOX_CACHE", str(tmp_path))
+
     def quiet_costs(*args: object) -> BatchProbe:
         found = probe_batches(*args)  # type: ignore[arg-type]
         return BatchProbe(found.exact, {size: 1.0 + 0.1 * (size - 1) for size in found.cost})
