@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,13 @@ class Double:
 @dataclass(frozen=True)
 class Die:
     """Take the child down with SIGKILL, as the system does when memory runs out."""
+
+
+@dataclass(frozen=True)
+class LeaveAGrandchild:
+    """Fork a process that holds the child's end of the pipe for `seconds` after the child is gone."""
+
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -64,7 +72,17 @@ def _die(_session: Calculator, _work: Die, _job: int, _flag: threading.Event, _s
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-OPERATIONS: dict[type, Operation[Calculator]] = {Double: _double, Die: _die}
+def _leave_a_grandchild(
+    _session: Calculator, work: LeaveAGrandchild, _job: int, _flag: threading.Event, _send: Send
+) -> Any:
+    pid = os.fork()
+    if pid == 0:  # the grandchild: every descriptor of the child, the pipe among them
+        time.sleep(work.seconds)
+        os._exit(0)
+    return pid
+
+
+OPERATIONS: dict[type, Operation[Calculator]] = {Double: _double, Die: _die, LeaveAGrandchild: _leave_a_grandchild}
 
 
 class ArithmeticService(ChildService[Calculator]):

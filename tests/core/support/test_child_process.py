@@ -5,18 +5,28 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
+import time
 from collections.abc import Iterator
 
 import pytest
 
 from app.core.support.child_messages import Failed, Finished, Job
-from app.core.support.child_process import START_METHODS, ChildProcess, next_job_id, start_children_by
+from app.core.support.child_process import (
+    SHUTDOWN_GRACE_S,
+    START_METHODS,
+    TERMINATE_GRACE_S,
+    ChildProcess,
+    next_job_id,
+    start_children_by,
+)
 from tests.core.support.child_services import (
     ArithmeticCrashed,
     ArithmeticFailed,
     ArithmeticService,
     Die,
     Double,
+    LeaveAGrandchild,
     Rewind,
 )
 
@@ -70,6 +80,23 @@ def test_a_child_that_dies_is_the_services_crash_error_said_once_then_a_fresh_ch
     after = answer(child, Double(4))
     assert isinstance(after, Finished) and after.value == 8
     assert child.pid not in (None, first)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="a grandchild that holds the pipe needs fork")
+def test_closing_never_waits_on_a_pipe_a_grandchild_still_holds_open(child: ChildProcess) -> None:
+    grandchild = answer(child, LeaveAGrandchild(seconds=WAIT_S))
+    assert isinstance(grandchild, Finished)
+    failures: list[threading.ExceptHookArgs] = []
+    previous, threading.excepthook = threading.excepthook, failures.append
+    try:
+        started = time.monotonic()
+        child.close()  # the child exits; its grandchild keeps the pipe open, so no end-of-file comes from there
+        closing_s = time.monotonic() - started
+    finally:
+        threading.excepthook = previous
+        os.kill(grandchild.value, signal.SIGKILL)
+    assert closing_s < SHUTDOWN_GRACE_S + TERMINATE_GRACE_S
+    assert failures == []  # the reader ended on end-of-file, not on a closed handle
 
 
 def test_a_child_that_cannot_open_what_it_serves_says_why_and_ends() -> None:
