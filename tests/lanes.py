@@ -14,9 +14,9 @@ One serial run spent its minutes on a few heavy things in a row. The lanes split
 - static: ruff, the formatter, mypy and the import contracts, once (tests/test_static_checks.py,
   tests/test_architecture.py).
 
-Steps run one after another, the lanes of one step side by side: first the unit lane on every core,
-then the model lane, which keeps about one core busy, beside the bundle and static lanes, which share
-the other. Each lane prints pytest's own output and closing line (the first, longest lane of a step as
+All four run side by side as one step (`steps`): the model lane computes nearly all the time, while the
+unit lane waits on timeouts, children and sockets for a third of its time and the bundle on the disk.
+Each lane prints pytest's own output and closing line (the first, longest lane of a step as
 it runs, the others when they end); the closing table says how many minutes of wall time and of CPU
 time the steps .ci/run timed before the lanes (installing: GLASSBOX_CI_STEPS), each step of lanes and
 each lane took, and what the lanes found together. CPU time is what the work cost whatever else ran on
@@ -72,11 +72,14 @@ class Lane:
 
 
 def steps(workers: int) -> list[list[Lane]]:
-    """The lanes in the order they run; the lanes of one step run side by side."""
+    """The lanes in the order they run; the lanes of one step run side by side. One step: the unit lane
+    waits more than it computes (a third of its time, its processes wait on timeouts, children and
+    sockets), and the bundle's build waits on the disk, so beside the model lane they fill the cores it
+    leaves idle instead of taking minutes of their own."""
     return [
-        [Lane("unit", "not requires_model and not slow", ignored=STATIC_TESTS, workers=workers)],
         [
             Lane("model", "requires_model and not slow", ignored=STATIC_TESTS, workers=workers),
+            Lane("unit", "not requires_model and not slow", ignored=STATIC_TESTS, workers=workers),
             Lane("bundle", "slow", ignored=STATIC_TESTS),
             Lane("static", paths=STATIC_TESTS),
         ],

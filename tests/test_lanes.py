@@ -119,7 +119,7 @@ def test_a_lane_that_is_not_there_is_refused_with_the_names_of_those_that_are(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert lanes.main(["units"]) == 2
-    assert capsys.readouterr().err == "no lane named units; the lanes are unit, model, bundle, static\n"
+    assert capsys.readouterr().err == "no lane named units; the lanes are model, unit, bundle, static\n"
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason=".ci/run runs on Debian")
