@@ -9,7 +9,8 @@ One serial run spent its minutes on a few heavy things in a row. The lanes split
   each other's threads (see app/bench/streaming.py: in_own_thread; a trial of two such workers on a
   loaded machine had a prompt evaluation run past the 300 s timeout). Every lane therefore runs with
   OMP_THREAD_LIMIT=1 (LANE_ENVIRONMENT): a decode is one thread, and the cores go to more processes
-  instead, which also keeps the model lane from starving the lanes beside it;
+  instead, which also keeps the model lane from starving the lanes beside it. (Every lane also caches
+  bytecode, whatever the environment says: LANE_ENVIRONMENT_UNSET);
 - bundle: the PyInstaller bundle built and run as a user would (marker `slow`);
 - static: ruff, the formatter, mypy and the import contracts, once (tests/test_static_checks.py,
   tests/test_architecture.py).
@@ -49,7 +50,18 @@ COUNT = re.compile(r"(\d+) (passed|failed|errors?|skipped|xfailed|xpassed)\b")
 CI_STEPS = "GLASSBOX_CI_STEPS"  # the file where .ci/run writes the minutes of its steps before the lanes
 # What every lane's processes run with: one OpenMP thread for each decode (see the model lane above).
 LANE_ENVIRONMENT = {"OMP_THREAD_LIMIT": "1"}
+# What they run without: the suite starts hundreds of Python processes (pytest's workers, engines, the
+# command line, servers), and where the environment forbids bytecode caches (this CI image sets
+# PYTHONDONTWRITEBYTECODE) each compiles every module it imports, and pytest rewrites every test module,
+# again: a worker's collection alone took 13 s instead of 5.
+LANE_ENVIRONMENT_UNSET = ("PYTHONDONTWRITEBYTECODE",)
 NO_TESTS_RAN = 5  # pytest's exit status when a lane selected nothing: a lane that tests nothing is a fault
+
+
+def lane_environment() -> dict[str, str]:
+    """This process's environment as every lane's processes get it."""
+    inherited = {name: value for name, value in os.environ.items() if name not in LANE_ENVIRONMENT_UNSET}
+    return {**inherited, **LANE_ENVIRONMENT}
 
 
 @dataclass(frozen=True)
@@ -103,7 +115,7 @@ class LaneRun:
         with subprocess.Popen(
             command,
             cwd=REPO_ROOT,
-            env={**os.environ, **LANE_ENVIRONMENT},
+            env=lane_environment(),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

@@ -44,12 +44,18 @@ def test_the_unit_and_model_lanes_run_on_every_worker_and_the_others_in_one_proc
     assert unit.pytest_args()[-2:] == ["-n", "3"]
 
 
-def test_every_lane_decodes_on_one_openmp_thread(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two processes decoding at once, each with a team of a thread a core, spin at each other's barriers."""
+def test_every_lane_decodes_on_one_openmp_thread_and_caches_bytecode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two processes decoding at once, each with a team of a thread a core, spin at each other's barriers;
+    hundreds of processes that may not cache bytecode compile the app hundreds of times."""
     (tmp_path / "test_env.py").write_text(
-        "import os\n\n\ndef test_env():\n    assert os.environ['OMP_THREAD_LIMIT'] == '1'\n"
+        "import os\nimport sys\n\n\ndef test_env():\n"
+        "    assert os.environ['OMP_THREAD_LIMIT'] == '1'\n"
+        "    assert 'PYTHONDONTWRITEBYTECODE' not in os.environ and not sys.dont_write_bytecode\n"
     )
     monkeypatch.delenv("OMP_THREAD_LIMIT", raising=False)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     run = LaneRun(Lane("env", paths=(str(tmp_path / "test_env.py"),)))
 
