@@ -207,7 +207,10 @@ def run_download(args: argparse.Namespace) -> int:
     failed = [s for s in snapshots if s.state is JobState.FAILED]
     if failed:
         return fail(_failure(failed[0]))
-    if interrupted.is_set() or any(s.state is JobState.PAUSED for s in snapshots):
+    # A Ctrl-C that came as the last byte arrived stopped nothing: the model is installed, and said so.
+    if any(s.state is not JobState.DONE for s in snapshots) and (
+        interrupted.is_set() or any(s.state is JobState.PAUSED for s in snapshots)
+    ):
         kept = sum(s.downloaded for s in snapshots if s.state is not JobState.DONE)
         print(f"Paused with {format_bytes(kept)} kept. Run the same command again to resume.", file=sys.stderr)
         return EXIT_PAUSED

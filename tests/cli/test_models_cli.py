@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from app.cli import models_command
+from app.core.hub.downloads.job import DownloadJob
 from app.core.memory.fit import Machine
 from app.core.models.hashing import VerifiedIndex
 from app.core.paths import app_paths
@@ -85,11 +87,19 @@ def test_download_by_quantization_name_installs_and_list_shows_it_verified(
 
 
 def test_ctrl_c_pauses_the_download_and_a_second_run_resumes_it(
-    hub: FakeHub, capsys: pytest.CaptureFixture[str]
+    hub: FakeHub, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     size = hub.file(REPO, Q4).size
     hold = hub.hold(REPO, Q4, size * 40 // 100)
     partials = app_paths().downloads
+    paused = threading.Event()  # the command has taken the Ctrl-C (its handler runs when the main thread can)
+    pause = DownloadJob.pause
+
+    def pause_and_tell(job: DownloadJob) -> None:
+        pause(job)
+        paused.set()
+
+    monkeypatch.setattr(DownloadJob, "pause", pause_and_tell)
 
     def press_ctrl_c() -> None:
         assert hold.reached.wait(20)
@@ -97,6 +107,7 @@ def test_ctrl_c_pauses_the_download_and_a_second_run_resumes_it(
         while sum(p.stat().st_size for p in partials.glob("*.part")) < hold.offset and time.monotonic() < deadline:
             time.sleep(0.005)
         os.kill(os.getpid(), signal.SIGINT)
+        assert paused.wait(20)  # released before that, the rest could arrive first and the Ctrl-C stop nothing
         hold.release()
 
     presser = threading.Thread(target=press_ctrl_c)
@@ -113,6 +124,22 @@ def test_ctrl_c_pauses_the_download_and_a_second_run_resumes_it(
     assert main(["models", "download", REPO, Q4]) == 0
     assert installed().stat().st_size == size
     assert hub.file_requests(Q4)[-1].range == f"bytes={kept}-"
+
+
+def test_a_ctrl_c_that_comes_after_the_last_byte_stops_nothing_and_the_model_is_said_installed(
+    hub: FakeHub, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown = models_command._show_progress
+
+    def then_ctrl_c(jobs: list[DownloadJob]) -> None:
+        shown(jobs)  # every job done
+        os.kill(os.getpid(), signal.SIGINT)  # handled here, on the main thread, at once
+
+    monkeypatch.setattr(models_command, "_show_progress", then_ctrl_c)
+    assert main(["models", "download", REPO, Q4]) == 0
+    captured = capsys.readouterr()
+    assert "Installed and verified" in captured.out and "Paused" not in captured.err
+    assert installed().stat().st_size == hub.file(REPO, Q4).size
 
 
 @pytest.mark.expected_log("app.core.models.hashing", logging.WARNING, "Hash mismatch for .*: recorded")
