@@ -39,13 +39,22 @@ PARAGRAPH = (
     "keeper kept a log of every ship, every storm and every repair, and the log books filled a whole shelf "
     "in the small stone cottage at the foot of the tower."
 )
-EDITING = [
-    ChatMessage(
-        "user",
-        "Repeat the following paragraph exactly as it is, changing only 'wick' to 'lamp' and 'north' to "
-        f"'west':\n\n{PARAGRAPH}",
-    )
-]
+
+
+def _editing(paragraph: str) -> list[ChatMessage]:
+    return [
+        ChatMessage(
+            "user",
+            "Repeat the following paragraph exactly as it is, changing only 'wick' to 'lamp' and 'north' to "
+            f"'west':\n\n{paragraph}",
+        )
+    ]
+
+
+EDITING = _editing(PARAGRAPH)
+# The smoke run's (BenchContext.smoke, its tests): every reply reads its prompt afresh, and reading the whole
+# paragraph a couple of dozen times was most of the run. Its first three sentences still repeat well.
+SMOKE_EDITING = _editing(". ".join(PARAGRAPH.split(". ")[:3]) + ".")
 STORY = [ChatMessage("user", PROMPT)]
 EDITING_TARGET = ">= 1.5"
 STORY_TARGET = ">= 0.97"
@@ -54,6 +63,7 @@ STORY_TARGET = ">= 0.97"
 def run(context: BenchContext) -> list[BenchRow]:
     loop = context.rounds(3 if context.quick else 7)
     params = replace(GREEDY, max_tokens=32 if context.smoke else 128 if context.quick else 256)
+    editing = SMOKE_EDITING if context.smoke else EDITING
     threads = default_threads()
     engine, without_fa = Engine(), Engine()
     engine.load(LoadConfig(context.model_path, n_ctx=N_CTX, n_threads=threads, flash_attn=True))
@@ -88,14 +98,14 @@ def run(context: BenchContext) -> list[BenchRow]:
             flip = index % 2 == 1
             pair(
                 "editing",
-                ("editing, plain", engine, EDITING, Speculative.OFF),
-                ("editing, prompt lookup", engine, EDITING, Speculative.ON),
+                ("editing, plain", engine, editing, Speculative.OFF),
+                ("editing, prompt lookup", engine, editing, Speculative.ON),
                 flip,
             )
             pair(
                 "editing, Auto",
-                ("editing, plain", engine, EDITING, Speculative.OFF),
-                ("editing, Auto", engine, EDITING, Speculative.AUTO),
+                ("editing, plain", engine, editing, Speculative.OFF),
+                ("editing, Auto", engine, editing, Speculative.AUTO),
                 not flip,
             )
             pair(
