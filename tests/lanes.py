@@ -4,7 +4,7 @@ One serial run spent its minutes on a few heavy things in a row. The lanes split
 
 - unit: every test that loads no model, on every core at once (pytest-xdist);
 - model: the tests that load the real starter model, the main-window tests among them (marker
-  `requires_model`), on every core. llama.cpp decodes with a team of OpenMP threads, one a core, that
+  `requires_model`), on a worker a core and one more. llama.cpp decodes with a team of OpenMP threads, one a core, that
   spin at a barrier for every graph node, so two processes decoding at once with a team each wait on
   each other's threads (see app/bench/streaming.py: in_own_thread; a trial of two such workers on a
   loaded machine had a prompt evaluation run past the 300 s timeout). Every lane therefore runs with
@@ -90,7 +90,8 @@ def steps(workers: int) -> list[list[Lane]]:
     leaves idle instead of taking minutes of their own."""
     return [
         [
-            Lane("model", "requires_model and not slow", ignored=STATIC_TESTS, workers=workers),
+            # A worker a core, and one more: a worker whose engine (a process of its own) decodes waits meanwhile.
+            Lane("model", "requires_model and not slow", ignored=STATIC_TESTS, workers=workers + 1),
             Lane("unit", "not requires_model and not slow", ignored=STATIC_TESTS, workers=workers),
             Lane("bundle", "slow", ignored=STATIC_TESTS),
             Lane("static", paths=STATIC_TESTS),

@@ -37,9 +37,9 @@ def test_every_test_runs_in_exactly_one_lane(path: str, marks: set[str]) -> None
     assert len([lane for lane in every_lane if runs_test(lane, path, marks)]) == 1
 
 
-def test_the_unit_and_model_lanes_run_on_every_worker_and_the_others_in_one_process() -> None:
+def test_the_unit_lane_runs_a_worker_a_core_the_model_lane_one_more_and_the_others_one_process() -> None:
     workers = {lane.name: lane.workers for step in lanes.steps(workers=3) for lane in step}
-    assert workers == {"unit": 3, "model": 3, "bundle": 1, "static": 1}
+    assert workers == {"unit": 3, "model": 4, "bundle": 1, "static": 1}
     unit = next(lane for step in lanes.steps(workers=3) for lane in step if lane.name == "unit")
     assert unit.pytest_args()[-2:] == ["-n", "3"]
 
