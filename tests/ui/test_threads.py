@@ -99,7 +99,9 @@ def test_at_exit_every_thread_is_stopped_and_waited_for_and_a_slow_one_is_named(
         def emit(self, record: logging.LogRecord) -> None:
             stubborn.release.set()
 
-    monkeypatch.setattr(threads, "SLOW_EXIT_MS", 1)
+    # Long enough for the idle thread to stop on a loaded machine, short for a test: the stubborn one never
+    # stops on its own, so it is always the slow one, and is released once named.
+    monkeypatch.setattr(threads, "SLOW_EXIT_MS", 1000)
     handler = ReleaseWhenNamed(logging.WARNING)
     threads.log.addHandler(handler)
     try:
