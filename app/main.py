@@ -12,49 +12,48 @@ if sys.platform == "win32":
     import llama_cpp  # noqa: F401
 
 import argparse
+import importlib
 from collections.abc import Sequence
 
 from app import __version__
-from app.cli import (
-    bench_command,
-    chat_command,
-    gui_command,
-    mcp_command,
-    models_command,
-    selftest_command,
-    serve_command,
-    servers_command,
-)
 from app.cli.common import stopped
 
-# Each module adds one subcommand: `register(subparsers)` sets `handler` on its parser.
-COMMANDS = [
-    gui_command,
-    chat_command,
-    serve_command,
-    servers_command,
-    mcp_command,
-    selftest_command,
-    bench_command,
-    models_command,
-]
+# Each command: the module that configures its parser (`configure(parser)` adds its options and sets
+# `handler`), and what `glassbox --help` says of it. A command imports its own module only: `glassbox chat`
+# does not load the bench, the server or the Hub client first.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "gui": ("app.cli.gui_command", "open the chat window (the default)"),
+    "chat": ("app.cli.chat_command", "stream one reply to the terminal"),
+    "serve": ("app.cli.serve_command", "serve a model to other programs (OpenAI-compatible API)"),
+    "servers": ("app.cli.servers_command", "add, list, remove and test OpenAI-compatible servers"),
+    "mcp": ("app.cli.mcp_command", "list the MCP servers of mcp.json and their tools, or call one tool"),
+    "selftest": ("app.cli.selftest_command", "load the starter model and generate 16 tokens"),
+    "bench": ("app.cli.bench_command", "measure speed as ratios and print a table"),
+    "models": ("app.cli.models_command", "find, download and manage GGUF models"),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for `argv`: every command is listed, and the one `argv` names is configured (every one when it
+    names none, as for --help)."""
     parser = argparse.ArgumentParser(
         prog="glassbox", description="Chat with language models on your own machine, and see inside."
     )
     parser.add_argument("--version", action="version", version=f"Glassbox {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in COMMANDS:
-        command.register(subparsers)
+    named = next((arg for arg in argv or () if not arg.startswith("-")), None)
+    for name, (module, help_text) in COMMANDS.items():
+        command = subparsers.add_parser(name, help=help_text)
+        if named not in COMMANDS or name == named:
+            importlib.import_module(module).configure(command)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(given).parse_args(given)
     if args.command is None:
-        args = build_parser().parse_args(["gui", *(argv or sys.argv[1:])])
+        args = build_parser(["gui", *given]).parse_args(["gui", *given])
     try:
         return int(args.handler(args) or 0)
     except KeyboardInterrupt:  # Ctrl-C in a command that does not stop on its own terms: a word, not a traceback

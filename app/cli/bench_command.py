@@ -12,8 +12,8 @@ from app.bench.runner import run_sections
 from app.cli.common import CommandError, fail, quiet_logging, resolve_model
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("bench", help="measure speed as ratios and print a table")
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's options and its handler, on the parser app.main made for it."""
     parser.add_argument("--list", action="store_true", help="name the sections and exit")
     parser.add_argument(
         "--section",

@@ -46,8 +46,8 @@ from app.core.types.messages import ChatMessage
 from app.core.types.replies import ReplyDone, ReplyEvent
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("chat", help="stream one reply to the terminal")
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's options and its handler, on the parser app.main made for it."""
     parser.add_argument("--prompt", required=True, help="what to say to the model")
     parser.add_argument(
         "--model", help="path to a .gguf file (default: the starter model); with --server, the server's model id"

@@ -9,8 +9,8 @@ from app.cli.common import fail
 from app.core.models.validation import ModelFileError, check_model_file
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("gui", help="open the chat window (the default)")
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's options and its handler, on the parser app.main made for it."""
     parser.add_argument(
         "--model",
         help="open with this .gguf file loaded (one not in the library is added to it in place, as Open file… does)",

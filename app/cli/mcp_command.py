@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 CALL_TIMEOUT_S = 120.0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("mcp", help="list the MCP servers of mcp.json and their tools, or call one tool")
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's options and its handler, on the parser app.main made for it."""
     commands = parser.add_subparsers(dest="mcp_command", metavar="ACTION", required=True)
 
     listing = commands.add_parser("list", help="start each configured server and list its tools")

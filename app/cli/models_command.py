@@ -43,8 +43,8 @@ EXIT_PAUSED = 130
 EXIT_MISMATCH = 2
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("models", help="find, download and manage GGUF models")
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's options and its handler, on the parser app.main made for it."""
     parser.add_argument("--verbose", action="store_true", help="show log messages")
     commands = parser.add_subparsers(dest="models_command", metavar="ACTION", required=True)
 

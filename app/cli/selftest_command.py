@@ -23,8 +23,8 @@ from app.core.types.replies import final_reply
 SELFTEST_TOKENS = 16
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("selftest", help="load the starter model and generate 16 tokens")
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's options and its handler, on the parser app.main made for it."""
     parser.add_argument("--model", help="path to a .gguf file (default: the starter model)")
     parser.add_argument("--verbose", action="store_true")
     parser.set_defaults(handler=run)

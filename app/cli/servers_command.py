@@ -21,8 +21,8 @@ from app.core.settings import Settings, SettingsError, load_settings, save_setti
 from app.core.support.text_table import text_table
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("servers", help="add, list, remove and test OpenAI-compatible servers")
+def configure(parser: argparse.ArgumentParser) -> None:
+    """The command's options and its handler, on the parser app.main made for it."""
     commands = parser.add_subparsers(dest="servers_command", metavar="ACTION", required=True)
 
     add = commands.add_parser("add", help="save a server (tested first unless --no-test)")
