@@ -127,6 +127,7 @@ class Engine:
         self._rows: LogitsRows | None = None
         self._texts: TokenTexts | None = None
         self._batch_probe: BatchProbe | None = None  # see exact_batch.py
+        self._probe_memory_read = False  # whether the probe memory was asked this load (once: it is a file)
         # Per chat (keyed by its opening messages): what drafting brought there, for Auto.
         self._draft_records: OrderedDict[Hashable, DraftRecord] = OrderedDict()
         self._draft_model: DraftModel | None = None
@@ -327,6 +328,7 @@ class Engine:
         self._rows = self._texts = None
         self._draft_records.clear()
         self._batch_probe = None
+        self._probe_memory_read = False
         self._config = None
         self._formatter = None
         self.template_note = ""
@@ -719,7 +721,11 @@ class Engine:
         return self._batch_probe
 
     def _remembered_probe(self) -> bool:
-        """Take the probe an earlier load of this model with these settings found (probe_memory.py), if any."""
+        """Take the probe an earlier load of this model with these settings found (probe_memory.py), if any;
+        the memory is read once a load (the token loop asks again while no probe is known)."""
+        if self._probe_memory_read:
+            return False
+        self._probe_memory_read = True
         key = self._probe_key()
         found = remembered_probe(key) if key else None
         if found is not None:
