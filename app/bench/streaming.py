@@ -84,7 +84,7 @@ _FILLER = (
 
 def workload(context: BenchContext) -> tuple[int, list[ChatMessage], SamplingParams]:
     """Rounds, messages and sampling of the reply the speed sections time (here and `inspector`)."""
-    max_tokens = 32 if context.smoke else 96 if context.quick else 256
+    max_tokens = 16 if context.smoke else 96 if context.quick else 256
     return (3 if context.quick else 7), [ChatMessage("user", PROMPT)], replace(GREEDY, max_tokens=max_tokens)
 
 
