@@ -106,18 +106,15 @@ def at_once(*calls: Callable[[], Streamed]) -> list[Streamed]:
     return [result for result in results if result is not None]
 
 
-def records_after(server: ApiServer, first_id: int, count: int) -> list[RequestRecord]:
-    """The `count` records from id `first_id` on, once that many came (a reply that a client left is
-    logged when the engine has ended it)."""
+def records_since(server: ApiServer, since: float, count: int) -> list[RequestRecord]:
+    """The records of the requests that arrived at `since` or later, once `count` of them came. A record is
+    written when its reply has ended (a reply a client left, once the engine has ended it), so one of an
+    earlier request can still come after `since`: it arrived before, and is not counted."""
     deadline = time.monotonic() + RECORD_WAIT_S
     while True:
-        records = [record for record in server.request_log.records() if record.id >= first_id]
+        records = [record for record in server.request_log.records() if record.started_at >= since]
         if len(records) >= count or time.monotonic() > deadline:
             return records
-
-
-def next_record_id(server: ApiServer) -> int:
-    return max((record.id for record in server.request_log.records()), default=0) + 1
 
 
 def agreeing(first: str, second: str) -> int:
@@ -143,12 +140,12 @@ def test_four_clients_stream_at_once_each_its_own_reply_in_its_own_slot(
     to 64 characters (about 4 to 15 tokens; "The sea is a vast" then "," or " and" is the
     shortest), then may go their own way. Each starts as its lone version does."""
     alone = [stream(client, prompt, 32) for prompt in PROMPTS]
-    first = next_record_id(server)
+    since = time.time()
     together = at_once(*(lambda prompt=prompt: stream(client, prompt, 32) for prompt in PROMPTS))
     for lone, beside in zip(alone, together, strict=True):
         assert beside.error == "" and beside.finish_reason in ("stop", "length")
         assert agreeing(lone.text, beside.text) >= 12, (lone.text, beside.text)
-    slots = {record.slot for record in records_after(server, first, SLOTS)}
+    slots = {record.slot for record in records_since(server, since, SLOTS)}
     assert slots == set(range(SLOTS))
 
 
@@ -165,14 +162,14 @@ def test_a_client_that_leaves_mid_stream_ends_its_reply_alone(server: ApiServer,
                 break
         return result
 
-    first = next_record_id(server)
+    since = time.time()
     left, *stayed = at_once(
         leave_after_three_chunks, *(lambda prompt=prompt: stream(client, prompt, 48) for prompt in PROMPTS[:2])
     )
     assert left.chunks == 3
     for result in stayed:
         assert result.error == "" and result.finish_reason in ("stop", "length") and result.text
-    statuses = sorted(record.status for record in records_after(server, first, 3))
+    statuses = sorted(record.status for record in records_since(server, since, 3))
     assert statuses == [200, 200, CLIENT_CLOSED]
 
 
@@ -210,12 +207,12 @@ def test_a_long_prompt_arriving_while_another_streams_does_not_stop_that_stream(
             order.append("long answered")
         return result
 
-    first = next_record_id(server)
+    since = time.time()
     running, answered = at_once(steady, long)
     assert answered.error == "" and running.chunks > 0
     sent, done = order.index("long sent"), order.index("long answered")
     assert "steady" in order[sent:done]  # the running stream went on while the long prompt was read
-    record = max(records_after(server, first, 2), key=lambda r: r.prompt_tokens)
+    record = max(records_since(server, since, 2), key=lambda r: r.prompt_tokens)
     assert record.prompt_tokens > 1000
 
 
