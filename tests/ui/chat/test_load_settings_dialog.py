@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QWheelEvent
-from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QLineEdit
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit
 from pytestqt.qtbot import QtBot
 
 from app.core.settings import LOAD_FIELDS, ModelSettings
 from app.ui.chat.load_settings_dialog import LoadSettingsDialog
 from app.ui.settings.store import SettingsStore
+from tests.helpers.wheel import turn_wheel_down
 
 MODEL = Path("/models/qwen3-4b.Q4_K_M.gguf")
 OTHER = Path("/models/gemma-3-1b.gguf")
@@ -117,11 +116,6 @@ def test_the_wheel_scrolls_the_dialog_and_changes_no_setting_it_passes_over(qtbo
     speculative = dialog.box.rows["speculative"].editor
     assert isinstance(speculative, QComboBox)
     before = speculative.currentData()
-    centre = QPointF(speculative.rect().center())
-    wheel = QWheelEvent(
-        centre, QPointF(speculative.mapToGlobal(centre.toPoint())), QPoint(0, 0), QPoint(0, -120),
-        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False,
-    )  # fmt: skip
-    QApplication.sendEvent(speculative, wheel)
+    turn_wheel_down(speculative)
     assert speculative.currentData() == before
     assert dialog.box.store.settings.model_overrides == {}

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, Qt
-from PySide6.QtGui import QWheelEvent
-from PySide6.QtWidgets import QApplication, QComboBox, QSpinBox, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QSpinBox, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.ui.chat.settings_panel import SettingsPanel
 from app.ui.settings.store import SettingsStore
 from app.ui.widgets.panel_scroller import PanelScroller
-
-
-def turn_wheel_down(widget: QWidget) -> None:
-    """One notch down over the middle of `widget`, as a mouse sends it."""
-    centre = QPointF(widget.rect().center())
-    event = QWheelEvent(
-        centre, QPointF(widget.mapToGlobal(centre.toPoint())), QPoint(0, 0), QPoint(0, -120),
-        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False,
-    )  # fmt: skip
-    QApplication.sendEvent(widget, event)
+from tests.helpers.wheel import turn_wheel_down
 
 
 def tall_panel(qtbot: QtBot) -> tuple[PanelScroller, QComboBox, QSpinBox]:
