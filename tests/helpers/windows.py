@@ -47,7 +47,8 @@ def open_main_window(qtbot: QtBot, starter_model: Path) -> WindowOpener:
     waits until its model (the starter) has loaded.
 
     llm: the window's model worker instead of its own; settings: saved before the window opens (it reads
-    them at start); greedy_tokens: from then on it replies greedily, with at most this many tokens;
+    them at start); greedy_tokens: every chat of the window, a new one too, replies greedily with at most this
+    many tokens (the settings' sampling defaults);
     active: it is the active window, for tests that press keys or follow the focus.
     """
 
@@ -61,17 +62,19 @@ def open_main_window(qtbot: QtBot, starter_model: Path) -> WindowOpener:
         # Qt and the app only for the tests that open a window
         from app.core.inference.sampling import GREEDY
         from app.core.paths import app_paths
-        from app.core.settings import save_settings
+        from app.core.settings import load_settings, save_settings
         from app.ui.shell.main_window import MainWindow
 
+        settings_file = app_paths().ensure().settings_file
+        if greedy_tokens is not None:  # the sampling defaults, so that every chat of the window has them, new ones too
+            saved = settings or load_settings(settings_file).settings
+            settings = replace(saved, sampling=replace(GREEDY, max_tokens=greedy_tokens))
         if settings is not None:
-            save_settings(app_paths().ensure().settings_file, settings)
+            save_settings(settings_file, settings)
         main = MainWindow(llm=llm)
         qtbot.addWidget(main)
         main.show()
         qtbot.waitUntil(lambda: main.state.loaded_model is not None, timeout=WINDOW_LOAD_TIMEOUT_MS)
-        if greedy_tokens is not None:
-            main.chats.set_sampling(replace(GREEDY, max_tokens=greedy_tokens))
         if active:
             main.activateWindow()
             qtbot.waitUntil(main.isActiveWindow)
