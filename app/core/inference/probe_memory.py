@@ -12,24 +12,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
-import os
-import tempfile
 from dataclasses import asdict
-from pathlib import Path
-from typing import Any
 
 import llama_cpp
 
 from app.core.inference.exact_batch import BatchProbe
 from app.core.inference.llama_build import llama_build
-from app.core.paths import app_paths
+from app.core.support.cache_records import CacheRecords
 from app.core.types.load import LoadConfig
 
-log = logging.getLogger(__name__)
-
-FILE_NAME = "batch_probes.json"
-KEPT = 64  # probes kept, the newest
+PROBES = CacheRecords("batch_probes.json", 64, "batch probes")
 # LoadConfig's fields that change nothing in how a batch is computed; every other field (a new one
 # too, until it is named here) is part of the key.
 NOT_COMPUTE = frozenset({"speculative", "draft_model", "mmproj", "reasoning", "chat_template", "chat_template_text"})
@@ -50,7 +42,7 @@ def probe_key(config: LoadConfig, n_threads: int) -> str:
 
 def remembered_probe(key: str) -> BatchProbe | None:
     """The probe kept under `key`, if any."""
-    entry = _read().get(key)
+    entry = PROBES.get(key)
     if not isinstance(entry, dict):
         return None
     try:
@@ -61,35 +53,5 @@ def remembered_probe(key: str) -> BatchProbe | None:
 
 
 def remember_probe(key: str, probe: BatchProbe) -> None:
-    """Keep `probe` under `key` (with the newest others, up to KEPT)."""
-    entries = {name: entry for name, entry in _read().items() if name != key}
-    entries[key] = {"exact": probe.exact, "cost": {str(size): value for size, value in probe.cost.items()}}
-    kept = dict(list(entries.items())[-KEPT:])
-    path = _path()
-    written: Path | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Written whole, then put in place: two engines remembering at once leave one whole file.
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=".probes-", delete=False) as handle:
-            written = Path(handle.name)
-            json.dump(kept, handle)
-        os.replace(written, path)
-    except OSError as error:
-        log.info("The batch probe is not remembered (%s): the next load probes again", error)
-        if written is not None:
-            written.unlink(missing_ok=True)
-
-
-def _path() -> Path:
-    return app_paths().cache / FILE_NAME
-
-
-def _read() -> dict[str, Any]:
-    try:
-        entries = json.loads(_path().read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as error:
-        log.info("The remembered batch probes cannot be read (%s): models are probed again", error)
-        return {}
-    return entries if isinstance(entries, dict) else {}
+    """Keep `probe` under `key`."""
+    PROBES.put(key, {"exact": probe.exact, "cost": {str(size): value for size, value in probe.cost.items()}})

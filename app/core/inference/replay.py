@@ -26,8 +26,10 @@ have been shifted or dropped since), so the report says exactly that.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import random
+import re
 import threading
 import weakref
 from collections.abc import Sequence
@@ -45,6 +47,7 @@ from app.core.inference.sampling import SAMPLER_ORDER, SamplingParams
 from app.core.models.gguf_info import GgufInfoError, read_gguf_info
 from app.core.models.hashing import VerifiedIndex, VerifyState, sha256_file
 from app.core.paths import app_paths
+from app.core.support.cache_records import CacheRecords
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 from app.core.types.errors import EngineError
@@ -95,6 +98,8 @@ def prompt_hash(tokens: Sequence[int]) -> str:
 
 
 _fingerprints: dict[tuple[str, int, int], str] = {}  # SHA-256 by path, size and modification time
+FILE_HASHES = CacheRecords("model_hashes.json", 256, "model files' hashes")  # the same, from one load to the next
+SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 _hashing: set[tuple[str, int, int]] = set()
 _fingerprints_lock = threading.Lock()
 
@@ -108,17 +113,34 @@ def model_sha256(path: Path) -> str:
     """The model file's SHA-256, read once per path, size and modification time.
 
     A model in the library that the load's hash check verified unchanged has its SHA-256 on
-    record already; only a file without one is read whole (once)."""
+    record already, and a file hashed before and unchanged since has it in the cache folder (the
+    same trust in size and modification time as the library's index); only another file is read
+    whole, once, and its hash kept for the next load (an engine process is new at every load)."""
     key = _key(path)
     with _fingerprints_lock:
         known = _fingerprints.get(key)
     if known is None:
-        index = VerifiedIndex(app_paths().models)
-        entry = index.lookup(path) if index.state(path) is VerifyState.VERIFIED else None
-        known = entry.sha256 if entry is not None else sha256_file(path).hexdigest()
+        known = _recorded_sha256(path) or _kept_sha256(key) or _hash_and_keep(path, key)
         with _fingerprints_lock:
             _fingerprints[key] = known
     return known
+
+
+def _recorded_sha256(path: Path) -> str:
+    index = VerifiedIndex(app_paths().models)
+    entry = index.lookup(path) if index.state(path) is VerifyState.VERIFIED else None
+    return entry.sha256 if entry is not None else ""
+
+
+def _kept_sha256(key: tuple[str, int, int]) -> str:
+    kept = FILE_HASHES.get(json.dumps(key))
+    return kept if isinstance(kept, str) and SHA256_HEX.fullmatch(kept) else ""
+
+
+def _hash_and_keep(path: Path, key: tuple[str, int, int]) -> str:
+    found = sha256_file(path).hexdigest()
+    FILE_HASHES.put(json.dumps(key), found)
+    return found
 
 
 def hash_in_background(path: Path) -> None:

@@ -3,17 +3,15 @@ and the llama.cpp build, and the next load of the same model the same way takes 
 
 from __future__ import annotations
 
-import errno
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import app.core.inference.engine as engine_module
-import app.core.inference.probe_memory as probe_memory
 from app.core.inference.engine import Engine
 from app.core.inference.exact_batch import BatchProbe, probe_batches
-from app.core.inference.probe_memory import FILE_NAME, KEPT, probe_key, remember_probe, remembered_probe
+from app.core.inference.probe_memory import PROBES, probe_key, remember_probe, remembered_probe
 from app.core.paths import app_paths
 from app.core.types.load import LoadConfig, Speculative
 
@@ -38,7 +36,7 @@ def test_a_remembered_probe_comes_back_as_it_was(own_cache: Path) -> None:
     remember_probe("a", probe)
     assert remembered_probe("a") == probe
     assert remembered_probe("b") is None
-    assert app_paths().cache == own_cache and (own_cache / FILE_NAME).is_file()
+    assert app_paths().cache == own_cache and PROBES.path().is_file()
 
 
 def test_the_key_follows_the_file_and_the_settings_that_change_a_batch(model_file: Path) -> None:
@@ -64,40 +62,16 @@ def test_the_key_follows_the_file_and_the_settings_that_change_a_batch(model_fil
     assert probe_key(config, 4) != key
 
 
-def test_a_damaged_cache_file_is_no_error_and_is_written_anew(own_cache: Path) -> None:
-    own_cache.mkdir(parents=True)
-    (own_cache / FILE_NAME).write_text('{"a": {"exact": "yes", "cost": 7}, "b": [', encoding="utf-8")
-    assert remembered_probe("a") is None
-    (own_cache / FILE_NAME).write_text('{"a": {"exact": true, "cost": 7}}', encoding="utf-8")
-    assert remembered_probe("a") is None  # a cost that is no table of sizes
-    remember_probe("b", BatchProbe(False, {2: 1.9}))
-    assert remembered_probe("b") == BatchProbe(False, {2: 1.9})
+def test_an_entry_that_is_no_probe_is_none(own_cache: Path) -> None:
+    PROBES.put("a", {"exact": "yes", "cost": 7})  # a cost that is no table of sizes
+    PROBES.put("b", [1, 2])
+    assert remembered_probe("a") is None and remembered_probe("b") is None
 
 
-def test_a_cache_that_cannot_be_written_forgets_quietly(
-    tmp_path: Path, own_cache: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def disk_full(_source: object, _target: object) -> None:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    with monkeypatch.context() as patched:
-        patched.setattr(probe_memory.os, "replace", disk_full)
-        remember_probe("a", BatchProbe(True, {2: 1.5}))
-    assert remembered_probe("a") is None
-    assert list(own_cache.iterdir()) == []  # no half-written file left behind
-    blocked = tmp_path / "a file"
-    blocked.write_text("not a folder", encoding="utf-8")
-    monkeypatch.setenv("GLASSBOX_CACHE", str(blocked / "cache"))  # a cache folder that cannot be made
+def test_a_probe_remembered_again_replaces_the_old_one(own_cache: Path) -> None:
     remember_probe("a", BatchProbe(True, {2: 1.5}))
-    assert remembered_probe("a") is None
-
-
-def test_only_the_newest_probes_are_kept(own_cache: Path) -> None:
-    for index in range(KEPT + 3):
-        remember_probe(str(index), BatchProbe(True, {2: 1.0 + index}))
-    assert remembered_probe("0") is None and remembered_probe("2") is None
-    assert remembered_probe("3") == BatchProbe(True, {2: 4.0})
-    assert remembered_probe(str(KEPT + 2)) is not None
+    remember_probe("a", BatchProbe(False, {2: 1.9}))
+    assert remembered_probe("a") == BatchProbe(False, {2: 1.9})
 
 
 @pytest.mark.requires_model

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 import time
 from dataclasses import replace
@@ -11,18 +12,22 @@ from pathlib import Path
 import llama_cpp
 import pytest
 
+import app.core.inference.replay as replay_module
 from app.core.inference.engine import Engine
 from app.core.inference.replay import (
+    FILE_HASHES,
     differences,
     engine_sampler_chain,
     generate_recorded,
     hash_in_background,
     known_sha256,
+    model_sha256,
     prompt_hash,
     replay,
 )
 from app.core.inference.sampler_chain import SamplerChain, chain_stages
 from app.core.inference.sampling import GREEDY, SamplingParams
+from app.core.models.hashing import sha256_file
 from app.core.types.messages import ChatMessage
 from app.core.types.replay_record import ReplayRecord
 from app.core.types.replies import final_reply
@@ -113,6 +118,35 @@ def test_a_reply_never_waits_for_the_model_file_to_be_hashed(tmp_path: Path) -> 
     while not known_sha256(model) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert known_sha256(model) == hashlib.sha256(model.read_bytes()).hexdigest()
+
+
+def test_a_file_hashed_at_one_load_is_not_read_again_at_the_next_unless_it_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each load's engine is a new process: what it knows of the file comes from the cache folder.
+    monkeypatch.setenv("GLASSBOX_CACHE", str(tmp_path / "cache"))
+    model = tmp_path / "outside the library.gguf"
+    model.write_bytes(b"GGUF" + bytes(4096))
+    reads: list[Path] = []
+
+    def counted(path: Path) -> hashlib._Hash:
+        reads.append(path)
+        return sha256_file(path)
+
+    monkeypatch.setattr(replay_module, "sha256_file", counted)
+
+    def in_a_new_engine_process() -> str:
+        monkeypatch.setattr(replay_module, "_fingerprints", {})
+        return model_sha256(model)
+
+    first, second = in_a_new_engine_process(), in_a_new_engine_process()
+    assert first == second == hashlib.sha256(model.read_bytes()).hexdigest() and reads == [model]
+    model.write_bytes(b"GGUF" + bytes(4095) + b"x")  # a new file under the same name
+    assert in_a_new_engine_process() == hashlib.sha256(model.read_bytes()).hexdigest() and len(reads) == 2
+    kept = json.loads(FILE_HASHES.path().read_text(encoding="utf-8"))
+    FILE_HASHES.path().write_text(json.dumps(dict.fromkeys(kept, "not a hash")), encoding="utf-8")
+    in_a_new_engine_process()
+    assert len(reads) == 3
 
 
 def test_a_hash_not_known_on_one_side_is_no_difference(engine: Engine, prompt: list[int]) -> None:
