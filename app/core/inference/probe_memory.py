@@ -16,9 +16,9 @@ from dataclasses import asdict
 
 import llama_cpp
 
+from app.core.inference.cache_records import CacheRecords
 from app.core.inference.exact_batch import BatchProbe
 from app.core.inference.llama_build import llama_build
-from app.core.support.cache_records import CacheRecords
 from app.core.types.load import LoadConfig
 
 PROBES = CacheRecords("batch_probes.json", 64, "batch probes")

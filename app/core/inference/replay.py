@@ -40,6 +40,7 @@ from typing import Any
 import llama_cpp
 from gguf.constants import GGMLQuantizationType
 
+from app.core.inference.cache_records import CacheRecords
 from app.core.inference.engine import Engine
 from app.core.inference.llama_build import llama_build
 from app.core.inference.sampler_chain import chain_stages
@@ -47,7 +48,6 @@ from app.core.inference.sampling import SAMPLER_ORDER, SamplingParams
 from app.core.models.gguf_info import GgufInfoError, read_gguf_info
 from app.core.models.hashing import VerifiedIndex, VerifyState, sha256_file
 from app.core.paths import app_paths
-from app.core.support.cache_records import CacheRecords
 from app.core.support.formatting import fill
 from app.core.support.user_text import N_
 from app.core.types.errors import EngineError

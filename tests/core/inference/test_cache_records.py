@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-import app.core.support.cache_records as cache_records
+import app.core.inference.cache_records as cache_records
+from app.core.inference.cache_records import CacheRecords
 from app.core.paths import app_paths
-from app.core.support.cache_records import CacheRecords
 
 RECORDS = CacheRecords("things.json", 4, "things")
 
