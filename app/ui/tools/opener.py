@@ -42,6 +42,8 @@ class McpServersOpener(QObject):
     def running_tools(self, servers: Sequence[str], off: Collection[tuple[str, str]] = ()) -> tuple[ToolSpec, ...]:
         """The tools of those of `servers` that run now, as a chat with them on (and the (server, tool) pairs `off`
         switched off) offers them; none is started (a chat's first tool turn starts them, or the page does)."""
+        if self.mcp is None:  # no server runs yet; the SDK is not imported to say so (a second, on the GUI thread)
+            return ()
         from app.core.turn.tool_rounds import offered_tools
 
         infos = [info for name in servers for info in self._listed(name) or ()]
@@ -49,6 +51,8 @@ class McpServersOpener(QObject):
 
     def server_tools(self, name: str) -> tuple[ToolSpec, ...] | None:
         """The tools the server `name` offers a chat, when it runs now (None: it does not, or is not configured)."""
+        if self.mcp is None:
+            return None
         from app.core.turn.tool_rounds import offered_tools
 
         listed = self._listed(name)

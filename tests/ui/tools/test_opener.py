@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
@@ -11,6 +15,22 @@ from app.ui.settings.store import SettingsStore
 from app.ui.tools.opener import McpServersOpener
 from tests.core.tools.conftest import python_server
 from tests.fakes.memory_keyring import MemoryKeyring
+from tests.repo import REPO_ROOT
+
+# In a fresh interpreter: what a loaded model's first context meter asks of the opener, then whether the MCP SDK
+# (about a second to import, on the GUI thread) was imported for it.
+ASKED_BEFORE_ANY_SERVER_RUNS = (
+    "import sys\n"
+    "from dataclasses import replace\n"
+    "from PySide6.QtWidgets import QApplication, QWidget\n"
+    "from app.ui.settings.store import SettingsStore\n"
+    "from app.ui.tools.opener import McpServersOpener\n"
+    "app = QApplication([])\n"
+    "store = SettingsStore()\n"
+    "store.edit_chat(replace(store.chat, tool_servers=('time',)))\n"
+    "opener = McpServersOpener(QWidget(), store)\n"
+    "print(opener.chat_tools(), opener.server_tools('time'), sorted(m for m in sys.modules if m.startswith('mcp')))\n"
+)
 
 
 def test_the_page_and_its_worker_start_on_first_use_and_stop_with_the_window(
@@ -51,6 +71,19 @@ def test_the_tools_a_chat_offers_are_known_only_from_servers_that_run_and_none_i
     assert [tool.name for tool in opener.chat_tools()] == names  # the chat on show has the time server on
     opener.request_stop()
     assert opener.threads()[0].wait(30_000)
+
+
+def test_asking_for_the_tools_before_any_server_runs_imports_no_mcp_sdk(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", ASKED_BEFORE_ANY_SERVER_RUNS],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO_ROOT,
+        env={**os.environ, "GLASSBOX_HOME": str(tmp_path)},
+        timeout=120,
+    )
+    assert run.stdout.split() == ["()", "None", "[]"]
 
 
 def test_the_page_lists_the_tools_always_allowed_to_take_them_back(qtbot: QtBot, memory_keyring: MemoryKeyring) -> None:
