@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QGuiApplication
@@ -37,7 +38,6 @@ from app.core.chat.store import title_from_text
 from app.core.server.config import DEFAULT_PORT, ServerConfig, ServerConfigError, is_loopback
 from app.core.server.model_queue import ModelQueue
 from app.core.server.request_log import RequestRecord
-from app.core.server.server import ApiServer, ServerStartError
 from app.core.settings import SERVING_FIELDS
 from app.core.support.formatting import fill
 from app.core.types.messages import ChatMessage
@@ -48,6 +48,9 @@ from app.ui.settings.store import SettingsStore
 from app.ui.widgets.core_text import word
 from app.ui.widgets.locale_format import time_of_day
 from app.ui.widgets.theme import Tone, set_tone
+
+if TYPE_CHECKING:
+    from app.core.server.server import ApiServer
 
 log = logging.getLogger(__name__)
 
@@ -206,6 +209,8 @@ class ServerPanel(QWidget):
         self.start_button.setEnabled(True)
         if config is None:
             return
+        from app.core.server.server import ApiServer, ServerStartError  # FastAPI: half a second, when first started
+
         try:
             server = ApiServer(config, queue)
             server.request_log.add_listener(self.recorded.emit)

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
@@ -20,7 +21,6 @@ from PySide6.QtWidgets import QMenu, QWidget
 from app.core.monitor.alerts import Alert, AlertKind
 from app.core.monitor.degradation import DegradationOffer
 from app.core.monitor.samples import ResourceSample
-from app.core.server.server import ApiServer
 from app.core.state import AppState
 from app.core.support.formatting import fill
 from app.core.types.load import LoadConfig
@@ -28,6 +28,9 @@ from app.ui import message
 from app.ui.llm.worker import LlmWorker
 from app.ui.monitor.panel import MonitorPanel
 from app.ui.monitor.settings_dialog import MonitorSettingsDialog
+
+if TYPE_CHECKING:
+    from app.core.server.server import ApiServer  # FastAPI: imported when the server first starts
 from app.ui.monitor.smaller_variants import SmallerVariants, describe
 from app.ui.settings.store import SettingsStore
 from app.ui.widgets.error_banner import NoticeAction
