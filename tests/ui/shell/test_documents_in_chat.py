@@ -93,22 +93,22 @@ def test_a_chat_with_a_collection_gets_the_right_excerpt_and_its_reply_lists_the
 
 @pytest.fixture
 def small_context() -> None:
-    """A 1024-token context, so a few long messages push the first ones out of the window."""
+    """A 512-token context, so a few long messages push the first ones out of the window."""
     settings = app_paths().settings_file
     settings.parent.mkdir(parents=True, exist_ok=True)
-    settings.write_text(json.dumps(Settings().with_model({"n_ctx": 1024}).to_dict()))
+    settings.write_text(json.dumps(Settings().with_model({"n_ctx": 512}).to_dict()))
 
 
 def test_long_memory_brings_a_turn_the_window_dropped_back_into_the_prompt_marked_recalled(
     small_context: None, window: MainWindow, qtbot: QtBot
 ) -> None:
-    assert window.settings_store.settings.model.n_ctx == 1024
+    assert window.settings_store.settings.model.n_ctx == 512
     window.chats.settings_panel.prompt.long_memory_box.click()
     with DocumentIndex(app_paths().chats_db) as documents:
         qtbot.waitUntil(lambda: documents.long_memory(window.chats.session.chat.id), timeout=REPLY_TIMEOUT_MS)
     send(window, qtbot, "Please remember: my cat is called Zanzibar and she sleeps on the piano.")
-    send(window, qtbot, "The weather report mentions clouds, rain and wind over the northern hills. " * 40)
-    send(window, qtbot, "Trains leave the station at noon and return to the depot at dusk. " * 40)
+    send(window, qtbot, "The weather report mentions clouds, rain and wind over the northern hills. " * 20)
+    send(window, qtbot, "Trains leave the station at noon and return to the depot at dusk. " * 20)
     first = window.chat_view.messages()[0]
     assert first.outside_window  # the first turn left the window
     prompts = reply_prompts(window)
