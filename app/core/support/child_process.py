@@ -98,7 +98,14 @@ class ChildProcess:
         self.check()
         if not self.running:
             self._start()
-        self._send(job)
+        try:
+            self._send(job)
+        except (BrokenPipeError, ConnectionResetError):
+            # It died since `check`, or had died before it and was not yet known to be dead: a forkserver's
+            # child is reaped, and its end told, by the forkserver, a moment after the child ends.
+            crash = self._crash()
+            self._process = None  # told once: the next job starts a fresh child
+            raise crash from None
 
     def check(self) -> None:
         """Raise the service's `crashed` error when the child died while it had no job (said once)."""

@@ -82,6 +82,27 @@ def test_a_child_that_dies_is_the_services_crash_error_said_once_then_a_fresh_ch
     assert child.pid not in (None, first)
 
 
+@pytest.mark.expected_log(__name__, logging.ERROR, r"ended \(-9\) while doing sums")
+def test_a_job_sent_to_a_child_not_yet_known_dead_is_the_services_crash_error(
+    child: ChildProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer(child, Double(1))
+    assert child.pid is not None
+    os.kill(child.pid, signal.SIGKILL)
+    # Dead, but not yet said so: a forkserver reaps its child and reports it a moment later.
+    monkeypatch.setattr(type(child), "running", property(lambda _self: True))
+    monkeypatch.setattr(child, "check", lambda: None)
+    deadline = time.monotonic() + WAIT_S
+    with pytest.raises(ArithmeticCrashed) as crash:
+        while time.monotonic() < deadline:  # the pipe breaks once the child's end of it is gone
+            child.submit(Job(next_job_id(), Double(2)))
+            time.sleep(0.01)
+    assert crash.value.exit_code == -signal.SIGKILL
+    monkeypatch.undo()
+    after = answer(child, Double(4))
+    assert isinstance(after, Finished) and after.value == 8
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="a grandchild that holds the pipe needs fork")
 def test_closing_never_waits_on_a_pipe_a_grandchild_still_holds_open(child: ChildProcess) -> None:
     grandchild = answer(child, LeaveAGrandchild(seconds=WAIT_S))
