@@ -103,16 +103,12 @@ class ChildProcess:
         except (BrokenPipeError, ConnectionResetError):
             # It died since `check`, or had died before it and was not yet known to be dead: a forkserver's
             # child is reaped, and its end told, by the forkserver, a moment after the child ends.
-            crash = self._crash()
-            self._process = None  # told once: the next job starts a fresh child
-            raise crash from None
+            raise self._crash() from None
 
     def check(self) -> None:
         """Raise the service's `crashed` error when the child died while it had no job (said once)."""
         if self._process is not None and not self._process.is_alive():
-            crash = self._crash()
-            self._process = None  # told once: the next job starts a fresh child
-            raise crash
+            raise self._crash()
 
     def abort(self, job_id: int) -> None:
         with contextlib.suppress(OSError, ValueError):  # already gone: there is nothing left to stop
@@ -128,9 +124,7 @@ class ChildProcess:
         if isinstance(event, _Woken):
             return None
         if event is None:
-            crash = self._crash()
-            self._process = None  # told once: the next job starts a fresh child
-            raise crash
+            raise self._crash()
         return event
 
     def wake(self) -> None:
@@ -216,8 +210,9 @@ class ChildProcess:
             self._events.put(None)
 
     def _crash(self) -> Exception:
-        """What ended the child (which closed its end of the pipe); it is reaped here, and ends."""
-        process = self._process
+        """What ended the child (which closed its end of the pipe); it is reaped here, and forgotten: the crash
+        is told once, and the next job starts a fresh child."""
+        process, self._process = self._process, None
         code = None
         if process is not None:
             process.join(SHUTDOWN_GRACE_S)
