@@ -98,10 +98,10 @@ def prompt_hash(tokens: Sequence[int]) -> str:
 
 
 _fingerprints: dict[tuple[str, int, int], str] = {}  # SHA-256 by path, size and modification time
-FILE_HASHES = CacheRecords("model_hashes.json", 256, "model files' hashes")  # the same, from one load to the next
-SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 _hashing: set[tuple[str, int, int]] = set()
 _fingerprints_lock = threading.Lock()
+FILE_HASHES = CacheRecords("model_hashes.json", 256, "model files' hashes")  # the same, from one load to the next
+SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 
 
 def _key(path: Path) -> tuple[str, int, int]:
