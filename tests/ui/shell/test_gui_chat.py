@@ -37,6 +37,14 @@ def test_the_model_picker_gives_a_model_size_as_the_models_window_does(window: M
     assert window.model_picker.currentText().endswith(f"— {size}")
 
 
+def test_a_window_opened_with_greedy_tokens_replies_so_in_a_new_chat_too(window: MainWindow) -> None:
+    # the tests' window factory sets the sampling defaults, not one chat's settings
+    greedy = replace(GREEDY, max_tokens=24)
+    assert window.chats.session.effective().sampling == greedy
+    window.new_chat()
+    assert window.chats.session.effective().sampling == greedy
+
+
 def test_enter_sends_and_the_reply_streams_into_the_chat(window: MainWindow, qtbot: QtBot) -> None:
     qtbot.keyClicks(window.composer, "Say hello to me.")
     streamed: list[str] = []
