@@ -22,6 +22,7 @@ from tests.fakes.fake_hub import FakeHub, gguf_bytes
 REPO = "acme/Tiny-GGUF"
 FILE = "tiny.Q4_K_M.gguf"
 FAST_RETRY = RetryPolicy(attempts=4, base_delay_s=0.01, max_delay_s=0.05)
+STALLED_PAUSE_S = 5.0  # well under the read timeout (20 s) a stalled read would otherwise wait for
 
 
 @pytest.fixture
@@ -169,6 +170,26 @@ def test_pause_keeps_the_bytes_and_resume_continues_without_rehashing(hub: FakeH
     assert job.snapshot().state is JobState.DONE, job.snapshot().message
     assert job.rehashed_bytes == 0
     assert installed_path().stat().st_size == size
+
+
+def test_pause_on_a_stalled_connection_pauses_at_once_not_at_the_read_timeout(hub: FakeHub, make_manager) -> None:
+    size = hub.file(REPO, FILE).size
+    hold = hub.hold(REPO, FILE, size * 30 // 100)  # the server sends nothing more until released
+    manager = make_manager()
+    job = manager.enqueue(request_for(hub))
+    assert hold.reached.wait(20)
+    wait_until(lambda: job.snapshot().downloaded == hold.offset)
+    job.pause()
+    try:
+        paused_in_time = job.wait(STALLED_PAUSE_S)
+    finally:
+        hold.release()
+    assert paused_in_time, f"still running {STALLED_PAUSE_S} s after Pause (the read timeout is 20 s)"
+    paused = job.snapshot()
+    assert paused.state is JobState.PAUSED and paused.downloaded == hold.offset
+    manager.resume(job.id)
+    finish(job)
+    assert job.snapshot().state is JobState.DONE and installed_path().stat().st_size == size
 
 
 def test_cancel_stops_the_download_and_deletes_the_partial_file(hub: FakeHub, make_manager) -> None:

@@ -26,7 +26,7 @@ from app.core.hub.downloads.disk import FreeSpace, check_room, disk_free, ensure
 from app.core.hub.downloads.errors import DownloadError, Interrupted, NextStep
 from app.core.hub.downloads.install import install_verified, installed_copy
 from app.core.hub.downloads.sidecar import DownloadPlan, read_sidecar, write_sidecar
-from app.core.hub.downloads.transfer import RangeTransfer, RetryPolicy, TransferHooks
+from app.core.hub.downloads.transfer import Interrupt, RangeTransfer, RetryPolicy, TransferHooks
 from app.core.models.library import LibraryError
 from app.core.models.names import model_destination, safe_component
 from app.core.paths import AppPaths
@@ -106,7 +106,7 @@ class DownloadJob:
         self.settings = settings
         self._plan: DownloadPlan | None = plan
         self._lock = threading.Lock()
-        self._interrupt = threading.Event()
+        self._interrupt = Interrupt()
         self._intent: str | None = None  # "pause" or "cancel"
         self._ended = threading.Event()
         self._ended.set()  # not running

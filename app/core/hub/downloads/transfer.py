@@ -9,13 +9,15 @@ different size than the Hub lists fails it.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import io
 import logging
 import os
+import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,9 +33,45 @@ from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
 
-# A stalled connection is dropped (and retried) after `read` seconds; pause and cancel act
-# between chunks, so this also bounds how long they take on a stalled connection.
+# A stalled connection is dropped (and retried) after `read` seconds; pause and cancel end a stalled
+# read at once (`Interrupt`).
 _TIMEOUT = httpx2.Timeout(connect=15.0, read=20.0, write=20.0, pool=15.0)
+
+
+class Interrupt(threading.Event):
+    """Pause or cancel, asked from any thread. Set, it also ends a read that waits on a stalled
+    connection, by shutting its socket down; otherwise that read would end only at the read timeout."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lock = threading.Lock()
+        self._socket: socket.socket | None = None
+
+    def set(self) -> None:
+        super().set()
+        with self._lock:
+            _shut_down(self._socket)
+
+    @contextlib.contextmanager
+    def cutting(self, response: httpx2.Response) -> Iterator[None]:
+        """While the block runs, setting this also ends `response`'s reads (at once if it is set already)."""
+        stream = response.extensions.get("network_stream")
+        connection = stream.get_extra_info("socket") if stream is not None else None
+        with self._lock:
+            self._socket = connection
+            if self.is_set():
+                _shut_down(connection)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._socket = None
+
+
+def _shut_down(connection: socket.socket | None) -> None:
+    if connection is not None:
+        with contextlib.suppress(OSError):  # closed already: nothing is waiting on it
+            connection.shutdown(socket.SHUT_RDWR)
 
 
 @dataclass(frozen=True)
@@ -52,7 +90,7 @@ class RetryPolicy:
 class TransferHooks:
     """How a transfer reports to its job; all are called on the job's thread."""
 
-    interrupt: threading.Event  # pause or cancel was requested: stop between chunks
+    interrupt: Interrupt  # pause or cancel was requested: stop between chunks, or end a stalled read
     progress: Callable[[int], None]  # bytes in the partial file now
     message: Callable[[str], None]  # what is happening, for the job's status line
     restarted: Callable[[], None]  # the partial file was discarded: counting starts again at 0
@@ -163,7 +201,8 @@ class RangeTransfer:
                 "GET", plan.url, headers=headers, timeout=_TIMEOUT, follow_redirects=True
             ) as response:
                 offset = self._check_response(response, plan, offset, bool(token))
-                self._receive(response, plan, offset)
+                with self._hooks.interrupt.cutting(response):
+                    self._receive(response, plan, offset)
         except httpx2.TransportError as error:
             if self._hooks.interrupt.is_set():
                 raise Interrupted() from error
