@@ -49,11 +49,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    """`argv` parsed; none at all is the window (`glassbox` alone opens it, configuring no other command)."""
+    given = list(argv) or ["gui"]
+    return build_parser(given).parse_args(given)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    given = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser(given).parse_args(given)
-    if args.command is None:
-        args = build_parser(["gui", *given]).parse_args(["gui", *given])
+    args = parse_arguments(sys.argv[1:] if argv is None else argv)
     try:
         return int(args.handler(args) or 0)
     except KeyboardInterrupt:  # Ctrl-C in a command that does not stop on its own terms: a word, not a traceback
