@@ -19,7 +19,6 @@ import logging
 import multiprocessing
 import os
 import queue
-import socket
 import tempfile
 import threading
 import time
@@ -32,6 +31,7 @@ from typing import Any
 from app.core.support import child_host
 from app.core.support.child_host import ChildService
 from app.core.support.child_messages import Abort, Failed, Job, Log, Ready, Shutdown
+from app.core.support.reads import end_reads
 
 START_TIMEOUT_S = 120.0  # a cold start on a slow disk imports llama.cpp and numpy, then opens the model
 SHUTDOWN_GRACE_S = 3.0  # for the child to free its model and exit on its own
@@ -236,11 +236,11 @@ class ChildProcess:
     def _end_connection(self) -> None:
         """The reader ended, then the pipe closed. A pipe is not closed under its reader: the read in
         its thread goes on (on a pipe a grandchild of the child still holds, for ever) or fails on the
-        closed handle. Shutting the pipe down ends that read at once, as end-of-file."""
+        closed handle. `end_reads` ends that read at once, as end-of-file."""
         connection, self._connection = self._connection, None
         reader, self._reader = self._reader, None
         if connection is not None:
-            _shut_down(connection)
+            end_reads(connection)
         if reader is not None and reader is not threading.current_thread():
             reader.join()
         if connection is not None:
@@ -249,22 +249,6 @@ class ChildProcess:
             with contextlib.suppress(OSError):
                 Path(self._stderr_path).unlink()
             self._stderr_path = ""
-
-
-def _shut_down(connection: Connection) -> None:
-    """End-of-file for a read of `connection` in another thread, now. Where the pipe is a socket pair
-    (POSIX), shutting the socket down does that; elsewhere the child's end closing still does."""
-    try:
-        descriptor = os.dup(connection.fileno())  # closing the duplicate leaves `connection` open
-    except (OSError, ValueError):
-        return
-    try:
-        duplicate = socket.socket(fileno=descriptor)
-    except OSError:  # no socket
-        os.close(descriptor)
-        return
-    with duplicate, contextlib.suppress(OSError):
-        duplicate.shutdown(socket.SHUT_RDWR)
 
 
 class _StartMethod:

@@ -29,6 +29,7 @@ from app.core.hub.downloads.sidecar import DownloadPlan
 from app.core.models.hashing import Cancelled, sha256_file
 from app.core.support.formatting import fill, format_bytes
 from app.core.support.os_errors import describe_os_error
+from app.core.support.reads import end_reads
 from app.core.support.user_text import N_
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,7 @@ _TIMEOUT = httpx2.Timeout(connect=15.0, read=20.0, write=20.0, pool=15.0)
 
 class Interrupt(threading.Event):
     """Pause or cancel, asked from any thread. Set, it also ends a read that waits on a stalled
-    connection, by shutting its socket down; otherwise that read would end only at the read timeout."""
+    connection (`end_reads`); otherwise that read would end only at the read timeout."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -50,7 +51,8 @@ class Interrupt(threading.Event):
     def set(self) -> None:
         super().set()
         with self._lock:
-            _shut_down(self._socket)
+            if self._socket is not None:
+                end_reads(self._socket)
 
     @contextlib.contextmanager
     def cutting(self, response: httpx2.Response) -> Iterator[None]:
@@ -59,19 +61,13 @@ class Interrupt(threading.Event):
         connection = stream.get_extra_info("socket") if stream is not None else None
         with self._lock:
             self._socket = connection
-            if self.is_set():
-                _shut_down(connection)
+            if connection is not None and self.is_set():
+                end_reads(connection)
         try:
             yield
         finally:
             with self._lock:
                 self._socket = None
-
-
-def _shut_down(connection: socket.socket | None) -> None:
-    if connection is not None:
-        with contextlib.suppress(OSError):  # closed already: nothing is waiting on it
-            connection.shutdown(socket.SHUT_RDWR)
 
 
 @dataclass(frozen=True)
